@@ -1,0 +1,250 @@
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tbk.h"
+
+static const char *prog_name = "tbk";
+static cli_out *open_outs[8]; /* removed on cli_die, so no half file stays */
+
+void cli_init(const char *prog) { prog_name = prog; }
+const char *cli_prog(void) { return prog_name; }
+
+static void vmsg(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: %s: ", prog_name, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("error", fmt, ap);
+  va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("warning", fmt, ap);
+  va_end(ap);
+}
+
+static void abort_all_outs(void) {
+  for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
+    if (open_outs[i]) cli_out_abort(open_outs[i]);
+}
+
+void cli_die(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("error", fmt, ap);
+  va_end(ap);
+  abort_all_outs();
+  fflush(stdout);
+  exit(code);
+}
+
+void cli_usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("error", fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "Try '%s --help' for more information.\n", prog_name);
+  abort_all_outs();
+  exit(TBK_EXIT_USAGE);
+}
+
+long cli_long(const char *opt, const char *s, long lo, long hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    cli_usage_error("%s: '%s' is not an integer in [%ld, %ld]", opt, s, lo, hi);
+  return v;
+}
+
+size_t cli_size(const char *opt, const char *s) {
+  char *end;
+  errno = 0;
+  if (*s == '-') cli_usage_error("%s: '%s' must not be negative", opt, s);
+  unsigned long long v = strtoull(s, &end, 10);
+  unsigned long long mult = 1;
+  if (*end == 'K' || *end == 'k') mult = 1ULL << 10;
+  else if (*end == 'M' || *end == 'm') mult = 1ULL << 20;
+  else if (*end == 'G' || *end == 'g') mult = 1ULL << 30;
+  if (mult != 1) end++;
+  if (errno || end == s || *end || v > SIZE_MAX / mult)
+    cli_usage_error("%s: '%s' is not a size (a number, optionally with K, M or G)", opt, s);
+  return (size_t)(v * mult);
+}
+
+double cli_double(const char *opt, const char *s, double lo, double hi) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+    cli_usage_error("%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+  return v;
+}
+
+void cli_out_open(cli_out *o, const char *path) {
+  memset(o, 0, sizeof *o);
+  if (!path || strcmp(path, "-") == 0) {
+    o->f = stdout;
+    return;
+  }
+  size_t n = strlen(path) + 16;
+  o->path = strdup(path);
+  o->tmp = malloc(n);
+  if (!o->path || !o->tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
+  o->f = fdopen(fd, "w");
+  if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
+  for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
+    if (!open_outs[i]) { open_outs[i] = o; break; }
+}
+
+static void forget(cli_out *o) {
+  for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
+    if (open_outs[i] == o) open_outs[i] = NULL;
+  free(o->path);
+  free(o->tmp);
+  o->path = o->tmp = NULL;
+  o->f = NULL;
+}
+
+void cli_out_abort(cli_out *o) {
+  if (!o->tmp) return;
+  fclose(o->f);
+  unlink(o->tmp);
+  forget(o);
+}
+
+void cli_out_commit(cli_out *o) {
+  if (!o->tmp) {
+    if (fflush(stdout) || ferror(stdout)) cli_die(TBK_EXIT_WRITE, "cannot write to standard output: %s", strerror(errno));
+    return;
+  }
+  int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
+  int saved = errno;
+  if (fclose(o->f)) { bad = 1; saved = errno; }
+  o->f = NULL;
+  if (!bad && rename(o->tmp, o->path)) { bad = 1; saved = errno; }
+  if (bad) {
+    unlink(o->tmp);
+    char *path = o->path;
+    o->path = NULL;
+    forget(o);
+    cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", path, strerror(saved));
+  }
+  forget(o);
+}
+
+int cli_out_write(void *ctx, const char *data, size_t n) {
+  cli_out *o = ctx;
+  return fwrite(data, 1, n, o->f) != n;
+}
+
+int cli_exit(int code) {
+  if (fflush(stdout) || ferror(stdout)) {
+    fprintf(stderr, "%s: error: cannot write to standard output: %s\n", prog_name, strerror(errno));
+    return TBK_EXIT_WRITE;
+  }
+  return code;
+}
+
+/* ------------------------------------------------------------ pages */
+
+const char cli_page_options_help[] =
+    "Page options:\n"
+    "      --blocks SET          candidate block tags: paper (Kolcz & Yih's set, default)\n"
+    "                            or html5 (adds article aside footer header main nav\n"
+    "                            section form p figure details fieldset address)\n"
+    "      --min-chars N         a block needs >= N characters of text (40)\n"
+    "      --min-words N         ... and >= N distinct words (3)\n"
+    "      --site-key KEY        WARC site grouping: domain (registered domain, default)\n"
+    "                            or host\n"
+    "      --max-page-bytes N    refuse larger pages (64M; K/M/G suffixes)\n"
+    "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n"
+    "      --max-depth N         refuse pages nested deeper (4096)\n"
+    "      --max-blocks N        refuse pages with more candidate blocks (100000)\n"
+    "      --strict              stop at the first bad page instead of skipping it\n";
+
+void cli_pages_init(cli_pages *c) {
+  memset(c, 0, sizeof *c);
+  tbk_page_options_init(&c->page);
+  tbk_input_options_init(&c->input);
+}
+
+int cli_pages_option(cli_pages *c, int code, const char *arg) {
+  switch (code) {
+  case CLI_OPT_BLOCKS:
+    if (strcmp(arg, "paper") == 0) c->page.blocks = TBK_BLOCKS_PAPER;
+    else if (strcmp(arg, "html5") == 0) c->page.blocks = TBK_BLOCKS_HTML5;
+    else cli_usage_error("--blocks: '%s' is not 'paper' or 'html5'", arg);
+    return 1;
+  case CLI_OPT_MIN_CHARS: c->page.min_chars = (size_t)cli_long("--min-chars", arg, 0, 1000000); return 1;
+  case CLI_OPT_MIN_WORDS: c->page.min_words = (size_t)cli_long("--min-words", arg, 0, 1000000); return 1;
+  case CLI_OPT_SITE_KEY:
+    if (strcmp(arg, "domain") == 0) c->input.site_key = TBK_SITE_DOMAIN;
+    else if (strcmp(arg, "host") == 0) c->input.site_key = TBK_SITE_HOST;
+    else cli_usage_error("--site-key: '%s' is not 'domain' or 'host'", arg);
+    return 1;
+  case CLI_OPT_MAX_PAGE_BYTES: c->page.max_page_bytes = cli_size("--max-page-bytes", arg); return 1;
+  case CLI_OPT_MAX_RECORD_BYTES: c->input.max_record_bytes = cli_size("--max-record-bytes", arg); return 1;
+  case CLI_OPT_MAX_DEPTH: c->page.max_depth = (size_t)cli_long("--max-depth", arg, 1, 100000000); return 1;
+  case CLI_OPT_MAX_BLOCKS: c->page.max_blocks = (size_t)cli_long("--max-blocks", arg, 1, 100000000); return 1;
+  case CLI_OPT_STRICT: c->strict = 1; return 1;
+  }
+  return 0;
+}
+
+static void warn_input(void *ctx, const char *file, const char *msg) {
+  (void)ctx;
+  cli_warn("%s: %s", file, msg);
+}
+
+void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < n; i++) {
+    tbk_error err = {0};
+    size_t before = out->skipped;
+    if (tbk_page_list_add(out, inputs[i], &c->input, warn_input, NULL, &err) != TBK_OK)
+      cli_die(TBK_EXIT_FAIL, "%s: %s", inputs[i], err.msg);
+    if (out->skipped > before && c->strict)
+      cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
+  }
+  c->bad_pages += out->skipped;
+  tbk_page_list_sort(out);
+}
+
+tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
+  tbk_buf raw = {0};
+  tbk_error err = {0};
+  tbk_page *page = NULL;
+  tbk_status st = tbk_page_ref_read(ref, &c->input, &raw, &err);
+  if (st == TBK_OK) {
+    tbk_page_options o = c->page;
+    if (ref->charset && *ref->charset) o.charset_hint = ref->charset;
+    /* A record read from a WARC may be a few bytes over the page limit
+     * only when the limits differ; the page limit is the one that speaks. */
+    st = tbk_page_parse(raw.data ? raw.data : "", raw.len, &o, &page, &err);
+  }
+  tbk_buf_free(&raw);
+  if (st == TBK_OK) return page;
+  const char *where = ref->is_warc ? ref->page : ref->file;
+  if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, err.msg);
+  cli_warn("%s: %s (skipped)", where, err.msg);
+  c->bad_pages++;
+  return NULL;
+}
+
+int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }

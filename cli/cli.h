@@ -1,0 +1,101 @@
+/* Shared helpers of the tbk command-line programs: one message format
+ * ("tbk-xxx: error: FILE: what went wrong"), one exit-code table, checked
+ * number parsing, and output files that appear only when complete. */
+#ifndef TBK_CLI_H
+#define TBK_CLI_H
+#include <stddef.h>
+#include <stdio.h>
+#include <getopt.h>
+
+#include "tbk.h"
+
+/* Exit codes, shared by every tbk program (documented in README.md). */
+enum tbk_exit {
+  TBK_EXIT_OK = 0,      /* everything processed */
+  TBK_EXIT_FAIL = 1,    /* fatal error: nothing (more) could be done */
+  TBK_EXIT_USAGE = 2,   /* bad command line */
+  TBK_EXIT_PARTIAL = 3, /* finished, but some input was skipped (reported) */
+  TBK_EXIT_WRITE = 4,   /* output could not be written (disk full, ...) */
+  TBK_EXIT_MODEL = 5    /* model refused: corrupt, truncated, other schema */
+};
+
+/* Set once from main: the program name used in every message. */
+void cli_init(const char *prog);
+const char *cli_prog(void);
+
+/* "prog: error: msg" on stderr, then exit(code). */
+void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage error: message plus "Try 'prog --help'.", exit 2. */
+void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Strict number parsing: the whole string, in range, or a usage error that
+ * names the option. */
+size_t cli_size(const char *opt, const char *s);
+long cli_long(const char *opt, const char *s, long lo, long hi);
+double cli_double(const char *opt, const char *s, double lo, double hi);
+
+/* An output stream: stdout for NULL or "-", else a temporary file beside
+ * the target, renamed over it by cli_out_commit only when everything was
+ * written. cli_out_abort removes the temporary file. */
+typedef struct cli_out {
+  FILE *f;      /* the stream to write (owned unless stdout) */
+  char *path;   /* target path (owned), NULL for stdout */
+  char *tmp;    /* temporary path (owned), NULL for stdout */
+} cli_out;
+
+void cli_out_open(cli_out *o, const char *path);
+/* Flush, check for write errors, fsync and rename; dies with
+ * TBK_EXIT_WRITE on failure (removing the temporary file). */
+void cli_out_commit(cli_out *o);
+void cli_out_abort(cli_out *o);
+/* tbk_write_fn adaptor: ctx is a cli_out. */
+int cli_out_write(void *ctx, const char *data, size_t n);
+
+/* Call last in main: flushes stdout and turns a write error into
+ * TBK_EXIT_WRITE (like jq, a full disk is never a silent success). */
+int cli_exit(int code);
+
+/* ----- options and page loading shared by label, features and predict */
+
+/* Long-option codes for the page/input options every page-reading program
+ * takes; add CLI_PAGE_LONGOPTS to the program's option table. */
+enum {
+  CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
+  CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
+  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_FIRST_FREE
+};
+#define CLI_PAGE_LONGOPTS                                                   \
+  {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
+  {"min-chars", required_argument, 0, CLI_OPT_MIN_CHARS},                   \
+  {"min-words", required_argument, 0, CLI_OPT_MIN_WORDS},                   \
+  {"site-key", required_argument, 0, CLI_OPT_SITE_KEY},                     \
+  {"max-page-bytes", required_argument, 0, CLI_OPT_MAX_PAGE_BYTES},         \
+  {"max-record-bytes", required_argument, 0, CLI_OPT_MAX_RECORD_BYTES},     \
+  {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                   \
+  {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
+  {"strict", no_argument, 0, CLI_OPT_STRICT}
+
+/* Help text for those options, to paste into each program's --help. */
+extern const char cli_page_options_help[];
+
+typedef struct cli_pages {
+  tbk_page_options page;   /* parse/segment options */
+  tbk_input_options input; /* input listing options */
+  int strict;              /* first bad page is fatal */
+  size_t bad_pages;        /* pages skipped so far */
+} cli_pages;
+
+void cli_pages_init(cli_pages *c);
+/* Handle one of the CLI_PAGE_LONGOPTS; returns 1 when the code was one. */
+int cli_pages_option(cli_pages *c, int code, const char *arg);
+/* List the pages of all inputs (sorted). Problems that skip part of an
+ * input are warned about and counted; a fatal input error dies. */
+void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out);
+/* Read and parse one page. On failure warns "FILE: reason (skipped)",
+ * counts it, and returns NULL (or dies with --strict). */
+tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
+/* The exit code a run ends with: PARTIAL when pages were skipped. */
+int cli_pages_exit(const cli_pages *c);
+#endif

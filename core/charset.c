@@ -1,0 +1,207 @@
+/* Charset sniffing and conversion (glibc iconv). WHATWG's encoding rules are
+ * the model: latin1 and ascii labels mean windows-1252, a meta "utf-16"
+ * means UTF-8, a BOM beats everything. */
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "charset.h"
+#include "util.h"
+
+static const struct { const char *label, *name; } aliases[] = {
+    {"utf-8", "UTF-8"}, {"utf8", "UTF-8"}, {"unicode-1-1-utf-8", "UTF-8"},
+    {"utf-16", "UTF-8"}, {"utf-16le", "UTF-8"}, {"utf-16be", "UTF-8"},
+    {"us-ascii", "WINDOWS-1252"}, {"ascii", "WINDOWS-1252"},
+    {"iso-8859-1", "WINDOWS-1252"}, {"iso8859-1", "WINDOWS-1252"},
+    {"iso_8859-1", "WINDOWS-1252"}, {"latin1", "WINDOWS-1252"}, {"l1", "WINDOWS-1252"},
+    {"windows-1252", "WINDOWS-1252"}, {"cp1252", "WINDOWS-1252"}, {"x-cp1252", "WINDOWS-1252"},
+    {"iso-8859-15", "ISO-8859-15"}, {"latin9", "ISO-8859-15"},
+    {"iso-8859-2", "ISO-8859-2"}, {"windows-1250", "WINDOWS-1250"},
+    {"windows-1251", "WINDOWS-1251"}, {"cp1251", "WINDOWS-1251"}, {"koi8-r", "KOI8-R"},
+    {"koi8-u", "KOI8-U"}, {"iso-8859-5", "ISO-8859-5"}, {"windows-1253", "WINDOWS-1253"},
+    {"iso-8859-7", "ISO-8859-7"}, {"windows-1254", "WINDOWS-1254"}, {"iso-8859-9", "WINDOWS-1254"},
+    {"windows-1255", "WINDOWS-1255"}, {"iso-8859-8", "ISO-8859-8"}, {"windows-1256", "WINDOWS-1256"},
+    {"windows-1257", "WINDOWS-1257"}, {"windows-1258", "WINDOWS-1258"}, {"windows-874", "CP874"},
+    {"tis-620", "CP874"}, {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"},
+    {"gb18030", "GB18030"}, {"big5", "BIG5-HKSCS"}, {"big5-hkscs", "BIG5-HKSCS"},
+    {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"}, {"x-sjis", "CP932"},
+    {"windows-31j", "CP932"}, {"euc-jp", "EUC-JP"}, {"iso-2022-jp", "ISO-2022-JP"},
+    {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
+};
+
+const char *tbk_charset_canonical(const char *label) {
+  char low[40];
+  size_t n = 0;
+  while (label[n] && n + 1 < sizeof low) {
+    low[n] = (char)tolower((unsigned char)label[n]);
+    n++;
+  }
+  low[n] = '\0';
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (strcmp(low, aliases[i].label) == 0) return aliases[i].name;
+  return NULL;
+}
+
+static const char *binary_kind(const unsigned char *s, size_t n) {
+  static const struct { const char *magic; size_t len; const char *what; } magics[] = {
+      {"\x89PNG\r\n\x1a\n", 8, "PNG image"}, {"\x7f" "ELF", 4, "ELF executable"},
+      {"GIF87a", 6, "GIF image"}, {"GIF89a", 6, "GIF image"}, {"\xff\xd8\xff", 3, "JPEG image"},
+      {"%PDF-", 5, "PDF document"}, {"\x1f\x8b", 2, "gzip data"}, {"PK\x03\x04", 4, "ZIP archive"},
+      {"\x28\xb5\x2f\xfd", 4, "zstd data"}, {"\xfd" "7zXZ", 5, "xz data"}, {"BZh", 3, "bzip2 data"},
+      {"\0asm", 4, "WebAssembly"}, {"\xca\xfe\xba\xbe", 4, "Java class"}, {"MZ", 2, "DOS/Windows executable"},
+  };
+  for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+    if (n >= magics[i].len && memcmp(s, magics[i].magic, magics[i].len) == 0) return magics[i].what;
+  if (n >= 12 && memcmp(s, "RIFF", 4) == 0) return "RIFF media";
+  return NULL;
+}
+
+/* UTF-16 without a BOM shows as NULs in every other byte. Returns
+ * "UTF-16LE"/"UTF-16BE", or NULL. */
+static const char *utf16_guess(const unsigned char *s, size_t n, size_t *nuls) {
+  size_t even = 0, odd = 0, m = n < 4096 ? n : 4096;
+  for (size_t i = 0; i < m; i++) {
+    if (s[i]) continue;
+    if (i & 1) odd++;
+    else even++;
+  }
+  *nuls = even + odd;
+  if (m >= 16 && odd * 10 > m * 4 && even * 50 < m) return "UTF-16LE";
+  if (m >= 16 && even * 10 > m * 4 && odd * 50 < m) return "UTF-16BE";
+  return NULL;
+}
+
+/* Look for charset=NAME inside the first <meta> tags (both the HTML5
+ * charset attribute and http-equiv content="...; charset=NAME"). */
+static int meta_charset(const char *s, size_t n, char *out, size_t outsz) {
+  size_t m = n < 4096 ? n : 4096;
+  for (size_t i = 0; i + 5 < m; i++) {
+    if (s[i] != '<' || strncasecmp(s + i + 1, "meta", 4) != 0) continue;
+    size_t end = i + 5;
+    while (end < m && s[end] != '>') end++;
+    for (size_t j = i + 5; j + 7 < end; j++) {
+      if (strncasecmp(s + j, "charset", 7) != 0) continue;
+      size_t k = j + 7;
+      while (k < end && isspace((unsigned char)s[k])) k++;
+      if (k >= end || s[k] != '=') continue;
+      k++;
+      while (k < end && (isspace((unsigned char)s[k]) || s[k] == '"' || s[k] == '\'')) k++;
+      size_t o = 0;
+      while (k < end && o + 1 < outsz && (isalnum((unsigned char)s[k]) || strchr("-_.:", s[k])))
+        out[o++] = s[k++];
+      out[o] = '\0';
+      if (o) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Keep only what libxml2 takes without complaint: drop C0 controls (but
+ * TAB LF CR FF), DEL, and repair invalid UTF-8 with U+FFFD. */
+static int clean_utf8(const char *s, size_t n, tbk_buf *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  out->len = 0;
+  if (tbk_buf_reserve(out, n)) return -1;
+  size_t i = 0;
+  while (i < n) {
+    size_t run = i;
+    while (run < n && ((u[run] >= 0x20 && u[run] < 0x7F) || u[run] == '\t' || u[run] == '\n' ||
+                       u[run] == '\r' || u[run] == '\f'))
+      run++;
+    if (run > i && tbk_buf_append(out, s + i, run - i)) return -1;
+    i = run;
+    if (i >= n) break;
+    if (u[i] < 0x80) { i++; continue; } /* control char or DEL: dropped */
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    if (k == 0) {
+      if (tbk_buf_append(out, "\xEF\xBF\xBD", 3)) return -1;
+      i++;
+    } else {
+      if (tbk_buf_append(out, s + i, k)) return -1;
+      i += k;
+    }
+  }
+  return tbk_buf_reserve(out, 0);
+}
+
+static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out) {
+  iconv_t cd = iconv_open("UTF-8", from);
+  if (cd == (iconv_t)-1) return 1; /* unknown charset: caller falls back */
+  tbk_buf tmp = {0};
+  if (tbk_buf_reserve(&tmp, n * 2 + 16)) { iconv_close(cd); return -1; }
+  char *in = (char *)s;
+  size_t inleft = n;
+  while (inleft > 0) {
+    if (tbk_buf_reserve(&tmp, inleft * 2 + 16)) { iconv_close(cd); tbk_buf_free(&tmp); return -1; }
+    char *o = tmp.data + tmp.len;
+    size_t oleft = tmp.cap - tmp.len - 1;
+    size_t r = iconv(cd, &in, &inleft, &o, &oleft);
+    tmp.len = (size_t)(o - tmp.data);
+    if (r != (size_t)-1) break;
+    if (errno == E2BIG) continue;
+    /* EILSEQ or a truncated sequence at the end: mark it and move on. */
+    if (tbk_buf_append(&tmp, "\xEF\xBF\xBD", 3)) { iconv_close(cd); tbk_buf_free(&tmp); return -1; }
+    in++;
+    inleft--;
+    iconv(cd, NULL, NULL, NULL, NULL);
+  }
+  iconv_close(cd);
+  int rc = clean_utf8(tmp.data ? tmp.data : "", tmp.len, out);
+  tbk_buf_free(&tmp);
+  return rc;
+}
+
+static int only_space(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!isspace((unsigned char)s[i])) return 0;
+  return 1;
+}
+
+tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
+                           tbk_buf *out, char charset[48], tbk_error *err) {
+  const unsigned char *u = (const unsigned char *)data;
+  if (len == 0) return tbk_fail(err, TBK_ERR_EMPTY, "empty page (0 bytes)");
+  const char *cs = NULL;
+  size_t skip = 0;
+  if (len >= 3 && memcmp(u, "\xEF\xBB\xBF", 3) == 0) { cs = "UTF-8"; skip = 3; }
+  else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) { cs = "UTF-16LE"; skip = 2; }
+  else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) { cs = "UTF-16BE"; skip = 2; }
+  if (!cs) {
+    const char *kind = binary_kind(u, len);
+    if (kind) return tbk_fail(err, TBK_ERR_BINARY, "not HTML: looks like %s", kind);
+    size_t nuls;
+    cs = utf16_guess(u, len, &nuls);
+    if (!cs) {
+      size_t m = len < 4096 ? len : 4096, ctl = 0;
+      for (size_t i = 0; i < m; i++)
+        if (u[i] < 0x20 && !strchr("\t\n\r\f", u[i])) ctl++;
+      if (ctl * 10 > m) return tbk_fail(err, TBK_ERR_BINARY, "not HTML: %zu of the first %zu bytes are control bytes", ctl, m);
+    }
+  }
+  char declared[40] = "";
+  if (!cs && hint && *hint) cs = tbk_charset_canonical(hint);
+  if (!cs && meta_charset(data, len, declared, sizeof declared)) cs = tbk_charset_canonical(declared);
+  const char *body = data + skip;
+  size_t blen = len - skip;
+  int rc;
+  if (cs && strcmp(cs, "UTF-8") == 0) {
+    rc = clean_utf8(body, blen, out);
+  } else if (cs) {
+    rc = iconv_to_utf8(cs, body, blen, out);
+    if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
+  } else if (tbk_utf8_valid(body, blen)) {
+    cs = "UTF-8";
+    rc = clean_utf8(body, blen, out);
+  } else {
+    cs = "WINDOWS-1252";
+    rc = iconv_to_utf8(cs, body, blen, out);
+  }
+  if (rc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory decoding page");
+  snprintf(charset, 48, "%s", cs);
+  if (only_space(out->data ? out->data : "", out->len))
+    return tbk_fail(err, TBK_ERR_EMPTY, "page has only whitespace");
+  return TBK_OK;
+}

@@ -1,0 +1,19 @@
+/* Turning raw page bytes of any charset into clean UTF-8 for the parser. */
+#ifndef TBK_CHARSET_H
+#define TBK_CHARSET_H
+#include "tbk.h"
+
+/* Decode data to UTF-8 into out (replacing it). The charset comes from, in
+ * order: a BOM, hint (HTTP Content-Type), a <meta> prescan of the first
+ * 4 KiB, then UTF-8 when the bytes are valid UTF-8, else windows-1252 (what
+ * browsers assume for undeclared Western pages). Undecodable bytes become
+ * U+FFFD; NUL and other C0 controls (but TAB, LF, CR, FF) are dropped because
+ * libxml2 treats them as fatal in places. charset (48 bytes) receives the
+ * name used. Errors: TBK_ERR_EMPTY, TBK_ERR_BINARY, TBK_ERR_NOMEM. */
+tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
+                           tbk_buf *out, char charset[48], tbk_error *err);
+
+/* Canonical charset name for a label ("latin1" -> "windows-1252"), or NULL
+ * when the label is unknown. */
+const char *tbk_charset_canonical(const char *label);
+#endif

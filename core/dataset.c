@@ -1,0 +1,258 @@
+/* Training rows and the readers for tbk-features' output files. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonl.h"
+#include "model.h"
+#include "util.h"
+
+tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_dims,
+                           tbk_dataset **out, tbk_error *err) {
+  *out = NULL;
+  tbk_dataset *ds = calloc(1, sizeof *ds);
+  if (!ds) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  snprintf(ds->schema, sizeof ds->schema, "%s", schema_id ? schema_id : "");
+  ds->dim = dim;
+  ds->word_dims = word_dims;
+  ds->word_ptr = calloc(1, sizeof *ds->word_ptr);
+  if (!ds->word_ptr) {
+    free(ds);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  *out = ds;
+  return TBK_OK;
+}
+
+void tbk_dataset_free(tbk_dataset *ds) {
+  if (!ds) return;
+  free(ds->values);
+  free(ds->label);
+  free(ds->site);
+  free(ds->word_ptr);
+  free(ds->words);
+  for (size_t i = 0; i < ds->nsites; i++) free(ds->sites[i]);
+  free(ds->sites);
+  free(ds->site_slots);
+  free(ds);
+}
+
+size_t tbk_dataset_rows(const tbk_dataset *ds) { return ds->n; }
+size_t tbk_dataset_sites(const tbk_dataset *ds) { return ds->nsites; }
+const char *tbk_dataset_schema(const tbk_dataset *ds) { return ds->schema; }
+int tbk_dataset_label(const tbk_dataset *ds, size_t row) { return ds->label[row]; }
+const char *tbk_dataset_site(const tbk_dataset *ds, size_t row) { return ds->sites[ds->site[row]]; }
+
+static int site_index(tbk_dataset *ds, const char *site, uint32_t *out) {
+  if ((ds->nsites + 1) * 2 > ds->nslots) {
+    size_t ns = ds->nslots ? ds->nslots * 2 : 256;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i < ds->nsites; i++) {
+      size_t h = tbk_hash64(ds->sites[i], strlen(ds->sites[i])) & (ns - 1);
+      while (slots[h]) h = (h + 1) & (ns - 1);
+      slots[h] = (uint32_t)i + 1;
+    }
+    free(ds->site_slots);
+    ds->site_slots = slots;
+    ds->nslots = ns;
+  }
+  size_t h = tbk_hash64(site, strlen(site)) & (ds->nslots - 1);
+  while (ds->site_slots[h]) {
+    if (strcmp(ds->sites[ds->site_slots[h] - 1], site) == 0) {
+      *out = ds->site_slots[h] - 1;
+      return 0;
+    }
+    h = (h + 1) & (ds->nslots - 1);
+  }
+  if (ds->nsites == ds->capsites) {
+    size_t cap = ds->capsites ? ds->capsites * 2 : 64;
+    char **s = realloc(ds->sites, cap * sizeof *s);
+    if (!s) return -1;
+    ds->sites = s;
+    ds->capsites = cap;
+  }
+  if (!(ds->sites[ds->nsites] = strdup(site))) return -1;
+  ds->site_slots[h] = (uint32_t)ds->nsites + 1;
+  *out = (uint32_t)ds->nsites++;
+  return 0;
+}
+
+tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const double *values,
+                           const uint32_t *widx, const uint32_t *wcnt, size_t nwords, tbk_error *err) {
+  if (label != 1 && label != -1) return tbk_fail(err, TBK_ERR_ARG, "label %d is not +1 or -1", label);
+  for (size_t j = 0; j < ds->dim; j++)
+    if (!isfinite(values[j])) return tbk_fail(err, TBK_ERR_ARG, "feature %zu is not a finite number", j + 1);
+  for (size_t k = 0; k < nwords; k++)
+    if (widx[k] < 1 || widx[k] > ds->word_dims || (k && widx[k] <= widx[k - 1]))
+      return tbk_fail(err, TBK_ERR_ARG, "word index %u out of order or range", widx[k]);
+  if (ds->n == ds->cap) {
+    size_t cap = ds->cap ? ds->cap * 2 : 1024;
+    double *v = realloc(ds->values, cap * ds->dim * sizeof *v);
+    if (v) ds->values = v;
+    signed char *l = realloc(ds->label, cap);
+    if (l) ds->label = l;
+    uint32_t *s = realloc(ds->site, cap * sizeof *s);
+    if (s) ds->site = s;
+    size_t *wp = realloc(ds->word_ptr, (cap + 1) * sizeof *wp);
+    if (wp) ds->word_ptr = wp;
+    if (!v || !l || !s || !wp) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    ds->cap = cap;
+  }
+  if (ds->nwords + nwords > ds->capwords) {
+    size_t cap = ds->capwords ? ds->capwords : 4096;
+    while (cap < ds->nwords + nwords) cap *= 2;
+    tbk_term *w = realloc(ds->words, cap * sizeof *w);
+    if (!w) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    ds->words = w;
+    ds->capwords = cap;
+  }
+  uint32_t si;
+  if (site_index(ds, site, &si)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memcpy(ds->values + ds->n * ds->dim, values, ds->dim * sizeof *values);
+  ds->label[ds->n] = (signed char)label;
+  ds->site[ds->n] = si;
+  for (size_t k = 0; k < nwords; k++)
+    ds->words[ds->nwords++] = (tbk_term){widx[k] - 1, (double)wcnt[k]};
+  ds->n++;
+  ds->word_ptr[ds->n] = ds->nwords;
+  return TBK_OK;
+}
+
+/* Parse "LABEL idx:val idx:val ..." (1-based ascending indices). */
+static int parse_svm(char *line, int *label, uint32_t max_index, uint32_t *idx, double *val, size_t *n) {
+  char *end;
+  errno = 0;
+  long lab = strtol(line, &end, 10);
+  if (end == line || errno) return -1;
+  *label = (int)lab;
+  *n = 0;
+  char *p = end;
+  for (;;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (!*p || *p == '\n' || *p == '\r' || *p == '#') break;
+    unsigned long i = strtoul(p, &end, 10);
+    if (end == p || *end != ':' || i < 1 || i > max_index || (*n && i <= idx[*n - 1])) return -1;
+    p = end + 1;
+    double v = strtod(p, &end);
+    if (end == p || !isfinite(v)) return -1;
+    p = end;
+    idx[*n] = (uint32_t)i;
+    val[*n] = v;
+    (*n)++;
+  }
+  return 0;
+}
+
+typedef struct line_reader {
+  FILE *f;
+  char *buf;
+  size_t cap;
+  size_t lineno;
+} line_reader;
+
+static ssize_t next_line(line_reader *r) {
+  ssize_t n = getline(&r->buf, &r->cap, r->f);
+  if (n >= 0) r->lineno++;
+  return n;
+}
+
+tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *words, const char *meta,
+                            tbk_warn_fn warn, void *warn_ctx, tbk_error *err) {
+  line_reader fr = {0}, wr = {0}, mr = {0};
+  tbk_status st = TBK_OK;
+  uint32_t *idx = NULL, *widx = NULL, *wcnt = NULL;
+  double *val = NULL, *dense = NULL, *wval = NULL;
+  tbk_jsonl_obj *obj = NULL;
+  fr.f = fopen(features, "r");
+  wr.f = fopen(words, "r");
+  mr.f = fopen(meta, "r");
+  if (!fr.f || !wr.f || !mr.f) {
+    const char *bad = !fr.f ? features : !wr.f ? words : meta;
+    st = tbk_fail(err, TBK_ERR_IO, "%s: cannot open: %s", bad, strerror(errno));
+    goto done;
+  }
+  /* The meta file's first line says which schema the rows were built on. */
+  if (next_line(&mr) < 0 || tbk_jsonl_parse(mr.buf, strlen(mr.buf), &obj, NULL) != TBK_OK) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line is not the schema header", meta);
+    goto done;
+  }
+  const char *schema = tbk_jsonl_str(obj, "schema");
+  double dim = tbk_jsonl_num(obj, "dim", -1), wdims = tbk_jsonl_num(obj, "word_dims", -1);
+  if (!schema) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line has no \"schema\"", meta);
+    goto done;
+  }
+  if (!ds->schema[0]) {
+    snprintf(ds->schema, sizeof ds->schema, "%s", schema);
+    ds->dim = (uint32_t)dim;
+    ds->word_dims = (uint32_t)wdims;
+  }
+  if (strcmp(schema, ds->schema) != 0 || dim != ds->dim || wdims != ds->word_dims) {
+    st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %.0f) is not %s (dim %u)", meta, schema, dim,
+                  ds->schema, ds->dim);
+    goto done;
+  }
+  tbk_jsonl_free(obj);
+  obj = NULL;
+  idx = malloc((ds->dim + 1) * sizeof *idx);
+  val = malloc((ds->dim + 1) * sizeof *val);
+  dense = malloc((ds->dim + 1) * sizeof *dense);
+  if (!idx || !val || !dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  size_t wcap = 0;
+  for (;;) {
+    ssize_t a = next_line(&fr), b = next_line(&wr), c = next_line(&mr);
+    if (a < 0 && b < 0 && c < 0) break;
+    if (a < 0 || b < 0 || c < 0) {
+      st = tbk_fail(err, TBK_ERR_FORMAT, "%s, %s and %s do not have the same number of lines", features, words, meta);
+      goto done;
+    }
+    if (fr.buf[0] == '#' || fr.buf[0] == '\n') continue;
+    int lab, wlab;
+    size_t n, nw;
+    size_t need = (size_t)b / 2 + 2; /* every word entry takes >= 4 chars */
+    if (need > wcap) {
+      wcap = need;
+      uint32_t *wi = realloc(widx, wcap * sizeof *wi);
+      if (wi) widx = wi;
+      double *wv = realloc(wval, wcap * sizeof *wv);
+      if (wv) wval = wv;
+      uint32_t *wc = realloc(wcnt, wcap * sizeof *wc);
+      if (wc) wcnt = wc;
+      if (!wi || !wv || !wc) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+    }
+    char why[96] = "";
+    if (parse_svm(fr.buf, &lab, ds->dim, idx, val, &n)) snprintf(why, sizeof why, "malformed feature line");
+    else if (parse_svm(wr.buf, &wlab, ds->word_dims, widx, wval, &nw)) snprintf(why, sizeof why, "malformed words line");
+    else if (lab != wlab) snprintf(why, sizeof why, "labels differ between features and words");
+    else if (lab != 1 && lab != -1) snprintf(why, sizeof why, "label %d is not +1 or -1 (unlabelled data?)", lab);
+    else if (tbk_jsonl_parse(mr.buf, strlen(mr.buf), &obj, NULL) != TBK_OK || !tbk_jsonl_str(obj, "site"))
+      snprintf(why, sizeof why, "meta line is not a JSON object with a site");
+    if (why[0]) {
+      if (warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "line %zu: %s (skipped)", fr.lineno, why);
+        warn(warn_ctx, features, msg);
+      }
+      tbk_jsonl_free(obj);
+      obj = NULL;
+      continue;
+    }
+    memset(dense, 0, ds->dim * sizeof *dense);
+    for (size_t k = 0; k < n; k++) dense[idx[k] - 1] = val[k];
+    for (size_t k = 0; k < nw; k++) wcnt[k] = wval[k] > 0 && wval[k] < 4e9 ? (uint32_t)wval[k] : 1;
+    st = tbk_dataset_add(ds, tbk_jsonl_str(obj, "site"), lab, dense, widx, wcnt, nw, err);
+    tbk_jsonl_free(obj);
+    obj = NULL;
+    if (st) goto done;
+  }
+done:
+  tbk_jsonl_free(obj);
+  if (fr.f) fclose(fr.f);
+  if (wr.f) fclose(wr.f);
+  if (mr.f) fclose(mr.f);
+  free(fr.buf); free(wr.buf); free(mr.buf);
+  free(idx); free(val); free(dense); free(widx); free(wval); free(wcnt);
+  return st;
+}

@@ -1,0 +1,154 @@
+/* Internal layout of the feature extractor: the schema (fixed features
+ * first, then the generated groups), and the per-page scratch the
+ * extraction reuses so a page costs no allocation once buffers have grown.
+ * See features.c for the extraction, features_schema.c for the names and
+ * features_attr.c for class/id/role tokens. */
+#ifndef TBK_FEATURES_H
+#define TBK_FEATURES_H
+#include <stdint.h>
+
+#include "page_internal.h"
+#include "tbk.h"
+
+/* The fixed features, in schema order: X(id, name, kind). */
+#define TBK_FX_FIXED(X)                                              \
+  X(TEXT_CHARS, "text.chars", "count")                               \
+  X(TEXT_WORDS, "text.words", "count")                               \
+  X(TEXT_UNIQUE, "text.unique_words", "count")                       \
+  X(TEXT_UNIQUE_RATIO, "text.unique_ratio", "ratio")                 \
+  X(TEXT_MEAN_WORD_LEN, "text.mean_word_len", "real")                \
+  X(TEXT_SHORT_RATIO, "text.short_word_ratio", "ratio")              \
+  X(TEXT_SENTENCES, "text.sentences", "count")                       \
+  X(TEXT_WORDS_PER_SENT, "text.words_per_sentence", "real")          \
+  X(TEXT_PUNCT, "text.punct", "count")                               \
+  X(TEXT_PUNCT_RATIO, "text.punct_ratio", "ratio")                   \
+  X(TEXT_DIGIT_RATIO, "text.digit_ratio", "ratio")                   \
+  X(TEXT_UPPER_RATIO, "text.upper_ratio", "ratio")                   \
+  X(TEXT_CAP_RATIO, "text.cap_word_ratio", "ratio")                  \
+  X(TEXT_HEADING_CHARS, "text.heading_chars", "count")               \
+  X(TEXT_HEADING_RATIO, "text.heading_ratio", "ratio")               \
+  X(TEXT_DENSITY, "text.density", "real")                            \
+  X(LINK_ANCHOR_WORDS, "link.anchor_words", "count")                 \
+  X(LINK_DENSITY, "link.density", "ratio")                           \
+  X(LINK_CHAR_DENSITY, "link.char_density", "ratio")                 \
+  X(LINK_WORDS_PER_ANCHOR, "link.words_per_anchor", "real")          \
+  X(MARKUP_ELEMENTS, "markup.elements", "count")                     \
+  X(MARKUP_DISTINCT, "markup.distinct_tags", "count")                \
+  X(MARKUP_FORMAT, "markup.format_tags", "count")                    \
+  X(MARKUP_TAG_TEXT, "markup.tag_text_ratio", "ratio")               \
+  X(MARKUP_TEXT_RUNS, "markup.text_runs", "count")                   \
+  X(MARKUP_CHILDREN, "markup.child_elements", "count")               \
+  X(PAGE_WORDS, "page.words", "count")                               \
+  X(PAGE_ELEMENTS, "page.elements", "count")                         \
+  X(PAGE_WORD_SHARE, "page.word_share", "ratio")                     \
+  X(PAGE_CHAR_SHARE, "page.char_share", "ratio")                     \
+  X(PAGE_TAG_SHARE, "page.tag_share", "ratio")                       \
+  X(PAGE_LINK_SHARE, "page.link_share", "ratio")                     \
+  X(PAGE_KL, "page.kl_divergence", "real")                           \
+  X(POS_LINE, "pos.line", "position")                                \
+  X(POS_LINE_REL, "pos.line_rel", "position")                        \
+  X(POS_OFFSET_REL, "pos.text_offset_rel", "position")               \
+  X(POS_END_REL, "pos.text_end_rel", "position")                     \
+  X(POS_DEPTH, "pos.depth", "position")                              \
+  X(POS_DEPTH_REL, "pos.depth_rel", "position")                      \
+  X(POS_SIB_LEFT, "pos.sibling_index", "position")                   \
+  X(POS_SIB_RIGHT, "pos.sibling_index_right", "position")            \
+  X(POS_SIBLINGS, "pos.siblings", "count")                           \
+  X(POS_BLOCK_INDEX, "pos.block_index", "position")                  \
+  X(POS_BLOCK_REL, "pos.block_index_rel", "position")                \
+  X(POS_BLOCKS, "pos.blocks", "count")                               \
+  X(POS_HAS_CAND_ANC, "pos.has_candidate_ancestor", "binary")        \
+  X(POS_CAND_ANCESTORS, "pos.candidate_ancestors", "count")          \
+  X(POS_CAND_DESC, "pos.candidate_descendants", "count")             \
+  X(POS_CAND_CHILDREN, "pos.candidate_children", "count")            \
+  X(NB_PREV_WORDS, "nb.prev_words", "count")                         \
+  X(NB_PREV_LINK, "nb.prev_link_density", "ratio")                   \
+  X(NB_NEXT_WORDS, "nb.next_words", "count")                         \
+  X(NB_NEXT_LINK, "nb.next_link_density", "ratio")
+
+enum {
+#define TBK_FX_ENUM(id, name, kind) FX_##id,
+  TBK_FX_FIXED(TBK_FX_ENUM)
+#undef TBK_FX_ENUM
+  FX_FIXED_COUNT
+};
+
+/* Additive smoothing of the rest-of-page word distribution in the KL
+ * divergence (see SCHEMA.md). */
+#define TBK_FX_KL_ALPHA 0.1
+/* boilerpipe's wrap width for text density. */
+#define TBK_FX_WRAP 80
+
+/* Class/id tokens that generalise across sites (Dragnet), and ARIA roles. */
+extern const char *const tbk_fx_attr_vocab[];
+extern const size_t tbk_fx_attr_vocab_n;
+extern const char *const tbk_fx_roles[];
+extern const size_t tbk_fx_roles_n;
+
+/* One piece of the page text between two consecutive boundaries; the
+ * prefix sums over pieces give any block's text statistics in O(1). */
+typedef struct fx_textstats {
+  uint32_t chars, words, short_words, word_cps, anchor_words, anchor_chars,
+      heading_chars, punct, digits, letters, upper, cap_words, sentences;
+} fx_textstats;
+
+struct tbk_features {
+  tbk_feature_options opt;
+  tbk_tokenizer *tok;        /* owned */
+  /* schema */
+  size_t dim;
+  char **names;              /* owned array; strings owned by name_buf */
+  tbk_buf name_buf;          /* owned: NUL-separated names */
+  const char **kinds;        /* owned array of static strings */
+  char schema_id[64];
+  int tag_col[TBK_TAG_COUNT];      /* column of tag.<t>, -1 when untracked */
+  int blocktag_col[TBK_TAG_COUNT]; /* column of block.tag.<t>, -1 if none */
+  int fmt_tag[TBK_TAG_COUNT];      /* formatting tag (b strong em ...) */
+  size_t attr_self, attr_anc;      /* first column of each attribute group */
+  size_t attr_width;               /* attr_dims + vocab + roles */
+
+  /* results of the last page (owned) */
+  size_t n_blocks;
+  double *values;            /* n_blocks x dim */
+  size_t cap_values;
+  size_t *w_off;             /* n_blocks + 1 */
+  uint32_t *w_idx, *w_cnt;
+  size_t n_w, cap_w, cap_woff;
+
+  /* scratch (owned) */
+  uint32_t *bounds; size_t n_bounds, cap_bounds;
+  uint32_t *state_pos; uint8_t *state_val; size_t n_states, cap_states;
+  fx_textstats *pref; size_t cap_pref;       /* pieces + 1 */
+  uint32_t *piece_tok; size_t cap_piece_tok; /* first token of each piece */
+  uint64_t *tok_h64; uint32_t *tok_h32, *tok_idx, *tok_cp;
+  size_t n_tok, cap_tok;
+  uint8_t *in_heading; size_t cap_nodes;
+  uint32_t *events; size_t n_events, cap_events;
+  uint32_t *snap; size_t cap_snap;           /* events x TBK_TAG_COUNT */
+  uint32_t *slot; size_t cap_slot;           /* node -> attribute slot */
+  uint64_t *bits; size_t cap_bits;           /* slots x 2 x words */
+  uint32_t *page_cnt, *blk_cnt;              /* word_dims + 1 each */
+  uint32_t *touched; size_t cap_touched;
+  uint64_t *uniq; size_t cap_uniq;
+  uint32_t *cand_depth; size_t cap_cand;
+  uint32_t page_vocab;
+  /* per-block statistics the neighbour features read */
+  double *blk_words, *blk_link; size_t cap_blk;
+};
+
+/* Build names, kinds and the schema id (features_schema.c). */
+tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err);
+void tbk_fx_schema_free(tbk_features *fx);
+
+/* Set the attribute bits of one element: hashed class/id tokens
+ * (attr_dims), vocabulary hits, ARIA roles (features_attr.c). */
+void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits);
+
+/* FNV-1a 32, the stable hash of word and attribute buckets. */
+static inline uint32_t tbk_fx_fnv32(const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
+  return h;
+}
+#endif

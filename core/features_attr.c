@@ -1,0 +1,89 @@
+/* class/id/role tokens of an element. Site-specific class names rarely
+ * repeat across sites, but their parts do ("main-nav", "navBar" -> nav), so
+ * values are split on anything but letters and at camelCase boundaries,
+ * lower-cased, and tokens of one letter dropped. Each token sets a hashed
+ * bit (FNV-1a 32 mod attr_dims) and, when it is in the fixed vocabulary
+ * (or is a plural of a word in it: "comments"), that word's bit. */
+#include <string.h>
+#include <strings.h>
+
+#include "features.h"
+
+#define TOKEN_KEEP 32 /* longer tokens cannot be in the vocabulary */
+
+typedef struct attr_tok {
+  const tbk_features *fx;
+  uint64_t *bits;
+  char buf[TOKEN_KEEP];
+  size_t len;      /* bytes of the current token */
+  uint32_t hash;   /* FNV-1a 32 of the lower-cased token */
+  int prev_lower;  /* previous byte was an ASCII lower-case letter */
+} attr_tok;
+
+static void set_bit(uint64_t *bits, size_t j) { bits[j / 64] |= 1ULL << (j % 64); }
+
+static void vocab_hit(attr_tok *t, const char *w, size_t n) {
+  for (size_t v = 0; v < tbk_fx_attr_vocab_n; v++)
+    if (strlen(tbk_fx_attr_vocab[v]) == n && memcmp(tbk_fx_attr_vocab[v], w, n) == 0) {
+      set_bit(t->bits, t->fx->opt.attr_dims + v);
+      return;
+    }
+}
+
+static void flush(attr_tok *t) {
+  if (t->len >= 2) {
+    if (t->fx->opt.attr_dims) set_bit(t->bits, t->hash % t->fx->opt.attr_dims);
+    if (t->len < TOKEN_KEEP) {
+      vocab_hit(t, t->buf, t->len);
+      if (t->len > 3 && t->buf[t->len - 1] == 's') vocab_hit(t, t->buf, t->len - 1);
+    }
+  }
+  t->len = 0;
+  t->hash = 2166136261u;
+  t->prev_lower = 0;
+}
+
+static void push(attr_tok *t, unsigned char c) {
+  if (t->len < TOKEN_KEEP) t->buf[t->len] = (char)c;
+  t->len++;
+  t->hash = (t->hash ^ c) * 16777619u;
+}
+
+/* Feed one chunk of an attribute value; tokens may continue across chunks. */
+static void feed(attr_tok *t, const unsigned char *s) {
+  for (; *s; s++) {
+    unsigned char c = *s;
+    int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+    if (!upper && !lower && c < 0x80) { flush(t); continue; }
+    if (upper && t->prev_lower) flush(t);
+    push(t, upper ? (unsigned char)(c + 32) : c);
+    t->prev_lower = lower;
+  }
+}
+
+static void role_values(const tbk_features *fx, const unsigned char *s, uint64_t *bits) {
+  while (*s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f') s++;
+    const unsigned char *w = s;
+    while (*s && !(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')) s++;
+    size_t n = (size_t)(s - w);
+    for (size_t r = 0; n && r < tbk_fx_roles_n; r++)
+      if (strlen(tbk_fx_roles[r]) == n && strncasecmp(tbk_fx_roles[r], (const char *)w, n) == 0)
+        set_bit(bits, fx->opt.attr_dims + tbk_fx_attr_vocab_n + r);
+  }
+}
+
+void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits) {
+  for (const xmlAttr *a = x->properties; a; a = a->next) {
+    const char *name = (const char *)a->name;
+    int is_role = strcasecmp(name, "role") == 0;
+    if (!is_role && strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0) continue;
+    attr_tok t = {.fx = fx, .bits = bits, .hash = 2166136261u};
+    for (const xmlNode *c = a->children; c; c = c->next) {
+      if (!c->content) continue;
+      if (is_role) role_values(fx, c->content, bits);
+      else feed(&t, c->content);
+    }
+    if (!is_role) flush(&t);
+  }
+}

@@ -1,0 +1,147 @@
+/* The feature schema: every dense feature has a stable name and kind, and
+ * the schema id hashes them all together with the options, so a model can
+ * refuse vectors computed under another schema. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "features.h"
+#include "util.h"
+
+/* Markup counted inside a block ("tag.<name>"). Anchors and images are
+ * separate features, as Kołcz & Yih ask. */
+static const char *const counted_tags[] = {
+    "a", "img", "li", "ul", "ol", "p", "br", "span", "div", "table", "tr", "td", "th", "form",
+    "input", "button", "select", "textarea", "label", "option", "h1", "h2", "h3", "h4", "h5", "h6",
+    "strong", "b", "em", "i", "u", "font", "small", "big", "tt", "code", "pre", "blockquote",
+    "nav", "header", "footer", "aside", "article", "section", "main", "figure", "time", "sup",
+    "cite", "hr", "dl", "dt", "dd"};
+
+/* One-hot of the block element's own tag ("block.tag.<name>"): the paper
+ * set plus the HTML5 extras. */
+static const char *const block_tags[] = {
+    "blockquote", "dd", "div", "dl", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ol",
+    "pre", "small", "table", "td", "th", "tr", "ul", "article", "aside", "footer", "header",
+    "main", "nav", "section", "form", "p", "figure", "details", "fieldset", "address"};
+
+static const char *const format_tags[] = {"b", "strong", "em", "i", "u", "font", "small", "big", "tt"};
+
+const char *const tbk_fx_attr_vocab[] = {
+    "nav", "menu", "footer", "header", "sidebar", "side", "widget", "breadcrumb", "share",
+    "social", "copyright", "comment", "related", "ad", "ads", "banner", "promo", "post",
+    "article", "content", "entry", "main", "body", "text", "story", "title", "meta", "tag",
+    "cat", "login", "search", "cookie", "subscribe", "newsletter", "skip", "hidden", "toolbar",
+    "pagination", "pager"};
+const size_t tbk_fx_attr_vocab_n = sizeof tbk_fx_attr_vocab / sizeof tbk_fx_attr_vocab[0];
+
+const char *const tbk_fx_roles[] = {"navigation", "banner", "contentinfo", "complementary",
+                                    "main", "search", "menu", "article"};
+const size_t tbk_fx_roles_n = sizeof tbk_fx_roles / sizeof tbk_fx_roles[0];
+
+#define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+
+void tbk_feature_options_init(tbk_feature_options *o) {
+  memset(o, 0, sizeof *o);
+  o->attr_dims = 128;
+  o->word_dims = 1u << 18;
+  o->bigrams = 0;
+}
+
+typedef struct schema_builder {
+  tbk_features *fx;
+  size_t *name_off; /* owned: offsets into name_buf while it may move */
+  size_t cap;
+  int failed;
+} schema_builder;
+
+static void add(schema_builder *b, const char *kind, const char *fmt, const char *a, unsigned n) {
+  tbk_features *fx = b->fx;
+  if (b->failed) return;
+  if (fx->dim == b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    size_t *o = realloc(b->name_off, cap * sizeof *o);
+    const char **k = realloc(fx->kinds, cap * sizeof *k);
+    if (o) b->name_off = o;
+    if (k) fx->kinds = k;
+    if (!o || !k) { b->failed = 1; return; }
+    b->cap = cap;
+  }
+  b->name_off[fx->dim] = fx->name_buf.len;
+  int bad = a ? tbk_buf_printf(&fx->name_buf, fmt, a) : tbk_buf_printf(&fx->name_buf, fmt, n);
+  if (bad || tbk_buf_append(&fx->name_buf, "", 1)) { b->failed = 1; return; }
+  fx->kinds[fx->dim++] = kind;
+}
+
+static void add_attr_group(schema_builder *b, const char *scope) {
+  tbk_features *fx = b->fx;
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "attr.%s.hash.%%03u", scope);
+  for (unsigned j = 0; j < fx->opt.attr_dims; j++) add(b, "binary", fmt, NULL, j);
+  snprintf(fmt, sizeof fmt, "attr.%s.word.%%s", scope);
+  for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) add(b, "binary", fmt, tbk_fx_attr_vocab[j], 0);
+  snprintf(fmt, sizeof fmt, "attr.%s.role.%%s", scope);
+  for (size_t j = 0; j < tbk_fx_roles_n; j++) add(b, "binary", fmt, tbk_fx_roles[j], 0);
+}
+
+tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
+  schema_builder b = {fx, NULL, 0, 0};
+  for (int t = 0; t < TBK_TAG_COUNT; t++) fx->tag_col[t] = fx->blocktag_col[t] = -1, fx->fmt_tag[t] = 0;
+  static const struct { const char *name, *kind; } fixed[] = {
+#define TBK_FX_ROW(id, name, kind) {name, kind},
+      TBK_FX_FIXED(TBK_FX_ROW)
+#undef TBK_FX_ROW
+  };
+  for (size_t i = 0; i < FX_FIXED_COUNT; i++) add(&b, fixed[i].kind, "%s", fixed[i].name, 0);
+  for (size_t i = 0; i < COUNTOF(counted_tags); i++) {
+    tbk_tag t = tbk_tag_lookup(counted_tags[i]);
+    if (t == TBK_TAG_OTHER) continue; /* cannot happen: all are in tags.h */
+    fx->tag_col[t] = (int)fx->dim;
+    add(&b, "count", "tag.%s", counted_tags[i], 0);
+  }
+  for (size_t i = 0; i < COUNTOF(block_tags); i++) {
+    tbk_tag t = tbk_tag_lookup(block_tags[i]);
+    if (t == TBK_TAG_OTHER) continue;
+    fx->blocktag_col[t] = (int)fx->dim;
+    add(&b, "binary", "block.tag.%s", block_tags[i], 0);
+  }
+  for (size_t i = 0; i < COUNTOF(format_tags); i++) fx->fmt_tag[tbk_tag_lookup(format_tags[i])] = 1;
+  fx->fmt_tag[TBK_TAG_OTHER] = 0;
+  fx->attr_width = fx->opt.attr_dims + tbk_fx_attr_vocab_n + tbk_fx_roles_n;
+  fx->attr_self = fx->dim;
+  add_attr_group(&b, "self");
+  fx->attr_anc = fx->dim;
+  add_attr_group(&b, "anc");
+  if (!b.failed && !(fx->names = malloc(fx->dim * sizeof *fx->names))) b.failed = 1;
+  if (b.failed) {
+    free(b.name_off);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < fx->dim; i++) fx->names[i] = fx->name_buf.data + b.name_off[i];
+  free(b.name_off);
+
+  /* The id covers everything that changes what a vector or a words line
+   * means: names and kinds in order, and the word hashing options. */
+  uint64_t h = 1469598103934665603ULL;
+  tbk_buf desc = {0};
+  for (size_t i = 0; i < fx->dim; i++)
+    if (tbk_buf_printf(&desc, "%s\t%s\n", fx->names[i], fx->kinds[i])) b.failed = 1;
+  if (tbk_buf_printf(&desc, "word_dims=%u bigrams=%d kl_alpha_milli=%d wrap=%d\n", fx->opt.word_dims,
+                     fx->opt.bigrams ? 1 : 0, (int)(TBK_FX_KL_ALPHA * 1000 + 0.5), TBK_FX_WRAP))
+    b.failed = 1;
+  if (!b.failed) h = tbk_hash64(desc.data, desc.len);
+  tbk_buf_free(&desc);
+  if (b.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  snprintf(fx->schema_id, sizeof fx->schema_id, "tbk-features-1:%016llx", (unsigned long long)h);
+  return TBK_OK;
+}
+
+void tbk_fx_schema_free(tbk_features *fx) {
+  free(fx->names);
+  free(fx->kinds);
+  tbk_buf_free(&fx->name_buf);
+}
+
+size_t tbk_features_dim(const tbk_features *fx) { return fx->dim; }
+const char *tbk_features_name(const tbk_features *fx, size_t i) { return i < fx->dim ? fx->names[i] : NULL; }
+const char *tbk_features_kind(const tbk_features *fx, size_t i) { return i < fx->dim ? fx->kinds[i] : NULL; }
+const char *tbk_features_schema_id(const tbk_features *fx) { return fx->schema_id; }
+const tbk_feature_options *tbk_features_options(const tbk_features *fx) { return &fx->opt; }

@@ -1,0 +1,475 @@
+/*
+ * tbk.h — template-block kit: site-independent template-block detection.
+ *
+ * OWNERSHIP RULE (the one rule for the whole API):
+ *   - An object returned through an out-parameter of a *_new, *_open, *_parse,
+ *     *_load or *_train function is owned by the caller and released with the
+ *     matching *_free (every *_free accepts NULL).
+ *   - Every pointer returned by any other function, or found in a struct the
+ *     library filled, is BORROWED: it stays valid until the object it came
+ *     from is freed (or, for iterators, until the next call on that iterator).
+ *   - Strings and buffers passed in are copied when the library keeps them;
+ *     the caller may free them as soon as the call returns.
+ *
+ * The library never prints and never exits. Every fallible call returns a
+ * tbk_status and, when given a non-NULL tbk_error, fills a one-line message
+ * that does not repeat the file name (the caller knows it and prefixes it).
+ * All text inside tbk is UTF-8.
+ */
+#ifndef TBK_H
+#define TBK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TBK_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum tbk_status {
+  TBK_OK = 0,
+  TBK_ERR_IO,      /* cannot open/read/write a file */
+  TBK_ERR_NOMEM,   /* allocation failed */
+  TBK_ERR_EMPTY,   /* nothing to work on: empty page, no pages, no text */
+  TBK_ERR_BINARY,  /* input is not HTML/text (binary magic, NUL-heavy) */
+  TBK_ERR_FORMAT,  /* malformed input: bad WARC, bad TSV, bad JSON, bad gzip */
+  TBK_ERR_LIMIT,   /* a configured resource limit was exceeded */
+  TBK_ERR_MODEL,   /* model file corrupt, truncated or of another version */
+  TBK_ERR_SCHEMA,  /* data or model built on another feature schema */
+  TBK_ERR_ARG      /* invalid argument or option value */
+} tbk_status;
+
+typedef struct tbk_error {
+  tbk_status code;
+  char msg[512]; /* one line, no trailing newline, no file name */
+} tbk_error;
+
+/* Human-readable name of a status ("I/O error", "limit exceeded", ...). */
+const char *tbk_status_str(tbk_status s);
+
+/* --------------------------------------------------------- growable buffer */
+
+/* A growable byte buffer. data is owned by the buffer (free with
+ * tbk_buf_free); it is always NUL-terminated when len > 0 or after any
+ * append, so it can be used as a C string. */
+typedef struct tbk_buf {
+  char *data;
+  size_t len;
+  size_t cap;
+} tbk_buf;
+
+void tbk_buf_free(tbk_buf *b);
+int tbk_buf_reserve(tbk_buf *b, size_t extra); /* 0 ok, -1 nomem */
+int tbk_buf_append(tbk_buf *b, const void *p, size_t n);
+int tbk_buf_puts(tbk_buf *b, const char *s);
+int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append s as a JSON string literal (with quotes), escaping as RFC 8259
+ * requires; invalid UTF-8 is replaced by U+FFFD. */
+int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n);
+
+/* Read a whole file ("-" = stdin) into a new buffer, failing with
+ * TBK_ERR_LIMIT when it is larger than max_bytes (0 = no limit). */
+tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
+                         tbk_error *err);
+
+/* ------------------------------------------------------------------- text */
+
+/* Collapse runs of Unicode/ASCII whitespace to one space and trim. Writes
+ * into out (appended). Returns 0, or -1 on allocation failure. */
+int tbk_text_normalize(const char *s, size_t n, tbk_buf *out);
+
+/* Number of code points in valid UTF-8 (invalid bytes count one each). */
+size_t tbk_utf8_length(const char *s, size_t n);
+
+/* 1 if s[0..n) is valid UTF-8 (no overlongs, no surrogates), else 0. */
+int tbk_utf8_valid(const char *s, size_t n);
+
+/* Unicode word tokenizer (PCRE2, UTF+UCP, JIT). A token is a run of letters,
+ * marks, digits and connector punctuation, except that every Han, Hiragana,
+ * Katakana and Hangul-syllable... code point is a token of its own (scripts
+ * written without spaces); numbers keep inner '.' and ',' ("3.14", "1,000").
+ * Tokens are case-folded (simple Unicode lowercase). */
+typedef struct tbk_tokenizer tbk_tokenizer;
+tbk_status tbk_tokenizer_new(tbk_tokenizer **out, tbk_error *err);
+void tbk_tokenizer_free(tbk_tokenizer *t);
+/* Called once per token with the folded token (NUL-terminated, borrowed for
+ * the call only). Return non-zero to stop early. */
+typedef int (*tbk_token_fn)(void *ctx, const char *tok, size_t len);
+/* Returns the number of tokens visited. */
+size_t tbk_tokenize(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn,
+                    void *ctx);
+/* Number of distinct folded tokens, counting stops once `stop_at` is reached
+ * (0 = count all). */
+size_t tbk_unique_words(tbk_tokenizer *t, const char *s, size_t n,
+                        size_t stop_at);
+
+/* MD5 (through OpenSSL EVP) of n bytes; hex is 32 chars + NUL. */
+void tbk_md5(const void *data, size_t n, unsigned char out[16]);
+void tbk_md5_hex(const unsigned char md5[16], char hex[33]);
+
+/* ------------------------------------------------------ page and blocks */
+
+typedef enum tbk_blockset {
+  TBK_BLOCKS_PAPER = 0, /* Kołcz & Yih: blockquote dd div dl dt h1-h6 li ol
+                           pre small table td th tr ul */
+  TBK_BLOCKS_HTML5 = 1  /* paper set + article aside footer header main nav
+                           section form p figure details fieldset address */
+} tbk_blockset;
+
+typedef struct tbk_page_options {
+  tbk_blockset blocks;      /* default TBK_BLOCKS_PAPER */
+  size_t min_chars;         /* candidate needs >= this many code points (40) */
+  size_t min_words;         /* ... and >= this many unique words (3) */
+  size_t max_page_bytes;    /* larger raw pages are refused (64 MiB) */
+  size_t max_depth;         /* deeper elements are cut off (4096) */
+  size_t max_blocks;        /* more candidates on one page: refused (100000) */
+  size_t max_nodes;         /* more elements on one page: refused (2000000) */
+  const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
+} tbk_page_options;
+
+void tbk_page_options_init(tbk_page_options *o);
+
+/* One candidate block of a page. All pointers are borrowed from the page. */
+typedef struct tbk_block {
+  const char *text;      /* normalized text, NOT NUL-terminated: use text_len */
+  size_t text_len;       /* bytes */
+  size_t text_chars;     /* code points */
+  const char *path;      /* locator: /html[1]/body[1]/div[2]/ul[1] */
+  const char *tag;       /* lower-case tag name */
+  unsigned char md5[16]; /* MD5 of text */
+  int32_t parent;        /* index of the nearest enclosing candidate, or -1 */
+  uint32_t node;         /* index of its element in the page's node table */
+  uint32_t line;         /* source line of the start tag (1-based) */
+  uint32_t depth;        /* element depth, <html> = 1 */
+} tbk_block;
+
+typedef struct tbk_page tbk_page;
+
+/* Parse raw page bytes (any charset: BOM, options->charset_hint, <meta>,
+ * then UTF-8, then windows-1252) and segment it into candidate blocks.
+ * Blocks come in document order; a block whose text equals that of its
+ * nearest enclosing candidate is folded into the enclosing one (a wrapper
+ * adds no block of its own). Errors: TBK_ERR_EMPTY (no bytes / only
+ * whitespace), TBK_ERR_BINARY, TBK_ERR_LIMIT, TBK_ERR_NOMEM. */
+tbk_status tbk_page_parse(const char *data, size_t len,
+                          const tbk_page_options *opt, tbk_page **out,
+                          tbk_error *err);
+void tbk_page_free(tbk_page *p);
+
+size_t tbk_page_block_count(const tbk_page *p);
+const tbk_block *tbk_page_block(const tbk_page *p, size_t i);
+/* Charset the page was decoded from (e.g. "UTF-8", "windows-1252"). */
+const char *tbk_page_charset(const tbk_page *p);
+/* Count of libxml2 parse errors (recovered). */
+size_t tbk_page_parse_errors(const tbk_page *p);
+/* The page's whole visible text, normalized (borrowed). */
+const char *tbk_page_text(const tbk_page *p, size_t *len);
+
+/* ------------------------------------------------------------------ input */
+
+/* A page to process, from any input form. Strings are owned by the list. */
+typedef struct tbk_page_ref {
+  char *site;         /* site key (grouping for auto-labelling) */
+  char *page;         /* page id: path (dir/manifest) or URL (WARC) */
+  char *url;          /* URL when known, else "" */
+  char *file;         /* file to read: the page itself, or the WARC file */
+  char *gold;         /* gold text path when known (manifest), else "" */
+  char *charset;      /* charset from HTTP headers (WARC), else NULL */
+  uint64_t offset;    /* WARC: offset of the record's gzip member / record */
+  uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
+  int is_warc;
+  int is_temp;        /* file is a temporary copy of stdin, removed by
+                         tbk_page_list_free */
+} tbk_page_ref;
+
+typedef enum tbk_site_key {
+  TBK_SITE_DOMAIN = 0, /* registered domain (public-suffix list) */
+  TBK_SITE_HOST = 1    /* full host name, leading "www." removed */
+} tbk_site_key;
+
+typedef struct tbk_input_options {
+  tbk_site_key site_key;      /* WARC only */
+  size_t max_record_bytes;    /* decompressed WARC record limit (64 MiB) */
+  int single_site;            /* plain files given: all one site ("-") */
+} tbk_input_options;
+
+void tbk_input_options_init(tbk_input_options *o);
+
+typedef struct tbk_page_list {
+  tbk_page_ref *refs; /* owned */
+  size_t n, cap;
+  size_t skipped;     /* entries that could not be listed (reported) */
+} tbk_page_list;
+
+/* Called for each input problem that is skipped rather than fatal (a
+ * manifest row naming a missing file, a truncated WARC tail...). */
+typedef void (*tbk_warn_fn)(void *ctx, const char *file, const char *msg);
+
+/* Add the pages of one input: a directory (ROOT/<site>/... *.html; files
+ * directly in ROOT are site "-"), a manifest (*.tsv with header
+ * "site page url ..."), a WARC file (*.warc, *.warc.gz), or a single page
+ * file ("-" = stdin, which is read into a temporary file). */
+tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
+                             const tbk_input_options *opt, tbk_warn_fn warn,
+                             void *warn_ctx, tbk_error *err);
+/* Sort by (site, page, file, offset) so output never depends on directory
+ * or archive order. */
+void tbk_page_list_sort(tbk_page_list *l);
+void tbk_page_list_free(tbk_page_list *l);
+
+/* Read the raw bytes of one page into out (out->len is reset first): the
+ * file, or for WARC the record's HTTP body, de-chunked and gzip/deflate
+ * decoded. The HTTP charset, when known, is ref->charset. More than
+ * opt->max_record_bytes (NULL opt: defaults): TBK_ERR_LIMIT. */
+tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
+                             const tbk_input_options *opt, tbk_buf *out,
+                             tbk_error *err);
+
+/* Site key of a URL's host under the given policy (new string, caller frees),
+ * or NULL when the URL has no host. */
+char *tbk_site_of_url(const char *url, tbk_site_key key);
+
+/* -------------------------------------------------------------- labelling */
+
+typedef enum tbk_label {
+  TBK_LABEL_IGNORED = 0,
+  TBK_LABEL_TEMPLATE = 1,
+  TBK_LABEL_CONTENT = -1
+} tbk_label;
+
+typedef struct tbk_label_options {
+  double template_share;  /* df >= ceil(share * pages) ... (0.10) */
+  size_t template_min_df; /* ... and df >= this (3) */
+  size_t min_pages;       /* skip sites with fewer pages (10) */
+  int emit_ignored;       /* also emit ignored blocks, with a reason */
+} tbk_label_options;
+
+void tbk_label_options_init(tbk_label_options *o);
+
+/* Per-site summary. */
+typedef struct tbk_site_stats {
+  size_t pages;       /* pages labelled */
+  size_t bad_pages;   /* pages skipped as unreadable/unparsable */
+  size_t candidates;  /* candidate blocks */
+  size_t templates, contents, ignored;
+  double template_text_share; /* template chars / chars of top-level blocks */
+} tbk_site_stats;
+
+/* Labels one site's pages. Feed every page with tbk_labeler_add_page (pass
+ * 1: fingerprints and document frequencies; blocks are spilled to a
+ * temporary file so memory is bounded by the site's distinct fingerprints),
+ * then tbk_labeler_finish appends the JSON Lines of every labelled block, in
+ * page order, to out. */
+typedef struct tbk_labeler tbk_labeler;
+tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
+                           tbk_labeler **out, tbk_error *err);
+void tbk_labeler_free(tbk_labeler *l);
+tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
+                                const tbk_page *page, tbk_error *err);
+/* Threshold df for "template" given the site's page count. */
+size_t tbk_template_df(const tbk_label_options *o, size_t pages);
+/* Writes the labelled blocks as JSON Lines to out (through write callback
+ * so the caller controls the stream). */
+typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
+tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
+                              tbk_site_stats *stats, tbk_error *err);
+
+/* ============================================================ features */
+/* (section owned by the features module; see core/features.c) */
+
+/* Feature extraction for the blocks of one page (stage 2). Training and
+ * prediction both call this, so they can never disagree about a vector.
+ * Every feature has a schema name and kind; the schema id hashes all names,
+ * kinds and options, and models record it so data from another schema is
+ * refused (TBK_ERR_SCHEMA). */
+typedef struct tbk_feature_options {
+  uint32_t attr_dims; /* hashed class/id/role token features, per scope
+                         (self, ancestors) (default 128; 0 = none) */
+  uint32_t word_dims; /* hashed word indices for the Naive-Bayes words
+                         (default 1<<18) */
+  int bigrams;        /* also hash word bigrams (default 0) */
+} tbk_feature_options;
+
+void tbk_feature_options_init(tbk_feature_options *o);
+
+/* Opaque extractor: the schema plus per-page scratch; one per thread. */
+typedef struct tbk_features tbk_features;
+/* Errors: TBK_ERR_ARG (word_dims 0, dims too large), TBK_ERR_NOMEM. */
+tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out,
+                            tbk_error *err);
+void tbk_features_free(tbk_features *fx);
+/* Number of dense features (= schema size). */
+size_t tbk_features_dim(const tbk_features *fx);
+/* Schema name and kind of dense feature i (0-based; NULL when out of range).
+ * Kinds: "count", "ratio", "real", "binary", "position". */
+const char *tbk_features_name(const tbk_features *fx, size_t i);
+const char *tbk_features_kind(const tbk_features *fx, size_t i);
+/* "tbk-features-1:<16 hex>" — a hash of all names, kinds and options. */
+const char *tbk_features_schema_id(const tbk_features *fx);
+/* The options the extractor was built with. */
+const tbk_feature_options *tbk_features_options(const tbk_features *fx);
+
+/* Compute the vectors of all blocks of a page at once (page-relative
+ * features need the whole page). Replaces the previous page's results. */
+tbk_status tbk_features_page(tbk_features *fx, const tbk_page *page,
+                             tbk_error *err);
+/* Number of blocks of the last page computed. */
+size_t tbk_features_blocks(const tbk_features *fx);
+/* Block i's dense vector: tbk_features_dim doubles, borrowed until the next
+ * tbk_features_page call (NULL when out of range). */
+const double *tbk_features_values(const tbk_features *fx, size_t block);
+/* Block i's hashed words: n pairs (index in [1, word_dims], count), by
+ * ascending index, borrowed like the values. */
+size_t tbk_features_words(const tbk_features *fx, size_t block,
+                          const uint32_t **idx, const uint32_t **cnt);
+/* Append block i as a LIBLINEAR/svmlight line "LABEL idx:val ..." (1-based
+ * ascending indices, zeros omitted, C-locale %.9g) and "\n"; words=1 appends
+ * the words line "LABEL idx:count ..." instead. 0 ok, -1 nomem/bad block. */
+int tbk_features_format(const tbk_features *fx, size_t block, int label,
+                        int words, tbk_buf *out);
+
+/* ============================================================ model */
+
+/* Training data: one row per labelled block, its dense feature vector (of
+ * the schema's dimension), its hashed words and its site (for cross-site
+ * folds). */
+typedef struct tbk_dataset tbk_dataset;
+tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim,
+                           uint32_t word_dims, tbk_dataset **out,
+                           tbk_error *err);
+void tbk_dataset_free(tbk_dataset *ds);
+/* Add a row; label is +1 (template) or -1 (content). Copies everything. */
+tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label,
+                           const double *values, const uint32_t *widx,
+                           const uint32_t *wcnt, size_t nwords,
+                           tbk_error *err);
+/* Read what tbk-features wrote: the features file, the aligned words file
+ * and the aligned meta JSON Lines file (whose first line names the
+ * schema). Files of another schema are TBK_ERR_SCHEMA. warn receives
+ * skipped malformed lines (file, "line N: reason"). */
+tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features,
+                            const char *words, const char *meta,
+                            tbk_warn_fn warn, void *warn_ctx, tbk_error *err);
+size_t tbk_dataset_rows(const tbk_dataset *ds);
+size_t tbk_dataset_sites(const tbk_dataset *ds);
+const char *tbk_dataset_schema(const tbk_dataset *ds);
+
+typedef enum tbk_encoding {
+  TBK_ENC_MDL = 0,  /* Fayyad-Irani MDL intervals as binary indicators */
+  TBK_ENC_RAW = 1,  /* log-compressed, min-max scaled numbers */
+  TBK_ENC_BOTH = 2  /* both of the above */
+} tbk_encoding;
+
+/* Which parts of the model to use (the paper's ablation). */
+typedef enum tbk_parts {
+  TBK_PARTS_ALL = 0,     /* NB text score + all other features */
+  TBK_PARTS_TEXT = 1,    /* NB text score only */
+  TBK_PARTS_NONTEXT = 2  /* other features only, no NB */
+} tbk_parts;
+
+typedef struct tbk_train_options {
+  tbk_encoding encoding; /* TBK_ENC_BOTH */
+  tbk_parts parts;       /* TBK_PARTS_ALL */
+  double C;              /* LIBLINEAR C (1.0) */
+  int auto_C;            /* choose C in {0.03,0.1,0.3,1,3} by cross-site CV */
+  double weight_pos;     /* class weight of template (1.0) */
+  double weight_neg;     /* class weight of content (1.0) */
+  double nb_alpha;       /* NB additive smoothing (1.0) */
+  unsigned nb_folds;     /* out-of-fold NB scores, folds by site (5) */
+  unsigned cv_folds;     /* cross-site CV for operating points (5; 0 = none) */
+  int dedup;             /* drop duplicate training rows (1) */
+  size_t max_site_rows;  /* cap rows per site, 0 = none (0) */
+} tbk_train_options;
+void tbk_train_options_init(tbk_train_options *o);
+
+typedef struct tbk_model tbk_model;
+
+/* Operating point: the probability threshold reaching a template precision
+ * in cross-site CV on the training data, and the recall there. */
+typedef struct tbk_operating_point {
+  double precision, threshold, recall;
+} tbk_operating_point;
+
+/* Progress callback for long training runs (may be NULL). */
+typedef void (*tbk_progress_fn)(void *ctx, const char *what);
+
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt,
+                     const tbk_page_options *page_opt,
+                     const tbk_feature_options *feat_opt,
+                     tbk_progress_fn progress, void *progress_ctx,
+                     tbk_model **out, tbk_error *err);
+
+/* Cross-site k-fold cross-validation: the whole training procedure is
+ * refitted without the held-out sites. *scores_out (malloc'd, caller
+ * frees) receives one out-of-fold template probability per dataset row;
+ * rows of sites never held out (k > sites) get NaN. */
+tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt,
+                        unsigned k, tbk_progress_fn progress,
+                        void *progress_ctx, double **scores_out,
+                        tbk_error *err);
+/* Label (+1/-1) and site index of a dataset row, for evaluation. */
+int tbk_dataset_label(const tbk_dataset *ds, size_t row);
+const char *tbk_dataset_site(const tbk_dataset *ds, size_t row);
+
+/* Model files are plain text (diffable), versioned, and end with an MD5
+ * checksum line, so truncation or corruption is always detected. */
+tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err);
+tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err);
+tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out,
+                           tbk_error *err);
+void tbk_model_free(tbk_model *m);
+const char *tbk_model_schema(const tbk_model *m);
+/* Segmentation and feature options the model was trained with; prediction
+ * must use them. */
+void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
+void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o);
+size_t tbk_model_operating_points(const tbk_model *m,
+                                  const tbk_operating_point **ops);
+/* Threshold for a precision target (the stored point with the smallest
+ * precision >= target), or NaN when none is stored. */
+double tbk_model_threshold_for(const tbk_model *m, double precision);
+/* Default decision threshold: the 0.90-precision point when stored, else
+ * 0.5. */
+double tbk_model_default_threshold(const tbk_model *m);
+
+/* Prediction: a model plus a feature extractor and scratch space. One per
+ * thread. */
+typedef struct tbk_predictor tbk_predictor;
+tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out,
+                             tbk_error *err);
+void tbk_predictor_free(tbk_predictor *pr);
+/* Template probability of every block of the page (borrowed, n blocks,
+ * valid until the next call). The page must have been parsed with the
+ * model's page options. */
+tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page,
+                            const double **probs, tbk_error *err);
+
+/* Renderings of a scored page. A visible text run takes the decision of
+ * its innermost block; text in no block counts as content. */
+typedef struct tbk_page_summary {
+  size_t blocks, template_blocks;
+  size_t chars, template_chars; /* visible text, and the part removed */
+} tbk_page_summary;
+tbk_status tbk_render_text(const tbk_page *page, const double *probs,
+                           double threshold, tbk_buf *out,
+                           tbk_page_summary *summary);
+/* annotate = 0: template blocks removed; 1: every block gets
+ * data-tbk-template="P" and nothing is removed. The page's DOM is
+ * modified. */
+tbk_status tbk_render_html(tbk_page *page, const double *probs,
+                           double threshold, int annotate, tbk_buf *out);
+/* One JSON line per block: page, path, tag, probability, decision, text. */
+tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
+                            const double *probs, double threshold,
+                            tbk_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TBK_H */

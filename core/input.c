@@ -1,0 +1,499 @@
+/* Page lists: every input form tbk accepts, turned into one list of pages.
+ *
+ * Input forms of tbk_page_list_add (chosen in this order):
+ *   "-"          standard input, copied to a temporary file ($TMPDIR or
+ *                /tmp, removed by tbk_page_list_free) so it can be read
+ *                twice; site "-", page "-".
+ *   DIR          every *.html / *.htm (any case) at any depth under
+ *                DIR/<site>/: the site is the first-level folder name, files
+ *                directly in DIR are site "-" (single_site: every file is
+ *                site "-"); page = file = DIR/relative/path. Symbolic links are followed, but a
+ *                directory is never entered twice (no loops), and nesting
+ *                deeper than 64 levels is skipped with a warning.
+ *   *.tsv        a manifest: tab-separated, header naming the columns
+ *                "site" and "page" (required), "url" and "gold" (optional),
+ *                in any order, extra columns ignored. page and gold are
+ *                relative to the manifest's directory (absolute paths are
+ *                kept); ref.page is the page column as written. Rows whose
+ *                file is missing are warned about and counted as skipped.
+ *   *.warc, *.warc.gz
+ *                WARC 1.0/1.1, plain or gzip (one member per record, or one
+ *                stream; recognised by content, not name). Listed: response
+ *                records with HTTP status 200 whose Content-Type is text/html
+ *                or application/xhtml+xml (no Content-Type: the body must
+ *                start with '<'). page = url = WARC-Target-URI, site = its
+ *                host or registered domain (opt->site_key), charset = the
+ *                HTTP charset parameter. Bodies are de-chunked and gzip /
+ *                deflate decoded when read. Records larger than
+ *                opt->max_record_bytes, corrupt or truncated gzip, and
+ *                Content-Lengths that do not end at a record boundary are
+ *                warned about, counted as skipped, and listing goes on.
+ *   other        a single page file, site "-".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tbk.h"
+#include "util.h"
+#include "warc.h"
+
+enum { DIR_MAX_DEPTH = 64 };
+
+void tbk_input_options_init(tbk_input_options *o) {
+  o->site_key = TBK_SITE_DOMAIN;
+  o->max_record_bytes = (size_t)64 << 20;
+  o->single_site = 0;
+}
+
+static void ref_free(tbk_page_ref *r) {
+  if (r->is_temp && r->file) unlink(r->file);
+  free(r->site);
+  free(r->page);
+  free(r->url);
+  free(r->file);
+  free(r->gold);
+  free(r->charset);
+  memset(r, 0, sizeof *r);
+}
+
+int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
+                       const char *url, const char *file, const char *gold,
+                       const char *charset, uint64_t offset, uint64_t skip,
+                       int is_warc) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 64;
+    tbk_page_ref *r = realloc(l->refs, cap * sizeof *r);
+    if (!r) return -1;
+    l->refs = r;
+    l->cap = cap;
+  }
+  tbk_page_ref *r = &l->refs[l->n];
+  memset(r, 0, sizeof *r);
+  r->site = strdup(site);
+  r->page = strdup(page);
+  r->url = strdup(url ? url : "");
+  r->file = strdup(file);
+  r->gold = strdup(gold ? gold : "");
+  r->charset = charset ? strdup(charset) : NULL;
+  r->offset = offset;
+  r->skip = skip;
+  r->is_warc = is_warc;
+  if (!r->site || !r->page || !r->url || !r->file || !r->gold ||
+      (charset && !r->charset)) {
+    ref_free(r);
+    return -1;
+  }
+  l->n++;
+  return 0;
+}
+
+void tbk_page_list_free(tbk_page_list *l) {
+  if (!l) return;
+  for (size_t i = 0; i < l->n; i++) ref_free(&l->refs[i]);
+  free(l->refs);
+  memset(l, 0, sizeof *l);
+}
+
+static int ref_cmp(const void *a, const void *b) {
+  const tbk_page_ref *x = a, *y = b;
+  int c = strcmp(x->site, y->site);
+  if (!c) c = strcmp(x->page, y->page);
+  if (!c) c = strcmp(x->file, y->file);
+  if (!c) c = (x->offset > y->offset) - (x->offset < y->offset);
+  if (!c) c = (x->skip > y->skip) - (x->skip < y->skip);
+  return c;
+}
+
+void tbk_page_list_sort(tbk_page_list *l) {
+  if (l && l->n > 1) qsort(l->refs, l->n, sizeof *l->refs, ref_cmp);
+}
+
+static int ends_with_ci(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+static char *path_join(const char *dir, const char *name) {
+  size_t d = strlen(dir), n = strlen(name);
+  int slash = d > 0 && dir[d - 1] != '/';
+  char *p = malloc(d + slash + n + 1);
+  if (!p) return NULL;
+  memcpy(p, dir, d);
+  if (slash) p[d] = '/';
+  memcpy(p + d + slash, name, n + 1);
+  return p;
+}
+
+static void warn_skip(tbk_page_list *l, tbk_warn_fn warn, void *ctx, const char *file,
+                      const char *msg) {
+  l->skipped++;
+  if (warn) warn(ctx, file, msg);
+}
+
+/* ------------------------------------------------------------ directory */
+
+typedef struct dir_todo {
+  char *path; /* owned */
+  char *site; /* owned; NULL for the root */
+  int depth;
+} dir_todo;
+
+/* Directories already entered, by device and inode: symbolic links may
+ * lead back up the tree. */
+typedef struct dir_seen {
+  dev_t *dev; /* owned */
+  ino_t *ino; /* owned */
+  size_t n, cap;
+} dir_seen;
+
+static int seen_add(dir_seen *s, const struct stat *st) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->dev[i] == st->st_dev && s->ino[i] == st->st_ino) return 0;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    dev_t *d = realloc(s->dev, cap * sizeof *d);
+    if (!d) return -1;
+    s->dev = d;
+    ino_t *i = realloc(s->ino, cap * sizeof *i);
+    if (!i) return -1;
+    s->ino = i;
+    s->cap = cap;
+  }
+  s->dev[s->n] = st->st_dev;
+  s->ino[s->n] = st->st_ino;
+  s->n++;
+  return 1;
+}
+
+static tbk_status list_dir(tbk_page_list *l, const char *root, const struct stat *rst,
+                           const tbk_input_options *opt, tbk_warn_fn warn, void *ctx,
+                           tbk_error *err) {
+  dir_todo *todo = NULL;
+  size_t ntodo = 0, ctodo = 0;
+  dir_seen seen = {0};
+  size_t n0 = l->n;
+  tbk_status st = TBK_OK;
+  char msg[256];
+
+  if (seen_add(&seen, rst) < 0) goto nomem;
+  todo = malloc(sizeof *todo);
+  if (!todo) goto nomem;
+  ctodo = 1;
+  todo[0].path = strdup(root);
+  todo[0].site = NULL;
+  todo[0].depth = 0;
+  if (!todo[0].path) goto nomem;
+  ntodo = 1;
+
+  while (ntodo) {
+    dir_todo cur = todo[--ntodo];
+    DIR *d = opendir(cur.path);
+    if (!d) {
+      if (cur.depth == 0) {
+        st = tbk_fail(err, TBK_ERR_IO, "cannot open directory: %s", strerror(errno));
+      } else {
+        snprintf(msg, sizeof msg, "cannot open directory: %s", strerror(errno));
+        warn_skip(l, warn, ctx, cur.path, msg);
+      }
+      free(cur.path);
+      free(cur.site);
+      if (st) goto out;
+      continue;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      char *full = path_join(cur.path, e->d_name);
+      if (!full) goto nomem_dir;
+      struct stat es;
+      if (stat(full, &es) != 0) { /* dangling link, or gone meanwhile */
+        free(full);
+        continue;
+      }
+      if (S_ISDIR(es.st_mode)) {
+        int fresh = seen_add(&seen, &es);
+        if (fresh < 0) {
+          free(full);
+          goto nomem_dir;
+        }
+        if (!fresh) {
+          free(full);
+          continue;
+        }
+        if (cur.depth + 1 > DIR_MAX_DEPTH) {
+          snprintf(msg, sizeof msg, "directory nested deeper than %d levels; skipped",
+                   DIR_MAX_DEPTH);
+          warn_skip(l, warn, ctx, full, msg);
+          free(full);
+          continue;
+        }
+        if (ntodo == ctodo) {
+          dir_todo *t = realloc(todo, ctodo * 2 * sizeof *t);
+          if (!t) {
+            free(full);
+            goto nomem_dir;
+          }
+          todo = t;
+          ctodo *= 2;
+        }
+        char *site = strdup(cur.site ? cur.site : e->d_name);
+        if (!site) {
+          free(full);
+          goto nomem_dir;
+        }
+        todo[ntodo].path = full;
+        todo[ntodo].site = site;
+        todo[ntodo].depth = cur.depth + 1;
+        ntodo++;
+      } else if (S_ISREG(es.st_mode) &&
+                 (ends_with_ci(e->d_name, ".html") || ends_with_ci(e->d_name, ".htm"))) {
+        const char *site = opt->single_site || !cur.site ? "-" : cur.site;
+        int r = tbk_page_list_push(l, site, full, "", full, "", NULL, 0, 0, 0);
+        free(full);
+        if (r) goto nomem_dir;
+      } else {
+        free(full);
+      }
+    }
+    closedir(d);
+    free(cur.path);
+    free(cur.site);
+    continue;
+  nomem_dir:
+    closedir(d);
+    free(cur.path);
+    free(cur.site);
+    goto nomem;
+  }
+  if (l->n == n0)
+    st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML files (*.html, *.htm) under this directory");
+  goto out;
+nomem:
+  st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+out:
+  for (size_t i = 0; i < ntodo; i++) {
+    free(todo[i].path);
+    free(todo[i].site);
+  }
+  free(todo);
+  free(seen.dev);
+  free(seen.ino);
+  return st;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+/* Cut line (in place) at tabs into at most max fields; returns the count. */
+static size_t split_tabs(char *line, char **fields, size_t max) {
+  size_t n = 0;
+  char *p = line;
+  while (n < max) {
+    fields[n++] = p;
+    char *tab = strchr(p, '\t');
+    if (!tab) break;
+    *tab = '\0';
+    p = tab + 1;
+  }
+  return n;
+}
+
+static void chomp(char *s, ssize_t *len) {
+  while (*len > 0 && (s[*len - 1] == '\n' || s[*len - 1] == '\r')) s[--*len] = '\0';
+}
+
+enum { TSV_MAX_COLS = 256 };
+
+static tbk_status list_manifest(tbk_page_list *l, const char *path,
+                                const tbk_input_options *opt, tbk_warn_fn warn,
+                                void *ctx, tbk_error *err) {
+  (void)opt;
+  FILE *f = fopen(path, "rb");
+  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  char *line = NULL, *dir = NULL, *file = NULL, *gold = NULL;
+  size_t lcap = 0, n0 = l->n;
+  char *fields[TSV_MAX_COLS];
+  tbk_status st = TBK_OK;
+  char msg[256];
+
+  ssize_t len = getline(&line, &lcap, f);
+  if (len < 0) {
+    st = ferror(f) ? tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno))
+                   : tbk_fail(err, TBK_ERR_FORMAT, "empty manifest (no header line)");
+    goto out;
+  }
+  chomp(line, &len);
+  /* A UTF-8 BOM from spreadsheet exports would hide the first column name. */
+  char *hdr = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
+  size_t nf = split_tabs(hdr, fields, TSV_MAX_COLS);
+  int c_site = -1, c_page = -1, c_url = -1, c_gold = -1;
+  for (size_t i = 0; i < nf; i++) {
+    if (strcmp(fields[i], "site") == 0 && c_site < 0) c_site = (int)i;
+    else if (strcmp(fields[i], "page") == 0 && c_page < 0) c_page = (int)i;
+    else if (strcmp(fields[i], "url") == 0 && c_url < 0) c_url = (int)i;
+    else if (strcmp(fields[i], "gold") == 0 && c_gold < 0) c_gold = (int)i;
+  }
+  if (c_site < 0 || c_page < 0) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "manifest header lacks the column%s %s%s%s",
+                  c_site < 0 && c_page < 0 ? "s" : "", c_site < 0 ? "\"site\"" : "",
+                  c_site < 0 && c_page < 0 ? " and " : "", c_page < 0 ? "\"page\"" : "");
+    goto out;
+  }
+  const char *slash = strrchr(path, '/');
+  dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("");
+  if (!dir) goto nomem;
+
+  size_t row = 0;
+  while ((len = getline(&line, &lcap, f)) >= 0) {
+    row++;
+    chomp(line, &len);
+    if (len == 0) continue;
+    nf = split_tabs(line, fields, TSV_MAX_COLS);
+    const char *site = (size_t)c_site < nf ? fields[c_site] : "";
+    const char *page = (size_t)c_page < nf ? fields[c_page] : "";
+    const char *url = c_url >= 0 && (size_t)c_url < nf ? fields[c_url] : "";
+    const char *g = c_gold >= 0 && (size_t)c_gold < nf ? fields[c_gold] : "";
+    if (!*page) {
+      snprintf(msg, sizeof msg, "manifest row %zu: empty page column", row);
+      warn_skip(l, warn, ctx, path, msg);
+      continue;
+    }
+    free(file);
+    free(gold);
+    gold = NULL;
+    file = page[0] == '/' ? strdup(page) : path_join(dir, page);
+    if (!file) goto nomem;
+    struct stat fs;
+    if (stat(file, &fs) != 0 || S_ISDIR(fs.st_mode)) {
+      snprintf(msg, sizeof msg, "manifest row %zu: no such file", row);
+      warn_skip(l, warn, ctx, file, msg);
+      continue;
+    }
+    if (*g) {
+      gold = g[0] == '/' ? strdup(g) : path_join(dir, g);
+      if (!gold) goto nomem;
+    }
+    if (tbk_page_list_push(l, *site ? site : "-", page, url, file, gold ? gold : "", NULL,
+                           0, 0, 0))
+      goto nomem;
+  }
+  if (ferror(f)) {
+    st = tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
+    goto out;
+  }
+  if (l->n == n0) st = tbk_fail(err, TBK_ERR_EMPTY, "manifest lists no readable page");
+  goto out;
+nomem:
+  st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+out:
+  fclose(f);
+  free(line);
+  free(dir);
+  free(file);
+  free(gold);
+  return st;
+}
+
+/* ---------------------------------------------------------------- stdin */
+
+static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
+                             tbk_error *err) {
+  const char *tmpdir = getenv("TMPDIR");
+  if (!tmpdir || !*tmpdir) tmpdir = "/tmp";
+  char *tmpl = path_join(tmpdir, "tbk-stdin-XXXXXX");
+  if (!tmpl) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  int fd = mkstemp(tmpl);
+  if (fd < 0) {
+    tbk_status st = tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file in %s: %s",
+                             tmpdir, strerror(errno));
+    free(tmpl);
+    return st;
+  }
+  FILE *f = fdopen(fd, "wb");
+  tbk_status st = TBK_OK;
+  if (!f) {
+    close(fd);
+    st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
+    goto fail;
+  }
+  char chunk[65536];
+  size_t n, total = 0;
+  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+    total += n;
+    if (opt->max_record_bytes && total > opt->max_record_bytes) {
+      st = tbk_fail(err, TBK_ERR_LIMIT, "standard input exceeds max-record-bytes (%zu)",
+                    opt->max_record_bytes);
+      break;
+    }
+    if (fwrite(chunk, 1, n, f) != n) {
+      st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
+      break;
+    }
+  }
+  if (!st && ferror(stdin))
+    st = tbk_fail(err, TBK_ERR_IO, "cannot read standard input: %s", strerror(errno));
+  if (fclose(f) != 0 && !st)
+    st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
+  if (st) goto fail;
+  if (tbk_page_list_push(l, "-", "-", "", tmpl, "", NULL, 0, 0, 0)) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  l->refs[l->n - 1].is_temp = 1;
+  free(tmpl);
+  return TBK_OK;
+fail:
+  unlink(tmpl);
+  free(tmpl);
+  return st;
+}
+
+/* ------------------------------------------------------------------ add */
+
+tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
+                             const tbk_input_options *opt, tbk_warn_fn warn,
+                             void *warn_ctx, tbk_error *err) {
+  if (!l || !input || !*input) return tbk_fail(err, TBK_ERR_ARG, "no input given");
+  tbk_input_options defaults;
+  if (!opt) {
+    tbk_input_options_init(&defaults);
+    opt = &defaults;
+  }
+  size_t n0 = l->n;
+  tbk_status st;
+  struct stat s;
+  if (strcmp(input, "-") == 0) {
+    st = list_stdin(l, opt, err);
+  } else if (stat(input, &s) != 0) {
+    st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  } else if (S_ISDIR(s.st_mode)) {
+    st = list_dir(l, input, &s, opt, warn, warn_ctx, err);
+  } else if (ends_with_ci(input, ".tsv")) {
+    st = list_manifest(l, input, opt, warn, warn_ctx, err);
+  } else if (tbk_warc_name(input)) {
+    st = tbk_warc_list(l, input, opt, warn, warn_ctx, err);
+  } else if (access(input, R_OK) != 0) {
+    st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  } else {
+    st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0)
+             ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")
+             : TBK_OK;
+  }
+  /* A failed input adds nothing: the caller may report it and go on. */
+  if (st)
+    while (l->n > n0) ref_free(&l->refs[--l->n]);
+  return st;
+}
+
+tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *opt,
+                             tbk_buf *out, tbk_error *err) {
+  if (!ref || !out || !ref->file) return tbk_fail(err, TBK_ERR_ARG, "no page given");
+  size_t max = opt ? opt->max_record_bytes : (size_t)64 << 20;
+  if (ref->is_warc) return tbk_warc_read(ref->file, ref->offset, ref->skip, max, out, err);
+  return tbk_read_file(ref->file, max, out, err);
+}

@@ -1,0 +1,304 @@
+/* Per-site auto-labelling (Kołcz & Yih, section 3 and 4.1).
+ *
+ * Pass 1 (tbk_labeler_add_page) counts, for every fingerprint, on how many
+ * of the site's pages it occurs, and spills each page's block records to a
+ * temporary file, so memory holds only the fingerprint table. Pass 2
+ * (tbk_labeler_finish) reads the records back page by page and labels:
+ *   template  df >= max(ceil(share * pages), min_df)
+ *   content   df == 1, no duplicate within the page, every candidate below
+ *             it also unique, and its nearest candidate ancestor is not
+ *             (the top-most all-unique block)
+ *   ignored   everything else (emitted only with emit_ignored). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbk.h"
+#include "util.h"
+
+void tbk_label_options_init(tbk_label_options *o) {
+  o->template_share = 0.10;
+  o->template_min_df = 3;
+  o->min_pages = 10;
+  o->emit_ignored = 0;
+}
+
+size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
+  /* The epsilon keeps 10% of 30 pages at 3, not 4, despite binary floats. */
+  size_t share = (size_t)ceil(o->template_share * (double)pages - 1e-9);
+  return share > o->template_min_df ? share : o->template_min_df;
+}
+
+typedef struct fp_slot {
+  unsigned char md5[16];
+  uint32_t df;        /* pages containing the fingerprint */
+  uint32_t last_page; /* 1 + index of the last page that counted it */
+} fp_slot;
+
+struct tbk_labeler {
+  char *site;               /* owned */
+  tbk_label_options opt;
+  fp_slot *slots;           /* owned open-addressing table */
+  size_t nslots, used;
+  FILE *spill;              /* owned temporary file of block records */
+  uint32_t pages;
+  uint64_t candidates;
+};
+
+/* Spilled record layout, all native-endian (the file never leaves the
+ * process): page header, then one record per block. */
+typedef struct page_rec {
+  uint32_t n_blocks, page_len, url_len;
+  uint64_t text_chars;
+} page_rec;
+
+typedef struct block_rec {
+  unsigned char md5[16];
+  int32_t parent;
+  uint32_t chars, line, depth;
+  uint16_t tag_len, path_len, snip_len;
+} block_rec;
+
+tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
+                           tbk_labeler **out, tbk_error *err) {
+  *out = NULL;
+  tbk_labeler *l = calloc(1, sizeof *l);
+  if (!l) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (lopt) l->opt = *lopt;
+  else tbk_label_options_init(&l->opt);
+  l->site = strdup(site);
+  l->nslots = 1024;
+  l->slots = calloc(l->nslots, sizeof *l->slots);
+  l->spill = tmpfile();
+  if (!l->site || !l->slots) {
+    tbk_labeler_free(l);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  if (!l->spill) {
+    tbk_labeler_free(l);
+    return tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file for site %s", site);
+  }
+  *out = l;
+  return TBK_OK;
+}
+
+void tbk_labeler_free(tbk_labeler *l) {
+  if (!l) return;
+  free(l->site);
+  free(l->slots);
+  if (l->spill) fclose(l->spill);
+  free(l);
+}
+
+static size_t slot_of(const fp_slot *slots, size_t nslots, const unsigned char md5[16]) {
+  uint64_t h;
+  memcpy(&h, md5, sizeof h); /* MD5 bytes are already uniformly spread */
+  size_t i = (size_t)h & (nslots - 1);
+  while (slots[i].last_page && memcmp(slots[i].md5, md5, 16) != 0) i = (i + 1) & (nslots - 1);
+  return i;
+}
+
+static int grow(tbk_labeler *l) {
+  size_t ns = l->nslots * 2;
+  fp_slot *s = calloc(ns, sizeof *s);
+  if (!s) return -1;
+  for (size_t i = 0; i < l->nslots; i++)
+    if (l->slots[i].last_page) s[slot_of(s, ns, l->slots[i].md5)] = l->slots[i];
+  free(l->slots);
+  l->slots = s;
+  l->nslots = ns;
+  return 0;
+}
+
+static uint32_t df_of(const tbk_labeler *l, const unsigned char md5[16]) {
+  const fp_slot *s = &l->slots[slot_of(l->slots, l->nslots, md5)];
+  return s->last_page ? s->df : 0;
+}
+
+/* A snippet for people reading the output: at most 80 bytes, cut at a
+ * character boundary. */
+static uint16_t snippet_len(const tbk_block *b) {
+  size_t n = b->text_len < 80 ? b->text_len : 80;
+  while (n > 0 && n < b->text_len && ((unsigned char)b->text[n] & 0xC0) == 0x80) n--;
+  return (uint16_t)n;
+}
+
+tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
+                                const tbk_page *page, tbk_error *err) {
+  uint32_t pageno = ++l->pages;
+  size_t nb = tbk_page_block_count(page);
+  size_t text_len;
+  const char *text = tbk_page_text(page, &text_len);
+  page_rec pr = {(uint32_t)nb, (uint32_t)strlen(ref->page), (uint32_t)strlen(ref->url ? ref->url : ""),
+                 tbk_utf8_length(text, text_len)};
+  FILE *f = l->spill;
+  int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
+            (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);
+  for (size_t i = 0; i < nb && !bad; i++) {
+    const tbk_block *b = tbk_page_block(page, i);
+    if ((l->used + 1) * 10 > l->nslots * 7 && grow(l)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    fp_slot *s = &l->slots[slot_of(l->slots, l->nslots, b->md5)];
+    if (!s->last_page) {
+      memcpy(s->md5, b->md5, 16);
+      l->used++;
+    }
+    if (s->last_page != pageno) { /* once per page, however often it repeats */
+      s->df++;
+      s->last_page = pageno;
+    }
+    size_t tl = strlen(b->tag), pl = strlen(b->path);
+    block_rec r;
+    memcpy(r.md5, b->md5, 16);
+    r.parent = b->parent;
+    r.chars = (uint32_t)b->text_chars;
+    r.line = b->line;
+    r.depth = b->depth;
+    r.tag_len = (uint16_t)(tl < 65535 ? tl : 65535);
+    r.path_len = (uint16_t)(pl < 65535 ? pl : 65535);
+    r.snip_len = snippet_len(b);
+    bad = fwrite(&r, sizeof r, 1, f) != 1 || fwrite(b->tag, 1, r.tag_len, f) != r.tag_len ||
+          fwrite(b->path, 1, r.path_len, f) != r.path_len || fwrite(b->text, 1, r.snip_len, f) != r.snip_len;
+  }
+  l->candidates += nb;
+  if (bad) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary block file for site %s", l->site);
+  return TBK_OK;
+}
+
+typedef struct loaded_block {
+  block_rec r;
+  char *tag, *path, *snip; /* point into the page's string arena */
+  uint32_t df;
+  int dup;
+  int all_unique;
+} loaded_block;
+
+static int cmp_md5_idx(const void *a, const void *b, void *ctx) {
+  const loaded_block *bl = ctx;
+  int c = memcmp(bl[*(const size_t *)a].r.md5, bl[*(const size_t *)b].r.md5, 16);
+  if (c) return c;
+  return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static int read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off) {
+  *off = arena->len;
+  if (tbk_buf_reserve(arena, n + 1)) return -1;
+  if (n && fread(arena->data + arena->len, 1, n, f) != n) return -1;
+  arena->len += n;
+  arena->data[arena->len++] = '\0';
+  return 0;
+}
+
+static const char *label_name(tbk_label lab) {
+  return lab == TBK_LABEL_TEMPLATE ? "template" : lab == TBK_LABEL_CONTENT ? "content" : "ignored";
+}
+
+tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
+                              tbk_site_stats *stats, tbk_error *err) {
+  tbk_site_stats st = {0};
+  st.pages = l->pages;
+  st.candidates = (size_t)l->candidates;
+  size_t threshold = tbk_template_df(&l->opt, l->pages);
+  uint64_t template_chars = 0, page_chars = 0;
+  tbk_status status = TBK_OK;
+  loaded_block *blocks = NULL;
+  size_t *order = NULL, cap = 0;
+  tbk_buf arena = {0}, line = {0};
+  size_t *offs = NULL;
+  rewind(l->spill);
+  for (uint32_t pg = 0; pg < l->pages && status == TBK_OK; pg++) {
+    page_rec pr;
+    arena.len = 0;
+    size_t page_off, url_off;
+    if (fread(&pr, sizeof pr, 1, l->spill) != 1 || read_str(l->spill, &arena, pr.page_len, &page_off) ||
+        read_str(l->spill, &arena, pr.url_len, &url_off)) {
+      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->site);
+      break;
+    }
+    page_chars += pr.text_chars;
+    if (pr.n_blocks > cap) {
+      cap = pr.n_blocks;
+      loaded_block *nb = realloc(blocks, cap * sizeof *nb);
+      if (nb) blocks = nb;
+      size_t *no = realloc(order, cap * sizeof *no);
+      if (no) order = no;
+      size_t *nf = realloc(offs, cap * 3 * sizeof *nf);
+      if (nf) offs = nf;
+      if (!nb || !no || !nf) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    }
+    size_t n = pr.n_blocks;
+    for (size_t i = 0; i < n; i++) {
+      block_rec *r = &blocks[i].r;
+      if (fread(r, sizeof *r, 1, l->spill) != 1 || read_str(l->spill, &arena, r->tag_len, &offs[3 * i]) ||
+          read_str(l->spill, &arena, r->path_len, &offs[3 * i + 1]) ||
+          read_str(l->spill, &arena, r->snip_len, &offs[3 * i + 2])) {
+        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->site);
+        break;
+      }
+    }
+    if (status) break;
+    const char *page_id = arena.data + page_off, *url = arena.data + url_off;
+    for (size_t i = 0; i < n; i++) {
+      blocks[i].tag = arena.data + offs[3 * i];
+      blocks[i].path = arena.data + offs[3 * i + 1];
+      blocks[i].snip = arena.data + offs[3 * i + 2];
+      blocks[i].df = df_of(l, blocks[i].r.md5);
+      blocks[i].dup = 0;
+      order[i] = i;
+    }
+    /* The same text twice on one page: neither copy is a clean example. */
+    qsort_r(order, n, sizeof *order, cmp_md5_idx, blocks);
+    for (size_t i = 1; i < n; i++)
+      if (memcmp(blocks[order[i]].r.md5, blocks[order[i - 1]].r.md5, 16) == 0)
+        blocks[order[i]].dup = blocks[order[i - 1]].dup = 1;
+    /* Children follow parents in document order, so one reverse sweep
+     * propagates "something below is not unique" upwards. */
+    for (size_t i = 0; i < n; i++) blocks[i].all_unique = blocks[i].df == 1 && !blocks[i].dup;
+    for (size_t i = n; i-- > 0;)
+      if (!blocks[i].all_unique && blocks[i].r.parent >= 0) blocks[blocks[i].r.parent].all_unique = 0;
+    for (size_t i = 0; i < n; i++) {
+      loaded_block *b = &blocks[i];
+      int32_t par = b->r.parent;
+      tbk_label lab = TBK_LABEL_IGNORED;
+      const char *reason = NULL;
+      if (b->dup) reason = "duplicate-in-page";
+      else if (b->df >= threshold) lab = TBK_LABEL_TEMPLATE;
+      else if (b->df > 1) reason = "infrequent";
+      else if (!b->all_unique) reason = "non-unique-below";
+      else if (par >= 0 && blocks[par].all_unique) reason = "not-top-most";
+      else lab = TBK_LABEL_CONTENT;
+      if (lab == TBK_LABEL_TEMPLATE) {
+        st.templates++;
+        /* Text share counts only outermost template blocks. */
+        int32_t a = par;
+        while (a >= 0 && !(blocks[a].df >= threshold && !blocks[a].dup)) a = blocks[a].r.parent;
+        if (a < 0) template_chars += b->r.chars;
+      } else if (lab == TBK_LABEL_CONTENT) st.contents++;
+      else st.ignored++;
+      if (lab == TBK_LABEL_IGNORED && !l->opt.emit_ignored) continue;
+      char hex[33];
+      tbk_md5_hex(b->r.md5, hex);
+      line.len = 0;
+      int bad = tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, l->site, strlen(l->site)) ||
+                tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, page_id, pr.page_len) ||
+                tbk_buf_puts(&line, ",\"url\":") || tbk_buf_json_str(&line, url, pr.url_len) ||
+                tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, b->path, b->r.path_len) ||
+                tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, b->tag, b->r.tag_len) ||
+                tbk_buf_printf(&line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
+                               l->pages, label_name(lab)) ||
+                (reason && tbk_buf_printf(&line, ",\"reason\":\"%s\"", reason)) ||
+                tbk_buf_printf(&line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
+                               b->r.depth) ||
+                tbk_buf_json_str(&line, b->snip, b->r.snip_len) || tbk_buf_puts(&line, "}\n");
+      if (bad) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (write(wctx, line.data, line.len)) { status = tbk_fail(err, TBK_ERR_IO, "cannot write output"); break; }
+    }
+  }
+  st.template_text_share = page_chars ? (double)template_chars / (double)page_chars : 0.0;
+  if (stats) *stats = st;
+  free(blocks);
+  free(order);
+  free(offs);
+  tbk_buf_free(&arena);
+  tbk_buf_free(&line);
+  return status;
+}

@@ -1,0 +1,62 @@
+/* Internal model and dataset structures shared by training, model I/O and
+ * prediction. */
+#ifndef TBK_MODEL_H
+#define TBK_MODEL_H
+#include "ml.h"
+#include "tbk.h"
+
+#define TBK_MODEL_MAGIC "tbk-model"
+#define TBK_MODEL_VERSION 1
+#define TBK_MAX_OPS 3
+
+/* How one input feature (dense feature j, or the NB score as j = dim)
+ * becomes columns of the logistic model. */
+typedef struct tbk_encoder {
+  uint32_t nin;        /* inputs: dim dense features + 1 NB score */
+  tbk_encoding encoding;
+  tbk_parts parts;
+  size_t *ncuts;       /* owned, nin: MDL cut count of input j */
+  double **cuts;       /* owned, nin arrays (NULL when no cuts) */
+  uint32_t *bin_col;   /* owned, nin: first 1-based column of j's bins, 0 = none */
+  double *lo, *hi;     /* owned, nin: raw scaling range (after log compression) */
+  uint32_t *raw_col;   /* owned, nin: 1-based raw column of j, 0 = none */
+  uint32_t ncols;      /* columns of the logistic model */
+} tbk_encoder;
+
+struct tbk_model {
+  char schema[128];
+  uint32_t dim, word_dims;
+  tbk_page_options page;       /* blocks, min_chars, min_words */
+  tbk_feature_options feat;
+  tbk_encoder enc;
+  tbk_nb *nb;                  /* owned; NULL when parts = NONTEXT */
+  double *w;                   /* owned: enc.ncols + 1 (bias last) */
+  double C;
+  tbk_operating_point ops[TBK_MAX_OPS];
+  size_t n_ops;
+  double cv_pr_auc;            /* NaN when no CV was run */
+  size_t train_rows, train_sites;
+};
+
+struct tbk_dataset {
+  char schema[128];
+  uint32_t dim, word_dims;
+  size_t n, cap;
+  double *values;      /* owned: n x dim */
+  signed char *label;  /* owned: n */
+  uint32_t *site;      /* owned: n, index into sites */
+  size_t *word_ptr;    /* owned: n + 1 offsets into words */
+  tbk_term *words;     /* owned */
+  size_t nwords, capwords;
+  char **sites;        /* owned site names */
+  size_t nsites, capsites;
+  uint32_t *site_slots;/* owned hash of site names -> index + 1 */
+  size_t nslots;
+};
+
+/* Map dense values x (dim) and NB score s to sparse LR columns; idx/val
+ * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */
+size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
+                  uint32_t *idx, double *val);
+void tbk_encoder_free(tbk_encoder *enc);
+#endif

@@ -1,0 +1,328 @@
+/* The model file: plain text, one record a line, versioned, ending in an
+ * MD5 checksum of everything before it, so a truncated or edited file is
+ * refused instead of silently mispredicting.
+ *
+ *   tbk-model 1
+ *   schema <features schema id>      dim <n>   word_dims <n>   attr_dims <n>
+ *   bigrams <0|1>   blocks <paper|html5>   min_chars <n>   min_words <n>
+ *   encoding <mdl|raw|both>   parts <all|text|nontext>   C <c>
+ *   train_rows <n>   train_sites <n>   cv_pr_auc <x|nan>
+ *   op <precision> <threshold> <cv recall>          (0-3 lines)
+ *   cols <ncols>
+ *   enc <input> <bin_col> <raw_col> <lo> <hi> <ncuts> <cut>...   (used inputs)
+ *   weights <n nonzero>
+ *   <col> <weight>                                   (bias: col ncols+1)
+ *   tbk-nb 1 ... end                                 (unless parts=nontext)
+ *   checksum <md5 hex>
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+static const char *ENC_NAMES[] = {"mdl", "raw", "both"};
+static const char *PART_NAMES[] = {"all", "text", "nontext"};
+
+void tbk_model_free(tbk_model *m) {
+  if (!m) return;
+  tbk_encoder_free(&m->enc);
+  tbk_nb_free(m->nb);
+  free(m->w);
+  free(m);
+}
+
+const char *tbk_model_schema(const tbk_model *m) { return m->schema; }
+void tbk_model_page_options(const tbk_model *m, tbk_page_options *o) {
+  tbk_page_options_init(o);
+  o->blocks = m->page.blocks;
+  o->min_chars = m->page.min_chars;
+  o->min_words = m->page.min_words;
+}
+void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o) { *o = m->feat; }
+size_t tbk_model_operating_points(const tbk_model *m, const tbk_operating_point **ops) {
+  *ops = m->ops;
+  return m->n_ops;
+}
+
+double tbk_model_threshold_for(const tbk_model *m, double precision) {
+  const tbk_operating_point *best = NULL;
+  for (size_t i = 0; i < m->n_ops; i++)
+    if (m->ops[i].precision >= precision - 1e-12 && (!best || m->ops[i].precision < best->precision)) best = &m->ops[i];
+  return best ? best->threshold : NAN;
+}
+
+double tbk_model_default_threshold(const tbk_model *m) {
+  double t = tbk_model_threshold_for(m, 0.90);
+  return isnan(t) ? 0.5 : t;
+}
+
+tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
+  size_t start = out->len;
+  int bad = tbk_buf_printf(out, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION) ||
+            tbk_buf_printf(out, "schema %s\ndim %u\nword_dims %u\nattr_dims %u\nbigrams %d\n", m->schema, m->dim,
+                           m->word_dims, m->feat.attr_dims, m->feat.bigrams ? 1 : 0) ||
+            tbk_buf_printf(out, "blocks %s\nmin_chars %zu\nmin_words %zu\n",
+                           m->page.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", m->page.min_chars,
+                           m->page.min_words) ||
+            tbk_buf_printf(out, "encoding %s\nparts %s\nC %.17g\ntrain_rows %zu\ntrain_sites %zu\ncv_pr_auc %.6f\n",
+                           ENC_NAMES[m->enc.encoding], PART_NAMES[m->enc.parts], m->C, m->train_rows,
+                           m->train_sites, m->cv_pr_auc);
+  for (size_t i = 0; i < m->n_ops && !bad; i++)
+    bad = tbk_buf_printf(out, "op %.2f %.17g %.6f\n", m->ops[i].precision, m->ops[i].threshold, m->ops[i].recall);
+  bad = bad || tbk_buf_printf(out, "cols %u\n", m->enc.ncols);
+  for (uint32_t j = 0; j < m->enc.nin && !bad; j++) {
+    if (!m->enc.bin_col[j] && !m->enc.raw_col[j]) continue;
+    bad = tbk_buf_printf(out, "enc %u %u %u %.17g %.17g %zu", j, m->enc.bin_col[j], m->enc.raw_col[j], m->enc.lo[j],
+                         m->enc.hi[j], m->enc.ncuts[j]);
+    for (size_t c = 0; c < m->enc.ncuts[j] && !bad; c++) bad = tbk_buf_printf(out, " %.17g", m->enc.cuts[j][c]);
+    bad = bad || tbk_buf_puts(out, "\n");
+  }
+  size_t nz = 0;
+  for (uint32_t c = 0; c <= m->enc.ncols; c++) nz += m->w[c] != 0.0;
+  bad = bad || tbk_buf_printf(out, "weights %zu\n", nz);
+  for (uint32_t c = 0; c <= m->enc.ncols && !bad; c++)
+    if (m->w[c] != 0.0) bad = tbk_buf_printf(out, "%u %.17g\n", c + 1, m->w[c]);
+  if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (m->nb) {
+    tbk_status st = tbk_nb_write(m->nb, out, err);
+    if (st) return st;
+  }
+  unsigned char md5[16];
+  char hex[33];
+  tbk_md5(out->data + start, out->len - start, md5);
+  tbk_md5_hex(md5, hex);
+  if (tbk_buf_printf(out, "checksum %s\n", hex)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
+
+typedef struct reader {
+  const char *s, *end;
+  size_t line;
+  char buf[512]; /* the current line (long enc lines are read by parts) */
+} reader;
+
+/* Next line as a pointer into the text (not copied) and its length. */
+static const char *next_line(reader *r, size_t *len) {
+  if (r->s >= r->end) return NULL;
+  const char *nl = memchr(r->s, '\n', (size_t)(r->end - r->s));
+  const char *line = r->s;
+  *len = nl ? (size_t)(nl - line) : (size_t)(r->end - line);
+  r->s = nl ? nl + 1 : r->end;
+  r->line++;
+  return line;
+}
+
+/* "key value" line with the expected key; the value copied into r->buf. */
+static const char *expect(reader *r, const char *key) {
+  size_t len;
+  const char *l = next_line(r, &len);
+  size_t k = strlen(key);
+  if (!l || len <= k + 1 || memcmp(l, key, k) != 0 || l[k] != ' ' || len - k - 1 >= sizeof r->buf) return NULL;
+  memcpy(r->buf, l + k + 1, len - k - 1);
+  r->buf[len - k - 1] = '\0';
+  return r->buf;
+}
+
+static int to_ulong(const char *s, unsigned long max, unsigned long *v) {
+  char *end;
+  errno = 0;
+  if (!s || *s == '-') return -1;
+  *v = strtoul(s, &end, 10);
+  return (errno || end == s || *end || *v > max) ? -1 : 0;
+}
+
+static int to_double(const char *s, double *v) {
+  char *end;
+  errno = 0;
+  if (!s) return -1;
+  *v = strtod(s, &end);
+  return (end == s || *end) ? -1 : 0;
+}
+
+static int name_index(const char *s, const char *const *names, int n) {
+  for (int i = 0; s && i < n; i++)
+    if (strcmp(s, names[i]) == 0) return i;
+  return -1;
+}
+
+#define BAD(...)                                                   \
+  do {                                                             \
+    st = tbk_fail(err, TBK_ERR_MODEL, __VA_ARGS__);                \
+    goto fail;                                                     \
+  } while (0)
+
+tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+  *out = NULL;
+  /* Checksum first: nothing from a damaged file is trusted. */
+  size_t body = len;
+  while (body > 0 && text[body - 1] == '\n') body--;
+  const char *last = body ? text + body - 1 : text;
+  while (last > text && last[-1] != '\n') last--;
+  if (body < 42 || (size_t)(text + body - last) != 41 || memcmp(last, "checksum ", 9) != 0)
+    return tbk_fail(err, TBK_ERR_MODEL, "truncated or not a tbk model: no checksum line at the end");
+  unsigned char md5[16];
+  char hex[33];
+  tbk_md5(text, (size_t)(last - text), md5);
+  tbk_md5_hex(md5, hex);
+  if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+
+  tbk_status st = TBK_OK;
+  reader r = {text, last, 0, {0}};
+  tbk_model *m = calloc(1, sizeof *m);
+  if (!m) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  const char *v;
+  unsigned long u;
+  double d;
+  size_t ll;
+  const char *l = next_line(&r, &ll);
+  char magic[32];
+  snprintf(magic, sizeof magic, "%s %d", TBK_MODEL_MAGIC, TBK_MODEL_VERSION);
+  if (!l || ll != strlen(magic) || memcmp(l, magic, ll) != 0) {
+    if (l && ll > strlen(TBK_MODEL_MAGIC) && memcmp(l, TBK_MODEL_MAGIC " ", strlen(TBK_MODEL_MAGIC) + 1) == 0)
+      BAD("model format version %.*s is not supported (this build reads %d)", (int)(ll - strlen(TBK_MODEL_MAGIC) - 1),
+          l + strlen(TBK_MODEL_MAGIC) + 1, TBK_MODEL_VERSION);
+    BAD("not a tbk model (first line is not \"%s\")", magic);
+  }
+  if (!(v = expect(&r, "schema")) || strlen(v) >= sizeof m->schema) BAD("line %zu: expected schema", r.line);
+  snprintf(m->schema, sizeof m->schema, "%s", v);
+  if (to_ulong(expect(&r, "dim"), 100000, &u)) BAD("line %zu: expected dim", r.line);
+  m->dim = (uint32_t)u;
+  if (to_ulong(expect(&r, "word_dims"), 1UL << 26, &u) || !u) BAD("line %zu: expected word_dims", r.line);
+  m->word_dims = (uint32_t)u;
+  m->feat.word_dims = m->word_dims;
+  if (to_ulong(expect(&r, "attr_dims"), 1UL << 20, &u)) BAD("line %zu: expected attr_dims", r.line);
+  m->feat.attr_dims = (uint32_t)u;
+  if (to_ulong(expect(&r, "bigrams"), 1, &u)) BAD("line %zu: expected bigrams", r.line);
+  m->feat.bigrams = (int)u;
+  tbk_page_options_init(&m->page);
+  int bl = name_index(expect(&r, "blocks"), (const char *const[]){"paper", "html5"}, 2);
+  if (bl < 0) BAD("line %zu: expected blocks paper|html5", r.line);
+  m->page.blocks = (tbk_blockset)bl;
+  if (to_ulong(expect(&r, "min_chars"), 1000000, &u)) BAD("line %zu: expected min_chars", r.line);
+  m->page.min_chars = u;
+  if (to_ulong(expect(&r, "min_words"), 1000000, &u)) BAD("line %zu: expected min_words", r.line);
+  m->page.min_words = u;
+  int enc = name_index(expect(&r, "encoding"), ENC_NAMES, 3);
+  if (enc < 0) BAD("line %zu: expected encoding", r.line);
+  int parts = name_index(expect(&r, "parts"), PART_NAMES, 3);
+  if (parts < 0) BAD("line %zu: expected parts", r.line);
+  if (to_double(expect(&r, "C"), &m->C) || !(m->C > 0)) BAD("line %zu: expected C", r.line);
+  if (to_ulong(expect(&r, "train_rows"), ULONG_MAX, &u)) BAD("line %zu: expected train_rows", r.line);
+  m->train_rows = u;
+  if (to_ulong(expect(&r, "train_sites"), ULONG_MAX, &u)) BAD("line %zu: expected train_sites", r.line);
+  m->train_sites = u;
+  if (to_double(expect(&r, "cv_pr_auc"), &m->cv_pr_auc)) BAD("line %zu: expected cv_pr_auc", r.line);
+  /* Operating points, then cols. */
+  for (;;) {
+    const char *save = r.s;
+    size_t save_line = r.line;
+    if ((v = expect(&r, "op"))) {
+      if (m->n_ops >= TBK_MAX_OPS) BAD("line %zu: too many operating points", r.line);
+      tbk_operating_point *op = &m->ops[m->n_ops++];
+      if (sscanf(v, "%lf %lf %lf", &op->precision, &op->threshold, &op->recall) != 3 || !(op->precision > 0) ||
+          !(op->precision <= 1) || isnan(op->threshold))
+        BAD("line %zu: bad operating point", r.line);
+      continue;
+    }
+    r.s = save;
+    r.line = save_line;
+    break;
+  }
+  if (to_ulong(expect(&r, "cols"), 100000000, &u)) BAD("line %zu: expected cols", r.line);
+  tbk_encoder *e = &m->enc;
+  e->nin = m->dim + 1;
+  e->ncols = (uint32_t)u;
+  e->encoding = (tbk_encoding)enc;
+  e->parts = (tbk_parts)parts;
+  e->ncuts = calloc(e->nin, sizeof *e->ncuts);
+  e->cuts = calloc(e->nin, sizeof *e->cuts);
+  e->bin_col = calloc(e->nin, sizeof *e->bin_col);
+  e->raw_col = calloc(e->nin, sizeof *e->raw_col);
+  e->lo = calloc(e->nin, sizeof *e->lo);
+  e->hi = calloc(e->nin, sizeof *e->hi);
+  m->w = calloc((size_t)e->ncols + 1, sizeof *m->w);
+  if (!e->ncuts || !e->cuts || !e->bin_col || !e->raw_col || !e->lo || !e->hi || !m->w)
+    BAD("out of memory loading the model");
+  for (;;) {
+    l = next_line(&r, &ll);
+    if (!l) BAD("line %zu: unexpected end of model", r.line);
+    if (ll > 4 && memcmp(l, "enc ", 4) == 0) {
+      /* enc lines carry up to MDL_MAX_CUTS doubles: parse in place. */
+      char *line = strndup(l, ll);
+      if (!line) BAD("out of memory loading the model");
+      char *p = line + 4, *end;
+      unsigned long j = strtoul(p, &end, 10), bc, rc, nc;
+      int ok = end != p;
+      bc = strtoul(p = end, &end, 10); ok = ok && end != p;
+      rc = strtoul(p = end, &end, 10); ok = ok && end != p;
+      double lo = strtod(p = end, &end); ok = ok && end != p;
+      double hi = strtod(p = end, &end); ok = ok && end != p;
+      nc = strtoul(p = end, &end, 10); ok = ok && end != p;
+      ok = ok && j < e->nin && bc + nc <= e->ncols && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
+           (bc > 0) == (nc > 0);
+      double *cuts = ok && nc ? malloc(nc * sizeof *cuts) : NULL;
+      for (unsigned long c = 0; ok && c < nc; c++) {
+        cuts[c] = strtod(p = end, &end);
+        ok = end != p && isfinite(cuts[c]) && (c == 0 || cuts[c] > cuts[c - 1]);
+      }
+      while (ok && *end == ' ') end++;
+      ok = ok && *end == '\0';
+      free(line);
+      if (!ok) { free(cuts); BAD("line %zu: bad enc record", r.line); }
+      e->bin_col[j] = (uint32_t)bc;
+      e->raw_col[j] = (uint32_t)rc;
+      e->lo[j] = lo;
+      e->hi[j] = hi;
+      e->ncuts[j] = nc;
+      e->cuts[j] = cuts;
+      continue;
+    }
+    if (ll > 8 && memcmp(l, "weights ", 8) == 0) {
+      char tmp[32];
+      snprintf(tmp, sizeof tmp, "%.*s", (int)(ll - 8 < 31 ? ll - 8 : 31), l + 8);
+      if (to_ulong(tmp, (unsigned long)e->ncols + 1, &u)) BAD("line %zu: bad weights count", r.line);
+      break;
+    }
+    BAD("line %zu: expected enc or weights", r.line);
+  }
+  for (unsigned long k = 0; k < u; k++) {
+    l = next_line(&r, &ll);
+    char tmp[64];
+    unsigned long col;
+    if (!l || ll >= sizeof tmp) BAD("line %zu: expected a weight", r.line);
+    memcpy(tmp, l, ll);
+    tmp[ll] = '\0';
+    char *sp = strchr(tmp, ' ');
+    if (!sp) BAD("line %zu: expected \"column weight\"", r.line);
+    *sp = '\0';
+    if (to_ulong(tmp, (unsigned long)e->ncols + 1, &col) || col == 0 || to_double(sp + 1, &d) || !isfinite(d))
+      BAD("line %zu: bad weight", r.line);
+    m->w[col - 1] = d;
+  }
+  if (e->parts != TBK_PARTS_NONTEXT) {
+    size_t used;
+    st = tbk_nb_read(r.s, (size_t)(r.end - r.s), &m->nb, &used, err);
+    if (st) goto fail;
+    r.s += used;
+    if (tbk_nb_get_options(m->nb)->dim != m->word_dims) BAD("Naive-Bayes dimension does not match word_dims");
+  }
+  if (r.s != r.end) BAD("unexpected content before the checksum line");
+  *out = m;
+  return TBK_OK;
+fail:
+  tbk_model_free(m);
+  return st;
+}
+
+tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err) {
+  tbk_buf b = {0};
+  *out = NULL;
+  tbk_status st = tbk_read_file(path, (size_t)1 << 30, &b, err);
+  if (st == TBK_OK) st = tbk_model_parse(b.data ? b.data : "", b.len, out, err);
+  tbk_buf_free(&b);
+  return st;
+}

@@ -1,0 +1,394 @@
+/* Page parsing and block segmentation.
+ *
+ * libxml2's HTML parser (recover mode, no network) builds the DOM from text
+ * we have already decoded to clean UTF-8. One iterative walk then flattens
+ * the visible elements into tbk_page.nodes and their text into one collapsed
+ * buffer; candidate blocks are elements of the block set whose trimmed text
+ * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "charset.h"
+#include "page_internal.h"
+#include "text_internal.h"
+#include "util.h"
+
+void tbk_page_options_init(tbk_page_options *o) {
+  memset(o, 0, sizeof *o);
+  o->blocks = TBK_BLOCKS_PAPER;
+  o->min_chars = 40;
+  o->min_words = 3;
+  o->max_page_bytes = (size_t)64 << 20;
+  o->max_depth = 4096;
+  o->max_blocks = 100000;
+  o->max_nodes = 2000000;
+}
+
+void tbk_page_free(tbk_page *p) {
+  if (!p) return;
+  if (p->doc) xmlFreeDoc(p->doc);
+  free(p->nodes);
+  free(p->runs);
+  free(p->blocks);
+  tbk_buf_free(&p->text);
+  tbk_buf_free(&p->paths);
+  free(p);
+}
+
+size_t tbk_page_block_count(const tbk_page *p) { return p ? p->n_blocks : 0; }
+const tbk_block *tbk_page_block(const tbk_page *p, size_t i) {
+  return p && i < p->n_blocks ? &p->blocks[i] : NULL;
+}
+const char *tbk_page_charset(const tbk_page *p) { return p->charset; }
+size_t tbk_page_parse_errors(const tbk_page *p) { return p->parse_errors; }
+const char *tbk_page_text(const tbk_page *p, size_t *len) {
+  if (len) *len = p->text.len;
+  return p->text.data ? p->text.data : "";
+}
+
+/* libxml2 reports each recovered error here; we only count them. */
+static _Thread_local size_t parse_error_count;
+static void count_error(void *ctx, xmlErrorPtr e) {
+  (void)ctx;
+  (void)e;
+  parse_error_count++;
+}
+
+/* Statically invisible: the hidden attribute, or an inline style that
+ * hides it. What a stylesheet hides cannot be known without rendering. */
+static int is_hidden(xmlNode *n) {
+  for (xmlAttr *a = n->properties; a; a = a->next) {
+    const char *name = (const char *)a->name;
+    if (strcasecmp(name, "hidden") == 0) return 1;
+    if (strcasecmp(name, "style") != 0 || !a->children || !a->children->content) continue;
+    char squeezed[256];
+    size_t k = 0;
+    for (const char *s = (const char *)a->children->content; *s && k + 1 < sizeof squeezed; s++)
+      if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+        squeezed[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+    squeezed[k] = '\0';
+    if (strstr(squeezed, "display:none") || strstr(squeezed, "visibility:hidden")) return 1;
+  }
+  return 0;
+}
+
+typedef struct walker {
+  tbk_page *p;
+  const tbk_page_options *opt;
+  size_t cap_nodes;
+  int at_space; /* text buffer ends in a (collapsed) space, or is empty */
+  uint32_t *nth_counts; /* owned: levels x (TBK_TAG_COUNT + 1) counters */
+  size_t nth_levels;
+} walker;
+
+static int soft_space(walker *w) {
+  if (w->at_space) return 0;
+  w->at_space = 1;
+  return tbk_buf_append(&w->p->text, " ", 1);
+}
+
+static int append_text(walker *w, xmlNode *x, uint32_t owner) {
+  const char *s = (const char *)x->content;
+  tbk_buf *t = &w->p->text;
+  size_t before = t->len;
+  const unsigned char *u = (const unsigned char *)s;
+  size_t n = strlen(s);
+  if (tbk_buf_reserve(t, n + 1)) return -1;
+  for (size_t i = 0; i < n;) {
+    unsigned c = u[i];
+    if (c < 0x80) {
+      if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
+        if (!w->at_space) { t->data[t->len++] = ' '; w->at_space = 1; }
+      } else if (c >= 0x20 && c != 0x7F) {
+        t->data[t->len++] = (char)c;
+        w->at_space = 0;
+      }
+      i++;
+      continue;
+    }
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    if (!k) { i++; continue; } /* cannot happen: input was cleaned */
+    uint32_t cp = tbk_utf8_decode(u + i, k);
+    if (tbk_is_space_cp(cp)) {
+      if (!w->at_space) { t->data[t->len++] = ' '; w->at_space = 1; }
+    } else if (!(cp >= 0x80 && cp < 0xA0) && cp != 0x200B && cp != 0xFEFF) {
+      memcpy(t->data + t->len, s + i, k);
+      t->len += k;
+      w->at_space = 0;
+    }
+    i += k;
+  }
+  t->data[t->len] = '\0';
+  if (t->len == before) return 0;
+  tbk_page *p = w->p;
+  if (p->n_runs == p->cap_runs) {
+    size_t cap = p->cap_runs ? p->cap_runs * 2 : 256;
+    tbk_run *r = realloc(p->runs, cap * sizeof *r);
+    if (!r) return -1;
+    p->runs = r;
+    p->cap_runs = cap;
+  }
+  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, x};
+  return 0;
+}
+
+static uint32_t count_child_elems(xmlNode *n) {
+  uint32_t c = 0;
+  for (xmlNode *k = n->children; k; k = k->next) c += k->type == XML_ELEMENT_NODE;
+  return c;
+}
+
+/* Same-name index of an element whose tag we do not know by id: count
+ * previous siblings by name (bounded, so a million unknown siblings stay
+ * linear; past the bound the index is approximate). */
+static uint32_t nth_by_name(xmlNode *n) {
+  uint32_t k = 1, steps = 0;
+  for (xmlNode *s = n->prev; s && steps < 4096; s = s->prev, steps++)
+    if (s->type == XML_ELEMENT_NODE && xmlStrEqual(s->name, n->name)) k++;
+  return k;
+}
+
+static tbk_status open_element(walker *w, xmlNode *x, tbk_tag tag, uint32_t parent,
+                               uint32_t sib_index, uint32_t nth, uint32_t *idx, tbk_error *err) {
+  tbk_page *p = w->p;
+  if (p->n_nodes >= w->opt->max_nodes)
+    return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-nodes (%zu) elements", w->opt->max_nodes);
+  if (p->n_nodes == w->cap_nodes) {
+    size_t cap = w->cap_nodes ? w->cap_nodes * 2 : 512;
+    tbk_node *nn = realloc(p->nodes, cap * sizeof *nn);
+    if (!nn) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    p->nodes = nn;
+    w->cap_nodes = cap;
+  }
+  uint32_t depth = parent == TBK_NONE ? 1 : p->nodes[parent].depth + 1;
+  if (tbk_tag_flags(tag) & TAG_BREAK && soft_space(w)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  uint32_t i = (uint32_t)p->n_nodes++;
+  tbk_node *n = &p->nodes[i];
+  memset(n, 0, sizeof *n);
+  n->xml = x;
+  n->parent = parent;
+  n->depth = depth;
+  long line = xmlGetLineNo(x);
+  n->line = line > 0 ? (uint32_t)line : 0;
+  n->text_start = (uint32_t)p->text.len;
+  n->sib_index = sib_index;
+  n->sib_count = parent == TBK_NONE ? 1 : p->nodes[parent].child_elems;
+  if (n->sib_count <= sib_index) n->sib_count = sib_index + 1;
+  n->nth = nth;
+  n->child_elems = count_child_elems(x);
+  n->block = -1;
+  n->cand_anc = TBK_NONE;
+  n->tag = (uint16_t)tag;
+  n->in_anchor = tag == TBK_TAG_A || (parent != TBK_NONE && p->nodes[parent].in_anchor);
+  if (depth > p->max_depth) p->max_depth = depth;
+  *idx = i;
+  return TBK_OK;
+}
+
+static int close_element(walker *w, uint32_t i) {
+  tbk_node *n = &w->p->nodes[i];
+  n->end = (uint32_t)w->p->n_nodes;
+  n->text_end = (uint32_t)w->p->text.len;
+  return (tbk_tag_flags(n->tag) & TAG_BREAK) ? soft_space(w) : 0;
+}
+
+/* Per-level counters, one row per open element level: how many element
+ * children it has seen in all, and of each known tag (for locators, which
+ * count every DOM sibling, dropped and hidden ones included, as XPath does). */
+static int ensure_level(walker *w, size_t level) {
+  if (level < w->nth_levels) return 0;
+  size_t levels = w->nth_levels ? w->nth_levels * 2 : 64;
+  if (levels <= level) levels = level + 1;
+  uint32_t *c = realloc(w->nth_counts, levels * (TBK_TAG_COUNT + 1) * sizeof *c);
+  if (!c) return -1;
+  w->nth_counts = c;
+  w->nth_levels = levels;
+  return 0;
+}
+
+/* Depth-first walk over the DOM without recursion: element children are
+ * entered, everything else is a leaf. */
+static tbk_status walk(walker *w, tbk_error *err) {
+  tbk_page *p = w->p;
+  xmlNode *x = p->doc->children;
+  uint32_t parent = TBK_NONE;
+  tbk_status st = TBK_OK;
+  if (ensure_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(w->nth_counts, 0, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+  while (x) {
+    uint32_t level = parent == TBK_NONE ? 0 : p->nodes[parent].depth;
+    if (x->type == XML_ELEMENT_NODE) {
+      uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
+      uint32_t sib = row[TBK_TAG_COUNT]++;
+      tbk_tag tag = tbk_tag_lookup((const char *)x->name);
+      uint32_t nth = tag == TBK_TAG_OTHER ? nth_by_name(x) : ++row[tag];
+      if (!(tbk_tag_flags(tag) & TAG_DROP) && !is_hidden(x)) {
+        if (level + 1 > w->opt->max_depth) {
+          st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
+          break;
+        }
+        uint32_t idx;
+        if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
+        if (x->children) {
+          if (ensure_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+          memset(w->nth_counts + (size_t)(level + 1) * (TBK_TAG_COUNT + 1), 0,
+                 (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+          parent = idx;
+          x = x->children;
+          continue;
+        }
+        if (close_element(w, idx)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      }
+    } else if ((x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) && x->content &&
+               parent != TBK_NONE) {
+      if (append_text(w, x, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    }
+    /* Advance: next sibling, or climb (closing what we opened) until one. */
+    while (x && !x->next) {
+      x = x->parent;
+      if (!x || x->type != XML_ELEMENT_NODE || parent == TBK_NONE) { x = NULL; break; }
+      if (close_element(w, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); x = NULL; break; }
+      parent = p->nodes[parent].parent;
+    }
+    if (st != TBK_OK || !x) break;
+    x = x->next;
+  }
+  return st;
+}
+
+typedef struct path_part {
+  const char *name;
+  uint32_t nth;
+} path_part;
+
+static int build_path(tbk_page *p, uint32_t node, tbk_buf *scratch, size_t *off) {
+  scratch->len = 0;
+  for (uint32_t i = node; i != TBK_NONE; i = p->nodes[i].parent) {
+    path_part part = {(const char *)p->nodes[i].xml->name, p->nodes[i].nth};
+    if (tbk_buf_append(scratch, &part, sizeof part)) return -1;
+  }
+  *off = p->paths.len;
+  path_part *parts = (path_part *)scratch->data;
+  for (size_t k = scratch->len / sizeof(path_part); k-- > 0;)
+    if (tbk_buf_printf(&p->paths, "/%s[%u]", parts[k].name, parts[k].nth)) return -1;
+  return tbk_buf_append(&p->paths, "", 1); /* the NUL separator */
+}
+
+static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
+  unsigned want = TAG_PAPER | (opt->blocks == TBK_BLOCKS_HTML5 ? TAG_HTML5 : 0);
+  tbk_tokenizer *tok = NULL;
+  tbk_status st = tbk_tokenizer_new(&tok, err);
+  if (st) return st;
+  size_t cap = 0;
+  size_t *path_off = NULL;
+  tbk_buf scratch = {0};
+  for (uint32_t i = 0; i < p->n_nodes; i++) {
+    tbk_node *n = &p->nodes[i];
+    if (n->parent != TBK_NONE) {
+      const tbk_node *up = &p->nodes[n->parent];
+      n->cand_anc = up->block >= 0 ? n->parent : up->cand_anc;
+    }
+    if (!(tbk_tag_flags(n->tag) & want)) continue;
+    uint32_t s, e;
+    tbk_node_text(p, n, &s, &e);
+    if (e - s < opt->min_chars) continue; /* fewer bytes, fewer chars */
+    size_t chars = tbk_utf8_length(p->text.data + s, e - s);
+    if (chars < opt->min_chars) continue;
+    if (opt->min_words &&
+        tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)
+      continue;
+    if (n->cand_anc != TBK_NONE) {
+      /* A wrapper whose text is exactly its candidate ancestor's is the same
+       * block seen through more markup: fold it into the outer one. */
+      uint32_t as, ae;
+      tbk_node_text(p, &p->nodes[n->cand_anc], &as, &ae);
+      if (as == s && ae == e) {
+        n->block = p->nodes[n->cand_anc].block;
+        continue;
+      }
+    }
+    if (p->n_blocks >= opt->max_blocks) {
+      st = tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", opt->max_blocks);
+      break;
+    }
+    if (p->n_blocks == cap) {
+      cap = cap ? cap * 2 : 64;
+      tbk_block *b = realloc(p->blocks, cap * sizeof *b);
+      size_t *po = realloc(path_off, cap * sizeof *po);
+      if (b) p->blocks = b;
+      if (po) path_off = po;
+      if (!b || !po) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    }
+    tbk_block *b = &p->blocks[p->n_blocks];
+    b->text = p->text.data + s;
+    b->text_len = e - s;
+    b->text_chars = chars;
+    b->tag = tbk_tag_name(n->tag);
+    tbk_md5(b->text, b->text_len, b->md5);
+    b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
+    b->node = i;
+    b->line = n->line;
+    b->depth = n->depth;
+    if (build_path(p, i, &scratch, &path_off[p->n_blocks])) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    n->block = (int32_t)p->n_blocks++;
+  }
+  /* The arena may have moved while growing: pointers are set at the end. */
+  if (st == TBK_OK)
+    for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + path_off[k];
+  free(path_off);
+  tbk_buf_free(&scratch);
+  tbk_tokenizer_free(tok);
+  return st;
+}
+
+tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt,
+                          tbk_page **out, tbk_error *err) {
+  tbk_page_options defaults;
+  if (!opt) {
+    tbk_page_options_init(&defaults);
+    opt = &defaults;
+  }
+  *out = NULL;
+  if (opt->max_page_bytes && len > opt->max_page_bytes)
+    return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
+  tbk_page *p = calloc(1, sizeof *p);
+  if (!p) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  p->raw_bytes = len;
+  tbk_buf utf8 = {0};
+  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, &utf8, p->charset, err);
+  if (st) goto fail;
+  if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto fail; }
+  p->n_lines = 1;
+  for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) p->n_lines++;
+
+  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+  if (!ctxt) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser"); goto fail; }
+  /* libxml2 2.9 only consults sax->serror for SAX2 contexts, so errors are
+   * caught with the thread's structured handler, restored right after. */
+  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
+  void *saved_ctx = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(NULL, count_error);
+  parse_error_count = 0;
+  p->doc = htmlCtxtReadMemory(ctxt, utf8.data, (int)utf8.len, NULL, "UTF-8",
+                              HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
+                                  HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+  p->parse_errors = parse_error_count;
+  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  htmlFreeParserCtxt(ctxt);
+  tbk_buf_free(&utf8);
+  if (!p->doc) { st = tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document"); goto fail; }
+  walker w = {.p = p, .opt = opt, .at_space = 1};
+  st = walk(&w, err);
+  free(w.nth_counts);
+  if (st) goto fail;
+  if (tbk_buf_reserve(&p->text, 0)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto fail; }
+  p->text.data[p->text.len] = '\0';
+  if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
+  *out = p;
+  return TBK_OK;
+fail:
+  tbk_buf_free(&utf8);
+  tbk_page_free(p);
+  return st;
+}

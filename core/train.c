@@ -1,0 +1,479 @@
+/* Training (Kołcz & Yih, section 4.1): deduplicate, compute out-of-fold
+ * Naive-Bayes text scores (folds by site, so no row is scored by a model
+ * that saw its own site), discretize every numeric input with Fayyad-Irani
+ * MDL (and/or scale it), fit L2 logistic regression with LIBLINEAR, and
+ * measure operating points by cross-site cross-validation. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+#define MDL_MAX_CUTS 32
+
+void tbk_train_options_init(tbk_train_options *o) {
+  memset(o, 0, sizeof *o);
+  o->encoding = TBK_ENC_BOTH;
+  o->parts = TBK_PARTS_ALL;
+  o->C = 1.0;
+  o->weight_pos = 1.0;
+  o->weight_neg = 1.0;
+  o->nb_alpha = 1.0;
+  o->nb_folds = 5;
+  o->cv_folds = 5;
+  o->dedup = 1;
+}
+
+void tbk_encoder_free(tbk_encoder *enc) {
+  if (enc->cuts)
+    for (uint32_t j = 0; j < enc->nin; j++) free(enc->cuts[j]);
+  free(enc->cuts);
+  free(enc->ncuts);
+  free(enc->bin_col);
+  free(enc->raw_col);
+  free(enc->lo);
+  free(enc->hi);
+  memset(enc, 0, sizeof *enc);
+}
+
+static double compress(double v) { return v >= 0 ? log1p(v) : -log1p(-v); }
+
+size_t tbk_encode(const tbk_encoder *enc, const double *x, double s, uint32_t *idx, double *val) {
+  size_t n = 0;
+  for (uint32_t j = 0; j < enc->nin; j++) {
+    double v = j + 1 == enc->nin ? s : x[j];
+    if (enc->bin_col[j]) {
+      idx[n] = enc->bin_col[j] + (uint32_t)tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], v);
+      val[n++] = 1.0;
+    }
+    if (enc->raw_col[j]) {
+      double c = compress(v), span = enc->hi[j] - enc->lo[j];
+      double z = span > 0 ? (c - enc->lo[j]) / span : 0.0;
+      if (z < 0) z = 0; /* unseen ranges are clipped, never extrapolated */
+      if (z > 1) z = 1;
+      if (z != 0) {
+        idx[n] = enc->raw_col[j];
+        val[n++] = z;
+      }
+    }
+  }
+  return n;
+}
+
+static int input_used(const tbk_encoder *enc, uint32_t j) {
+  int is_nb = j + 1 == enc->nin;
+  return enc->parts == TBK_PARTS_ALL || (enc->parts == TBK_PARTS_TEXT) == is_nb;
+}
+
+static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const size_t *rows, size_t n,
+                              const double *nb_score, const signed char *y, tbk_encoding encoding,
+                              tbk_parts parts, tbk_error *err) {
+  enc->nin = ds->dim + 1;
+  enc->encoding = encoding;
+  enc->parts = parts;
+  enc->ncuts = calloc(enc->nin, sizeof *enc->ncuts);
+  enc->cuts = calloc(enc->nin, sizeof *enc->cuts);
+  enc->bin_col = calloc(enc->nin, sizeof *enc->bin_col);
+  enc->raw_col = calloc(enc->nin, sizeof *enc->raw_col);
+  enc->lo = calloc(enc->nin, sizeof *enc->lo);
+  enc->hi = calloc(enc->nin, sizeof *enc->hi);
+  double *x = malloc((n ? n : 1) * sizeof *x);
+  if (!enc->ncuts || !enc->cuts || !enc->bin_col || !enc->raw_col || !enc->lo || !enc->hi || !x) {
+    free(x);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  uint32_t col = 1;
+  for (uint32_t j = 0; j < enc->nin; j++) {
+    if (!input_used(enc, j)) continue;
+    for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : ds->values[rows[r] * ds->dim + j];
+    if (encoding != TBK_ENC_RAW) {
+      tbk_status st = tbk_mdl_cuts(x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
+      if (st) { free(x); return st; }
+      if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
+        enc->bin_col[j] = col;
+        col += (uint32_t)enc->ncuts[j] + 1;
+      }
+    }
+    if (encoding != TBK_ENC_MDL) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (size_t r = 0; r < n; r++) {
+        double c = compress(x[r]);
+        if (c < lo) lo = c;
+        if (c > hi) hi = c;
+      }
+      if (n && hi > lo) {
+        enc->lo[j] = lo;
+        enc->hi[j] = hi;
+        enc->raw_col[j] = col++;
+      }
+    }
+  }
+  enc->ncols = col - 1;
+  free(x);
+  return TBK_OK;
+}
+
+/* Rows equal in label, values and words count once: the paper
+ * deduplicates training data so boilerplate repeated over many sites and
+ * pages does not outweigh everything else. */
+static size_t dedup_rows(const tbk_dataset *ds, size_t *rows, size_t n) {
+  size_t nslots = 16;
+  while (nslots < n * 2) nslots *= 2;
+  size_t *slots = malloc(nslots * sizeof *slots);
+  uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
+  if (!slots || !hashes) { free(slots); free(hashes); return n; } /* no dedup beats failing */
+  memset(slots, 0xFF, nslots * sizeof *slots);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t r = rows[i];
+    uint64_t h = tbk_hash64(ds->values + r * ds->dim, ds->dim * sizeof(double));
+    size_t w0 = ds->word_ptr[r], w1 = ds->word_ptr[r + 1];
+    h ^= tbk_hash64(ds->words + w0, (w1 - w0) * sizeof(tbk_term)) * 31 + (uint64_t)(ds->label[r] + 2);
+    size_t s = h & (nslots - 1);
+    int dup = 0;
+    while (slots[s] != SIZE_MAX) {
+      size_t q = rows[slots[s]];
+      if (hashes[slots[s]] == h && ds->label[q] == ds->label[r] &&
+          memcmp(ds->values + q * ds->dim, ds->values + r * ds->dim, ds->dim * sizeof(double)) == 0 &&
+          ds->word_ptr[q + 1] - ds->word_ptr[q] == w1 - w0 &&
+          memcmp(ds->words + ds->word_ptr[q], ds->words + w0, (w1 - w0) * sizeof(tbk_term)) == 0) {
+        dup = 1;
+        break;
+      }
+      s = (s + 1) & (nslots - 1);
+    }
+    if (dup) continue;
+    hashes[kept] = h;
+    rows[kept] = r;
+    slots[s] = kept++;
+  }
+  free(slots);
+  free(hashes);
+  return kept;
+}
+
+/* Fold of each site: sites sorted by name, dealt round-robin, so folds do
+ * not depend on input order. */
+static unsigned *site_folds(const tbk_dataset *ds, unsigned k) {
+  size_t *order = malloc((ds->nsites ? ds->nsites : 1) * sizeof *order);
+  unsigned *fold = malloc((ds->nsites ? ds->nsites : 1) * sizeof *fold);
+  if (!order || !fold) { free(order); free(fold); return NULL; }
+  for (size_t i = 0; i < ds->nsites; i++) order[i] = i;
+  /* Insertion sort is fine: sites number in the hundreds. */
+  for (size_t i = 1; i < ds->nsites; i++) {
+    size_t v = order[i], j = i;
+    while (j > 0 && strcmp(ds->sites[order[j - 1]], ds->sites[v]) > 0) { order[j] = order[j - 1]; j--; }
+    order[j] = v;
+  }
+  for (size_t i = 0; i < ds->nsites; i++) fold[order[i]] = (unsigned)(i % k);
+  free(order);
+  return fold;
+}
+
+static tbk_status nb_train(const tbk_dataset *ds, const size_t *rows, size_t n, const tbk_train_options *opt,
+                           tbk_nb **out, tbk_error *err) {
+  tbk_nb_options no;
+  tbk_nb_options_init(&no);
+  no.dim = ds->word_dims;
+  no.alpha = opt->nb_alpha;
+  tbk_status st = tbk_nb_new(&no, out, err);
+  for (size_t i = 0; i < n && st == TBK_OK; i++) {
+    size_t r = rows[i];
+    st = tbk_nb_add(*out, ds->label[r], ds->words + ds->word_ptr[r], ds->word_ptr[r + 1] - ds->word_ptr[r], 1.0, err);
+  }
+  if (st == TBK_OK) st = tbk_nb_finish(*out, err);
+  if (st) { tbk_nb_free(*out); *out = NULL; }
+  return st;
+}
+
+static tbk_status nb_score_row(const tbk_nb *nb, const tbk_dataset *ds, size_t r, double *s, tbk_error *err) {
+  return tbk_nb_score(nb, ds->words + ds->word_ptr[r], ds->word_ptr[r + 1] - ds->word_ptr[r], s, err);
+}
+
+/* Out-of-fold NB scores for the training rows: each row is scored by a
+ * model trained on the other sites' folds. */
+static tbk_status nb_oof(const tbk_dataset *ds, const size_t *rows, size_t n, const tbk_train_options *opt,
+                         double *score, tbk_error *err) {
+  unsigned k = opt->nb_folds < 2 ? 2 : opt->nb_folds;
+  unsigned *fold = site_folds(ds, k);
+  size_t *sub = malloc((n ? n : 1) * sizeof *sub);
+  if (!fold || !sub) { free(fold); free(sub); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  tbk_status st = TBK_OK;
+  for (unsigned f = 0; f < k && st == TBK_OK; f++) {
+    size_t m = 0, held = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (fold[ds->site[rows[i]]] != f) sub[m++] = rows[i];
+      else held++;
+    }
+    if (!held) continue;
+    tbk_nb *nb = NULL;
+    st = nb_train(ds, sub, m, opt, &nb, err);
+    if (st == TBK_ERR_EMPTY) { /* a class missing outside this fold: no text evidence */
+      st = TBK_OK;
+      for (size_t i = 0; i < n; i++)
+        if (fold[ds->site[rows[i]]] == f) score[i] = 0.0;
+      continue;
+    }
+    for (size_t i = 0; i < n && st == TBK_OK; i++)
+      if (fold[ds->site[rows[i]]] == f) st = nb_score_row(nb, ds, rows[i], &score[i], err);
+    tbk_nb_free(nb);
+  }
+  free(fold);
+  free(sub);
+  return st;
+}
+
+/* Cap rows per site (evenly spaced, deterministic) so one big site cannot
+ * dominate the pooled data. */
+static size_t cap_sites(const tbk_dataset *ds, size_t *rows, size_t n, size_t cap) {
+  if (!cap) return n;
+  size_t *count = calloc(ds->nsites, sizeof *count), *seen = calloc(ds->nsites, sizeof *seen);
+  if (!count || !seen) { free(count); free(seen); return n; }
+  for (size_t i = 0; i < n; i++) count[ds->site[rows[i]]]++;
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = ds->site[rows[i]];
+    size_t k = seen[s]++;
+    /* keep row k of c when it starts a new 1/cap slice of the site */
+    if (count[s] <= cap || (k * cap) / count[s] != ((k + 1) * cap) / count[s]) rows[kept++] = rows[i];
+  }
+  free(count);
+  free(seen);
+  return kept;
+}
+
+typedef struct fitted {
+  tbk_encoder enc;
+  tbk_nb *nb;
+  double *w;
+} fitted;
+
+static void fitted_free(fitted *f) {
+  tbk_encoder_free(&f->enc);
+  tbk_nb_free(f->nb);
+  free(f->w);
+  memset(f, 0, sizeof *f);
+}
+
+/* The whole procedure on a subset of rows (which it may reorder/shrink). */
+static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_train_options *opt, double C,
+                      fitted *out, size_t *used, tbk_error *err) {
+  memset(out, 0, sizeof *out);
+  n = cap_sites(ds, rows, n, opt->max_site_rows);
+  if (opt->dedup) n = dedup_rows(ds, rows, n);
+  if (used) *used = n;
+  size_t npos = 0;
+  for (size_t i = 0; i < n; i++) npos += ds->label[rows[i]] > 0;
+  if (npos == 0 || npos == n)
+    return tbk_fail(err, TBK_ERR_EMPTY, "training data needs both template and content rows (%zu template, %zu content)",
+                    npos, n - npos);
+  double *score = calloc(n, sizeof *score);
+  signed char *y = malloc(n);
+  size_t *row_ptr = malloc((n + 1) * sizeof *row_ptr);
+  uint32_t *idx = NULL;
+  double *val = NULL;
+  tbk_status st = TBK_OK;
+  if (!score || !y || !row_ptr) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  for (size_t i = 0; i < n; i++) y[i] = ds->label[rows[i]];
+  if (opt->parts != TBK_PARTS_NONTEXT) {
+    if ((st = nb_oof(ds, rows, n, opt, score, err))) goto done;
+    if ((st = nb_train(ds, rows, n, opt, &out->nb, err))) goto done;
+  }
+  if ((st = fit_encoder(&out->enc, ds, rows, n, score, y, opt->encoding, opt->parts, err))) goto done;
+  if (out->enc.ncols == 0) {
+    st = tbk_fail(err, TBK_ERR_EMPTY, "no feature separates the classes in the training data");
+    goto done;
+  }
+  size_t per = (size_t)out->enc.nin * 2;
+  idx = malloc(n * per * sizeof *idx);
+  val = malloc(n * per * sizeof *val);
+  if (!idx || !val) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  row_ptr[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], idx + row_ptr[i], val + row_ptr[i]);
+    row_ptr[i + 1] = row_ptr[i] + k;
+  }
+  tbk_sparse X = {n, out->enc.ncols, row_ptr, idx, val};
+  tbk_lr_options lo;
+  tbk_lr_options_init(&lo);
+  lo.C = C;
+  lo.weight_pos = opt->weight_pos;
+  lo.weight_neg = opt->weight_neg;
+  size_t nw;
+  st = tbk_lr_train(&X, y, &lo, &out->w, &nw, err);
+done:
+  free(score);
+  free(y);
+  free(row_ptr);
+  free(idx);
+  free(val);
+  if (st) fitted_free(out);
+  return st;
+}
+
+static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, double *p, tbk_error *err) {
+  double s = 0.0;
+  if (f->nb) {
+    tbk_status st = nb_score_row(f->nb, ds, r, &s, err);
+    if (st) return st;
+  }
+  uint32_t idx[2 * (f->enc.nin + 1)];
+  double val[2 * (f->enc.nin + 1)];
+  size_t k = tbk_encode(&f->enc, ds->values + r * ds->dim, s, idx, val);
+  *p = tbk_lr_prob(f->w, f->enc.ncols, idx, val, k);
+  return TBK_OK;
+}
+
+static tbk_status crossval_C(const tbk_dataset *ds, const tbk_train_options *opt, double C, unsigned k,
+                             tbk_progress_fn progress, void *pctx, double *scores, tbk_error *err) {
+  unsigned *fold = site_folds(ds, k);
+  size_t *rows = malloc((ds->n ? ds->n : 1) * sizeof *rows);
+  if (!fold || !rows) { free(fold); free(rows); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  for (size_t r = 0; r < ds->n; r++) scores[r] = NAN;
+  tbk_status st = TBK_OK;
+  for (unsigned f = 0; f < k && st == TBK_OK; f++) {
+    size_t m = 0, held = 0;
+    for (size_t r = 0; r < ds->n; r++) {
+      if (fold[ds->site[r]] != f) rows[m++] = r;
+      else held++;
+    }
+    if (!held) continue;
+    if (progress) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "cross-validation fold %u/%u (C=%g)", f + 1, k, C);
+      progress(pctx, msg);
+    }
+    fitted model;
+    st = fit(ds, rows, m, opt, C, &model, NULL, err);
+    if (st) break;
+    for (size_t r = 0; r < ds->n && st == TBK_OK; r++)
+      if (fold[ds->site[r]] == f) st = predict_row(&model, ds, r, &scores[r], err);
+    fitted_free(&model);
+  }
+  free(fold);
+  free(rows);
+  return st;
+}
+
+/* Average precision of scores against the dataset labels (NaN rows skipped). */
+static double scores_ap(const tbk_dataset *ds, const double *scores, tbk_pr_point **pts, size_t *npts) {
+  double *s = malloc((ds->n ? ds->n : 1) * sizeof *s);
+  signed char *y = malloc(ds->n ? ds->n : 1);
+  size_t m = 0;
+  double ap = NAN;
+  *pts = NULL;
+  *npts = 0;
+  if (s && y) {
+    for (size_t r = 0; r < ds->n; r++)
+      if (!isnan(scores[r])) { s[m] = scores[r]; y[m++] = ds->label[r]; }
+    if (tbk_pr_curve(s, y, m, pts, npts, NULL) == TBK_OK) ap = tbk_average_precision(*pts, *npts);
+  }
+  free(s);
+  free(y);
+  return ap;
+}
+
+static const double C_GRID[] = {0.03, 0.1, 0.3, 1.0, 3.0};
+
+static tbk_status choose_C(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k, tbk_progress_fn progress,
+                           void *pctx, double *bestC, tbk_error *err) {
+  double *scores = malloc((ds->n ? ds->n : 1) * sizeof *scores);
+  if (!scores) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  double best = -1;
+  *bestC = opt->C;
+  for (size_t i = 0; i < sizeof C_GRID / sizeof C_GRID[0]; i++) {
+    tbk_status st = crossval_C(ds, opt, C_GRID[i], k, progress, pctx, scores, err);
+    if (st) { free(scores); return st; }
+    tbk_pr_point *pts;
+    size_t npts;
+    double ap = scores_ap(ds, scores, &pts, &npts);
+    free(pts);
+    if (ap > best) { best = ap; *bestC = C_GRID[i]; }
+  }
+  free(scores);
+  return TBK_OK;
+}
+
+tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k, tbk_progress_fn progress,
+                        void *pctx, double **scores_out, tbk_error *err) {
+  *scores_out = NULL;
+  if (k < 2) return tbk_fail(err, TBK_ERR_ARG, "cross-validation needs at least 2 folds");
+  if (ds->nsites < 2) return tbk_fail(err, TBK_ERR_EMPTY, "cross-site validation needs at least 2 sites (have %zu)", ds->nsites);
+  if (k > ds->nsites) k = (unsigned)ds->nsites;
+  double C = opt->C;
+  if (opt->auto_C) {
+    tbk_status st = choose_C(ds, opt, k, progress, pctx, &C, err);
+    if (st) return st;
+  }
+  double *scores = malloc((ds->n ? ds->n : 1) * sizeof *scores);
+  if (!scores) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_status st = crossval_C(ds, opt, C, k, progress, pctx, scores, err);
+  if (st) { free(scores); return st; }
+  *scores_out = scores;
+  return TBK_OK;
+}
+
+static const double OP_PRECISIONS[TBK_MAX_OPS] = {0.80, 0.90, 0.95};
+
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, const tbk_page_options *page_opt,
+                     const tbk_feature_options *feat_opt, tbk_progress_fn progress, void *pctx, tbk_model **out,
+                     tbk_error *err) {
+  *out = NULL;
+  tbk_train_options o;
+  if (opt) o = *opt;
+  else tbk_train_options_init(&o);
+  if (!ds->n) return tbk_fail(err, TBK_ERR_EMPTY, "no training rows");
+  tbk_model *m = calloc(1, sizeof *m);
+  size_t *rows = malloc(ds->n * sizeof *rows);
+  if (!m || !rows) { free(m); free(rows); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  snprintf(m->schema, sizeof m->schema, "%s", ds->schema);
+  m->dim = ds->dim;
+  m->word_dims = ds->word_dims;
+  if (page_opt) m->page = *page_opt;
+  else tbk_page_options_init(&m->page);
+  if (feat_opt) m->feat = *feat_opt;
+  else tbk_feature_options_init(&m->feat);
+  m->cv_pr_auc = NAN;
+  m->C = o.C;
+  tbk_status st = TBK_OK;
+  unsigned k = o.cv_folds;
+  if (k > ds->nsites) k = (unsigned)ds->nsites;
+  if (k >= 2) {
+    double *scores = NULL;
+    st = tbk_crossval(ds, &o, k, progress, pctx, &scores, err);
+    if (st) goto fail;
+    if (o.auto_C) { /* tbk_crossval chose it; find it again cheaply */
+      st = choose_C(ds, &o, k, NULL, NULL, &m->C, err);
+      if (st) { free(scores); goto fail; }
+    }
+    tbk_pr_point *pts;
+    size_t npts;
+    m->cv_pr_auc = scores_ap(ds, scores, &pts, &npts);
+    for (size_t i = 0; i < TBK_MAX_OPS; i++) {
+      tbk_operating_point *op = &m->ops[m->n_ops];
+      op->precision = OP_PRECISIONS[i];
+      double prec;
+      if (tbk_recall_at_precision(pts, npts, op->precision, &op->recall, &prec, &op->threshold) != (size_t)-1)
+        m->n_ops++;
+    }
+    free(pts);
+    free(scores);
+  }
+  if (progress) progress(pctx, "fitting the final model on all sites");
+  for (size_t r = 0; r < ds->n; r++) rows[r] = r;
+  fitted f;
+  st = fit(ds, rows, ds->n, &o, m->C, &f, &m->train_rows, err);
+  if (st) goto fail;
+  m->enc = f.enc;
+  m->nb = f.nb;
+  m->w = f.w;
+  m->train_sites = ds->nsites;
+  free(rows);
+  *out = m;
+  return TBK_OK;
+fail:
+  free(rows);
+  tbk_model_free(m);
+  return st;
+}

@@ -1,0 +1,190 @@
+/* Buffers, whole-file reading and status names: the small plumbing every
+ * other module leans on. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbk.h"
+#include "util.h"
+
+const char *tbk_status_str(tbk_status s) {
+  switch (s) {
+  case TBK_OK: return "ok";
+  case TBK_ERR_IO: return "I/O error";
+  case TBK_ERR_NOMEM: return "out of memory";
+  case TBK_ERR_EMPTY: return "empty input";
+  case TBK_ERR_BINARY: return "not HTML";
+  case TBK_ERR_FORMAT: return "malformed input";
+  case TBK_ERR_LIMIT: return "limit exceeded";
+  case TBK_ERR_MODEL: return "bad model";
+  case TBK_ERR_SCHEMA: return "schema mismatch";
+  case TBK_ERR_ARG: return "invalid argument";
+  }
+  return "unknown error";
+}
+
+tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    /* One line: a message must never smuggle a newline into the CLI's output. */
+    for (char *p = err->msg; *p; p++)
+      if (*p == '\n' || *p == '\r') *p = ' ';
+  }
+  return code;
+}
+
+void tbk_buf_free(tbk_buf *b) {
+  if (!b) return;
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+int tbk_buf_reserve(tbk_buf *b, size_t extra) {
+  if (extra > SIZE_MAX - b->len - 1) return -1;
+  size_t need = b->len + extra + 1;
+  if (need <= b->cap) return 0;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+  char *p = realloc(b->data, cap);
+  if (!p) return -1;
+  b->data = p;
+  b->cap = cap;
+  return 0;
+}
+
+int tbk_buf_append(tbk_buf *b, const void *p, size_t n) {
+  if (tbk_buf_reserve(b, n)) return -1;
+  if (n) memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+  return 0;
+}
+
+int tbk_buf_puts(tbk_buf *b, const char *s) { return tbk_buf_append(b, s, strlen(s)); }
+
+int tbk_buf_printf(tbk_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return -1;
+  if ((size_t)n < sizeof small) return tbk_buf_append(b, small, (size_t)n);
+  if (tbk_buf_reserve(b, (size_t)n)) return -1;
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+  return 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */
+size_t tbk_utf8_seq(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  if (c < 0xC2) return 0;
+  if (c < 0xE0) return (n >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
+  if (c < 0xF0) {
+    if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+    if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (c == 0xED && s[1] >= 0xA0) return 0; /* surrogate */
+    return 3;
+  }
+  if (c < 0xF5) {
+    if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+        (s[3] & 0xC0) != 0x80)
+      return 0;
+    if (c == 0xF0 && s[1] < 0x90) return 0;
+    if (c == 0xF4 && s[1] >= 0x90) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+uint32_t tbk_utf8_decode(const unsigned char *s, size_t len) {
+  switch (len) {
+  case 1: return s[0];
+  case 2: return ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+  case 3: return ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+  default:
+    return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+           ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+  }
+}
+
+int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  if (tbk_buf_reserve(b, n + 2)) return -1;
+  b->data[b->len++] = '"';
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < n) {
+    size_t run = i;
+    /* Copy the longest run that needs no escaping in one go. */
+    while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\') run++;
+    if (run > i && tbk_buf_append(b, s + i, run - i)) return -1;
+    i = run;
+    if (i >= n) break;
+    unsigned c = u[i];
+    char esc[8];
+    if (c == '"' || c == '\\') {
+      esc[0] = '\\'; esc[1] = (char)c;
+      if (tbk_buf_append(b, esc, 2)) return -1;
+      i++;
+    } else if (c < 0x20) {
+      const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+      if (named) {
+        if (tbk_buf_append(b, named, 2)) return -1;
+      } else {
+        memcpy(esc, "\\u00", 4);
+        esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
+        if (tbk_buf_append(b, esc, 6)) return -1;
+      }
+      i++;
+    } else {
+      size_t k = tbk_utf8_seq(u + i, n - i);
+      if (k == 0) {
+        if (tbk_buf_append(b, "\xEF\xBF\xBD", 3)) return -1;
+        i++;
+      } else {
+        if (tbk_buf_append(b, s + i, k)) return -1;
+        i += k;
+      }
+    }
+  }
+  return tbk_buf_append(b, "\"", 1);
+}
+
+tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
+                         tbk_error *err) {
+  int is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  out->len = 0;
+  char chunk[65536];
+  size_t n;
+  tbk_status st = TBK_OK;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (max_bytes && out->len + n > max_bytes) {
+      st = tbk_fail(err, TBK_ERR_LIMIT, "file exceeds max-page-bytes (%zu)", max_bytes);
+      break;
+    }
+    if (tbk_buf_append(out, chunk, n)) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory reading file");
+      break;
+    }
+  }
+  if (st == TBK_OK && ferror(f))
+    st = tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
+  if (!is_stdin) fclose(f);
+  if (st == TBK_OK && tbk_buf_reserve(out, 0))
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory reading file");
+  if (st == TBK_OK) out->data[out->len] = '\0';
+  return st;
+}

@@ -1,0 +1,31 @@
+/* Internal helpers shared by the library's modules. */
+#ifndef TBK_UTIL_H
+#define TBK_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "tbk.h"
+
+/* Fill err (when non-NULL) with a formatted one-line message; returns code. */
+tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Length of the valid UTF-8 sequence starting at s (1..4), 0 if invalid. */
+size_t tbk_utf8_seq(const unsigned char *s, size_t n);
+/* Code point of a sequence already validated by tbk_utf8_seq. */
+uint32_t tbk_utf8_decode(const unsigned char *s, size_t len);
+
+/* Unicode White_Space (plus the C0 controls we treat as breaks). */
+static inline int tbk_is_space_cp(uint32_t c) {
+  return c == 0x20 || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 ||
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/* 64-bit FNV-1a, for hash tables keyed by short strings. */
+static inline uint64_t tbk_hash64(const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
+  return h;
+}
+#endif

@@ -1,0 +1,1182 @@
+/* WARC reading: a decompressing stream that knows which gzip member each
+ * byte came from (so a record can be found again by seeking), a record
+ * parser that survives truncation, corruption and lying Content-Lengths,
+ * and an HTTP body decoder (chunked, gzip, deflate) that never produces more
+ * than a given number of bytes. Nothing here holds a whole record body in
+ * memory except tbk_warc_read, whose caller asked for it. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "tbk.h"
+#include "util.h"
+#include "warc.h"
+
+/* ------------------------------------------------------------ stream */
+
+enum { WS_IN_CAP = 65536, WS_OUT_CAP = 65536 };
+enum { WS_OK, WS_EOF, WS_ERR };
+enum { WE_IO = 1, WE_TRUNC, WE_CORRUPT, WE_NOMEM };
+
+/* Decompressed offset u starts the gzip member at compressed offset coff. */
+typedef struct ws_bound {
+  uint64_t u, coff;
+} ws_bound;
+
+typedef struct wstream {
+  FILE *f; /* owned */
+  uint64_t fsize;
+  int gz;
+  z_stream z;
+  int z_ready, in_member, in_eof;
+  unsigned char *in;  /* owned, WS_IN_CAP bytes of compressed input */
+  uint64_t in_off;    /* file offset of in[0] */
+  unsigned char *out; /* owned, WS_OUT_CAP bytes; [start, end) unread */
+  size_t start, end;
+  uint64_t u;         /* decompressed offset of out[start] (plain: file offset) */
+  ws_bound *b;        /* owned; member starts not yet behind the reader */
+  size_t nb, cb;
+  uint64_t member_coff; /* compressed offset of the member being inflated */
+  int state, ekind;
+  char emsg[200];
+} wstream;
+
+static int ws_fail(wstream *s, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int ws_fail(wstream *s, int kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->emsg, sizeof s->emsg, fmt, ap);
+  va_end(ap);
+  s->state = WS_ERR;
+  s->ekind = kind;
+  return -1;
+}
+
+static void ws_free(wstream *s) {
+  if (!s) return;
+  if (s->f) fclose(s->f);
+  if (s->z_ready) inflateEnd(&s->z);
+  free(s->in);
+  free(s->out);
+  free(s->b);
+  free(s);
+}
+
+static void ws_reset_input(wstream *s, uint64_t off) {
+  s->in_off = off;
+  s->z.next_in = s->in;
+  s->z.avail_in = 0;
+  s->in_eof = 0;
+  s->in_member = 0;
+  s->start = s->end = 0;
+  s->nb = 0;
+  s->state = WS_OK;
+}
+
+/* Opens path positioned at byte offset; gzip is recognised by its magic
+ * there, whatever the file is called. */
+static tbk_status ws_open(const char *path, uint64_t offset, wstream **out,
+                          tbk_error *err) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0) {
+    int e = errno;
+    fclose(f);
+    return tbk_fail(err, TBK_ERR_IO, "cannot stat: %s", strerror(e));
+  }
+  if (offset > (uint64_t)st.st_size || fseeko(f, (off_t)offset, SEEK_SET) != 0) {
+    fclose(f);
+    return tbk_fail(err, TBK_ERR_FORMAT,
+                    "offset %" PRIu64 " is beyond the end of the file", offset);
+  }
+  unsigned char magic[2] = {0, 0};
+  size_t m = fread(magic, 1, 2, f);
+  if (fseeko(f, (off_t)offset, SEEK_SET) != 0) {
+    int e = errno;
+    fclose(f);
+    return tbk_fail(err, TBK_ERR_IO, "cannot seek: %s", strerror(e));
+  }
+  wstream *s = calloc(1, sizeof *s);
+  if (!s) {
+    fclose(f);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  s->f = f;
+  s->fsize = (uint64_t)st.st_size;
+  s->gz = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  s->out = malloc(WS_OUT_CAP);
+  if (s->gz) {
+    s->in = malloc(WS_IN_CAP);
+    if (s->in && inflateInit2(&s->z, 15 + 16) == Z_OK) s->z_ready = 1;
+  }
+  if (!s->out || (s->gz && !s->z_ready)) {
+    ws_free(s);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  if (s->gz) {
+    ws_reset_input(s, offset);
+  } else {
+    s->u = offset;
+  }
+  *out = s;
+  return TBK_OK;
+}
+
+static size_t ws_avail(const wstream *s) { return s->end - s->start; }
+
+static void ws_consume(wstream *s, size_t n) {
+  s->start += n;
+  s->u += n;
+}
+
+static int ws_add_bound(wstream *s, uint64_t u, uint64_t coff) {
+  /* An empty member leaves no byte behind: the next member owns offset u. */
+  if (s->nb && s->b[s->nb - 1].u == u) {
+    s->b[s->nb - 1].coff = coff;
+    return 0;
+  }
+  if (s->nb == s->cb) {
+    size_t cb = s->cb ? s->cb * 2 : 16;
+    ws_bound *b = realloc(s->b, cb * sizeof *b);
+    if (!b) return -1;
+    s->b = b;
+    s->cb = cb;
+  }
+  s->b[s->nb].u = u;
+  s->b[s->nb].coff = coff;
+  s->nb++;
+  return 0;
+}
+
+/* Decompress or read more bytes into out. 1 = some bytes are buffered,
+ * 0 = end of file, -1 = error (s->emsg). */
+static int ws_fill(wstream *s) {
+  if (s->state == WS_EOF) return 0;
+  if (s->state == WS_ERR) return -1;
+  if (s->start == s->end) {
+    s->start = s->end = 0;
+  } else if (s->end == WS_OUT_CAP && s->start > 0) {
+    memmove(s->out, s->out + s->start, s->end - s->start);
+    s->end -= s->start;
+    s->start = 0;
+  }
+  if (s->end == WS_OUT_CAP) return 1;
+  if (!s->gz) {
+    size_t n = fread(s->out + s->end, 1, WS_OUT_CAP - s->end, s->f);
+    if (n == 0) {
+      if (ferror(s->f)) return ws_fail(s, WE_IO, "read error: %s", strerror(errno));
+      s->state = WS_EOF;
+      return 0;
+    }
+    s->end += n;
+    return 1;
+  }
+  for (;;) {
+    if (s->z.avail_in == 0 && !s->in_eof) {
+      s->in_off += (uint64_t)(s->z.next_in - s->in);
+      size_t n = fread(s->in, 1, WS_IN_CAP, s->f);
+      if (n == 0) {
+        if (ferror(s->f)) return ws_fail(s, WE_IO, "read error: %s", strerror(errno));
+        s->in_eof = 1;
+      }
+      s->z.next_in = s->in;
+      s->z.avail_in = (uInt)n;
+    }
+    uint64_t coff = s->in_off + (uint64_t)(s->z.next_in - s->in);
+    if (!s->in_member) {
+      if (s->z.avail_in == 0 && s->in_eof) {
+        s->state = WS_EOF;
+        return 0;
+      }
+      if (ws_add_bound(s, s->u + (s->end - s->start), coff))
+        return ws_fail(s, WE_NOMEM, "out of memory");
+      inflateReset(&s->z);
+      s->member_coff = coff;
+      s->in_member = 1;
+    }
+    s->z.next_out = s->out + s->end;
+    s->z.avail_out = (uInt)(WS_OUT_CAP - s->end);
+    int r = inflate(&s->z, Z_NO_FLUSH);
+    size_t got = (WS_OUT_CAP - s->end) - s->z.avail_out;
+    s->end += got;
+    if (r == Z_STREAM_END) {
+      s->in_member = 0;
+      if (got) return 1;
+      continue;
+    }
+    if (r == Z_OK || r == Z_BUF_ERROR) {
+      if (got) return 1;
+      if (s->z.avail_in == 0 && s->in_eof)
+        return ws_fail(s, WE_TRUNC,
+                       "gzip data truncated (member at offset %" PRIu64 ")",
+                       s->member_coff);
+      continue;
+    }
+    if (r == Z_MEM_ERROR) return ws_fail(s, WE_NOMEM, "out of memory");
+    if (coff == s->member_coff && s->z.msg && strcmp(s->z.msg, "incorrect header check") == 0)
+      return ws_fail(s, WE_CORRUPT, "bytes at offset %" PRIu64 " are not a gzip member",
+                     s->member_coff);
+    return ws_fail(s, WE_CORRUPT, "corrupt gzip member at offset %" PRIu64 ": %s",
+                   s->member_coff, s->z.msg ? s->z.msg : "bad data");
+  }
+}
+
+/* Make at least k (<= WS_OUT_CAP) bytes available: 1 yes, 0 end of file
+ * came first, -1 error. */
+static int ws_ensure(wstream *s, size_t k) {
+  while (ws_avail(s) < k) {
+    int r = ws_fill(s);
+    if (r <= 0) return r;
+  }
+  return 1;
+}
+
+/* Where the next byte (which must be buffered) can be found again. */
+static void ws_tell(wstream *s, uint64_t *off, uint64_t *skip) {
+  if (!s->gz) {
+    *off = s->u;
+    *skip = 0;
+    return;
+  }
+  size_t i = s->nb;
+  while (i > 1 && s->b[i - 1].u > s->u) i--;
+  /* nb >= 1 once a byte was inflated; entries before i-1 are behind us. */
+  ws_bound cur = s->b[i - 1];
+  memmove(s->b, s->b + (i - 1), (s->nb - (i - 1)) * sizeof *s->b);
+  s->nb -= i - 1;
+  *off = cur.coff;
+  *skip = s->u - cur.u;
+}
+
+/* Discard n bytes: 1 done, 0 end of file first, -1 error. Plain files seek
+ * instead of reading. */
+static int ws_skip(wstream *s, uint64_t n) {
+  for (;;) {
+    size_t a = ws_avail(s);
+    if ((uint64_t)a >= n) {
+      ws_consume(s, (size_t)n);
+      return 1;
+    }
+    ws_consume(s, a);
+    n -= a;
+    if (!s->gz && s->state == WS_OK) {
+      /* s->u is now the file offset of the next unread byte. */
+      if (s->u + n > s->fsize) {
+        s->u = s->fsize;
+        s->state = WS_EOF;
+        return 0;
+      }
+      if (fseeko(s->f, (off_t)(s->u + n), SEEK_SET) != 0)
+        return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+      s->u += n;
+      s->start = s->end = 0;
+      return 1;
+    }
+    int r = ws_fill(s);
+    if (r <= 0) return r;
+  }
+}
+
+/* Read one line (through '\n') of at most limit bytes into line.
+ * Returns bytes read (line may lack '\n' at limit or end of file), 0 at end
+ * of file, -1 on error. */
+static long ws_getline(wstream *s, tbk_buf *line, size_t limit) {
+  line->len = 0;
+  while (line->len < limit) {
+    if (ws_avail(s) == 0) {
+      int r = ws_fill(s);
+      if (r < 0) return -1;
+      if (r == 0) break;
+    }
+    size_t take = ws_avail(s);
+    if (take > limit - line->len) take = limit - line->len;
+    const unsigned char *p = s->out + s->start;
+    const unsigned char *nl = memchr(p, '\n', take);
+    if (nl) take = (size_t)(nl - p) + 1;
+    if (tbk_buf_append(line, p, take)) return ws_fail(s, WE_NOMEM, "out of memory");
+    ws_consume(s, take);
+    if (nl) break;
+  }
+  return (long)line->len;
+}
+
+/* Does the gzip member at file offset c decompress to something starting
+ * with "WARC/"? Used to re-synchronise after a corrupt or skipped member. */
+static int member_starts_warc(FILE *f, uint64_t c) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 15 + 16) != Z_OK) return 0;
+  unsigned char in[4096], out[5];
+  int ok = 0;
+  z.next_out = out;
+  z.avail_out = sizeof out;
+  if (fseeko(f, (off_t)c, SEEK_SET) == 0) {
+    /* A gzip header is short unless it carries extra fields; 64 KiB is plenty. */
+    for (int round = 0; round < 16 && z.avail_out > 0; round++) {
+      size_t n = fread(in, 1, sizeof in, f);
+      if (n == 0) break;
+      z.next_in = in;
+      z.avail_in = (uInt)n;
+      int r = inflate(&z, Z_NO_FLUSH);
+      if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) break;
+      if (r == Z_STREAM_END) break;
+    }
+    ok = z.avail_out == 0 && memcmp(out, "WARC/", 5) == 0;
+  }
+  inflateEnd(&z);
+  return ok;
+}
+
+/* Continue at the first gzip member after file offset `from` that starts a
+ * WARC record: 1 found, 0 none (stream at end), -1 I/O error. */
+static int ws_resync_member(wstream *s, uint64_t from) {
+  uint64_t pos = from;
+  while (pos + 3 <= s->fsize) {
+    if (fseeko(s->f, (off_t)pos, SEEK_SET) != 0)
+      return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+    size_t n = fread(s->in, 1, WS_IN_CAP, s->f);
+    if (n < 3) break;
+    for (size_t i = 0; i + 2 < n; i++) {
+      if (s->in[i] == 0x1f && s->in[i + 1] == 0x8b && s->in[i + 2] == 8 &&
+          member_starts_warc(s->f, pos + i)) {
+        if (fseeko(s->f, (off_t)(pos + i), SEEK_SET) != 0)
+          return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+        ws_reset_input(s, pos + i);
+        return 1;
+      }
+    }
+    pos += n - 2;
+  }
+  s->start = s->end = 0;
+  s->state = WS_EOF;
+  return 0;
+}
+
+/* Discard lines until one starts with "WARC/" (left unread): 1 found,
+ * 0 end of file, -1 error. The current line is discarded first. */
+static int ws_resync_line(wstream *s) {
+  for (;;) {
+    for (;;) {
+      if (ws_avail(s) == 0) {
+        int r = ws_fill(s);
+        if (r <= 0) return r;
+      }
+      const unsigned char *p = s->out + s->start;
+      const unsigned char *nl = memchr(p, '\n', ws_avail(s));
+      if (nl) {
+        ws_consume(s, (size_t)(nl - p) + 1);
+        break;
+      }
+      ws_consume(s, ws_avail(s));
+    }
+    int r = ws_ensure(s, 5);
+    if (r < 0) return -1;
+    if (ws_avail(s) >= 5 && memcmp(s->out + s->start, "WARC/", 5) == 0) return 1;
+    if (r == 0 && ws_avail(s) == 0) return 0;
+  }
+}
+
+/* ------------------------------------------------------------ headers */
+
+enum { LINE_MAX_BYTES = 16384, HEAD_MAX_BYTES = 262144 };
+
+typedef struct whead {
+  uint64_t clen;
+  int has_clen, is_response;
+  tbk_buf uri; /* owned */
+} whead;
+
+typedef struct hhead {
+  int status;      /* 0 when the block is not an HTTP response */
+  tbk_buf ctype;   /* owned; media type, lower-case, no parameters */
+  tbk_buf charset; /* owned; "" when none */
+  tbk_buf cenc;    /* owned; Content-Encoding, lower-case, trimmed */
+  int has_ctype, chunked;
+} hhead;
+
+static void trim(const char **s, size_t *n) {
+  while (*n && isspace((unsigned char)**s)) (*s)++, (*n)--;
+  while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
+}
+
+/* Split "Name: value" (line without its end) into name/value. */
+static int split_field(const char *l, size_t n, const char **name, size_t *nn,
+                       const char **val, size_t *vn) {
+  const char *c = memchr(l, ':', n);
+  if (!c) return -1;
+  *name = l;
+  *nn = (size_t)(c - l);
+  trim(name, nn);
+  *val = c + 1;
+  *vn = n - (size_t)(c + 1 - l);
+  trim(val, vn);
+  return 0;
+}
+
+static int name_is(const char *name, size_t nn, const char *want) {
+  return nn == strlen(want) && strncasecmp(name, want, nn) == 0;
+}
+
+static int parse_u64(const char *v, size_t n, uint64_t *out) {
+  if (n == 0 || n > 19) return -1;
+  uint64_t x = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i] < '0' || v[i] > '9') return -1;
+    x = x * 10 + (uint64_t)(v[i] - '0');
+  }
+  *out = x;
+  return 0;
+}
+
+static size_t line_body(const tbk_buf *line) {
+  size_t n = line->len;
+  if (n && line->data[n - 1] == '\n') n--;
+  if (n && line->data[n - 1] == '\r') n--;
+  return n;
+}
+
+/* Reads a WARC header block whose "WARC/" is next in the stream.
+ * 1 ok, -1 stream error, -2 malformed (why). */
+static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
+  h->clen = 0;
+  h->has_clen = h->is_response = 0;
+  h->uri.len = 0;
+  size_t total = 0;
+  int first = 1;
+  for (;;) {
+    long r = ws_getline(s, line, LINE_MAX_BYTES);
+    if (r < 0) return -1;
+    if (r == 0 || line->data[line->len - 1] != '\n') {
+      *why = r == 0 || (size_t)r < LINE_MAX_BYTES ? "WARC header cut off by end of file"
+                                                  : "WARC header line too long";
+      return -2;
+    }
+    total += line->len;
+    if (total > HEAD_MAX_BYTES) {
+      *why = "WARC header too long";
+      return -2;
+    }
+    size_t n = line_body(line);
+    if (first) {
+      first = 0;
+      continue; /* the version line, checked by the caller */
+    }
+    if (n == 0) break;
+    if (line->data[0] == ' ' || line->data[0] == '\t') continue; /* folded */
+    const char *name, *val;
+    size_t nn, vn;
+    if (split_field(line->data, n, &name, &nn, &val, &vn)) continue;
+    if (name_is(name, nn, "WARC-Type")) {
+      h->is_response = vn == 8 && strncasecmp(val, "response", 8) == 0;
+    } else if (name_is(name, nn, "WARC-Target-URI")) {
+      /* Some writers follow the WARC 1.0 grammar's <uri> literally. */
+      if (vn >= 2 && val[0] == '<' && val[vn - 1] == '>') val++, vn -= 2;
+      h->uri.len = 0;
+      if (tbk_buf_append(&h->uri, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
+    } else if (name_is(name, nn, "Content-Length")) {
+      if (parse_u64(val, vn, &h->clen)) {
+        *why = "WARC header has a bad Content-Length";
+        return -2;
+      }
+      h->has_clen = 1;
+    }
+  }
+  if (!h->has_clen) {
+    *why = "WARC header has no Content-Length";
+    return -2;
+  }
+  if (tbk_buf_append(&h->uri, "", 0)) return ws_fail(s, WE_NOMEM, "out of memory");
+  return 1;
+}
+
+static int set_lower(tbk_buf *b, const char *s, size_t n) {
+  b->len = 0;
+  if (tbk_buf_append(b, s, n)) return -1;
+  for (size_t i = 0; i < n; i++) b->data[i] = (char)tolower((unsigned char)b->data[i]);
+  return 0;
+}
+
+/* Content-Type value -> media type and charset parameter. Charset names
+ * are kept only when made of the characters IANA names use. */
+static int parse_ctype(hhead *h, const char *v, size_t n) {
+  const char *semi = memchr(v, ';', n);
+  size_t tn = semi ? (size_t)(semi - v) : n;
+  const char *t = v;
+  trim(&t, &tn);
+  if (set_lower(&h->ctype, t, tn)) return -1;
+  h->has_ctype = 1;
+  h->charset.len = 0;
+  if (tbk_buf_append(&h->charset, "", 0)) return -1;
+  while (semi) {
+    const char *p = semi + 1;
+    size_t rest = n - (size_t)(p - v);
+    semi = memchr(p, ';', rest);
+    size_t pn = semi ? (size_t)(semi - p) : rest;
+    trim(&p, &pn);
+    if (pn > 8 && strncasecmp(p, "charset=", 8) == 0) {
+      const char *c = p + 8;
+      size_t cn = pn - 8;
+      if (cn >= 2 && (c[0] == '"' || c[0] == '\'') && c[cn - 1] == c[0]) c++, cn -= 2;
+      trim(&c, &cn);
+      int ok = cn > 0 && cn <= 40;
+      for (size_t i = 0; ok && i < cn; i++)
+        ok = isalnum((unsigned char)c[i]) || strchr("-_.:+()", c[i]);
+      if (ok && tbk_buf_append(&h->charset, c, cn)) return -1;
+      break;
+    }
+  }
+  return 0;
+}
+
+/* Reads the HTTP status line and header of a response block, consuming
+ * from *remaining. 1 ok (status 0 = not HTTP), -1 stream error,
+ * -2 malformed (why). */
+static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, tbk_buf *line,
+                      const char **why) {
+  h->status = 0;
+  h->has_ctype = h->chunked = 0;
+  h->ctype.len = h->charset.len = h->cenc.len = 0;
+  size_t total = 0;
+  int first = 1;
+  for (;;) {
+    size_t limit = LINE_MAX_BYTES;
+    if ((uint64_t)limit > *remaining) limit = (size_t)*remaining;
+    if (limit == 0) {
+      if (first) return 1; /* empty block */
+      *why = "HTTP header not terminated inside the record";
+      return -2;
+    }
+    long r = ws_getline(s, line, limit);
+    if (r < 0) return -1;
+    if (r == 0) {
+      *why = "record cut off by end of file";
+      return -2;
+    }
+    *remaining -= line->len;
+    total += line->len;
+    if (line->data[line->len - 1] != '\n') {
+      if (first) return 1; /* not HTTP; caller skips the rest */
+      *why = (size_t)r == LINE_MAX_BYTES ? "HTTP header line too long"
+                                         : "HTTP header not terminated inside the record";
+      return -2;
+    }
+    if (total > HEAD_MAX_BYTES) {
+      *why = "HTTP header too long";
+      return -2;
+    }
+    size_t n = line_body(line);
+    if (first) {
+      first = 0;
+      const char *l = line->data;
+      if (n < 10 || strncmp(l, "HTTP/", 5) != 0) return 1;
+      const char *sp = memchr(l, ' ', n);
+      if (!sp || (size_t)(sp - l) + 4 > n || !isdigit((unsigned char)sp[1]) ||
+          !isdigit((unsigned char)sp[2]) || !isdigit((unsigned char)sp[3])) {
+        *why = "bad HTTP status line";
+        return -2;
+      }
+      h->status = (sp[1] - '0') * 100 + (sp[2] - '0') * 10 + (sp[3] - '0');
+      continue;
+    }
+    if (n == 0) return 1;
+    if (line->data[0] == ' ' || line->data[0] == '\t') continue;
+    const char *name, *val;
+    size_t nn, vn;
+    if (split_field(line->data, n, &name, &nn, &val, &vn)) continue;
+    int oom = 0;
+    if (name_is(name, nn, "Content-Type") && !h->has_ctype) {
+      oom = parse_ctype(h, val, vn);
+    } else if (name_is(name, nn, "Transfer-Encoding")) {
+      for (size_t i = 0; i + 7 <= vn; i++)
+        if (strncasecmp(val + i, "chunked", 7) == 0) h->chunked = 1;
+    } else if (name_is(name, nn, "Content-Encoding")) {
+      oom = set_lower(&h->cenc, val, vn);
+    }
+    if (oom) return ws_fail(s, WE_NOMEM, "out of memory");
+  }
+}
+
+static void hhead_free(hhead *h) {
+  tbk_buf_free(&h->ctype);
+  tbk_buf_free(&h->charset);
+  tbk_buf_free(&h->cenc);
+}
+
+static int is_html_type(const hhead *h) {
+  const char *t = h->ctype.data;
+  return t && (strcmp(t, "text/html") == 0 || strcmp(t, "application/xhtml+xml") == 0);
+}
+
+/* 0 none, 1 gzip, 2 deflate, -1 unsupported. */
+static int encoding_kind(const hhead *h) {
+  const char *e = h->cenc.data;
+  if (!e || !*e || strcmp(e, "identity") == 0) return 0;
+  if (strcmp(e, "gzip") == 0 || strcmp(e, "x-gzip") == 0) return 1;
+  if (strcmp(e, "deflate") == 0) return 2;
+  return -1;
+}
+
+/* ------------------------------------------------------- body decoder */
+
+/* Push decoder: chunked framing, then Content-Encoding, then out. It is
+ * lenient where crawlers are sloppy: a body labelled chunked or gzip that is
+ * not (because the crawler already decoded it) passes through unchanged, and
+ * a body cut short keeps what was decoded. */
+enum { CS_PROBE, CS_SIZE, CS_LINE, CS_DATA, CS_DATA_END, CS_DONE };
+
+typedef struct bdec {
+  int chunked; /* framing declared */
+  int cst;
+  int cdigits;
+  uint64_t crem;
+  unsigned char cprobe[64];
+  size_t ncprobe;
+  int enc;     /* declared: 0 none, 1 gzip, 2 deflate */
+  int zmode;   /* -1 undecided, 0 pass through, 1 inflating, 2 finished */
+  z_stream z;
+  int z_ready;
+  unsigned char eprobe[2];
+  size_t neprobe;
+  tbk_buf *out;
+  size_t max, stop_at;
+  int full, over, nomem;
+  const char *bad;
+} bdec;
+
+static void bdec_init(bdec *d, int chunked, int enc, tbk_buf *out, size_t max,
+                      size_t stop_at) {
+  memset(d, 0, sizeof *d);
+  d->chunked = chunked;
+  d->cst = chunked ? CS_PROBE : CS_DONE;
+  d->enc = enc;
+  d->zmode = enc ? -1 : 0;
+  d->out = out;
+  d->max = max;
+  d->stop_at = stop_at;
+}
+
+static void bdec_end(bdec *d) {
+  if (d->z_ready) inflateEnd(&d->z);
+  d->z_ready = 0;
+}
+
+static int bdec_stopped(const bdec *d) { return d->full || d->over || d->nomem || d->bad; }
+
+static void sink(bdec *d, const unsigned char *p, size_t n) {
+  if (bdec_stopped(d) || n == 0) return;
+  if (d->stop_at && d->out->len + n >= d->stop_at) {
+    n = d->stop_at - d->out->len;
+    d->full = 1;
+  }
+  if (d->max && d->out->len + n > d->max) {
+    d->over = 1;
+    return;
+  }
+  if (tbk_buf_append(d->out, p, n)) d->nomem = 1;
+}
+
+static void inflate_feed(bdec *d, const unsigned char *p, size_t n) {
+  unsigned char buf[16384];
+  d->z.next_in = (unsigned char *)p;
+  d->z.avail_in = (uInt)n;
+  while (!bdec_stopped(d) && d->zmode == 1) {
+    d->z.next_out = buf;
+    d->z.avail_out = sizeof buf;
+    int r = inflate(&d->z, Z_NO_FLUSH);
+    size_t got = sizeof buf - d->z.avail_out;
+    sink(d, buf, got);
+    if (r == Z_STREAM_END) {
+      d->zmode = 2; /* bytes after the stream end are ignored */
+      break;
+    }
+    if (r == Z_MEM_ERROR) {
+      d->nomem = 1;
+      break;
+    }
+    if (r != Z_OK && r != Z_BUF_ERROR) {
+      d->bad = d->enc == 1 ? "corrupt gzip Content-Encoding" : "corrupt deflate Content-Encoding";
+      break;
+    }
+    if (got == 0 && d->z.avail_in == 0) break;
+  }
+}
+
+static void enc_start(bdec *d) {
+  const unsigned char *e = d->eprobe;
+  int gzip = d->neprobe == 2 && e[0] == 0x1f && e[1] == 0x8b;
+  int zlib = d->neprobe == 2 && (e[0] & 0x0f) == 8 && ((e[0] << 8) | e[1]) % 31 == 0;
+  int text = d->neprobe == 0 || e[0] == '<' || isspace(e[0]) || e[0] == 0xef ||
+             e[0] == 0xfe || e[0] == 0xff;
+  int wbits = 0;
+  if (d->enc == 1 && gzip) wbits = 15 + 16;
+  if (d->enc == 2) wbits = gzip ? 15 + 16 : zlib ? 15 : text ? 0 : -15;
+  d->zmode = 0;
+  if (wbits) {
+    memset(&d->z, 0, sizeof d->z);
+    if (inflateInit2(&d->z, wbits) != Z_OK) {
+      d->nomem = 1;
+      return;
+    }
+    d->z_ready = 1;
+    d->zmode = 1;
+  }
+  unsigned char tmp[2];
+  memcpy(tmp, d->eprobe, d->neprobe);
+  size_t k = d->neprobe;
+  d->neprobe = 0;
+  if (d->zmode == 1) inflate_feed(d, tmp, k);
+  else sink(d, tmp, k);
+}
+
+static void enc_feed(bdec *d, const unsigned char *p, size_t n) {
+  while (n && d->zmode == -1) {
+    d->eprobe[d->neprobe++] = *p++;
+    n--;
+    if (d->neprobe == 2) enc_start(d);
+  }
+  if (!n || bdec_stopped(d)) return;
+  if (d->zmode == 0) sink(d, p, n);
+  else if (d->zmode == 1) inflate_feed(d, p, n);
+}
+
+static int hexval(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = tolower(c);
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static void chunk_run(bdec *d, const unsigned char *p, size_t n) {
+  while (n && !bdec_stopped(d)) {
+    switch (d->cst) {
+    case CS_SIZE: {
+      int v = hexval(*p);
+      if (v >= 0) {
+        if (++d->cdigits > 15) {
+          d->bad = "malformed chunked Transfer-Encoding (chunk size too large)";
+          return;
+        }
+        d->crem = d->crem * 16 + (uint64_t)v;
+      } else if (d->cdigits == 0) {
+        d->bad = "malformed chunked Transfer-Encoding (no chunk size)";
+        return;
+      } else {
+        d->cst = CS_LINE;
+        continue; /* this byte may be the line's '\n' */
+      }
+      p++, n--;
+      break;
+    }
+    case CS_LINE:
+      if (*p == '\n') d->cst = d->crem ? CS_DATA : CS_DONE;
+      p++, n--;
+      break;
+    case CS_DATA: {
+      size_t k = (uint64_t)n < d->crem ? n : (size_t)d->crem;
+      enc_feed(d, p, k);
+      p += k, n -= k;
+      d->crem -= k;
+      if (d->crem == 0) d->cst = CS_DATA_END;
+      break;
+    }
+    case CS_DATA_END:
+      if (*p == '\n') {
+        d->cst = CS_SIZE;
+        d->cdigits = 0;
+      } else if (*p != '\r') {
+        d->bad = "malformed chunked Transfer-Encoding (chunk longer than its size)";
+        return;
+      }
+      p++, n--;
+      break;
+    default: /* CS_DONE: trailer fields, ignored */
+      return;
+    }
+  }
+}
+
+/* A body is chunked only if its first line is a chunk-size line. */
+static void chunk_decide(bdec *d, int at_end) {
+  const unsigned char *c = d->cprobe;
+  size_t n = d->ncprobe, i = 0;
+  while (i < n && hexval(c[i]) >= 0) i++;
+  const unsigned char *nl = memchr(c, '\n', n);
+  int ok = i > 0 && i <= 15 && nl && (c[i] == '\r' || c[i] == '\n' || c[i] == ';' ||
+                                      c[i] == ' ' || c[i] == '\t');
+  if (!nl && !at_end && n < sizeof d->cprobe) return; /* undecided */
+  d->ncprobe = 0;
+  if (ok) {
+    d->cst = CS_SIZE;
+    chunk_run(d, c, n);
+  } else {
+    d->cst = CS_DONE;
+    d->chunked = 0;
+    enc_feed(d, c, n);
+  }
+}
+
+static void bdec_feed(bdec *d, const unsigned char *p, size_t n) {
+  while (n && d->cst == CS_PROBE) {
+    d->cprobe[d->ncprobe++] = *p++;
+    n--;
+    chunk_decide(d, 0);
+  }
+  if (!n || bdec_stopped(d)) return;
+  if (d->chunked) chunk_run(d, p, n);
+  else enc_feed(d, p, n);
+}
+
+static void bdec_finish(bdec *d) {
+  if (d->cst == CS_PROBE) chunk_decide(d, 1);
+  if (d->zmode == -1 && !bdec_stopped(d)) enc_start(d);
+}
+
+/* Decode up to `remaining` block bytes from the stream. 1 ok, 0 block cut
+ * off by end of file, -1 stream error. */
+static int decode_block(wstream *s, uint64_t *remaining, bdec *d) {
+  while (*remaining && !bdec_stopped(d)) {
+    if (ws_avail(s) == 0) {
+      int r = ws_fill(s);
+      if (r <= 0) return r;
+    }
+    size_t k = ws_avail(s);
+    if ((uint64_t)k > *remaining) k = (size_t)*remaining;
+    bdec_feed(d, s->out + s->start, k);
+    ws_consume(s, k);
+    *remaining -= k;
+  }
+  bdec_finish(d);
+  return 1;
+}
+
+/* Does the decoded body start like markup (after a BOM and blanks)? */
+static int sniff_html(const tbk_buf *b) {
+  const unsigned char *p = (const unsigned char *)b->data;
+  size_t n = b->len, i = 0;
+  if (n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff))) {
+    for (i = 2; i + 1 < n; i += 2) {
+      unsigned c = p[0] == 0xff ? p[i] | (p[i + 1] << 8) : (p[i] << 8) | p[i + 1];
+      if (c == '<') return 1;
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return 0;
+    }
+    return 0;
+  }
+  if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) i = 3;
+  while (i < n && isspace(p[i])) i++;
+  return i < n && p[i] == '<';
+}
+
+/* ------------------------------------------------------------ listing */
+
+int tbk_warc_name(const char *path) {
+  size_t n = strlen(path);
+  return (n >= 5 && strcasecmp(path + n - 5, ".warc") == 0) ||
+         (n >= 8 && strcasecmp(path + n - 8, ".warc.gz") == 0);
+}
+
+/* A record listed but not yet committed: it is kept only once the bytes
+ * after its block prove its Content-Length right (a "WARC/" line or the end
+ * of the file follows). */
+typedef struct pending {
+  int has;
+  uint64_t off, skip, clen;
+  tbk_buf uri, charset; /* owned */
+} pending;
+
+typedef struct lister {
+  tbk_page_list *l;
+  const char *path;
+  const tbk_input_options *opt;
+  tbk_warn_fn warn;
+  void *ctx;
+  size_t html;
+} lister;
+
+static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lwarn(lister *L, const char *fmt, ...) {
+  L->l->skipped++;
+  if (!L->warn) return;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  L->warn(L->ctx, L->path, msg);
+}
+
+/* "offset X" for plain WARC and member starts; "offset X+Y" when the record
+ * lies Y decompressed bytes into the gzip member at X. */
+static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
+  if (skip) snprintf(buf, n, "offset %" PRIu64 "+%" PRIu64, off, skip);
+  else snprintf(buf, n, "offset %" PRIu64, off);
+  return buf;
+}
+
+static int commit(lister *L, pending *p) {
+  if (!p->has) return 0;
+  p->has = 0;
+  char *site = tbk_site_of_url(p->uri.data, L->opt->site_key);
+  int r = tbk_page_list_push(L->l, site ? site : "-", p->uri.data, p->uri.data,
+                             L->path, "", p->charset.len ? p->charset.data : NULL,
+                             p->off, p->skip, 1);
+  free(site);
+  if (r == 0) L->html++;
+  return r;
+}
+
+static int skip_newlines(wstream *s) {
+  for (;;) {
+    if (ws_avail(s) == 0) {
+      int r = ws_fill(s);
+      if (r <= 0) return r;
+    }
+    unsigned char c = s->out[s->start];
+    if (c != '\r' && c != '\n') return 1;
+    ws_consume(s, 1);
+  }
+}
+
+tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
+                         const tbk_input_options *opt, tbk_warn_fn warn,
+                         void *warn_ctx, tbk_error *err) {
+  wstream *s;
+  tbk_status st = ws_open(path, 0, &s, err);
+  if (st) return st;
+  lister L = {l, path, opt, warn, warn_ctx, 0};
+  pending p;
+  memset(&p, 0, sizeof p);
+  whead h;
+  memset(&h, 0, sizeof h);
+  hhead hh;
+  memset(&hh, 0, sizeof hh);
+  tbk_buf line = {0}, sniff = {0};
+  size_t records = 0;
+  uint64_t off = 0, skip = 0;
+  const char *why = NULL;
+  char pbuf[64];
+#define POS(o, k) pos_str(pbuf, sizeof pbuf, (o), (k))
+
+  for (;;) {
+    int r = skip_newlines(s);
+    if (r < 0) goto stream_error;
+    if (r == 0) break;
+    ws_tell(s, &off, &skip);
+    r = ws_ensure(s, 5);
+    if (r < 0) goto stream_error;
+    if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) {
+      if (records == 0 && off == 0 && skip == 0) {
+        st = tbk_fail(err, TBK_ERR_FORMAT, "not a WARC file (does not start with \"WARC/\")");
+        goto done;
+      }
+      if (p.has) {
+        lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
+                  " does not end at a record boundary; record skipped",
+              POS(p.off, p.skip), p.uri.data, p.clen);
+        p.has = 0;
+      } else {
+        lwarn(&L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one",
+              POS(off, skip));
+      }
+      r = ws_resync_line(s);
+      if (r < 0) goto stream_error;
+      continue;
+    }
+    if (commit(&L, &p)) goto nomem;
+    r = read_whead(s, &h, &line, &why);
+    if (r == -1) goto stream_error;
+    if (r == -2) {
+      lwarn(&L, "record at %s: %s", POS(off, skip), why);
+      r = ws_resync_line(s);
+      if (r < 0) goto stream_error;
+      continue;
+    }
+    records++;
+    if (opt->max_record_bytes && h.clen > opt->max_record_bytes) {
+      lwarn(&L, "record at %s: record exceeds max-record-bytes (%zu)", POS(off, skip),
+            opt->max_record_bytes);
+      /* A record alone in its member is skipped without inflating it (a
+       * decompression bomb costs nothing); the first member may be the
+       * only one, so it is read through. */
+      if (s->gz && skip == 0 && off > 0) r = ws_resync_member(s, off + 1);
+      else r = ws_skip(s, h.clen);
+      if (r < 0) goto stream_error;
+      if (r == 0) break;
+      continue;
+    }
+    uint64_t remaining = h.clen;
+    int keep = 0;
+    if (h.is_response) {
+      r = read_hhead(s, &remaining, &hh, &line, &why);
+      if (r == -1) goto stream_error;
+      if (r == -2) {
+        lwarn(&L, "record at %s (%s): %s", POS(off, skip), h.uri.data, why);
+      } else if (hh.status == 200 && (is_html_type(&hh) || !hh.has_ctype)) {
+        int enc = encoding_kind(&hh);
+        if (enc < 0) {
+          lwarn(&L, "record at %s (%s): unsupported Content-Encoding \"%s\"",
+                POS(off, skip), h.uri.data, hh.cenc.data);
+        } else if (hh.has_ctype) {
+          keep = 1;
+        } else {
+          bdec d;
+          sniff.len = 0;
+          bdec_init(&d, hh.chunked, enc, &sniff, 0, 512);
+          r = decode_block(s, &remaining, &d);
+          bdec_end(&d);
+          if (r < 0) goto stream_error;
+          if (d.nomem) goto nomem;
+          keep = r > 0 && sniff_html(&sniff);
+        }
+      }
+    }
+    r = ws_skip(s, remaining);
+    if (r < 0) goto stream_error;
+    if (r == 0) {
+      lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
+                " runs past the end of the file",
+            POS(off, skip), h.uri.len ? h.uri.data : "no URI", h.clen);
+      break;
+    }
+    if (keep && h.uri.len == 0) {
+      lwarn(&L, "record at %s: response without WARC-Target-URI", POS(off, skip));
+      keep = 0;
+    }
+    if (keep) {
+      p.has = 1;
+      p.off = off;
+      p.skip = skip;
+      p.clen = h.clen;
+      p.uri.len = p.charset.len = 0;
+      if (tbk_buf_append(&p.uri, h.uri.data, h.uri.len) ||
+          tbk_buf_append(&p.charset, hh.charset.data ? hh.charset.data : "",
+                         hh.charset.len))
+        goto nomem;
+    }
+    continue;
+
+  stream_error:
+    if (s->ekind == WE_NOMEM) goto nomem;
+    if (s->ekind == WE_IO) {
+      st = tbk_fail(err, TBK_ERR_IO, "%s", s->emsg);
+      goto done;
+    }
+    /* The pending record's block was read whole; only its trailer is lost. */
+    if (commit(&L, &p)) goto nomem;
+    lwarn(&L, "%s; %s", s->emsg,
+          s->ekind == WE_CORRUPT ? "skipping to the next intact member"
+                                 : "records before it are kept");
+    if (s->ekind == WE_CORRUPT && s->gz) {
+      r = ws_resync_member(s, s->member_coff + 1);
+      if (r < 0) goto stream_error;
+      if (r > 0) continue;
+    }
+    break;
+  }
+  if (commit(&L, &p)) goto nomem;
+  if (records == 0)
+    st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
+  else if (L.html == 0)
+    st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records read)", records);
+  goto done;
+nomem:
+  st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+done:
+  tbk_buf_free(&line);
+  tbk_buf_free(&sniff);
+  tbk_buf_free(&p.uri);
+  tbk_buf_free(&p.charset);
+  tbk_buf_free(&h.uri);
+  hhead_free(&hh);
+  ws_free(s);
+  return st;
+#undef POS
+}
+
+/* ------------------------------------------------------------ reading */
+
+static tbk_status stream_status(wstream *s, tbk_error *err) {
+  if (s->ekind == WE_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_fail(err, s->ekind == WE_IO ? TBK_ERR_IO : TBK_ERR_FORMAT, "%s", s->emsg);
+}
+
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
+                         size_t max_bytes, tbk_buf *out, tbk_error *err) {
+  out->len = 0;
+  wstream *s;
+  tbk_status st = ws_open(path, offset, &s, err);
+  if (st) return st;
+  whead h;
+  memset(&h, 0, sizeof h);
+  hhead hh;
+  memset(&hh, 0, sizeof hh);
+  tbk_buf line = {0};
+  const char *why = NULL;
+  int r = ws_skip(s, skip);
+  if (r > 0) r = ws_ensure(s, 5);
+  if (r < 0) {
+    st = stream_status(s, err);
+    goto done;
+  }
+  if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record at offset %" PRIu64 "+%" PRIu64,
+                  offset, skip);
+    goto done;
+  }
+  r = read_whead(s, &h, &line, &why);
+  if (r == -1) {
+    st = stream_status(s, err);
+    goto done;
+  }
+  if (r == -2) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s", why);
+    goto done;
+  }
+  if (max_bytes && h.clen > max_bytes) {
+    st = tbk_fail(err, TBK_ERR_LIMIT, "record exceeds max-record-bytes (%zu)", max_bytes);
+    goto done;
+  }
+  uint64_t remaining = h.clen;
+  r = read_hhead(s, &remaining, &hh, &line, &why);
+  if (r == -1) {
+    st = stream_status(s, err);
+    goto done;
+  }
+  if (r == -2 || hh.status == 0) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s", r == -2 ? why : "record is not an HTTP response");
+    goto done;
+  }
+  int enc = encoding_kind(&hh);
+  if (enc < 0) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "unsupported Content-Encoding \"%s\"", hh.cenc.data);
+    goto done;
+  }
+  bdec d;
+  bdec_init(&d, hh.chunked, enc, out, max_bytes, 0);
+  r = decode_block(s, &remaining, &d);
+  bdec_end(&d);
+  if (r < 0) st = stream_status(s, err);
+  else if (r == 0)
+    st = tbk_fail(err, TBK_ERR_FORMAT, "record cut off: Content-Length %" PRIu64
+                                       " runs past the end of the file", h.clen);
+  else if (d.nomem) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  else if (d.over)
+    st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
+  else if (d.bad) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
+  else if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+done:
+  if (st) out->len = 0;
+  tbk_buf_free(&line);
+  tbk_buf_free(&h.uri);
+  hhead_free(&hh);
+  ws_free(s);
+  return st;
+}

@@ -1,0 +1,644 @@
+/* WARC input: plain, multi-member gzip and single-stream gzip archives built
+ * here at run time, with every kind of record the lister must skip, and the
+ * damage it must survive (truncation, corrupt members, lying lengths,
+ * decompression bombs). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "tbk.h"
+
+#define TMP TBK_TEST_TMP "/warc"
+
+/* ------------------------------------------------------------ helpers */
+
+static void mkdir_p(const char *path) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(buf, 0777);
+      *p = '/';
+    }
+  mkdir(buf, 0777);
+}
+
+static void write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+    exit(1);
+  }
+  if (n && fwrite(data, 1, n, f) != n) exit(1);
+  fclose(f);
+}
+
+/* Append one gzip member holding data[0..n) followed by `zeros` zero bytes
+ * (streamed, so a bomb never exists uncompressed in memory). */
+static void gz_member(tbk_buf *out, const void *data, size_t n, size_t zeros) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) exit(1);
+  static unsigned char zero[1 << 20];
+  unsigned char buf[1 << 16];
+  const unsigned char *p = data;
+  size_t left = n;
+  int phase = 0; /* 0 data, 1 zeros, 2 finish */
+  for (;;) {
+    if (phase == 0) {
+      z.next_in = (unsigned char *)p;
+      z.avail_in = (uInt)left;
+      left = 0;
+    } else if (phase == 1) {
+      size_t k = zeros > sizeof zero ? sizeof zero : zeros;
+      z.next_in = zero;
+      z.avail_in = (uInt)k;
+      zeros -= k;
+    }
+    int flush = phase == 2 ? Z_FINISH : Z_NO_FLUSH;
+    int r;
+    do {
+      z.next_out = buf;
+      z.avail_out = sizeof buf;
+      r = deflate(&z, flush);
+      tbk_buf_append(out, buf, sizeof buf - z.avail_out);
+    } while (z.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
+    if (phase == 2) break;
+    if (phase == 0) phase = zeros ? 1 : 2;
+    else if (zeros == 0) phase = 2;
+  }
+  deflateEnd(&z);
+}
+
+/* A record: WARC header, block (http head + body), record separator. */
+static void record(tbk_buf *out, const char *type, const char *uri, const char *http,
+                   const void *body, size_t blen, long clen_delta) {
+  size_t hlen = http ? strlen(http) : 0;
+  tbk_buf_printf(out, "WARC/1.0\r\nWARC-Type: %s\r\n", type);
+  if (uri) tbk_buf_printf(out, "WARC-Target-URI: %s\r\n", uri);
+  tbk_buf_printf(out,
+                 "WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; "
+                 "msgtype=response\r\nContent-Length: %ld\r\n\r\n",
+                 (long)(hlen + blen) + clen_delta);
+  if (hlen) tbk_buf_append(out, http, hlen);
+  if (blen) tbk_buf_append(out, body, blen);
+  tbk_buf_append(out, "\r\n\r\n", 4);
+}
+
+typedef struct rec {
+  tbk_buf raw;       /* the record's bytes */
+  const char *uri;   /* NULL: not expected in the list */
+  const char *site;  /* expected site key (DOMAIN) */
+  const char *body;  /* expected decoded body */
+  const char *charset;
+} rec;
+
+enum { NREC = 14 };
+static rec R[NREC];
+
+static void gz_bytes(tbk_buf *out, const char *s) { gz_member(out, s, strlen(s), 0); }
+
+static void build_records(void) {
+  static const char page_a[] = "<html><head><title>A</title></head><body><p>Page A caf\xe9</p></body></html>";
+  static const char page_c[] = "<html><body><div>chunked body that spans several chunks</div></body></html>";
+  static const char page_g[] = "<html><body><div>gzip encoded body</div></body></html>";
+  static const char page_n[] = "\xef\xbb\xbf  \n<!DOCTYPE html><html><body>no content type</body></html>";
+  static const char page_x[] = "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body>x</body></html>";
+  static const char page_cg[] = "<html><body><p>chunked and gzipped</p></body></html>";
+  memset(R, 0, sizeof R);
+  int i = 0;
+  record(&R[i].raw, "warcinfo", NULL, "software: test\r\nformat: WARC 1.0\r\n", "", 0, 0);
+  i++;
+
+  R[i] = (rec){{0}, "http://www.example.co.uk/a", "example.co.uk", page_a, "ISO-8859-1"};
+  record(&R[i].raw, "response", R[i].uri,
+         "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n",
+         page_a, strlen(page_a), 0);
+  i++;
+
+  record(&R[i].raw, "request", "http://www.example.co.uk/a",
+         "GET /a HTTP/1.1\r\nHost: www.example.co.uk\r\n\r\n", "", 0, 0);
+  i++;
+  record(&R[i].raw, "response", "http://www.example.co.uk/logo.png",
+         "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n", "\x89PNG\r\n", 6, 0);
+  i++;
+  record(&R[i].raw, "response", "http://www.example.co.uk/missing",
+         "HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\r\n", "<html>404</html>", 16, 0);
+  i++;
+  record(&R[i].raw, "response", "http://www.example.co.uk/moved",
+         "HTTP/1.1 301 Moved\r\nLocation: /a\r\nContent-Type: text/html\r\n\r\n", "<a>", 3, 0);
+  i++;
+
+  /* Chunked, with a chunk extension and a trailer. */
+  R[i] = (rec){{0}, "https://shop.example.com:8443/c?q=1", "example.com", page_c, NULL};
+  {
+    tbk_buf b = {0};
+    size_t n = strlen(page_c), cut1 = 10, cut2 = 40;
+    tbk_buf_printf(&b, "%zx;name=val\r\n", cut1);
+    tbk_buf_append(&b, page_c, cut1);
+    tbk_buf_printf(&b, "\r\n%zX\r\n", cut2 - cut1);
+    tbk_buf_append(&b, page_c + cut1, cut2 - cut1);
+    tbk_buf_printf(&b, "\r\n%zx\r\n", n - cut2);
+    tbk_buf_append(&b, page_c + cut2, n - cut2);
+    tbk_buf_puts(&b, "\r\n0\r\nX-Trailer: yes\r\n\r\n");
+    record(&R[i].raw, "response", R[i].uri,
+           "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n",
+           b.data, b.len, 0);
+    i++;
+    tbk_buf_free(&b);
+  }
+  /* gzip Content-Encoding. */
+  R[i] = (rec){{0}, "http://user:pw@WWW.Example.COM/g", "example.com", page_g, "utf-8"};
+  {
+    tbk_buf b = {0};
+    gz_bytes(&b, page_g);
+    record(&R[i].raw, "response", R[i].uri,
+           "HTTP/1.1 200 OK\r\nContent-Type: text/html;charset=utf-8\r\nContent-Encoding: "
+           "gzip\r\n\r\n",
+           b.data, b.len, 0);
+    i++;
+    tbk_buf_free(&b);
+  }
+  /* No Content-Type: sniffed. */
+  R[i] = (rec){{0}, "http://10.0.0.1/n", "10.0.0.1", page_n, NULL};
+  record(&R[i].raw, "response", R[i].uri, "HTTP/1.0 200 OK\r\n\r\n", page_n, strlen(page_n), 0);
+  i++;
+  record(&R[i].raw, "response", "http://10.0.0.1/t", "HTTP/1.0 200 OK\r\n\r\n",
+         "just text", 9, 0);
+  i++;
+  /* xhtml, a deep host. */
+  R[i] = (rec){{0}, "http://www.news.bbc.co.uk/x", "bbc.co.uk", page_x, NULL};
+  record(&R[i].raw, "response", R[i].uri,
+         "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml\r\n\r\n", page_x,
+         strlen(page_x), 0);
+  i++;
+  record(&R[i].raw, "revisit", "http://www.news.bbc.co.uk/x",
+         "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", "", 0, 0);
+  i++;
+  /* Chunked and gzipped together. */
+  R[i] = (rec){{0}, "http://blog.example.org/cg", "example.org", page_cg, NULL};
+  {
+    tbk_buf z = {0}, b = {0};
+    gz_bytes(&z, page_cg);
+    size_t half = z.len / 2;
+    tbk_buf_printf(&b, "%zx\r\n", half);
+    tbk_buf_append(&b, z.data, half);
+    tbk_buf_printf(&b, "\r\n%zx\r\n", z.len - half);
+    tbk_buf_append(&b, z.data + half, z.len - half);
+    tbk_buf_puts(&b, "\r\n0\r\n\r\n");
+    record(&R[i].raw, "response", R[i].uri,
+           "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/html\r\n"
+           "Content-Encoding: gzip\r\n\r\n",
+           b.data, b.len, 0);
+    i++;
+    tbk_buf_free(&z);
+    tbk_buf_free(&b);
+  }
+  /* A DNS "response" is not HTTP. */
+  record(&R[i].raw, "response", "dns:www.example.com", NULL, "20240101 www.example.com. 60 IN A 10.0.0.2\n", 44, 0);
+  i++;
+  if (i != NREC) {
+    fprintf(stderr, "fixture count %d\n", i);
+    exit(1);
+  }
+}
+
+static size_t expected_count(void) {
+  size_t n = 0;
+  for (int i = 0; i < NREC; i++) n += R[i].uri != NULL;
+  return n;
+}
+
+/* Warnings collected for checks. */
+typedef struct warns {
+  int n;
+  char all[8192];
+} warns;
+
+static void on_warn(void *ctx, const char *file, const char *msg) {
+  warns *w = ctx;
+  w->n++;
+  if (getenv("TBK_TEST_VERBOSE")) fprintf(stderr, "warning: %s: %s\n", file, msg);
+  size_t used = strlen(w->all);
+  snprintf(w->all + used, sizeof w->all - used, "%s: %s\n", file, msg);
+}
+
+static const tbk_page_ref *find_ref(const tbk_page_list *l, const char *uri) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->refs[i].page, uri) == 0) return &l->refs[i];
+  return NULL;
+}
+
+/* Every expected page is listed once with its site, URL and charset, and
+ * reads back to exactly its body. where[i] (may be NULL) gives the expected
+ * (offset, skip) of record i. */
+static void check_listing(const char *path, const tbk_page_list *l, const uint64_t *off,
+                          const uint64_t *skip) {
+  CHECK_INT(l->n, expected_count());
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_buf body = {0};
+  for (int i = 0; i < NREC; i++) {
+    if (!R[i].uri) continue;
+    const tbk_page_ref *r = find_ref(l, R[i].uri);
+    CHECK(r != NULL);
+    if (!r) {
+      fprintf(stderr, "  missing %s in %s\n", R[i].uri, path);
+      continue;
+    }
+    CHECK_STR(r->site, R[i].site);
+    CHECK_STR(r->url, R[i].uri);
+    CHECK_STR(r->file, path);
+    CHECK_STR(r->gold, "");
+    CHECK(r->is_warc);
+    if (R[i].charset) CHECK_STR(r->charset, R[i].charset);
+    else CHECK(r->charset == NULL);
+    if (off) CHECK_INT(r->offset, off[i]);
+    if (skip) CHECK_INT(r->skip, skip[i]);
+    tbk_error err = {0};
+    tbk_status st = tbk_page_ref_read(r, &o, &body, &err);
+    CHECK_INT(st, TBK_OK);
+    if (st) fprintf(stderr, "  read %s: %s\n", R[i].uri, err.msg);
+    CHECK_INT(body.len, strlen(R[i].body));
+    CHECK(body.len == strlen(R[i].body) && memcmp(body.data, R[i].body, body.len) == 0);
+  }
+  tbk_buf_free(&body);
+}
+
+static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o,
+                           warns *w, tbk_error *err) {
+  memset(l, 0, sizeof *l);
+  memset(w, 0, sizeof *w);
+  memset(err, 0, sizeof *err);
+  return tbk_page_list_add(l, path, o, on_warn, w, err);
+}
+
+/* -------------------------------------------------------------- tests */
+
+static void test_plain(void) {
+  tbk_buf all = {0};
+  uint64_t off[NREC];
+  for (int i = 0; i < NREC; i++) {
+    off[i] = all.len;
+    tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+  }
+  write_file(TMP "/plain.warc", all.data, all.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/plain.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(w.n, 0);
+  CHECK_INT(l.skipped, 0);
+  uint64_t zero[NREC] = {0};
+  check_listing(TMP "/plain.warc", &l, off, zero);
+
+  /* Sorted by site then page, whatever the archive order. */
+  tbk_page_list_sort(&l);
+  for (size_t i = 1; i < l.n; i++) {
+    int c = strcmp(l.refs[i - 1].site, l.refs[i].site);
+    CHECK(c < 0 || (c == 0 && strcmp(l.refs[i - 1].page, l.refs[i].page) < 0));
+  }
+  CHECK_STR(l.refs[0].site, "10.0.0.1");
+  CHECK_STR(l.refs[l.n - 1].site, "example.org");
+
+  /* Host keys keep the subdomain. */
+  tbk_page_list h;
+  o.site_key = TBK_SITE_HOST;
+  CHECK_INT(list_one(TMP "/plain.warc", &h, &o, &w, &err), TBK_OK);
+  const tbk_page_ref *x = find_ref(&h, "http://www.news.bbc.co.uk/x");
+  CHECK(x && strcmp(x->site, "news.bbc.co.uk") == 0);
+  x = find_ref(&h, "https://shop.example.com:8443/c?q=1");
+  CHECK(x && strcmp(x->site, "shop.example.com") == 0);
+  tbk_page_list_free(&h);
+  tbk_page_list_free(&l);
+  CHECK(l.refs == NULL && l.n == 0);
+  tbk_buf_free(&all);
+}
+
+static void build_multi(tbk_buf *gz, uint64_t *off) {
+  gz->len = 0;
+  for (int i = 0; i < NREC; i++) {
+    off[i] = gz->len;
+    gz_member(gz, R[i].raw.data, R[i].raw.len, 0);
+  }
+}
+
+static void test_multi_member(void) {
+  tbk_buf gz = {0};
+  uint64_t off[NREC], zero[NREC] = {0};
+  build_multi(&gz, off);
+  write_file(TMP "/multi.warc.gz", gz.data, gz.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/multi.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(w.n, 0);
+  CHECK_INT(l.skipped, 0);
+  check_listing(TMP "/multi.warc.gz", &l, off, zero);
+  tbk_page_list_free(&l);
+
+  /* The name decides nothing: gzip is recognised by content. */
+  write_file(TMP "/MULTI-GZ.WARC", gz.data, gz.len);
+  CHECK_INT(list_one(TMP "/MULTI-GZ.WARC", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, expected_count());
+  tbk_page_list_free(&l);
+  tbk_buf_free(&gz);
+}
+
+static void test_single_stream(void) {
+  tbk_buf all = {0}, gz = {0};
+  uint64_t skip[NREC], zero[NREC] = {0};
+  for (int i = 0; i < NREC; i++) {
+    skip[i] = all.len;
+    tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+  }
+  gz_member(&gz, all.data, all.len, 0);
+  write_file(TMP "/single.warc.gz", gz.data, gz.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/single.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(w.n, 0);
+  check_listing(TMP "/single.warc.gz", &l, zero, skip);
+  tbk_page_list_free(&l);
+  tbk_buf_free(&all);
+  tbk_buf_free(&gz);
+}
+
+static void test_truncated(void) {
+  tbk_buf gz = {0};
+  uint64_t off[NREC];
+  build_multi(&gz, off);
+  /* Cut inside the member of record 7 (gzip Content-Encoding). */
+  size_t cut = (size_t)(off[7] + (off[8] - off[7]) / 2);
+  write_file(TMP "/trunc.warc.gz", gz.data, cut);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/trunc.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 2); /* records 1 and 6 */
+  CHECK(find_ref(&l, R[1].uri) != NULL);
+  CHECK(find_ref(&l, R[6].uri) != NULL);
+  CHECK_INT(w.n, 1);
+  CHECK_INT(l.skipped, 1);
+  CHECK(strstr(w.all, "truncated") != NULL);
+  CHECK(strstr(w.all, TMP "/trunc.warc.gz: ") == w.all);
+  tbk_page_list_free(&l);
+
+  /* Cut before the first record ends: nothing could be read. */
+  write_file(TMP "/trunc0.warc.gz", gz.data, (size_t)off[1] / 2);
+  CHECK_INT(list_one(TMP "/trunc0.warc.gz", &l, &o, &w, &err), TBK_ERR_FORMAT);
+  CHECK_INT(l.n, 0);
+  tbk_page_list_free(&l);
+  tbk_buf_free(&gz);
+}
+
+static void test_corrupt_member(void) {
+  tbk_buf gz = {0};
+  uint64_t off[NREC];
+  build_multi(&gz, off);
+  /* Garble the deflate data of record 6's member (past its 10-byte header). */
+  size_t a = (size_t)off[6] + 12, b = (size_t)off[7] - 12;
+  for (size_t i = a; i < b; i++) gz.data[i] = (char)0xff;
+  write_file(TMP "/corrupt.warc.gz", gz.data, gz.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/corrupt.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, expected_count() - 1);
+  CHECK(find_ref(&l, R[6].uri) == NULL);
+  CHECK(find_ref(&l, R[7].uri) != NULL); /* re-synchronised on the next member */
+  CHECK(find_ref(&l, R[12].uri) != NULL);
+  CHECK_INT(w.n, 1);
+  CHECK_INT(l.skipped, 1);
+  CHECK(strstr(w.all, "corrupt gzip member at offset") != NULL);
+  /* Records after the damage still read back. */
+  tbk_buf body = {0};
+  const tbk_page_ref *r = find_ref(&l, R[12].uri);
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK &&
+        strcmp(body.data, R[12].body) == 0);
+  tbk_buf_free(&body);
+  tbk_page_list_free(&l);
+
+  /* Trailing garbage after the last member. */
+  build_multi(&gz, off);
+  tbk_buf_puts(&gz, "garbage that is not gzip");
+  write_file(TMP "/tail.warc.gz", gz.data, gz.len);
+  CHECK_INT(list_one(TMP "/tail.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, expected_count());
+  CHECK_INT(w.n, 1);
+  tbk_page_list_free(&l);
+  tbk_buf_free(&gz);
+}
+
+static void test_lying_length(void) {
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  tbk_buf all = {0};
+  const char *page = "<html><body>short</body></html>";
+  const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+  uint64_t off2 = 0;
+  /* 1: honest. 2: Content-Length 7 bytes short. 3: honest. 4: 40 bytes
+   * long, swallowing the head of 5. 6: honest. 7: runs past the end. */
+  record(&all, "response", "http://a.example.com/1", http, page, strlen(page), 0);
+  off2 = all.len;
+  record(&all, "response", "http://a.example.com/2", http, page, strlen(page), -7);
+  record(&all, "response", "http://a.example.com/3", http, page, strlen(page), 0);
+  record(&all, "response", "http://a.example.com/4", http, page, strlen(page), 40);
+  record(&all, "response", "http://a.example.com/5", http, page, strlen(page), 0);
+  record(&all, "response", "http://a.example.com/6", http, page, strlen(page), 0);
+  record(&all, "response", "http://a.example.com/7", http, page, strlen(page), 100);
+  write_file(TMP "/lying.warc", all.data, all.len);
+  CHECK_INT(list_one(TMP "/lying.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 3);
+  CHECK(find_ref(&l, "http://a.example.com/1") != NULL);
+  CHECK(find_ref(&l, "http://a.example.com/3") != NULL);
+  CHECK(find_ref(&l, "http://a.example.com/6") != NULL);
+  CHECK(l.skipped >= 3);
+  char want[128];
+  snprintf(want, sizeof want, "record at offset %llu (http://a.example.com/2): Content-Length",
+           (unsigned long long)off2);
+  CHECK(strstr(w.all, want) != NULL);
+  CHECK(strstr(w.all, "does not end at a record boundary") != NULL);
+  CHECK(strstr(w.all, "(http://a.example.com/7): Content-Length") != NULL);
+  CHECK(strstr(w.all, "runs past the end of the file") != NULL);
+  tbk_buf body = {0};
+  const tbk_page_ref *r = find_ref(&l, "http://a.example.com/6");
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, page) == 0);
+  tbk_buf_free(&body);
+  tbk_page_list_free(&l);
+  tbk_buf_free(&all);
+}
+
+static void test_bombs(void) {
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  o.max_record_bytes = 1 << 20;
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  tbk_buf gz = {0}, rec1 = {0};
+  const size_t big = (size_t)64 << 20;
+  const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+
+  /* Member 1: a page. Member 2: a record of 64 MiB of zeros (about 64 KiB
+   * compressed). Member 3: a page. */
+  gz_member(&gz, R[1].raw.data, R[1].raw.len, 0);
+  size_t bomb_off = gz.len;
+  tbk_buf_printf(&rec1,
+                 "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://bomb.example/\r\n"
+                 "Content-Length: %zu\r\n\r\n%s",
+                 strlen(http) + big, http);
+  gz_member(&gz, rec1.data, rec1.len, big); /* the record separator is lost in zeros */
+  size_t bomb_end = gz.len;
+  gz_member(&gz, R[7].raw.data, R[7].raw.len, 0);
+  CHECK(bomb_end - bomb_off < (size_t)1 << 20);
+  write_file(TMP "/bomb.warc.gz", gz.data, gz.len);
+  CHECK_INT(list_one(TMP "/bomb.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 2);
+  CHECK(find_ref(&l, R[1].uri) != NULL);
+  CHECK(find_ref(&l, R[7].uri) != NULL);
+  CHECK(find_ref(&l, "http://bomb.example/") == NULL);
+  CHECK_INT(l.skipped, 1);
+  CHECK(strstr(w.all, "record exceeds max-record-bytes (1048576)") != NULL);
+  tbk_page_list_free(&l);
+
+  /* The same bomb inside a single gzip stream is read through, not held. */
+  tbk_buf one = {0};
+  gz.len = 0;
+  tbk_buf_append(&one, R[1].raw.data, R[1].raw.len);
+  tbk_buf_append(&one, rec1.data, rec1.len);
+  {
+    /* Stream: page, bomb head, zeros, separator, page. */
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    static unsigned char zero[1 << 20];
+    unsigned char buf[1 << 16];
+    const char *tail_sep = "\r\n\r\n";
+    for (int part = 0; part < 4; part++) {
+      size_t reps = part == 1 ? big / sizeof zero : 1;
+      for (size_t k = 0; k < reps; k++) {
+        if (part == 0) z.next_in = (unsigned char *)one.data, z.avail_in = (uInt)one.len;
+        if (part == 1) z.next_in = zero, z.avail_in = sizeof zero;
+        if (part == 2) z.next_in = (unsigned char *)tail_sep, z.avail_in = 4;
+        if (part == 3)
+          z.next_in = (unsigned char *)R[7].raw.data, z.avail_in = (uInt)R[7].raw.len;
+        int flush = part == 3 ? Z_FINISH : Z_NO_FLUSH;
+        int r;
+        do {
+          z.next_out = buf;
+          z.avail_out = sizeof buf;
+          r = deflate(&z, flush);
+          tbk_buf_append(&gz, buf, sizeof buf - z.avail_out);
+        } while (z.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
+      }
+    }
+    deflateEnd(&z);
+  }
+  write_file(TMP "/bomb1.warc.gz", gz.data, gz.len);
+  CHECK_INT(list_one(TMP "/bomb1.warc.gz", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 2);
+  CHECK(strstr(w.all, "record exceeds max-record-bytes (1048576)") != NULL);
+  tbk_buf body = {0};
+  const tbk_page_ref *r = find_ref(&l, R[7].uri);
+  CHECK(r && r->offset == 0 && r->skip > big);
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK &&
+        strcmp(body.data, R[7].body) == 0);
+  tbk_page_list_free(&l);
+
+  /* An HTTP body whose gzip Content-Encoding inflates past the limit: the
+   * record is small, so it is listed, and reading it stops at the limit. */
+  tbk_buf z4 = {0}, rb = {0};
+  gz_member(&z4, "<html>", 6, (size_t)4 << 20);
+  record(&rb, "response", "http://bomb.example/enc",
+         "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n", z4.data,
+         z4.len, 0);
+  write_file(TMP "/encbomb.warc", rb.data, rb.len);
+  CHECK_INT(list_one(TMP "/encbomb.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 1);
+  if (l.n == 1) {
+    CHECK_INT(tbk_page_ref_read(&l.refs[0], &o, &body, &err), TBK_ERR_LIMIT);
+    CHECK(strstr(err.msg, "max-record-bytes (1048576)") != NULL);
+    CHECK_INT(body.len, 0);
+    o.max_record_bytes = (size_t)8 << 20;
+    CHECK_INT(tbk_page_ref_read(&l.refs[0], &o, &body, &err), TBK_OK);
+    CHECK_INT(body.len, ((size_t)4 << 20) + 6);
+  }
+  tbk_page_list_free(&l);
+  tbk_buf_free(&body);
+  tbk_buf_free(&z4);
+  tbk_buf_free(&rb);
+  tbk_buf_free(&one);
+  tbk_buf_free(&gz);
+  tbk_buf_free(&rec1);
+}
+
+static void test_not_warc(void) {
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  write_file(TMP "/html.warc", "<html>not a warc</html>\n", 24);
+  CHECK_INT(list_one(TMP "/html.warc", &l, &o, &w, &err), TBK_ERR_FORMAT);
+  CHECK(strstr(err.msg, "not a WARC file") != NULL);
+  write_file(TMP "/empty.warc", "", 0);
+  CHECK_INT(list_one(TMP "/empty.warc", &l, &o, &w, &err), TBK_ERR_FORMAT);
+
+  /* Valid, but without any HTML page. */
+  tbk_buf all = {0};
+  for (int i = 0; i < 6; i++)
+    if (!R[i].uri) tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+  write_file(TMP "/nohtml.warc", all.data, all.len);
+  CHECK_INT(list_one(TMP "/nohtml.warc", &l, &o, &w, &err), TBK_ERR_EMPTY);
+  CHECK(strstr(err.msg, "no HTML response records") != NULL);
+  CHECK_INT(l.n, 0);
+
+  /* Reading at an offset that holds no record. */
+  tbk_page_ref bad = {0};
+  bad.file = (char *)TMP "/nohtml.warc";
+  bad.is_warc = 1;
+  bad.offset = 3;
+  tbk_buf body = {0};
+  CHECK_INT(tbk_page_ref_read(&bad, &o, &body, &err), TBK_ERR_FORMAT);
+  bad.offset = 1u << 30;
+  CHECK_INT(tbk_page_ref_read(&bad, &o, &body, &err), TBK_ERR_FORMAT);
+  bad.file = (char *)TMP "/does-not-exist.warc";
+  bad.offset = 0;
+  CHECK_INT(tbk_page_ref_read(&bad, &o, &body, &err), TBK_ERR_IO);
+  tbk_buf_free(&body);
+  tbk_buf_free(&all);
+}
+
+int main(void) {
+  mkdir_p(TMP);
+  build_records();
+  test_plain();
+  test_multi_member();
+  test_single_stream();
+  test_truncated();
+  test_corrupt_member();
+  test_lying_length();
+  test_bombs();
+  test_not_warc();
+  for (int i = 0; i < NREC; i++) tbk_buf_free(&R[i].raw);
+  return check_report();
+}
