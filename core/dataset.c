@@ -14,6 +14,8 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
   tbk_dataset *ds = calloc(1, sizeof *ds);
   if (!ds) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   snprintf(ds->schema, sizeof ds->schema, "%s", schema_id ? schema_id : "");
+  tbk_page_options_init(&ds->page);
+  tbk_feature_options_init(&ds->feat);
   ds->dim = dim;
   ds->word_dims = word_dims;
   ds->word_ptr = calloc(1, sizeof *ds->word_ptr);
@@ -188,6 +190,13 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     snprintf(ds->schema, sizeof ds->schema, "%s", schema);
     ds->dim = (uint32_t)dim;
     ds->word_dims = (uint32_t)wdims;
+    const char *blocks = tbk_jsonl_str(obj, "blocks");
+    if (blocks) ds->page.blocks = strcmp(blocks, "html5") == 0 ? TBK_BLOCKS_HTML5 : TBK_BLOCKS_PAPER;
+    ds->page.min_chars = (size_t)tbk_jsonl_num(obj, "min_chars", (double)ds->page.min_chars);
+    ds->page.min_words = (size_t)tbk_jsonl_num(obj, "min_words", (double)ds->page.min_words);
+    ds->feat.attr_dims = (uint32_t)tbk_jsonl_num(obj, "attr_dims", ds->feat.attr_dims);
+    ds->feat.bigrams = (int)tbk_jsonl_num(obj, "bigrams", ds->feat.bigrams);
+    ds->feat.word_dims = ds->word_dims;
   }
   if (strcmp(schema, ds->schema) != 0 || dim != ds->dim || wdims != ds->word_dims) {
     st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %.0f) is not %s (dim %u)", meta, schema, dim,

@@ -88,7 +88,7 @@ extern const size_t tbk_fx_roles_n;
 /* One piece of the page text between two consecutive boundaries; the
  * prefix sums over pieces give any block's text statistics in O(1). */
 typedef struct fx_textstats {
-  uint32_t chars, words, short_words, word_cps, anchor_words, anchor_chars,
+  uint32_t chars, nonspace, words, short_words, word_cps, anchor_words, anchor_chars,
       heading_chars, punct, digits, letters, upper, cap_words, sentences;
 } fx_textstats;
 

@@ -40,6 +40,10 @@ struct tbk_model {
 
 struct tbk_dataset {
   char schema[128];
+  /* Options the rows were extracted with, from the meta header (defaults
+   * when the header does not say). The model records them. */
+  tbk_page_options page;
+  tbk_feature_options feat;
   uint32_t dim, word_dims;
   size_t n, cap;
   double *values;      /* owned: n x dim */

@@ -23,6 +23,8 @@ void tbk_train_options_init(tbk_train_options *o) {
   o->nb_folds = 5;
   o->cv_folds = 5;
   o->dedup = 1;
+  o->balance = 1;
+  o->max_site_rows = 3000;
 }
 
 void tbk_encoder_free(tbk_encoder *enc) {
@@ -300,6 +302,13 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   lo.C = C;
   lo.weight_pos = opt->weight_pos;
   lo.weight_neg = opt->weight_neg;
+  if (opt->balance) {
+    /* Equal total weight per class: auto-labelled data is mostly template
+     * on big template-heavy sites, and the probability scale (and so every
+     * threshold) should not depend on that accident of sampling. */
+    lo.weight_pos *= (double)n / (2.0 * (double)npos);
+    lo.weight_neg *= (double)n / (2.0 * (double)(n - npos));
+  }
   size_t nw;
   st = tbk_lr_train(&X, y, &lo, &out->w, &nw, err);
 done:
@@ -416,9 +425,8 @@ tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, uns
 
 static const double OP_PRECISIONS[TBK_MAX_OPS] = {0.80, 0.90, 0.95};
 
-tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, const tbk_page_options *page_opt,
-                     const tbk_feature_options *feat_opt, tbk_progress_fn progress, void *pctx, tbk_model **out,
-                     tbk_error *err) {
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *pctx,
+                     tbk_model **out, tbk_error *err) {
   *out = NULL;
   tbk_train_options o;
   if (opt) o = *opt;
@@ -430,10 +438,8 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, const 
   snprintf(m->schema, sizeof m->schema, "%s", ds->schema);
   m->dim = ds->dim;
   m->word_dims = ds->word_dims;
-  if (page_opt) m->page = *page_opt;
-  else tbk_page_options_init(&m->page);
-  if (feat_opt) m->feat = *feat_opt;
-  else tbk_feature_options_init(&m->feat);
+  m->page = ds->page;
+  m->feat = ds->feat;
   m->cv_pr_auc = NAN;
   m->C = o.C;
   tbk_status st = TBK_OK;

@@ -80,12 +80,13 @@ def html_element_text(root):
     from lxml import etree
     parts = []
     skip_depth = 0
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag if isinstance(el.tag, str) else None
-        name = tag.lower() if tag else None
+    for event, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
+        if event in ("comment", "pi"):  # invisible, but its tail is text
+            if el.tail and not skip_depth:
+                parts.append(el.tail)
+            continue
+        name = el.tag.lower() if isinstance(el.tag, str) else ""
         if event == "start":
-            if name is None:
-                continue
             if skip_depth or name in SKIP_TAGS:
                 skip_depth += 1
                 continue
@@ -93,15 +94,15 @@ def html_element_text(root):
                 parts.append("\n")
             if el.text:
                 parts.append(el.text)
-        else:
-            if name is not None and skip_depth:
-                skip_depth -= 1
-                if skip_depth:
-                    continue
-            elif name is not None and name in BLOCK_TAGS:
-                parts.append("\n")
-            if el.tail and not skip_depth and el is not root:
-                parts.append(el.tail)
+            continue
+        if skip_depth:
+            skip_depth -= 1
+            if skip_depth:
+                continue
+        elif name in BLOCK_TAGS:
+            parts.append("\n")
+        if el.tail and el is not root:
+            parts.append(el.tail)
     return normalize_lines("".join(parts))
 
 

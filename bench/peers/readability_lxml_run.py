@@ -15,6 +15,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lxml.html  # noqa: E402
 from readability import Document  # noqa: E402

@@ -334,6 +334,25 @@ size_t tbk_features_words(const tbk_features *fx, size_t block,
 int tbk_features_format(const tbk_features *fx, size_t block, int label,
                         int words, tbk_buf *out);
 
+/* A small reader for the flat JSON objects of JSON Lines files (tbk-label's
+ * labels, tbk-features' meta sidecar): one object per line; top-level
+ * string, number, boolean and null members are kept, nested arrays and
+ * objects are validated and skipped. Never recursive, never crashes on
+ * junk: a broken line is TBK_ERR_FORMAT ("invalid JSON at byte N") and the
+ * caller warns with the line number and skips it. */
+typedef struct tbk_jsonl_obj tbk_jsonl_obj;
+/* Parse one line (a JSON object; surrounding whitespace allowed). */
+tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out,
+                           tbk_error *err);
+void tbk_jsonl_free(tbk_jsonl_obj *o);
+/* Value of a string member (decoded UTF-8, borrowed), NULL when absent or
+ * not a string. With duplicate keys the first one wins. */
+const char *tbk_jsonl_str(const tbk_jsonl_obj *o, const char *key);
+/* Value of a number member, or dflt when absent or not a number. */
+double tbk_jsonl_num(const tbk_jsonl_obj *o, const char *key, double dflt);
+/* 1 when the member exists (any type). */
+int tbk_jsonl_has(const tbk_jsonl_obj *o, const char *key);
+
 /* ============================================================ model */
 
 /* Training data: one row per labelled block, its dense feature vector (of
@@ -384,7 +403,8 @@ typedef struct tbk_train_options {
   unsigned nb_folds;     /* out-of-fold NB scores, folds by site (5) */
   unsigned cv_folds;     /* cross-site CV for operating points (5; 0 = none) */
   int dedup;             /* drop duplicate training rows (1) */
-  size_t max_site_rows;  /* cap rows per site, 0 = none (0) */
+  int balance;           /* weight classes to equal total weight (1) */
+  size_t max_site_rows;  /* cap rows per site, 0 = none (3000) */
 } tbk_train_options;
 void tbk_train_options_init(tbk_train_options *o);
 
@@ -399,9 +419,9 @@ typedef struct tbk_operating_point {
 /* Progress callback for long training runs (may be NULL). */
 typedef void (*tbk_progress_fn)(void *ctx, const char *what);
 
+/* Fit the model on all rows. The segmentation and feature options are
+ * those the dataset's meta header recorded. */
 tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt,
-                     const tbk_page_options *page_opt,
-                     const tbk_feature_options *feat_opt,
                      tbk_progress_fn progress, void *progress_ctx,
                      tbk_model **out, tbk_error *err);
 
@@ -468,6 +488,18 @@ tbk_status tbk_render_html(tbk_page *page, const double *probs,
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
                             const double *probs, double threshold,
                             tbk_buf *out);
+
+/* ============================================================ benchmark support */
+/* (section owned by the benchmark harness; see core/bench.c) */
+
+/* The baseline tbk-bench measures every stage against: exactly what
+ * tbk_page_parse does before segmentation (size limit, charset decoding,
+ * libxml2 parse with the same flags), then one bare walk counting every DOM
+ * node into *nodes; no segmentation, nothing kept. Errors as for
+ * tbk_page_parse. */
+tbk_status tbk_bench_parse_walk(const char *data, size_t len,
+                                const tbk_page_options *opt, size_t *nodes,
+                                tbk_error *err);
 
 #ifdef __cplusplus
 }

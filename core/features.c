@@ -1,0 +1,663 @@
+/* Feature vectors of the candidate blocks of a page (Kołcz & Yih, section 3
+ * step 4): the block's text in isolation, its markup, its class/id/role
+ * tokens, how it differs from the rest of the page, and where it sits.
+ *
+ * Cost is linear in the page plus the blocks' own words: the page text is
+ * cut at every block boundary (and wherever the text enters or leaves a link
+ * or heading) into pieces; each piece is scanned and tokenized once, and
+ * prefix sums over pieces give every block's text statistics in O(1). Tag
+ * counts come from running per-tag counters snapshotted at each block's
+ * first node and end, and class/id bits are computed once per element on
+ * the blocks' ancestor chains. Only the per-block word maps (unique words,
+ * KL divergence, words line, text density) walk each block's tokens, so
+ * nested blocks cost their own words once per nesting level. */
+#include <locale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wctype.h>
+
+#include "features.h"
+#include "text_internal.h"
+#include "util.h"
+
+#define MAX_WORD_DIMS (1u << 24)
+#define MAX_ATTR_DIMS (1u << 16)
+
+static locale_t cls_locale;
+static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
+static void cls_init(void) { cls_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
+
+tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tbk_error *err) {
+  *out = NULL;
+  tbk_feature_options defaults;
+  if (!o) {
+    tbk_feature_options_init(&defaults);
+    o = &defaults;
+  }
+  if (o->word_dims < 1 || o->word_dims > MAX_WORD_DIMS)
+    return tbk_fail(err, TBK_ERR_ARG, "word-dims must be in 1..%u", MAX_WORD_DIMS);
+  if (o->attr_dims > MAX_ATTR_DIMS)
+    return tbk_fail(err, TBK_ERR_ARG, "attr-dims must be in 0..%u", MAX_ATTR_DIMS);
+  pthread_once(&cls_once, cls_init);
+  tbk_features *fx = calloc(1, sizeof *fx);
+  if (!fx) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->opt = *o;
+  fx->opt.bigrams = o->bigrams ? 1 : 0;
+  tbk_status st = tbk_tokenizer_new(&fx->tok, err);
+  if (st == TBK_OK) st = tbk_fx_schema_build(fx, err);
+  if (st != TBK_OK) {
+    tbk_features_free(fx);
+    return st;
+  }
+  *out = fx;
+  return TBK_OK;
+}
+
+void tbk_features_free(tbk_features *fx) {
+  if (!fx) return;
+  tbk_tokenizer_free(fx->tok);
+  tbk_fx_schema_free(fx);
+  free(fx->values);
+  free(fx->w_off);
+  free(fx->w_idx);
+  free(fx->w_cnt);
+  free(fx->bounds);
+  free(fx->state_pos);
+  free(fx->state_val);
+  free(fx->pref);
+  free(fx->piece_tok);
+  free(fx->tok_h64);
+  free(fx->tok_h32);
+  free(fx->tok_idx);
+  free(fx->tok_cp);
+  free(fx->in_heading);
+  free(fx->events);
+  free(fx->snap);
+  free(fx->slot);
+  free(fx->bits);
+  free(fx->page_cnt);
+  free(fx->blk_cnt);
+  free(fx->touched);
+  free(fx->uniq);
+  free(fx->cand_depth);
+  free(fx->blk_words);
+  free(fx->blk_link);
+  free(fx);
+}
+
+/* Make *p hold at least need elements (amortised doubling). */
+static int grow(void *pp, size_t *cap, size_t need, size_t elem) {
+  void **p = pp;
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < need) c *= 2;
+  if (c > SIZE_MAX / elem) return -1;
+  void *q = realloc(*p, c * elem);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+/* ------------------------------------------------------------ characters */
+
+static int is_terminal(uint32_t c) {
+  return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F ||
+         c == 0xFF0E;
+}
+/* Scripts without spaces end a sentence at the mark itself. */
+static int is_wide_terminal(uint32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF0E; }
+static int is_closer(uint32_t c) {
+  return c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == 0xBB || c == 0x2019 ||
+         c == 0x201D || c == 0x300D || c == 0x300F || c == 0xFF09;
+}
+
+/* ASCII punctuation and symbols, plus the Unicode punctuation blocks
+ * (general, CJK, full-width); a fixed list, so no platform changes it. */
+static int is_punct(uint32_t c) {
+  if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
+                       (c >= 0x7B && c <= 0x7E);
+  return c == 0xA1 || c == 0xA7 || c == 0xAB || c == 0xB6 || c == 0xB7 || c == 0xBB || c == 0xBF ||
+         (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205E) || (c >= 0x3001 && c <= 0x3003) ||
+         (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301F) || (c >= 0xFF01 && c <= 0xFF0F) ||
+         (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) || (c >= 0xFF5B && c <= 0xFF65);
+}
+
+static int is_digit(uint32_t c) {
+  return (c >= '0' && c <= '9') || (c >= 0xFF10 && c <= 0xFF19) || (c >= 0x660 && c <= 0x669) ||
+         (c >= 0x6F0 && c <= 0x6F9) || (c >= 0x966 && c <= 0x96F);
+}
+
+static int is_mark(uint32_t c) {
+  return (c >= 0x300 && c <= 0x36F) || (c >= 0x1AB0 && c <= 0x1AFF) || (c >= 0x1DC0 && c <= 0x1DFF) ||
+         (c >= 0x20D0 && c <= 0x20FF) || (c >= 0xFE20 && c <= 0xFE2F);
+}
+
+static void add_stats(fx_textstats *d, const fx_textstats *a) {
+  d->chars += a->chars; d->nonspace += a->nonspace; d->words += a->words;
+  d->short_words += a->short_words; d->word_cps += a->word_cps; d->anchor_words += a->anchor_words;
+  d->anchor_chars += a->anchor_chars; d->heading_chars += a->heading_chars; d->punct += a->punct;
+  d->digits += a->digits; d->letters += a->letters; d->upper += a->upper;
+  d->cap_words += a->cap_words; d->sentences += a->sentences;
+}
+
+static fx_textstats diff_stats(const fx_textstats *b, const fx_textstats *a) {
+  fx_textstats d;
+  d.chars = b->chars - a->chars; d.nonspace = b->nonspace - a->nonspace; d.words = b->words - a->words;
+  d.short_words = b->short_words - a->short_words; d.word_cps = b->word_cps - a->word_cps;
+  d.anchor_words = b->anchor_words - a->anchor_words; d.anchor_chars = b->anchor_chars - a->anchor_chars;
+  d.heading_chars = b->heading_chars - a->heading_chars; d.punct = b->punct - a->punct;
+  d.digits = b->digits - a->digits; d.letters = b->letters - a->letters; d.upper = b->upper - a->upper;
+  d.cap_words = b->cap_words - a->cap_words; d.sentences = b->sentences - a->sentences;
+  return d;
+}
+
+/* Character statistics of one piece (valid UTF-8, spaces collapsed). */
+static void scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
+  int prev_word = 0, pending = 0; /* pending: 1 terminal run, 2 wide terminal */
+  for (size_t i = 0; i < n;) {
+    uint32_t c;
+    if (s[i] < 0x80) {
+      c = s[i++];
+    } else {
+      size_t k = tbk_utf8_seq(s + i, n - i);
+      if (!k) { c = 0xFFFD; k = 1; }
+      else c = tbk_utf8_decode(s + i, k);
+      i += k;
+    }
+    st->chars++;
+    int term = is_terminal(c);
+    if (pending && !term) {
+      if (pending == 2 || c == ' ' || is_closer(c)) st->sentences++;
+      pending = 0;
+    }
+    if (c == ' ') { prev_word = 0; continue; }
+    st->nonspace++;
+    st->anchor_chars += (uint32_t)anchor;
+    st->heading_chars += (uint32_t)heading;
+    if (term) pending = is_wide_terminal(c) || pending == 2 ? 2 : 1;
+    if (is_punct(c)) st->punct++;
+    int digit = is_digit(c), letter, upper;
+    if (c < 0x80) {
+      upper = c >= 'A' && c <= 'Z';
+      letter = upper || (c >= 'a' && c <= 'z');
+    } else if (cls_locale) {
+      letter = iswalpha_l((wint_t)c, cls_locale) != 0;
+      upper = letter && iswupper_l((wint_t)c, cls_locale) != 0;
+    } else {
+      letter = upper = 0;
+    }
+    if (digit) st->digits++;
+    if (letter && !digit) {
+      st->letters++;
+      if (upper) {
+        st->upper++;
+        if (!prev_word) st->cap_words++;
+      }
+    }
+    prev_word = letter || digit || is_mark(c) || c == '_';
+  }
+  if (pending) st->sentences++;
+}
+
+/* ------------------------------------------------------------- tokens */
+
+typedef struct tok_ctx {
+  tbk_features *fx;
+  fx_textstats *st;
+  int anchor;
+  int failed;
+} tok_ctx;
+
+static int on_token(void *p, const char *tok, size_t len) {
+  tok_ctx *c = p;
+  tbk_features *fx = c->fx;
+  if (fx->n_tok == fx->cap_tok) {
+    size_t cap = fx->cap_tok, need = fx->n_tok + 1;
+    if (grow(&fx->tok_h64, &cap, need, sizeof *fx->tok_h64)) { c->failed = 1; return 1; }
+    cap = fx->cap_tok;
+    if (grow(&fx->tok_h32, &cap, need, sizeof *fx->tok_h32)) { c->failed = 1; return 1; }
+    cap = fx->cap_tok;
+    if (grow(&fx->tok_idx, &cap, need, sizeof *fx->tok_idx)) { c->failed = 1; return 1; }
+    cap = fx->cap_tok;
+    if (grow(&fx->tok_cp, &cap, need, sizeof *fx->tok_cp)) { c->failed = 1; return 1; }
+    fx->cap_tok = cap;
+  }
+  uint32_t h32 = tbk_fx_fnv32(tok, len);
+  uint64_t h64 = tbk_hash64(tok, len);
+  uint32_t cps = (uint32_t)tbk_utf8_length(tok, len);
+  size_t k = fx->n_tok++;
+  fx->tok_h64[k] = h64 ? h64 : 1; /* 0 marks an empty slot in the set */
+  fx->tok_h32[k] = h32;
+  fx->tok_idx[k] = h32 % fx->opt.word_dims + 1;
+  fx->tok_cp[k] = cps;
+  c->st->words++;
+  c->st->word_cps += cps;
+  if (cps <= 3) c->st->short_words++;
+  if (c->anchor) c->st->anchor_words++;
+  return 0;
+}
+
+/* Bigram bucket from the two unigram hashes, bytes in a fixed order so the
+ * value does not depend on the platform's endianness. */
+static uint32_t bigram_idx(uint32_t a, uint32_t b, uint32_t dims) {
+  unsigned char k[9] = {(unsigned char)a, (unsigned char)(a >> 8), (unsigned char)(a >> 16),
+                        (unsigned char)(a >> 24), 0x1F, (unsigned char)b, (unsigned char)(b >> 8),
+                        (unsigned char)(b >> 16), (unsigned char)(b >> 24)};
+  return tbk_fx_fnv32(k, sizeof k) % dims + 1;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Index of x in the sorted array a[0..n) (x is known to be present). */
+static size_t find_u32(const uint32_t *a, size_t n, uint32_t x) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static size_t sort_unique(uint32_t *a, size_t n) {
+  if (!n) return 0;
+  qsort(a, n, sizeof *a, cmp_u32);
+  size_t m = 1;
+  for (size_t i = 1; i < n; i++)
+    if (a[i] != a[m - 1]) a[m++] = a[i];
+  return m;
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+/* --------------------------------------------------------------- passes */
+
+/* Cut the text into pieces and compute each piece's statistics and tokens. */
+static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err) {
+  const char *text = p->text.data ? p->text.data : "";
+  uint32_t T = (uint32_t)p->text.len;
+  size_t need = 2 * p->n_blocks + p->n_runs + 2;
+  if (grow(&fx->bounds, &fx->cap_bounds, need, sizeof *fx->bounds) ||
+      grow(&fx->in_heading, &fx->cap_nodes, p->n_nodes + 1, 1))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < p->n_nodes; i++) {
+    const tbk_node *n = &p->nodes[i];
+    int h = n->tag >= TBK_TAG_H1 && n->tag <= TBK_TAG_H6;
+    fx->in_heading[i] = (uint8_t)(h || (n->parent != TBK_NONE && fx->in_heading[n->parent]));
+  }
+  size_t nb = 0;
+  fx->bounds[nb++] = 0;
+  fx->bounds[nb++] = T;
+  for (size_t b = 0; b < p->n_blocks; b++) {
+    uint32_t s = (uint32_t)(p->blocks[b].text - text);
+    fx->bounds[nb++] = s;
+    fx->bounds[nb++] = s + (uint32_t)p->blocks[b].text_len;
+  }
+  /* Where the text enters or leaves a link or a heading. */
+  fx->n_states = 0;
+  uint8_t state = 0;
+  for (size_t r = 0; r < p->n_runs; r++) {
+    const tbk_node *n = &p->nodes[p->runs[r].node];
+    uint8_t s = (uint8_t)((n->in_anchor ? 1 : 0) | (fx->in_heading[p->runs[r].node] ? 2 : 0));
+    if (s == state) continue;
+    state = s;
+    size_t cap = fx->cap_states;
+    if (grow(&fx->state_pos, &cap, fx->n_states + 1, sizeof *fx->state_pos)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    cap = fx->cap_states;
+    if (grow(&fx->state_val, &cap, fx->n_states + 1, 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    fx->cap_states = cap;
+    fx->state_pos[fx->n_states] = p->runs[r].start;
+    fx->state_val[fx->n_states++] = s;
+    fx->bounds[nb++] = p->runs[r].start;
+  }
+  nb = sort_unique(fx->bounds, nb);
+  fx->n_bounds = nb;
+  if (grow(&fx->pref, &fx->cap_pref, nb + 1, sizeof *fx->pref) ||
+      grow(&fx->piece_tok, &fx->cap_piece_tok, nb + 1, sizeof *fx->piece_tok))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(&fx->pref[0], 0, sizeof fx->pref[0]);
+  fx->n_tok = 0;
+  size_t sj = 0;
+  state = 0;
+  for (size_t k = 0; k + 1 < nb; k++) {
+    uint32_t a = fx->bounds[k], b = fx->bounds[k + 1];
+    while (sj < fx->n_states && fx->state_pos[sj] <= a) state = fx->state_val[sj++];
+    fx->piece_tok[k] = (uint32_t)fx->n_tok;
+    fx_textstats st = {0};
+    scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
+    tok_ctx c = {fx, &st, state & 1, 0};
+    tbk_tokenize_valid(fx->tok, text + a, b - a, on_token, &c);
+    if (c.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    fx->pref[k + 1] = fx->pref[k];
+    add_stats(&fx->pref[k + 1], &st);
+  }
+  fx->piece_tok[nb - 1] = (uint32_t)fx->n_tok;
+  return TBK_OK;
+}
+
+/* Running per-tag counts snapshotted at every block's first node and end. */
+static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
+  if (grow(&fx->events, &fx->cap_events, 2 * p->n_blocks + 1, sizeof *fx->events))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t ne = 0;
+  for (size_t b = 0; b < p->n_blocks; b++) {
+    fx->events[ne++] = p->blocks[b].node;
+    fx->events[ne++] = p->nodes[p->blocks[b].node].end;
+  }
+  ne = sort_unique(fx->events, ne);
+  fx->n_events = ne;
+  if (ne && (ne > SIZE_MAX / TBK_TAG_COUNT ||
+             grow(&fx->snap, &fx->cap_snap, ne * TBK_TAG_COUNT, sizeof *fx->snap)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  uint32_t counts[TBK_TAG_COUNT] = {0};
+  size_t e = 0;
+  for (size_t i = 0; i <= p->n_nodes; i++) {
+    while (e < ne && fx->events[e] == i) memcpy(fx->snap + (e++) * TBK_TAG_COUNT, counts, sizeof counts);
+    if (i < p->n_nodes) counts[p->nodes[i].tag]++;
+  }
+  *page_anchors = counts[TBK_TAG_A];
+  return TBK_OK;
+}
+
+/* class/id/role bits of every block element and the union over its
+ * ancestors, computed once per element of the blocks' ancestor chains. */
+static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_out, tbk_error *err) {
+  size_t words = (fx->attr_width + 63) / 64;
+  *words_out = words;
+  if (grow(&fx->slot, &fx->cap_slot, p->n_nodes + 1, sizeof *fx->slot))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < p->n_nodes; i++) fx->slot[i] = TBK_NONE;
+  for (size_t b = 0; b < p->n_blocks; b++)
+    for (uint32_t x = p->blocks[b].node; x != TBK_NONE && fx->slot[x] == TBK_NONE; x = p->nodes[x].parent)
+      fx->slot[x] = 0;
+  size_t ns = 0;
+  for (size_t i = 0; i < p->n_nodes; i++)
+    if (fx->slot[i] != TBK_NONE) fx->slot[i] = (uint32_t)ns++;
+  if (ns && grow(&fx->bits, &fx->cap_bits, ns * 2 * words, sizeof *fx->bits))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (ns) memset(fx->bits, 0, ns * 2 * words * sizeof *fx->bits);
+  for (size_t i = 0; i < p->n_nodes; i++) {
+    if (fx->slot[i] == TBK_NONE) continue;
+    uint64_t *self = fx->bits + (size_t)fx->slot[i] * 2 * words, *anc = self + words;
+    tbk_fx_attr_bits(fx, p->nodes[i].xml, self);
+    uint32_t up = p->nodes[i].parent;
+    if (up == TBK_NONE) continue;
+    const uint64_t *pself = fx->bits + (size_t)fx->slot[up] * 2 * words, *panc = pself + words;
+    for (size_t w = 0; w < words; w++) anc[w] = pself[w] | panc[w];
+  }
+  return TBK_OK;
+}
+
+static const uint32_t *snapshot(const tbk_features *fx, uint32_t node) {
+  return fx->snap + find_u32(fx->events, fx->n_events, node) * TBK_TAG_COUNT;
+}
+
+/* Runs (text nodes) whose text lies in [a, b). */
+static size_t runs_in(const tbk_page *p, uint32_t a, uint32_t b) {
+  size_t lo = 0, hi = p->n_runs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->runs[mid].start < a) lo = mid + 1; else hi = mid;
+  }
+  size_t first = lo;
+  hi = p->n_runs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->runs[mid].start < b) lo = mid + 1; else hi = mid;
+  }
+  return lo - first;
+}
+
+/* Word-level statistics of block tokens [t0, t1): fills unique count, text
+ * density and KL divergence, and appends the block's words line. */
+static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out,
+                       double *kl_out) {
+  size_t n = t1 - t0;
+  size_t cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  if (grow(&fx->uniq, &fx->cap_uniq, cap, sizeof *fx->uniq) ||
+      grow(&fx->touched, &fx->cap_touched, fx->opt.bigrams ? 2 * n + 1 : n + 1, sizeof *fx->touched))
+    return -1;
+  memset(fx->uniq, 0, cap * sizeof *fx->uniq);
+  size_t uniq = 0, nt = 0, wrapped = 0, line_words = 0;
+  long line_len = -1;
+  for (size_t k = t0; k < t1; k++) {
+    uint32_t idx = fx->tok_idx[k];
+    if (fx->blk_cnt[idx]++ == 0) fx->touched[nt++] = idx;
+    uint64_t h = fx->tok_h64[k];
+    size_t s = (size_t)h & (cap - 1);
+    while (fx->uniq[s] && fx->uniq[s] != h) s = (s + 1) & (cap - 1);
+    if (!fx->uniq[s]) { fx->uniq[s] = h; uniq++; }
+    /* boilerpipe: wrap at 80 columns; the unfinished last line is left out
+     * when there is more than one. */
+    line_len += (long)fx->tok_cp[k] + 1;
+    if (line_len > TBK_FX_WRAP) { wrapped++; line_len = (long)fx->tok_cp[k]; line_words = 1; }
+    else line_words++;
+  }
+  *uniq_out = (double)uniq;
+  *density_out = wrapped ? (double)(n - line_words) / (double)wrapped : (double)n;
+  double kl = 0.0;
+  if (n) {
+    double rest = (double)(fx->n_tok - n) + TBK_FX_KL_ALPHA * fx->page_vocab;
+    for (size_t j = 0; j < nt; j++) {
+      uint32_t idx = fx->touched[j], c = fx->blk_cnt[idx];
+      double pw = (double)c / (double)n;
+      double qw = ((double)(fx->page_cnt[idx] - c) + TBK_FX_KL_ALPHA) / rest;
+      kl += pw * log(pw / qw);
+    }
+  }
+  *kl_out = kl;
+  if (fx->opt.bigrams)
+    for (size_t k = t0 + 1; k < t1; k++) {
+      uint32_t idx = bigram_idx(fx->tok_h32[k - 1], fx->tok_h32[k], fx->opt.word_dims);
+      if (fx->blk_cnt[idx]++ == 0) fx->touched[nt++] = idx;
+    }
+  qsort(fx->touched, nt, sizeof *fx->touched, cmp_u32);
+  size_t cw = fx->cap_w;
+  if (grow(&fx->w_idx, &cw, fx->n_w + nt, sizeof *fx->w_idx)) return -1;
+  cw = fx->cap_w;
+  if (grow(&fx->w_cnt, &cw, fx->n_w + nt, sizeof *fx->w_cnt)) return -1;
+  fx->cap_w = cw;
+  for (size_t j = 0; j < nt; j++) {
+    uint32_t idx = fx->touched[j];
+    fx->w_idx[fx->n_w] = idx;
+    fx->w_cnt[fx->n_w++] = fx->blk_cnt[idx];
+    fx->blk_cnt[idx] = 0;
+  }
+  return 0;
+}
+
+tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
+  fx->n_blocks = 0;
+  fx->n_w = 0;
+  size_t B = p->n_blocks, D = fx->dim;
+  if (!fx->page_cnt) {
+    fx->page_cnt = calloc((size_t)fx->opt.word_dims + 1, sizeof *fx->page_cnt);
+    fx->blk_cnt = calloc((size_t)fx->opt.word_dims + 1, sizeof *fx->blk_cnt);
+    if (!fx->page_cnt || !fx->blk_cnt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  if ((B && D > SIZE_MAX / sizeof(double) / B) || grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
+      grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
+      grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t cb = fx->cap_blk;
+  if (grow(&fx->blk_words, &cb, B + 1, sizeof(double))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  cb = fx->cap_blk;
+  if (grow(&fx->blk_link, &cb, B + 1, sizeof(double))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->cap_blk = cb;
+
+  tbk_status st = text_pass(fx, p, err);
+  uint32_t page_anchors = 0;
+  size_t words = 0;
+  if (st == TBK_OK) st = node_pass(fx, p, &page_anchors, err);
+  if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
+  if (st != TBK_OK) return st;
+
+  fx->page_vocab = 0;
+  for (size_t k = 0; k < fx->n_tok; k++)
+    if (fx->page_cnt[fx->tok_idx[k]]++ == 0) fx->page_vocab++;
+
+  const char *text = p->text.data ? p->text.data : "";
+  const fx_textstats *page_st = &fx->pref[fx->n_bounds - 1];
+  double T = (double)p->text.len, N = (double)p->n_nodes;
+  memset(fx->values, 0, B * D * sizeof *fx->values);
+  for (size_t b = 0; b < B; b++) {
+    const tbk_block *blk = &p->blocks[b];
+    fx->cand_depth[b] = blk->parent >= 0 ? fx->cand_depth[blk->parent] + 1 : 0;
+  }
+  fx->w_off[0] = 0;
+  for (size_t b = 0; b < B && st == TBK_OK; b++) {
+    const tbk_block *blk = &p->blocks[b];
+    const tbk_node *nd = &p->nodes[blk->node];
+    double *v = fx->values + b * D;
+    uint32_t s = (uint32_t)(blk->text - text), e = s + (uint32_t)blk->text_len;
+    size_t ks = find_u32(fx->bounds, fx->n_bounds, s), ke = find_u32(fx->bounds, fx->n_bounds, e);
+    fx_textstats t = diff_stats(&fx->pref[ke], &fx->pref[ks]);
+    size_t t0 = fx->piece_tok[ks], t1 = fx->piece_tok[ke];
+    double uniq, density, kl;
+    if (block_words(fx, t0, t1, &uniq, &density, &kl)) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
+    }
+    fx->w_off[b + 1] = fx->n_w;
+    const uint32_t *c0 = snapshot(fx, blk->node), *c1 = snapshot(fx, nd->end);
+    double anchors = (double)(c1[TBK_TAG_A] - c0[TBK_TAG_A]);
+    double elements = (double)(nd->end - blk->node);
+    size_t distinct = 0, format = 0;
+    for (int tag = 0; tag < TBK_TAG_COUNT; tag++) {
+      uint32_t c = c1[tag] - c0[tag];
+      if (!c) continue;
+      distinct++;
+      if (fx->fmt_tag[tag]) format += c;
+      if (fx->tag_col[tag] >= 0) v[fx->tag_col[tag]] = c;
+    }
+    double w = t.words;
+    v[FX_TEXT_CHARS] = t.chars;
+    v[FX_TEXT_WORDS] = w;
+    v[FX_TEXT_UNIQUE] = uniq;
+    v[FX_TEXT_UNIQUE_RATIO] = ratio(uniq, w);
+    v[FX_TEXT_MEAN_WORD_LEN] = ratio(t.word_cps, w);
+    v[FX_TEXT_SHORT_RATIO] = ratio(t.short_words, w);
+    v[FX_TEXT_SENTENCES] = t.sentences;
+    v[FX_TEXT_WORDS_PER_SENT] = w / (t.sentences ? t.sentences : 1);
+    v[FX_TEXT_PUNCT] = t.punct;
+    v[FX_TEXT_PUNCT_RATIO] = ratio(t.punct, t.nonspace);
+    v[FX_TEXT_DIGIT_RATIO] = ratio(t.digits, t.nonspace);
+    v[FX_TEXT_UPPER_RATIO] = ratio(t.upper, t.letters);
+    v[FX_TEXT_CAP_RATIO] = ratio(t.cap_words, w);
+    v[FX_TEXT_HEADING_CHARS] = t.heading_chars;
+    v[FX_TEXT_HEADING_RATIO] = ratio(t.heading_chars, t.nonspace);
+    v[FX_TEXT_DENSITY] = density;
+    v[FX_LINK_ANCHOR_WORDS] = t.anchor_words;
+    v[FX_LINK_DENSITY] = ratio(t.anchor_words, w);
+    v[FX_LINK_CHAR_DENSITY] = ratio(t.anchor_chars, t.nonspace);
+    v[FX_LINK_WORDS_PER_ANCHOR] = ratio(t.anchor_words, anchors);
+    v[FX_MARKUP_ELEMENTS] = elements;
+    v[FX_MARKUP_DISTINCT] = (double)distinct;
+    v[FX_MARKUP_FORMAT] = (double)format;
+    v[FX_MARKUP_TAG_TEXT] = ratio(elements, t.chars);
+    v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
+    v[FX_MARKUP_CHILDREN] = nd->child_elems;
+    v[FX_PAGE_WORDS] = (double)fx->n_tok;
+    v[FX_PAGE_ELEMENTS] = N;
+    v[FX_PAGE_WORD_SHARE] = ratio(w, (double)fx->n_tok);
+    v[FX_PAGE_CHAR_SHARE] = ratio(t.chars, page_st->chars);
+    v[FX_PAGE_TAG_SHARE] = ratio(elements, N);
+    v[FX_PAGE_LINK_SHARE] = ratio(anchors, page_anchors);
+    v[FX_PAGE_KL] = kl;
+    v[FX_POS_LINE] = blk->line;
+    v[FX_POS_LINE_REL] = ratio(blk->line, p->n_lines);
+    v[FX_POS_OFFSET_REL] = ratio(s, T);
+    v[FX_POS_END_REL] = ratio(e, T);
+    v[FX_POS_DEPTH] = blk->depth;
+    v[FX_POS_DEPTH_REL] = ratio(blk->depth, p->max_depth);
+    v[FX_POS_SIB_LEFT] = nd->sib_index;
+    v[FX_POS_SIB_RIGHT] = nd->sib_count > nd->sib_index ? nd->sib_count - 1 - nd->sib_index : 0;
+    v[FX_POS_SIBLINGS] = nd->sib_count;
+    v[FX_POS_BLOCK_INDEX] = (double)b;
+    v[FX_POS_BLOCK_REL] = ratio((double)b, (double)B);
+    v[FX_POS_BLOCKS] = (double)B;
+    v[FX_POS_HAS_CAND_ANC] = blk->parent >= 0;
+    v[FX_POS_CAND_ANCESTORS] = fx->cand_depth[b];
+    /* Blocks are in document order, so the descendants follow b directly. */
+    size_t last = b + 1;
+    {
+      size_t lo = b + 1, hi = B;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
+      }
+      last = lo;
+    }
+    v[FX_POS_CAND_DESC] = (double)(last - (b + 1));
+    if (blk->parent >= 0) fx->values[(size_t)blk->parent * D + FX_POS_CAND_CHILDREN] += 1;
+    if (fx->blocktag_col[nd->tag] >= 0) v[fx->blocktag_col[nd->tag]] = 1;
+    const uint64_t *self = fx->bits + (size_t)fx->slot[blk->node] * 2 * words, *anc = self + words;
+    for (size_t j = 0; j < fx->attr_width; j++) {
+      if (self[j / 64] >> (j % 64) & 1) v[fx->attr_self + j] = 1;
+      if (anc[j / 64] >> (j % 64) & 1) v[fx->attr_anc + j] = 1;
+    }
+    fx->blk_words[b] = w;
+    fx->blk_link[b] = v[FX_LINK_DENSITY];
+  }
+  for (size_t k = 0; k < fx->n_tok; k++) fx->page_cnt[fx->tok_idx[k]] = 0;
+  if (st != TBK_OK) return st;
+  for (size_t b = 0; b < B; b++) {
+    double *v = fx->values + b * D;
+    if (b > 0) { v[FX_NB_PREV_WORDS] = fx->blk_words[b - 1]; v[FX_NB_PREV_LINK] = fx->blk_link[b - 1]; }
+    if (b + 1 < B) { v[FX_NB_NEXT_WORDS] = fx->blk_words[b + 1]; v[FX_NB_NEXT_LINK] = fx->blk_link[b + 1]; }
+  }
+  fx->n_blocks = B;
+  return TBK_OK;
+}
+
+size_t tbk_features_blocks(const tbk_features *fx) { return fx->n_blocks; }
+
+const double *tbk_features_values(const tbk_features *fx, size_t block) {
+  return block < fx->n_blocks ? fx->values + block * fx->dim : NULL;
+}
+
+size_t tbk_features_words(const tbk_features *fx, size_t block, const uint32_t **idx, const uint32_t **cnt) {
+  if (block >= fx->n_blocks) {
+    if (idx) *idx = NULL;
+    if (cnt) *cnt = NULL;
+    return 0;
+  }
+  size_t a = fx->w_off[block], b = fx->w_off[block + 1];
+  if (idx) *idx = fx->w_idx + a;
+  if (cnt) *cnt = fx->w_cnt + a;
+  return b - a;
+}
+
+/* %.9g in the C locale whatever the process locale is: the only thing a
+ * locale can change in this format is the decimal point. */
+static int put_value(tbk_buf *out, size_t col, double x) {
+  char num[64];
+  int n = snprintf(num, sizeof num, "%.9g", x);
+  if (n < 0 || (size_t)n >= sizeof num) return -1;
+  for (int i = 0; i < n; i++)
+    if (num[i] == ',') num[i] = '.';
+  return tbk_buf_printf(out, " %zu:%s", col, num);
+}
+
+int tbk_features_format(const tbk_features *fx, size_t block, int label, int words, tbk_buf *out) {
+  if (block >= fx->n_blocks) return -1;
+  if (tbk_buf_printf(out, "%d", label)) return -1;
+  if (words) {
+    const uint32_t *idx, *cnt;
+    size_t n = tbk_features_words(fx, block, &idx, &cnt);
+    for (size_t k = 0; k < n; k++)
+      if (tbk_buf_printf(out, " %u:%u", idx[k], cnt[k])) return -1;
+  } else {
+    const double *v = fx->values + block * fx->dim;
+    for (size_t j = 0; j < fx->dim; j++)
+      if (v[j] != 0 && put_value(out, j + 1, v[j])) return -1;
+  }
+  return tbk_buf_append(out, "\n", 1);
+}

@@ -1,0 +1,202 @@
+/* tbk-predict: score every block of unseen pages with a trained model and
+ * write the page without its template (stage 4). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void usage(void) {
+  printf("Usage: tbk-predict [OPTION]... INPUT...\n"
+         "Score every candidate block of each page with a template model (no site\n"
+         "history needed) and write the page with its template removed.\n"
+         "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
+         ".warc/.warc.gz file.\n\n"
+         "Options:\n"
+         "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
+         "                         default.model)\n"
+         "  -f, --format FMT       text (default): the page's text without template, one\n"
+         "                         line per paragraph-level element, in reading order;\n"
+         "                         jsonl: one JSON object per block (page, path, tag,\n"
+         "                         p, template, chars, text);\n"
+         "                         html: the page with template blocks removed\n"
+         "      --annotate         with -f html: keep everything, add\n"
+         "                         data-tbk-template=\"P\" to every block\n"
+         "  -t, --threshold P      template when probability >= P\n"
+         "  -p, --precision X      use the model's operating point for template\n"
+         "                         precision X (0.8, 0.9 or 0.95; default 0.9)\n"
+         "  -o, --output FILE      write to FILE (default stdout); appears when complete\n"
+         "      --output-dir DIR   one output file per page under DIR, named after the\n"
+         "                         page (.txt, .jsonl or .html)\n"
+         "      --summary          per-page summary on stderr (blocks, template share)\n"
+         "  -h, --help             show this help and exit\n"
+         "      --version          show the version and exit\n\n"
+         "%s\n"
+         "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
+         "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
+         "html).\n\n"
+         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 some pages were skipped\n"
+         "(each reported); 4 output could not be written; 5 model refused (missing,\n"
+         "corrupt, truncated, or built for another feature schema).\n",
+         cli_page_options_help);
+}
+
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION };
+enum format { FMT_TEXT, FMT_JSONL, FMT_HTML };
+
+static const char *find_model(const char *given) {
+  if (given) return given;
+  const char *env = getenv("TBK_MODEL");
+  if (env && *env) return env;
+  if (access(TBK_INSTALLED_MODEL, R_OK) == 0) return TBK_INSTALLED_MODEL;
+  return TBK_SOURCE_MODEL;
+}
+
+static int mkdirs(char *path) {
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    int bad = mkdir(path, 0777) && errno != EEXIST;
+    *p = '/';
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+/* DIR/<page id> with a new extension; URLs and ".." become plain names so
+ * nothing is written outside DIR. */
+static char *output_name(const char *dir, const char *page, const char *ext) {
+  size_t n = strlen(dir) + strlen(page) + strlen(ext) + 8;
+  char *out = malloc(n), *rel = malloc(strlen(page) + 1);
+  if (!out || !rel) cli_die(TBK_EXIT_FAIL, "out of memory");
+  const char *s = strstr(page, "://") ? strstr(page, "://") + 3 : page;
+  size_t k = 0;
+  for (; *s; s++) {
+    char ch = *s;
+    if (ch == '?' || ch == '#' || ch == ':' || ch == '\\') ch = '_';
+    if (ch == '/' && (k == 0 || rel[k - 1] == '/')) continue;
+    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') { rel[k++] = '_'; continue; }
+    rel[k++] = ch;
+  }
+  while (k && rel[k - 1] == '/') k--;
+  rel[k] = '\0';
+  char *slash = strrchr(rel, '/'), *dot = strrchr(rel, '.');
+  if (dot && (!slash || dot > slash) && dot != rel) *dot = '\0';
+  snprintf(out, n, "%s/%s%s", dir, *rel ? rel : "page", ext);
+  free(rel);
+  return out;
+}
+
+int main(int argc, char **argv) {
+  cli_init("tbk-predict");
+  cli_pages pages;
+  cli_pages_init(&pages);
+  const char *model_path = NULL, *output = NULL, *output_dir = NULL;
+  enum format fmt = FMT_TEXT;
+  int annotate = 0, summary = 0;
+  double threshold = NAN, precision = NAN;
+  static const struct option longopts[] = {
+      {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
+      {"annotate", no_argument, 0, OPT_ANNOTATE}, {"threshold", required_argument, 0, 't'},
+      {"precision", required_argument, 0, 'p'}, {"output", required_argument, 0, 'o'},
+      {"output-dir", required_argument, 0, OPT_OUTPUT_DIR}, {"summary", no_argument, 0, OPT_SUMMARY},
+      {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
+      CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "m:f:t:p:o:h", longopts, NULL)) != -1) {
+    if (c == CLI_OPT_BLOCKS || c == CLI_OPT_MIN_CHARS || c == CLI_OPT_MIN_WORDS)
+      cli_usage_error("segmentation options come from the model; --blocks, --min-chars and --min-words "
+                      "apply to tbk-label and tbk-features");
+    if (cli_pages_option(&pages, c, optarg)) continue;
+    switch (c) {
+    case 'm': model_path = optarg; break;
+    case 'f':
+      if (strcmp(optarg, "text") == 0) fmt = FMT_TEXT;
+      else if (strcmp(optarg, "jsonl") == 0) fmt = FMT_JSONL;
+      else if (strcmp(optarg, "html") == 0) fmt = FMT_HTML;
+      else cli_usage_error("--format: '%s' is not text, jsonl or html", optarg);
+      break;
+    case OPT_ANNOTATE: annotate = 1; break;
+    case 't': threshold = cli_double("--threshold", optarg, 0.0, 1.0); break;
+    case 'p': precision = cli_double("--precision", optarg, 0.0, 1.0); break;
+    case 'o': output = optarg; break;
+    case OPT_OUTPUT_DIR: output_dir = optarg; break;
+    case OPT_SUMMARY: summary = 1; break;
+    case 'h': usage(); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: printf("tbk-predict %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
+    default: cli_usage_error("unknown option");
+    }
+  }
+  if (optind >= argc) cli_usage_error("no input given");
+  if (!isnan(threshold) && !isnan(precision)) cli_usage_error("--threshold and --precision exclude each other");
+  if (output && output_dir) cli_usage_error("--output and --output-dir exclude each other");
+  if (annotate && fmt != FMT_HTML) cli_usage_error("--annotate needs --format html");
+
+  const char *mp = find_model(model_path);
+  tbk_model *model;
+  tbk_error err = {0};
+  if (tbk_model_load(mp, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
+  if (isnan(threshold)) {
+    threshold = isnan(precision) ? tbk_model_default_threshold(model) : tbk_model_threshold_for(model, precision);
+    if (isnan(threshold)) cli_die(TBK_EXIT_MODEL, "%s: the model stores no operating point for precision %g", mp, precision);
+  }
+  tbk_predictor *pred;
+  tbk_status st = tbk_predictor_new(model, &pred, &err);
+  if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
+  tbk_model_page_options(model, &pages.page);
+  /* keep the user's resource limits */
+
+  tbk_page_list list;
+  cli_pages_list(&pages, argv + optind, argc - optind, &list);
+  const char *ext = fmt == FMT_TEXT ? ".txt" : fmt == FMT_JSONL ? ".jsonl" : ".html";
+  cli_out out;
+  if (!output_dir) cli_out_open(&out, output);
+  tbk_buf buf = {0};
+  for (size_t i = 0; i < list.n; i++) {
+    const tbk_page_ref *ref = &list.refs[i];
+    tbk_page *page = cli_pages_load(&pages, ref);
+    if (!page) continue;
+    const double *probs;
+    if (tbk_predict_page(pred, page, &probs, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    buf.len = 0;
+    tbk_page_summary sum = {0};
+    if (!output_dir && list.n > 1 && fmt != FMT_JSONL) tbk_buf_printf(&buf, "==> %s <==\n", ref->page);
+    tbk_status rs;
+    if (fmt == FMT_TEXT || summary) {
+      size_t before = buf.len;
+      rs = tbk_render_text(page, probs, threshold, &buf, &sum);
+      if (fmt != FMT_TEXT) buf.len = before;
+      if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
+    }
+    if (fmt == FMT_JSONL) rs = tbk_render_jsonl(page, ref->page, probs, threshold, &buf);
+    else if (fmt == FMT_HTML) rs = tbk_render_html(page, probs, threshold, annotate, &buf);
+    else rs = TBK_OK;
+    if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
+    if (summary)
+      fprintf(stderr, "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
+              ref->page, sum.blocks, sum.template_blocks, sum.chars, sum.template_chars,
+              sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
+    if (output_dir) {
+      char *name = output_name(output_dir, ref->page, ext);
+      if (mkdirs(name)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
+      cli_out po;
+      cli_out_open(&po, name);
+      if (buf.len && fwrite(buf.data, 1, buf.len, po.f) != buf.len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
+      cli_out_commit(&po);
+      free(name);
+    } else if (buf.len && fwrite(buf.data, 1, buf.len, out.f) != buf.len) {
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
+    }
+    tbk_page_free(page);
+  }
+  if (!output_dir) cli_out_commit(&out);
+  tbk_buf_free(&buf);
+  tbk_page_list_free(&list);
+  tbk_predictor_free(pred);
+  tbk_model_free(model);
+  return cli_exit(cli_pages_exit(&pages));
+}
