@@ -505,7 +505,11 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
 
   const char *text = p->text.data ? p->text.data : "";
   const fx_textstats *page_st = &fx->pref[fx->n_bounds - 1];
-  double T = (double)p->text.len, N = (double)p->n_nodes;
+  /* The page text may end in a collapsed space: positions are relative to
+   * the visible text, shares count visible characters. */
+  size_t tlen = p->text.len;
+  while (tlen > 0 && text[tlen - 1] == ' ') tlen--;
+  double T = (double)tlen, N = (double)p->n_nodes;
   memset(fx->values, 0, B * D * sizeof *fx->values);
   for (size_t b = 0; b < B; b++) {
     const tbk_block *blk = &p->blocks[b];
@@ -567,7 +571,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     v[FX_PAGE_WORDS] = (double)fx->n_tok;
     v[FX_PAGE_ELEMENTS] = N;
     v[FX_PAGE_WORD_SHARE] = ratio(w, (double)fx->n_tok);
-    v[FX_PAGE_CHAR_SHARE] = ratio(t.chars, page_st->chars);
+    v[FX_PAGE_CHAR_SHARE] = ratio(t.nonspace, page_st->nonspace);
     v[FX_PAGE_TAG_SHARE] = ratio(elements, N);
     v[FX_PAGE_LINK_SHARE] = ratio(anchors, page_anchors);
     v[FX_PAGE_KL] = kl;

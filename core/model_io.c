@@ -56,8 +56,11 @@ double tbk_model_threshold_for(const tbk_model *m, double precision) {
 }
 
 double tbk_model_default_threshold(const tbk_model *m) {
-  double t = tbk_model_threshold_for(m, 0.90);
-  return isnan(t) ? 0.5 : t;
+  (void)m;
+  /* Training balances the classes, so 0.5 is the even-odds point; the
+   * operating points are measured on the auto-label distribution, which is
+   * mostly template, and are too permissive as a default. */
+  return 0.5;
 }
 
 tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {

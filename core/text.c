@@ -40,8 +40,15 @@ int tbk_text_normalize(const char *s, size_t n, tbk_buf *out) {
 }
 
 size_t tbk_utf8_length(const char *s, size_t n) {
+  /* Counting lead bytes alone would let stray continuation bytes and the
+   * tails of broken sequences vanish; the contract is one per invalid byte. */
+  const unsigned char *u = (const unsigned char *)s;
   size_t count = 0;
-  for (size_t i = 0; i < n; i++) count += ((unsigned char)s[i] & 0xC0) != 0x80;
+  for (size_t i = 0; i < n; count++) {
+    if (u[i] < 0x80) { i++; continue; }
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    i += k ? k : 1;
+  }
   return count;
 }
 

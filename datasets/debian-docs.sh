@@ -45,7 +45,7 @@ default_packages="python3.11-doc postgresql-doc-15 python-django-doc cmake-doc
 libboost1.74-doc libglib2.0-doc libgtk-3-doc qt5-doc-html openjdk-17-doc
 sqlite3-doc git-doc apache2-doc sphinx-doc postfix-doc python-sqlalchemy-doc
 libxml2-doc"
-read -r -a packages <<< "$(echo ${TBK_DEBDOCS_PACKAGES:-$default_packages})"
+read -r -a packages <<< "$(tr -s '[:space:]' ' ' <<< "${TBK_DEBDOCS_PACKAGES:-$default_packages}")"
 
 available() { apt-cache show "$1" >/dev/null 2>&1; }
 usable=()
@@ -69,14 +69,19 @@ mkdir -p "$work/deb" "$work/new/pages" "$work/new/upstream"
 echo "download ${#usable[@]} packages into $work/deb"
 # apt-get download writes into the current directory; as root it warns that
 # the _apt sandbox user cannot write there, which is harmless.
-(cd "$work/deb" && apt-get download -q "${usable[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+if ! (cd "$work/deb" && apt-get download -q "${usable[@]}") > "$work/download.log" 2>&1; then
+  grep -v '^W: Download is performed unsandboxed' "$work/download.log" >&2 || true
+  echo "error: apt-get download failed" >&2
+  exit 1
+fi
+grep -v '^W: Download is performed unsandboxed' "$work/download.log" || true
 
 rows="$work/rows.tsv"
 : > "$rows"
 summary="$work/summary.tsv"
 : > "$summary"
 for p in "${usable[@]}"; do
-  deb=$(ls "$work/deb/${p}_"*.deb 2>/dev/null | head -n1 || true)
+  deb=$(find "$work/deb" -maxdepth 1 -name "${p}_*.deb" | head -n1)
   if [[ -z $deb ]]; then
     echo "error: apt-get download did not produce $p" >&2
     exit 1
@@ -156,7 +161,7 @@ mib=$(awk -v b="$total_bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
 {
   echo "# debian_docs: documentation packages of Debian as a multi-site crawl"
   echo
-  echo "Built by \`datasets/debian-docs.sh\` on $(date -u +%Y-%m-%d) from $(. /etc/os-release && echo "$PRETTY_NAME")."
+  echo "Built by \`datasets/debian-docs.sh\` on $(date -u +%Y-%m-%d) from $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release)."
   echo "Each Debian documentation package is one site (site key = package name); pages of a"
   echo "package share the template of the tool that generated them. Up to $max pages per site,"
   echo "chosen deterministically (sorted paths, evenly spaced). Gzipped pages were gunzipped;"

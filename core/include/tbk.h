@@ -454,8 +454,8 @@ size_t tbk_model_operating_points(const tbk_model *m,
 /* Threshold for a precision target (the stored point with the smallest
  * precision >= target), or NaN when none is stored. */
 double tbk_model_threshold_for(const tbk_model *m, double precision);
-/* Default decision threshold: the 0.90-precision point when stored, else
- * 0.5. */
+/* Default decision threshold: 0.5 (even odds under the class-balanced
+ * training). */
 double tbk_model_default_threshold(const tbk_model *m);
 
 /* Prediction: a model plus a feature extractor and scratch space. One per

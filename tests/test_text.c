@@ -1,0 +1,262 @@
+/* Text primitives: whitespace normalization, UTF-8 checks, the Unicode
+ * tokenizer and unique-word counts, MD5 fingerprints and JSON string
+ * escaping. Expected MD5 values were computed with coreutils md5sum. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "tbk.h"
+
+static tbk_tokenizer *tok;
+
+/* Normalize s and compare with want. */
+static void check_norm(const char *s, size_t n, const char *want, int line) {
+  tbk_buf out = {0};
+  int rc = tbk_text_normalize(s, n, &out);
+  check_count++;
+  const char *got = out.data ? out.data : "";
+  if (rc != 0 || out.len != strlen(want) || memcmp(got, want, out.len) != 0) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: normalize gave \"%s\" (rc %d), expected \"%s\"\n", __FILE__, line, got, rc,
+            want);
+  }
+  tbk_buf_free(&out);
+}
+#define NORM(s, want) check_norm(s, sizeof(s) - 1, want, __LINE__)
+
+static void test_normalize(void) {
+  NORM("", "");
+  NORM("   ", "");
+  NORM("a", "a");
+  NORM("  hello   world  ", "hello world");
+  NORM("\t\tone\ttwo\n\nthree\r\nfour\f\vfive\n", "one two three four five");
+  NORM("a\xC2\xA0\xC2\xA0" "b", "a b");                 /* NBSP */
+  NORM("\xE3\x80\x80" "日本\xE3\x80\x80語\xE3\x80\x80", "日本 語"); /* ideographic space */
+  NORM("x\xE2\x80\x83y\xE2\x80\xA8z\xE2\x80\xAFw", "x y z w"); /* em space, line sep, narrow NBSP */
+  NORM("\xC2\x85" "next\xC2\x85", "next");              /* NEL */
+  NORM("Café  ", "Café");
+  /* Not whitespace: zero-width space stays (it is not White_Space). */
+  NORM("a\xE2\x80\x8B" "b", "a\xE2\x80\x8B" "b");
+  /* Invalid bytes are kept as U+FFFD, and spacing around them survives. */
+  NORM("a \xFF b", "a \xEF\xBF\xBD b");
+  NORM("\xC3", "\xEF\xBF\xBD");
+  /* Appends to what is already there. */
+  tbk_buf out = {0};
+  tbk_buf_puts(&out, "pre:");
+  CHECK_INT(tbk_text_normalize(" x  y ", 6, &out), 0);
+  CHECK_STR(out.data, "pre:x y");
+  tbk_buf_free(&out);
+  /* Embedded NUL is not whitespace: length-based, not C-string based. */
+  const char nul[] = "a\0b";
+  tbk_text_normalize(nul, 3, &out);
+  CHECK_INT(out.len, 3);
+  CHECK(memcmp(out.data, "a\0b", 3) == 0);
+  tbk_buf_free(&out);
+}
+
+static void test_utf8(void) {
+  CHECK_INT(tbk_utf8_length("", 0), 0);
+  CHECK_INT(tbk_utf8_length("abc", 3), 3);
+  CHECK_INT(tbk_utf8_length("Café", strlen("Café")), 4);
+  CHECK_INT(tbk_utf8_length("日本語", strlen("日本語")), 3);
+  CHECK_INT(tbk_utf8_length("\xF0\x9F\x98\x80", 4), 1); /* emoji, 4 bytes */
+  /* Invalid bytes count one each (documented), stray continuations too. */
+  CHECK_INT(tbk_utf8_length("\xFF", 1), 1);
+  CHECK_INT(tbk_utf8_length("\x80", 1), 1);
+  CHECK_INT(tbk_utf8_length("a\x80\x80" "b", 4), 4);
+  CHECK_INT(tbk_utf8_length("\xC3", 1), 1);              /* truncated */
+  CHECK_INT(tbk_utf8_length("\xE6\x97" "a", 3), 3);      /* truncated 3-byte + a */
+  CHECK_INT(tbk_utf8_length("\xC0\xAF", 2), 2);          /* overlong '/' */
+
+  CHECK(tbk_utf8_valid("", 0));
+  CHECK(tbk_utf8_valid("plain ascii", 11));
+  CHECK(tbk_utf8_valid("Café 日本語 \xF0\x9F\x98\x80", strlen("Café 日本語 \xF0\x9F\x98\x80")));
+  CHECK(tbk_utf8_valid("\xEF\xBF\xBF", 3));              /* U+FFFF is valid */
+  CHECK(tbk_utf8_valid("\xF4\x8F\xBF\xBF", 4));          /* U+10FFFF */
+  CHECK(!tbk_utf8_valid("\xC0\xAF", 2));                 /* overlong 2-byte */
+  CHECK(!tbk_utf8_valid("\xC1\xBF", 2));
+  CHECK(!tbk_utf8_valid("\xE0\x80\xAF", 3));             /* overlong 3-byte */
+  CHECK(!tbk_utf8_valid("\xF0\x80\x80\xAF", 4));         /* overlong 4-byte */
+  CHECK(!tbk_utf8_valid("\xED\xA0\x80", 3));             /* U+D800 surrogate */
+  CHECK(!tbk_utf8_valid("\xED\xBF\xBF", 3));             /* U+DFFF surrogate */
+  CHECK(tbk_utf8_valid("\xED\x9F\xBF", 3));              /* U+D7FF is fine */
+  CHECK(!tbk_utf8_valid("\xF4\x90\x80\x80", 4));         /* > U+10FFFF */
+  CHECK(!tbk_utf8_valid("\xF5\x80\x80\x80", 4));
+  CHECK(!tbk_utf8_valid("\xFF", 1));
+  CHECK(!tbk_utf8_valid("\x80", 1));                     /* lone continuation */
+  CHECK(!tbk_utf8_valid("\xC3", 1));                     /* truncated at end */
+  CHECK(!tbk_utf8_valid("\xE6\x97", 2));
+  CHECK(!tbk_utf8_valid("\xF0\x9F\x98", 3));
+  CHECK(!tbk_utf8_valid("\xC3" "a", 2));                 /* bad continuation */
+  /* Validity is length-bound: a valid prefix of a longer string is valid. */
+  CHECK(tbk_utf8_valid("ab\xFF", 2));
+}
+
+typedef struct collect {
+  char toks[64][64];
+  size_t n;
+} collect;
+
+static int collect_fn(void *ctx, const char *t, size_t len) {
+  collect *c = ctx;
+  if (c->n < 64 && len < 64) {
+    memcpy(c->toks[c->n], t, len);
+    c->toks[c->n][len] = '\0';
+    /* The token is NUL-terminated as documented. */
+    if (t[len] != '\0') c->toks[c->n][0] = '!';
+  }
+  c->n++;
+  return 0;
+}
+
+/* Tokenize s and compare with the space-separated expected tokens. */
+static void check_tokens(const char *s, const char *want, int line) {
+  collect c = {0};
+  size_t n = tbk_tokenize(tok, s, strlen(s), collect_fn, &c);
+  char got[2048] = "";
+  for (size_t i = 0; i < c.n && i < 64; i++) {
+    if (i) strcat(got, " ");
+    strcat(got, c.toks[i]);
+  }
+  check_count++;
+  if (n != c.n || strcmp(got, want) != 0) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: tokens of \"%s\" = [%s] (%zu), expected [%s]\n", __FILE__, line, s, got, n, want);
+  }
+}
+#define TOKENS(s, want) check_tokens(s, want, __LINE__)
+
+static size_t uniq(const char *s) { return tbk_unique_words(tok, s, strlen(s), 0); }
+
+static int stop_after_two(void *ctx, const char *t, size_t len) {
+  (void)t;
+  (void)len;
+  return ++*(int *)ctx >= 2;
+}
+
+static void test_tokenize(void) {
+  TOKENS("Hello, World!", "hello world");
+  TOKENS("", "");
+  TOKENS("  ... --- !!! ", "");
+  TOKENS("Café CAFÉ café", "café café café");
+  CHECK_INT(uniq("Café CAFÉ café"), 1);
+  /* German: ẞ (U+1E9E) lowercases to ß; "SS" is not folded to ß. */
+  TOKENS("Straße STRAẞE", "straße straße");
+  CHECK_INT(uniq("Straße STRAẞE straße"), 1);
+  CHECK_INT(uniq("Straße STRASSE"), 2);
+  TOKENS("Äpfel ÖL über", "äpfel öl über");
+  /* Greek, with tonos on a capital. */
+  TOKENS("Αθήνα ΑΘΉΝΑ αθήνα", "αθήνα αθήνα αθήνα");
+  CHECK_INT(uniq("Αθήνα ΑΘΉΝΑ αθήνα"), 1);
+  /* Cyrillic. */
+  TOKENS("Москва МОСКВА, ёлка ЁЛКА", "москва москва ёлка ёлка");
+  CHECK_INT(uniq("Москва МОСКВА москва"), 1);
+  /* Han: one token per character. */
+  TOKENS("日本語", "日 本 語");
+  CHECK_INT(tbk_tokenize(tok, "日本語", strlen("日本語"), NULL, NULL), 3);
+  CHECK_INT(uniq("日本語"), 3);
+  CHECK_INT(uniq("日本日本"), 2);
+  /* Kana too; mixed with Latin the Latin run stays one token. */
+  TOKENS("ひらがなカタカナ", "ひ ら が な カ タ カ ナ");
+  TOKENS("東京Tower", "東 京 tower");
+  /* Numbers keep inner '.' and ','; ordinals are one token. */
+  TOKENS("pi is 3.14, about 1,000 or 1st", "pi is 3.14 about 1,000 or 1st");
+  TOKENS("end. 3. x", "end 3 x");
+  TOKENS("v2.0.1", "v2 0.1");
+  /* Underscore is connector punctuation: part of the word. */
+  TOKENS("snake_case __init__ a-b", "snake_case __init__ a b");
+  /* Combining marks stay inside the word. */
+  TOKENS("e\xCC\x81t\xC3\xA9", "e\xCC\x81t\xC3\xA9");
+  /* Invalid UTF-8: repaired, does not crash, separates words. */
+  TOKENS("ab\xFF" "cd \xC3", "ab cd");
+  TOKENS("\xED\xA0\x80" "x\xC0\xAF" "y", "x y");
+  CHECK_INT(uniq("bad\xFF" "bad\xFE" "BAD"), 1);
+  /* Early stop: the callback's non-zero return ends the walk. */
+  int seen = 0;
+  CHECK_INT(tbk_tokenize(tok, "one two three four", 18, stop_after_two, &seen), 2);
+  CHECK_INT(seen, 2);
+  /* stop_at caps the count. */
+  CHECK_INT(tbk_unique_words(tok, "a b c d e f", 11, 3), 3);
+  CHECK_INT(tbk_unique_words(tok, "a b c d e f", 11, 0), 6);
+  CHECK_INT(tbk_unique_words(tok, "a a a a a a", 11, 3), 1);
+  /* The 3-unique-word rule's classic failure case. */
+  CHECK_INT(uniq("aaa aaa aaa aaa aaa aaa aaa aaa aaa aaa"), 1);
+  /* Many distinct words: the internal hash set grows and stays exact. */
+  tbk_buf big = {0};
+  for (int i = 0; i < 5000; i++) tbk_buf_printf(&big, "w%d ", i % 2500);
+  CHECK_INT(tbk_unique_words(tok, big.data, big.len, 0), 2500);
+  tbk_buf_free(&big);
+  /* Repeated calls reuse scratch state without leaking counts. */
+  CHECK_INT(uniq("x y"), 2);
+  CHECK_INT(uniq("x y"), 2);
+}
+
+static void md5_of(const char *s, size_t n, char hex[33]) {
+  unsigned char d[16];
+  tbk_md5(s, n, d);
+  tbk_md5_hex(d, hex);
+}
+
+static void test_md5(void) {
+  char hex[33];
+  md5_of("", 0, hex);
+  CHECK_STR(hex, "d41d8cd98f00b204e9800998ecf8427e");
+  md5_of("abc", 3, hex);
+  CHECK_STR(hex, "900150983cd24fb0d6963f7d28e17f72");
+  md5_of("The quick brown fox jumps over the lazy dog", 43, hex);
+  CHECK_STR(hex, "9e107d9d372bb6826bd81d3542a419d6");
+  /* printf 'Caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e' | md5sum */
+  md5_of("Café 日本語", strlen("Café 日本語"), hex);
+  CHECK_STR(hex, "ccde93d2957ee9e0be5f66e53c21145f");
+  CHECK_INT(strlen(hex), 32);
+}
+
+static void check_json(const char *s, size_t n, const char *want, int line) {
+  tbk_buf b = {0};
+  int rc = tbk_buf_json_str(&b, s, n);
+  check_count++;
+  if (rc || !b.data || strcmp(b.data, want) != 0) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: json_str gave %s, expected %s\n", __FILE__, line, b.data ? b.data : "(null)", want);
+  }
+  tbk_buf_free(&b);
+}
+#define JSON(s, want) check_json(s, sizeof(s) - 1, want, __LINE__)
+
+static void test_json(void) {
+  JSON("", "\"\"");
+  JSON("plain", "\"plain\"");
+  JSON("say \"hi\"", "\"say \\\"hi\\\"\"");
+  JSON("back\\slash", "\"back\\\\slash\"");
+  JSON("a\nb\tc\rd", "\"a\\nb\\tc\\rd\"");
+  JSON("\x01\x1f\b\f", "\"\\u0001\\u001f\\u0008\\u000c\"");
+  JSON("nul\0in", "\"nul\\u0000in\"");
+  JSON("slash / stays", "\"slash / stays\"");
+  JSON("DEL\x7f", "\"DEL\x7f\"");
+  JSON("Café 日本語 \xF0\x9F\x98\x80", "\"Café 日本語 \xF0\x9F\x98\x80\"");
+  JSON("bad\xFF" "byte", "\"bad\xEF\xBF\xBD" "byte\"");
+  JSON("\xC3", "\"\xEF\xBF\xBD\"");
+  JSON("\xED\xA0\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  JSON("\xC0\xAF", "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  /* Appends after existing content. */
+  tbk_buf b = {0};
+  tbk_buf_puts(&b, "{\"k\":");
+  tbk_buf_json_str(&b, "v", 1);
+  tbk_buf_puts(&b, "}");
+  CHECK_STR(b.data, "{\"k\":\"v\"}");
+  tbk_buf_free(&b);
+}
+
+int main(void) {
+  tbk_error err = {0};
+  CHECK_INT(tbk_tokenizer_new(&tok, &err), TBK_OK);
+  if (!tok) return check_report();
+  test_normalize();
+  test_utf8();
+  test_tokenize();
+  test_md5();
+  test_json();
+  tbk_tokenizer_free(tok);
+  tbk_tokenizer_free(NULL);
+  return check_report();
+}
