@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -60,6 +61,12 @@ void cli_usage_error(const char *fmt, ...) {
   exit(TBK_EXIT_USAGE);
 }
 
+void cli_bad_option(int c, char **argv) {
+  if (c == ':') cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+  if (optopt > 0 && optopt < 128) cli_usage_error("invalid option '-%c'", optopt);
+  cli_usage_error("invalid option '%s'", argv[optind - 1]);
+}
+
 long cli_long(const char *opt, const char *s, long lo, long hi) {
   char *end;
   errno = 0;
@@ -99,6 +106,16 @@ void cli_out_open(cli_out *o, const char *path) {
     o->f = stdout;
     return;
   }
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    /* A device or pipe (/dev/null, /dev/full, a FIFO): renaming a file over
+     * it would replace the device, so write to it directly. */
+    o->f = fopen(path, "w");
+    if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot open output: %s", path, strerror(errno));
+    o->path = strdup(path);
+    if (!o->path) cli_die(TBK_EXIT_FAIL, "out of memory");
+    return;
+  }
   size_t n = strlen(path) + 16;
   o->path = strdup(path);
   o->tmp = malloc(n);
@@ -130,7 +147,14 @@ void cli_out_abort(cli_out *o) {
 
 void cli_out_commit(cli_out *o) {
   if (!o->tmp) {
-    if (fflush(stdout) || ferror(stdout)) cli_die(TBK_EXIT_WRITE, "cannot write to standard output: %s", strerror(errno));
+    FILE *f = o->f;
+    const char *name = o->path ? o->path : "standard output";
+    int bad = fflush(f) || ferror(f);
+    if (f != stdout && fclose(f)) bad = 1;
+    if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", name, strerror(errno));
+    free(o->path);
+    o->path = NULL;
+    o->f = NULL;
     return;
   }
   int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
@@ -230,7 +254,11 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   tbk_buf raw = {0};
   tbk_error err = {0};
   tbk_page *page = NULL;
-  tbk_status st = tbk_page_ref_read(ref, &c->input, &raw, &err);
+  /* A page file is one page, so max-page-bytes is its limit; max-record-bytes
+   * is for the (decompressed) records of a WARC file. */
+  tbk_input_options in = c->input;
+  if (!ref->is_warc) in.max_record_bytes = c->page.max_page_bytes;
+  tbk_status st = tbk_page_ref_read(ref, &in, &raw, &err);
   if (st == TBK_OK) {
     tbk_page_options o = c->page;
     if (ref->charset && *ref->charset) o.charset_hint = ref->charset;

@@ -30,6 +30,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage error: message plus "Try 'prog --help'.", exit 2. */
 void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* For getopt_long run with opterr = 0 and an optstring starting with ':':
+ * report the option getopt rejected (c is ':' or '?') in our format and
+ * exit 2. */
+void cli_bad_option(int c, char **argv) __attribute__((noreturn));
+
 /* Strict number parsing: the whole string, in range, or a usage error that
  * names the option. */
 size_t cli_size(const char *opt, const char *s);

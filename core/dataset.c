@@ -115,8 +115,13 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
   memcpy(ds->values + ds->n * ds->dim, values, ds->dim * sizeof *values);
   ds->label[ds->n] = (signed char)label;
   ds->site[ds->n] = si;
-  for (size_t k = 0; k < nwords; k++)
-    ds->words[ds->nwords++] = (tbk_term){widx[k] - 1, (double)wcnt[k]};
+  for (size_t k = 0; k < nwords; k++) {
+    /* Deduplication hashes and compares whole terms: zero the padding. */
+    tbk_term *t = &ds->words[ds->nwords++];
+    memset(t, 0, sizeof *t);
+    t->index = widx[k] - 1;
+    t->count = (double)wcnt[k];
+  }
   ds->n++;
   ds->word_ptr[ds->n] = ds->nwords;
   return TBK_OK;

@@ -28,6 +28,8 @@
 static locale_t cls_locale;
 static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
 static void cls_init(void) { cls_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
+static pthread_once_t ascii_once = PTHREAD_ONCE_INIT;
+static void ascii_init(void);
 
 tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tbk_error *err) {
   *out = NULL;
@@ -41,6 +43,7 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
   if (o->attr_dims > MAX_ATTR_DIMS)
     return tbk_fail(err, TBK_ERR_ARG, "attr-dims must be in 0..%u", MAX_ATTR_DIMS);
   pthread_once(&cls_once, cls_init);
+  pthread_once(&ascii_once, ascii_init);
   tbk_features *fx = calloc(1, sizeof *fx);
   if (!fx) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->opt = *o;
@@ -68,19 +71,25 @@ void tbk_features_free(tbk_features *fx) {
   free(fx->state_val);
   free(fx->pref);
   free(fx->piece_tok);
-  free(fx->tok_h64);
-  free(fx->tok_h32);
-  free(fx->tok_idx);
+  free(fx->tok_word);
   free(fx->tok_cp);
+  free(fx->voc_h64);
+  free(fx->voc_h32);
+  free(fx->voc_bucket);
+  free(fx->voc_cnt);
+  free(fx->voc_blk);
+  free(fx->voc_slots);
+  free(fx->voc_rank);
+  free(fx->rank_id);
+  free(fx->rank_bits);
   free(fx->in_heading);
   free(fx->events);
   free(fx->snap);
   free(fx->slot);
   free(fx->bits);
-  free(fx->page_cnt);
-  free(fx->blk_cnt);
   free(fx->touched);
-  free(fx->uniq);
+  free(fx->pairs);
+  free(fx->pairs_tmp);
   free(fx->cand_depth);
   free(fx->blk_words);
   free(fx->blk_link);
@@ -154,52 +163,82 @@ static fx_textstats diff_stats(const fx_textstats *b, const fx_textstats *a) {
   return d;
 }
 
-/* Character statistics of one piece (valid UTF-8, spaces collapsed). */
+/* Classes of ASCII characters, for the fast path of scan_piece. */
+enum { C_PUNCT = 1, C_DIGIT = 2, C_UPPER = 4, C_LOWER = 8, C_TERM = 16, C_CLOSER = 32, C_WORD = 64 };
+static unsigned char ascii_class[128];
+static void ascii_init(void) {
+  for (uint32_t c = 0; c < 128; c++) {
+    unsigned f = 0;
+    if (is_punct(c)) f |= C_PUNCT;
+    if (is_digit(c)) f |= C_DIGIT | C_WORD;
+    if (c >= 'A' && c <= 'Z') f |= C_UPPER | C_WORD;
+    if (c >= 'a' && c <= 'z') f |= C_LOWER | C_WORD;
+    if (c == '_') f |= C_WORD;
+    if (is_terminal(c)) f |= C_TERM;
+    if (is_closer(c)) f |= C_CLOSER;
+    ascii_class[c] = (unsigned char)f;
+  }
+}
+
+/* Character statistics of one piece (valid UTF-8, spaces collapsed).
+ * Counters live in locals: the text pointer may alias anything. */
 static void scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
+  uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0;
   int prev_word = 0, pending = 0; /* pending: 1 terminal run, 2 wide terminal */
   for (size_t i = 0; i < n;) {
-    uint32_t c;
+    chars++;
     if (s[i] < 0x80) {
-      c = s[i++];
-    } else {
-      size_t k = tbk_utf8_seq(s + i, n - i);
-      if (!k) { c = 0xFFFD; k = 1; }
-      else c = tbk_utf8_decode(s + i, k);
-      i += k;
+      unsigned c = s[i++], f = ascii_class[c];
+      if (pending && !(f & C_TERM)) {
+        if (pending == 2 || c == ' ' || (f & C_CLOSER)) sentences++;
+        pending = 0;
+      }
+      if (c == ' ') { spaces++; prev_word = 0; continue; }
+      if (f & C_TERM) pending = pending == 2 ? 2 : 1;
+      punct += (f & C_PUNCT) != 0;
+      digits += (f & C_DIGIT) != 0;
+      letters += (f & (C_UPPER | C_LOWER)) != 0;
+      if (f & C_UPPER) {
+        upper++;
+        cap_words += !prev_word;
+      }
+      prev_word = (f & C_WORD) != 0;
+      continue;
     }
-    st->chars++;
+    size_t k = tbk_utf8_seq(s + i, n - i);
+    uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
+    i += k ? k : 1;
     int term = is_terminal(c);
     if (pending && !term) {
-      if (pending == 2 || c == ' ' || is_closer(c)) st->sentences++;
+      if (pending == 2 || is_closer(c)) sentences++;
       pending = 0;
     }
-    if (c == ' ') { prev_word = 0; continue; }
-    st->nonspace++;
-    st->anchor_chars += (uint32_t)anchor;
-    st->heading_chars += (uint32_t)heading;
     if (term) pending = is_wide_terminal(c) || pending == 2 ? 2 : 1;
-    if (is_punct(c)) st->punct++;
-    int digit = is_digit(c), letter, upper;
-    if (c < 0x80) {
-      upper = c >= 'A' && c <= 'Z';
-      letter = upper || (c >= 'a' && c <= 'z');
-    } else if (cls_locale) {
+    punct += is_punct(c) != 0;
+    int digit = is_digit(c), letter = 0, up = 0;
+    if (!digit && cls_locale) {
       letter = iswalpha_l((wint_t)c, cls_locale) != 0;
-      upper = letter && iswupper_l((wint_t)c, cls_locale) != 0;
-    } else {
-      letter = upper = 0;
+      up = letter && iswupper_l((wint_t)c, cls_locale) != 0;
     }
-    if (digit) st->digits++;
-    if (letter && !digit) {
-      st->letters++;
-      if (upper) {
-        st->upper++;
-        if (!prev_word) st->cap_words++;
-      }
+    digits += digit != 0;
+    letters += letter;
+    if (up) {
+      upper++;
+      cap_words += !prev_word;
     }
-    prev_word = letter || digit || is_mark(c) || c == '_';
+    prev_word = letter || digit || is_mark(c);
   }
-  if (pending) st->sentences++;
+  if (pending) sentences++;
+  st->chars += chars;
+  st->nonspace += chars - spaces;
+  if (anchor) st->anchor_chars += chars - spaces;
+  if (heading) st->heading_chars += chars - spaces;
+  st->sentences += sentences;
+  st->punct += punct;
+  st->digits += digits;
+  st->letters += letters;
+  st->upper += upper;
+  st->cap_words += cap_words;
 }
 
 /* ------------------------------------------------------------- tokens */
@@ -211,28 +250,67 @@ typedef struct tok_ctx {
   int failed;
 } tok_ctx;
 
+/* Dense id of a word on this page (new ids for new words). -1 nomem. */
+static int64_t word_id(tbk_features *fx, const char *tok, size_t len) {
+  uint64_t h = tbk_hash64(tok, len);
+  if ((fx->n_voc + 1) * 2 > fx->n_voc_slots) { /* grow and rehash */
+    size_t ns = fx->n_voc_slots ? fx->n_voc_slots * 2 : 1024;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i < fx->n_voc; i++) {
+      size_t j = (size_t)fx->voc_h64[i] & (ns - 1);
+      while (slots[j]) j = (j + 1) & (ns - 1);
+      slots[j] = (uint32_t)i + 1;
+    }
+    free(fx->voc_slots);
+    fx->voc_slots = slots;
+    fx->n_voc_slots = ns;
+  }
+  size_t j = (size_t)h & (fx->n_voc_slots - 1);
+  for (; fx->voc_slots[j]; j = (j + 1) & (fx->n_voc_slots - 1))
+    if (fx->voc_h64[fx->voc_slots[j] - 1] == h) return fx->voc_slots[j] - 1;
+  if (fx->n_voc == fx->cap_voc) {
+    size_t need = fx->n_voc + 1, cap = fx->cap_voc;
+    if (grow(&fx->voc_h64, &cap, need, sizeof *fx->voc_h64)) return -1;
+    cap = fx->cap_voc;
+    if (grow(&fx->voc_h32, &cap, need, sizeof *fx->voc_h32)) return -1;
+    cap = fx->cap_voc;
+    if (grow(&fx->voc_bucket, &cap, need, sizeof *fx->voc_bucket)) return -1;
+    cap = fx->cap_voc;
+    if (grow(&fx->voc_cnt, &cap, need, sizeof *fx->voc_cnt)) return -1;
+    cap = fx->cap_voc;
+    if (grow(&fx->voc_blk, &cap, need, sizeof *fx->voc_blk)) return -1;
+    fx->cap_voc = cap;
+  }
+  size_t id = fx->n_voc++;
+  uint32_t h32 = tbk_fx_fnv32(tok, len);
+  fx->voc_h64[id] = h;
+  fx->voc_h32[id] = h32;
+  fx->voc_bucket[id] = h32 % fx->opt.word_dims + 1;
+  fx->voc_cnt[id] = 0;
+  fx->voc_blk[id] = 0;
+  fx->voc_slots[j] = (uint32_t)id + 1;
+  return (int64_t)id;
+}
+
 static int on_token(void *p, const char *tok, size_t len) {
   tok_ctx *c = p;
   tbk_features *fx = c->fx;
   if (fx->n_tok == fx->cap_tok) {
     size_t cap = fx->cap_tok, need = fx->n_tok + 1;
-    if (grow(&fx->tok_h64, &cap, need, sizeof *fx->tok_h64)) { c->failed = 1; return 1; }
-    cap = fx->cap_tok;
-    if (grow(&fx->tok_h32, &cap, need, sizeof *fx->tok_h32)) { c->failed = 1; return 1; }
-    cap = fx->cap_tok;
-    if (grow(&fx->tok_idx, &cap, need, sizeof *fx->tok_idx)) { c->failed = 1; return 1; }
+    if (grow(&fx->tok_word, &cap, need, sizeof *fx->tok_word)) { c->failed = 1; return 1; }
     cap = fx->cap_tok;
     if (grow(&fx->tok_cp, &cap, need, sizeof *fx->tok_cp)) { c->failed = 1; return 1; }
     fx->cap_tok = cap;
   }
-  uint32_t h32 = tbk_fx_fnv32(tok, len);
-  uint64_t h64 = tbk_hash64(tok, len);
-  uint32_t cps = (uint32_t)tbk_utf8_length(tok, len);
+  int64_t id = word_id(fx, tok, len);
+  if (id < 0) { c->failed = 1; return 1; }
+  uint32_t cps = 0;
+  for (size_t i = 0; i < len; i++) cps += ((unsigned char)tok[i] & 0xC0) != 0x80;
   size_t k = fx->n_tok++;
-  fx->tok_h64[k] = h64 ? h64 : 1; /* 0 marks an empty slot in the set */
-  fx->tok_h32[k] = h32;
-  fx->tok_idx[k] = h32 % fx->opt.word_dims + 1;
+  fx->tok_word[k] = (uint32_t)id;
   fx->tok_cp[k] = cps;
+  fx->voc_cnt[id]++;
   c->st->words++;
   c->st->word_cps += cps;
   if (cps <= 3) c->st->short_words++;
@@ -249,9 +327,46 @@ static uint32_t bigram_idx(uint32_t a, uint32_t b, uint32_t dims) {
   return tbk_fx_fnv32(k, sizeof k) % dims + 1;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
+/* LSD radix sort of 64-bit keys on bits [lo, lo + bits), stable; small
+ * inputs use insertion sort. tmp holds n keys. */
+static void radix_sort64(uint64_t *a, uint64_t *tmp, size_t n, unsigned lo, unsigned bits) {
+  if (n <= 48) {
+    for (size_t i = 1; i < n; i++) {
+      uint64_t x = a[i];
+      uint64_t kx = (x >> lo) & ((bits < 64 ? (1ULL << bits) : 0) - 1);
+      size_t j = i;
+      while (j > 0 && ((a[j - 1] >> lo) & ((bits < 64 ? (1ULL << bits) : 0) - 1)) > kx) {
+        a[j] = a[j - 1];
+        j--;
+      }
+      a[j] = x;
+    }
+    return;
+  }
+  uint64_t *src = a, *dst = tmp;
+  for (unsigned shift = lo; shift < lo + bits; shift += 8) {
+    size_t count[257] = {0};
+    for (size_t i = 0; i < n; i++) count[((src[i] >> shift) & 0xFF) + 1]++;
+    if (count[((src[0] >> shift) & 0xFF) + 1] == n) continue; /* one digit value */
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
+    uint64_t *t = src; src = dst; dst = t;
+  }
+  if (src != a) memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort and deduplicate a[0..n) (32-bit values); returns the new length. */
+static size_t sort_unique(tbk_features *fx, uint32_t *a, size_t n) {
+  if (!n) return 0;
+  if (grow(&fx->pairs, &fx->cap_pairs, n, sizeof *fx->pairs) ||
+      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, n, sizeof *fx->pairs_tmp))
+    return SIZE_MAX;
+  for (size_t i = 0; i < n; i++) fx->pairs[i] = a[i];
+  radix_sort64(fx->pairs, fx->pairs_tmp, n, 0, 32);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!m || fx->pairs[i] != a[m - 1]) a[m++] = (uint32_t)fx->pairs[i];
+  return m;
 }
 
 /* Index of x in the sorted array a[0..n) (x is known to be present). */
@@ -263,15 +378,6 @@ static size_t find_u32(const uint32_t *a, size_t n, uint32_t x) {
     else hi = mid;
   }
   return lo;
-}
-
-static size_t sort_unique(uint32_t *a, size_t n) {
-  if (!n) return 0;
-  qsort(a, n, sizeof *a, cmp_u32);
-  size_t m = 1;
-  for (size_t i = 1; i < n; i++)
-    if (a[i] != a[m - 1]) a[m++] = a[i];
-  return m;
 }
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
@@ -316,13 +422,22 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     fx->state_val[fx->n_states++] = s;
     fx->bounds[nb++] = p->runs[r].start;
   }
-  nb = sort_unique(fx->bounds, nb);
+  nb = sort_unique(fx, fx->bounds, nb);
+  if (nb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->n_bounds = nb;
   if (grow(&fx->pref, &fx->cap_pref, nb + 1, sizeof *fx->pref) ||
       grow(&fx->piece_tok, &fx->cap_piece_tok, nb + 1, sizeof *fx->piece_tok))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(&fx->pref[0], 0, sizeof fx->pref[0]);
   fx->n_tok = 0;
+  /* One huge page must not make every later page clear a huge table. */
+  if (fx->n_voc_slots > 65536 && fx->n_voc_slots > 16 * (fx->n_voc + 1)) {
+    free(fx->voc_slots);
+    fx->voc_slots = NULL;
+    fx->n_voc_slots = 0;
+  }
+  if (fx->voc_slots) memset(fx->voc_slots, 0, fx->n_voc_slots * sizeof *fx->voc_slots);
+  fx->n_voc = 0;
   size_t sj = 0;
   state = 0;
   for (size_t k = 0; k + 1 < nb; k++) {
@@ -341,6 +456,29 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   return TBK_OK;
 }
 
+/* Rank the page's words by bucket (see block_words). */
+static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
+  size_t v = fx->n_voc, nw = v / 64 + 1;
+  size_t cap = fx->cap_rank;
+  if (grow(&fx->voc_rank, &cap, v + 1, sizeof *fx->voc_rank)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  cap = fx->cap_rank;
+  if (grow(&fx->rank_id, &cap, v + 1, sizeof *fx->rank_id)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->cap_rank = cap;
+  if (grow(&fx->rank_bits, &fx->cap_rank_bits, nw, sizeof *fx->rank_bits) ||
+      grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
+      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(fx->rank_bits, 0, nw * sizeof *fx->rank_bits);
+  for (size_t i = 0; i < v; i++) fx->pairs[i] = (uint64_t)fx->voc_bucket[i] << 32 | i;
+  radix_sort64(fx->pairs, fx->pairs_tmp, v, 32, 32);
+  for (size_t r = 0; r < v; r++) {
+    uint32_t id = (uint32_t)fx->pairs[r];
+    fx->rank_id[r] = id;
+    fx->voc_rank[id] = (uint32_t)r;
+  }
+  return TBK_OK;
+}
+
 /* Running per-tag counts snapshotted at every block's first node and end. */
 static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
   if (grow(&fx->events, &fx->cap_events, 2 * p->n_blocks + 1, sizeof *fx->events))
@@ -350,7 +488,8 @@ static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_
     fx->events[ne++] = p->blocks[b].node;
     fx->events[ne++] = p->nodes[p->blocks[b].node].end;
   }
-  ne = sort_unique(fx->events, ne);
+  ne = sort_unique(fx, fx->events, ne);
+  if (ne == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->n_events = ne;
   if (ne && (ne > SIZE_MAX / TBK_TAG_COUNT ||
              grow(&fx->snap, &fx->cap_snap, ne * TBK_TAG_COUNT, sizeof *fx->snap)))
@@ -414,61 +553,79 @@ static size_t runs_in(const tbk_page *p, uint32_t a, uint32_t b) {
   return lo - first;
 }
 
-/* Word-level statistics of block tokens [t0, t1): fills unique count, text
- * density and KL divergence, and appends the block's words line. */
+/* Word-level statistics of block tokens [t0, t1): unique words, text
+ * density and the KL divergence from the rest of the page; appends the
+ * block's words line (hashed buckets, ascending, colliding words merged). */
 static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out,
                        double *kl_out) {
-  size_t n = t1 - t0;
-  size_t cap = 16;
-  while (cap < 2 * n) cap *= 2;
-  if (grow(&fx->uniq, &fx->cap_uniq, cap, sizeof *fx->uniq) ||
-      grow(&fx->touched, &fx->cap_touched, fx->opt.bigrams ? 2 * n + 1 : n + 1, sizeof *fx->touched))
+  size_t n = t1 - t0, npairs = fx->opt.bigrams && n ? 2 * n - 1 : n;
+  if (grow(&fx->touched, &fx->cap_touched, n + 1, sizeof *fx->touched) ||
+      grow(&fx->pairs, &fx->cap_pairs, npairs + 1, sizeof *fx->pairs) ||
+      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, npairs + 1, sizeof *fx->pairs_tmp))
     return -1;
-  memset(fx->uniq, 0, cap * sizeof *fx->uniq);
-  size_t uniq = 0, nt = 0, wrapped = 0, line_words = 0;
+  size_t nt = 0, wrapped = 0, line_words = 0;
   long line_len = -1;
   for (size_t k = t0; k < t1; k++) {
-    uint32_t idx = fx->tok_idx[k];
-    if (fx->blk_cnt[idx]++ == 0) fx->touched[nt++] = idx;
-    uint64_t h = fx->tok_h64[k];
-    size_t s = (size_t)h & (cap - 1);
-    while (fx->uniq[s] && fx->uniq[s] != h) s = (s + 1) & (cap - 1);
-    if (!fx->uniq[s]) { fx->uniq[s] = h; uniq++; }
+    uint32_t id = fx->tok_word[k];
+    if (fx->voc_blk[id]++ == 0) fx->touched[nt++] = id;
     /* boilerpipe: wrap at 80 columns; the unfinished last line is left out
      * when there is more than one. */
     line_len += (long)fx->tok_cp[k] + 1;
     if (line_len > TBK_FX_WRAP) { wrapped++; line_len = (long)fx->tok_cp[k]; line_words = 1; }
     else line_words++;
   }
-  *uniq_out = (double)uniq;
+  *uniq_out = (double)nt;
   *density_out = wrapped ? (double)(n - line_words) / (double)wrapped : (double)n;
-  double kl = 0.0;
-  if (n) {
-    double rest = (double)(fx->n_tok - n) + TBK_FX_KL_ALPHA * fx->page_vocab;
-    for (size_t j = 0; j < nt; j++) {
-      uint32_t idx = fx->touched[j], c = fx->blk_cnt[idx];
-      double pw = (double)c / (double)n;
-      double qw = ((double)(fx->page_cnt[idx] - c) + TBK_FX_KL_ALPHA) / rest;
-      kl += pw * log(pw / qw);
-    }
+  double kl = 0.0, rest = (double)(fx->n_tok - n) + TBK_FX_KL_ALPHA * (double)fx->n_voc;
+  uint32_t rmin = UINT32_MAX, rmax = 0;
+  for (size_t j = 0; j < nt; j++) {
+    uint32_t id = fx->touched[j], c = fx->voc_blk[id];
+    double pw = (double)c / (double)n;
+    double qw = ((double)(fx->voc_cnt[id] - c) + TBK_FX_KL_ALPHA) / rest;
+    kl += pw * log(pw / qw);
+    uint32_t r = fx->voc_rank[id];
+    fx->rank_bits[r / 64] |= 1ULL << (r % 64);
+    if (r < rmin) rmin = r;
+    if (r > rmax) rmax = r;
   }
   *kl_out = kl;
-  if (fx->opt.bigrams)
-    for (size_t k = t0 + 1; k < t1; k++) {
-      uint32_t idx = bigram_idx(fx->tok_h32[k - 1], fx->tok_h32[k], fx->opt.word_dims);
-      if (fx->blk_cnt[idx]++ == 0) fx->touched[nt++] = idx;
-    }
-  qsort(fx->touched, nt, sizeof *fx->touched, cmp_u32);
   size_t cw = fx->cap_w;
-  if (grow(&fx->w_idx, &cw, fx->n_w + nt, sizeof *fx->w_idx)) return -1;
+  if (grow(&fx->w_idx, &cw, fx->n_w + npairs, sizeof *fx->w_idx)) return -1;
   cw = fx->cap_w;
-  if (grow(&fx->w_cnt, &cw, fx->n_w + nt, sizeof *fx->w_cnt)) return -1;
+  if (grow(&fx->w_cnt, &cw, fx->n_w + npairs, sizeof *fx->w_cnt)) return -1;
   fx->cap_w = cw;
-  for (size_t j = 0; j < nt; j++) {
-    uint32_t idx = fx->touched[j];
-    fx->w_idx[fx->n_w] = idx;
-    fx->w_cnt[fx->n_w++] = fx->blk_cnt[idx];
-    fx->blk_cnt[idx] = 0;
+  size_t first = fx->n_w, np = 0;
+  /* Ranks ascend with buckets: walking the bitmap yields the words line in
+   * order; different words in one bucket are adjacent and merged. */
+  for (size_t wi = nt ? rmin / 64 : 1, we = nt ? rmax / 64 : 0; wi <= we; wi++) {
+    for (uint64_t m = fx->rank_bits[wi]; m; m &= m - 1) {
+      uint32_t id = fx->rank_id[wi * 64 + (size_t)__builtin_ctzll(m)];
+      uint32_t idx = fx->voc_bucket[id], c = fx->voc_blk[id];
+      fx->voc_blk[id] = 0;
+      if (fx->opt.bigrams) {
+        fx->pairs[np++] = (uint64_t)idx << 32 | c;
+      } else if (fx->n_w > first && fx->w_idx[fx->n_w - 1] == idx) {
+        fx->w_cnt[fx->n_w - 1] += c;
+      } else {
+        fx->w_idx[fx->n_w] = idx;
+        fx->w_cnt[fx->n_w++] = c;
+      }
+    }
+    fx->rank_bits[wi] = 0;
+  }
+  if (!fx->opt.bigrams) return 0;
+  for (size_t k = t0 + 1; k < t1; k++)
+    fx->pairs[np++] = (uint64_t)bigram_idx(fx->voc_h32[fx->tok_word[k - 1]], fx->voc_h32[fx->tok_word[k]],
+                                           fx->opt.word_dims) << 32 | 1;
+  radix_sort64(fx->pairs, fx->pairs_tmp, np, 32, 32);
+  for (size_t j = 0; j < np; j++) {
+    uint32_t idx = (uint32_t)(fx->pairs[j] >> 32), c = (uint32_t)fx->pairs[j];
+    if (fx->n_w > first && fx->w_idx[fx->n_w - 1] == idx) {
+      fx->w_cnt[fx->n_w - 1] += c;
+    } else {
+      fx->w_idx[fx->n_w] = idx;
+      fx->w_cnt[fx->n_w++] = c;
+    }
   }
   return 0;
 }
@@ -477,11 +634,6 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   fx->n_blocks = 0;
   fx->n_w = 0;
   size_t B = p->n_blocks, D = fx->dim;
-  if (!fx->page_cnt) {
-    fx->page_cnt = calloc((size_t)fx->opt.word_dims + 1, sizeof *fx->page_cnt);
-    fx->blk_cnt = calloc((size_t)fx->opt.word_dims + 1, sizeof *fx->blk_cnt);
-    if (!fx->page_cnt || !fx->blk_cnt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  }
   if ((B && D > SIZE_MAX / sizeof(double) / B) || grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
       grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
       grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
@@ -495,13 +647,11 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   tbk_status st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;
   size_t words = 0;
+  if (st == TBK_OK) st = rank_words(fx, err);
   if (st == TBK_OK) st = node_pass(fx, p, &page_anchors, err);
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-  fx->page_vocab = 0;
-  for (size_t k = 0; k < fx->n_tok; k++)
-    if (fx->page_cnt[fx->tok_idx[k]]++ == 0) fx->page_vocab++;
 
   const char *text = p->text.data ? p->text.data : "";
   const fx_textstats *page_st = &fx->pref[fx->n_bounds - 1];
@@ -603,14 +753,13 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     if (blk->parent >= 0) fx->values[(size_t)blk->parent * D + FX_POS_CAND_CHILDREN] += 1;
     if (fx->blocktag_col[nd->tag] >= 0) v[fx->blocktag_col[nd->tag]] = 1;
     const uint64_t *self = fx->bits + (size_t)fx->slot[blk->node] * 2 * words, *anc = self + words;
-    for (size_t j = 0; j < fx->attr_width; j++) {
-      if (self[j / 64] >> (j % 64) & 1) v[fx->attr_self + j] = 1;
-      if (anc[j / 64] >> (j % 64) & 1) v[fx->attr_anc + j] = 1;
+    for (size_t wi = 0; wi < words; wi++) {
+      for (uint64_t m = self[wi]; m; m &= m - 1) v[fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m)] = 1;
+      for (uint64_t m = anc[wi]; m; m &= m - 1) v[fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m)] = 1;
     }
     fx->blk_words[b] = w;
     fx->blk_link[b] = v[FX_LINK_DENSITY];
   }
-  for (size_t k = 0; k < fx->n_tok; k++) fx->page_cnt[fx->tok_idx[k]] = 0;
   if (st != TBK_OK) return st;
   for (size_t b = 0; b < B; b++) {
     double *v = fx->values + b * D;

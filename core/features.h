@@ -120,18 +120,26 @@ struct tbk_features {
   uint32_t *state_pos; uint8_t *state_val; size_t n_states, cap_states;
   fx_textstats *pref; size_t cap_pref;       /* pieces + 1 */
   uint32_t *piece_tok; size_t cap_piece_tok; /* first token of each piece */
-  uint64_t *tok_h64; uint32_t *tok_h32, *tok_idx, *tok_cp;
+  uint32_t *tok_word, *tok_cp;               /* page tokens: word id, length */
   size_t n_tok, cap_tok;
+  /* The page's distinct words (by 64-bit hash) get dense ids, so the
+   * per-block maps are small arrays instead of word_dims-sized ones. */
+  uint64_t *voc_h64;
+  uint32_t *voc_h32, *voc_bucket, *voc_cnt, *voc_blk;
+  size_t n_voc, cap_voc;
+  uint32_t *voc_slots; size_t n_voc_slots;   /* word id + 1, 0 = empty */
+  /* Word ids ranked by bucket, so a block's words line comes out sorted
+   * from a bitmap over ranks instead of a sort per block. */
+  uint32_t *voc_rank, *rank_id; size_t cap_rank;
+  uint64_t *rank_bits; size_t cap_rank_bits;
   uint8_t *in_heading; size_t cap_nodes;
   uint32_t *events; size_t n_events, cap_events;
   uint32_t *snap; size_t cap_snap;           /* events x TBK_TAG_COUNT */
   uint32_t *slot; size_t cap_slot;           /* node -> attribute slot */
   uint64_t *bits; size_t cap_bits;           /* slots x 2 x words */
-  uint32_t *page_cnt, *blk_cnt;              /* word_dims + 1 each */
-  uint32_t *touched; size_t cap_touched;
-  uint64_t *uniq; size_t cap_uniq;
+  uint32_t *touched; size_t cap_touched;     /* word ids seen in a block */
+  uint64_t *pairs, *pairs_tmp; size_t cap_pairs, cap_pairs_tmp; /* bucket << 32 | count */
   uint32_t *cand_depth; size_t cap_cand;
-  uint32_t page_vocab;
   /* per-block statistics the neighbour features read */
   double *blk_words, *blk_link; size_t cap_blk;
 };

@@ -76,6 +76,8 @@ static void role_values(const tbk_features *fx, const unsigned char *s, uint64_t
 void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits) {
   for (const xmlAttr *a = x->properties; a; a = a->next) {
     const char *name = (const char *)a->name;
+    char c0 = (char)(name[0] | 0x20);
+    if (c0 != 'c' && c0 != 'i' && c0 != 'r') continue; /* most attributes */
     int is_role = strcasecmp(name, "role") == 0;
     if (!is_role && strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0) continue;
     attr_tok t = {.fx = fx, .bits = bits, .hash = 2166136261u};

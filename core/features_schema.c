@@ -53,7 +53,7 @@ typedef struct schema_builder {
   int failed;
 } schema_builder;
 
-static void add(schema_builder *b, const char *kind, const char *fmt, const char *a, unsigned n) {
+static void add(schema_builder *b, const char *kind, const char *name) {
   tbk_features *fx = b->fx;
   if (b->failed) return;
   if (fx->dim == b->cap) {
@@ -66,20 +66,24 @@ static void add(schema_builder *b, const char *kind, const char *fmt, const char
     b->cap = cap;
   }
   b->name_off[fx->dim] = fx->name_buf.len;
-  int bad = a ? tbk_buf_printf(&fx->name_buf, fmt, a) : tbk_buf_printf(&fx->name_buf, fmt, n);
-  if (bad || tbk_buf_append(&fx->name_buf, "", 1)) { b->failed = 1; return; }
+  if (tbk_buf_append(&fx->name_buf, name, strlen(name) + 1)) { b->failed = 1; return; }
   fx->kinds[fx->dim++] = kind;
 }
 
 static void add_attr_group(schema_builder *b, const char *scope) {
-  tbk_features *fx = b->fx;
-  char fmt[64];
-  snprintf(fmt, sizeof fmt, "attr.%s.hash.%%03u", scope);
-  for (unsigned j = 0; j < fx->opt.attr_dims; j++) add(b, "binary", fmt, NULL, j);
-  snprintf(fmt, sizeof fmt, "attr.%s.word.%%s", scope);
-  for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) add(b, "binary", fmt, tbk_fx_attr_vocab[j], 0);
-  snprintf(fmt, sizeof fmt, "attr.%s.role.%%s", scope);
-  for (size_t j = 0; j < tbk_fx_roles_n; j++) add(b, "binary", fmt, tbk_fx_roles[j], 0);
+  char name[96];
+  for (unsigned j = 0; j < b->fx->opt.attr_dims; j++) {
+    snprintf(name, sizeof name, "attr.%s.hash.%03u", scope, j);
+    add(b, "binary", name);
+  }
+  for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) {
+    snprintf(name, sizeof name, "attr.%s.word.%s", scope, tbk_fx_attr_vocab[j]);
+    add(b, "binary", name);
+  }
+  for (size_t j = 0; j < tbk_fx_roles_n; j++) {
+    snprintf(name, sizeof name, "attr.%s.role.%s", scope, tbk_fx_roles[j]);
+    add(b, "binary", name);
+  }
 }
 
 tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
@@ -90,18 +94,22 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
       TBK_FX_FIXED(TBK_FX_ROW)
 #undef TBK_FX_ROW
   };
-  for (size_t i = 0; i < FX_FIXED_COUNT; i++) add(&b, fixed[i].kind, "%s", fixed[i].name, 0);
+  for (size_t i = 0; i < FX_FIXED_COUNT; i++) add(&b, fixed[i].kind, fixed[i].name);
   for (size_t i = 0; i < COUNTOF(counted_tags); i++) {
     tbk_tag t = tbk_tag_lookup(counted_tags[i]);
     if (t == TBK_TAG_OTHER) continue; /* cannot happen: all are in tags.h */
+    char name[64];
+    snprintf(name, sizeof name, "tag.%s", counted_tags[i]);
     fx->tag_col[t] = (int)fx->dim;
-    add(&b, "count", "tag.%s", counted_tags[i], 0);
+    add(&b, "count", name);
   }
   for (size_t i = 0; i < COUNTOF(block_tags); i++) {
     tbk_tag t = tbk_tag_lookup(block_tags[i]);
     if (t == TBK_TAG_OTHER) continue;
+    char name[64];
+    snprintf(name, sizeof name, "block.tag.%s", block_tags[i]);
     fx->blocktag_col[t] = (int)fx->dim;
-    add(&b, "binary", "block.tag.%s", block_tags[i], 0);
+    add(&b, "binary", name);
   }
   for (size_t i = 0; i < COUNTOF(format_tags); i++) fx->fmt_tag[tbk_tag_lookup(format_tags[i])] = 1;
   fx->fmt_tag[TBK_TAG_OTHER] = 0;
@@ -124,7 +132,7 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
   tbk_buf desc = {0};
   for (size_t i = 0; i < fx->dim; i++)
     if (tbk_buf_printf(&desc, "%s\t%s\n", fx->names[i], fx->kinds[i])) b.failed = 1;
-  if (tbk_buf_printf(&desc, "word_dims=%u bigrams=%d kl_alpha_milli=%d wrap=%d\n", fx->opt.word_dims,
+  if (tbk_buf_printf(&desc, "word_dims=%u bigrams=%d kl_alpha_milli=%d kl_over=words wrap=%d\n", fx->opt.word_dims,
                      fx->opt.bigrams ? 1 : 0, (int)(TBK_FX_KL_ALPHA * 1000 + 0.5), TBK_FX_WRAP))
     b.failed = 1;
   if (!b.failed) h = tbk_hash64(desc.data, desc.len);

@@ -129,8 +129,12 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
   size_t nb = tbk_page_block_count(page);
   size_t text_len;
   const char *text = tbk_page_text(page, &text_len);
-  page_rec pr = {(uint32_t)nb, (uint32_t)strlen(ref->page), (uint32_t)strlen(ref->url ? ref->url : ""),
-                 tbk_utf8_length(text, text_len)};
+  page_rec pr;
+  memset(&pr, 0, sizeof pr); /* the padding is written to the spill file too */
+  pr.n_blocks = (uint32_t)nb;
+  pr.page_len = (uint32_t)strlen(ref->page);
+  pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
+  pr.text_chars = tbk_utf8_length(text, text_len);
   FILE *f = l->spill;
   int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
             (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);
@@ -148,6 +152,7 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
     }
     size_t tl = strlen(b->tag), pl = strlen(b->path);
     block_rec r;
+    memset(&r, 0, sizeof r);
     memcpy(r.md5, b->md5, 16);
     r.parent = b->parent;
     r.chars = (uint32_t)b->text_chars;
@@ -246,7 +251,8 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
       order[i] = i;
     }
     /* The same text twice on one page: neither copy is a clean example. */
-    qsort_r(order, n, sizeof *order, cmp_md5_idx, blocks);
+    if (n > 1) /* a page without blocks has no arrays yet: qsort_r(NULL) is UB */
+      qsort_r(order, n, sizeof *order, cmp_md5_idx, blocks);
     for (size_t i = 1; i < n; i++)
       if (memcmp(blocks[order[i]].r.md5, blocks[order[i - 1]].r.md5, 16) == 0)
         blocks[order[i]].dup = blocks[order[i - 1]].dup = 1;

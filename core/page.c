@@ -73,6 +73,13 @@ static int is_hidden(xmlNode *n) {
   return 0;
 }
 
+typedef struct name_count {
+  const xmlChar *name; /* borrowed from the doc; NULL = free slot */
+  uint64_t hash;
+  uint32_t parent;     /* node index of the parent, TBK_NONE at the root */
+  uint32_t count;
+} name_count;
+
 typedef struct walker {
   tbk_page *p;
   const tbk_page_options *opt;
@@ -80,6 +87,8 @@ typedef struct walker {
   int at_space; /* text buffer ends in a (collapsed) space, or is empty */
   uint32_t *nth_counts; /* owned: levels x (TBK_TAG_COUNT + 1) counters */
   size_t nth_levels;
+  name_count *names;    /* owned: same-name counters of unknown tags */
+  size_t names_cap, names_used;
 } walker;
 
 static int soft_space(walker *w) {
@@ -139,14 +148,35 @@ static uint32_t count_child_elems(xmlNode *n) {
   return c;
 }
 
-/* Same-name index of an element whose tag we do not know by id: count
- * previous siblings by name (bounded, so a million unknown siblings stay
- * linear; past the bound the index is approximate). */
-static uint32_t nth_by_name(xmlNode *n) {
-  uint32_t k = 1, steps = 0;
-  for (xmlNode *s = n->prev; s && steps < 4096; s = s->prev, steps++)
-    if (s->type == XML_ELEMENT_NODE && xmlStrEqual(s->name, n->name)) k++;
-  return k;
+/* Same-name index of an element whose tag we do not know by id, from a
+ * hash of (parent, name) -> siblings seen so far: walking back over the
+ * previous siblings instead made a million unknown siblings quadratic. */
+static int nth_by_name(walker *w, uint32_t parent, const xmlChar *name, uint32_t *nth) {
+  if ((w->names_used + 1) * 2 > w->names_cap) {
+    size_t cap = w->names_cap ? w->names_cap * 2 : 256;
+    name_count *t = calloc(cap, sizeof *t);
+    if (!t) return -1;
+    for (size_t i = 0; i < w->names_cap; i++) {
+      if (!w->names[i].name) continue;
+      size_t k = w->names[i].hash & (cap - 1);
+      while (t[k].name) k = (k + 1) & (cap - 1);
+      t[k] = w->names[i];
+    }
+    free(w->names);
+    w->names = t;
+    w->names_cap = cap;
+  }
+  uint64_t h = tbk_hash64(name, strlen((const char *)name)) ^ (parent * 0x9E3779B97F4A7C15ULL);
+  size_t k = h & (w->names_cap - 1);
+  for (; w->names[k].name; k = (k + 1) & (w->names_cap - 1))
+    if (w->names[k].parent == parent && xmlStrEqual(w->names[k].name, name)) {
+      *nth = ++w->names[k].count;
+      return 0;
+    }
+  w->names[k] = (name_count){name, h, parent, 1};
+  w->names_used++;
+  *nth = 1;
+  return 0;
 }
 
 static tbk_status open_element(walker *w, xmlNode *x, tbk_tag tag, uint32_t parent,
@@ -222,7 +252,9 @@ static tbk_status walk(walker *w, tbk_error *err) {
       uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
       uint32_t sib = row[TBK_TAG_COUNT]++;
       tbk_tag tag = tbk_tag_lookup((const char *)x->name);
-      uint32_t nth = tag == TBK_TAG_OTHER ? nth_by_name(x) : ++row[tag];
+      uint32_t nth;
+      if (tag != TBK_TAG_OTHER) nth = ++row[tag];
+      else if (nth_by_name(w, parent, x->name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       if (!(tbk_tag_flags(tag) & TAG_DROP) && !is_hidden(x)) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
@@ -262,17 +294,59 @@ typedef struct path_part {
   uint32_t nth;
 } path_part;
 
-static int build_path(tbk_page *p, uint32_t node, tbk_buf *scratch, size_t *off) {
+/* The locator of node, appended to p->paths at *off. When an enclosing
+ * block's node (anchor) is given, its locator (at anchor_off) is copied as
+ * the prefix and only the levels below it are formatted: formatting every
+ * level of every block made deep nesting cost blocks x depth printf calls. */
+static int build_path(tbk_page *p, uint32_t node, uint32_t anchor, size_t anchor_off,
+                      tbk_buf *scratch, size_t *off) {
   scratch->len = 0;
-  for (uint32_t i = node; i != TBK_NONE; i = p->nodes[i].parent) {
+  for (uint32_t i = node; i != TBK_NONE && i != anchor; i = p->nodes[i].parent) {
     path_part part = {(const char *)p->nodes[i].xml->name, p->nodes[i].nth};
     if (tbk_buf_append(scratch, &part, sizeof part)) return -1;
   }
   *off = p->paths.len;
+  if (anchor != TBK_NONE) {
+    size_t n = strlen(p->paths.data + anchor_off);
+    if (tbk_buf_reserve(&p->paths, n)) return -1;
+    memcpy(p->paths.data + p->paths.len, p->paths.data + anchor_off, n);
+    p->paths.len += n;
+  }
   path_part *parts = (path_part *)scratch->data;
-  for (size_t k = scratch->len / sizeof(path_part); k-- > 0;)
-    if (tbk_buf_printf(&p->paths, "/%s[%u]", parts[k].name, parts[k].nth)) return -1;
+  for (size_t k = scratch->len / sizeof(path_part); k-- > 0;) {
+    char num[16];
+    size_t name_len = strlen(parts[k].name);
+    int nl = snprintf(num, sizeof num, "[%u]", parts[k].nth);
+    if (tbk_buf_append(&p->paths, "/", 1) || tbk_buf_append(&p->paths, parts[k].name, name_len) ||
+        tbk_buf_append(&p->paths, num, (size_t)nl))
+      return -1;
+  }
   return tbk_buf_append(&p->paths, "", 1); /* the NUL separator */
+}
+
+enum { TBK_MAX_PATH_BYTES = 256u << 20 };
+
+/* Code points in text[0, x): the text is valid UTF-8, so they are the bytes
+ * that are not continuation bytes. cps[k] counts them in [0, 64k); a
+ * nested element's length is then a difference, not a rescan of all the
+ * text below it (which made deep nesting over much text quadratic). */
+enum { CPS_STEP = 64 };
+static uint32_t *count_cps(const tbk_buf *t) {
+  size_t n = t->len / CPS_STEP + 1;
+  uint32_t *cps = malloc(n * sizeof *cps);
+  if (!cps) return NULL;
+  uint32_t c = 0;
+  for (size_t k = 0; k < n; k++) {
+    cps[k] = c;
+    size_t a = k * CPS_STEP, b = a + CPS_STEP < t->len ? a + CPS_STEP : t->len;
+    for (size_t i = a; i < b; i++) c += ((unsigned char)t->data[i] & 0xC0) != 0x80;
+  }
+  return cps;
+}
+static size_t cps_at(const tbk_buf *t, const uint32_t *cps, size_t x) {
+  size_t c = cps[x / CPS_STEP];
+  for (size_t i = x - x % CPS_STEP; i < x; i++) c += ((unsigned char)t->data[i] & 0xC0) != 0x80;
+  return c;
 }
 
 static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
@@ -280,6 +354,11 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   tbk_tokenizer *tok = NULL;
   tbk_status st = tbk_tokenizer_new(&tok, err);
   if (st) return st;
+  uint32_t *cps = count_cps(&p->text);
+  if (!cps) {
+    tbk_tokenizer_free(tok);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   size_t cap = 0;
   size_t *path_off = NULL;
   tbk_buf scratch = {0};
@@ -293,7 +372,7 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     uint32_t s, e;
     tbk_node_text(p, n, &s, &e);
     if (e - s < opt->min_chars) continue; /* fewer bytes, fewer chars */
-    size_t chars = tbk_utf8_length(p->text.data + s, e - s);
+    size_t chars = cps_at(&p->text, cps, e) - cps_at(&p->text, cps, s);
     if (chars < opt->min_chars) continue;
     if (opt->min_words &&
         tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)
@@ -330,7 +409,16 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     b->node = i;
     b->line = n->line;
     b->depth = n->depth;
-    if (build_path(p, i, &scratch, &path_off[p->n_blocks])) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    uint32_t anchor = b->parent >= 0 ? p->blocks[b->parent].node : TBK_NONE;
+    size_t anchor_off = b->parent >= 0 ? path_off[b->parent] : 0;
+    if (build_path(p, i, anchor, anchor_off, &scratch, &path_off[p->n_blocks])) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+    /* Locators grow with blocks x depth: a few KB of deep markup could
+     * otherwise ask for gigabytes. */
+    if (p->paths.len > TBK_MAX_PATH_BYTES) {
+      st = tbk_fail(err, TBK_ERR_LIMIT, "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
+                    TBK_MAX_PATH_BYTES >> 20);
+      break;
+    }
     n->block = (int32_t)p->n_blocks++;
   }
   /* The arena may have moved while growing: pointers are set at the end. */
@@ -339,6 +427,7 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   free(path_off);
   tbk_buf_free(&scratch);
   tbk_tokenizer_free(tok);
+  free(cps);
   return st;
 }
 
@@ -381,8 +470,23 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   walker w = {.p = p, .opt = opt, .at_space = 1};
   st = walk(&w, err);
   free(w.nth_counts);
+  free(w.names);
   if (st) goto fail;
   if (tbk_buf_reserve(&p->text, 0)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto fail; }
+  /* Closing block elements leave a collapsed space at the end; the page
+   * text is documented as normalized (trimmed), so cut it and keep every
+   * range inside the text. */
+  if (p->text.len > 0 && p->text.data[p->text.len - 1] == ' ') {
+    uint32_t end = (uint32_t)--p->text.len;
+    for (size_t i = 0; i < p->n_nodes; i++) {
+      if (p->nodes[i].text_end > end) p->nodes[i].text_end = end;
+      if (p->nodes[i].text_start > end) p->nodes[i].text_start = end;
+    }
+    for (size_t i = 0; i < p->n_runs; i++)
+      if (p->runs[i].end > end) p->runs[i].end = end;
+    /* A run that was only that space is gone. */
+    if (p->n_runs && p->runs[p->n_runs - 1].start == p->runs[p->n_runs - 1].end) p->n_runs--;
+  }
   p->text.data[p->text.len] = '\0';
   if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
   *out = p;

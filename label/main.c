@@ -1,5 +1,6 @@
 /* tbk-label: auto-label template and content blocks of crawl samples
  * grouped by site (stage 1 of the pipeline). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,8 @@ int main(int argc, char **argv) {
       CLI_PAGE_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+  opterr = 0; /* getopt's own message has neither our prefix nor our form */
+  while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
     if (cli_pages_option(&pages, c, optarg)) continue;
     switch (c) {
     case 'o': output = optarg; break;
@@ -70,7 +72,7 @@ int main(int argc, char **argv) {
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-label %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   if (optind >= argc) cli_usage_error("no input given");
@@ -96,7 +98,8 @@ int main(int argc, char **argv) {
     tbk_site_stats s = {0};
     if (j - i < lopt.min_pages) {
       s.pages = j - i;
-      if (!quiet) cli_warn("site %s: %zu pages < --min-pages %zu (skipped)", site, j - i, lopt.min_pages);
+      /* A skip is a warning like any other: --quiet only drops the table. */
+      cli_warn("site %s: %zu pages < --min-pages %zu (skipped)", site, j - i, lopt.min_pages);
       if (stats_path && write_stats(&stats, site, &s, "too-few-pages")) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
       skipped_sites++;
       i = j;
@@ -116,11 +119,13 @@ int main(int argc, char **argv) {
     const char *status = "labelled";
     if (j - i - bad < lopt.min_pages) {
       /* Unreadable pages pushed the site below the minimum. */
-      if (!quiet) cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad, lopt.min_pages);
+      cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad, lopt.min_pages);
       s.pages = j - i - bad;
       status = "too-few-pages";
       skipped_sites++;
     } else if (tbk_labeler_finish(lab, cli_out_write, &out, &s, &err)) {
+      if (ferror(out.f))
+        cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", output ? output : "standard output", strerror(errno));
       cli_die(err.code == TBK_ERR_IO ? TBK_EXIT_WRITE : TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
     }
     s.bad_pages = bad;

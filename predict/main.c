@@ -109,7 +109,8 @@ int main(int argc, char **argv) {
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "m:f:t:p:o:h", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":m:f:t:p:o:h", longopts, NULL)) != -1) {
     if (c == CLI_OPT_BLOCKS || c == CLI_OPT_MIN_CHARS || c == CLI_OPT_MIN_WORDS)
       cli_usage_error("segmentation options come from the model; --blocks, --min-chars and --min-words "
                       "apply to tbk-label and tbk-features");
@@ -130,7 +131,7 @@ int main(int argc, char **argv) {
     case OPT_SUMMARY: summary = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-predict %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   if (optind >= argc) cli_usage_error("no input given");

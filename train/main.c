@@ -70,7 +70,8 @@ int main(int argc, char **argv) {
       {"quiet", no_argument, 0, 'q'},               {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},     {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "o:C:qh", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":o:C:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'o': output = optarg; break;
     case OPT_ENC:
@@ -98,7 +99,7 @@ int main(int argc, char **argv) {
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-train %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   if (opt.cv_folds == 1) cli_usage_error("--cv-folds: 1 fold cannot hold anything out (use 0 or >= 2)");

@@ -131,6 +131,11 @@ public final class BoilerpipeRun {
     System.out.print(sb);
   }
 
+  private static void writeText(Path out, String text) throws IOException {
+    Files.createDirectories(out.getParent());
+    Files.write(out, text.getBytes(StandardCharsets.UTF_8));
+  }
+
   public static void main(String[] args) throws IOException {
     if (args.length == 2 && args[0].equals("--sniff")) {
       sniffList(args[1]);
@@ -153,10 +158,19 @@ public final class BoilerpipeRun {
     }
     long pages = 0, bytes = 0, failures = 0, empty = 0, ns = 0;
     for (String[] e : entries) {
-      byte[] data = Files.readAllBytes(Paths.get(e[0]));
       pages++;
-      bytes += data.length;
       String text = "";
+      byte[] data;
+      try {
+        data = Files.readAllBytes(Paths.get(e[0]));
+      } catch (IOException | RuntimeException x) {
+        failures++;
+        empty++;
+        System.err.println("FAIL " + e[1] + ": unreadable page: " + x);
+        writeText(outdir.resolve(e[1]), "");
+        continue;
+      }
+      bytes += data.length;
       long t0 = System.nanoTime();
       try {
         String html = decode(data);
@@ -172,9 +186,7 @@ public final class BoilerpipeRun {
       }
       ns += System.nanoTime() - t0;
       if (text.isEmpty()) empty++;
-      Path out = outdir.resolve(e[1]);
-      Files.createDirectories(out.getParent());
-      Files.write(out, (text.isEmpty() ? "" : text + "\n").getBytes(StandardCharsets.UTF_8));
+      writeText(outdir.resolve(e[1]), text.isEmpty() ? "" : text + "\n");
     }
     System.out.println(String.format(Locale.ROOT,
         "{\"tool\": \"%s\", \"extract_seconds\": %.4f, \"pages\": %d, \"bytes\": %d, "

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Compile BoilerpipeRun.java into the git-ignored cache dir when the class is
 # missing or older than the source. Prints nothing on success.
 set -eu

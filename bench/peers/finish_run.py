@@ -2,7 +2,7 @@
 """Finish one tool run of run_peers.sh: write OUTDIR/timing.json.
 
 Merges the harness's JSON line (OUTDIR/harness.json: in-process seconds,
-pages, bytes, failures) with /usr/bin/time -v (OUTDIR/time.txt: whole-process
+pages, bytes, failures) with /usr/bin/time -v (OUTDIR/time-v.log: whole-process
 wall clock, CPU, peak RSS). Pages the harness never wrote (crash, timeout)
 get an empty .txt and count as failures, so every listed page has an output.
 Prints the timing record as one JSON line.
@@ -61,7 +61,10 @@ def main():
     missing = 0
     nbytes = 0
     for src, rel in entries:
-        nbytes += os.path.getsize(src)
+        try:
+            nbytes += os.path.getsize(src)
+        except OSError:
+            pass  # unreadable page: the harness counted it as a failure
         out = os.path.join(args.outdir, rel)
         if not os.path.exists(out):
             os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -69,7 +72,7 @@ def main():
             missing += 1
 
     h = read_harness(os.path.join(args.outdir, "harness.json"))
-    t = parse_time_v(os.path.join(args.outdir, "time.txt"))
+    t = parse_time_v(os.path.join(args.outdir, "time-v.log"))
     rec = {
         "tool": args.tool,
         "version": args.version,

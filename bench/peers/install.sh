@@ -13,7 +13,6 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 NODE_DIR=${PEERS_NODE_DIR:-$HERE/.node}
-CACHE_DIR=${PEERS_CACHE_DIR:-$HERE/.cache}
 # linkedom 0.18.15 (latest when this was written) depends on "cssomnom",
 # which the npm registry answers with 404; 0.18.13 is the newest release
 # whose dependency tree installs.
@@ -32,6 +31,7 @@ command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
   echo "install.sh: apt-get install$missing"
   apt-get update -qq
+  # shellcheck disable=SC2086 # word splitting of the package list is intended
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
 fi
 

@@ -124,18 +124,26 @@ function main() {
     .map((l) => l.split('\t'));
   let pages = 0, bytes = 0, failures = 0, empty = 0, ns = 0n;
   for (const [src, rel] of entries) {
-    const buf = readFileSync(src);
     pages++;
-    bytes += buf.length;
-    const t0 = process.hrtime.bigint();
     let text = '';
+    let buf = null;
     try {
-      text = extract(buf);
+      buf = readFileSync(src);
     } catch (e) {
       failures++;
-      process.stderr.write(`FAIL ${rel}: ${String(e && e.stack || e).split('\n')[0].slice(0, 200)}\n`);
+      process.stderr.write(`FAIL ${rel}: unreadable page: ${e.message}\n`);
     }
-    ns += process.hrtime.bigint() - t0;
+    if (buf) {
+      bytes += buf.length;
+      const t0 = process.hrtime.bigint();
+      try {
+        text = extract(buf);
+      } catch (e) {
+        failures++;
+        process.stderr.write(`FAIL ${rel}: ${String(e && e.stack || e).split('\n')[0].slice(0, 200)}\n`);
+      }
+      ns += process.hrtime.bigint() - t0;
+    }
     if (!text) empty++;
     const out = join(outdir, rel);
     mkdirSync(dirname(out), { recursive: true });

@@ -48,18 +48,25 @@ def main(argv):
     with open(listfile, encoding="utf-8") as lf:
         entries = [line.rstrip("\n").split("\t") for line in lf if line.strip()]
     for src, rel in entries:
-        with open(src, "rb") as f:
-            data = f.read()
         pages += 1
-        nbytes += len(data)
-        t0 = time.perf_counter()
+        text = ""
         try:
-            text = extract(data)
-        except Exception as e:  # a peer failing on a page must not stop the run
-            text = ""
+            with open(src, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            data = None
             failures += 1
-            sys.stderr.write("FAIL %s: %s: %s\n" % (rel, type(e).__name__, str(e)[:200]))
-        seconds += time.perf_counter() - t0
+            sys.stderr.write("FAIL %s: unreadable page: %s\n" % (rel, e))
+        if data is not None:
+            nbytes += len(data)
+            t0 = time.perf_counter()
+            try:
+                text = extract(data)
+            except Exception as e:  # a peer failing on a page must not stop the run
+                text = ""
+                failures += 1
+                sys.stderr.write("FAIL %s: %s: %s\n" % (rel, type(e).__name__, str(e)[:200]))
+            seconds += time.perf_counter() - t0
         if not text:
             empty += 1
         out = os.path.join(outdir, rel)

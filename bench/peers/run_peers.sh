@@ -61,7 +61,7 @@ for tool in $TOOLS; do
   out="$OUTROOT/$tool"
   mkdir -p "$out"
   find "$out" -type f -name '*.txt' -delete
-  rm -f "$out/timing.json" "$out/harness.json" "$out/time.txt" "$out/stderr.log"
+  rm -f "$out/timing.json" "$out/harness.json" "$out/time-v.log" "$out/stderr.log"
   case $tool in
     boilerpipe-*)
       "$HERE/build_java.sh"
@@ -80,7 +80,7 @@ for tool in $TOOLS; do
   esac
   echo "run_peers.sh: $tool ..." >&2
   set +e
-  /usr/bin/time -v -o "$out/time.txt" timeout "$TIMEOUT" "${cmd[@]}" > "$out/harness.json" 2> "$out/stderr.log"
+  /usr/bin/time -v -o "$out/time-v.log" timeout "$TIMEOUT" "${cmd[@]}" > "$out/harness.json" 2> "$out/stderr.log"
   rc=$?
   set -e
   "$PY" "$HERE/finish_run.py" --tool "$tool" --version "$version" --manifest "$MANIFEST" \

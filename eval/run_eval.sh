@@ -1,0 +1,228 @@
+#!/bin/bash
+# run_eval.sh — reproduce every number of EVALUATION.md.
+#
+# Usage: eval/run_eval.sh [WORK_DIR]            (default: $TBK_BUILD/eval-run)
+#
+# Environment:
+#   TBK_BUILD    build directory with the programs (default: <repo>/build;
+#                binaries at $TBK_BUILD/label/tbk-label etc.)
+#   TBK_DATA     data sets (default: <repo>/datasets/cache, filled by
+#                datasets/unpack.sh from ../shared/datasets)
+#   PEERS_OUT    bench/peers/run_peers.sh output root, one directory per data
+#                set: $PEERS_OUT/<dataset>/<tool>/<site>/<id>.txt (default:
+#                $WORK_DIR/peers). Tools whose directory exists are scored.
+#   RUN_PEERS=1  run bench/peers/run_peers.sh first for the gold data sets
+#                whose $PEERS_OUT/<dataset> does not exist (needs
+#                bench/peers/install.sh; about 10 minutes)
+#   CV_FOLDS     folds of the cross-site CV (default 10)
+#   REUSE=1      keep features and models already in WORK_DIR (re-score only)
+#
+# Steps: unpack the shared archives; label + features for every training
+# data set (site_mirrors, debian_docs when built, swde_wren, dragnet,
+# msv_big9_chaos; tbk-label skips sites with < 10 pages); for each gold data
+# set train a model on the training data WITHOUT any site of that data set
+# (rows filtered by site), predict its pages, score tbk, the no-removal
+# baseline and the peers with tbk-eval gold (and bench/peers/score_dir.py as
+# a cross-check); trafilatura's snippets; cross-site CV of the pooled
+# training data. Results: WORK_DIR/results/ (tables.md, *.jsonl, cv/).
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${TBK_BUILD:-$SRC/build}
+DATA=${TBK_DATA:-$SRC/datasets/cache}
+WORK=${1:-$BUILD/eval-run}
+CV_FOLDS=${CV_FOLDS:-10}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+PEERS_OUT=${PEERS_OUT:-$WORK/peers}
+LABEL=$BUILD/label/tbk-label FEATURES=$BUILD/features/tbk-features TRAIN=$BUILD/train/tbk-train
+PREDICT=$BUILD/predict/tbk-predict EVAL=$BUILD/eval/tbk-eval
+for b in "$LABEL" "$FEATURES" "$TRAIN" "$PREDICT" "$EVAL"; do
+  [ -x "$b" ] || { echo "run_eval.sh: $b missing (build first, or set TBK_BUILD)" >&2; exit 2; }
+done
+log() { echo "run_eval.sh: $(date +%H:%M:%S) $*" >&2; }
+now() { date +%s.%N; }
+
+# 1. Data.
+set +e
+"$SRC/datasets/unpack.sh" "$SRC/../shared/datasets" "$DATA" >&2
+rc=$?
+set -e
+[ $rc -eq 0 ] || [ -f "$DATA/dragnet/manifest.tsv" ] || { echo "run_eval.sh: no data sets (unpack.sh exit $rc)" >&2; exit $rc; }
+
+TRAIN_SETS="site_mirrors swde_wren dragnet msv_big9_chaos"
+if [ -f "$DATA/debian_docs/manifest.tsv" ]; then
+  TRAIN_SETS="site_mirrors debian_docs swde_wren dragnet msv_big9_chaos"
+else
+  log "debian_docs not built (datasets/debian-docs.sh): training without it"
+fi
+GOLD_SETS="dragnet msv_big9_chaos scrapinghub_aeb"
+
+# 2. Labels and features of every training set.
+mkdir -p "$WORK/feat" "$WORK/models" "$WORK/pred" "$WORK/results"
+for d in $TRAIN_SETS; do
+  f=$WORK/feat/$d
+  [ "${REUSE:-0}" = 1 ] && [ -s "$f.meta" ] && continue
+  log "label + features: $d"
+  "$LABEL" -q --stats "$f.stats.tsv" -o "$f.labels.jsonl" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+  "$FEATURES" --labels "$f.labels.jsonl" -o "$f.svm" --words "$f.words" --meta "$f.meta" \
+    "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+done
+
+# Copy features/words/meta of a training set without the rows of the sites
+# listed in a file (one site a line). The three files are aligned line by
+# line; meta has one header line first.
+filter_rows() { # IN_PREFIX OUT_PREFIX SITES_FILE
+  python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+src, dst, sites_file = sys.argv[1:4]
+drop = set(l.rstrip("\n") for l in open(sites_file, encoding="utf-8") if l.strip())
+kept = dropped = 0
+with open(src + ".svm", encoding="utf-8") as fs, open(src + ".words", encoding="utf-8") as fw, \
+     open(src + ".meta", encoding="utf-8") as fm, open(dst + ".svm", "w", encoding="utf-8") as os_, \
+     open(dst + ".words", "w", encoding="utf-8") as ow, open(dst + ".meta", "w", encoding="utf-8") as om:
+    om.write(fm.readline())
+    for s, w, m in zip(fs, fw, fm):
+        if json.loads(m)["site"] in drop:
+            dropped += 1
+            continue
+        os_.write(s); ow.write(w); om.write(m); kept += 1
+print("%s: kept %d rows, dropped %d" % (dst, kept, dropped), file=sys.stderr)
+EOF
+}
+
+# 3. One honest model per gold data set (and one for trafilatura_eval):
+# trained on every training set except the evaluated one, and without any
+# row of a site that occurs in the evaluated data set.
+for g in $GOLD_SETS trafilatura_eval; do
+  [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/models/no-$g.model" ] && continue
+  sites=$WORK/models/$g.exclude-sites
+  tail -n +2 "$DATA/$g/manifest.tsv" | cut -f1 | sort -u > "$sites"
+  triples=()
+  for d in $TRAIN_SETS; do
+    [ "$d" = "$g" ] && continue
+    filter_rows "$WORK/feat/$d" "$WORK/models/$g.from-$d" "$sites"
+    triples+=("$WORK/models/$g.from-$d.svm" "$WORK/models/$g.from-$d.words" "$WORK/models/$g.from-$d.meta")
+  done
+  log "train model without $g"
+  "$TRAIN" -q --cv-folds 0 -o "$WORK/models/no-$g.model" "${triples[@]}"
+done
+
+# 4. Predict, time it, score tbk, the baseline and the peers.
+: > "$WORK/results/gold.jsonl"
+: > "$WORK/results/speed.tsv"
+: > "$WORK/results/crosscheck.tsv"
+score() { # DATASET TOOL DIR [extra tbk-eval args]
+  local d=$1 tool=$2 dir=$3
+  shift 3
+  for gold in main comments; do
+    [ "$gold" = comments ] && [ "$d" != dragnet ] && continue
+    local opt=()
+    [ "$gold" = comments ] && opt=(--comments)
+    "$EVAL" gold "${opt[@]}" --name "$d/$tool" --per-page "$WORK/results/per-page/$d.$tool.$gold.tsv" "$@" \
+      "$DATA/$d/manifest.tsv" ${dir:+"$dir"} | sed "s/^{/{\"dataset\": \"$d\", \"tool\": \"$tool\", /" \
+      >> "$WORK/results/gold.jsonl"
+  done
+}
+mkdir -p "$WORK/results/per-page"
+for d in $GOLD_SETS; do
+  if [ "${RUN_PEERS:-0}" = 1 ] && [ ! -d "$PEERS_OUT/$d" ]; then
+    log "peers on $d"
+    "$SRC/bench/peers/run_peers.sh" "$DATA/$d/manifest.tsv" "$PEERS_OUT/$d"
+  fi
+  log "predict + score: $d"
+  rm -rf "$WORK/pred/$d"
+  # Every page of the gold data sets has gold, so the whole manifest is run.
+  pages=$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))
+  t0=$(now)
+  "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+  t1=$(now)
+  bytes=$(du -cb "$DATA/$d/pages" | tail -1 | cut -f1)
+  printf '%s\ttbk\t%s\t%s\t%s\n' "$d" "$pages" "$bytes" "$(echo "$t1 - $t0" | bc)" >> "$WORK/results/speed.tsv"
+  score "$d" tbk "$WORK/pred/$d"
+  score "$d" baseline "" --baseline
+  for tool in boilerpipe-article boilerpipe-default readability-lxml mozilla-readability; do
+    dir=$PEERS_OUT/$d/$tool
+    [ -d "$dir" ] || continue
+    score "$d" "$tool" "$dir"
+    [ -f "$dir/timing.json" ] && python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+print("%s\t%s\t%s\t%s\t%s\t%s" % (sys.argv[2], sys.argv[3], t["pages"], t["bytes"], t["wall_seconds"], t["extract_seconds"]))' \
+      "$dir/timing.json" "$d" "$tool" >> "$WORK/results/speed.tsv"
+  done
+  # Cross-check of the metric with the peers' reference scorer.
+  for tool in tbk boilerpipe-article readability-lxml mozilla-readability; do
+    dir=$WORK/pred/$d/pages
+    [ "$tool" = tbk ] || dir=$PEERS_OUT/$d/$tool
+    [ -d "$dir" ] || continue
+    python3 "$SRC/bench/peers/score_dir.py" "$DATA/$d/manifest.tsv" "$dir" |
+      python3 -c 'import json, sys; j = json.load(sys.stdin); print("\t".join([sys.argv[1], sys.argv[2]] + ["%.4f" % j[k] for k in ("precision_mean", "recall_mean", "f1_mean", "f1_median")]))' "$d" "$tool" \
+      >> "$WORK/results/crosscheck.tsv"
+  done
+done
+
+# 5. trafilatura's snippets (no peers: run_peers.sh only runs pages with gold).
+d=trafilatura_eval
+log "predict + snippets: $d"
+rm -rf "$WORK/pred/$d"
+t0=$(now)
+"$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+t1=$(now)
+printf '%s\ttbk\t%s\t%s\t%s\n' "$d" "$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))" \
+  "$(du -cb "$DATA/$d/pages" | tail -1 | cut -f1)" "$(echo "$t1 - $t0" | bc)" >> "$WORK/results/speed.tsv"
+{
+  "$EVAL" snippets --name tbk "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" "$WORK/pred/$d" || [ $? -eq 3 ]
+  "$EVAL" snippets --baseline --name baseline "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" || [ $? -eq 3 ]
+} > "$WORK/results/snippets.jsonl"
+
+# 6. Cross-site CV of the pooled training data (the paper's ablation).
+log "cross-site CV ($CV_FOLDS folds) on $TRAIN_SETS"
+[ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/cv.md" ] || {
+triples=()
+for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$WORK/feat/$d.meta"); done
+"$EVAL" cv -q --folds "$CV_FOLDS" --out "$WORK/results/cv" \
+  --title "tbk, cross-site CV on $(echo $TRAIN_SETS | tr ' ' '+')" "${triples[@]}" > "$WORK/results/cv.md"
+}
+
+# 7. Tables.
+python3 - "$WORK/results" <<'EOF'
+import collections, json, os, sys
+res = sys.argv[1]
+speed = collections.defaultdict(dict)
+for line in open(os.path.join(res, "speed.tsv")):
+    f = line.rstrip("\n").split("\t")
+    d, tool, pages, nbytes, wall = f[0], f[1], int(f[2]), int(f[3]), float(f[4])
+    speed[d][tool] = (pages / wall, pages / float(f[5]) if len(f) > 5 and float(f[5]) > 0 else None)
+rows = [json.loads(l) for l in open(os.path.join(res, "gold.jsonl"))]
+out = []
+for d in dict.fromkeys(r["dataset"] for r in rows):
+    for gold in ("main", "main+comments"):
+        sel = [r for r in rows if r["dataset"] == d and r["gold"] == gold]
+        if not sel:
+            continue
+        out.append("### %s (%d pages, gold: %s)\n" % (d, sel[0]["pages"], "main text" if gold == "main" else "main text + comments"))
+        out.append("| tool | P mean | R mean | F1 mean | P median | R median | F1 median | empty | pages/s (wall) | pages/s (extraction) |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        for r in sorted(sel, key=lambda r: -r["f1_mean"]):
+            sp = speed[d].get(r["tool"])
+            wall = "%.0f" % sp[0] if sp else "-"
+            ext = "%.0f" % sp[1] if sp and sp[1] else "-"
+            out.append("| %s | %.3f | %.3f | **%.3f** | %.3f | %.3f | %.3f | %d | %s | %s |" % (
+                r["tool"], r["precision_mean"], r["recall_mean"], r["f1_mean"], r["precision_median"],
+                r["recall_median"], r["f1_median"], r["empty_outputs"], wall, ext))
+        out.append("")
+sn = [json.loads(l) for l in open(os.path.join(res, "snippets.jsonl"))]
+out.append("### trafilatura_eval snippets (%d pages, %d with / %d without)\n" % (sn[0]["pages"], sn[0]["with"], sn[0]["without"]))
+out.append("| tool | precision | recall | accuracy | F1 | TP | FN | FP | TN |")
+out.append("|---|---|---|---|---|---|---|---|---|")
+for s in sn:
+    out.append("| %s | %.3f | %.3f | %.3f | **%.3f** | %d | %d | %d | %d |" % (
+        s["name"], s["precision"], s["recall"], s["accuracy"], s["f1"], s["tp"], s["fn"], s["fp"], s["tn"]))
+out.append("")
+out.append("### cross-site CV\n")
+out.append(open(os.path.join(res, "cv.md")).read())
+open(os.path.join(res, "tables.md"), "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+EOF
+log "done: $WORK/results/tables.md, $WORK/results/cv/pr.svg"

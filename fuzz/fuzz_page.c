@@ -1,0 +1,135 @@
+/* Fuzz target: raw bytes as a page. Parse with the model's options, compute
+ * the feature vectors, predict, and render text, JSON Lines and HTML; then
+ * parse again with tiny resource limits (and a charset hint) and render with
+ * made-up probabilities. Cheap invariants of the page model are checked, so
+ * a logic slip aborts like a crash does.
+ *
+ * The model comes from $TBK_FUZZ_MODEL, else from the seed model in the
+ * source tree (an absolute path compiled in: libFuzzer runs from any
+ * directory). A model that cannot be loaded aborts at once: fuzzing without
+ * the predictor would silently lose most of the coverage. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbk.h"
+
+#ifndef TBK_FUZZ_SEED_MODEL
+#define TBK_FUZZ_SEED_MODEL "fuzz/corpus/model/seed.model"
+#endif
+
+static tbk_model *model;
+static tbk_predictor *pred;
+static tbk_features *fx_small;
+
+static void die(const char *what, const tbk_error *err) {
+  fprintf(stderr, "fuzz_page: %s: %s\n", what, err ? err->msg : "");
+  abort();
+}
+
+static void init(void) {
+  const char *path = getenv("TBK_FUZZ_MODEL");
+  if (!path || !*path) path = TBK_FUZZ_SEED_MODEL;
+  tbk_error err = {0};
+  if (tbk_model_load(path, &model, &err)) die(path, &err);
+  if (tbk_predictor_new(model, &pred, &err))
+    die("predictor (regenerate the seed model with fuzz/make_seed_model.sh)", &err);
+  tbk_feature_options fo;
+  tbk_feature_options_init(&fo);
+  fo.attr_dims = 4;
+  fo.word_dims = 64;
+  fo.bigrams = 1;
+  if (tbk_features_new(&fo, &fx_small, &err)) die("features", &err);
+}
+
+static void check_page(const tbk_page *p) {
+  size_t tlen;
+  const char *text = tbk_page_text(p, &tlen);
+  if (strlen(text) != tlen || !tbk_utf8_valid(text, tlen)) abort();
+  size_t n = tbk_page_block_count(p);
+  for (size_t i = 0; i < n; i++) {
+    const tbk_block *b = tbk_page_block(p, i);
+    if (!b || !b->path || b->path[0] != '/' || !b->tag || b->text_len == 0) abort();
+    if (b->parent >= (int32_t)i || b->parent < -1) abort();
+    if (b->text < text || b->text + b->text_len > text + tlen) abort();
+    if (!tbk_utf8_valid(b->text, b->text_len)) abort();
+    if (tbk_utf8_length(b->text, b->text_len) != b->text_chars) abort();
+    unsigned char md5[16];
+    tbk_md5(b->text, b->text_len, md5);
+    if (memcmp(md5, b->md5, 16) != 0) abort();
+  }
+  if (tbk_page_block(p, n) != NULL) abort();
+}
+
+static void render_all(tbk_page *page, const double *probs, double threshold, int annotate) {
+  tbk_buf out = {0};
+  tbk_page_summary sum;
+  if (tbk_render_text(page, probs, threshold, &out, &sum) == TBK_OK) {
+    if (sum.blocks != tbk_page_block_count(page) || sum.template_blocks > sum.blocks ||
+        sum.template_chars > sum.chars)
+      abort();
+  }
+  out.len = 0;
+  tbk_render_jsonl(page, "fuzz:page", probs, threshold, &out);
+  out.len = 0;
+  tbk_render_html(page, probs, threshold, annotate, &out);
+  tbk_buf_free(&out);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!model) init();
+  const char *s = (const char *)data;
+  tbk_error err = {0};
+
+  /* 1. As tbk-predict sees it. */
+  tbk_page_options o;
+  tbk_model_page_options(model, &o);
+  o.max_page_bytes = 1 << 20;
+  tbk_page *page = NULL;
+  if (tbk_page_parse(s, size, &o, &page, &err) == TBK_OK) {
+    check_page(page);
+    const double *probs = NULL;
+    if (tbk_predict_page(pred, page, &probs, &err) == TBK_OK) {
+      for (size_t i = 0; i < tbk_page_block_count(page); i++)
+        if (!(probs[i] >= 0.0 && probs[i] <= 1.0)) abort();
+      render_all(page, probs, 0.5, 0);
+    }
+  }
+  tbk_page_free(page);
+  page = NULL;
+
+  /* 2. Tiny limits, every block size, a charset hint picked by the input's
+   * length, the html5 block set, and another feature extractor. */
+  static const char *hints[] = {NULL, "shift_jis", "utf-16", "iso-8859-1", "koi8-r", "x-unknown", "gb2312"};
+  tbk_page_options_init(&o);
+  o.blocks = TBK_BLOCKS_HTML5;
+  o.min_chars = 1;
+  o.min_words = 1;
+  o.max_page_bytes = 1 << 16;
+  o.max_depth = 24;
+  o.max_blocks = 16;
+  o.max_nodes = 256;
+  o.charset_hint = hints[size % (sizeof hints / sizeof hints[0])];
+  if (tbk_page_parse(s, size, &o, &page, &err) == TBK_OK) {
+    check_page(page);
+    if (tbk_features_page(fx_small, page, &err) == TBK_OK) {
+      size_t n = tbk_features_blocks(fx_small);
+      if (n != tbk_page_block_count(page)) abort();
+      tbk_buf line = {0};
+      for (size_t i = 0; i < n; i++) {
+        tbk_features_format(fx_small, i, 1, 0, &line);
+        tbk_features_format(fx_small, i, 1, 1, &line);
+      }
+      tbk_buf_free(&line);
+    }
+    size_t n = tbk_page_block_count(page);
+    double *probs = malloc((n ? n : 1) * sizeof *probs);
+    if (!probs) abort();
+    for (size_t i = 0; i < n; i++) probs[i] = (i * 7 + size) % 3 ? 0.9 : 0.1;
+    render_all(page, probs, 0.5, (int)(size & 1));
+    free(probs);
+  }
+  tbk_page_free(page);
+  return 0;
+}

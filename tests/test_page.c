@@ -1,0 +1,597 @@
+/* Page parsing and segmentation: which elements become candidate blocks
+ * (Kołcz & Yih's tag set, the 40-character / 3-word thresholds), what text
+ * is visible, wrapper folding, parent links, locators, fingerprints,
+ * charsets, refusals and resource limits. Every page is written here. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "check.h"
+#include "tbk.h"
+
+#define T1 "alpha bravo charlie delta echo foxtrot golf hotel"
+#define T2 "one two three four five six seven eight nine ten"
+#define T3 "red orange yellow green blue indigo violet white"
+#define T4 "north south east west up down left right center"
+
+static tbk_page_options opts(tbk_blockset set) {
+  tbk_page_options o;
+  tbk_page_options_init(&o);
+  o.blocks = set;
+  return o;
+}
+
+static tbk_page *parse_n(const char *html, size_t len, const tbk_page_options *o, tbk_status *st,
+                         tbk_error *err) {
+  tbk_page *p = NULL;
+  tbk_error local = {0};
+  *st = tbk_page_parse(html, len, o, &p, err ? err : &local);
+  if (*st != TBK_OK && p) {
+    fprintf(stderr, "page returned together with an error\n");
+    check_failures++;
+  }
+  return p;
+}
+
+/* Parse a NUL-terminated page that must parse fine. */
+static tbk_page *parse_ok(const char *html, const tbk_page_options *o, int line) {
+  tbk_status st;
+  tbk_error err = {0};
+  tbk_page *p = parse_n(html, strlen(html), o, &st, &err);
+  check_count++;
+  if (st != TBK_OK || !p) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: parse failed: %s: %s\n", __FILE__, line, tbk_status_str(st), err.msg);
+  }
+  return p;
+}
+#define PARSE(html, o) parse_ok(html, o, __LINE__)
+
+static int text_is(const tbk_block *b, const char *s) {
+  return b && b->text_len == strlen(s) && memcmp(b->text, s, b->text_len) == 0;
+}
+
+static const tbk_block *by_text(const tbk_page *p, const char *s) {
+  for (size_t i = 0; p && i < tbk_page_block_count(p); i++)
+    if (text_is(tbk_page_block(p, i), s)) return tbk_page_block(p, i);
+  return NULL;
+}
+
+static long index_of(const tbk_page *p, const tbk_block *b) {
+  return b ? (long)(b - tbk_page_block(p, 0)) : -2;
+}
+
+static void dump(const tbk_page *p) {
+  for (size_t i = 0; p && i < tbk_page_block_count(p); i++) {
+    const tbk_block *b = tbk_page_block(p, i);
+    fprintf(stderr, "  block %zu <%s> %s parent %d: \"%.*s\"\n", i, b->tag, b->path, b->parent,
+            (int)b->text_len, b->text);
+  }
+}
+
+/* ------------------------------------------------------------ tag sets */
+
+/* A page where element TAG holds T1 and its enclosing candidate (if any)
+ * holds more text, so TAG cannot be folded into it. */
+static void page_for_tag(const char *tag, char *out, size_t n) {
+  if (!strcmp(tag, "td") || !strcmp(tag, "th"))
+    snprintf(out, n, "<table><tr><%s>" T1 "</%s><td>" T2 "</td></tr></table>", tag, tag);
+  else if (!strcmp(tag, "tr"))
+    snprintf(out, n, "<table><tr><td>" T1 "</td></tr><tr><td>" T2 "</td></tr></table>");
+  else if (!strcmp(tag, "li"))
+    snprintf(out, n, "<ul><li>" T1 "</li><li>" T2 "</li></ul>");
+  else if (!strcmp(tag, "dt") || !strcmp(tag, "dd"))
+    snprintf(out, n, "<dl><%s>" T1 "</%s><%s>" T2 "</%s></dl>", tag, tag,
+             !strcmp(tag, "dt") ? "dd" : "dt", !strcmp(tag, "dt") ? "dd" : "dt");
+  else
+    snprintf(out, n, "<%s>" T1 "</%s>", tag, tag);
+}
+
+static void test_tag_sets(void) {
+  static const char *paper[] = {"blockquote", "dd", "div", "dl", "dt", "h1", "h2", "h3", "h4", "h5",
+                                "h6", "li", "ol", "pre", "small", "table", "td", "th", "tr", "ul"};
+  static const char *html5_only[] = {"p", "section", "nav", "article", "aside", "footer", "header",
+                                     "main", "form", "figure", "details", "fieldset", "address"};
+  static const char *never[] = {"span", "b", "a", "font", "center", "caption", "tbody", "x-custom"};
+  char body[1024], html[2048];
+  for (size_t i = 0; i < sizeof paper / sizeof *paper; i++) {
+    page_for_tag(paper[i], body, sizeof body);
+    snprintf(html, sizeof html, "<html><body>%s</body></html>", body);
+    for (int set = 0; set < 2; set++) {
+      tbk_page_options o = opts(set ? TBK_BLOCKS_HTML5 : TBK_BLOCKS_PAPER);
+      tbk_page *p = PARSE(html, &o);
+      const tbk_block *b = by_text(p, T1);
+      check_count++;
+      if (!b || strcmp(b->tag, paper[i]) != 0) {
+        check_failures++;
+        fprintf(stderr, "%s:%d: <%s> (set %d) should be a candidate holding T1\n", __FILE__, __LINE__,
+                paper[i], set);
+        dump(p);
+      }
+      tbk_page_free(p);
+    }
+  }
+  for (size_t i = 0; i < sizeof html5_only / sizeof *html5_only; i++) {
+    snprintf(html, sizeof html, "<html><body><%s>" T1 "</%s></body></html>", html5_only[i], html5_only[i]);
+    tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+    tbk_page *p = PARSE(html, &o);
+    check_count++;
+    if (tbk_page_block_count(p) != 0) {
+      check_failures++;
+      fprintf(stderr, "%s:%d: <%s> must not be a paper candidate\n", __FILE__, __LINE__, html5_only[i]);
+      dump(p);
+    }
+    tbk_page_free(p);
+    o = opts(TBK_BLOCKS_HTML5);
+    p = PARSE(html, &o);
+    const tbk_block *b = by_text(p, T1);
+    check_count++;
+    if (tbk_page_block_count(p) != 1 || !b || strcmp(b->tag, html5_only[i]) != 0) {
+      check_failures++;
+      fprintf(stderr, "%s:%d: <%s> must be an html5 candidate\n", __FILE__, __LINE__, html5_only[i]);
+      dump(p);
+    }
+    tbk_page_free(p);
+  }
+  for (size_t i = 0; i < sizeof never / sizeof *never; i++) {
+    snprintf(html, sizeof html, "<html><body><%s>" T1 "</%s></body></html>", never[i], never[i]);
+    tbk_page_options o = opts(TBK_BLOCKS_HTML5);
+    tbk_page *p = PARSE(html, &o);
+    check_count++;
+    if (tbk_page_block_count(p) != 0) {
+      check_failures++;
+      fprintf(stderr, "%s:%d: <%s> must never be a candidate\n", __FILE__, __LINE__, never[i]);
+      dump(p);
+    }
+    tbk_page_free(p);
+  }
+  /* Upper-case markup is the same element. */
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *p = PARSE("<HTML><BODY><DIV>" T1 "</DIV></BODY></HTML>", &o);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  if (tbk_page_block_count(p)) CHECK_STR(tbk_page_block(p, 0)->tag, "div");
+  tbk_page_free(p);
+}
+
+/* --------------------------------------------------------- thresholds */
+
+static size_t count_for(const char *inner, size_t min_chars, size_t min_words) {
+  char html[1024];
+  snprintf(html, sizeof html, "<html><body><div>%s</div></body></html>", inner);
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  o.min_chars = min_chars;
+  o.min_words = min_words;
+  tbk_page *p = PARSE(html, &o);
+  size_t n = tbk_page_block_count(p);
+  tbk_page_free(p);
+  return n;
+}
+
+static void test_thresholds(void) {
+  /* 39 code points but 69 bytes: characters are what count. */
+  const char *c39 = "ééé ààà ööö üüü ççç ééé ààà ööö üüü ççç";
+  const char *c40 = "ééé ààà ööö üüü ççç ééé ààà ööö üüü çççç";
+  CHECK_INT(tbk_utf8_length(c39, strlen(c39)), 39);
+  CHECK(strlen(c39) > 40);
+  CHECK_INT(count_for(c39, 40, 3), 0);
+  CHECK_INT(count_for(c40, 40, 3), 1);
+  /* ASCII 39 vs 40, and surrounding whitespace does not count. */
+  CHECK_INT(count_for("abc def ghi jkl mno pqr stu vwx yza bcd", 40, 3), 0);
+  CHECK_INT(count_for("abc def ghi jkl mno pqr stu vwx yza bcde", 40, 3), 1);
+  CHECK_INT(count_for("   \n abc def ghi jkl mno pqr stu vwx yza bcd \t\n  ", 40, 3), 0);
+  /* Inner whitespace runs collapse to one before counting. */
+  CHECK_INT(count_for("abc   def ghi jkl mno pqr stu vwx yza bcd", 40, 3), 0);
+  /* CJK: 40 Han characters, each a word. */
+  CHECK_INT(count_for("日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日", 40, 3), 1);
+  CHECK_INT(count_for("日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語", 40, 3), 0);
+  /* Enough characters, too few distinct words. */
+  CHECK_INT(count_for("aaa aaa aaa aaa aaa aaa aaa aaa aaa aaa", 40, 3), 0);
+  CHECK_INT(count_for("aaa bbb aaa bbb aaa bbb aaa bbb aaa bbb aaa", 40, 3), 0);
+  CHECK_INT(count_for("aaa bbb ccc aaa bbb ccc aaa bbb ccc aaa bbb", 40, 3), 1);
+  CHECK_INT(count_for("Word WORD word Word WORD word Word WORD word", 40, 3), 0); /* folded */
+  CHECK_INT(count_for("---- ---- ---- ---- ---- ---- ---- ---- ----", 40, 3), 0);
+  CHECK_INT(count_for("---- ---- ---- ---- ---- ---- ---- ---- ----", 40, 0), 1);
+  /* Custom thresholds. */
+  CHECK_INT(count_for("short but three", 15, 3), 1);
+  CHECK_INT(count_for("short but three", 16, 3), 0);
+  CHECK_INT(count_for("short but three", 10, 4), 0);
+  /* Too little text: the node and everything inside it is ignored. */
+  CHECK_INT(count_for("tiny <div>tinier <ul><li>tiniest</li></ul></div>", 40, 3), 0);
+  /* A parent that qualifies does not make its small children qualify. */
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *p = PARSE("<div>" T1 " <div>small child text</div></div>", &o);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  CHECK(text_is(tbk_page_block(p, 0), T1 " small child text"));
+  tbk_page_free(p);
+  /* text_chars is in code points. */
+  p = PARSE("<div>ééé ààà ööö üüü ççç ééé ààà ööö üüü çççç</div>", &o);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  if (tbk_page_block_count(p)) {
+    CHECK_INT(tbk_page_block(p, 0)->text_chars, 40);
+    CHECK_INT(tbk_page_block(p, 0)->text_len, 71);
+  }
+  tbk_page_free(p);
+}
+
+/* ------------------------------------------------------------ visibility */
+
+static void test_visible_text(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  const char *html =
+      "<html><head><title>titleword</title><style>.styleword{}</style>"
+      "<script>var headscript=1;</script></head><body>"
+      "<div>" T1
+      "<script>var scriptword = '<div>fake</div>';</script>"
+      "<style>.styleword2 { color: red }</style>"
+      "<noscript>noscriptword</noscript>"
+      "<template><p>templateword</p></template>"
+      "<!-- commentword -->"
+      "<span hidden>hiddenword</span>"
+      "<span style=\"color:red; display : none\">displayword</span>"
+      "<span style=\"VISIBILITY:Hidden\">visibilityword</span>"
+      "<div hidden>" T2 "</div>"
+      "<iframe>iframeword</iframe><svg><text>svgword</text></svg>"
+      " <span style=\"display:block\">shown</span>"
+      "</div></body></html>";
+  tbk_page *p = PARSE(html, &o);
+  size_t len;
+  const char *text = p ? tbk_page_text(p, &len) : "";
+  static const char *hidden_words[] = {"titleword", "styleword", "headscript", "scriptword", "fake",
+                                       "noscriptword", "templateword", "commentword", "hiddenword",
+                                       "displayword", "visibilityword", "one two", "iframeword", "svgword"};
+  for (size_t i = 0; i < sizeof hidden_words / sizeof *hidden_words; i++) {
+    check_count++;
+    if (strstr(text, hidden_words[i])) {
+      check_failures++;
+      fprintf(stderr, "%s:%d: invisible text \"%s\" leaked into \"%s\"\n", __FILE__, __LINE__,
+              hidden_words[i], text);
+    }
+  }
+  CHECK_STR(text, T1 " shown");
+  CHECK_INT(tbk_page_block_count(p), 1);
+  CHECK(by_text(p, T1 " shown") != NULL);
+  tbk_page_free(p);
+
+  /* Entities and character references are decoded. */
+  p = PARSE("<div>Fish &amp; chips &eacute;t&eacute; &#x4E2D;&#20013; &lt;tag&gt; a&nbsp;&nbsp;b "
+            "&quot;quoted&quot; &hellip;</div>",
+            &o);
+  CHECK(by_text(p, "Fish & chips été 中中 <tag> a b \"quoted\" …") != NULL);
+  if (!by_text(p, "Fish & chips été 中中 <tag> a b \"quoted\" …")) dump(p);
+  tbk_page_free(p);
+
+  /* Inline elements join without a space, block-level ones separate. */
+  p = PARSE("<div>con<b>cat</b>enated <i>in</i>line words<br>after break<p>para</p>graph end</div>", &o);
+  CHECK(by_text(p, "concatenated inline words after break para graph end") != NULL);
+  if (!by_text(p, "concatenated inline words after break para graph end")) dump(p);
+  tbk_page_free(p);
+}
+
+/* ------------------------------------------------------- folding, parents */
+
+static void test_structure(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  /* div > div > ul > li all with the same text: one block, the outermost. */
+  tbk_page *p = PARSE("<html><body><div id=a>\n <div id=b> <ul><li>" T1 "</li></ul> </div> </div></body></html>", &o);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  if (tbk_page_block_count(p) == 1) {
+    const tbk_block *b = tbk_page_block(p, 0);
+    CHECK_STR(b->tag, "div");
+    CHECK_STR(b->path, "/html[1]/body[1]/div[1]");
+    CHECK_INT(b->parent, -1);
+    CHECK_INT(b->depth, 3);
+  }
+  tbk_page_free(p);
+
+  /* Nested blocks and their parent links. */
+  p = PARSE("<html><body><div id=outer>" T1
+            "<div id=inner><div id=wrap><ul><li>" T2 "</li><li>" T3 "</li></ul></div></div>"
+            "<table><tr><td>" T4 "</td></tr></table></div></body></html>",
+            &o);
+  const tbk_block *outer = by_text(p, T1 " " T2 " " T3 " " T4);
+  const tbk_block *inner = by_text(p, T2 " " T3);
+  const tbk_block *li2 = by_text(p, T2), *li3 = by_text(p, T3), *tab = by_text(p, T4);
+  CHECK(outer && inner && li2 && li3 && tab);
+  CHECK_INT(tbk_page_block_count(p), 5);
+  if (outer && inner && li2 && li3 && tab) {
+    CHECK_INT(index_of(p, outer), 0); /* document order */
+    CHECK_INT(outer->parent, -1);
+    CHECK_INT(inner->parent, 0);
+    CHECK_STR(inner->tag, "div"); /* the outermost of div#inner, div#wrap, ul */
+    CHECK_STR(inner->path, "/html[1]/body[1]/div[1]/div[1]");
+    CHECK_INT(li2->parent, index_of(p, inner));
+    CHECK_INT(li3->parent, index_of(p, inner));
+    CHECK_STR(li3->path, "/html[1]/body[1]/div[1]/div[1]/div[1]/ul[1]/li[2]");
+    CHECK_STR(tab->tag, "table");
+    CHECK_INT(tab->parent, 0);
+    for (size_t i = 1; i < tbk_page_block_count(p); i++)
+      CHECK(tbk_page_block(p, i)->parent < (int32_t)i); /* parents come first */
+  } else {
+    dump(p);
+  }
+  tbk_page_free(p);
+
+  /* Locators count every same-tag element sibling, hidden and dropped
+   * ones included; other tags and comments do not shift the index. */
+  p = PARSE("<html><body>\n<div>x</div>\n<!-- c --><div hidden>" T2 "</div><script>1</script>"
+            "<p>para</p><div style='display:none'>y</div><span>s</span>\n<div>" T1 "</div>"
+            "<x-card>a</x-card><x-card>b</x-card><x-card><ul><li>" T3 "</li></ul></x-card></body></html>",
+            &o);
+  const tbk_block *b1 = by_text(p, T1), *b3 = by_text(p, T3);
+  CHECK(b1 && b3);
+  if (b1) {
+    CHECK_STR(b1->path, "/html[1]/body[1]/div[4]");
+    CHECK_INT(b1->line, 4);
+  }
+  if (b3) CHECK_STR(b3->path, "/html[1]/body[1]/x-card[3]/ul[1]");
+  CHECK_INT(tbk_page_block_count(p), 2);
+  tbk_page_free(p);
+  /* Unknown tags count per parent and per name. */
+  p = PARSE("<body><x-a>a</x-a><x-b>b</x-b><x-a><x-a>c</x-a><x-b>d</x-b><x-a><ol><li>" T4
+            "</li></ol></x-a></x-a></body>", &o);
+  b1 = by_text(p, T4);
+  CHECK(b1 != NULL);
+  if (b1) CHECK_STR(b1->path, "/html[1]/body[1]/x-a[2]/x-a[2]/ol[1]");
+  tbk_page_free(p);
+
+  /* Same text in different markup and spacing: same fingerprint, and it is
+   * the MD5 of the normalized text. */
+  tbk_page *a = PARSE("<div>Hello <b>brave</b>   new\n world, once more with feeling</div>", &o);
+  tbk_page *c = PARSE("<table><tr><td>\n  Hello brave new <a href=x>world,</a> once   more\twith "
+                      "<em>feeling</em>\n</td></tr></table>",
+                      &o);
+  CHECK_INT(tbk_page_block_count(a), 1);
+  CHECK_INT(tbk_page_block_count(c), 1);
+  if (tbk_page_block_count(a) == 1 && tbk_page_block_count(c) == 1) {
+    const tbk_block *ba = tbk_page_block(a, 0), *bc = tbk_page_block(c, 0);
+    CHECK(memcmp(ba->md5, bc->md5, 16) == 0);
+    unsigned char want[16];
+    const char *norm = "Hello brave new world, once more with feeling";
+    tbk_md5(norm, strlen(norm), want);
+    CHECK(memcmp(ba->md5, want, 16) == 0);
+    CHECK(text_is(bc, norm));
+    CHECK_STR(bc->tag, "table");
+  }
+  tbk_page_free(a);
+  tbk_page_free(c);
+}
+
+/* -------------------------------------------------------------- charsets */
+
+/* UTF-8 (BMP only) to UTF-16, with or without a BOM. */
+static size_t to_utf16(const char *s, int big_endian, int bom, char *out) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t k = 0;
+  if (bom) {
+    out[k++] = big_endian ? (char)0xFE : (char)0xFF;
+    out[k++] = big_endian ? (char)0xFF : (char)0xFE;
+  }
+  while (*u) {
+    unsigned cp;
+    if (*u < 0x80) cp = *u++;
+    else if (*u < 0xE0) { cp = ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu); u += 2; }
+    else { cp = ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu); u += 3; }
+    out[k++] = (char)(big_endian ? cp >> 8 : cp & 0xFF);
+    out[k++] = (char)(big_endian ? cp & 0xFF : cp >> 8);
+  }
+  return k;
+}
+
+static void expect_decoded(const char *raw, size_t len, const char *hint, const char *want_text,
+                           const char *want_charset, int line) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  o.charset_hint = hint;
+  tbk_status st;
+  tbk_error err = {0};
+  tbk_page *p = parse_n(raw, len, &o, &st, &err);
+  check_count++;
+  if (st != TBK_OK) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: parse failed: %s\n", __FILE__, line, err.msg);
+    return;
+  }
+  size_t n;
+  const char *text = tbk_page_text(p, &n);
+  if (strcmp(text, want_text) != 0 || strcasecmp(tbk_page_charset(p), want_charset) != 0) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: decoded \"%s\" as %s, expected \"%s\" as %s\n", __FILE__, line, text,
+            tbk_page_charset(p), want_text, want_charset);
+  }
+  tbk_page_free(p);
+}
+#define DECODED(raw, len, hint, text, cs) expect_decoded(raw, len, hint, text, cs, __LINE__)
+#define DECODED_S(raw, hint, text, cs) expect_decoded(raw, sizeof(raw) - 1, hint, text, cs, __LINE__)
+
+static void test_charsets(void) {
+  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>caf\xE9 \x80 5</div></body></html>", NULL,
+            "café € 5", "windows-1252");
+  DECODED_S("<html><head><meta charset=\"ISO-8859-1\"></head><body><div>na\xEFve \x93q\x94</div></body></html>",
+            NULL, "naïve “q”", "windows-1252"); /* latin1 labels mean windows-1252 */
+  /* Undeclared, not valid UTF-8: windows-1252 fallback. */
+  DECODED_S("<html><body><div>Gr\xFC\xDF" "e aus K\xF6ln</div></body></html>", NULL, "Grüße aus Köln",
+            "windows-1252");
+  /* Undeclared valid UTF-8 stays UTF-8. */
+  DECODED_S("<html><body><div>Grüße aus Köln</div></body></html>", NULL, "Grüße aus Köln", "UTF-8");
+  /* UTF-8 BOM: stripped, beats a wrong meta. */
+  DECODED_S("\xEF\xBB\xBF<html><head><meta charset=windows-1252></head><body><div>Café 日本</div></body></html>",
+            NULL, "Café 日本", "UTF-8");
+  /* UTF-16 with BOM (LE and BE), and without BOM. */
+  const char *doc16 = "<html><head><meta charset=utf-16></head><body><div>Café 中文 text here</div></body></html>";
+  char buf[1024];
+  size_t n = to_utf16(doc16, 0, 1, buf);
+  DECODED(buf, n, NULL, "Café 中文 text here", "UTF-16LE");
+  n = to_utf16(doc16, 1, 1, buf);
+  DECODED(buf, n, NULL, "Café 中文 text here", "UTF-16BE");
+  n = to_utf16("<html><body><div>no byte order mark here, Café</div></body></html>", 0, 0, buf);
+  DECODED(buf, n, NULL, "no byte order mark here, Café", "UTF-16LE");
+  n = to_utf16("<html><body><div>no byte order mark here, Café</div></body></html>", 1, 0, buf);
+  DECODED(buf, n, NULL, "no byte order mark here, Café", "UTF-16BE");
+  /* Shift_JIS declared through http-equiv. */
+  DECODED_S("<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=Shift_JIS\">"
+            "</head><body><div>\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67</div></body></html>",
+            NULL, "日本語のテキスト", "CP932");
+  /* The HTTP charset (hint) beats <meta>. */
+  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", "utf-8",
+            "Café", "UTF-8");
+  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", NULL,
+            "CafÃ©", "windows-1252");
+  DECODED_S("<html><head><meta charset=utf-8></head><body><div>caf\xE9</div></body></html>", "ISO-8859-1",
+            "café", "windows-1252");
+  /* An unknown declared charset falls back to sniffing. */
+  DECODED_S("<html><head><meta charset=x-no-such-charset></head><body><div>Café</div></body></html>", NULL,
+            "Café", "UTF-8");
+  /* Invalid UTF-8 under a UTF-8 declaration is repaired, not refused. */
+  DECODED_S("<html><head><meta charset=utf-8></head><body><div>bad\xFF" "byte</div></body></html>", NULL,
+            "bad\xEF\xBF\xBD" "byte", "UTF-8");
+  /* NUL and other C0 controls inside text are dropped. */
+  DECODED_S("<html><body><div>al\0pha be\x01ta</div></body></html>", NULL, "alpha beta", "UTF-8");
+}
+
+/* --------------------------------------------------------------- refusals */
+
+static void expect_status(const char *raw, size_t len, const tbk_page_options *o, tbk_status want,
+                          const char *msg_part, int line) {
+  tbk_status st;
+  tbk_error err = {0};
+  tbk_page *p = parse_n(raw, len, o, &st, &err);
+  check_count++;
+  if (st != want || (st != TBK_OK && (p || err.code != st)) ||
+      (msg_part && !strstr(err.msg, msg_part)) || strchr(err.msg, '\n')) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: status %s (%s), expected %s with \"%s\"\n", __FILE__, line, tbk_status_str(st),
+            err.msg, tbk_status_str(want), msg_part ? msg_part : "");
+  }
+  tbk_page_free(p);
+}
+#define STATUS(raw, len, o, want, part) expect_status(raw, len, o, want, part, __LINE__)
+#define STATUS_S(raw, o, want, part) expect_status(raw, sizeof(raw) - 1, o, want, part, __LINE__)
+
+static void test_refusals(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  STATUS_S("\x89PNG\r\n\x1a\n\0\0\0\rIHDR<html><body>", &o, TBK_ERR_BINARY, "PNG");
+  STATUS_S("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0<div>text</div>", &o, TBK_ERR_BINARY, "ELF");
+  STATUS_S("\x1f\x8b\x08\0\0\0\0\0\0\x03<html>", &o, TBK_ERR_BINARY, "gzip");
+  STATUS_S("%PDF-1.7\n", &o, TBK_ERR_BINARY, "PDF");
+  char noise[256];
+  for (int i = 0; i < 256; i++) noise[i] = (char)(i % 7 == 0 ? 'a' : i % 32);
+  STATUS(noise, sizeof noise, &o, TBK_ERR_BINARY, "control bytes");
+  STATUS("", 0, &o, TBK_ERR_EMPTY, "empty");
+  STATUS_S(" \t\r\n\f  \n", &o, TBK_ERR_EMPTY, "whitespace");
+  STATUS_S("\xEF\xBB\xBF   \n", &o, TBK_ERR_EMPTY, "whitespace");
+  /* Markup without text is a page with no blocks, not an error. */
+  tbk_page *p = PARSE("<html><body><div></div></body></html>", &o);
+  CHECK_INT(tbk_page_block_count(p), 0);
+  CHECK_INT(tbk_page_block_count(NULL), 0);
+  CHECK(tbk_page_block(p, 0) == NULL);
+  tbk_page_free(p);
+  tbk_page_free(NULL);
+  /* Plain text (no markup at all) is still a page. */
+  p = PARSE("just some words without markup at all, long enough to count", &o);
+  CHECK(p != NULL);
+  if (p) {
+    size_t n;
+    CHECK_STR(tbk_page_text(p, &n), "just some words without markup at all, long enough to count");
+  }
+  tbk_page_free(p);
+  /* NULL options mean the defaults. */
+  tbk_status st;
+  p = parse_n("<div>" T1 "</div>", strlen("<div>" T1 "</div>"), NULL, &st, NULL);
+  CHECK_INT(st, TBK_OK);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  tbk_page_free(p);
+}
+
+static void test_limits(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  const char *page = "<html><body><ul><li>" T1 "</li><li>" T2 "</li><li>" T3 "</li></ul></body></html>";
+  size_t len = strlen(page);
+  o.max_page_bytes = len - 1;
+  STATUS(page, len, &o, TBK_ERR_LIMIT, "max-page-bytes");
+  o.max_page_bytes = len;
+  STATUS(page, len, &o, TBK_OK, NULL);
+  o = opts(TBK_BLOCKS_PAPER);
+  o.max_blocks = 3; /* ul + 3 li = 4 */
+  STATUS(page, len, &o, TBK_ERR_LIMIT, "max-blocks");
+  o.max_blocks = 4;
+  STATUS(page, len, &o, TBK_OK, NULL);
+  o = opts(TBK_BLOCKS_PAPER);
+  o.max_nodes = 4; /* html body ul li li li */
+  STATUS(page, len, &o, TBK_ERR_LIMIT, "max-nodes");
+  o = opts(TBK_BLOCKS_PAPER);
+  const char *deep = "<html><body><div><div><div><div><div>" T1 "</div></div></div></div></div></body></html>";
+  o.max_depth = 6; /* html=1 body=2 div..div=3..7 */
+  STATUS(deep, strlen(deep), &o, TBK_ERR_LIMIT, "max-depth");
+  o.max_depth = 7;
+  STATUS(deep, strlen(deep), &o, TBK_OK, NULL);
+}
+
+static double seconds_since(struct timespec t0) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* Hostile shapes: no crash, a clean answer, in reasonable time. */
+static void test_hostile(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_buf b = {0};
+  struct timespec t0;
+
+  tbk_buf_puts(&b, "<html><body>");
+  for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, "<div>");
+  tbk_buf_puts(&b, T1);
+  for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, "</div>");
+  tbk_buf_puts(&b, "</body></html>");
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  tbk_status st;
+  tbk_error err = {0};
+  tbk_page *p = parse_n(b.data, b.len, &o, &st, &err);
+  double secs = seconds_since(t0);
+  CHECK(st == TBK_OK || (st == TBK_ERR_LIMIT && strstr(err.msg, "max-depth")));
+  CHECK(secs < 20);
+  fprintf(stderr, "100000 nested divs: %s (%s) in %.2fs, %zu blocks\n", tbk_status_str(st), err.msg, secs,
+          tbk_page_block_count(p));
+  tbk_page_free(p);
+  /* Raising max-depth must not turn depth into recursion. */
+  o.max_depth = 1000000;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  p = parse_n(b.data, b.len, &o, &st, &err);
+  secs = seconds_since(t0);
+  CHECK(st == TBK_OK || st == TBK_ERR_LIMIT);
+  CHECK(secs < 20);
+  fprintf(stderr, "100000 nested divs, max-depth 1000000: %s in %.2fs\n", tbk_status_str(st), secs);
+  tbk_page_free(p);
+  o = opts(TBK_BLOCKS_PAPER);
+
+  /* A million siblings, known and unknown tags. */
+  static const char *shapes[] = {"<li>item %d</li>", "<x-item>w%d </x-item>"};
+  for (int s = 0; s < 2; s++) {
+    b.len = 0;
+    tbk_buf_puts(&b, "<html><body><ul>");
+    for (int i = 0; i < 1000000; i++) tbk_buf_printf(&b, shapes[s], i);
+    tbk_buf_puts(&b, "</ul></body></html>");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    p = parse_n(b.data, b.len, &o, &st, &err);
+    secs = seconds_since(t0);
+    CHECK(st == TBK_OK || st == TBK_ERR_LIMIT);
+    CHECK(secs < 60); /* libxml2 alone needs seconds here; quadratic walks needed minutes */
+    fprintf(stderr, "1000000 siblings (%s): %s in %.2fs, %zu blocks\n", shapes[s], tbk_status_str(st), secs,
+            tbk_page_block_count(p));
+    if (st == TBK_OK) CHECK_INT(tbk_page_block_count(p), 1); /* only the ul */
+    tbk_page_free(p);
+  }
+  tbk_buf_free(&b);
+}
+
+int main(void) {
+  test_tag_sets();
+  test_thresholds();
+  test_visible_text();
+  test_structure();
+  test_charsets();
+  test_refusals();
+  test_limits();
+  test_hostile();
+  return check_report();
+}
