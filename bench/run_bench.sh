@@ -116,6 +116,7 @@ make_seed() {
     --meta "$SEED.meta.jsonl" "${DATASETS[0]}" || [ $? -eq 3 ]
 }
 if [ -z "$MODEL" ] && [ -f "$SRC/models/default.model" ]; then MODEL=$SRC/models/default.model; fi
+if [ -z "$MODEL" ] && [ "$REPORT_ONLY" = 1 ]; then MODEL=$OUT/work/bench.model; fi
 if [ -z "$MODEL" ] && [ "$DO_PAGES" = 1 ] && [ "$REPORT_ONLY" = 0 ]; then
   make_seed
   MODEL=$OUT/work/bench.model

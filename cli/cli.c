@@ -123,6 +123,10 @@ void cli_out_open(cli_out *o, const char *path) {
   snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
   int fd = mkstemp(o->tmp);
   if (fd < 0) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
+  /* mkstemp makes the file 0600; the output should get the usual mode. */
+  mode_t um = umask(0);
+  umask(um);
+  if (fchmod(fd, 0666 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", o->tmp, strerror(errno));
   o->f = fdopen(fd, "w");
   if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
   for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
@@ -268,7 +272,8 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   }
   tbk_buf_free(&raw);
   if (st == TBK_OK) return page;
-  const char *where = ref->is_warc ? ref->page : ref->file;
+  /* stdin is read through a temporary file: name it "-", as it was given. */
+  const char *where = ref->is_warc || ref->is_temp ? ref->page : ref->file;
   if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, err.msg);
   cli_warn("%s: %s (skipped)", where, err.msg);
   c->bad_pages++;

@@ -182,7 +182,8 @@ static void ascii_init(void) {
 
 /* Character statistics of one piece (valid UTF-8, spaces collapsed).
  * Counters live in locals: the text pointer may alias anything. */
-static void scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
+static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
+  int ascii = 1;
   uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0;
   int prev_word = 0, pending = 0; /* pending: 1 terminal run, 2 wide terminal */
   for (size_t i = 0; i < n;) {
@@ -205,6 +206,7 @@ static void scan_piece(const unsigned char *s, size_t n, int anchor, int heading
       prev_word = (f & C_WORD) != 0;
       continue;
     }
+    ascii = 0;
     size_t k = tbk_utf8_seq(s + i, n - i);
     uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
     i += k ? k : 1;
@@ -239,6 +241,7 @@ static void scan_piece(const unsigned char *s, size_t n, int anchor, int heading
   st->letters += letters;
   st->upper += upper;
   st->cap_words += cap_words;
+  return ascii;
 }
 
 /* ------------------------------------------------------------- tokens */
@@ -251,8 +254,7 @@ typedef struct tok_ctx {
 } tok_ctx;
 
 /* Dense id of a word on this page (new ids for new words). -1 nomem. */
-static int64_t word_id(tbk_features *fx, const char *tok, size_t len) {
-  uint64_t h = tbk_hash64(tok, len);
+static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   if ((fx->n_voc + 1) * 2 > fx->n_voc_slots) { /* grow and rehash */
     size_t ns = fx->n_voc_slots ? fx->n_voc_slots * 2 : 1024;
     uint32_t *slots = calloc(ns, sizeof *slots);
@@ -283,7 +285,6 @@ static int64_t word_id(tbk_features *fx, const char *tok, size_t len) {
     fx->cap_voc = cap;
   }
   size_t id = fx->n_voc++;
-  uint32_t h32 = tbk_fx_fnv32(tok, len);
   fx->voc_h64[id] = h;
   fx->voc_h32[id] = h32;
   fx->voc_bucket[id] = h32 % fx->opt.word_dims + 1;
@@ -293,8 +294,7 @@ static int64_t word_id(tbk_features *fx, const char *tok, size_t len) {
   return (int64_t)id;
 }
 
-static int on_token(void *p, const char *tok, size_t len) {
-  tok_ctx *c = p;
+static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
   tbk_features *fx = c->fx;
   if (fx->n_tok == fx->cap_tok) {
     size_t cap = fx->cap_tok, need = fx->n_tok + 1;
@@ -303,10 +303,8 @@ static int on_token(void *p, const char *tok, size_t len) {
     if (grow(&fx->tok_cp, &cap, need, sizeof *fx->tok_cp)) { c->failed = 1; return 1; }
     fx->cap_tok = cap;
   }
-  int64_t id = word_id(fx, tok, len);
+  int64_t id = word_id(fx, h64, h32);
   if (id < 0) { c->failed = 1; return 1; }
-  uint32_t cps = 0;
-  for (size_t i = 0; i < len; i++) cps += ((unsigned char)tok[i] & 0xC0) != 0x80;
   size_t k = fx->n_tok++;
   fx->tok_word[k] = (uint32_t)id;
   fx->tok_cp[k] = cps;
@@ -316,6 +314,45 @@ static int on_token(void *p, const char *tok, size_t len) {
   if (cps <= 3) c->st->short_words++;
   if (c->anchor) c->st->anchor_words++;
   return 0;
+}
+
+static int on_token(void *p, const char *tok, size_t len) {
+  uint32_t cps = 0;
+  for (size_t i = 0; i < len; i++) cps += ((unsigned char)tok[i] & 0xC0) != 0x80;
+  return add_token(p, tbk_hash64(tok, len), tbk_fx_fnv32(tok, len), cps);
+}
+
+/* Tokens of a pure-ASCII piece without the regex, exactly as the pattern
+ * of tbk_tokenize finds them there: a number with inner '.' or ','
+ * ("3.14", "1,000") when one follows, else a run of [A-Za-z0-9_];
+ * lower-cased. Most text is ASCII, and this is the hot loop. */
+static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n && !c->failed;) {
+    if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
+    size_t j = i;
+    if (ascii_class[s[i]] & C_DIGIT) {
+      while (j < n && (ascii_class[s[j]] & C_DIGIT)) j++;
+      int groups = 0;
+      while (j + 1 < n && (s[j] == '.' || s[j] == ',') && (ascii_class[s[j + 1]] & C_DIGIT)) {
+        j++;
+        while (j < n && (ascii_class[s[j]] & C_DIGIT)) j++;
+        groups = 1;
+      }
+      if (!groups) j = i;
+    }
+    if (j == i)
+      while (j < n && (ascii_class[s[j]] & C_WORD)) j++;
+    uint64_t h64 = 1469598103934665603ULL;
+    uint32_t h32 = 2166136261u;
+    for (size_t k = i; k < j; k++) {
+      unsigned char b = s[k];
+      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
+      h64 = (h64 ^ b) * 1099511628211ULL;
+      h32 = (h32 ^ b) * 16777619u;
+    }
+    if (add_token(c, h64, h32, (uint32_t)(j - i))) return;
+    i = j;
+  }
 }
 
 /* Bigram bucket from the two unigram hashes, bytes in a fixed order so the
@@ -445,9 +482,10 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     while (sj < fx->n_states && fx->state_pos[sj] <= a) state = fx->state_val[sj++];
     fx->piece_tok[k] = (uint32_t)fx->n_tok;
     fx_textstats st = {0};
-    scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
+    int ascii = scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
     tok_ctx c = {fx, &st, state & 1, 0};
-    tbk_tokenize_valid(fx->tok, text + a, b - a, on_token, &c);
+    if (ascii) tokenize_ascii(&c, (const unsigned char *)text + a, b - a);
+    else tbk_tokenize_valid(fx->tok, text + a, b - a, on_token, &c);
     if (c.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fx->pref[k + 1] = fx->pref[k];
     add_stats(&fx->pref[k + 1], &st);

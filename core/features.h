@@ -106,6 +106,7 @@ struct tbk_features {
   int fmt_tag[TBK_TAG_COUNT];      /* formatting tag (b strong em ...) */
   size_t attr_self, attr_anc;      /* first column of each attribute group */
   size_t attr_width;               /* attr_dims + vocab + roles */
+  uint32_t vocab_hash[64];         /* FNV-1a 32 of each vocabulary word */
 
   /* results of the last page (owned) */
   size_t n_blocks;

@@ -17,14 +17,16 @@ typedef struct attr_tok {
   char buf[TOKEN_KEEP];
   size_t len;      /* bytes of the current token */
   uint32_t hash;   /* FNV-1a 32 of the lower-cased token */
+  uint32_t prev_hash; /* ... without its last byte */
   int prev_lower;  /* previous byte was an ASCII lower-case letter */
 } attr_tok;
 
 static void set_bit(uint64_t *bits, size_t j) { bits[j / 64] |= 1ULL << (j % 64); }
 
-static void vocab_hit(attr_tok *t, const char *w, size_t n) {
-  for (size_t v = 0; v < tbk_fx_attr_vocab_n; v++)
-    if (strlen(tbk_fx_attr_vocab[v]) == n && memcmp(tbk_fx_attr_vocab[v], w, n) == 0) {
+static void vocab_hit(attr_tok *t, const char *w, size_t n, uint32_t hash) {
+  for (size_t v = 0; v < tbk_fx_attr_vocab_n && v < 64; v++)
+    if (t->fx->vocab_hash[v] == hash && strlen(tbk_fx_attr_vocab[v]) == n &&
+        memcmp(tbk_fx_attr_vocab[v], w, n) == 0) {
       set_bit(t->bits, t->fx->opt.attr_dims + v);
       return;
     }
@@ -34,8 +36,8 @@ static void flush(attr_tok *t) {
   if (t->len >= 2) {
     if (t->fx->opt.attr_dims) set_bit(t->bits, t->hash % t->fx->opt.attr_dims);
     if (t->len < TOKEN_KEEP) {
-      vocab_hit(t, t->buf, t->len);
-      if (t->len > 3 && t->buf[t->len - 1] == 's') vocab_hit(t, t->buf, t->len - 1);
+      vocab_hit(t, t->buf, t->len, t->hash);
+      if (t->len > 3 && t->buf[t->len - 1] == 's') vocab_hit(t, t->buf, t->len - 1, t->prev_hash);
     }
   }
   t->len = 0;
@@ -46,6 +48,7 @@ static void flush(attr_tok *t) {
 static void push(attr_tok *t, unsigned char c) {
   if (t->len < TOKEN_KEEP) t->buf[t->len] = (char)c;
   t->len++;
+  t->prev_hash = t->hash;
   t->hash = (t->hash ^ c) * 16777619u;
 }
 

@@ -114,6 +114,8 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
   for (size_t i = 0; i < COUNTOF(format_tags); i++) fx->fmt_tag[tbk_tag_lookup(format_tags[i])] = 1;
   fx->fmt_tag[TBK_TAG_OTHER] = 0;
   fx->attr_width = fx->opt.attr_dims + tbk_fx_attr_vocab_n + tbk_fx_roles_n;
+  for (size_t v = 0; v < tbk_fx_attr_vocab_n && v < 64; v++)
+    fx->vocab_hash[v] = tbk_fx_fnv32(tbk_fx_attr_vocab[v], strlen(tbk_fx_attr_vocab[v]));
   fx->attr_self = fx->dim;
   add_attr_group(&b, "self");
   fx->attr_anc = fx->dim;

@@ -289,42 +289,24 @@ static tbk_status walk(walker *w, tbk_error *err) {
   return st;
 }
 
-typedef struct path_part {
-  const char *name;
-  uint32_t nth;
-} path_part;
-
-/* The locator of node, appended to p->paths at *off. When an enclosing
- * block's node (anchor) is given, its locator (at anchor_off) is copied as
- * the prefix and only the levels below it are formatted: formatting every
- * level of every block made deep nesting cost blocks x depth printf calls. */
-static int build_path(tbk_page *p, uint32_t node, uint32_t anchor, size_t anchor_off,
-                      tbk_buf *scratch, size_t *off) {
-  scratch->len = 0;
-  for (uint32_t i = node; i != TBK_NONE && i != anchor; i = p->nodes[i].parent) {
-    path_part part = {(const char *)p->nodes[i].xml->name, p->nodes[i].nth};
-    if (tbk_buf_append(scratch, &part, sizeof part)) return -1;
-  }
-  *off = p->paths.len;
-  if (anchor != TBK_NONE) {
-    size_t n = strlen(p->paths.data + anchor_off);
-    if (tbk_buf_reserve(&p->paths, n)) return -1;
-    memcpy(p->paths.data + p->paths.len, p->paths.data + anchor_off, n);
-    p->paths.len += n;
-  }
-  path_part *parts = (path_part *)scratch->data;
-  for (size_t k = scratch->len / sizeof(path_part); k-- > 0;) {
-    char num[16];
-    size_t name_len = strlen(parts[k].name);
-    int nl = snprintf(num, sizeof num, "[%u]", parts[k].nth);
-    if (tbk_buf_append(&p->paths, "/", 1) || tbk_buf_append(&p->paths, parts[k].name, name_len) ||
-        tbk_buf_append(&p->paths, num, (size_t)nl))
-      return -1;
-  }
-  return tbk_buf_append(&p->paths, "", 1); /* the NUL separator */
+/* The locator of node i in cur, given the locators of its ancestors
+ * (lens[d] = length of the depth-d ancestor's locator in cur). Nodes come
+ * in document order, so one segment per node suffices: formatting every
+ * level again for every block made deep nesting cost blocks x depth. */
+static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) {
+  const tbk_node *n = &p->nodes[i];
+  const char *name = (const char *)n->xml->name;
+  char num[16];
+  int k = snprintf(num, sizeof num, "[%u]", n->nth);
+  cur->len = lens[n->depth - 1];
+  if (tbk_buf_append(cur, "/", 1) || tbk_buf_append(cur, name, strlen(name)) ||
+      tbk_buf_append(cur, num, (size_t)k))
+    return -1;
+  lens[n->depth] = cur->len;
+  return 0;
 }
 
-enum { TBK_MAX_PATH_BYTES = 256u << 20 };
+enum { TBK_MAX_PATH_BYTES = 64u << 20 };
 
 /* Code points in text[0, x): the text is valid UTF-8, so they are the bytes
  * that are not continuation bytes. cps[k] counts them in [0, 64k); a
@@ -354,8 +336,13 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   tbk_tokenizer *tok = NULL;
   tbk_status st = tbk_tokenizer_new(&tok, err);
   if (st) return st;
+  tbk_md5_ctx *md5 = tbk_md5_ctx_new();
   uint32_t *cps = count_cps(&p->text);
-  if (!cps) {
+  size_t *lens = calloc((size_t)p->max_depth + 1, sizeof *lens); /* see path_step */
+  if (!cps || !lens || !md5) {
+    free(cps);
+    free(lens);
+    tbk_md5_ctx_free(md5);
     tbk_tokenizer_free(tok);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
@@ -368,18 +355,15 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
       const tbk_node *up = &p->nodes[n->parent];
       n->cand_anc = up->block >= 0 ? n->parent : up->cand_anc;
     }
+    if (path_step(p, i, &scratch, lens)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
     if (!(tbk_tag_flags(n->tag) & want)) continue;
     uint32_t s, e;
     tbk_node_text(p, n, &s, &e);
     if (e - s < opt->min_chars) continue; /* fewer bytes, fewer chars */
-    size_t chars = cps_at(&p->text, cps, e) - cps_at(&p->text, cps, s);
-    if (chars < opt->min_chars) continue;
-    if (opt->min_words &&
-        tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)
-      continue;
     if (n->cand_anc != TBK_NONE) {
       /* A wrapper whose text is exactly its candidate ancestor's is the same
-       * block seen through more markup: fold it into the outer one. */
+       * block seen through more markup: fold it into the outer one (it
+       * passes the thresholds the outer one passed, so test this first). */
       uint32_t as, ae;
       tbk_node_text(p, &p->nodes[n->cand_anc], &as, &ae);
       if (as == s && ae == e) {
@@ -387,6 +371,11 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
         continue;
       }
     }
+    size_t chars = cps_at(&p->text, cps, e) - cps_at(&p->text, cps, s);
+    if (chars < opt->min_chars) continue;
+    if (opt->min_words &&
+        tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)
+      continue;
     if (p->n_blocks >= opt->max_blocks) {
       st = tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", opt->max_blocks);
       break;
@@ -404,16 +393,16 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     b->text_len = e - s;
     b->text_chars = chars;
     b->tag = tbk_tag_name(n->tag);
-    tbk_md5(b->text, b->text_len, b->md5);
+    tbk_md5_with(md5, b->text, b->text_len, b->md5);
     b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
     b->node = i;
     b->line = n->line;
     b->depth = n->depth;
-    uint32_t anchor = b->parent >= 0 ? p->blocks[b->parent].node : TBK_NONE;
-    size_t anchor_off = b->parent >= 0 ? path_off[b->parent] : 0;
-    if (build_path(p, i, anchor, anchor_off, &scratch, &path_off[p->n_blocks])) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-    /* Locators grow with blocks x depth: a few KB of deep markup could
-     * otherwise ask for gigabytes. */
+    path_off[p->n_blocks] = p->paths.len;
+    if (tbk_buf_append(&p->paths, scratch.data, scratch.len) || tbk_buf_append(&p->paths, "", 1)) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
+    }
     if (p->paths.len > TBK_MAX_PATH_BYTES) {
       st = tbk_fail(err, TBK_ERR_LIMIT, "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
                     TBK_MAX_PATH_BYTES >> 20);
@@ -427,7 +416,9 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   free(path_off);
   tbk_buf_free(&scratch);
   tbk_tokenizer_free(tok);
+  tbk_md5_ctx_free(md5);
   free(cps);
+  free(lens);
   return st;
 }
 

@@ -68,6 +68,15 @@ void tbk_md5(const void *data, size_t n, unsigned char out[16]) {
   if (!EVP_Digest(data, n, out, &len, EVP_md5(), NULL)) memset(out, 0, 16);
 }
 
+tbk_md5_ctx *tbk_md5_ctx_new(void) { return EVP_MD_CTX_new(); }
+void tbk_md5_ctx_free(tbk_md5_ctx *c) { EVP_MD_CTX_free(c); }
+
+void tbk_md5_with(tbk_md5_ctx *c, const void *data, size_t n, unsigned char out[16]) {
+  unsigned int len = 16;
+  if (!EVP_DigestInit_ex(c, EVP_md5(), NULL) || !EVP_DigestUpdate(c, data, n) || !EVP_DigestFinal_ex(c, out, &len))
+    memset(out, 0, 16);
+}
+
 void tbk_md5_hex(const unsigned char md5[16], char hex[33]) {
   static const char digits[] = "0123456789abcdef";
   for (int i = 0; i < 16; i++) {
@@ -87,7 +96,7 @@ static const char TOKEN_PATTERN[] =
     "|(?:(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}])+";
 
 struct tbk_tokenizer {
-  pcre2_code *code;            /* owned */
+  pcre2_code *code;            /* borrowed: the process-wide compiled pattern */
   pcre2_match_data *match;     /* owned */
   int jit;                     /* JIT compiled successfully */
   tbk_buf fold;                /* scratch: the folded token */
@@ -100,20 +109,28 @@ static locale_t fold_locale;
 static pthread_once_t fold_once = PTHREAD_ONCE_INIT;
 static void fold_init(void) { fold_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
 
+/* The compiled pattern (and its JIT code) is read-only once built, so one
+ * copy serves every tokenizer and thread; only match data is per tokenizer. */
+static pcre2_code *shared_code;
+static int shared_jit, shared_err;
+static pthread_once_t code_once = PTHREAD_ONCE_INIT;
+static void code_init(void) {
+  PCRE2_SIZE off;
+  shared_code = pcre2_compile((PCRE2_SPTR)TOKEN_PATTERN, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
+                              &shared_err, &off, NULL);
+  if (shared_code) shared_jit = pcre2_jit_compile(shared_code, PCRE2_JIT_COMPLETE) == 0;
+}
+
 tbk_status tbk_tokenizer_new(tbk_tokenizer **out, tbk_error *err) {
   *out = NULL;
   pthread_once(&fold_once, fold_init);
+  pthread_once(&code_once, code_init);
+  if (!shared_code)
+    return tbk_fail(err, TBK_ERR_ARG, "tokenizer pattern failed to compile (PCRE2 error %d)", shared_err);
   tbk_tokenizer *t = calloc(1, sizeof *t);
   if (!t) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  int ec;
-  PCRE2_SIZE off;
-  t->code = pcre2_compile((PCRE2_SPTR)TOKEN_PATTERN, PCRE2_ZERO_TERMINATED,
-                          PCRE2_UTF | PCRE2_UCP, &ec, &off, NULL);
-  if (!t->code) {
-    free(t);
-    return tbk_fail(err, TBK_ERR_ARG, "tokenizer pattern failed to compile (PCRE2 error %d)", ec);
-  }
-  t->jit = pcre2_jit_compile(t->code, PCRE2_JIT_COMPLETE) == 0;
+  t->code = shared_code;
+  t->jit = shared_jit;
   t->match = pcre2_match_data_create_from_pattern(t->code, NULL);
   if (!t->match) {
     tbk_tokenizer_free(t);
@@ -126,7 +143,6 @@ tbk_status tbk_tokenizer_new(tbk_tokenizer **out, tbk_error *err) {
 void tbk_tokenizer_free(tbk_tokenizer *t) {
   if (!t) return;
   pcre2_match_data_free(t->match);
-  pcre2_code_free(t->code);
   tbk_buf_free(&t->fold);
   tbk_buf_free(&t->seen);
   free(t->slots);

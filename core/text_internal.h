@@ -8,4 +8,11 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
                           tbk_token_fn fn, void *ctx);
 size_t tbk_unique_words_valid(tbk_tokenizer *t, const char *s, size_t n,
                               size_t stop_at);
+
+/* MD5 with one digest context reused across calls (one per page), which
+ * saves OpenSSL's per-call context setup on pages with many blocks. */
+typedef struct evp_md_ctx_st tbk_md5_ctx;
+tbk_md5_ctx *tbk_md5_ctx_new(void);
+void tbk_md5_ctx_free(tbk_md5_ctx *c);
+void tbk_md5_with(tbk_md5_ctx *c, const void *data, size_t n, unsigned char out[16]);
 #endif

@@ -39,7 +39,8 @@ void tbk_encoder_free(tbk_encoder *enc) {
   memset(enc, 0, sizeof *enc);
 }
 
-static double compress(double v) { return v >= 0 ? log1p(v) : -log1p(-v); }
+/* Most inputs are 0 (absent tags, binary indicators): skip log1p there. */
+static double compress(double v) { return v == 0 ? 0 : v > 0 ? log1p(v) : -log1p(-v); }
 
 size_t tbk_encode(const tbk_encoder *enc, const double *x, double s, uint32_t *idx, double *val) {
   size_t n = 0;

@@ -41,7 +41,17 @@ for b in "$LABEL" "$FEATURES" "$TRAIN" "$PREDICT" "$EVAL"; do
   [ -x "$b" ] || { echo "run_eval.sh: $b missing (build first, or set TBK_BUILD)" >&2; exit 2; }
 done
 log() { echo "run_eval.sh: $(date +%H:%M:%S) $*" >&2; }
-now() { date +%s.%N; }
+# Run tbk-predict under GNU time and append "dataset tbk pages bytes wall
+# extract cpu" to speed.tsv (extract = wall: tbk has no start-up to leave
+# out; cpu = user + sys, which a busy machine disturbs less than wall).
+timed() { # DATASET PAGES PAGES_DIR COMMAND...
+  local d=$1 pages=$2 dir=$3
+  shift 3
+  /usr/bin/time -f "%e %U %S" -o "$WORK/results/time.$d.txt" "$@" || [ $? -eq 3 ]
+  read -r wall user sys < "$WORK/results/time.$d.txt"
+  printf '%s\ttbk\t%s\t%s\t%s\t%s\t%s\n' "$d" "$pages" "$(du -cb "$dir" | tail -1 | cut -f1)" "$wall" "$wall" \
+    "$(echo "$user + $sys" | bc)" >> "$WORK/results/speed.tsv"
+}
 
 # 1. Data.
 set +e
@@ -134,11 +144,8 @@ for d in $GOLD_SETS; do
   rm -rf "$WORK/pred/$d"
   # Every page of the gold data sets has gold, so the whole manifest is run.
   pages=$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))
-  t0=$(now)
-  "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
-  t1=$(now)
-  bytes=$(du -cb "$DATA/$d/pages" | tail -1 | cut -f1)
-  printf '%s\ttbk\t%s\t%s\t%s\n' "$d" "$pages" "$bytes" "$(echo "$t1 - $t0" | bc)" >> "$WORK/results/speed.tsv"
+  timed "$d" "$pages" "$DATA/$d/pages" \
+    "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
   score "$d" tbk "$WORK/pred/$d"
   score "$d" baseline "" --baseline
   for tool in boilerpipe-article boilerpipe-default readability-lxml mozilla-readability; do
@@ -148,7 +155,8 @@ for d in $GOLD_SETS; do
     [ -f "$dir/timing.json" ] && python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
-print("%s\t%s\t%s\t%s\t%s\t%s" % (sys.argv[2], sys.argv[3], t["pages"], t["bytes"], t["wall_seconds"], t["extract_seconds"]))' \
+print("%s\t%s\t%s\t%s\t%s\t%s\t%.2f" % (sys.argv[2], sys.argv[3], t["pages"], t["bytes"], t["wall_seconds"],
+                                      t["extract_seconds"], t["user_seconds"] + t["sys_seconds"]))' \
       "$dir/timing.json" "$d" "$tool" >> "$WORK/results/speed.tsv"
   done
   # Cross-check of the metric with the peers' reference scorer.
@@ -166,11 +174,8 @@ done
 d=trafilatura_eval
 log "predict + snippets: $d"
 rm -rf "$WORK/pred/$d"
-t0=$(now)
-"$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
-t1=$(now)
-printf '%s\ttbk\t%s\t%s\t%s\n' "$d" "$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))" \
-  "$(du -cb "$DATA/$d/pages" | tail -1 | cut -f1)" "$(echo "$t1 - $t0" | bc)" >> "$WORK/results/speed.tsv"
+timed "$d" "$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))" "$DATA/$d/pages" \
+  "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
 {
   "$EVAL" snippets --name tbk "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" "$WORK/pred/$d" || [ $? -eq 3 ]
   "$EVAL" snippets --baseline --name baseline "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" || [ $? -eq 3 ]
@@ -193,7 +198,7 @@ speed = collections.defaultdict(dict)
 for line in open(os.path.join(res, "speed.tsv")):
     f = line.rstrip("\n").split("\t")
     d, tool, pages, nbytes, wall = f[0], f[1], int(f[2]), int(f[3]), float(f[4])
-    speed[d][tool] = (pages / wall, pages / float(f[5]) if len(f) > 5 and float(f[5]) > 0 else None)
+    speed[d][tool] = (pages / wall, pages / float(f[5]), pages / float(f[6]))
 rows = [json.loads(l) for l in open(os.path.join(res, "gold.jsonl"))]
 out = []
 for d in dict.fromkeys(r["dataset"] for r in rows):
@@ -202,15 +207,14 @@ for d in dict.fromkeys(r["dataset"] for r in rows):
         if not sel:
             continue
         out.append("### %s (%d pages, gold: %s)\n" % (d, sel[0]["pages"], "main text" if gold == "main" else "main text + comments"))
-        out.append("| tool | P mean | R mean | F1 mean | P median | R median | F1 median | empty | pages/s (wall) | pages/s (extraction) |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        out.append("| tool | P mean | R mean | F1 mean | P median | R median | F1 median | empty | pages/s wall | pages/s extraction | pages/s CPU |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in sorted(sel, key=lambda r: -r["f1_mean"]):
             sp = speed[d].get(r["tool"])
-            wall = "%.0f" % sp[0] if sp else "-"
-            ext = "%.0f" % sp[1] if sp and sp[1] else "-"
-            out.append("| %s | %.3f | %.3f | **%.3f** | %.3f | %.3f | %.3f | %d | %s | %s |" % (
+            sp = ["%.0f" % x for x in sp] if sp else ["-"] * 3
+            out.append("| %s | %.3f | %.3f | **%.3f** | %.3f | %.3f | %.3f | %d | %s | %s | %s |" % (
                 r["tool"], r["precision_mean"], r["recall_mean"], r["f1_mean"], r["precision_median"],
-                r["recall_median"], r["f1_median"], r["empty_outputs"], wall, ext))
+                r["recall_median"], r["f1_median"], r["empty_outputs"], *sp))
         out.append("")
 sn = [json.loads(l) for l in open(os.path.join(res, "snippets.jsonl"))]
 out.append("### trafilatura_eval snippets (%d pages, %d with / %d without)\n" % (sn[0]["pages"], sn[0]["with"], sn[0]["without"]))

@@ -10,7 +10,7 @@
 set -u
 B=${1:?usage: $0 BUILD_DIR}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-T=${TBK_TMP:-$(mktemp -d)}
+if [ -n "${TBK_TMP:-}" ]; then T=$TBK_TMP; else T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT; fi
 command -v valgrind >/dev/null || { echo "valgrind not found: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 not found: skipped"; exit 77; }
 if grep -qa -e __asan_init -e __ubsan_handle "$B/label/tbk-label"; then

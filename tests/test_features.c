@@ -342,6 +342,81 @@ static void test_words(void) {
   CHECK_INT(tbk_features_new(&o, &fx, &err), TBK_ERR_ARG);
 }
 
+typedef struct expect_words {
+  uint32_t *idx;
+  size_t n, cap;
+  uint32_t dims;
+} expect_words;
+
+static int collect(void *ctx, const char *tok, size_t len) {
+  expect_words *w = ctx;
+  (void)len;
+  if (w->n == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 64;
+    w->idx = realloc(w->idx, w->cap * sizeof *w->idx);
+  }
+  w->idx[w->n++] = fnv32(tok) % w->dims + 1;
+  return 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The words line equals hashing tbk_tokenize's tokens of the block text,
+ * whatever the text: random ASCII (numbers with separators, underscores,
+ * case) and non-ASCII, so every tokenizer path agrees with tbk_tokenize. */
+static void test_words_match_tokenizer(void) {
+  static const char *const alphabet[] = {"a", "B", "z", "Q", "0", "7", "9", "_", ".", ",", "-", " ", " ",
+                                         "x1", "3.", ",5", "\xC3\xA9", "\xD0\x96", "\xE6\x9D\xB1", "!"};
+  tbk_feature_options o;
+  tbk_feature_options_init(&o);
+  o.word_dims = 4096;
+  tbk_features *fx;
+  tbk_error err = {0};
+  tbk_tokenizer *tok;
+  CHECK_INT(tbk_features_new(&o, &fx, &err), TBK_OK);
+  CHECK_INT(tbk_tokenizer_new(&tok, &err), TBK_OK);
+  srand(12345);
+  int mismatches = 0;
+  for (int round = 0; round < 400; round++) {
+    tbk_buf html = {0};
+    tbk_buf_puts(&html, "<html><body><div>alpha beta gamma delta epsilon zeta eta theta ");
+    int ascii_only = round % 2 == 0;
+    for (int k = 0; k < 60; k++) {
+      int pick = rand() % (ascii_only ? 16 : 20);
+      tbk_buf_puts(&html, alphabet[pick]);
+    }
+    tbk_buf_puts(&html, "</div></body></html>");
+    tbk_page *p = parse(html.data);
+    CHECK(p && tbk_page_block_count(p) == 1);
+    if (!p || tbk_page_block_count(p) != 1) { tbk_page_free(p); tbk_buf_free(&html); continue; }
+    CHECK_INT(tbk_features_page(fx, p, &err), TBK_OK);
+    const tbk_block *b = tbk_page_block(p, 0);
+    expect_words w = {NULL, 0, 0, o.word_dims};
+    tbk_tokenize(tok, b->text, b->text_len, collect, &w);
+    qsort(w.idx, w.n, sizeof *w.idx, cmp_u32);
+    const uint32_t *idx, *cnt;
+    size_t n = tbk_features_words(fx, 0, &idx, &cnt), k = 0, total = 0;
+    int same = 1;
+    for (size_t j = 0; j < n && same; j++) {
+      for (uint32_t c = 0; c < cnt[j]; c++, k++)
+        if (k >= w.n || w.idx[k] != idx[j]) same = 0;
+      total += cnt[j];
+    }
+    if (!same || total != w.n) mismatches++;
+    if (!same && mismatches == 1) fprintf(stderr, "words differ from the tokenizer for: %.*s\n", (int)b->text_len, b->text);
+    CHECK_NEAR(feat(fx, p, BODY "/div[1]", "text.words"), (double)w.n, 0);
+    free(w.idx);
+    tbk_page_free(p);
+    tbk_buf_free(&html);
+  }
+  CHECK_INT(mismatches, 0);
+  tbk_tokenizer_free(tok);
+  tbk_features_free(fx);
+}
+
 static void test_schema(void) {
   tbk_features *fx;
   tbk_error err = {0};
@@ -465,6 +540,7 @@ int main(void) {
   test_kl(fx);
   tbk_features_free(fx);
   test_words();
+  test_words_match_tokenizer();
   test_schema();
   test_parity();
   test_format();

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Hostile structure: 100,000-deep nesting is refused by name (max-depth) by
+# default and, with the limit raised, processed on a 1 MiB stack (nothing
+# recurses on the input's depth: not our walk, not libxml2's xmlFreeDoc).
+# Deep nesting around many blocks is refused by its locator budget quickly
+# instead of formatting blocks x depth locators; too many blocks is refused
+# by name (max-blocks).
+set -u
+FEAT="$TBK_BIN/features/tbk-features"
+T="$TBK_TMP"
+rm -rf "$T" && mkdir -p "$T" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+n = 100000
+open(t + "/deep.html", "w").write("<html><body>" + "<div>" * n +
+    "alpha bravo charlie delta echo foxtrot golf hotel" + "</div>" * n + "</body></html>")
+open(t + "/deep-unclosed.html", "w").write("<html><body>" + "<span><b><i>" * (n // 3) + "alpha bravo charlie delta echo")
+d, k = 3000, 30000
+open(t + "/deepwide.html", "w").write("<html><body>" + "<div>" * d + "".join(
+    "<div>unique text number %d with enough words here</div>" % i for i in range(k)) + "</body></html>")
+open(t + "/wide.html", "w").write("<html><body>" + "".join(
+    "<div>block number %d of many, with words enough</div>" % i for i in range(300)) + "</body></html>")
+PY
+
+"$FEAT" -o "$T/a.svm" "$T/deep.html" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] || { cat "$T/err" >&2; fail "deep: exit $rc, expected 3"; }
+grep -q "deep.html: elements nested deeper than max-depth (4096) (skipped)" "$T/err" || { cat "$T/err" >&2; fail "max-depth not named"; }
+
+# Raised limit, small stack: processed, one block (the nested divs fold).
+(ulimit -s 1024 && exec "$FEAT" --max-depth 200000 -o "$T/b.svm" "$T/deep.html" "$T/deep-unclosed.html") 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/err" >&2; fail "deep with --max-depth 200000 on a 1 MiB stack: exit $rc"; }
+[ "$(wc -l <"$T/b.svm")" -eq 1 ] || fail "deep page: expected 1 block"
+
+start=$(date +%s)
+"$FEAT" -o "$T/c.svm" "$T/deepwide.html" 2>"$T/err"
+rc=$?
+secs=$(($(date +%s) - start))
+[ $rc -eq 3 ] || { cat "$T/err" >&2; fail "deep+wide: exit $rc, expected 3"; }
+grep -q "deepwide.html: block locators exceed 64 MiB" "$T/err" || { cat "$T/err" >&2; fail "locator budget not reported"; }
+[ $secs -lt 60 ] || fail "deep+wide took $secs s"
+echo "deep+wide refused in ${secs}s"
+
+"$FEAT" --max-blocks 100 -o "$T/d.svm" "$T/wide.html" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] || fail "max-blocks: exit $rc, expected 3"
+grep -q "wide.html: page has more than max-blocks (100) candidate blocks (skipped)" "$T/err" || { cat "$T/err" >&2; fail "max-blocks not named"; }
+"$FEAT" -o "$T/e.svm" "$T/wide.html" || fail "wide page with default limits: exit $?"
+[ "$(wc -l <"$T/e.svm")" -eq 300 ] || fail "wide page: expected 300 blocks"
+echo ok

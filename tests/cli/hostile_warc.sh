@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Hostile WARC files: truncated .warc.gz, a corrupt gzip member, a WARC
+# header whose Content-Length lies, and gzip bombs (a 1000x record and a
+# 1000x Content-Encoding body). Each problem is reported with the file and
+# the record's offset, limits by name (max-record-bytes), the readable
+# records are kept, memory stays bounded, and the run ends with exit 3.
+set -u
+FEAT="$TBK_BIN/features/tbk-features"
+T="$TBK_TMP"
+rm -rf "$T" && mkdir -p "$T" || exit 1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+python3 - "$T" <<'PY'
+import sys, gzip
+t = sys.argv[1]
+def page(i):
+    return ("<html><body><div>page %d alpha bravo charlie delta echo foxtrot golf</div></body></html>" % i).encode()
+def rec(uri, block, clen=None):
+    h = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri.encode() + b"\r\n"
+    h += b"Content-Length: %d\r\n\r\n" % (len(block) if clen is None else clen)
+    return h + block + b"\r\n\r\n"
+def http(body, extra=b""):
+    return b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n" + extra + b"\r\n" + body
+recs = [rec("http://example.org/p%d" % i, http(page(i))) for i in range(6)]
+members = [gzip.compress(r) for r in recs]
+# Truncated: the last member loses its tail.
+open(t + "/truncated.warc.gz", "wb").write(b"".join(members)[:-30])
+# Corrupt: the third member's deflate data is overwritten.
+bad = list(members)
+bad[2] = bad[2][:12] + b"\xde\xad\xbe\xef" * 6 + bad[2][36:]
+open(t + "/corrupt.warc.gz", "wb").write(b"".join(bad))
+# A lying Content-Length (says 200 bytes more than the block has).
+lie = recs[:2] + [rec("http://example.org/liar", http(page(99)), clen=len(http(page(99))) + 200)] + recs[2:4]
+open(t + "/lying.warc", "wb").write(b"".join(lie))
+# Gzip bombs: a 100 MB record in a 100 KB member, and a 100 MB
+# Content-Encoding: gzip body in a small record.
+big = rec("http://example.org/bomb", http(b"<div>" + b" " * (100 << 20) + b"</div>"))
+zbody = gzip.compress(b"<div>" + b" " * (100 << 20) + b"</div>", 9)
+open(t + "/bomb.warc.gz", "wb").write(members[0] + gzip.compress(big, 9) + members[1] +
+    gzip.compress(rec("http://example.org/zbomb", http(zbody, b"Content-Encoding: gzip\r\n"))) + members[3])
+PY
+BOMB=$(stat -c %s "$T/bomb.warc.gz")
+[ "$BOMB" -lt 1000000 ] || fail "the bomb is $BOMB bytes, not a bomb"
+
+# run NAME EXPECTED_PAGES PATTERN...: exit 3, every pattern on stderr, and
+# exactly the expected pages in the meta file.
+run() {
+  local name=$1 pages=$2
+  shift 2
+  TIME=()
+  [ -x /usr/bin/time ] && TIME=(/usr/bin/time -f "%M" -o "$T/$name.rss")
+  "${TIME[@]}" "$FEAT" -o "$T/$name.svm" --meta "$T/$name.meta" "$T/$name.warc"* 2>"$T/$name.err"
+  local rc=$?
+  [ $rc -eq 3 ] || { cat "$T/$name.err" >&2; fail "$name: exit $rc, expected 3"; }
+  for pat in "$@"; do
+    grep -Eq -- "$pat" "$T/$name.err" || { cat "$T/$name.err" >&2; fail "$name: stderr lacks /$pat/"; }
+  done
+  local got
+  got=$(tail -n +2 "$T/$name.meta" | python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["page"].rsplit("/",1)[1] for l in sys.stdin})))')
+  [ "$got" = "$pages" ] || fail "$name: pages '$got', expected '$pages'"
+  if [ -s "$T/$name.rss" ]; then
+    local kb
+    kb=$(tail -1 "$T/$name.rss")
+    [ "$kb" -lt 400000 ] || fail "$name: peak RSS $kb KB"
+    echo "$name: ok, peak RSS $((kb / 1024)) MB"
+  fi
+}
+run truncated "p0 p1 p2 p3 p4" "truncated.warc.gz: gzip data truncated \(member at offset [0-9]+\); records before it are kept"
+run corrupt "p0 p1 p3 p4 p5" "corrupt.warc.gz: corrupt gzip member at offset [0-9]+: .*; skipping to the next intact member"
+# The lie swallows the start of the next record (p2), which is lost too.
+run lying "p0 p1 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
+run bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+: record exceeds max-record-bytes \(67108864\)" \
+  "http://example.org/zbomb: record body exceeds max-record-bytes \(67108864\) \(skipped\)"
+echo ok
