@@ -90,8 +90,10 @@ void tbk_md5_hex(const unsigned char md5[16], char hex[33]) {
 
 /* Scripts written without spaces give one token per code point; numbers keep
  * their inner separators; everything else is a run of word characters. */
+/* \p{Han} etc. match by script extension, which includes CJK punctuation
+ * such as U+3002: punctuation and symbols are never tokens. */
 static const char TOKEN_PATTERN[] =
-    "[\\p{Han}\\p{Hiragana}\\p{Katakana}]"
+    "(?![\\p{P}\\p{S}])[\\p{Han}\\p{Hiragana}\\p{Katakana}]"
     "|\\p{N}+(?:[.,]\\p{N}+)+"
     "|(?:(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}])+";
 

@@ -233,7 +233,8 @@ int main(int argc, char **argv) {
       CLI_PAGE_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
     if (cli_pages_option(&pages, c, optarg)) continue;
     switch (c) {
     case 'o': output = optarg; break;
@@ -248,7 +249,7 @@ int main(int argc, char **argv) {
     case OPT_PROGRESS: progress = (size_t)cli_long("--progress", optarg, 1, 1000000000); break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-features %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   tbk_features *fx;
