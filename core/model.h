@@ -62,5 +62,8 @@ struct tbk_dataset {
  * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */
 size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
                   uint32_t *idx, double *val);
+/* Zeroed per-input arrays for nin inputs; 0 ok, -1 out of memory (what was
+ * allocated is released by tbk_encoder_free). */
+int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);
 void tbk_encoder_free(tbk_encoder *enc);
 #endif

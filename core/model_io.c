@@ -237,18 +237,12 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   }
   if (to_ulong(expect(&r, "cols"), 100000000, &u)) BAD("line %zu: expected cols", r.line);
   tbk_encoder *e = &m->enc;
-  e->nin = m->dim + 1;
+  int bad = tbk_encoder_alloc(e, m->dim + 1);
   e->ncols = (uint32_t)u;
   e->encoding = (tbk_encoding)enc;
   e->parts = (tbk_parts)parts;
-  e->ncuts = calloc(e->nin, sizeof *e->ncuts);
-  e->cuts = calloc(e->nin, sizeof *e->cuts);
-  e->bin_col = calloc(e->nin, sizeof *e->bin_col);
-  e->raw_col = calloc(e->nin, sizeof *e->raw_col);
-  e->lo = calloc(e->nin, sizeof *e->lo);
-  e->hi = calloc(e->nin, sizeof *e->hi);
   m->w = calloc((size_t)e->ncols + 1, sizeof *m->w);
-  if (!e->ncuts || !e->cuts || !e->bin_col || !e->raw_col || !e->lo || !e->hi || !m->w)
+  if (bad || !m->w)
     BAD("out of memory loading the model");
   for (;;) {
     l = next_line(&r, &ll);

@@ -422,6 +422,37 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   return st;
 }
 
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                         tbk_error *err) {
+  memset(out, 0, sizeof *out);
+  if (opt->max_page_bytes && len > opt->max_page_bytes)
+    return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
+  tbk_buf utf8 = {0};
+  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, &utf8, out->charset, err);
+  if (st) goto done;
+  if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto done; }
+  out->lines = 1;
+  for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) out->lines++;
+  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+  if (!ctxt) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser"); goto done; }
+  /* libxml2 2.9 only consults sax->serror for SAX2 contexts, so errors are
+   * caught with the thread's structured handler, restored right after. */
+  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
+  void *saved_ctx = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(NULL, count_error);
+  parse_error_count = 0;
+  out->doc = htmlCtxtReadMemory(ctxt, utf8.data, (int)utf8.len, NULL, "UTF-8",
+                                HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
+                                    HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+  out->errors = parse_error_count;
+  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  htmlFreeParserCtxt(ctxt);
+  if (!out->doc) st = tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
+done:
+  tbk_buf_free(&utf8);
+  return st;
+}
+
 tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt,
                           tbk_page **out, tbk_error *err) {
   tbk_page_options defaults;
@@ -430,34 +461,16 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
     opt = &defaults;
   }
   *out = NULL;
-  if (opt->max_page_bytes && len > opt->max_page_bytes)
-    return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
   tbk_page *p = calloc(1, sizeof *p);
   if (!p) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   p->raw_bytes = len;
-  tbk_buf utf8 = {0};
-  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, &utf8, p->charset, err);
+  tbk_html html;
+  tbk_status st = tbk_html_load(data, len, opt, &html, err);
   if (st) goto fail;
-  if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto fail; }
-  p->n_lines = 1;
-  for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) p->n_lines++;
-
-  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
-  if (!ctxt) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser"); goto fail; }
-  /* libxml2 2.9 only consults sax->serror for SAX2 contexts, so errors are
-   * caught with the thread's structured handler, restored right after. */
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-  xmlSetStructuredErrorFunc(NULL, count_error);
-  parse_error_count = 0;
-  p->doc = htmlCtxtReadMemory(ctxt, utf8.data, (int)utf8.len, NULL, "UTF-8",
-                              HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
-                                  HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-  p->parse_errors = parse_error_count;
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
-  htmlFreeParserCtxt(ctxt);
-  tbk_buf_free(&utf8);
-  if (!p->doc) { st = tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document"); goto fail; }
+  p->doc = html.doc;
+  p->n_lines = html.lines;
+  p->parse_errors = html.errors;
+  memcpy(p->charset, html.charset, sizeof p->charset);
   walker w = {.p = p, .opt = opt, .at_space = 1};
   st = walk(&w, err);
   free(w.nth_counts);
@@ -483,7 +496,6 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   *out = p;
   return TBK_OK;
 fail:
-  tbk_buf_free(&utf8);
   tbk_page_free(p);
   return st;
 }

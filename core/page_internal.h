@@ -57,6 +57,18 @@ struct tbk_page {
   size_t raw_bytes;     /* size of the raw input */
 };
 
+/* The parse every page-reading path shares (tbk_page_parse and the
+ * benchmark floor): size limit, charset decoding, source line count, and
+ * libxml2's HTML parser with errors counted. */
+typedef struct tbk_html {
+  xmlDoc *doc;        /* owned by the caller (xmlFreeDoc) */
+  size_t errors;      /* recovered parse errors */
+  uint32_t lines;     /* lines of the decoded source */
+  char charset[48];   /* charset the bytes were decoded from */
+} tbk_html;
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                         tbk_error *err);
+
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
                                  uint32_t *s, uint32_t *e) {

@@ -39,6 +39,17 @@ void tbk_encoder_free(tbk_encoder *enc) {
   memset(enc, 0, sizeof *enc);
 }
 
+int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin) {
+  enc->nin = nin;
+  enc->ncuts = calloc(nin, sizeof *enc->ncuts);
+  enc->cuts = calloc(nin, sizeof *enc->cuts);
+  enc->bin_col = calloc(nin, sizeof *enc->bin_col);
+  enc->raw_col = calloc(nin, sizeof *enc->raw_col);
+  enc->lo = calloc(nin, sizeof *enc->lo);
+  enc->hi = calloc(nin, sizeof *enc->hi);
+  return enc->ncuts && enc->cuts && enc->bin_col && enc->raw_col && enc->lo && enc->hi ? 0 : -1;
+}
+
 /* Most inputs are 0 (absent tags, binary indicators): skip log1p there. */
 static double compress(double v) { return v == 0 ? 0 : v > 0 ? log1p(v) : -log1p(-v); }
 
@@ -72,17 +83,11 @@ static int input_used(const tbk_encoder *enc, uint32_t j) {
 static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const size_t *rows, size_t n,
                               const double *nb_score, const signed char *y, tbk_encoding encoding,
                               tbk_parts parts, tbk_error *err) {
-  enc->nin = ds->dim + 1;
+  int bad = tbk_encoder_alloc(enc, ds->dim + 1);
   enc->encoding = encoding;
   enc->parts = parts;
-  enc->ncuts = calloc(enc->nin, sizeof *enc->ncuts);
-  enc->cuts = calloc(enc->nin, sizeof *enc->cuts);
-  enc->bin_col = calloc(enc->nin, sizeof *enc->bin_col);
-  enc->raw_col = calloc(enc->nin, sizeof *enc->raw_col);
-  enc->lo = calloc(enc->nin, sizeof *enc->lo);
-  enc->hi = calloc(enc->nin, sizeof *enc->hi);
   double *x = malloc((n ? n : 1) * sizeof *x);
-  if (!enc->ncuts || !enc->cuts || !enc->bin_col || !enc->raw_col || !enc->lo || !enc->hi || !x) {
+  if (bad || !x) {
     free(x);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }

@@ -150,8 +150,14 @@ int main(int argc, char **argv) {
   tbk_predictor *pred;
   tbk_status st = tbk_predictor_new(model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
+  /* Segmentation comes from the model; the resource limits stay the user's
+   * (tbk_model_page_options resets them to the defaults). */
+  tbk_page_options limits = pages.page;
   tbk_model_page_options(model, &pages.page);
-  /* keep the user's resource limits */
+  pages.page.max_page_bytes = limits.max_page_bytes;
+  pages.page.max_depth = limits.max_depth;
+  pages.page.max_blocks = limits.max_blocks;
+  pages.page.max_nodes = limits.max_nodes;
 
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);

@@ -4,7 +4,8 @@
 # recurses on the input's depth: not our walk, not libxml2's xmlFreeDoc).
 # Deep nesting around many blocks is refused by its locator budget quickly
 # instead of formatting blocks x depth locators; too many blocks is refused
-# by name (max-blocks).
+# by name (max-blocks). tbk-predict honours the same limits and renders
+# deep pages without recursion.
 set -u
 FEAT="$TBK_BIN/features/tbk-features"
 T="$TBK_TMP"
@@ -34,6 +35,21 @@ grep -q "deep.html: elements nested deeper than max-depth (4096) (skipped)" "$T/
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/err" >&2; fail "deep with --max-depth 200000 on a 1 MiB stack: exit $rc"; }
 [ "$(wc -l <"$T/b.svm")" -eq 1 ] || fail "deep page: expected 1 block"
+
+# tbk-predict keeps the user's limits (the model sets only segmentation),
+# and renders a 100,000-deep page (text, html, annotated html) on a small
+# stack: libxml2 2.9.14 serializes without recursion.
+PRED="$TBK_BIN/predict/tbk-predict"
+bash "$TBK_SRC/fuzz/make_seed_model.sh" "$TBK_BIN" "$T/m.model" >/dev/null 2>"$T/err" || { rc=$?; cat "$T/err" >&2; exit $rc; }
+"$PRED" -m "$T/m.model" "$T/deep.html" >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q "max-depth (4096)" "$T/err" || { cat "$T/err" >&2; fail "predict: deep page not refused by max-depth"; }
+for f in "-f text" "-f html" "-f html --annotate" "-f jsonl"; do
+  (ulimit -s 1024 && exec "$PRED" -m "$T/m.model" --max-depth 200000 $f -o "$T/p.out" "$T/deep.html") 2>"$T/err" ||
+    { cat "$T/err" >&2; fail "predict $f on the deep page with --max-depth 200000: exit $?"; }
+  case $f in *jsonl | *annotate) grep -q "alpha bravo charlie" "$T/p.out" || fail "predict $f: text missing" ;; esac
+done
+"$PRED" -m "$T/m.model" --max-page-bytes 1000 "$T/deep.html" >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q "exceeds max-page-bytes (1000)" "$T/err" || { cat "$T/err" >&2; fail "predict ignored --max-page-bytes"; }
 
 start=$(date +%s)
 "$FEAT" -o "$T/c.svm" "$T/deepwide.html" 2>"$T/err"
