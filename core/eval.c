@@ -524,9 +524,26 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
                       "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
                       "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                       SVG_W, SVG_H, SVG_W, SVG_H);
-  r |= tbk_buf_printf(out, "<text x=\"%d\" y=\"32\" text-anchor=\"middle\" font-size=\"17\" font-weight=\"bold\">",
-                      SVG_W / 2);
-  r |= xml_text(out, title);
+  /* A title too wide for one line (about 60 characters at this size) is
+   * broken at the space nearest its middle. */
+  const char *t = title ? title : "";
+  size_t tl = strlen(t), cut = 0;
+  if (tbk_utf8_length(t, tl) > 60) {
+    for (size_t i = 0; i < tl; i++)
+      if (t[i] == ' ' && (cut == 0 || (i > tl / 2 ? i - tl / 2 : tl / 2 - i) < (cut > tl / 2 ? cut - tl / 2 : tl / 2 - cut)))
+        cut = i;
+  }
+  char *line1 = strndup(t, cut ? cut : tl);
+  if (!line1) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  r |= tbk_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">",
+                      SVG_W / 2, cut ? 24 : 34);
+  r |= xml_text(out, line1);
+  free(line1);
+  if (cut) {
+    r |= tbk_buf_printf(out, "</text>\n<text x=\"%d\" y=\"46\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">",
+                        SVG_W / 2);
+    r |= xml_text(out, t + cut + 1);
+  }
   r |= tbk_buf_puts(out, "</text>\n<g stroke=\"#dddddd\" stroke-width=\"1\">\n");
   for (int k = 1; k < 10; k++) {
     double v = k / 10.0;

@@ -259,7 +259,8 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
       double lo = strtod(p = end, &end); ok = ok && end != p;
       double hi = strtod(p = end, &end); ok = ok && end != p;
       nc = strtoul(p = end, &end, 10); ok = ok && end != p;
-      ok = ok && j < e->nin && bc + nc <= e->ncols && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
+      /* bc <= ncols first: a huge bc would wrap bc + nc around. */
+      ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
            (bc > 0) == (nc > 0);
       double *cuts = ok && nc ? malloc(nc * sizeof *cuts) : NULL;
       for (unsigned long c = 0; ok && c < nc; c++) {

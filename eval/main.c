@@ -309,7 +309,7 @@ static int cmd_cv(int argc, char **argv) {
     tbk_buf_puts(&csv, "threshold,precision,recall\n");
     for (size_t i = 0; i < res[v].rank.ncurve; i++) {
       const tbk_eval_point *p = &res[v].rank.curve[i];
-      tbk_buf_printf(&csv, "%.9g,%.6f,%.6f\n", p->threshold, p->precision, p->recall);
+      tbk_buf_printf(&csv, "%.17g,%.6f,%.6f\n", p->threshold, p->precision, p->recall);
     }
     char name[64];
     snprintf(name, sizeof name, "pr_%s.csv", VARIANT_NAMES[v]);

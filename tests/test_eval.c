@@ -215,6 +215,17 @@ static void test_svg(void) {
   snprintf(last, sizeof last, " %.1f,%.1f\"", 80 + 1.0 * (720 - 80 - 30), 540 - 70 - 0.7 * (540 - 60 - 70));
   CHECK(strstr(svg.data, last) != NULL);
   tbk_buf_free(&svg);
+
+  /* A long title is broken into two lines at the space nearest its middle. */
+  CHECK_INT(tbk_pr_svg(curves, 1, "tbk, cross-site CV on site_mirrors+debian_docs+swde_wren (82 sites, 10 folds)", NAN,
+                       &svg, &err),
+            TBK_OK);
+  CHECK_INT(count(svg.data, "font-weight=\"bold\""), 2);
+  /* spaces at 21 and 57 are equally near the middle (39): the first wins */
+  CHECK(strstr(svg.data, ">tbk, cross-site CV on</text>") != NULL);
+  CHECK(strstr(svg.data, ">site_mirrors+debian_docs+swde_wren (82 sites, 10 folds)</text>") != NULL);
+  CHECK(strstr(svg.data, "random ranking") == NULL);
+  tbk_buf_free(&svg);
   free(pts);
 }
 
