@@ -524,27 +524,30 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
                       "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
                       "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                       SVG_W, SVG_H, SVG_W, SVG_H);
-  /* A title too wide for one line (about 60 characters at this size) is
-   * broken at the space nearest its middle. */
+  /* A title too wide for one line (about 66 characters of bold 16 px) is
+   * broken at the space nearest its middle; a line still too wide gets a
+   * smaller font. */
   const char *t = title ? title : "";
   size_t tl = strlen(t), cut = 0;
-  if (tbk_utf8_length(t, tl) > 60) {
+  if (tbk_utf8_length(t, tl) > 66) {
     for (size_t i = 0; i < tl; i++)
       if (t[i] == ' ' && (cut == 0 || (i > tl / 2 ? i - tl / 2 : tl / 2 - i) < (cut > tl / 2 ? cut - tl / 2 : tl / 2 - cut)))
         cut = i;
   }
-  char *line1 = strndup(t, cut ? cut : tl);
-  if (!line1) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  r |= tbk_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">",
-                      SVG_W / 2, cut ? 24 : 34);
-  r |= xml_text(out, line1);
-  free(line1);
-  if (cut) {
-    r |= tbk_buf_printf(out, "</text>\n<text x=\"%d\" y=\"46\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">",
-                        SVG_W / 2);
-    r |= xml_text(out, t + cut + 1);
+  for (int line = 0; line < (cut ? 2 : 1); line++) {
+    const char *ls = line ? t + cut + 1 : t;
+    size_t ll = line ? tl - cut - 1 : (cut ? cut : tl), chars = tbk_utf8_length(ls, ll);
+    double size = chars > 66 ? 16.0 * 66 / (double)chars : 16.0;
+    char *text = strndup(ls, ll);
+    if (!text) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    r |= tbk_buf_printf(out,
+                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%.1f\" font-weight=\"bold\">",
+                        SVG_W / 2, cut ? 24 + 22 * line : 34, size < 8 ? 8.0 : size);
+    r |= xml_text(out, text);
+    r |= tbk_buf_puts(out, "</text>\n");
+    free(text);
   }
-  r |= tbk_buf_puts(out, "</text>\n<g stroke=\"#dddddd\" stroke-width=\"1\">\n");
+  r |= tbk_buf_puts(out, "<g stroke=\"#dddddd\" stroke-width=\"1\">\n");
   for (int k = 1; k < 10; k++) {
     double v = k / 10.0;
     r |= tbk_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px_x(v), y0, px_x(v), y1);

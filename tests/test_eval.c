@@ -216,14 +216,21 @@ static void test_svg(void) {
   CHECK(strstr(svg.data, last) != NULL);
   tbk_buf_free(&svg);
 
-  /* A long title is broken into two lines at the space nearest its middle. */
-  CHECK_INT(tbk_pr_svg(curves, 1, "tbk, cross-site CV on site_mirrors+debian_docs+swde_wren (82 sites, 10 folds)", NAN,
-                       &svg, &err),
+  /* A long title is broken into two lines at the space nearest its middle;
+   * a line still too long gets a smaller font. */
+  CHECK_INT(tbk_pr_svg(curves, 1, "tbk, cross-site CV on site_mirrors+debian_docs+swde_wren (82 sites, 10 folds) "
+                       "and some more words", NAN, &svg, &err),
             TBK_OK);
   CHECK_INT(count(svg.data, "font-weight=\"bold\""), 2);
-  /* spaces at 21 and 57 are equally near the middle (39): the first wins */
-  CHECK(strstr(svg.data, ">tbk, cross-site CV on</text>") != NULL);
-  CHECK(strstr(svg.data, ">site_mirrors+debian_docs+swde_wren (82 sites, 10 folds)</text>") != NULL);
+  CHECK(strstr(svg.data, "font-size=\"16.0\" font-weight=\"bold\">tbk, cross-site CV on "
+                         "site_mirrors+debian_docs+swde_wren</text>") != NULL);
+  CHECK(strstr(svg.data, "font-size=\"16.0\" font-weight=\"bold\">(82 sites, 10 folds) and some more words</text>") != NULL);
+  tbk_buf_free(&svg);
+  CHECK_INT(tbk_pr_svg(curves, 1, "x x_very_long_single_token_that_cannot_be_broken_anywhere_at_all_0123456789_abcdefghij", NAN,
+                       &svg, &err),
+            TBK_OK);
+  /* 86 characters: the space at 1 is the only one, so line 2 has 84 */
+  CHECK(strstr(svg.data, "font-size=\"12.6\" font-weight=\"bold\">x_very_long") != NULL);
   CHECK(strstr(svg.data, "random ranking") == NULL);
   tbk_buf_free(&svg);
   free(pts);
