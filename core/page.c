@@ -260,7 +260,7 @@ static tbk_status walk(walker *w, tbk_error *err) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
           break;
         }
-        uint32_t idx;
+        uint32_t idx = TBK_NONE;
         if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
         if (x->children) {
           if (ensure_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
