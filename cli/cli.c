@@ -281,3 +281,60 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
 }
 
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
+
+char *cli_output_name(const char *dir, const char *page, const char *ext) {
+  size_t n = strlen(dir) + strlen(page) + strlen(ext) + 8;
+  char *out = malloc(n), *rel = malloc(strlen(page) + 1);
+  if (!out || !rel) cli_die(TBK_EXIT_FAIL, "out of memory");
+  const char *s = strstr(page, "://") ? strstr(page, "://") + 3 : page;
+  size_t k = 0;
+  for (; *s; s++) {
+    char ch = *s;
+    if (ch == '?' || ch == '#' || ch == ':' || ch == '\\') ch = '_';
+    if (ch == '/' && (k == 0 || rel[k - 1] == '/')) continue;
+    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') { rel[k++] = '_'; continue; }
+    rel[k++] = ch;
+  }
+  while (k && rel[k - 1] == '/') k--;
+  rel[k] = '\0';
+  char *slash = strrchr(rel, '/'), *dot = strrchr(rel, '.');
+  if (dot && (!slash || dot > slash) && dot != rel) *dot = '\0';
+  snprintf(out, n, "%s/%s%s", dir, *rel ? rel : "page", ext);
+  free(rel);
+  return out;
+}
+
+const char cli_train_options_help[] =
+    "Training options:\n"
+    "      --encoding E         mdl, raw or both (default both)\n"
+    "  -C, --cost C             LIBLINEAR C (default 1)\n"
+    "      --auto-C             choose C by cross-site CV in {0.03,0.1,0.3,1,3}\n"
+    "      --weight-template W  class weight of template rows (default 1)\n"
+    "      --weight-content W   class weight of content rows (default 1)\n"
+    "      --nb-alpha A         Naive-Bayes smoothing (default 1)\n"
+    "      --nb-folds K         folds of the out-of-fold NB score (default 5)\n"
+    "      --no-dedup           keep duplicate rows\n"
+    "      --no-balance         do not reweight the classes to equal total weight\n"
+    "      --max-site-rows N    cap rows per site, evenly spaced (default 3000;\n"
+    "                           0 = no cap)\n";
+
+int cli_train_option(tbk_train_options *o, int code, const char *arg) {
+  switch (code) {
+  case CLI_OPT_ENCODING:
+    if (strcmp(arg, "mdl") == 0) o->encoding = TBK_ENC_MDL;
+    else if (strcmp(arg, "raw") == 0) o->encoding = TBK_ENC_RAW;
+    else if (strcmp(arg, "both") == 0) o->encoding = TBK_ENC_BOTH;
+    else cli_usage_error("--encoding: '%s' is not mdl, raw or both", arg);
+    return 1;
+  case 'C': o->C = cli_double("--cost", arg, 1e-6, 1e6); return 1;
+  case CLI_OPT_AUTO_C: o->auto_C = 1; return 1;
+  case CLI_OPT_WEIGHT_T: o->weight_pos = cli_double("--weight-template", arg, 1e-6, 1e6); return 1;
+  case CLI_OPT_WEIGHT_C: o->weight_neg = cli_double("--weight-content", arg, 1e-6, 1e6); return 1;
+  case CLI_OPT_NB_ALPHA: o->nb_alpha = cli_double("--nb-alpha", arg, 1e-9, 1e6); return 1;
+  case CLI_OPT_NB_FOLDS: o->nb_folds = (unsigned)cli_long("--nb-folds", arg, 2, 100); return 1;
+  case CLI_OPT_NO_DEDUP: o->dedup = 0; return 1;
+  case CLI_OPT_NO_BALANCE: o->balance = 0; return 1;
+  case CLI_OPT_MAX_SITE_ROWS: o->max_site_rows = cli_size("--max-site-rows", arg); return 1;
+  }
+  return 0;
+}

@@ -103,4 +103,30 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out);
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
+
+/* DIR/<page id> with a new extension (".txt"): URL schemes dropped,
+ * "? # : \\" replaced, leading ".." defused, so nothing lands outside DIR.
+ * The one mapping tbk-predict --output-dir writes and tbk-eval reads.
+ * Caller frees. */
+char *cli_output_name(const char *dir, const char *page, const char *ext);
+
+/* ----- training options shared by tbk-train and tbk-eval cv */
+enum {
+  CLI_OPT_ENCODING = 1100, CLI_OPT_AUTO_C, CLI_OPT_WEIGHT_T, CLI_OPT_WEIGHT_C, CLI_OPT_NB_ALPHA,
+  CLI_OPT_NB_FOLDS, CLI_OPT_NO_DEDUP, CLI_OPT_NO_BALANCE, CLI_OPT_MAX_SITE_ROWS
+};
+#define CLI_TRAIN_LONGOPTS                                                  \
+  {"encoding", required_argument, 0, CLI_OPT_ENCODING},                     \
+  {"cost", required_argument, 0, 'C'},                                      \
+  {"auto-C", no_argument, 0, CLI_OPT_AUTO_C},                               \
+  {"weight-template", required_argument, 0, CLI_OPT_WEIGHT_T},              \
+  {"weight-content", required_argument, 0, CLI_OPT_WEIGHT_C},               \
+  {"nb-alpha", required_argument, 0, CLI_OPT_NB_ALPHA},                     \
+  {"nb-folds", required_argument, 0, CLI_OPT_NB_FOLDS},                     \
+  {"no-dedup", no_argument, 0, CLI_OPT_NO_DEDUP},                           \
+  {"no-balance", no_argument, 0, CLI_OPT_NO_BALANCE},                       \
+  {"max-site-rows", required_argument, 0, CLI_OPT_MAX_SITE_ROWS}
+extern const char cli_train_options_help[];
+/* Handle one of CLI_TRAIN_LONGOPTS (or -C); returns 1 when it was one. */
+int cli_train_option(tbk_train_options *o, int code, const char *arg);
 #endif

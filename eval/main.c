@@ -56,41 +56,17 @@ static char *join(const char *a, const char *b) {
   return s;
 }
 
-/* The file tbk-predict --output-dir writes for a page id (the same mapping:
- * URL schemes dropped, ? # : \ replaced, leading ".." defused, extension
- * replaced by .txt). */
-static char *predict_name(const char *dir, const char *page) {
-  size_t n = strlen(dir) + strlen(page) + 16;
-  char *out = malloc(n), *rel = malloc(strlen(page) + 1);
-  if (!out || !rel) cli_die(TBK_EXIT_FAIL, "out of memory");
-  const char *s = strstr(page, "://") ? strstr(page, "://") + 3 : page;
-  size_t k = 0;
-  for (; *s; s++) {
-    char ch = *s;
-    if (ch == '?' || ch == '#' || ch == ':' || ch == '\\') ch = '_';
-    if (ch == '/' && (k == 0 || rel[k - 1] == '/')) continue;
-    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') { rel[k++] = '_'; continue; }
-    rel[k++] = ch;
-  }
-  while (k && rel[k - 1] == '/') k--;
-  rel[k] = '\0';
-  char *slash = strrchr(rel, '/'), *dot = strrchr(rel, '.');
-  if (dot && (!slash || dot > slash) && dot != rel) *dot = '\0';
-  snprintf(out, n, "%s/%s.txt", dir, *rel ? rel : "page");
-  free(rel);
-  return out;
-}
 
 /* The prediction of a page in DIR: the tbk-predict layout
  * (DIR/pages/<site>/<id>.txt for a manifest row "pages/<site>/<id>.html"),
  * else the bench/peers layout, which drops the leading "pages/". NULL when
  * neither exists. */
 static char *find_prediction(const char *dir, const char *page) {
-  char *p = predict_name(dir, page);
+  char *p = cli_output_name(dir, page, ".txt");
   if (file_exists(p)) return p;
   free(p);
   if (strncmp(page, "pages/", 6) == 0) {
-    p = predict_name(dir, page + 6);
+    p = cli_output_name(dir, page + 6, ".txt");
     if (file_exists(p)) return p;
     free(p);
   }
@@ -135,23 +111,14 @@ static void usage_cv(void) {
          "      --variants LIST      comma-separated subset of text,nontext,all\n"
          "                           (default text,nontext,all)\n"
          "      --title TEXT         title of the plot\n"
-         "Training options (as tbk-train):\n"
-         "      --encoding E         mdl, raw or both (default both)\n"
-         "  -C, --cost C             LIBLINEAR C (default 1)\n"
-         "      --auto-C             choose C by inner cross-site CV\n"
-         "      --weight-template W  class weight of template rows (default 1)\n"
-         "      --weight-content W   class weight of content rows (default 1)\n"
-         "      --nb-alpha A         Naive-Bayes smoothing (default 1)\n"
-         "      --nb-folds K         folds of the out-of-fold NB score (default 5)\n"
-         "      --no-dedup           keep duplicate training rows\n"
-         "      --no-balance         do not reweight the classes\n"
-         "      --max-site-rows N    cap training rows per site (default 3000; 0 = none)\n"
          "  -q, --quiet              no progress on stderr\n"
          "  -h, --help               show this help and exit\n\n"
+         "%s\n"
          "Every row of a held-out site is scored (the caps and deduplication apply to\n"
          "training only).\n"
          "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 done, but malformed rows\n"
-         "were skipped; 4 an output could not be written.\n");
+         "were skipped; 4 an output could not be written.\n",
+         cli_train_options_help);
 }
 
 static size_t skipped_rows;
@@ -178,8 +145,7 @@ typedef struct variant_result {
   double seconds;
 } variant_result;
 
-enum { CV_ENC = CLI_OPT_FIRST_FREE, CV_AUTO_C, CV_WT, CV_WC, CV_ALPHA, CV_NB_FOLDS, CV_NO_DEDUP, CV_NO_BALANCE,
-       CV_MAX_SITE_ROWS, CV_OUT, CV_VARIANTS, CV_TITLE };
+enum { CV_OUT = CLI_OPT_FIRST_FREE, CV_VARIANTS, CV_TITLE };
 
 static int cmd_cv(int argc, char **argv) {
   cli_init("tbk-eval cv");
@@ -192,15 +158,13 @@ static int cmd_cv(int argc, char **argv) {
   static const struct option longopts[] = {
       {"folds", required_argument, 0, 'k'},           {"out", required_argument, 0, CV_OUT},
       {"variants", required_argument, 0, CV_VARIANTS}, {"title", required_argument, 0, CV_TITLE},
-      {"encoding", required_argument, 0, CV_ENC},      {"cost", required_argument, 0, 'C'},
-      {"auto-C", no_argument, 0, CV_AUTO_C},           {"weight-template", required_argument, 0, CV_WT},
-      {"weight-content", required_argument, 0, CV_WC}, {"nb-alpha", required_argument, 0, CV_ALPHA},
-      {"nb-folds", required_argument, 0, CV_NB_FOLDS}, {"no-dedup", no_argument, 0, CV_NO_DEDUP},
-      {"no-balance", no_argument, 0, CV_NO_BALANCE},   {"max-site-rows", required_argument, 0, CV_MAX_SITE_ROWS},
+      CLI_TRAIN_LONGOPTS,
       {"quiet", no_argument, 0, 'q'},                  {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "k:C:qh", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":k:C:qh", longopts, NULL)) != -1) {
+    if (cli_train_option(&opt, c, optarg)) continue;
     switch (c) {
     case 'k': folds = (unsigned)cli_long("--folds", optarg, 2, 100000); break;
     case CV_OUT: outdir = optarg; break;
@@ -221,24 +185,9 @@ static int cmd_cv(int argc, char **argv) {
       if (!nwant) cli_usage_error("--variants: empty list");
       break;
     }
-    case CV_ENC:
-      if (strcmp(optarg, "mdl") == 0) opt.encoding = TBK_ENC_MDL;
-      else if (strcmp(optarg, "raw") == 0) opt.encoding = TBK_ENC_RAW;
-      else if (strcmp(optarg, "both") == 0) opt.encoding = TBK_ENC_BOTH;
-      else cli_usage_error("--encoding: '%s' is not mdl, raw or both", optarg);
-      break;
-    case 'C': opt.C = cli_double("--cost", optarg, 1e-6, 1e6); break;
-    case CV_AUTO_C: opt.auto_C = 1; break;
-    case CV_WT: opt.weight_pos = cli_double("--weight-template", optarg, 1e-6, 1e6); break;
-    case CV_WC: opt.weight_neg = cli_double("--weight-content", optarg, 1e-6, 1e6); break;
-    case CV_ALPHA: opt.nb_alpha = cli_double("--nb-alpha", optarg, 1e-9, 1e6); break;
-    case CV_NB_FOLDS: opt.nb_folds = (unsigned)cli_long("--nb-folds", optarg, 2, 100); break;
-    case CV_NO_DEDUP: opt.dedup = 0; break;
-    case CV_NO_BALANCE: opt.balance = 0; break;
-    case CV_MAX_SITE_ROWS: opt.max_site_rows = cli_size("--max-site-rows", optarg); break;
     case 'q': quiet = 1; break;
     case 'h': usage_cv(); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   if (!nwant) want[0] = want[1] = want[2] = 1;
@@ -506,14 +455,15 @@ static int cmd_gold(int argc, char **argv) {
                                            {"help", no_argument, 0, 'h'},
                                            {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
     switch (c) {
     case GOLD_BASELINE: baseline = 1; break;
     case GOLD_COMMENTS: comments = 1; break;
     case GOLD_PER_PAGE: per_page = optarg; break;
     case GOLD_NAME: name = optarg; break;
     case 'h': usage_gold(); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   int n = argc - optind;
@@ -763,13 +713,14 @@ static int cmd_snippets(int argc, char **argv) {
                                            {"help", no_argument, 0, 'h'},
                                            {0, 0, 0, 0}};
   int c;
-  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+  opterr = 0; /* our message format, not getopt's */
+  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
     switch (c) {
     case SN_BASELINE: baseline = 1; break;
     case SN_PER_PAGE: per_page = optarg; break;
     case SN_NAME: name = optarg; break;
     case 'h': usage_snippets(); return cli_exit(TBK_EXIT_OK);
-    default: cli_usage_error("unknown option");
+    default: cli_bad_option(c, argv);
     }
   }
   int n = argc - optind;

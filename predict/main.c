@@ -69,30 +69,6 @@ static int mkdirs(char *path) {
   return 0;
 }
 
-/* DIR/<page id> with a new extension; URLs and ".." become plain names so
- * nothing is written outside DIR. */
-static char *output_name(const char *dir, const char *page, const char *ext) {
-  size_t n = strlen(dir) + strlen(page) + strlen(ext) + 8;
-  char *out = malloc(n), *rel = malloc(strlen(page) + 1);
-  if (!out || !rel) cli_die(TBK_EXIT_FAIL, "out of memory");
-  const char *s = strstr(page, "://") ? strstr(page, "://") + 3 : page;
-  size_t k = 0;
-  for (; *s; s++) {
-    char ch = *s;
-    if (ch == '?' || ch == '#' || ch == ':' || ch == '\\') ch = '_';
-    if (ch == '/' && (k == 0 || rel[k - 1] == '/')) continue;
-    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') { rel[k++] = '_'; continue; }
-    rel[k++] = ch;
-  }
-  while (k && rel[k - 1] == '/') k--;
-  rel[k] = '\0';
-  char *slash = strrchr(rel, '/'), *dot = strrchr(rel, '.');
-  if (dot && (!slash || dot > slash) && dot != rel) *dot = '\0';
-  snprintf(out, n, "%s/%s%s", dir, *rel ? rel : "page", ext);
-  free(rel);
-  return out;
-}
-
 int main(int argc, char **argv) {
   cli_init("tbk-predict");
   cli_pages pages;
@@ -190,7 +166,7 @@ int main(int argc, char **argv) {
               ref->page, sum.blocks, sum.template_blocks, sum.chars, sum.template_chars,
               sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
     if (output_dir) {
-      char *name = output_name(output_dir, ref->page, ext);
+      char *name = cli_output_name(output_dir, ref->page, ext);
       if (mkdirs(name)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
       cli_out po;
       cli_out_open(&po, name);
