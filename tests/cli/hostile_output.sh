@@ -55,12 +55,24 @@ ls "$T"/target.svm.* >/dev/null 2>&1 && fail "a failed run left a temporary file
 
 # SIGKILL midway: the target is never half-written (the temporary file
 # beside it is what remains).
-for i in 1 2 3; do cat "$M"; done | awk 'NR == 1 || !/^site/' >"$T/sites/many.tsv"
-"$FEAT" -o "$T/target.svm" --words "$T/target.words" "$T/sites/many.tsv" 2>/dev/null &
-pid=$!
-sleep 1
-kill -9 $pid 2>/dev/null
-wait $pid 2>/dev/null
+# The kill must land while the run is still going: grow the input until it
+# does (a fast machine may finish a small input within the wait).
+killed=0
+for reps in 3 30 300; do
+  for ((i = 0; i < reps; i++)); do cat "$M"; done | awk 'NR == 1 || !/^site/' >"$T/sites/many.tsv"
+  "$FEAT" -o "$T/target.svm" --words "$T/target.words" "$T/sites/many.tsv" 2>/dev/null &
+  pid=$!
+  sleep 0.5
+  if kill -9 $pid 2>/dev/null; then
+    wait $pid 2>/dev/null
+    killed=1
+    break
+  fi
+  wait $pid 2>/dev/null
+  printf 'OLD' >"$T/target.svm"
+  rm -f "$T/target.words"
+done
+[ $killed -eq 1 ] || fail "could not kill tbk-features midway (it always finished first)"
 [ "$(cat "$T/target.svm")" = OLD ] || fail "SIGKILL midway changed the target"
 [ -e "$T/target.words" ] && fail "SIGKILL midway left a target file"
 echo "after SIGKILL: target untouched; temporary files left: $(ls "$T" | grep -c '\.tmp\.')"
