@@ -293,15 +293,34 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
     st = tbk_fail(err, TBK_ERR_EMPTY, "no feature separates the classes in the training data");
     goto done;
   }
-  size_t per = (size_t)out->enc.nin * 2;
-  idx = malloc(n * per * sizeof *idx);
-  val = malloc(n * per * sizeof *val);
-  if (!idx || !val) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  /* Rows are encoded into scratch and appended: the worst case (two
+   * columns per input) is several times the usual count, and at a million
+   * rows sizing for it would cost gigabytes. */
+  size_t per = (size_t)out->enc.nin * 2, cap = 0;
+  uint32_t *sidx = malloc(per * sizeof *sidx);
+  double *sval = malloc(per * sizeof *sval);
+  if (!sidx || !sval) { free(sidx); free(sval); st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
   row_ptr[0] = 0;
-  for (size_t i = 0; i < n; i++) {
-    size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], idx + row_ptr[i], val + row_ptr[i]);
-    row_ptr[i + 1] = row_ptr[i] + k;
+  for (size_t i = 0; i < n && st == TBK_OK; i++) {
+    size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], sidx, sval);
+    size_t need = row_ptr[i] + k;
+    if (need > cap) {
+      size_t nc = cap ? cap : 1 << 16;
+      while (nc < need) nc *= 2;
+      uint32_t *ni = realloc(idx, nc * sizeof *ni);
+      if (ni) idx = ni;
+      double *nv = realloc(val, nc * sizeof *nv);
+      if (nv) val = nv;
+      if (!ni || !nv) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      cap = nc;
+    }
+    memcpy(idx + row_ptr[i], sidx, k * sizeof *idx);
+    memcpy(val + row_ptr[i], sval, k * sizeof *val);
+    row_ptr[i + 1] = need;
   }
+  free(sidx);
+  free(sval);
+  if (st) goto done;
   tbk_sparse X = {n, out->enc.ncols, row_ptr, idx, val};
   tbk_lr_options lo;
   tbk_lr_options_init(&lo);
