@@ -338,3 +338,21 @@ int cli_train_option(tbk_train_options *o, int code, const char *arg) {
   }
   return 0;
 }
+
+int cli_mkdirs(const char *dir) {
+  char *p = strdup(dir);
+  if (!p) return -1;
+  for (char *s = p + 1;; s++) {
+    if (*s != '/' && *s != '\0') continue;
+    char ch = *s;
+    *s = '\0';
+    if (mkdir(p, 0777) && errno != EEXIST) {
+      free(p);
+      return -1;
+    }
+    *s = ch;
+    if (!ch) break;
+  }
+  free(p);
+  return 0;
+}

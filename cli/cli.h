@@ -109,6 +109,8 @@ int cli_pages_exit(const cli_pages *c);
  * The one mapping tbk-predict --output-dir writes and tbk-eval reads.
  * Caller frees. */
 char *cli_output_name(const char *dir, const char *page, const char *ext);
+/* mkdir -p DIR; 0 or -1 with errno. */
+int cli_mkdirs(const char *dir);
 
 /* ----- training options shared by tbk-train and tbk-eval cv */
 enum {

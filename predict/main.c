@@ -58,16 +58,6 @@ static const char *find_model(const char *given) {
   return TBK_SOURCE_MODEL;
 }
 
-static int mkdirs(char *path) {
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    int bad = mkdir(path, 0777) && errno != EEXIST;
-    *p = '/';
-    if (bad) return -1;
-  }
-  return 0;
-}
 
 int main(int argc, char **argv) {
   cli_init("tbk-predict");
@@ -167,7 +157,11 @@ int main(int argc, char **argv) {
               sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
     if (output_dir) {
       char *name = cli_output_name(output_dir, ref->page, ext);
-      if (mkdirs(name)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
+      char *slash = strrchr(name, '/');
+      if (slash) *slash = '\0';
+      int bad = slash && cli_mkdirs(name);
+      if (slash) *slash = '/';
+      if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
       cli_out po;
       cli_out_open(&po, name);
       if (buf.len && fwrite(buf.data, 1, buf.len, po.f) != buf.len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);

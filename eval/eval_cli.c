@@ -1,0 +1,63 @@
+/* Helpers the tbk-eval subcommands share. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "eval_cli.h"
+
+
+int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+
+char *join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *s = malloc(n);
+  if (!s) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(s, n, "%s/%s", a, b);
+  return s;
+}
+
+
+/* The prediction of a page in DIR: the tbk-predict layout
+ * (DIR/pages/<site>/<id>.txt for a manifest row "pages/<site>/<id>.html"),
+ * else the bench/peers layout, which drops the leading "pages/". NULL when
+ * neither exists. */
+char *find_prediction(const char *dir, const char *page) {
+  char *p = cli_output_name(dir, page, ".txt");
+  if (file_exists(p)) return p;
+  free(p);
+  if (strncmp(page, "pages/", 6) == 0) {
+    p = cli_output_name(dir, page + 6, ".txt");
+    if (file_exists(p)) return p;
+    free(p);
+  }
+  return NULL;
+}
+
+void json_num(tbk_buf *b, double v) {
+  if (isnan(v) || isinf(v)) tbk_buf_puts(b, "null");
+  else tbk_buf_printf(b, "%.4f", v);
+}
+
+void write_file(const char *path, const tbk_buf *b) {
+  cli_out o;
+  cli_out_open(&o, path);
+  if (b->len && fwrite(b->data, 1, b->len, o.f) != b->len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", path);
+  cli_out_commit(&o);
+}
+
+const char *fmt4(char *buf, double v) {
+  if (isnan(v)) return "-";
+  snprintf(buf, 32, "%.4f", v);
+  return buf;
+}
+

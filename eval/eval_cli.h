@@ -1,0 +1,25 @@
+/* tbk-eval's subcommands (one file each) and the helpers they share. */
+#ifndef TBK_EVAL_CLI_H
+#define TBK_EVAL_CLI_H
+#include "tbk.h"
+
+int cmd_cv(int argc, char **argv);
+int cmd_gold(int argc, char **argv);
+int cmd_snippets(int argc, char **argv);
+
+/* 1 when path is a regular file. */
+int file_exists(const char *path);
+/* "a/b", newly allocated (dies on out of memory). */
+char *join(const char *a, const char *b);
+/* The prediction of a page in DIR: the tbk-predict layout
+ * (DIR/pages/<site>/<id>.txt for a manifest row "pages/<site>/<id>.html"),
+ * else the bench/peers layout, which drops the leading "pages/". NULL when
+ * neither exists. Caller frees. */
+char *find_prediction(const char *dir, const char *page);
+/* A number for JSON: null for NaN and infinities. */
+void json_num(tbk_buf *b, double v);
+/* Write b to path atomically (dies on failure). */
+void write_file(const char *path, const tbk_buf *b);
+/* "%.4f", or "-" for NaN; buf holds 32 bytes. */
+const char *fmt4(char *buf, double v);
+#endif
