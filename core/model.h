@@ -21,6 +21,10 @@ typedef struct tbk_encoder {
   double *lo, *hi;     /* owned, nin: raw scaling range (after log compression) */
   uint32_t *raw_col;   /* owned, nin: 1-based raw column of j, 0 = none */
   uint32_t ncols;      /* columns of the logistic model */
+  /* Most inputs are 0 on most blocks: what 0 encodes to, per input, so the
+   * common case skips the cut search and the log (tbk_encoder_prepare). */
+  uint32_t *zero_bin;  /* owned, nin: column of 0's interval, 0 = none */
+  double *zero_raw;    /* owned, nin: scaled value of 0 (0 = no entry) */
 } tbk_encoder;
 
 struct tbk_model {
@@ -65,5 +69,8 @@ size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
 /* Zeroed per-input arrays for nin inputs; 0 ok, -1 out of memory (what was
  * allocated is released by tbk_encoder_free). */
 int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);
+/* Fill the zero caches once cuts and ranges are final (after fitting or
+ * loading). */
+void tbk_encoder_prepare(tbk_encoder *enc);
 void tbk_encoder_free(tbk_encoder *enc);
 #endif

@@ -309,6 +309,7 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
     if (tbk_nb_get_options(m->nb)->dim != m->word_dims) BAD("Naive-Bayes dimension does not match word_dims");
   }
   if (r.s != r.end) BAD("unexpected content before the checksum line");
+  tbk_encoder_prepare(&m->enc);
   *out = m;
   return TBK_OK;
 fail:

@@ -36,6 +36,8 @@ void tbk_encoder_free(tbk_encoder *enc) {
   free(enc->raw_col);
   free(enc->lo);
   free(enc->hi);
+  free(enc->zero_bin);
+  free(enc->zero_raw);
   memset(enc, 0, sizeof *enc);
 }
 
@@ -47,25 +49,53 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin) {
   enc->raw_col = calloc(nin, sizeof *enc->raw_col);
   enc->lo = calloc(nin, sizeof *enc->lo);
   enc->hi = calloc(nin, sizeof *enc->hi);
-  return enc->ncuts && enc->cuts && enc->bin_col && enc->raw_col && enc->lo && enc->hi ? 0 : -1;
+  enc->zero_bin = calloc(nin, sizeof *enc->zero_bin);
+  enc->zero_raw = calloc(nin, sizeof *enc->zero_raw);
+  return enc->ncuts && enc->cuts && enc->bin_col && enc->raw_col && enc->lo && enc->hi && enc->zero_bin &&
+                 enc->zero_raw
+             ? 0
+             : -1;
 }
 
 /* Most inputs are 0 (absent tags, binary indicators): skip log1p there. */
 static double compress(double v) { return v == 0 ? 0 : v > 0 ? log1p(v) : -log1p(-v); }
 
+static double scale_raw(const tbk_encoder *enc, uint32_t j, double v) {
+  double c = compress(v), span = enc->hi[j] - enc->lo[j];
+  double z = span > 0 ? (c - enc->lo[j]) / span : 0.0;
+  if (z < 0) z = 0; /* unseen ranges are clipped, never extrapolated */
+  if (z > 1) z = 1;
+  return z;
+}
+
+void tbk_encoder_prepare(tbk_encoder *enc) {
+  for (uint32_t j = 0; j < enc->nin; j++) {
+    enc->zero_bin[j] = enc->bin_col[j] ? enc->bin_col[j] + (uint32_t)tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], 0.0) : 0;
+    enc->zero_raw[j] = enc->raw_col[j] ? scale_raw(enc, j, 0.0) : 0.0;
+  }
+}
+
 size_t tbk_encode(const tbk_encoder *enc, const double *x, double s, uint32_t *idx, double *val) {
   size_t n = 0;
   for (uint32_t j = 0; j < enc->nin; j++) {
     double v = j + 1 == enc->nin ? s : x[j];
+    if (v == 0) {
+      if (enc->zero_bin[j]) {
+        idx[n] = enc->zero_bin[j];
+        val[n++] = 1.0;
+      }
+      if (enc->zero_raw[j] != 0) {
+        idx[n] = enc->raw_col[j];
+        val[n++] = enc->zero_raw[j];
+      }
+      continue;
+    }
     if (enc->bin_col[j]) {
       idx[n] = enc->bin_col[j] + (uint32_t)tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], v);
       val[n++] = 1.0;
     }
     if (enc->raw_col[j]) {
-      double c = compress(v), span = enc->hi[j] - enc->lo[j];
-      double z = span > 0 ? (c - enc->lo[j]) / span : 0.0;
-      if (z < 0) z = 0; /* unseen ranges are clipped, never extrapolated */
-      if (z > 1) z = 1;
+      double z = scale_raw(enc, j, v);
       if (z != 0) {
         idx[n] = enc->raw_col[j];
         val[n++] = z;
@@ -118,6 +148,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
     }
   }
   enc->ncols = col - 1;
+  tbk_encoder_prepare(enc);
   free(x);
   return TBK_OK;
 }
