@@ -356,3 +356,10 @@ int cli_mkdirs(const char *dir) {
   free(p);
   return 0;
 }
+
+void cli_warn_row(void *ctx, const char *file, const char *msg) {
+  size_t *count = ctx;
+  ++*count;
+  if (*count <= 20) cli_warn("%s: %s", file, msg);
+  else if (*count == 21) cli_warn("more malformed rows; only the count will be reported");
+}

@@ -112,6 +112,10 @@ char *cli_output_name(const char *dir, const char *page, const char *ext);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
 
+/* A tbk_warn_fn for malformed rows: counts them in *(size_t *)ctx and warns
+ * about the first 20, then once that only the count will follow. */
+void cli_warn_row(void *ctx, const char *file, const char *msg);
+
 /* ----- training options shared by tbk-train and tbk-eval cv */
 enum {
   CLI_OPT_ENCODING = 1100, CLI_OPT_AUTO_C, CLI_OPT_WEIGHT_T, CLI_OPT_WEIGHT_C, CLI_OPT_NB_ALPHA,

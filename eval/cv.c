@@ -42,12 +42,6 @@ static void usage_cv(void) {
 }
 
 static size_t skipped_rows;
-static void warn_row(void *ctx, const char *file, const char *msg) {
-  (void)ctx;
-  skipped_rows++;
-  if (skipped_rows <= 20) cli_warn("%s: %s", file, msg);
-  else if (skipped_rows == 21) cli_warn("more malformed rows; only the count will be reported");
-}
 
 static void progress(void *ctx, const char *what) {
   fprintf(stderr, "%s: %s: %s\n", cli_prog(), (const char *)ctx, what);
@@ -118,7 +112,7 @@ int cmd_cv(int argc, char **argv) {
   tbk_error err = {0};
   if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   for (int i = optind; i < argc; i += 3) {
-    tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], warn_row, NULL, &err);
+    tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, &skipped_rows, &err);
     if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", argv[i], err.msg);
   }
   size_t rows = tbk_dataset_rows(ds), nsites = tbk_dataset_sites(ds);
