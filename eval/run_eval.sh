@@ -16,6 +16,8 @@
 #                bench/peers/install.sh; about 10 minutes)
 #   CV_FOLDS     folds of the cross-site CV (default 10)
 #   REUSE=1      keep features and models already in WORK_DIR (re-score only)
+#   TRAIN_OPTS   extra tbk-train options for the models and the CV, e.g.
+#                "--encoding raw" (EVALUATION.md "Encoding")
 #
 # Steps: unpack the shared archives; label + features for every training
 # data set (site_mirrors, debian_docs when built, swde_wren, dragnet,
@@ -115,7 +117,8 @@ for g in $GOLD_SETS trafilatura_eval; do
     triples+=("$WORK/models/$g.from-$d.svm" "$WORK/models/$g.from-$d.words" "$WORK/models/$g.from-$d.meta")
   done
   log "train model without $g"
-  "$TRAIN" -q --cv-folds 0 -o "$WORK/models/no-$g.model" "${triples[@]}"
+  # shellcheck disable=SC2086 # TRAIN_OPTS is a list of options
+  "$TRAIN" -q --cv-folds 0 ${TRAIN_OPTS:-} -o "$WORK/models/no-$g.model" "${triples[@]}"
 done
 
 # 4. Predict, time it, score tbk, the baseline and the peers.
@@ -186,7 +189,8 @@ log "cross-site CV ($CV_FOLDS folds) on $TRAIN_SETS"
 [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/cv.md" ] || {
 triples=()
 for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$WORK/feat/$d.meta"); done
-"$EVAL" cv -q --folds "$CV_FOLDS" --out "$WORK/results/cv" \
+# shellcheck disable=SC2086
+"$EVAL" cv -q --folds "$CV_FOLDS" ${TRAIN_OPTS:-} --out "$WORK/results/cv" \
   --title "tbk, cross-site CV on $(echo $TRAIN_SETS | tr ' ' '+')" "${triples[@]}" > "$WORK/results/cv.md"
 }
 
