@@ -363,3 +363,17 @@ void cli_warn_row(void *ctx, const char *file, const char *msg) {
   if (*count <= 20) cli_warn("%s: %s", file, msg);
   else if (*count == 21) cli_warn("more malformed rows; only the count will be reported");
 }
+
+tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped) {
+  int n = argc - first;
+  if (n <= 0 || n % 3) cli_usage_error("expected FEATURES WORDS META triples, got %d file(s)", n < 0 ? 0 : n);
+  tbk_dataset *ds;
+  tbk_error err = {0};
+  if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  for (int i = first; i < argc; i += 3) {
+    tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, skipped, &err);
+    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s", err.msg);
+  }
+  if (*skipped) cli_warn("%zu malformed rows skipped", *skipped);
+  return ds;
+}

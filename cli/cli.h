@@ -116,6 +116,12 @@ int cli_mkdirs(const char *dir);
  * about the first 20, then once that only the count will follow. */
 void cli_warn_row(void *ctx, const char *file, const char *msg);
 
+/* Read argv[first..argc) as FEATURES WORDS META triples (what tbk-features
+ * writes) into a new dataset: usage error unless they come in threes,
+ * malformed rows warned about and counted in *skipped, a schema mismatch
+ * exit 5, other errors exit 1 (the library's message names the file). */
+tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped);
+
 /* ----- training options shared by tbk-train and tbk-eval cv */
 enum {
   CLI_OPT_ENCODING = 1100, CLI_OPT_AUTO_C, CLI_OPT_WEIGHT_T, CLI_OPT_WEIGHT_C, CLI_OPT_NB_ALPHA,

@@ -105,18 +105,9 @@ int cmd_cv(int argc, char **argv) {
     }
   }
   if (!nwant) want[0] = want[1] = want[2] = 1;
-  int n = argc - optind;
-  if (n == 0 || n % 3) cli_usage_error("expected FEATURES WORDS META triples, got %d file(s)", n);
-
-  tbk_dataset *ds;
+  tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   tbk_error err = {0};
-  if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  for (int i = optind; i < argc; i += 3) {
-    tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, &skipped_rows, &err);
-    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", argv[i], err.msg);
-  }
   size_t rows = tbk_dataset_rows(ds), nsites = tbk_dataset_sites(ds);
-  if (skipped_rows) cli_warn("%zu malformed rows skipped", skipped_rows);
   if (nsites < 2) cli_die(TBK_EXIT_FAIL, "cross-site validation needs at least 2 sites (have %zu)", nsites);
   if (folds > nsites) {
     if (!quiet) fprintf(stderr, "%s: only %zu sites: %zu folds (leave one site out)\n", cli_prog(), nsites, nsites);

@@ -70,20 +70,11 @@ int main(int argc, char **argv) {
   }
   if (opt.cv_folds == 1) cli_usage_error("--cv-folds: 1 fold cannot hold anything out (use 0 or >= 2)");
   if (!output) cli_usage_error("no model file given (-o MODEL)");
-  int n = argc - optind;
-  if (n == 0 || n % 3) cli_usage_error("expected FEATURES WORDS META triples, got %d file(s)", n);
-
-  tbk_dataset *ds;
+  tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   tbk_error err = {0};
-  if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  for (int i = optind; i < argc; i += 3) {
-    tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, &skipped_rows, &err);
-    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s", err.msg);
-  }
   if (!quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
-  if (skipped_rows) cli_warn("%zu malformed rows skipped", skipped_rows);
   tbk_model *model;
   tbk_status st = tbk_train(ds, &opt, quiet ? NULL : progress, NULL, &model, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
