@@ -460,8 +460,11 @@ static tbk_status choose_C(const tbk_dataset *ds, const tbk_train_options *opt, 
   return TBK_OK;
 }
 
-tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k, tbk_progress_fn progress,
-                        void *pctx, double **scores_out, tbk_error *err) {
+/* Cross-validation that also reports the C it used (chosen by the grid when
+ * auto_C), so training need not search the grid a second time. */
+static tbk_status crossval_chosen(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k,
+                                  tbk_progress_fn progress, void *pctx, double **scores_out, double *C_out,
+                                  tbk_error *err) {
   *scores_out = NULL;
   if (k < 2) return tbk_fail(err, TBK_ERR_ARG, "cross-validation needs at least 2 folds");
   if (ds->nsites < 2) return tbk_fail(err, TBK_ERR_EMPTY, "cross-site validation needs at least 2 sites (have %zu)", ds->nsites);
@@ -476,7 +479,13 @@ tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, uns
   tbk_status st = crossval_C(ds, opt, C, k, progress, pctx, scores, err);
   if (st) { free(scores); return st; }
   *scores_out = scores;
+  if (C_out) *C_out = C;
   return TBK_OK;
+}
+
+tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k, tbk_progress_fn progress,
+                        void *pctx, double **scores_out, tbk_error *err) {
+  return crossval_chosen(ds, opt, k, progress, pctx, scores_out, NULL, err);
 }
 
 static const double OP_PRECISIONS[TBK_MAX_OPS] = {0.80, 0.90, 0.95};
@@ -503,12 +512,8 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_pr
   if (k > ds->nsites) k = (unsigned)ds->nsites;
   if (k >= 2) {
     double *scores = NULL;
-    st = tbk_crossval(ds, &o, k, progress, pctx, &scores, err);
+    st = crossval_chosen(ds, &o, k, progress, pctx, &scores, &m->C, err);
     if (st) goto fail;
-    if (o.auto_C) { /* tbk_crossval chose it; find it again cheaply */
-      st = choose_C(ds, &o, k, NULL, NULL, &m->C, err);
-      if (st) { free(scores); goto fail; }
-    }
     tbk_pr_point *pts;
     size_t npts;
     m->cv_pr_auc = scores_ap(ds, scores, &pts, &npts);
