@@ -287,6 +287,43 @@ static int ws_skip(wstream *s, uint64_t n) {
   }
 }
 
+/* Discard a record block of n bytes: 1 done, 2 stopped early at a later
+ * gzip member that starts with "WARC/", 0 end of file first, -1 error.
+ * A .warc.gz holds one record per member, so a member boundary inside the
+ * block followed by a record header proves the Content-Length too long;
+ * stopping there costs nothing and loses no record. */
+static int ws_skip_block(wstream *s, uint64_t n) {
+  if (!s->gz) return ws_skip(s, n);
+  const uint64_t end = s->u + n;
+  for (;;) {
+    /* Bounds are sorted; the ones ahead of the reader are in the buffer
+     * (or start right after it), so this scan is short. */
+    size_t i = s->nb;
+    while (i > 0 && s->b[i - 1].u >= s->u) i--;
+    uint64_t limit = s->u + ws_avail(s);
+    if (i < s->nb && s->b[i].u < end && s->b[i].u <= limit) {
+      uint64_t at = s->b[i].u;
+      ws_consume(s, (size_t)(at - s->u));
+      int r = ws_ensure(s, 5);
+      if (r < 0) return -1;
+      if (ws_avail(s) >= 5 && memcmp(s->out + s->start, "WARC/", 5) == 0) return 2;
+      if (r == 0 && ws_avail(s) == 0) return 0;
+      if (ws_avail(s) == 0) continue;
+      /* A block that goes on in another member: step past the boundary. */
+      ws_consume(s, 1);
+      if (s->u == end) return 1;
+      continue;
+    }
+    if (limit >= end) {
+      ws_consume(s, (size_t)(end - s->u));
+      return 1;
+    }
+    ws_consume(s, ws_avail(s));
+    int r = ws_fill(s);
+    if (r <= 0) return r;
+  }
+}
+
 /* Read one line (through '\n') of at most limit bytes into line.
  * Returns bytes read (line may lack '\n' at limit or end of file), 0 at end
  * of file, -1 on error. */
@@ -933,6 +970,40 @@ static int commit(lister *L, pending *p) {
   return r;
 }
 
+/* Where the last record began, so a lying Content-Length can be undone. */
+typedef struct recpos {
+  int has, rescanned;
+  uint64_t off, skip; /* as ws_tell */
+  uint64_t u;         /* the stream's offset then */
+} recpos;
+
+/* Re-reading a gzip stream costs inflating it again; a file gets this many
+ * decompressed bytes of it (plain files seek, so re-reading is linear). */
+enum { RESCAN_BUDGET = 256u << 20 };
+
+/* A Content-Length lied: read again from the start of that record and stop
+ * at the next "WARC/" line, the record the lie swallowed. 1 found, 0 end of
+ * file, -1 error (in the current stream), -2 not tried (done before for this
+ * record, or over budget): the caller carries on forward. */
+static int rescan(const lister *L, wstream **sp, recpos *at, uint64_t *spent) {
+  wstream *s = *sp;
+  if (!at->has || at->rescanned) return -2;
+  if (s->gz) {
+    uint64_t cost = at->skip + (s->u > at->u ? s->u - at->u : 0);
+    if (cost > RESCAN_BUDGET - *spent) return -2;
+    *spent += cost;
+  }
+  at->rescanned = 1;
+  wstream *n;
+  tbk_error e;
+  if (ws_open(L->path, at->off, &n, &e) != TBK_OK)
+    return ws_fail(s, e.code == TBK_ERR_NOMEM ? WE_NOMEM : WE_IO, "%s", e.msg);
+  ws_free(s);
+  *sp = n;
+  int r = ws_skip(n, at->skip);
+  return r <= 0 ? r : ws_resync_line(n);
+}
+
 static int skip_newlines(wstream *s) {
   for (;;) {
     if (ws_avail(s) == 0) {
@@ -963,6 +1034,9 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
   uint64_t off = 0, skip = 0;
   const char *why = NULL;
   char pbuf[64];
+  recpos last;
+  memset(&last, 0, sizeof last);
+  uint64_t rescan_spent = 0, rec_u = 0;
 #define POS(o, k) pos_str(pbuf, sizeof pbuf, (o), (k))
 
   for (;;) {
@@ -970,6 +1044,7 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
     if (r < 0) goto stream_error;
     if (r == 0) break;
     ws_tell(s, &off, &skip);
+    rec_u = s->u;
     r = ws_ensure(s, 5);
     if (r < 0) goto stream_error;
     if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) {
@@ -982,15 +1057,21 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
                   " does not end at a record boundary; record skipped",
               POS(p.off, p.skip), p.uri.data, p.clen);
         p.has = 0;
+      } else if (last.has && !last.rescanned) {
+        lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
+                  " does not end at a record boundary",
+              POS(last.off, last.skip), h.uri.len ? h.uri.data : "no URI", h.clen);
       } else {
         lwarn(&L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one",
               POS(off, skip));
       }
-      r = ws_resync_line(s);
+      r = rescan(&L, &s, &last, &rescan_spent);
+      if (r == -2) r = ws_resync_line(s);
       if (r < 0) goto stream_error;
       continue;
     }
     if (commit(&L, &p)) goto nomem;
+    last.has = 0; /* h is about to describe another record */
     r = read_whead(s, &h, &line, &why);
     if (r == -1) goto stream_error;
     if (r == -2) {
@@ -1000,6 +1081,11 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
       continue;
     }
     records++;
+    last.has = 1;
+    last.rescanned = 0;
+    last.off = off;
+    last.skip = skip;
+    last.u = rec_u;
     if (opt->max_record_bytes && h.clen > opt->max_record_bytes) {
       lwarn(&L, "record at %s: record exceeds max-record-bytes (%zu)", POS(off, skip),
             opt->max_record_bytes);
@@ -1007,9 +1093,9 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
        * decompression bomb costs nothing); the first member may be the
        * only one, so it is read through. */
       if (s->gz && skip == 0 && off > 0) r = ws_resync_member(s, off + 1);
-      else r = ws_skip(s, h.clen);
-      if (r < 0) goto stream_error;
-      if (r == 0) break;
+      else if ((r = ws_skip_block(s, h.clen)) == 0) r = rescan(&L, &s, &last, &rescan_spent);
+      if (r == -1) goto stream_error;
+      if (r == 0 || r == -2) break;
       continue;
     }
     uint64_t remaining = h.clen;
@@ -1038,12 +1124,21 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
         }
       }
     }
-    r = ws_skip(s, remaining);
+    r = ws_skip_block(s, remaining);
     if (r < 0) goto stream_error;
+    if (r == 2) {
+      lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
+                " runs past the end of its gzip member; record skipped",
+            POS(off, skip), h.uri.len ? h.uri.data : "no URI", h.clen);
+      continue;
+    }
     if (r == 0) {
       lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
                 " runs past the end of the file",
             POS(off, skip), h.uri.len ? h.uri.data : "no URI", h.clen);
+      r = rescan(&L, &s, &last, &rescan_spent);
+      if (r == -1) goto stream_error;
+      if (r == 1) continue;
       break;
     }
     if (keep && h.uri.len == 0) {

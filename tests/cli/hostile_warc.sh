@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile WARC files: truncated .warc.gz, a corrupt gzip member, a WARC
-# header whose Content-Length lies, and gzip bombs (a 1000x record and a
+# header whose Content-Length lies (only the liar is lost), and gzip bombs (a 1000x record and a
 # 1000x Content-Encoding body). Each problem is reported with the file and
 # the record's offset, limits by name (max-record-bytes), the readable
 # records are kept, memory stays bounded, and the run ends with exit 3.
@@ -31,6 +31,7 @@ open(t + "/corrupt.warc.gz", "wb").write(b"".join(bad))
 # A lying Content-Length (says 200 bytes more than the block has).
 lie = recs[:2] + [rec("http://example.org/liar", http(page(99)), clen=len(http(page(99))) + 200)] + recs[2:4]
 open(t + "/lying.warc", "wb").write(b"".join(lie))
+open(t + "/lyinggz.warc.gz", "wb").write(b"".join(gzip.compress(r) for r in lie))
 # Gzip bombs: a 100 MB record in a 100 KB member, and a 100 MB
 # Content-Encoding: gzip body in a small record.
 big = rec("http://example.org/bomb", http(b"<div>" + b" " * (100 << 20) + b"</div>"))
@@ -66,8 +67,10 @@ run() {
 }
 run truncated "p0 p1 p2 p3 p4" "truncated.warc.gz: gzip data truncated \(member at offset [0-9]+\); records before it are kept"
 run corrupt "p0 p1 p3 p4 p5" "corrupt.warc.gz: corrupt gzip member at offset [0-9]+: .*; skipping to the next intact member"
-# The lie swallows the start of the next record (p2), which is lost too.
-run lying "p0 p1 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
+# The lie swallows the start of the next record (p2), which is found again
+# by re-reading from the liar; in a .warc.gz the liar's member ends it.
+run lying "p0 p1 p2 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
+run lyinggz "p0 p1 p2 p3" "lyinggz.warc.gz: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ runs past the end of its gzip member; record skipped"
 run bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+: record exceeds max-record-bytes \(67108864\)" \
   "http://example.org/zbomb: record body exceeds max-record-bytes \(67108864\) \(skipped\)"
 echo ok
