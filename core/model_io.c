@@ -172,6 +172,13 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   tbk_md5(text, (size_t)(last - text), md5);
   tbk_md5_hex(md5, hex);
   if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+  /* The format is printable ASCII lines. A control byte (a NUL above all,
+   * which would cut a value short where it is copied as a C string) is
+   * damage, even when the checksum was computed over it. */
+  for (const char *c = text; c < last; c++)
+    if (*c != '\n' && ((unsigned char)*c < 0x20 || *c == 0x7f))
+      return tbk_fail(err, TBK_ERR_MODEL, "corrupt: control byte 0x%02x at byte %zu",
+                      (unsigned char)*c, (size_t)(c - text));
 
   tbk_status st = TBK_OK;
   reader r = {text, last, 0, {0}};

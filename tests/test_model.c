@@ -116,6 +116,28 @@ int main(void) {
     CHECK(strstr(err.msg, "version 99") != NULL);
     tbk_buf_free(&v);
   }
+  /* A control byte with a matching checksum (the fuzzer's find: a NUL in
+   * the schema made the value shorter than its line, so the model wrote
+   * back a file it refused) is refused by position. */
+  {
+    tbk_buf v = {0};
+    tbk_buf_append(&v, a.data, a.len - 42); /* without the checksum line */
+    char *sch = strstr(v.data, "\nschema ");
+    CHECK(sch != NULL);
+    if (sch) sch[9] = '\0';
+    unsigned char md5[16];
+    char hex[33];
+    tbk_md5(v.data, v.len, md5);
+    tbk_md5_hex(md5, hex);
+    tbk_buf_printf(&v, "checksum %s\n", hex);
+    CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_ERR_MODEL);
+    CHECK(t == NULL);
+    char want[80];
+    snprintf(want, sizeof want, "corrupt: control byte 0x00 at byte %zu",
+             sch ? (size_t)(sch - v.data) + 9 : 0);
+    CHECK_STR(err.msg, want);
+    tbk_buf_free(&v);
+  }
   /* A model of another schema is refused when a predictor is made. */
   tbk_predictor *pr = NULL;
   CHECK_INT(tbk_predictor_new(m, &pr, &err), TBK_ERR_SCHEMA);
