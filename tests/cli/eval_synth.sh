@@ -3,14 +3,11 @@
 # styles, and gold / snippet scoring of pages of a 4th style the model never
 # saw. Numbers of tbk-eval gold are checked against an independent Python
 # implementation of the same metric.
-set -euo pipefail
-: "${TBK_BIN:?}" "${TBK_SRC:?}" "${TBK_TMP:?}"
-command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
-EVAL=$TBK_BIN/eval/tbk-eval
-rm -rf "$TBK_TMP"
-mkdir -p "$TBK_TMP"
+. "$(dirname "$0")/lib.sh"
+set -e
+need_python
+tmp_reset
 cd "$TBK_TMP"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Styles 0 (table), 1 (div), 2 (html5) for training, 3 (docs) held out.
 for s in 0 1 2 3; do
@@ -19,30 +16,30 @@ for s in 0 1 2 3; do
 done
 triples=()
 for s in 0 1 2; do
-  "$TBK_BIN/label/tbk-label" -q -o "L$s.jsonl" "s$s/manifest.tsv"
-  "$TBK_BIN/features/tbk-features" --labels "L$s.jsonl" -o "F$s.svm" --words "F$s.words" --meta "F$s.meta" \
+  "$LABEL" -q -o "L$s.jsonl" "s$s/manifest.tsv"
+  "$FEAT" --labels "L$s.jsonl" -o "F$s.svm" --words "F$s.words" --meta "F$s.meta" \
     "s$s/manifest.tsv"
   triples+=("F$s.svm" "F$s.words" "F$s.meta")
 done
 
 # --- usage errors
 set +e
-"$EVAL" >/dev/null 2>&1; [ $? -eq 2 ] || fail "no command: exit 2 expected"
-"$EVAL" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown command: exit 2 expected"
-"$EVAL" cv F0.svm F0.words >/dev/null 2>&1; [ $? -eq 2 ] || fail "cv with 2 files: exit 2 expected"
-"$EVAL" cv --variants all,bogus "${triples[@]}" >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad variant: exit 2 expected"
-"$EVAL" cv -q --out nothing F0.svm F0.words nosuch.meta >/dev/null 2>&1; [ $? -eq 1 ] || fail "missing meta: exit 1 expected"
+"$EVAL" >/dev/null 2>&1; [ $? -eq 2 ] || die "no command: exit 2 expected"
+"$EVAL" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || die "unknown command: exit 2 expected"
+"$EVAL" cv F0.svm F0.words >/dev/null 2>&1; [ $? -eq 2 ] || die "cv with 2 files: exit 2 expected"
+"$EVAL" cv --variants all,bogus "${triples[@]}" >/dev/null 2>&1; [ $? -eq 2 ] || die "bad variant: exit 2 expected"
+"$EVAL" cv -q --out nothing F0.svm F0.words nosuch.meta >/dev/null 2>&1; [ $? -eq 1 ] || die "missing meta: exit 1 expected"
 set -e
-for c in cv gold snippets; do "$EVAL" $c --help | grep -q "^Usage: tbk-eval $c" || fail "$c --help"; done
+for c in cv gold snippets; do "$EVAL" $c --help | grep -q "^Usage: tbk-eval $c" || die "$c --help"; done
 
 # --- cross-site CV: 6 sites, 6 folds (leave one site out)
 "$EVAL" cv -q --out cv "${triples[@]}" > cv.md
 cat cv.md
 for f in pr.svg pr_all.csv pr_text.csv pr_nontext.csv per_site.csv summary.json; do
-  [ -s "cv/$f" ] || fail "cv/$f missing"
+  [ -s "cv/$f" ] || die "cv/$f missing"
 done
-grep -q '^| all | ' cv.md || fail "no table row for all"
-python3 - <<'EOF' || fail "cv outputs"
+grep -q '^| all | ' cv.md || die "no table row for all"
+python3 - <<'EOF' || die "cv outputs"
 import csv, json, xml.etree.ElementTree as ET
 s = json.load(open("cv/summary.json"))
 assert s["sites"] == 6 and s["folds"] == 6, s
@@ -74,8 +71,8 @@ print("cv: AP all %.4f text %.4f nontext %.4f" % tuple(s["variants"][v]["average
 EOF
 
 # --- gold: a model trained on styles 0-2 on pages of style 3
-"$TBK_BIN/train/tbk-train" -q -o m.model "${triples[@]}"
-"$TBK_BIN/predict/tbk-predict" -m m.model --output-dir pred s3/manifest.tsv
+"$TRAIN" -q -o m.model "${triples[@]}"
+"$PRED" -m m.model --output-dir pred s3/manifest.tsv
 "$EVAL" gold --per-page main.tsv s3/manifest.tsv pred > main.json
 "$EVAL" gold --comments --per-page all.tsv s3/manifest.tsv pred > all.json
 "$EVAL" gold --baseline --per-page base.tsv s3/manifest.tsv > base.json
@@ -86,7 +83,7 @@ mkdir -p peer && cp -r pred/pages/. peer/
 mkdir -p none
 "$EVAL" gold s3/manifest.tsv none > none.json
 cat main.json all.json base.json
-python3 - <<'EOF' || fail "gold"
+python3 - <<'EOF' || die "gold"
 import json, re, statistics
 from collections import Counter
 main, allj, base, peer, none = (json.load(open(f)) for f in ("main.json", "all.json", "base.json", "peer.json", "none.json"))
@@ -144,9 +141,9 @@ EOF
 set +e
 "$EVAL" snippets s3/evaldata.json s3/evaldata_pages.tsv pred > snip.json 2> snip.err; rc=$?
 set -e
-[ $rc -eq 3 ] || fail "snippets with an unmapped key: exit 3 expected, got $rc"
+[ $rc -eq 3 ] || die "snippets with an unmapped key: exit 3 expected, got $rc"
 cat snip.json
-python3 - <<'EOF' || fail "snippets"
+python3 - <<'EOF' || die "snippets"
 import json
 s = json.load(open("snip.json"))
 assert s["pages"] == 11 and s["unmapped"] == 1, s
@@ -157,5 +154,5 @@ printf '{"k0": {"with": ["a"],}}' > bad.json
 set +e
 "$EVAL" snippets bad.json s3/evaldata_pages.tsv pred >/dev/null 2>bad.err; rc=$?
 set -e
-[ $rc -eq 1 ] && grep -q "invalid JSON at byte" bad.err || fail "malformed evaldata must fail with a position"
+[ $rc -eq 1 ] && grep -q "invalid JSON at byte" bad.err || die "malformed evaldata must die with a position"
 echo "eval_synth: ok"

@@ -2,34 +2,32 @@
 # tbk-label -> tbk-features on synthetic sites: aligned outputs, +1/-1
 # labels, well-formed svmlight lines, the schema header, and train/predict
 # parity (a page given alone yields the same vectors as in the labelled run).
-set -u
-LABEL="$TBK_BIN/label/tbk-label"
-FEAT="$TBK_BIN/features/tbk-features"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
 
 if ! python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/sites" --seed 1 --sites 3 --pages 12 >/dev/null 2>"$T/synth.err"; then
   cat "$T/synth.err" >&2
-  fail "synth_sites.py failed"
+  die "synth_sites.py failed"
 fi
 IN="$T/sites/manifest.tsv"
-[ -s "$IN" ] || fail "no manifest written"
+[ -s "$IN" ] || die "no manifest written"
 
-"$LABEL" -q -o "$T/labels.jsonl" "$IN" || fail "tbk-label exit $?"
-[ -s "$T/labels.jsonl" ] || fail "no labels"
+"$LABEL" -q -o "$T/labels.jsonl" "$IN" || die "tbk-label exit $?"
+[ -s "$T/labels.jsonl" ] || die "no labels"
 
 "$FEAT" --labels "$T/labels.jsonl" -o "$T/f.svm" --words "$T/w.svm" --meta "$T/m.jsonl" "$IN" 2>"$T/feat.err"
 rc=$?
-[ $rc -eq 0 ] || { cat "$T/feat.err" >&2; fail "tbk-features --labels exit $rc"; }
+[ $rc -eq 0 ] || { cat "$T/feat.err" >&2; die "tbk-features --labels exit $rc"; }
 
 DIM=$("$FEAT" --schema | wc -l)
 SCHEMA=$("$FEAT" --schema-id)
-[ "$DIM" -gt 100 ] || fail "schema has only $DIM features"
+[ "$DIM" -gt 100 ] || die "schema has only $DIM features"
 "$FEAT" --schema | awk -F'\t' -v d="$DIM" 'NF != 3 || $1 != NR || $2 == "" || $3 == "" { bad = 1 } END { exit bad || NR != d }' ||
-  fail "--schema lines are not index<TAB>name<TAB>kind"
+  die "--schema lines are not index<TAB>name<TAB>kind"
 
-python3 - "$T" "$DIM" "$SCHEMA" <<'EOF' || fail "labelled outputs do not check out"
+python3 - "$T" "$DIM" "$SCHEMA" <<'EOF' || die "labelled outputs do not check out"
 import json, sys
 t, dim, schema = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 f = open(f"{t}/f.svm").read().splitlines()
@@ -62,15 +60,15 @@ EOF
 # Determinism: the same run gives byte-identical files.
 "$FEAT" --labels "$T/labels.jsonl" -o "$T/f2.svm" --words "$T/w2.svm" --meta "$T/m2.jsonl" "$IN" 2>/dev/null
 cmp -s "$T/f.svm" "$T/f2.svm" && cmp -s "$T/w.svm" "$T/w2.svm" && cmp -s "$T/m.jsonl" "$T/m2.jsonl" ||
-  fail "two runs differ"
+  die "two runs differ"
 
 # Train/predict parity: every labelled block of one page equals the same
 # block when that page is given alone (label 0).
 PAGE=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[1])["page"])' "$T/m.jsonl")
 case "$PAGE" in /*) FILE="$PAGE" ;; *) FILE="$T/sites/$PAGE" ;; esac
-[ -f "$FILE" ] || fail "page file $FILE not found"
-"$FEAT" -o "$T/one.svm" --words "$T/one.w" --meta "$T/one.m" "$FILE" || fail "single page run exit $?"
-python3 - "$T" "$PAGE" <<'EOF' || fail "single-page vectors differ from the labelled run"
+[ -f "$FILE" ] || die "page file $FILE not found"
+"$FEAT" -o "$T/one.svm" --words "$T/one.w" --meta "$T/one.m" "$FILE" || die "single page run exit $?"
+python3 - "$T" "$PAGE" <<'EOF' || die "single-page vectors differ from the labelled run"
 import json, sys
 t, page = sys.argv[1], sys.argv[2]
 def rows(prefix, w, m):
@@ -97,9 +95,9 @@ print(n, "blocks equal")
 EOF
 
 # Without labels: every candidate block, label 0.
-"$FEAT" -o "$T/all.svm" "$IN" || fail "unlabelled run exit $?"
-[ "$(wc -l <"$T/all.svm")" -gt "$(wc -l <"$T/f.svm")" ] || fail "unlabelled run should have more blocks than the labelled one"
-awk '$1 != 0 { exit 1 }' "$T/all.svm" || fail "unlabelled run has a non-zero label"
+"$FEAT" -o "$T/all.svm" "$IN" || die "unlabelled run exit $?"
+[ "$(wc -l <"$T/all.svm")" -gt "$(wc -l <"$T/f.svm")" ] || die "unlabelled run should have more blocks than the labelled one"
+awk '$1 != 0 { exit 1 }' "$T/all.svm" || die "unlabelled run has a non-zero label"
 
 # A broken labels line and a changed md5: warned about, skipped, exit 3.
 python3 - "$T" <<'EOF'
@@ -113,12 +111,12 @@ open(f"{t}/bad.jsonl", "w").write("\n".join(lines) + "\n")
 EOF
 "$FEAT" --labels "$T/bad.jsonl" -o "$T/bad.svm" "$IN" 2>"$T/bad.err"
 rc=$?
-[ $rc -eq 3 ] || { cat "$T/bad.err" >&2; fail "bad labels: exit $rc, expected 3"; }
-grep -q 'bad.jsonl:2:' "$T/bad.err" || fail "broken line not reported with its line number"
-grep -q 'text changed since labelling' "$T/bad.err" || fail "md5 mismatch not reported"
-[ "$(wc -l <"$T/bad.svm")" -eq $(($(wc -l <"$T/f.svm") - 1)) ] || fail "mismatched block not skipped"
+[ $rc -eq 3 ] || { cat "$T/bad.err" >&2; die "bad labels: exit $rc, expected 3"; }
+grep -q 'bad.jsonl:2:' "$T/bad.err" || die "broken line not reported with its line number"
+grep -q 'text changed since labelling' "$T/bad.err" || die "md5 mismatch not reported"
+[ "$(wc -l <"$T/bad.svm")" -eq $(($(wc -l <"$T/f.svm") - 1)) ] || die "mismatched block not skipped"
 
 # Usage errors.
-"$FEAT" 2>/dev/null; [ $? -eq 2 ] || fail "no input should be a usage error"
-"$FEAT" --word-dims 0 "$IN" 2>/dev/null; [ $? -eq 2 ] || fail "--word-dims 0 should be a usage error"
+"$FEAT" 2>/dev/null; [ $? -eq 2 ] || die "no input should be a usage error"
+"$FEAT" --word-dims 0 "$IN" 2>/dev/null; [ $? -eq 2 ] || die "--word-dims 0 should be a usage error"
 echo ok

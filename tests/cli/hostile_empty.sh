@@ -3,12 +3,11 @@
 # pages: reported as "FILE: reason (skipped)", counted, the run goes on
 # (good pages still produce output) and ends with exit 3; --strict makes
 # the first one fatal (exit 1) and leaves no output file behind.
-set -u
-FEAT="$TBK_BIN/features/tbk-features"
-LABEL="$TBK_BIN/label/tbk-label"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T/in" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+mkdir -p "$T/in"
 : >"$T/in/empty.html"
 printf ' \n\t\r\n   \f ' >"$T/in/space.html"
 python3 - "$T/in/good.html" <<'PY'
@@ -20,28 +19,28 @@ PY
 
 "$FEAT" -o "$T/f.svm" "$T/in" 2>"$T/err"
 rc=$?
-[ $rc -eq 3 ] || { cat "$T/err" >&2; fail "exit $rc, expected 3"; }
-grep -q "warning: $T/in/empty.html: empty page (0 bytes) (skipped)" "$T/err" || fail "empty file not reported"
-grep -q "warning: $T/in/space.html: page has only whitespace (skipped)" "$T/err" || fail "whitespace file not reported"
-[ "$(wc -l <"$T/f.svm")" -eq 5 ] || fail "the good page's 5 blocks are not all there"
+[ $rc -eq 3 ] || { cat "$T/err" >&2; die "exit $rc, expected 3"; }
+grep -q "warning: $T/in/empty.html: empty page (0 bytes) (skipped)" "$T/err" || die "empty file not reported"
+grep -q "warning: $T/in/space.html: page has only whitespace (skipped)" "$T/err" || die "whitespace file not reported"
+[ "$(wc -l <"$T/f.svm")" -eq 5 ] || die "the good page's 5 blocks are not all there"
 
 # Empty standard input is named "-", not by its temporary copy.
 "$FEAT" -o "$T/s.svm" - </dev/null 2>"$T/err"
 rc=$?
-[ $rc -eq 3 ] || fail "empty stdin: exit $rc, expected 3"
-grep -q "warning: -: empty page (0 bytes) (skipped)" "$T/err" || { cat "$T/err" >&2; fail "empty stdin not reported as -"; }
+[ $rc -eq 3 ] || die "empty stdin: exit $rc, expected 3"
+grep -q "warning: -: empty page (0 bytes) (skipped)" "$T/err" || { cat "$T/err" >&2; die "empty stdin not reported as -"; }
 
 # --strict: the first bad page is fatal, and no output file appears.
 "$FEAT" --strict -o "$T/strict.svm" "$T/in" 2>"$T/err"
 rc=$?
-[ $rc -eq 1 ] || fail "--strict: exit $rc, expected 1"
-grep -q "error: $T/in/empty.html: empty page" "$T/err" || { cat "$T/err" >&2; fail "--strict: first bad page not named"; }
-ls "$T"/strict.svm* >/dev/null 2>&1 && fail "--strict left an output (or temporary) file"
+[ $rc -eq 1 ] || die "--strict: exit $rc, expected 1"
+grep -q "error: $T/in/empty.html: empty page" "$T/err" || { cat "$T/err" >&2; die "--strict: first bad page not named"; }
+ls "$T"/strict.svm* >/dev/null 2>&1 && die "--strict left an output (or temporary) file"
 
 # tbk-label counts them per site.
 "$LABEL" --min-pages 1 -q --stats "$T/stats.tsv" -o "$T/l.jsonl" "$T/in" 2>"$T/err"
 rc=$?
-[ $rc -eq 3 ] || fail "tbk-label: exit $rc, expected 3"
+[ $rc -eq 3 ] || die "tbk-label: exit $rc, expected 3"
 awk -F'\t' 'NR == 2 && $2 == 1 && $3 == 2 { ok = 1 } END { exit !ok }' "$T/stats.tsv" ||
-  { cat "$T/stats.tsv" >&2; fail "stats do not count 1 page and 2 bad pages"; }
+  { cat "$T/stats.tsv" >&2; die "stats do not count 1 page and 2 bad pages"; }
 echo ok

@@ -3,11 +3,11 @@
 # UTF-16 with a BOM (LE and BE) and without, a declared charset that lies,
 # an unknown charset name. Every page is processed (exit 0), every block's
 # text is valid UTF-8 in valid JSON, and the words survive decoding.
-set -u
-LABEL="$TBK_BIN/label/tbk-label"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T/in" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+mkdir -p "$T/in"
 python3 - "$T/in" <<'PY'
 import sys, os, codecs
 d = sys.argv[1]
@@ -26,8 +26,8 @@ w("unknown.html", b"<meta charset=x-no-such-charset><div>" + words.encode() + b"
 PY
 "$LABEL" -q --min-pages 1 --all -o "$T/l.jsonl" "$T/in" 2>"$T/err"
 rc=$?
-[ $rc -eq 0 ] || { cat "$T/err" >&2; fail "exit $rc, expected 0"; }
-python3 - "$T/l.jsonl" <<'PY' || fail "decoded text is wrong"
+[ $rc -eq 0 ] || { cat "$T/err" >&2; die "exit $rc, expected 0"; }
+python3 - "$T/l.jsonl" <<'PY' || die "decoded text is wrong"
 import json, sys, os
 raw = open(sys.argv[1], "rb").read()
 raw.decode("utf-8")  # strict: the output is valid UTF-8

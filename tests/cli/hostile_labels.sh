@@ -3,16 +3,14 @@
 # junk, a line of 100,000 nested arrays (the reader never recurses), a huge
 # line, a non-object. Each broken line is reported with its line number and
 # skipped, good lines still count (exit 3); a missing labels file is fatal.
-set -u
-LABEL="$TBK_BIN/label/tbk-label"
-FEAT="$TBK_BIN/features/tbk-features"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
-python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/sites" --seed 5 --sites 1 --pages 10 >/dev/null || fail "synth_sites.py"
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/sites" --seed 5 --sites 1 --pages 10 >/dev/null || die "synth_sites.py"
 M="$T/sites/manifest.tsv"
-"$LABEL" -q -o "$T/labels.jsonl" "$M" || fail "tbk-label exit $?"
-"$FEAT" --labels "$T/labels.jsonl" -o "$T/good.svm" "$M" || fail "tbk-features on good labels: exit $?"
+"$LABEL" -q -o "$T/labels.jsonl" "$M" || die "tbk-label exit $?"
+"$FEAT" --labels "$T/labels.jsonl" -o "$T/good.svm" "$M" || die "tbk-features on good labels: exit $?"
 GOOD=$(wc -l <"$T/good.svm")
 python3 - "$T" <<'PY'
 import sys
@@ -29,16 +27,16 @@ open(t + "/bad.jsonl", "wb").write(b"\n".join(out) + b"\n")
 PY
 "$FEAT" --labels "$T/bad.jsonl" -o "$T/bad.svm" "$M" 2>"$T/err"
 rc=$?
-[ $rc -eq 3 ] || { tail -5 "$T/err" >&2; fail "exit $rc, expected 3"; }
+[ $rc -eq 3 ] || { tail -5 "$T/err" >&2; die "exit $rc, expected 3"; }
 for n in 1 2 4 5 6 7; do
-  grep -q "bad.jsonl:$n: invalid JSON at byte [0-9]* (skipped)" "$T/err" || { head -c 2000 "$T/err" >&2; fail "line $n not reported"; }
+  grep -q "bad.jsonl:$n: invalid JSON at byte [0-9]* (skipped)" "$T/err" || { head -c 2000 "$T/err" >&2; die "line $n not reported"; }
 done
 # The deep line is valid JSON, parsed without recursion: it just is no label.
-grep -q "bad.jsonl:3: not a label line" "$T/err" || fail "deep line not reported"
-[ "$(wc -l <"$T/bad.svm")" -eq $((GOOD - 1)) ] || fail "expected $((GOOD - 1)) rows, got $(wc -l <"$T/bad.svm")"
-[ "$(wc -c <"$T/err")" -lt 20000 ] || fail "messages echo the junk back"
+grep -q "bad.jsonl:3: not a label line" "$T/err" || die "deep line not reported"
+[ "$(wc -l <"$T/bad.svm")" -eq $((GOOD - 1)) ] || die "expected $((GOOD - 1)) rows, got $(wc -l <"$T/bad.svm")"
+[ "$(wc -c <"$T/err")" -lt 20000 ] || die "messages echo the junk back"
 
 "$FEAT" --labels "$T/nope.jsonl" -o "$T/x.svm" "$M" 2>"$T/err"
-[ $? -eq 1 ] && grep -q "nope.jsonl: cannot open labels" "$T/err" || { cat "$T/err" >&2; fail "missing labels file"; }
-ls "$T"/x.svm* >/dev/null 2>&1 && fail "a fatal error left an output file"
+[ $? -eq 1 ] && grep -q "nope.jsonl: cannot open labels" "$T/err" || { cat "$T/err" >&2; die "missing labels file"; }
+ls "$T"/x.svm* >/dev/null 2>&1 && die "a fatal error left an output file"
 echo ok

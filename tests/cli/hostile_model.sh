@@ -3,13 +3,12 @@
 # another feature schema (checksum made right), another format version,
 # empty, binary, a directory, missing. Every one is refused with exit 5 and
 # a message that says why, before any output is written.
-set -u
-PRED="$TBK_BIN/predict/tbk-predict"
-T="$TBK_TMP"
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
 SEED="$TBK_SRC/fuzz/corpus/model/seed.model"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -s "$SEED" ] || fail "no seed model at $SEED"
+[ -s "$SEED" ] || die "no seed model at $SEED"
 echo "<div>alpha bravo charlie delta echo foxtrot golf hotel</div>" >"$T/page.html"
 python3 - "$SEED" "$T" <<'PY'
 import sys, hashlib
@@ -31,9 +30,9 @@ mkdir "$T/dir.model"
 check() { # check MODEL PATTERN
   "$PRED" -m "$1" -o "$T/out.txt" "$T/page.html" 2>"$T/err"
   local rc=$?
-  [ $rc -eq 5 ] || { cat "$T/err" >&2; fail "$1: exit $rc, expected 5"; }
-  grep -Eq -- "tbk-predict: error: $1: $2" "$T/err" || { cat "$T/err" >&2; fail "$1: message lacks /$2/"; }
-  ls "$T"/out.txt* >/dev/null 2>&1 && fail "$1: output file written"
+  [ $rc -eq 5 ] || { cat "$T/err" >&2; die "$1: exit $rc, expected 5"; }
+  grep -Eq -- "tbk-predict: error: $1: $2" "$T/err" || { cat "$T/err" >&2; die "$1: message lacks /$2/"; }
+  ls "$T"/out.txt* >/dev/null 2>&1 && die "$1: output file written"
   echo "$(basename "$1"): $(cut -c1-140 "$T/err")"
 }
 check "$T/truncated.model" "truncated or not a tbk model: no checksum line at the end"
@@ -46,5 +45,5 @@ check "$T/binary.model" "truncated or not a tbk model"
 check "$T/dir.model" "."
 check "$T/missing.model" "cannot open"
 TBK_MODEL="$T/corrupt.model" "$PRED" "$T/page.html" >/dev/null 2>&1
-[ $? -eq 5 ] || fail "\$TBK_MODEL pointing to a corrupt model: expected 5"
+[ $? -eq 5 ] || die "\$TBK_MODEL pointing to a corrupt model: expected 5"
 echo ok

@@ -3,17 +3,13 @@
 # exit 4 for every program, and output files appear only complete: a run
 # that fails, or is killed with SIGKILL midway, leaves an existing target
 # untouched and never a half-written one.
-set -u
-LABEL="$TBK_BIN/label/tbk-label"
-FEAT="$TBK_BIN/features/tbk-features"
-TRAIN="$TBK_BIN/train/tbk-train"
-PRED="$TBK_BIN/predict/tbk-predict"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -w /dev/full ] || { echo "no /dev/full: skipped"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+[ -w /dev/full ] || skip "no writable /dev/full"
 bash "$TBK_SRC/fuzz/make_seed_model.sh" "$TBK_BIN" "$T/m.model" >/dev/null 2>"$T/err" || { rc=$?; cat "$T/err" >&2; exit $rc; }
-python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/sites" --seed 9 --sites 2 --pages 40 >/dev/null || fail "synth_sites.py"
+python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/sites" --seed 9 --sites 2 --pages 40 >/dev/null || die "synth_sites.py"
 M="$T/sites/manifest.tsv"
 PAGE=$(find "$T/sites/pages" -name '*.html' | sort | head -1)
 
@@ -22,26 +18,26 @@ full() { # full NAME CMD...: stdout to /dev/full must give exit 4 and say so
   shift
   "$@" >/dev/full 2>"$T/err"
   local rc=$?
-  [ $rc -eq 4 ] || { cat "$T/err" >&2; fail "$name > /dev/full: exit $rc, expected 4"; }
-  grep -q "cannot write" "$T/err" || { cat "$T/err" >&2; fail "$name > /dev/full: no message"; }
+  [ $rc -eq 4 ] || { cat "$T/err" >&2; die "$name > /dev/full: exit $rc, expected 4"; }
+  grep -q "cannot write" "$T/err" || { cat "$T/err" >&2; die "$name > /dev/full: no message"; }
   echo "$name > /dev/full: exit 4: $(tail -1 "$T/err")"
 }
 full label "$LABEL" -q --min-pages 1 "$PAGE"
 full features "$FEAT" "$PAGE"
 full predict "$PRED" -m "$T/m.model" "$PAGE"
 full predict-jsonl "$PRED" -m "$T/m.model" -f jsonl "$PAGE"
-"$LABEL" -q -o "$T/labels.jsonl" "$M" || fail "tbk-label: exit $?"
-"$FEAT" --labels "$T/labels.jsonl" -o "$T/f.svm" --words "$T/f.words" --meta "$T/f.meta" "$M" || fail "tbk-features: exit $?"
+"$LABEL" -q -o "$T/labels.jsonl" "$M" || die "tbk-label: exit $?"
+"$FEAT" --labels "$T/labels.jsonl" -o "$T/f.svm" --words "$T/f.words" --meta "$T/f.meta" "$M" || die "tbk-features: exit $?"
 full train "$TRAIN" -q -o /dev/full "$T/f.svm" "$T/f.words" "$T/f.meta"
 
 for prog in label features; do
   bin=("$FEAT"); [ $prog = label ] && bin=("$LABEL" -q --min-pages 1)
   "${bin[@]}" -o /dev/full "$PAGE" 2>"$T/err"
   rc=$?
-  [ $rc -eq 4 ] || { cat "$T/err" >&2; fail "$prog -o /dev/full: exit $rc, expected 4"; }
+  [ $rc -eq 4 ] || { cat "$T/err" >&2; die "$prog -o /dev/full: exit $rc, expected 4"; }
   "${bin[@]}" -o "$T/no/such/dir/out" "$PAGE" 2>"$T/err"
   rc=$?
-  [ $rc -eq 4 ] || { cat "$T/err" >&2; fail "$prog -o into a missing directory: exit $rc, expected 4"; }
+  [ $rc -eq 4 ] || { cat "$T/err" >&2; die "$prog -o into a missing directory: exit $rc, expected 4"; }
 done
 
 # A failing run leaves the old target as it was, and no temporary file.
@@ -49,9 +45,9 @@ echo OLD >"$T/target.svm"
 printf '\x89PNG\r\n\x1a\n' >"$T/bad.html"
 "$FEAT" --strict -o "$T/target.svm" "$PAGE" "$T/bad.html" 2>"$T/err"
 rc=$?
-[ $rc -eq 1 ] || fail "--strict with a bad page: exit $rc, expected 1"
-[ "$(cat "$T/target.svm")" = OLD ] || fail "a failed run changed the target"
-ls "$T"/target.svm.* >/dev/null 2>&1 && fail "a failed run left a temporary file"
+[ $rc -eq 1 ] || die "--strict with a bad page: exit $rc, expected 1"
+[ "$(cat "$T/target.svm")" = OLD ] || die "a failed run changed the target"
+ls "$T"/target.svm.* >/dev/null 2>&1 && die "a failed run left a temporary file"
 
 # SIGKILL midway: the target is never half-written (the temporary file
 # beside it is what remains).
@@ -72,10 +68,10 @@ for reps in 3 30 300; do
   printf 'OLD' >"$T/target.svm"
   rm -f "$T/target.words"
 done
-[ $killed -eq 1 ] || fail "could not kill tbk-features midway (it always finished first)"
-[ "$(cat "$T/target.svm")" = OLD ] || fail "SIGKILL midway changed the target"
-[ -e "$T/target.words" ] && fail "SIGKILL midway left a target file"
+[ $killed -eq 1 ] || die "could not kill tbk-features midway (it always finished first)"
+[ "$(cat "$T/target.svm")" = OLD ] || die "SIGKILL midway changed the target"
+[ -e "$T/target.words" ] && die "SIGKILL midway left a target file"
 echo "after SIGKILL: target untouched; temporary files left: $(ls "$T" | grep -c '\.tmp\.')"
-"$FEAT" -o "$T/target.svm" "$T/sites/many.tsv" 2>/dev/null || fail "complete run: exit $?"
-[ "$(head -c 3 "$T/target.svm")" != OLD ] && [ -s "$T/target.svm" ] || fail "complete run did not replace the target"
+"$FEAT" -o "$T/target.svm" "$T/sites/many.tsv" 2>/dev/null || die "complete run: exit $?"
+[ "$(head -c 3 "$T/target.svm")" != OLD ] && [ -s "$T/target.svm" ] || die "complete run did not replace the target"
 echo ok

@@ -3,13 +3,11 @@
 # "prog: warning: FILE: reason (skipped)", counted, the run continues and
 # the good pages' output is complete; the exit code is 3. --strict makes the
 # first bad page fatal: "prog: error: FILE: reason", exit 1, no output file.
-set -u
-LABEL="$TBK_BIN/label/tbk-label"
-FEAT="$TBK_BIN/features/tbk-features"
-PRED="$TBK_BIN/predict/tbk-predict"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T/in/site" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+mkdir -p "$T/in/site"
 bash "$TBK_SRC/fuzz/make_seed_model.sh" "$TBK_BIN" "$T/m.model" >/dev/null 2>"$T/err" || { rc=$?; cat "$T/err" >&2; exit $rc; }
 for i in 1 2 3; do
   echo "<html><body><div>good page $i alpha bravo charlie delta echo foxtrot</div><ul><li>menu one two three four five six seven</li></ul></body></html>" >"$T/in/site/good$i.html"
@@ -23,16 +21,16 @@ policy() { # policy NAME PROG CHECK CMD...: exit 3, three warnings, CHECK (defau
   shift 3
   "$@" -o "$T/$name.out" 2>"$T/$name.err"
   local rc=$?
-  [ $rc -eq 3 ] || { cat "$T/$name.err" >&2; fail "$name: exit $rc, expected 3"; }
-  grep -q "^$prog: warning: $T/in/site/bad1-empty.html: empty page (0 bytes) (skipped)$" "$T/$name.err" || fail "$name: empty page not reported"
-  grep -q "^$prog: warning: $T/in/site/bad2-elf.html: not HTML: looks like ELF executable (skipped)$" "$T/$name.err" || fail "$name: ELF not reported"
-  grep -q "^$prog: warning: $T/in/site/bad3-deep.html: elements nested deeper than max-depth (4096) (skipped)$" "$T/$name.err" || fail "$name: deep page not reported"
-  for i in 1 2 3; do grep -q "good$i" "$check" || fail "$name: good page $i missing from the output"; done
+  [ $rc -eq 3 ] || { cat "$T/$name.err" >&2; die "$name: exit $rc, expected 3"; }
+  grep -q "^$prog: warning: $T/in/site/bad1-empty.html: empty page (0 bytes) (skipped)$" "$T/$name.err" || die "$name: empty page not reported"
+  grep -q "^$prog: warning: $T/in/site/bad2-elf.html: not HTML: looks like ELF executable (skipped)$" "$T/$name.err" || die "$name: ELF not reported"
+  grep -q "^$prog: warning: $T/in/site/bad3-deep.html: elements nested deeper than max-depth (4096) (skipped)$" "$T/$name.err" || die "$name: deep page not reported"
+  for i in 1 2 3; do grep -q "good$i" "$check" || die "$name: good page $i missing from the output"; done
   "$@" --strict -o "$T/$name.strict" 2>"$T/$name.err"
   rc=$?
-  [ $rc -eq 1 ] || fail "$name --strict: exit $rc, expected 1"
-  grep -q "^$prog: error: $T/in/site/bad1-empty.html: empty page (0 bytes)$" "$T/$name.err" || { cat "$T/$name.err" >&2; fail "$name --strict: first bad page not the error"; }
-  ls "$T/$name".strict* >/dev/null 2>&1 && fail "$name --strict left an output file"
+  [ $rc -eq 1 ] || die "$name --strict: exit $rc, expected 1"
+  grep -q "^$prog: error: $T/in/site/bad1-empty.html: empty page (0 bytes)$" "$T/$name.err" || { cat "$T/$name.err" >&2; die "$name --strict: first bad page not the error"; }
+  ls "$T/$name".strict* >/dev/null 2>&1 && die "$name --strict left an output file"
   echo "$name: exit 3 with 3 pages reported; --strict exit 1"
 }
 policy label tbk-label "" "$LABEL" -q --min-pages 1 --all "$T/in"

@@ -2,11 +2,10 @@
 # Hostile structure: 1,000,000 siblings (known and unknown tag names) are
 # processed in linear time; more elements than max-nodes (2,000,000) are
 # refused by name.
-set -u
-FEAT="$TBK_BIN/features/tbk-features"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
 python3 - "$T" <<'PY'
 import sys
 t = sys.argv[1]
@@ -17,14 +16,14 @@ open(t + "/nodes.html", "w").write("<html><body>" + "<b></b>" * 2100000 + "</bod
 PY
 for f in spans custom; do
   start=$(date +%s)
-  "$FEAT" -o "$T/$f.svm" "$T/$f.html" 2>"$T/err" || { cat "$T/err" >&2; fail "$f: exit $?"; }
+  "$FEAT" -o "$T/$f.svm" "$T/$f.html" 2>"$T/err" || { cat "$T/err" >&2; die "$f: exit $?"; }
   secs=$(($(date +%s) - start))
-  [ "$(wc -l <"$T/$f.svm")" -eq 1 ] || fail "$f: expected one block"
-  [ $secs -lt 300 ] || fail "$f: 1,000,000 siblings took $secs s (quadratic?)"
+  [ "$(wc -l <"$T/$f.svm")" -eq 1 ] || die "$f: expected one block"
+  [ $secs -lt 300 ] || die "$f: 1,000,000 siblings took $secs s (quadratic?)"
   echo "$f: ${secs}s"
 done
 "$FEAT" -o "$T/n.svm" "$T/nodes.html" 2>"$T/err"
 rc=$?
-[ $rc -eq 3 ] || { cat "$T/err" >&2; fail "nodes: exit $rc, expected 3"; }
-grep -q "nodes.html: page has more than max-nodes (2000000) elements (skipped)" "$T/err" || { cat "$T/err" >&2; fail "max-nodes not named"; }
+[ $rc -eq 3 ] || { cat "$T/err" >&2; die "nodes: exit $rc, expected 3"; }
+grep -q "nodes.html: page has more than max-nodes (2000000) elements (skipped)" "$T/err" || { cat "$T/err" >&2; die "max-nodes not named"; }
 echo ok

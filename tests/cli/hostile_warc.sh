@@ -4,11 +4,10 @@
 # 1000x Content-Encoding body). Each problem is reported with the file and
 # the record's offset, limits by name (max-record-bytes), the readable
 # records are kept, memory stays bounded, and the run ends with exit 3.
-set -u
-FEAT="$TBK_BIN/features/tbk-features"
-T="$TBK_TMP"
-rm -rf "$T" && mkdir -p "$T" || exit 1
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
 python3 - "$T" <<'PY'
 import sys, gzip
 t = sys.argv[1]
@@ -40,37 +39,37 @@ open(t + "/bomb.warc.gz", "wb").write(members[0] + gzip.compress(big, 9) + membe
     gzip.compress(rec("http://example.org/zbomb", http(zbody, b"Content-Encoding: gzip\r\n"))) + members[3])
 PY
 BOMB=$(stat -c %s "$T/bomb.warc.gz")
-[ "$BOMB" -lt 1000000 ] || fail "the bomb is $BOMB bytes, not a bomb"
+[ "$BOMB" -lt 1000000 ] || die "the bomb is $BOMB bytes, not a bomb"
 
-# run NAME EXPECTED_PAGES PATTERN...: exit 3, every pattern on stderr, and
+# check_warc NAME EXPECTED_PAGES PATTERN...: exit 3, every pattern on stderr, and
 # exactly the expected pages in the meta file.
-run() {
+check_warc() {
   local name=$1 pages=$2
   shift 2
   TIME=()
   [ -x /usr/bin/time ] && TIME=(/usr/bin/time -f "%M" -o "$T/$name.rss")
   "${TIME[@]}" "$FEAT" -o "$T/$name.svm" --meta "$T/$name.meta" "$T/$name.warc"* 2>"$T/$name.err"
   local rc=$?
-  [ $rc -eq 3 ] || { cat "$T/$name.err" >&2; fail "$name: exit $rc, expected 3"; }
+  [ $rc -eq 3 ] || { cat "$T/$name.err" >&2; die "$name: exit $rc, expected 3"; }
   for pat in "$@"; do
-    grep -Eq -- "$pat" "$T/$name.err" || { cat "$T/$name.err" >&2; fail "$name: stderr lacks /$pat/"; }
+    grep -Eq -- "$pat" "$T/$name.err" || { cat "$T/$name.err" >&2; die "$name: stderr lacks /$pat/"; }
   done
   local got
   got=$(tail -n +2 "$T/$name.meta" | python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["page"].rsplit("/",1)[1] for l in sys.stdin})))')
-  [ "$got" = "$pages" ] || fail "$name: pages '$got', expected '$pages'"
+  [ "$got" = "$pages" ] || die "$name: pages '$got', expected '$pages'"
   if [ -s "$T/$name.rss" ]; then
     local kb
     kb=$(tail -1 "$T/$name.rss")
-    [ "$kb" -lt 400000 ] || fail "$name: peak RSS $kb KB"
+    [ "$kb" -lt 400000 ] || die "$name: peak RSS $kb KB"
     echo "$name: ok, peak RSS $((kb / 1024)) MB"
   fi
 }
-run truncated "p0 p1 p2 p3 p4" "truncated.warc.gz: gzip data truncated \(member at offset [0-9]+\); records before it are kept"
-run corrupt "p0 p1 p3 p4 p5" "corrupt.warc.gz: corrupt gzip member at offset [0-9]+: .*; skipping to the next intact member"
+check_warc truncated "p0 p1 p2 p3 p4" "truncated.warc.gz: gzip data truncated \(member at offset [0-9]+\); records before it are kept"
+check_warc corrupt "p0 p1 p3 p4 p5" "corrupt.warc.gz: corrupt gzip member at offset [0-9]+: .*; skipping to the next intact member"
 # The lie swallows the start of the next record (p2), which is found again
 # by re-reading from the liar; in a .warc.gz the liar's member ends it.
-run lying "p0 p1 p2 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
-run lyinggz "p0 p1 p2 p3" "lyinggz.warc.gz: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ runs past the end of its gzip member; record skipped"
-run bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+: record exceeds max-record-bytes \(67108864\)" \
+check_warc lying "p0 p1 p2 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
+check_warc lyinggz "p0 p1 p2 p3" "lyinggz.warc.gz: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ runs past the end of its gzip member; record skipped"
+check_warc bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+: record exceeds max-record-bytes \(67108864\)" \
   "http://example.org/zbomb: record body exceeds max-record-bytes \(67108864\) \(skipped\)"
 echo ok

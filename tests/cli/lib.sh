@@ -25,6 +25,10 @@ set -o pipefail
 : "${TBK_TMP:?TBK_TMP must name a scratch directory}"
 
 LABEL=$TBK_BIN/label/tbk-label
+FEAT=$TBK_BIN/features/tbk-features
+TRAIN=$TBK_BIN/train/tbk-train
+PRED=$TBK_BIN/predict/tbk-predict
+EVAL=$TBK_BIN/eval/tbk-eval
 PROG=tbk-label # the program whose messages expect_messages checks
 OUT=$TBK_TMP/.out
 ERR=$TBK_TMP/.err

@@ -8,7 +8,6 @@
 # (it takes the decision of the block around it); the F1 over all regions is
 # printed too.
 . "$(dirname "$0")/lib.sh"
-B=$TBK_BIN
 work=$TBK_TMP
 rm -rf "$work"; mkdir -p "$work"
 # Styles 0-2 (table, div, html5) for training; style 3 (docs) only in test.
@@ -17,15 +16,15 @@ for style in 0 1 2; do
   d=$work/train$style
   python3 "$TBK_SRC/datasets/synth_sites.py" --out "$d" --sites 2 --pages 24 --seed $((11 + style)) \
     --template-style $style >/dev/null || die "generator failed"
-  "$B/label/tbk-label" -q -o "$d/labels.jsonl" "$d/manifest.tsv" || die "tbk-label failed"
-  "$B/features/tbk-features" --labels "$d/labels.jsonl" -o "$d/f.svm" --words "$d/f.words" \
+  "$LABEL" -q -o "$d/labels.jsonl" "$d/manifest.tsv" || die "tbk-label failed"
+  "$FEAT" --labels "$d/labels.jsonl" -o "$d/f.svm" --words "$d/f.words" \
     --meta "$d/f.meta" "$d/manifest.tsv" || die "tbk-features failed"
   triples+=("$d/f.svm" "$d/f.words" "$d/f.meta")
 done
 python3 "$TBK_SRC/datasets/synth_sites.py" --out "$work/test" --sites 2 --pages 12 --seed 99 --template-style 3 >/dev/null
 
-"$B/train/tbk-train" -q --cv-folds 3 -o "$work/m.model" "${triples[@]}" || die "tbk-train failed"
-"$B/predict/tbk-predict" -m "$work/m.model" --output-dir "$work/pred" "$work/test/manifest.tsv" || die "tbk-predict failed"
+"$TRAIN" -q --cv-folds 3 -o "$work/m.model" "${triples[@]}" || die "tbk-train failed"
+"$PRED" -m "$work/m.model" --output-dir "$work/pred" "$work/test/manifest.tsv" || die "tbk-predict failed"
 
 python3 - "$work/test" "$work/pred" <<'PY'
 import json, os, re, sys
