@@ -1,10 +1,14 @@
+/* O_TMPFILE (unnamed output files) is a GNU/Linux extension. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -100,6 +104,45 @@ double cli_double(const char *opt, const char *s, double lo, double hi) {
   return v;
 }
 
+/* An unnamed file in the target's directory (Linux O_TMPFILE): a run killed
+ * by SIGKILL leaves nothing behind, where a named temporary file would stay.
+ * -1 where the file system or kernel cannot, or /proc (needed to give the
+ * file a name at commit) is missing: the caller falls back to mkstemp. */
+static int open_anonymous(const char *path) {
+#ifdef O_TMPFILE
+  if (access("/proc/self/fd", X_OK) != 0) return -1;
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  if (!dir) return -1;
+  int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  free(dir);
+  return fd;
+#else
+  (void)path;
+  return -1;
+#endif
+}
+
+/* Give the unnamed file o->f a fresh name from the o->tmp template. */
+static int name_anonymous(cli_out *o) {
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(o->f));
+  char *x = o->tmp + strlen(o->tmp) - 6;
+  unsigned long r = (unsigned long)getpid() * 2654435761u ^ (unsigned long)time(NULL);
+  for (int tries = 0; tries < 100; tries++) {
+    for (int i = 0; i < 6; i++) {
+      r = r * 6364136223846793005u + 1442695040888963407u;
+      x[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[(r >> 33) % 36];
+    }
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+      o->anon = 0;
+      return 0;
+    }
+    if (errno != EEXIST) return -1;
+  }
+  return -1;
+}
+
 void cli_out_open(cli_out *o, const char *path) {
   memset(o, 0, sizeof *o);
   if (!path || strcmp(path, "-") == 0) {
@@ -121,12 +164,17 @@ void cli_out_open(cli_out *o, const char *path) {
   o->tmp = malloc(n);
   if (!o->path || !o->tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
   snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
-  /* mkstemp makes the file 0600; the output should get the usual mode. */
-  mode_t um = umask(0);
-  umask(um);
-  if (fchmod(fd, 0666 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", o->tmp, strerror(errno));
+  int fd = open_anonymous(path);
+  if (fd >= 0) {
+    o->anon = 1;
+  } else {
+    fd = mkstemp(o->tmp);
+    if (fd < 0) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
+    /* mkstemp makes the file 0600; the output should get the usual mode. */
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", o->tmp, strerror(errno));
+  }
   o->f = fdopen(fd, "w");
   if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
   for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
@@ -145,7 +193,7 @@ static void forget(cli_out *o) {
 void cli_out_abort(cli_out *o) {
   if (!o->tmp) return;
   fclose(o->f);
-  unlink(o->tmp);
+  if (!o->anon) unlink(o->tmp);
   forget(o);
 }
 
@@ -163,11 +211,13 @@ void cli_out_commit(cli_out *o) {
   }
   int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
   int saved = errno;
+  /* The unnamed file needs its descriptor to get a name: before fclose. */
+  if (!bad && o->anon && name_anonymous(o)) { bad = 1; saved = errno; }
   if (fclose(o->f)) { bad = 1; saved = errno; }
   o->f = NULL;
   if (!bad && rename(o->tmp, o->path)) { bad = 1; saved = errno; }
   if (bad) {
-    unlink(o->tmp);
+    if (!o->anon) unlink(o->tmp);
     char *path = o->path;
     o->path = NULL;
     forget(o);

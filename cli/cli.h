@@ -43,11 +43,14 @@ double cli_double(const char *opt, const char *s, double lo, double hi);
 
 /* An output stream: stdout for NULL or "-", else a temporary file beside
  * the target, renamed over it by cli_out_commit only when everything was
- * written. cli_out_abort removes the temporary file. */
+ * written. The temporary file is unnamed where Linux allows (O_TMPFILE),
+ * so even SIGKILL leaves nothing; it gets its name (tmp) only at commit.
+ * cli_out_abort removes the temporary file. */
 typedef struct cli_out {
   FILE *f;      /* the stream to write (owned unless stdout) */
   char *path;   /* target path (owned), NULL for stdout */
   char *tmp;    /* temporary path (owned), NULL for stdout */
+  int anon;     /* 1 while the temporary file has no name yet */
 } cli_out;
 
 void cli_out_open(cli_out *o, const char *path);

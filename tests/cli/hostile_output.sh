@@ -71,7 +71,14 @@ done
 [ $killed -eq 1 ] || die "could not kill tbk-features midway (it always finished first)"
 [ "$(cat "$T/target.svm")" = OLD ] || die "SIGKILL midway changed the target"
 [ -e "$T/target.words" ] && die "SIGKILL midway left a target file"
-echo "after SIGKILL: target untouched; temporary files left: $(ls "$T" | grep -c '\.tmp\.')"
+# The temporary files were unnamed (O_TMPFILE): SIGKILL leaves none. Only
+# where the kernel or file system lacks O_TMPFILE may named ones remain.
+left=$(find "$T" -maxdepth 1 -name '*.tmp.*' | wc -l)
+if [ "$left" -ne 0 ]; then
+  python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600))' "$T" 2>/dev/null &&
+    die "SIGKILL midway left $left temporary file(s) although $T supports O_TMPFILE"
+fi
+echo "after SIGKILL: target untouched; temporary files left: $left"
 "$FEAT" -o "$T/target.svm" "$T/sites/many.tsv" 2>/dev/null || die "complete run: exit $?"
 [ "$(head -c 3 "$T/target.svm")" != OLD ] && [ -s "$T/target.svm" ] || die "complete run did not replace the target"
 echo ok
