@@ -165,6 +165,21 @@ static ssize_t next_line(line_reader *r) {
   return n;
 }
 
+/* A whole number in [lo, hi] under key (dflt when absent; UINT32_MAX as
+ * dflt makes it required): 0, else -1. */
+static int header_uint(const tbk_jsonl_obj *o, const char *key, uint32_t lo, uint32_t hi, uint32_t dflt,
+                       uint32_t *out) {
+  double v = tbk_jsonl_num(o, key, NAN);
+  if (isnan(v)) {
+    if (dflt == UINT32_MAX || tbk_jsonl_has(o, key)) return -1; /* required, or not a number */
+    *out = dflt;
+    return 0;
+  }
+  if (!(v >= lo && v <= hi) || v != floor(v)) return -1;
+  *out = (uint32_t)v;
+  return 0;
+}
+
 tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *words, const char *meta,
                             tbk_warn_fn warn, void *warn_ctx, tbk_error *err) {
   line_reader fr = {0}, wr = {0}, mr = {0};
@@ -186,25 +201,38 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     goto done;
   }
   const char *schema = tbk_jsonl_str(obj, "schema");
-  double dim = tbk_jsonl_num(obj, "dim", -1), wdims = tbk_jsonl_num(obj, "word_dims", -1);
   if (!schema) {
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line has no \"schema\"", meta);
     goto done;
   }
+  /* Sizes are checked before anything is allocated by them. */
+  uint32_t dim, wdims, adims, bigrams, minc, minw;
+  const char *bad = header_uint(obj, "dim", 1, TBK_MAX_DIM, UINT32_MAX, &dim)            ? "dim"
+                    : header_uint(obj, "word_dims", 1, TBK_MAX_WORD_DIMS, UINT32_MAX, &wdims) ? "word_dims"
+                    : header_uint(obj, "attr_dims", 0, TBK_MAX_ATTR_DIMS, ds->feat.attr_dims, &adims) ? "attr_dims"
+                    : header_uint(obj, "bigrams", 0, 1, (uint32_t)ds->feat.bigrams, &bigrams)  ? "bigrams"
+                    : header_uint(obj, "min_chars", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_chars, &minc) ? "min_chars"
+                    : header_uint(obj, "min_words", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_words, &minw) ? "min_words"
+                    : NULL;
+  const char *blocks = tbk_jsonl_str(obj, "blocks");
+  if (!bad && blocks && strcmp(blocks, "paper") != 0 && strcmp(blocks, "html5") != 0) bad = "blocks";
+  if (bad) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: schema header has a missing or bad \"%s\"", meta, bad);
+    goto done;
+  }
   if (!ds->schema[0]) {
     snprintf(ds->schema, sizeof ds->schema, "%s", schema);
-    ds->dim = (uint32_t)dim;
-    ds->word_dims = (uint32_t)wdims;
-    const char *blocks = tbk_jsonl_str(obj, "blocks");
+    ds->dim = dim;
+    ds->word_dims = wdims;
     if (blocks) ds->page.blocks = strcmp(blocks, "html5") == 0 ? TBK_BLOCKS_HTML5 : TBK_BLOCKS_PAPER;
-    ds->page.min_chars = (size_t)tbk_jsonl_num(obj, "min_chars", (double)ds->page.min_chars);
-    ds->page.min_words = (size_t)tbk_jsonl_num(obj, "min_words", (double)ds->page.min_words);
-    ds->feat.attr_dims = (uint32_t)tbk_jsonl_num(obj, "attr_dims", ds->feat.attr_dims);
-    ds->feat.bigrams = (int)tbk_jsonl_num(obj, "bigrams", ds->feat.bigrams);
+    ds->page.min_chars = minc;
+    ds->page.min_words = minw;
+    ds->feat.attr_dims = adims;
+    ds->feat.bigrams = (int)bigrams;
     ds->feat.word_dims = ds->word_dims;
   }
   if (strcmp(schema, ds->schema) != 0 || dim != ds->dim || wdims != ds->word_dims) {
-    st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %.0f) is not %s (dim %u)", meta, schema, dim,
+    st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %u) is not %s (dim %u)", meta, schema, dim,
                   ds->schema, ds->dim);
     goto done;
   }

@@ -19,11 +19,10 @@
 #include <wctype.h>
 
 #include "features.h"
+#include "sizes.h"
 #include "text_internal.h"
 #include "util.h"
 
-#define MAX_WORD_DIMS (1u << 24)
-#define MAX_ATTR_DIMS (1u << 16)
 
 static locale_t cls_locale;
 static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
@@ -38,10 +37,10 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
     tbk_feature_options_init(&defaults);
     o = &defaults;
   }
-  if (o->word_dims < 1 || o->word_dims > MAX_WORD_DIMS)
-    return tbk_fail(err, TBK_ERR_ARG, "word-dims must be in 1..%u", MAX_WORD_DIMS);
-  if (o->attr_dims > MAX_ATTR_DIMS)
-    return tbk_fail(err, TBK_ERR_ARG, "attr-dims must be in 0..%u", MAX_ATTR_DIMS);
+  if (o->word_dims < 1 || o->word_dims > TBK_MAX_WORD_DIMS)
+    return tbk_fail(err, TBK_ERR_ARG, "word-dims must be in 1..%u", TBK_MAX_WORD_DIMS);
+  if (o->attr_dims > TBK_MAX_ATTR_DIMS)
+    return tbk_fail(err, TBK_ERR_ARG, "attr-dims must be in 0..%u", TBK_MAX_ATTR_DIMS);
   pthread_once(&cls_once, cls_init);
   pthread_once(&ascii_once, ascii_init);
   tbk_features *fx = calloc(1, sizeof *fx);

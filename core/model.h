@@ -3,6 +3,7 @@
 #ifndef TBK_MODEL_H
 #define TBK_MODEL_H
 #include "ml.h"
+#include "sizes.h"
 #include "tbk.h"
 
 #define TBK_MODEL_MAGIC "tbk-model"

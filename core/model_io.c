@@ -199,12 +199,12 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   }
   if (!(v = expect(&r, "schema")) || strlen(v) >= sizeof m->schema) BAD("line %zu: expected schema", r.line);
   snprintf(m->schema, sizeof m->schema, "%s", v);
-  if (to_ulong(expect(&r, "dim"), 100000, &u)) BAD("line %zu: expected dim", r.line);
+  if (to_ulong(expect(&r, "dim"), TBK_MAX_DIM, &u)) BAD("line %zu: expected dim", r.line);
   m->dim = (uint32_t)u;
-  if (to_ulong(expect(&r, "word_dims"), 1UL << 26, &u) || !u) BAD("line %zu: expected word_dims", r.line);
+  if (to_ulong(expect(&r, "word_dims"), TBK_MAX_WORD_DIMS, &u) || !u) BAD("line %zu: expected word_dims", r.line);
   m->word_dims = (uint32_t)u;
   m->feat.word_dims = m->word_dims;
-  if (to_ulong(expect(&r, "attr_dims"), 1UL << 20, &u)) BAD("line %zu: expected attr_dims", r.line);
+  if (to_ulong(expect(&r, "attr_dims"), TBK_MAX_ATTR_DIMS, &u)) BAD("line %zu: expected attr_dims", r.line);
   m->feat.attr_dims = (uint32_t)u;
   if (to_ulong(expect(&r, "bigrams"), 1, &u)) BAD("line %zu: expected bigrams", r.line);
   m->feat.bigrams = (int)u;
@@ -212,9 +212,9 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   int bl = name_index(expect(&r, "blocks"), (const char *const[]){"paper", "html5"}, 2);
   if (bl < 0) BAD("line %zu: expected blocks paper|html5", r.line);
   m->page.blocks = (tbk_blockset)bl;
-  if (to_ulong(expect(&r, "min_chars"), 1000000, &u)) BAD("line %zu: expected min_chars", r.line);
+  if (to_ulong(expect(&r, "min_chars"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_chars", r.line);
   m->page.min_chars = u;
-  if (to_ulong(expect(&r, "min_words"), 1000000, &u)) BAD("line %zu: expected min_words", r.line);
+  if (to_ulong(expect(&r, "min_words"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_words", r.line);
   m->page.min_words = u;
   int enc = name_index(expect(&r, "encoding"), ENC_NAMES, 3);
   if (enc < 0) BAD("line %zu: expected encoding", r.line);
