@@ -345,8 +345,10 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
       if (!ni || !nv) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       cap = nc;
     }
-    memcpy(idx + row_ptr[i], sidx, k * sizeof *idx);
-    memcpy(val + row_ptr[i], sval, k * sizeof *val);
+    if (k) { /* idx is still NULL while every row so far encoded to nothing */
+      memcpy(idx + row_ptr[i], sidx, k * sizeof *idx);
+      memcpy(val + row_ptr[i], sval, k * sizeof *val);
+    }
     row_ptr[i + 1] = need;
   }
   free(sidx);
