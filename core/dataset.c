@@ -205,6 +205,10 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line has no \"schema\"", meta);
     goto done;
   }
+  /* The id goes into the model file as one word of a text line. */
+  size_t slen = strlen(schema);
+  int sbad = slen == 0 || slen >= sizeof ds->schema;
+  for (size_t i = 0; i < slen && !sbad; i++) sbad = schema[i] <= ' ' || schema[i] > '~';
   /* Sizes are checked before anything is allocated by them. */
   uint32_t dim, wdims, adims, bigrams, minc, minw;
   const char *bad = header_uint(obj, "dim", 1, TBK_MAX_DIM, UINT32_MAX, &dim)            ? "dim"
@@ -214,6 +218,7 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
                     : header_uint(obj, "min_chars", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_chars, &minc) ? "min_chars"
                     : header_uint(obj, "min_words", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_words, &minw) ? "min_words"
                     : NULL;
+  if (sbad) bad = "schema";
   const char *blocks = tbk_jsonl_str(obj, "blocks");
   if (!bad && blocks && strcmp(blocks, "paper") != 0 && strcmp(blocks, "html5") != 0) bad = "blocks";
   if (bad) {

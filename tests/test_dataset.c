@@ -97,6 +97,11 @@ static void test_bad_headers(void) {
       {"{\"schema\":\"s\",\"dim\":4,\"word_dims\":16,\"min_chars\":-40}", "min_chars"},
       {"{\"schema\":\"s\",\"dim\":4,\"word_dims\":16,\"min_words\":1e12}", "min_words"},
       {"{\"schema\":\"s\",\"dim\":4,\"word_dims\":16,\"blocks\":\"all\"}", "blocks"},
+      {"{\"schema\":\"s\\u007f\",\"dim\":4,\"word_dims\":16}", "schema"},
+      {"{\"schema\":\"tbk features\",\"dim\":4,\"word_dims\":16}", "schema"},
+      {"{\"schema\":\"caf\u00e9\",\"dim\":4,\"word_dims\":16}", "schema"},
+      {"{\"schema\":\"\",\"dim\":4,\"word_dims\":16}", "schema"},
+      {"{\"schema\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"dim\":4,\"word_dims\":16}", "schema"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char meta[512], want[128];
