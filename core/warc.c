@@ -308,7 +308,6 @@ static int ws_skip_block(wstream *s, uint64_t n) {
       if (r < 0) return -1;
       if (ws_avail(s) >= 5 && memcmp(s->out + s->start, "WARC/", 5) == 0) return 2;
       if (r == 0 && ws_avail(s) == 0) return 0;
-      if (ws_avail(s) == 0) continue;
       /* A block that goes on in another member: step past the boundary. */
       ws_consume(s, 1);
       if (s->u == end) return 1;
