@@ -398,6 +398,7 @@ int main(int argc, char **argv) {
       snprintf(res[M_PREDICT].why, sizeof res[M_PREDICT].why, "%s: %s", model_path, err.msg);
     } else {
       tbk_model_page_options(c.model, &c.model_popt);
+      c.model_popt.fingerprints = 0; /* as tbk-predict */
       res[M_PREDICT].available = 1;
     }
   }

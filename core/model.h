@@ -67,6 +67,9 @@ struct tbk_dataset {
  * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */
 size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
                   uint32_t *idx, double *val);
+/* What input j with value v adds to the logistic decision under weights w
+ * (ncols + 1, bias last): the terms tbk_encode would emit for it, summed. */
+double tbk_encode_contrib(const tbk_encoder *enc, const double *w, uint32_t j, double v);
 /* Zeroed per-input arrays for nin inputs; 0 ok, -1 out of memory (what was
  * allocated is released by tbk_encoder_free). */
 int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);

@@ -23,6 +23,7 @@ void tbk_page_options_init(tbk_page_options *o) {
   o->max_depth = 4096;
   o->max_blocks = 100000;
   o->max_nodes = 2000000;
+  o->fingerprints = 1;
 }
 
 void tbk_page_free(tbk_page *p) {
@@ -336,10 +337,10 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   tbk_tokenizer *tok = NULL;
   tbk_status st = tbk_tokenizer_new(&tok, err);
   if (st) return st;
-  tbk_md5_ctx *md5 = tbk_md5_ctx_new();
+  tbk_md5_ctx *md5 = opt->fingerprints ? tbk_md5_ctx_new() : NULL;
   uint32_t *cps = count_cps(&p->text);
   size_t *lens = calloc((size_t)p->max_depth + 1, sizeof *lens); /* see path_step */
-  if (!cps || !lens || !md5) {
+  if (!cps || !lens || (opt->fingerprints && !md5)) {
     free(cps);
     free(lens);
     tbk_md5_ctx_free(md5);
@@ -393,7 +394,8 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     b->text_len = e - s;
     b->text_chars = chars;
     b->tag = tbk_tag_name(n->tag);
-    tbk_md5_with(md5, b->text, b->text_len, b->md5);
+    if (opt->fingerprints) tbk_md5_with(md5, b->text, b->text_len, b->md5);
+    else memset(b->md5, 0, sizeof b->md5);
     b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
     b->node = i;
     b->line = n->line;

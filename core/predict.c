@@ -17,8 +17,11 @@ struct tbk_predictor {
   size_t cap;
   tbk_term *terms;     /* owned scratch */
   size_t capterms;
-  uint32_t *idx;       /* owned: 2 * nin */
-  double *val;
+  /* Most inputs are 0 on most blocks, so the decision starts from what
+   * all-zero inputs give and adds only the nonzero inputs' differences,
+   * instead of encoding every input to columns and summing them all. */
+  double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
+  double zero_decision; /* bias + the sum of zero_contrib */
 };
 
 tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err) {
@@ -37,9 +40,13 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
     tbk_predictor_free(pr);
     return st;
   }
-  pr->idx = malloc(2 * (size_t)m->enc.nin * sizeof *pr->idx);
-  pr->val = malloc(2 * (size_t)m->enc.nin * sizeof *pr->val);
-  if (!pr->idx || !pr->val) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  pr->zero_contrib = malloc(((size_t)m->enc.nin + 1) * sizeof *pr->zero_contrib);
+  if (!pr->zero_contrib) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  pr->zero_decision = m->w[m->enc.ncols];
+  for (uint32_t j = 0; j < m->enc.nin; j++) {
+    pr->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
+    pr->zero_decision += pr->zero_contrib[j];
+  }
   *out = pr;
   return TBK_OK;
 }
@@ -49,8 +56,7 @@ void tbk_predictor_free(tbk_predictor *pr) {
   tbk_features_free(pr->fx);
   free(pr->probs);
   free(pr->terms);
-  free(pr->idx);
-  free(pr->val);
+  free(pr->zero_contrib);
   free(pr);
 }
 
@@ -79,8 +85,13 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
       for (size_t k = 0; k < nw; k++) pr->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
       if ((st = tbk_nb_score(m->nb, pr->terms, nw, &s, err))) return st;
     }
-    size_t k = tbk_encode(&m->enc, tbk_features_values(pr->fx, b), s, pr->idx, pr->val);
-    pr->probs[b] = tbk_lr_prob(m->w, m->enc.ncols, pr->idx, pr->val, k);
+    const double *x = tbk_features_values(pr->fx, b);
+    double z = pr->zero_decision;
+    for (uint32_t j = 0; j < m->enc.nin; j++) {
+      double v = j + 1 == m->enc.nin ? s : x[j];
+      if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - pr->zero_contrib[j];
+    }
+    pr->probs[b] = tbk_sigmoid(z);
   }
   *probs = pr->probs;
   return TBK_OK;

@@ -105,6 +105,18 @@ size_t tbk_encode(const tbk_encoder *enc, const double *x, double s, uint32_t *i
   return n;
 }
 
+double tbk_encode_contrib(const tbk_encoder *enc, const double *w, uint32_t j, double v) {
+  double z = 0;
+  if (v == 0) {
+    if (enc->zero_bin[j]) z += w[enc->zero_bin[j] - 1];
+    if (enc->zero_raw[j] != 0) z += w[enc->raw_col[j] - 1] * enc->zero_raw[j];
+    return z;
+  }
+  if (enc->bin_col[j]) z += w[enc->bin_col[j] + (uint32_t)tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], v) - 1];
+  if (enc->raw_col[j]) z += w[enc->raw_col[j] - 1] * scale_raw(enc, j, v);
+  return z;
+}
+
 static int input_used(const tbk_encoder *enc, uint32_t j) {
   int is_nb = j + 1 == enc->nin;
   return enc->parts == TBK_PARTS_ALL || (enc->parts == TBK_PARTS_TEXT) == is_nb;

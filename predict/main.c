@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
   pages.page.max_depth = limits.max_depth;
   pages.page.max_blocks = limits.max_blocks;
   pages.page.max_nodes = limits.max_nodes;
+  pages.page.fingerprints = 0;
 
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model.h"
 #include "tbk.h"
 
 /* Two features: f0 separates the classes, f1 is noise; words 1-4 lean
@@ -34,6 +35,39 @@ static tbk_dataset *toy_dataset(void) {
   return ds;
 }
 
+/* The predictor sums tbk_encode_contrib over the nonzero inputs (zero
+ * inputs folded into a constant): that must be the decision of the encoded
+ * row, for zeros, cut points exactly, values between and beyond them,
+ * negatives and huge values. */
+static void check_contrib(const tbk_model *m, unsigned seed) {
+  const tbk_encoder *e = &m->enc;
+  uint32_t *idx = malloc(2 * (size_t)e->nin * sizeof *idx);
+  double *val = malloc(2 * (size_t)e->nin * sizeof *val), *x = calloc(e->nin, sizeof *x);
+  if (!idx || !val || !x) exit(1);
+  int bad = 0;
+  for (int trial = 0; trial < 200; trial++) {
+    for (uint32_t j = 0; j < e->nin; j++) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned r = seed >> 16;
+      switch (r % 6) {
+      case 0: case 1: x[j] = 0; break;
+      case 2: x[j] = e->ncuts[j] ? e->cuts[j][r / 6 % e->ncuts[j]] : 1; break;
+      case 3: x[j] = (double)(r % 1000) / 37.0; break;
+      case 4: x[j] = -(double)(r % 100); break;
+      default: x[j] = r % 2 ? 1e300 : 1e-300; break;
+      }
+    }
+    size_t k = tbk_encode(e, x, x[e->nin - 1], idx, val);
+    double dense = tbk_lr_decision(m->w, e->ncols, idx, val, k), sparse = m->w[e->ncols];
+    for (uint32_t j = 0; j < e->nin; j++) sparse += tbk_encode_contrib(e, m->w, j, x[j]);
+    if (!(fabs(dense - sparse) <= 1e-9 * (1 + fabs(dense)))) bad++;
+  }
+  CHECK_INT(bad, 0);
+  free(idx);
+  free(val);
+  free(x);
+}
+
 static tbk_status parse_str(const char *s, size_t n, tbk_model **m, tbk_error *err) {
   return tbk_model_parse(s, n, m, err);
 }
@@ -56,6 +90,13 @@ int main(void) {
     return check_report();
   }
   CHECK_STR(tbk_model_schema(m), "test-schema:1");
+  check_contrib(m, 1);
+  {
+    tbk_model *dm = NULL;
+    CHECK_INT(tbk_model_load(TBK_TEST_DATA "/../../models/default.model", &dm, &err), TBK_OK);
+    if (dm) check_contrib(dm, 2);
+    tbk_model_free(dm);
+  }
 
   /* Separable data: the CV operating points exist and recall is high. */
   const tbk_operating_point *ops;

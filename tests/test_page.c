@@ -355,6 +355,17 @@ static void test_structure(void) {
   }
   tbk_page_free(a);
   tbk_page_free(c);
+  /* Without fingerprints (prediction) the same block, md5 left zero. */
+  tbk_page_options nofp = o;
+  nofp.fingerprints = 0;
+  a = PARSE("<div>Hello <b>brave</b>   new\n world, once more with feeling</div>", &nofp);
+  CHECK_INT(tbk_page_block_count(a), 1);
+  if (tbk_page_block_count(a) == 1) {
+    static const unsigned char zero[16];
+    CHECK(memcmp(tbk_page_block(a, 0)->md5, zero, 16) == 0);
+    CHECK(text_is(tbk_page_block(a, 0), "Hello brave new world, once more with feeling"));
+  }
+  tbk_page_free(a);
 }
 
 /* -------------------------------------------------------------- charsets */

@@ -133,6 +133,8 @@ typedef struct tbk_page_options {
   size_t max_blocks;        /* more candidates on one page: refused (100000) */
   size_t max_nodes;         /* more elements on one page: refused (2000000) */
   const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
+  int fingerprints;         /* compute each block's md5 (1); prediction,
+                               which never needs them, sets 0 */
 } tbk_page_options;
 
 void tbk_page_options_init(tbk_page_options *o);
@@ -144,7 +146,7 @@ typedef struct tbk_block {
   size_t text_chars;     /* code points */
   const char *path;      /* locator: /html[1]/body[1]/div[2]/ul[1] */
   const char *tag;       /* lower-case tag name */
-  unsigned char md5[16]; /* MD5 of text */
+  unsigned char md5[16]; /* MD5 of text (zeros when !fingerprints) */
   int32_t parent;        /* index of the nearest enclosing candidate, or -1 */
   uint32_t node;         /* index of its element in the page's node table */
   uint32_t line;         /* source line of the start tag (1-based) */
