@@ -107,6 +107,16 @@ static int append_text(walker *w, xmlNode *x, uint32_t owner) {
   if (tbk_buf_reserve(t, n + 1)) return -1;
   for (size_t i = 0; i < n;) {
     unsigned c = u[i];
+    if (c > 0x20 && c < 0x7F) {
+      /* Printable ASCII, most of any page: copied by the run. */
+      size_t j = i + 1;
+      while (j < n && u[j] > 0x20 && u[j] < 0x7F) j++;
+      memcpy(t->data + t->len, s + i, j - i);
+      t->len += j - i;
+      w->at_space = 0;
+      i = j;
+      continue;
+    }
     if (c < 0x80) {
       if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
         if (!w->at_space) { t->data[t->len++] = ' '; w->at_space = 1; }
