@@ -4,6 +4,7 @@
  * MDL (and/or scale it), fit L2 logistic regression with LIBLINEAR, and
  * measure operating points by cross-site cross-validation. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,8 +58,23 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin) {
              : -1;
 }
 
-/* Most inputs are 0 (absent tags, binary indicators): skip log1p there. */
-static double compress(double v) { return v == 0 ? 0 : v > 0 ? log1p(v) : -log1p(-v); }
+/* Sign-symmetric log1p. Most inputs are 0 (absent tags, binary
+ * indicators) and most others are counts: those take no log at all, the
+ * counts' logs come from a table filled by log1p itself (bit-identical). */
+enum { LOG1P_TABLE = 1024 };
+static double log1p_table[LOG1P_TABLE];
+static pthread_once_t log1p_once = PTHREAD_ONCE_INIT;
+static void log1p_init(void) {
+  for (int i = 0; i < LOG1P_TABLE; i++) log1p_table[i] = log1p((double)i);
+}
+
+static double compress(double v) {
+  if (v == 0) return 0;
+  double a = fabs(v);
+  double c = a < LOG1P_TABLE && a == (double)(int)a ? (pthread_once(&log1p_once, log1p_init), log1p_table[(int)a])
+                                                     : log1p(a);
+  return v > 0 ? c : -c;
+}
 
 static double scale_raw(const tbk_encoder *enc, uint32_t j, double v) {
   double c = compress(v), span = enc->hi[j] - enc->lo[j];
