@@ -321,26 +321,14 @@ static int on_token(void *p, const char *tok, size_t len) {
   return add_token(p, tbk_hash64(tok, len), tbk_fx_fnv32(tok, len), cps);
 }
 
-/* Tokens of a pure-ASCII piece without the regex, exactly as the pattern
- * of tbk_tokenize finds them there: a number with inner '.' or ','
- * ("3.14", "1,000") when one follows, else a run of [A-Za-z0-9_];
- * lower-cased. Most text is ASCII, and this is the hot loop. */
+/* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
+ * on the fly, no callback, no copy), where the tokenizer would fold each
+ * into a buffer first; token ends are the tokenizer's own
+ * (tbk_ascii_token_end). Most text is ASCII, and this is the hot loop. */
 static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
   for (size_t i = 0; i < n && !c->failed;) {
     if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
-    size_t j = i;
-    if (ascii_class[s[i]] & C_DIGIT) {
-      while (j < n && (ascii_class[s[j]] & C_DIGIT)) j++;
-      int groups = 0;
-      while (j + 1 < n && (s[j] == '.' || s[j] == ',') && (ascii_class[s[j + 1]] & C_DIGIT)) {
-        j++;
-        while (j < n && (ascii_class[s[j]] & C_DIGIT)) j++;
-        groups = 1;
-      }
-      if (!groups) j = i;
-    }
-    if (j == i)
-      while (j < n && (ascii_class[s[j]] & C_WORD)) j++;
+    size_t j = tbk_ascii_token_end(s, i, n);
     uint64_t h64 = 1469598103934665603ULL;
     uint32_t h32 = 2166136261u;
     for (size_t k = i; k < j; k++) {

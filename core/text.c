@@ -191,22 +191,86 @@ static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t 
   return t->fold.data;
 }
 
-size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
-                          tbk_token_fn fn, void *ctx) {
-  size_t count = 0;
+static int ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* TOKEN_PATTERN on ASCII text reduces to: digits with [.,]digits groups
+ * when one follows, else a run of [A-Za-z0-9_]. */
+size_t tbk_ascii_token_end(const unsigned char *s, size_t i, size_t n) {
+  size_t j = i;
+  if (ascii_digit(s[i])) {
+    while (j < n && ascii_digit(s[j])) j++;
+    int groups = 0;
+    while (j + 1 < n && (s[j] == '.' || s[j] == ',') && ascii_digit(s[j + 1])) {
+      j++;
+      while (j < n && ascii_digit(s[j])) j++;
+      groups = 1;
+    }
+    if (groups) return j;
+    j = i;
+  }
+  while (j < n && tbk_ascii_word(s[j])) j++;
+  return j;
+}
+
+/* Nothing in the pattern looks behind or past a space, so an ASCII word can
+ * be tokenized here and the words around it by PCRE2 with the same result.
+ * 1 = stopped (fn asked, or out of memory). */
+static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tbk_token_fn fn, void *ctx,
+                          size_t *count) {
+  for (size_t i = 0; i < n;) {
+    if (!tbk_ascii_word(s[i])) { i++; continue; }
+    size_t j = tbk_ascii_token_end(s, i, n);
+    size_t flen;
+    const char *tok = fold_token(t, (const char *)s + i, j - i, &flen);
+    if (!tok) return 1;
+    (*count)++;
+    if (fn && fn(ctx, tok, flen)) return 1;
+    i = j;
+  }
+  return 0;
+}
+
+static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
   PCRE2_SIZE start = 0;
   while (start < n) {
     int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL)
                     : pcre2_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL);
-    if (rc < 0) break;
+    if (rc < 0) return 0;
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
-    if (ov[1] <= ov[0]) break; /* pattern cannot match empty; be safe */
+    if (ov[1] <= ov[0]) return 0; /* pattern cannot match empty; be safe */
     size_t flen;
     const char *tok = fold_token(t, s + ov[0], ov[1] - ov[0], &flen);
     start = ov[1];
-    if (!tok) break;
-    count++;
-    if (fn && fn(ctx, tok, flen)) break;
+    if (!tok) return 1;
+    (*count)++;
+    if (fn && fn(ctx, tok, flen)) return 1;
+  }
+  return 0;
+}
+
+/* Text is cut into runs of whole space-separated words that are all ASCII
+ * or all not: ASCII runs (most of any page) skip PCRE2 and its per-match
+ * call; a word with any other byte goes to PCRE2 whole. */
+size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
+                          tbk_token_fn fn, void *ctx) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t count = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    int run_ascii = -1;
+    while (j < n) {
+      size_t e = j;
+      int word_ascii = 1;
+      while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
+      if (run_ascii < 0) run_ascii = word_ascii;
+      else if (word_ascii != run_ascii) break;
+      j = e;
+      while (j < n && (u[j] == ' ' || u[j] == '\n')) j++;
+    }
+    int stop = run_ascii ? tokenize_ascii(t, u + i, j - i, fn, ctx, &count)
+                         : tokenize_pcre(t, s + i, j - i, fn, ctx, &count);
+    if (stop) break;
+    i = j;
   }
   return count;
 }

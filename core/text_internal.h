@@ -9,6 +9,15 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
 size_t tbk_unique_words_valid(tbk_tokenizer *t, const char *s, size_t n,
                               size_t stop_at);
 
+/* The token pattern on ASCII text: the end of the token that starts at
+ * s[i], a byte of [A-Za-z0-9_] (digits with [.,]digit groups, else a run
+ * of [A-Za-z0-9_]). The tokenizer and the feature extractor's hashing fast
+ * path both use it, so the two cannot drift apart. */
+size_t tbk_ascii_token_end(const unsigned char *s, size_t i, size_t n);
+static inline int tbk_ascii_word(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /* MD5 with one digest context reused across calls (one per page), which
  * saves OpenSSL's per-call context setup on pages with many blocks. */
 typedef struct evp_md_ctx_st tbk_md5_ctx;

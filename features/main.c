@@ -265,6 +265,8 @@ int main(int argc, char **argv) {
   if (optind >= argc) cli_usage_error("no input given");
   if (labels_path && output && strcmp(labels_path, output) == 0) cli_usage_error("--labels and -o name the same file");
 
+  /* Block fingerprints go into the meta file and check the labels. */
+  pages.page.fingerprints = labels_path || meta_path;
   label_table labels = {0};
   size_t bad_label_lines = labels_path ? read_labels(labels_path, &labels) : 0;
   tbk_page_list list;

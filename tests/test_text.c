@@ -191,6 +191,45 @@ static void test_tokenize(void) {
   CHECK_INT(uniq("x y"), 2);
 }
 
+static void joined(const char *s, char out[2048]) {
+  collect c = {0};
+  tbk_tokenize(tok, s, strlen(s), collect_fn, &c);
+  out[0] = '\0';
+  for (size_t i = 0; i < c.n && i < 64; i++) {
+    if (i) strcat(out, " ");
+    strcat(out, c.toks[i]);
+  }
+}
+
+/* ASCII words skip PCRE2; a word with any other byte goes to PCRE2 whole.
+ * Appending "¿" (punctuation, never a token) to a random ASCII word sends
+ * it to PCRE2: the tokens must not change. And words of both kinds in one
+ * text give the tokens of each word alone. */
+static void test_tokenize_paths(void) {
+  static const char alphabet[] = "aZ09_.,-'/:x7Qz";
+  unsigned seed = 11;
+  int bad = 0;
+  char w[32], forced[40], a[2048], b[2048];
+  for (int trial = 0; trial < 3000; trial++) {
+    size_t n = 1 + trial % 12;
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 1103515245u + 12345u;
+      w[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+    }
+    w[n] = '\0';
+    snprintf(forced, sizeof forced, "%s\xC2\xBF", w);
+    joined(w, a);
+    joined(forced, b);
+    if (strcmp(a, b) != 0) {
+      if (bad++ < 5) fprintf(stderr, "  \"%s\": ascii [%s], pcre2 [%s]\n", w, a, b);
+    }
+  }
+  CHECK_INT(bad, 0);
+  TOKENS("Ab 3.5 caf\xC3\xA9 1,000\xE2\x80\x99s x_y \xE6\x9D\xB1\xE4\xBA\xACTower end.",
+         "ab 3.5 caf\xC3\xA9 1,000 s x_y \xE6\x9D\xB1 \xE4\xBA\xAC tower end");
+  TOKENS("one\ntwo\tthree \xC3\xA9\n4,5", "one two three \xC3\xA9 4,5");
+}
+
 static void md5_of(const char *s, size_t n, char hex[33]) {
   unsigned char d[16];
   tbk_md5(s, n, d);
@@ -254,6 +293,7 @@ int main(void) {
   test_normalize();
   test_utf8();
   test_tokenize();
+  test_tokenize_paths();
   test_md5();
   test_json();
   tbk_tokenizer_free(tok);
