@@ -102,7 +102,9 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
     if (!v || !l || !s || !wp) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     ds->cap = cap;
   }
-  if (ds->nwords + nwords > ds->capwords) {
+  /* Allocated on the first row even without words: ds->words + offset is
+   * then never arithmetic on NULL. */
+  if (!ds->words || ds->nwords + nwords > ds->capwords) {
     size_t cap = ds->capwords ? ds->capwords : 4096;
     while (cap < ds->nwords + nwords) cap *= 2;
     tbk_term *w = realloc(ds->words, cap * sizeof *w);
