@@ -15,6 +15,7 @@ BENCH=${1:-$SRC/build-bench/bench/tbk-bench}
 DATA=${TBK_DATA:-$SRC/datasets/cache}
 MODEL=${MODEL:-$SRC/models/default.model}
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 command -v valgrind >/dev/null || { echo "$0: valgrind not found" >&2; exit 1; }
 [ -x "$BENCH" ] || { echo "$0: $BENCH is not built (bench/run_bench.sh builds it)" >&2; exit 1; }
 echo "$0: callgrind files in $OUT" >&2
