@@ -103,7 +103,7 @@ int main(void) {
   check_contrib(m, 1);
   {
     tbk_model *dm = NULL;
-    CHECK_INT(tbk_model_load(TBK_TEST_DATA "/../../models/default.model", &dm, &err), TBK_OK);
+    CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &dm, &err), TBK_OK);
     if (dm) check_contrib(dm, 2);
     tbk_model_free(dm);
   }
