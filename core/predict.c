@@ -40,7 +40,7 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
     tbk_predictor_free(pr);
     return st;
   }
-  pr->zero_contrib = malloc(((size_t)m->enc.nin + 1) * sizeof *pr->zero_contrib);
+  pr->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *pr->zero_contrib);
   if (!pr->zero_contrib) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
   pr->zero_decision = m->w[m->enc.ncols];
   for (uint32_t j = 0; j < m->enc.nin; j++) {

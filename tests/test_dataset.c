@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "tbk.h"
+#include "warns.h"
 
 #define TMP TBK_TEST_TMP "/dataset"
 #define HEADER_REST "\"attr_dims\":128,\"bigrams\":0,\"blocks\":\"paper\",\"min_chars\":40,\"min_words\":3}\n"
@@ -21,18 +22,6 @@ static void put(const char *name, const char *text) {
     fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
     exit(1);
   }
-}
-
-typedef struct warns {
-  int n;
-  char all[2048];
-} warns;
-
-static void on_warn(void *ctx, const char *file, const char *msg) {
-  warns *w = ctx;
-  w->n++;
-  size_t used = strlen(w->all);
-  snprintf(w->all + used, sizeof w->all - used, "%s: %s\n", file, msg);
 }
 
 /* Read f.svm, f.words and the given meta text into ds (a new dataset when

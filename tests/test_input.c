@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "tbk.h"
+#include "warns.h"
 
 #define TMP TBK_TEST_TMP "/input"
 
@@ -44,19 +45,6 @@ static void rm_rf(const char *path) {
   char cmd[4200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
   if (system(cmd) != 0) exit(1);
-}
-
-typedef struct warns {
-  int n;
-  char all[8192];
-} warns;
-
-static void on_warn(void *ctx, const char *file, const char *msg) {
-  warns *w = ctx;
-  w->n++;
-  if (getenv("TBK_TEST_VERBOSE")) fprintf(stderr, "warning: %s: %s\n", file, msg);
-  size_t used = strlen(w->all);
-  snprintf(w->all + used, sizeof w->all - used, "%s: %s\n", file, msg);
 }
 
 static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o,

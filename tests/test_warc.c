@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "tbk.h"
+#include "warns.h"
 
 #define TMP TBK_TEST_TMP "/warc"
 
@@ -211,20 +212,6 @@ static size_t expected_count(void) {
   size_t n = 0;
   for (int i = 0; i < NREC; i++) n += R[i].uri != NULL;
   return n;
-}
-
-/* Warnings collected for checks. */
-typedef struct warns {
-  int n;
-  char all[8192];
-} warns;
-
-static void on_warn(void *ctx, const char *file, const char *msg) {
-  warns *w = ctx;
-  w->n++;
-  if (getenv("TBK_TEST_VERBOSE")) fprintf(stderr, "warning: %s: %s\n", file, msg);
-  size_t used = strlen(w->all);
-  snprintf(w->all + used, sizeof w->all - used, "%s: %s\n", file, msg);
 }
 
 static const tbk_page_ref *find_ref(const tbk_page_list *l, const char *uri) {
