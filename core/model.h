@@ -8,6 +8,10 @@
 
 #define TBK_MODEL_MAGIC "tbk-model"
 #define TBK_MODEL_VERSION 1
+/* A two-stage model file: "tbk-model 2", then "stage template" and a
+ * complete version-1 model, "stage content" and another, then a checksum
+ * over everything. */
+#define TBK_MODEL_VERSION_STAGED 2
 #define TBK_MAX_OPS 3
 
 /* How one input feature (dense feature j, or the NB score as j = dim)
@@ -41,6 +45,8 @@ struct tbk_model {
   size_t n_ops;
   double cv_pr_auc;            /* NaN when no CV was run */
   size_t train_rows, train_sites;
+  struct tbk_model *content;   /* owned: the content stage of a two-stage
+                                  model (tbk-units schema), else NULL */
 };
 
 struct tbk_dataset {

@@ -32,7 +32,21 @@ void tbk_model_free(tbk_model *m) {
   tbk_encoder_free(&m->enc);
   tbk_nb_free(m->nb);
   free(m->w);
+  tbk_model_free(m->content);
   free(m);
+}
+
+const tbk_model *tbk_model_content(const tbk_model *m) { return m ? m->content : NULL; }
+
+tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error *err) {
+  if (!m || !content || m->content || content->content)
+    return tbk_fail(err, TBK_ERR_ARG, "a content stage attaches to a template-only model, once");
+  if (strncmp(content->schema, "tbk-units-", 10) != 0)
+    return tbk_fail(err, TBK_ERR_SCHEMA, "content stage has schema %s, not a tbk-units schema", content->schema);
+  if (strncmp(m->schema, "tbk-units-", 10) == 0)
+    return tbk_fail(err, TBK_ERR_SCHEMA, "template stage has a tbk-units schema (%s)", m->schema);
+  m->content = content;
+  return TBK_OK;
 }
 
 const char *tbk_model_schema(const tbk_model *m) { return m->schema; }
@@ -63,7 +77,7 @@ double tbk_model_default_threshold(const tbk_model *m) {
   return 0.5;
 }
 
-tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
+static tbk_status write_stage(const tbk_model *m, tbk_buf *out, tbk_error *err) {
   size_t start = out->len;
   int bad = tbk_buf_printf(out, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION) ||
             tbk_buf_printf(out, "schema %s\ndim %u\nword_dims %u\nattr_dims %u\nbigrams %d\n", m->schema, m->dim,
@@ -94,6 +108,23 @@ tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
     tbk_status st = tbk_nb_write(m->nb, out, err);
     if (st) return st;
   }
+  unsigned char md5[16];
+  char hex[33];
+  tbk_md5(out->data + start, out->len - start, md5);
+  tbk_md5_hex(md5, hex);
+  if (tbk_buf_printf(out, "checksum %s\n", hex)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
+
+tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
+  if (!m->content) return write_stage(m, out, err);
+  size_t start = out->len;
+  if (tbk_buf_printf(out, "%s %d\nstage template\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION_STAGED))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_status st = write_stage(m, out, err);
+  if (st) return st;
+  if (tbk_buf_puts(out, "stage content\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if ((st = write_stage(m->content, out, err))) return st;
   unsigned char md5[16];
   char hex[33];
   tbk_md5(out->data + start, out->len - start, md5);
@@ -158,7 +189,7 @@ static int name_index(const char *s, const char *const *names, int n) {
     goto fail;                                                     \
   } while (0)
 
-tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
   *out = NULL;
   /* Checksum first: nothing from a damaged file is trusted. */
   size_t body = len;
@@ -322,6 +353,68 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
 fail:
   tbk_model_free(m);
   return st;
+}
+
+/* Length of the stage that starts at text: through its first checksum
+ * line (a stage ends with the only "checksum " line it has). */
+static size_t stage_len(const char *text, size_t len) {
+  for (size_t i = 0; i < len;) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    size_t e = nl ? (size_t)(nl - text) + 1 : len;
+    if (e - i >= 9 && memcmp(text + i, "checksum ", 9) == 0) return e;
+    i = e;
+  }
+  return 0;
+}
+
+tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+  *out = NULL;
+  char staged[32];
+  int sl = snprintf(staged, sizeof staged, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION_STAGED);
+  if (len < (size_t)sl || memcmp(text, staged, (size_t)sl) != 0) return parse_stage(text, len, out, err);
+  /* The outer checksum covers both stages, so a file cut between them is
+   * refused rather than read as a template-only model. */
+  size_t body = len;
+  while (body > 0 && text[body - 1] == '\n') body--;
+  const char *last = body ? text + body - 1 : text;
+  while (last > text && last[-1] != '\n') last--;
+  if ((size_t)(text + body - last) != 41 || memcmp(last, "checksum ", 9) != 0)
+    return tbk_fail(err, TBK_ERR_MODEL, "truncated: no checksum line at the end");
+  unsigned char md5[16];
+  char hex[33];
+  tbk_md5(text, (size_t)(last - text), md5);
+  tbk_md5_hex(md5, hex);
+  if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+  const char *s = text + sl, *end = last;
+  static const char tmpl_tag[] = "stage template\n", content_tag[] = "stage content\n";
+  if ((size_t)(end - s) < sizeof tmpl_tag - 1 || memcmp(s, tmpl_tag, sizeof tmpl_tag - 1) != 0)
+    return tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage template\" line");
+  s += sizeof tmpl_tag - 1;
+  size_t n1 = stage_len(s, (size_t)(end - s));
+  if (!n1) return tbk_fail(err, TBK_ERR_MODEL, "template stage has no checksum line");
+  tbk_model *m = NULL, *c = NULL;
+  tbk_status st = parse_stage(s, n1, &m, err);
+  if (st) return st;
+  s += n1;
+  if ((size_t)(end - s) < sizeof content_tag - 1 || memcmp(s, content_tag, sizeof content_tag - 1) != 0) {
+    tbk_model_free(m);
+    return tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
+  }
+  s += sizeof content_tag - 1;
+  size_t n2 = stage_len(s, (size_t)(end - s));
+  if (!n2 || s + n2 != end) {
+    tbk_model_free(m);
+    return tbk_fail(err, TBK_ERR_MODEL, "content stage is not followed by the final checksum");
+  }
+  if ((st = parse_stage(s, n2, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
+    if (!m->content) tbk_model_free(c);
+    tbk_model_free(m);
+    /* a stage of the wrong kind is a damaged file, not a schema choice */
+    if (st == TBK_ERR_SCHEMA && err) err->code = TBK_ERR_MODEL;
+    return st == TBK_ERR_SCHEMA ? TBK_ERR_MODEL : st;
+  }
+  *out = m;
+  return TBK_OK;
 }
 
 tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err) {

@@ -10,18 +10,81 @@
 #include "page_internal.h"
 #include "util.h"
 
+/* One stage's decision function: a model's encoder, LR weights and NB
+ * text model applied to a dense vector and its words. Most inputs are 0 on
+ * most rows, so the decision starts from what all-zero inputs give and adds
+ * only the nonzero inputs' differences, instead of encoding every input to
+ * columns and summing them all. */
+typedef struct scorer {
+  const tbk_model *m;   /* borrowed */
+  double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
+  double zero_decision; /* bias + the sum of zero_contrib */
+  tbk_term *terms;      /* owned scratch */
+  size_t capterms;
+} scorer;
+
+static int scorer_init(scorer *sc, const tbk_model *m) {
+  memset(sc, 0, sizeof *sc);
+  sc->m = m;
+  sc->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->zero_contrib);
+  if (!sc->zero_contrib) return -1;
+  sc->zero_decision = m->w[m->enc.ncols];
+  for (uint32_t j = 0; j < m->enc.nin; j++) {
+    sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
+    sc->zero_decision += sc->zero_contrib[j];
+  }
+  return 0;
+}
+
+static void scorer_free(scorer *sc) {
+  free(sc->zero_contrib);
+  free(sc->terms);
+}
+
+static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, const uint32_t *wc, size_t nw,
+                              double *prob, tbk_error *err) {
+  const tbk_model *m = sc->m;
+  double s = 0.0;
+  if (m->nb) {
+    if (nw > sc->capterms) {
+      tbk_term *t = realloc(sc->terms, nw * sizeof *t);
+      if (!t) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      sc->terms = t;
+      sc->capterms = nw;
+    }
+    for (size_t k = 0; k < nw; k++) sc->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
+    tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
+    if (st) return st;
+  }
+  double z = sc->zero_decision;
+  for (uint32_t j = 0; j < m->enc.nin; j++) {
+    double v = j + 1 == m->enc.nin ? s : x[j];
+    if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
+  }
+  *prob = tbk_sigmoid(z);
+  return TBK_OK;
+}
+
+static int grow_doubles(double **p, size_t *cap, size_t n) {
+  if (n <= *cap) return 0;
+  double *q = realloc(*p, n * sizeof *q);
+  if (!q) return -1;
+  *p = q;
+  *cap = n;
+  return 0;
+}
+
 struct tbk_predictor {
   const tbk_model *m;  /* borrowed */
   tbk_features *fx;    /* owned */
+  scorer tmpl;         /* owned: the template stage */
   double *probs;       /* owned scratch, cap entries */
   size_t cap;
-  tbk_term *terms;     /* owned scratch */
-  size_t capterms;
-  /* Most inputs are 0 on most blocks, so the decision starts from what
-   * all-zero inputs give and adds only the nonzero inputs' differences,
-   * instead of encoding every input to columns and summing them all. */
-  double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
-  double zero_decision; /* bias + the sum of zero_contrib */
+  /* content stage (when the model has one) */
+  tbk_units *ux;       /* owned */
+  scorer content;      /* owned */
+  double *uprobs;      /* owned scratch */
+  size_t ucap;
 };
 
 tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err) {
@@ -40,12 +103,19 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
     tbk_predictor_free(pr);
     return st;
   }
-  pr->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *pr->zero_contrib);
-  if (!pr->zero_contrib) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
-  pr->zero_decision = m->w[m->enc.ncols];
-  for (uint32_t j = 0; j < m->enc.nin; j++) {
-    pr->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
-    pr->zero_decision += pr->zero_contrib[j];
+  if (scorer_init(&pr->tmpl, m)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  if (m->content) {
+    const tbk_model *c = m->content;
+    if ((st = tbk_units_new(&c->feat, &pr->ux, err))) { tbk_predictor_free(pr); return st; }
+    tbk_units_set_fingerprints(pr->ux, 0);
+    const char *us = tbk_units_schema_id(pr->ux);
+    if (strcmp(us, c->schema) != 0 || tbk_units_dim(pr->ux) != c->dim) {
+      st = tbk_fail(err, TBK_ERR_SCHEMA, "content stage was trained on units %s (dim %u); this build extracts %s (dim %zu)",
+                    c->schema, c->dim, us, tbk_units_dim(pr->ux));
+      tbk_predictor_free(pr);
+      return st;
+    }
+    if (scorer_init(&pr->content, c)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
   }
   *out = pr;
   return TBK_OK;
@@ -54,46 +124,45 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
 void tbk_predictor_free(tbk_predictor *pr) {
   if (!pr) return;
   tbk_features_free(pr->fx);
+  scorer_free(&pr->tmpl);
   free(pr->probs);
-  free(pr->terms);
-  free(pr->zero_contrib);
+  tbk_units_free(pr->ux);
+  scorer_free(&pr->content);
+  free(pr->uprobs);
   free(pr);
 }
 
 tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err) {
-  const tbk_model *m = pr->m;
   tbk_status st = tbk_features_page(pr->fx, page, err);
   if (st) return st;
   size_t nb = page->n_blocks;
-  if (nb > pr->cap) {
-    double *p = realloc(pr->probs, nb * sizeof *p);
-    if (!p) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    pr->probs = p;
-    pr->cap = nb;
-  }
+  if (grow_doubles(&pr->probs, &pr->cap, nb)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t b = 0; b < nb; b++) {
-    double s = 0.0;
-    if (m->nb) {
-      const uint32_t *wi, *wc;
-      size_t nw = tbk_features_words(pr->fx, b, &wi, &wc);
-      if (nw > pr->capterms) {
-        tbk_term *t = realloc(pr->terms, nw * sizeof *t);
-        if (!t) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        pr->terms = t;
-        pr->capterms = nw;
-      }
-      for (size_t k = 0; k < nw; k++) pr->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
-      if ((st = tbk_nb_score(m->nb, pr->terms, nw, &s, err))) return st;
-    }
-    const double *x = tbk_features_values(pr->fx, b);
-    double z = pr->zero_decision;
-    for (uint32_t j = 0; j < m->enc.nin; j++) {
-      double v = j + 1 == m->enc.nin ? s : x[j];
-      if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - pr->zero_contrib[j];
-    }
-    pr->probs[b] = tbk_sigmoid(z);
+    const uint32_t *wi = NULL, *wc = NULL;
+    size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
+    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), wi, wc, nw, &pr->probs[b], err))) return st;
   }
   *probs = pr->probs;
+  return TBK_OK;
+}
+
+const tbk_units *tbk_predictor_units(const tbk_predictor *pr) { return pr->ux; }
+
+tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p, const double **unit_p,
+                             tbk_error *err) {
+  if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
+  const double *bp;
+  tbk_status st = tbk_predict_page(pr, page, &bp, err);
+  if (st || (st = tbk_units_page(pr->ux, page, bp, err))) return st;
+  size_t nu = tbk_units_count(pr->ux);
+  if (grow_doubles(&pr->uprobs, &pr->ucap, nu ? nu : 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < nu; i++) {
+    const uint32_t *wi = NULL, *wc = NULL;
+    size_t nw = pr->m->content->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
+    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), wi, wc, nw, &pr->uprobs[i], err))) return st;
+  }
+  *block_p = bp;
+  *unit_p = pr->uprobs;
   return TBK_OK;
 }
 

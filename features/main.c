@@ -24,7 +24,13 @@ static void usage(void) {
          "                           \"block\"} per vector\n"
          "Every FILE appears only when complete.\n\n"
          "Options:\n"
-         "      --labels FILE        JSON Lines labels written by tbk-label\n"
+         "      --labels FILE        JSON Lines labels written by tbk-label (--gold labels\n"
+         "                           with --units: boilerplate +1, content -1)\n"
+         "      --units              the content stage's rows: one per leaf text unit\n"
+         "                           (schema tbk-units-1), instead of one per block\n"
+         "  -m, --model FILE         with --units: the template model whose block\n"
+         "                           probabilities become the units' tmpl.* features; its\n"
+         "                           segmentation options are used\n"
          "      --attr-dims N        hashed class/id token features per scope (128)\n"
          "      --word-dims N        hashed word buckets of the words file (262144)\n"
          "      --bigrams            also hash word bigrams into the words file\n"
@@ -42,7 +48,7 @@ static void usage(void) {
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
-  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_PROGRESS, OPT_VERSION
+  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_PROGRESS, OPT_VERSION, OPT_UNITS
 };
 
 /* ------------------------------------------------------------ label table */
@@ -158,7 +164,8 @@ static size_t read_labels(const char *path, label_table *t) {
     const char *page = tbk_jsonl_str(o, "page"), *bpath = tbk_jsonl_str(o, "path");
     const char *md5 = tbk_jsonl_str(o, "md5"), *lab = tbk_jsonl_str(o, "label");
     int label = 0;
-    if (lab) label = strcmp(lab, "template") == 0 ? 1 : strcmp(lab, "content") == 0 ? -1 : 0;
+    if (lab)
+      label = strcmp(lab, "template") == 0 || strcmp(lab, "boilerplate") == 0 ? 1 : strcmp(lab, "content") == 0 ? -1 : 0;
     else if (tbk_jsonl_has(o, "label")) {
       double d = tbk_jsonl_num(o, "label", 0);
       label = d == 1 ? 1 : d == -1 ? -1 : 0;
@@ -215,7 +222,8 @@ int main(int argc, char **argv) {
   tbk_feature_options fopt;
   tbk_feature_options_init(&fopt);
   const char *output = NULL, *words_path = NULL, *meta_path = NULL, *labels_path = NULL;
-  int want_schema = 0, want_id = 0;
+  int want_schema = 0, want_id = 0, units_mode = 0;
+  const char *model_path = NULL;
   size_t progress = 0;
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},
@@ -228,13 +236,15 @@ int main(int argc, char **argv) {
       {"schema", no_argument, 0, OPT_SCHEMA},
       {"schema-id", no_argument, 0, OPT_SCHEMA_ID},
       {"progress", required_argument, 0, OPT_PROGRESS},
+      {"units", no_argument, 0, OPT_UNITS},
+      {"model", required_argument, 0, 'm'},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our message format, not getopt's */
-  while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:m:h", longopts, NULL)) != -1) {
     if (cli_pages_option(&pages, c, optarg)) continue;
     switch (c) {
     case 'o': output = optarg; break;
@@ -246,6 +256,8 @@ int main(int argc, char **argv) {
     case OPT_BIGRAMS: fopt.bigrams = 1; break;
     case OPT_SCHEMA: want_schema = 1; break;
     case OPT_SCHEMA_ID: want_id = 1; break;
+    case OPT_UNITS: units_mode = 1; break;
+    case 'm': model_path = optarg; break;
     case OPT_PROGRESS: progress = (size_t)cli_long("--progress", optarg, 1, 1000000000); break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-features %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
@@ -255,6 +267,31 @@ int main(int argc, char **argv) {
   tbk_features *fx;
   tbk_error err = {0};
   if (tbk_features_new(&fopt, &fx, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  tbk_units *ux = NULL;
+  if (units_mode && tbk_units_new(&fopt, &ux, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  if (units_mode && (want_schema || want_id)) {
+    if (want_id) printf("%s\n", tbk_units_schema_id(ux));
+    for (size_t i = 0; want_schema && i < tbk_units_dim(ux); i++)
+      printf("%zu\t%s\t%s\n", i + 1, tbk_units_name(ux, i), tbk_units_kind(ux, i));
+    tbk_units_free(ux);
+    tbk_features_free(fx);
+    return cli_exit(TBK_EXIT_OK);
+  }
+  if (model_path && !units_mode) cli_usage_error("--model applies to --units");
+  if (units_mode && !model_path) cli_usage_error("--units needs the template model (-m)");
+  tbk_model *model = NULL;
+  tbk_predictor *pred = NULL;
+  if (units_mode) {
+    if (tbk_model_load(model_path, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", model_path, err.msg);
+    tbk_status st = tbk_predictor_new(model, &pred, &err);
+    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", model_path, err.msg);
+    /* blocks are segmented as the template model was trained */
+    tbk_page_options mo;
+    tbk_model_page_options(model, &mo);
+    pages.page.blocks = mo.blocks;
+    pages.page.min_chars = mo.min_chars;
+    pages.page.min_words = mo.min_words;
+  }
   if (want_schema || want_id) {
     if (want_id) printf("%s\n", tbk_features_schema_id(fx));
     for (size_t i = 0; want_schema && i < tbk_features_dim(fx); i++)
@@ -280,7 +317,8 @@ int main(int argc, char **argv) {
   if (meta_path) {
     if (tbk_buf_printf(&line, "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,"
                               "\"blocks\":\"%s\",\"min_chars\":%zu,\"min_words\":%zu}\n",
-                       tbk_features_schema_id(fx), tbk_features_dim(fx), fopt.word_dims, fopt.attr_dims,
+                       units_mode ? tbk_units_schema_id(ux) : tbk_features_schema_id(fx),
+                       units_mode ? tbk_units_dim(ux) : tbk_features_dim(fx), fopt.word_dims, fopt.attr_dims,
                        fopt.bigrams ? 1 : 0, pages.page.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper",
                        pages.page.min_chars, pages.page.min_words))
       cli_die(TBK_EXIT_FAIL, "out of memory");
@@ -297,48 +335,61 @@ int main(int argc, char **argv) {
     if (!page) continue;
     if (first) first->page_loaded = 1;
     done_pages++;
-    if (tbk_features_page(fx, page, &err)) {
+    const double *bp = NULL;
+    tbk_status fst = units_mode ? tbk_predict_page(pred, page, &bp, &err) : tbk_features_page(fx, page, &err);
+    if (fst == TBK_OK && units_mode) fst = tbk_units_page(ux, page, bp, &err);
+    if (fst) {
       if (err.code == TBK_ERR_NOMEM || pages.strict) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
       cli_warn("%s: %s (skipped)", ref->page, err.msg);
       pages.bad_pages++;
       tbk_page_free(page);
       continue;
     }
-    size_t nb = tbk_page_block_count(page);
-    size_t found = 0;
+    size_t nb = units_mode ? tbk_units_count(ux) : tbk_page_block_count(page);
     for (size_t b = 0; b < nb; b++) {
-      const tbk_block *blk = tbk_page_block(page, b);
+      const char *rpath, *rtag;
+      const unsigned char *rmd5;
+      tbk_unit un;
+      if (units_mode) {
+        tbk_units_get(ux, page, b, &un);
+        rpath = un.path, rtag = un.tag, rmd5 = un.md5;
+      } else {
+        const tbk_block *blk = tbk_page_block(page, b);
+        rpath = blk->path, rtag = blk->tag, rmd5 = blk->md5;
+      }
       char hex[33];
-      tbk_md5_hex(blk->md5, hex);
+      tbk_md5_hex(rmd5, hex);
       int label = 0;
       if (labels_path) {
-        label_entry *e = find_label(&labels, ref->page, blk->path);
+        label_entry *e = find_label(&labels, ref->page, rpath);
         if (!e || e->used == 2) continue;
         e->used = 1;
-        found++;
         if (strcmp(e->md5, hex) != 0) {
-          cli_warn("%s: block %s: text changed since labelling (md5 %s, labels say %s) (skipped)", ref->page,
-                   blk->path, hex, e->md5);
+          cli_warn("%s: %s %s: text changed since labelling (md5 %s, labels say %s) (skipped)", ref->page,
+                   units_mode ? "unit" : "block", rpath, hex, e->md5);
           mismatched++;
           continue;
         }
         label = e->label;
       }
       line.len = 0;
-      if (tbk_features_format(fx, b, label, 0, &line)) cli_die(TBK_EXIT_FAIL, "out of memory");
+      if (units_mode ? tbk_units_format(ux, b, label, 0, &line) : tbk_features_format(fx, b, label, 0, &line))
+        cli_die(TBK_EXIT_FAIL, "out of memory");
       put(&out, "standard output", &line);
       if (words_path) {
         line.len = 0;
-        if (tbk_features_format(fx, b, label, 1, &line)) cli_die(TBK_EXIT_FAIL, "out of memory");
+        if (units_mode ? tbk_units_format(ux, b, label, 1, &line) : tbk_features_format(fx, b, label, 1, &line))
+          cli_die(TBK_EXIT_FAIL, "out of memory");
         put(&words, "words", &line);
       }
       if (meta_path) {
         line.len = 0;
         if (tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, ref->site, strlen(ref->site)) ||
             tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, ref->page, strlen(ref->page)) ||
-            tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, blk->path, strlen(blk->path)) ||
-            tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, blk->tag, strlen(blk->tag)) ||
-            tbk_buf_printf(&line, ",\"md5\":\"%s\",\"label\":%d,\"block\":%zu}\n", hex, label, b))
+            tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, rpath, strlen(rpath)) ||
+            tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, rtag, strlen(rtag)) ||
+            tbk_buf_printf(&line, ",\"md5\":\"%s\",\"label\":%d,\"%s\":%zu}\n", hex, label,
+                           units_mode ? "unit" : "block", b))
           cli_die(TBK_EXIT_FAIL, "out of memory");
         put(&meta, "meta", &line);
       }
@@ -369,6 +420,9 @@ int main(int argc, char **argv) {
   free_labels(&labels);
   tbk_page_list_free(&list);
   tbk_features_free(fx);
+  tbk_units_free(ux);
+  tbk_predictor_free(pred);
+  tbk_model_free(model);
   cli_out_commit(&out);
   if (words_path) cli_out_commit(&words);
   if (meta_path) cli_out_commit(&meta);

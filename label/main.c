@@ -23,6 +23,13 @@ static void usage(void) {
          "      --min-pages N        skip sites with fewer pages (10)\n"
          "      --all                also emit ignored blocks, with a reason\n"
          "  -q, --quiet              no per-site summary on stderr\n"
+         "      --gold               label the content stage's units from human gold text\n"
+         "                           instead (a manifest's gold column): a unit whose\n"
+         "                           tokens align with the gold is content, else\n"
+         "                           boilerplate; pages without gold are skipped\n"
+         "      --gold-share F       content when >= F of a unit's tokens align (0.5)\n"
+         "      --gold-comments      the gold also holds the page's user comments\n"
+         "                           (GOLD.comments.txt next to GOLD.txt, when present)\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
@@ -31,7 +38,100 @@ static void usage(void) {
          cli_page_options_help);
 }
 
-enum { OPT_STATS = CLI_OPT_FIRST_FREE, OPT_SHARE, OPT_MIN_DF, OPT_MIN_PAGES, OPT_ALL, OPT_VERSION };
+enum {
+  OPT_STATS = CLI_OPT_FIRST_FREE, OPT_SHARE, OPT_MIN_DF, OPT_MIN_PAGES, OPT_ALL, OPT_VERSION, OPT_GOLD,
+  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS
+};
+
+/* The gold of a page, and with comments the GOLD.comments.txt beside it. */
+static int read_gold(const tbk_page_ref *ref, int comments, tbk_buf *gold) {
+  tbk_error err = {0};
+  gold->len = 0;
+  if (tbk_read_file(ref->gold, (size_t)64 << 20, gold, &err)) {
+    cli_warn("%s: gold %s: %s (skipped)", ref->page, ref->gold, err.msg);
+    return -1;
+  }
+  size_t n = strlen(ref->gold);
+  if (comments && n > 4 && strcmp(ref->gold + n - 4, ".txt") == 0) {
+    char *cpath = malloc(n + 16);
+    if (!cpath) cli_die(TBK_EXIT_FAIL, "out of memory");
+    snprintf(cpath, n + 16, "%.*s.comments.txt", (int)(n - 4), ref->gold);
+    tbk_buf extra = {0};
+    if (tbk_read_file(cpath, (size_t)64 << 20, &extra, &err) == TBK_OK &&
+        (tbk_buf_append(gold, "\n", 1) || tbk_buf_append(gold, extra.data ? extra.data : "", extra.len)))
+      cli_die(TBK_EXIT_FAIL, "out of memory");
+    tbk_buf_free(&extra);
+    free(cpath);
+  }
+  return 0;
+}
+
+/* --gold: one line per unit of every page that has gold text. */
+static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out, double share, int comments,
+                      int quiet) {
+  tbk_units *ux;
+  tbk_error err = {0};
+  if (tbk_units_new(NULL, &ux, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  tbk_buf gold = {0}, line = {0};
+  signed char *labels = NULL;
+  double *shares = NULL;
+  size_t cap = 0, no_gold = 0, pages_done = 0, nc = 0, nb = 0;
+  for (size_t i = 0; i < list->n; i++) {
+    const tbk_page_ref *ref = &list->refs[i];
+    if (!ref->gold[0]) { no_gold++; continue; }
+    if (read_gold(ref, comments, &gold)) { pages->bad_pages++; continue; }
+    tbk_page *page = cli_pages_load(pages, ref);
+    if (!page) continue;
+    /* a unit holds at least one byte of the page text: a bound on units */
+    size_t n;
+    tbk_page_text(page, &n);
+    if (n + 1 > cap) {
+      cap = (n + 1) * 2;
+      labels = realloc(labels, cap * sizeof *labels);
+      shares = realloc(shares, cap * sizeof *shares);
+      if (!labels || !shares) cli_die(TBK_EXIT_FAIL, "out of memory");
+    }
+    if (tbk_units_gold_labels(ux, page, gold.data ? gold.data : "", gold.len, share, labels, shares, &err)) {
+      if (err.code == TBK_ERR_NOMEM) cli_die(TBK_EXIT_FAIL, "out of memory");
+      cli_warn("%s: %s (skipped)", ref->page, err.msg);
+      pages->bad_pages++;
+      tbk_page_free(page);
+      continue;
+    }
+    pages_done++;
+    n = tbk_units_count(ux);
+    for (size_t u = 0; u < n; u++) {
+      if (!labels[u]) continue;
+      tbk_unit un;
+      tbk_units_get(ux, page, u, &un);
+      char hex[33];
+      tbk_md5_hex(un.md5, hex);
+      line.len = 0;
+      if (tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, ref->site, strlen(ref->site)) ||
+          tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, ref->page, strlen(ref->page)) ||
+          tbk_buf_puts(&line, ",\"url\":") || tbk_buf_json_str(&line, ref->url, strlen(ref->url)) ||
+          tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, un.path, strlen(un.path)) ||
+          tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, un.tag, strlen(un.tag)) ||
+          tbk_buf_printf(&line, ",\"md5\":\"%s\",\"label\":\"%s\",\"aligned\":%.3f,\"words\":%u,\"chars\":%zu,\"text\":",
+                         hex, labels[u] < 0 ? "content" : "boilerplate", shares[u], un.words, un.text_chars) ||
+          tbk_buf_json_str(&line, un.text, un.text_len < 200 ? un.text_len : 200) || tbk_buf_puts(&line, "}\n"))
+        cli_die(TBK_EXIT_FAIL, "out of memory");
+      if (cli_out_write(out, line.data, line.len)) cli_die(TBK_EXIT_WRITE, "cannot write output");
+      if (labels[u] < 0) nc++;
+      else nb++;
+    }
+    tbk_page_free(page);
+  }
+  if (!quiet)
+    fprintf(stderr, "tbk-label: gold: %zu pages, %zu content units, %zu boilerplate units%s\n", pages_done, nc, nb,
+            no_gold ? " (pages without gold left out)" : "");
+  free(labels);
+  free(shares);
+  tbk_buf_free(&gold);
+  tbk_buf_free(&line);
+  tbk_units_free(ux);
+  return pages_done ? 0 : -1;
+}
 
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
   return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%.4f\t%s\n", site, s->pages, s->bad_pages,
@@ -45,7 +145,8 @@ int main(int argc, char **argv) {
   tbk_label_options lopt;
   tbk_label_options_init(&lopt);
   const char *output = NULL, *stats_path = NULL;
-  int quiet = 0;
+  int quiet = 0, gold = 0, gold_comments = 0;
+  double gold_share = 0.5;
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},
       {"stats", required_argument, 0, OPT_STATS},
@@ -53,6 +154,9 @@ int main(int argc, char **argv) {
       {"template-min-df", required_argument, 0, OPT_MIN_DF},
       {"min-pages", required_argument, 0, OPT_MIN_PAGES},
       {"all", no_argument, 0, OPT_ALL},
+      {"gold", no_argument, 0, OPT_GOLD},
+      {"gold-share", required_argument, 0, OPT_GOLD_SHARE},
+      {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
       {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
@@ -69,6 +173,9 @@ int main(int argc, char **argv) {
     case OPT_MIN_DF: lopt.template_min_df = (size_t)cli_long("--template-min-df", optarg, 2, 1000000000); break;
     case OPT_MIN_PAGES: lopt.min_pages = (size_t)cli_long("--min-pages", optarg, 1, 1000000000); break;
     case OPT_ALL: lopt.emit_ignored = 1; break;
+    case OPT_GOLD: gold = 1; break;
+    case OPT_GOLD_SHARE: gold_share = cli_double("--gold-share", optarg, 0.0, 1.0); break;
+    case OPT_GOLD_COMMENTS: gold_comments = 1; break;
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-label %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
@@ -81,6 +188,14 @@ int main(int argc, char **argv) {
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
   cli_out out, stats;
   cli_out_open(&out, output);
+  if (gold) {
+    if (stats_path) cli_usage_error("--stats applies to auto-labelling, not --gold");
+    if (label_gold(&pages, &list, &out, gold_share, gold_comments, quiet))
+      cli_die(TBK_EXIT_FAIL, "no page with gold text could be labelled");
+    tbk_page_list_free(&list);
+    cli_out_commit(&out);
+    return cli_exit(cli_pages_exit(&pages));
+  }
   if (stats_path) {
     cli_out_open(&stats, stats_path);
     if (fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",

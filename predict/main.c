@@ -26,9 +26,16 @@ static void usage(void) {
          "                         html: the page with template blocks removed\n"
          "      --annotate         with -f html: keep everything, add\n"
          "                         data-tbk-template=\"P\" to every block\n"
-         "  -t, --threshold P      template when probability >= P\n"
-         "  -p, --precision X      use the model's operating point for template\n"
-         "                         precision X (0.8, 0.9 or 0.95), measured by\n"
+         "      --stage S          combined (default with a two-stage model): the\n"
+         "                         content stage decides every text unit of the page,\n"
+         "                         with the template stage's probabilities among its\n"
+         "                         inputs; template: the paper's block-level output\n"
+         "      --keep comments    combined stage: keep user comments as content\n"
+         "      --no-title         combined stage, text: no headline first line\n"
+         "  -t, --threshold P      remove a block (template stage) or unit (combined)\n"
+         "                         when its probability >= P\n"
+         "  -p, --precision X      use the stage's operating point for template (boiler-\n"
+         "                         plate) precision X (0.8, 0.9 or 0.95), measured by\n"
          "                         cross-site CV on the training data\n"
          "                         (default: threshold 0.5)\n"
          "  -o, --output FILE      write to FILE (default stdout); appears when complete\n"
@@ -47,7 +54,7 @@ static void usage(void) {
          cli_page_options_help);
 }
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE };
 enum format { FMT_TEXT, FMT_JSONL, FMT_HTML };
 
 static const char *find_model(const char *given) {
@@ -65,7 +72,9 @@ int main(int argc, char **argv) {
   cli_pages_init(&pages);
   const char *model_path = NULL, *output = NULL, *output_dir = NULL;
   enum format fmt = FMT_TEXT;
-  int annotate = 0, summary = 0;
+  int annotate = 0, summary = 0, stage = -1; /* -1 = the model's best, 0 template, 1 combined */
+  tbk_content_options copt;
+  tbk_content_options_init(&copt);
   double threshold = NAN, precision = NAN;
   static const struct option longopts[] = {
       {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
@@ -73,7 +82,8 @@ int main(int argc, char **argv) {
       {"precision", required_argument, 0, 'p'}, {"output", required_argument, 0, 'o'},
       {"output-dir", required_argument, 0, OPT_OUTPUT_DIR}, {"summary", no_argument, 0, OPT_SUMMARY},
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
-      CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+      {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
+      {"no-title", no_argument, 0, OPT_NO_TITLE}, CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":m:f:t:p:o:h", longopts, NULL)) != -1) {
@@ -95,6 +105,16 @@ int main(int argc, char **argv) {
     case 'o': output = optarg; break;
     case OPT_OUTPUT_DIR: output_dir = optarg; break;
     case OPT_SUMMARY: summary = 1; break;
+    case OPT_STAGE:
+      if (strcmp(optarg, "template") == 0) stage = 0;
+      else if (strcmp(optarg, "combined") == 0) stage = 1;
+      else cli_usage_error("--stage: '%s' is not template or combined", optarg);
+      break;
+    case OPT_KEEP:
+      if (strcmp(optarg, "comments") != 0) cli_usage_error("--keep: '%s' is not comments", optarg);
+      copt.keep_comments = 1;
+      break;
+    case OPT_NO_TITLE: copt.title = 0; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-predict %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
     default: cli_bad_option(c, argv);
@@ -109,10 +129,18 @@ int main(int argc, char **argv) {
   tbk_model *model;
   tbk_error err = {0};
   if (tbk_model_load(mp, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
+  if (stage == 1 && !tbk_model_content(model))
+    cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage combined needs a two-stage model)", mp);
+  if (stage < 0) stage = tbk_model_content(model) != NULL;
+  if (!stage && (copt.keep_comments || !copt.title)) cli_usage_error("--keep and --no-title apply to --stage combined");
+  const tbk_model *sm = stage ? tbk_model_content(model) : model;
   if (isnan(threshold)) {
-    threshold = isnan(precision) ? tbk_model_default_threshold(model) : tbk_model_threshold_for(model, precision);
+    threshold = isnan(precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, precision);
     if (isnan(threshold)) cli_die(TBK_EXIT_MODEL, "%s: the model stores no operating point for precision %g", mp, precision);
   }
+  copt.threshold = threshold;
+  unsigned char *keep = NULL;
+  size_t keep_cap = 0;
   tbk_predictor *pred;
   tbk_status st = tbk_predictor_new(model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
@@ -136,24 +164,37 @@ int main(int argc, char **argv) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&pages, ref);
     if (!page) continue;
-    const double *probs;
-    if (tbk_predict_page(pred, page, &probs, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    const double *probs, *uprobs = NULL;
+    const tbk_units *ux = tbk_predictor_units(pred);
+    if (stage ? tbk_predict_units(pred, page, &probs, &uprobs, &err) : tbk_predict_page(pred, page, &probs, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    if (stage) {
+      size_t nu = tbk_units_count(ux);
+      if (nu > keep_cap && !(keep = realloc(keep, keep_cap = nu * 2))) cli_die(TBK_EXIT_FAIL, "out of memory");
+      tbk_content_decide(page, ux, uprobs, &copt, keep);
+    }
     buf.len = 0;
     tbk_page_summary sum = {0};
     if (!output_dir && list.n > 1 && fmt != FMT_JSONL) tbk_buf_printf(&buf, "==> %s <==\n", ref->page);
     tbk_status rs;
     if (fmt == FMT_TEXT || summary) {
       size_t before = buf.len;
-      rs = tbk_render_text(page, probs, threshold, &buf, &sum);
+      rs = stage ? tbk_render_units_text(page, ux, keep, &copt, &buf, &sum)
+                 : tbk_render_text(page, probs, threshold, &buf, &sum);
       if (fmt != FMT_TEXT) buf.len = before;
       if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
     }
-    if (fmt == FMT_JSONL) rs = tbk_render_jsonl(page, ref->page, probs, threshold, &buf);
-    else if (fmt == FMT_HTML) rs = tbk_render_html(page, probs, threshold, annotate, &buf);
+    if (fmt == FMT_JSONL)
+      rs = stage ? tbk_render_units_jsonl(page, ux, ref->page, uprobs, keep, &buf)
+                 : tbk_render_jsonl(page, ref->page, probs, threshold, &buf);
+    else if (fmt == FMT_HTML)
+      rs = stage ? tbk_render_units_html(page, ux, keep, uprobs, annotate, &buf)
+                 : tbk_render_html(page, probs, threshold, annotate, &buf);
     else rs = TBK_OK;
     if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
     if (summary)
-      fprintf(stderr, "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
+      fprintf(stderr, stage ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
+                            : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
               ref->page, sum.blocks, sum.template_blocks, sum.chars, sum.template_chars,
               sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
     if (output_dir) {
@@ -175,6 +216,7 @@ int main(int argc, char **argv) {
   }
   if (!output_dir) cli_out_commit(&out);
   tbk_buf_free(&buf);
+  free(keep);
   tbk_page_list_free(&list);
   tbk_predictor_free(pred);
   tbk_model_free(model);

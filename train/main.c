@@ -20,6 +20,9 @@ static void usage(void) {
          "      --parts P            all, text (NB only) or nontext (default all)\n"
          "      --cv-folds K         cross-site CV folds for operating points (default 5;\n"
          "                           0 = none)\n"
+         "      --template MODEL     the rows are the content stage's (tbk-features --units\n"
+         "                           -m MODEL): write a two-stage model, MODEL's template\n"
+         "                           stage with the content stage fitted here\n"
          "  -q, --quiet              no progress on stderr\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
@@ -29,7 +32,7 @@ static void usage(void) {
          cli_train_options_help);
 }
 
-enum { OPT_PARTS = 1000, OPT_CV_FOLDS, OPT_VERSION };
+enum { OPT_PARTS = 1000, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE };
 
 static size_t skipped_rows;
 
@@ -42,13 +45,14 @@ int main(int argc, char **argv) {
   cli_init("tbk-train");
   tbk_train_options opt;
   tbk_train_options_init(&opt);
-  const char *output = NULL;
+  const char *output = NULL, *template_path = NULL;
   int quiet = 0;
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
       {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
-      CLI_TRAIN_LONGOPTS,                               {0, 0, 0, 0}};
+      {"template", required_argument, 0, OPT_TEMPLATE}, CLI_TRAIN_LONGOPTS,
+      {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":o:C:qh", longopts, NULL)) != -1) {
@@ -62,6 +66,7 @@ int main(int argc, char **argv) {
       else cli_usage_error("--parts: '%s' is not all, text or nontext", optarg);
       break;
     case OPT_CV_FOLDS: opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
+    case OPT_TEMPLATE: template_path = optarg; break;
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-train %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
@@ -70,14 +75,24 @@ int main(int argc, char **argv) {
   }
   if (opt.cv_folds == 1) cli_usage_error("--cv-folds: 1 fold cannot hold anything out (use 0 or >= 2)");
   if (!output) cli_usage_error("no model file given (-o MODEL)");
-  tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   tbk_error err = {0};
+  tbk_model *tmpl = NULL;
+  if (template_path) {
+    if (tbk_model_load(template_path, &tmpl, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", template_path, err.msg);
+    if (tbk_model_content(tmpl)) cli_die(TBK_EXIT_MODEL, "%s: already a two-stage model", template_path);
+  }
+  tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   if (!quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
   tbk_model *model;
   tbk_status st = tbk_train(ds, &opt, quiet ? NULL : progress, NULL, &model, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
+  if (tmpl) {
+    if ((st = tbk_model_attach_content(tmpl, model, &err)))
+      cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", template_path, err.msg);
+    model = tmpl; /* owns the content stage now */
+  }
   tbk_buf text = {0};
   if (tbk_model_write(model, &text, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   cli_out out;
@@ -86,7 +101,7 @@ int main(int argc, char **argv) {
   cli_out_commit(&out);
   if (!quiet) {
     const tbk_operating_point *ops;
-    size_t nops = tbk_model_operating_points(model, &ops);
+    size_t nops = tbk_model_operating_points(tmpl ? tbk_model_content(tmpl) : model, &ops);
     for (size_t i = 0; i < nops; i++)
       fprintf(stderr, "%s: cross-site CV: precision %.2f -> threshold %.4f, template recall %.4f\n", cli_prog(),
               ops[i].precision, ops[i].threshold, ops[i].recall);

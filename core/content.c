@@ -1,0 +1,176 @@
+/* The content stage after scoring: gold labels for training, the keep /
+ * remove decision, and the renderings of the combined stage. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLtree.h>
+
+#include "units.h"
+#include "util.h"
+
+tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char *gold, size_t gold_len,
+                                 double min_share, signed char *labels, double *share, tbk_error *err) {
+  tbk_status st = tbk_units_segment(ux, page, err);
+  if (st) return st;
+  size_t n = ux->n;
+  uint32_t *start = malloc((n ? n : 1) * sizeof *start), *end = malloc((n ? n : 1) * sizeof *end);
+  uint32_t *tokens = malloc((n ? n : 1) * sizeof *tokens), *matched = malloc((n ? n : 1) * sizeof *matched);
+  if (!start || !end || !tokens || !matched) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; st == TBK_OK && i < n; i++) {
+    start[i] = ux->u[i].start;
+    end[i] = ux->u[i].end;
+  }
+  if (st == TBK_OK)
+    st = tbk_align_gold(ux->tok, page->text.data ? page->text.data : "", page->text.len, start, end, n, gold,
+                        gold_len, tokens, matched, err);
+  for (size_t i = 0; st == TBK_OK && i < n; i++) {
+    double sh = tokens[i] ? (double)matched[i] / tokens[i] : 0;
+    ux->u[i].words = tokens[i];
+    labels[i] = tokens[i] == 0 ? 0 : sh >= min_share ? -1 : 1;
+    if (share) share[i] = sh;
+  }
+  free(start);
+  free(end);
+  free(tokens);
+  free(matched);
+  return st;
+}
+
+void tbk_content_options_init(tbk_content_options *o) {
+  memset(o, 0, sizeof *o);
+  o->threshold = 0.5;
+  o->title = 1;
+  o->keep_comments = 0;
+}
+
+/* Column of a vocabulary word among a scope's attribute columns. */
+static long vocab_col(const tbk_units *ux, size_t scope_first, const char *word) {
+  for (size_t v = 0; v < tbk_fx_attr_vocab_n; v++)
+    if (strcmp(tbk_fx_attr_vocab[v], word) == 0)
+      return (long)(scope_first + tbk_features_options(ux->attr_fx)->attr_dims + v);
+  return -1;
+}
+
+void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                        const tbk_content_options *o, unsigned char *keep) {
+  (void)page;
+  long comment = o->keep_comments ? vocab_col(ux, ux->attr_anc, "comment") : -1;
+  for (size_t i = 0; i < ux->n; i++) {
+    keep[i] = unit_p[i] < o->threshold;
+    /* User comments are page-specific text the gold of article extractors
+     * leaves out; a user who wants them keeps what sits under an element
+     * named comment, unless it is mostly links (reply / report rows). */
+    if (!keep[i] && comment >= 0) {
+      const double *v = ux->values + i * ux->dim;
+      keep[i] = v[comment] > 0 && v[UX_LINK_RATIO] < 0.5;
+    }
+  }
+}
+
+/* The headline in the title: sites append or prepend their name with a
+ * separator ("Story - Site", "Site | Story"); the longest part is the
+ * story's. Writes into out (NUL-terminated). */
+static void headline(const char *title, char *out, size_t cap) {
+  static const char *const seps[] = {" | ", " - ", " \xe2\x80\x93 ", " \xe2\x80\x94 ", " :: ", " \xc2\xbb ",
+                                     " \xc2\xb7 ", " \xe2\x80\xa2 ", " : "};
+  const char *best = title;
+  size_t best_len = strlen(title);
+  for (size_t k = 0; k < sizeof seps / sizeof *seps; k++) {
+    if (!strstr(title, seps[k])) continue;
+    size_t sl = strlen(seps[k]);
+    const char *s = title;
+    size_t longest = 0;
+    const char *lp = title;
+    for (;;) {
+      const char *e = strstr(s, seps[k]);
+      size_t n = e ? (size_t)(e - s) : strlen(s);
+      if (n > longest) { longest = n; lp = s; }
+      if (!e) break;
+      s = e + sl;
+    }
+    best = lp;
+    best_len = longest;
+    break;
+  }
+  if (best_len >= cap) best_len = cap - 1;
+  memcpy(out, best, best_len);
+  out[best_len] = '\0';
+}
+
+tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
+                                 const tbk_content_options *o, tbk_buf *out, tbk_page_summary *summary) {
+  tbk_page_summary s = {0};
+  s.blocks = ux->n;
+  int have_headline = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    const double *v = ux->values + i * ux->dim;
+    s.chars += ux->u[i].chars;
+    if (!keep[i]) {
+      s.template_blocks++;
+      s.template_chars += ux->u[i].chars;
+    } else if (v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5) {
+      have_headline = 1;
+    }
+  }
+  if (o->title && ux->title[0] && !have_headline) {
+    char h[sizeof ux->title];
+    headline(ux->title, h, sizeof h);
+    if (h[0] && (tbk_buf_puts(out, h) || tbk_buf_append(out, "\n", 1))) return TBK_ERR_NOMEM;
+  }
+  for (size_t i = 0; i < ux->n; i++) {
+    if (!keep[i]) continue;
+    if (tbk_buf_append(out, page->text.data + ux->u[i].start, ux->u[i].end - ux->u[i].start) ||
+        tbk_buf_append(out, "\n", 1))
+      return TBK_ERR_NOMEM;
+  }
+  if (tbk_buf_reserve(out, 0)) return TBK_ERR_NOMEM;
+  out->data[out->len] = '\0';
+  if (summary) *summary = s;
+  return TBK_OK;
+}
+
+tbk_status tbk_render_units_html(tbk_page *page, const tbk_units *ux, const unsigned char *keep, const double *unit_p,
+                                 int annotate, tbk_buf *out) {
+  for (size_t i = 0; i < ux->n; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    if (annotate) {
+      char v[16];
+      snprintf(v, sizeof v, "%.3f", 1.0 - unit_p[i]);
+      xmlSetProp(page->nodes[u->elem].xml, BAD_CAST "data-tbk-content", BAD_CAST v);
+    } else if (!keep[i]) {
+      for (uint32_t r = u->run_first; r < u->run_end; r++) {
+        xmlNode *x = page->runs[r].xml;
+        xmlUnlinkNode(x);
+        xmlFreeNode(x);
+      }
+    }
+  }
+  xmlChar *mem = NULL;
+  int size = 0;
+  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
+  if (!mem) return TBK_ERR_NOMEM;
+  int bad = tbk_buf_append(out, mem, (size_t)size);
+  xmlFree(mem);
+  return bad ? TBK_ERR_NOMEM : TBK_OK;
+}
+
+tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
+                                  const double *unit_p, const unsigned char *keep, tbk_buf *out) {
+  for (size_t i = 0; i < ux->n; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
+    size_t len = u->end - u->start, sn = len < 200 ? len : 200;
+    while (sn > 0 && sn < len && ((unsigned char)text[sn] & 0xC0) == 0x80) sn--;
+    const char *tag = (const char *)page->nodes[u->elem].xml->name;
+    int bad = tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
+              tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
+              tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||
+              tbk_buf_printf(out, ",\"p_template\":%.4f,\"p_content\":%.4f,\"content\":%s,\"chars\":%u,\"text\":",
+                             ux->values[i * ux->dim + UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
+                             u->chars) ||
+              tbk_buf_json_str(out, text, sn) || tbk_buf_puts(out, "}\n");
+    if (bad) return TBK_ERR_NOMEM;
+  }
+  return TBK_OK;
+}

@@ -1,0 +1,824 @@
+/* The content stage's units and their features.
+ *
+ * The template stage scores the paper's candidate blocks, and text outside
+ * every candidate is kept unseen. The content stage covers the whole page:
+ * a unit is a run of consecutive text nodes that share their line element
+ * (the nearest ancestor that breaks a visual line: p, li, td, div, h1...),
+ * boilerpipe's atomic text block in DOM terms. Every visible text run is in
+ * exactly one unit, so nothing is kept just because no block held it.
+ *
+ * A unit's features describe its own text (Kohlschütter's text and link
+ * density, sentences, stop words), its markup context (line tag, ancestor
+ * elements, class/id tokens), where it sits relative to the page's densest
+ * region (a Readability-style best element and a maximum-sum span of unit
+ * text), what the template stage thinks of its block, the page title, and
+ * its neighbours. Everything is linear in the page's nodes and text. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizes.h"
+#include "text_internal.h"
+#include "units.h"
+#include "util.h"
+
+/* --------------------------------------------------------------- schema */
+
+/* Line-element tags with a column of their own ("line.tag.<t>"); any other
+ * line element is line.tag.other. */
+static const char *const line_tags[] = {"p",  "div", "li", "td", "th",   "dd",         "dt",   "h1",
+                                        "h2", "h3",  "h4", "h5", "h6",   "pre",        "blockquote",
+                                        "figcaption", "caption", "address", "option", "legend", "body",
+                                        "center", "article", "section", "header", "footer", "aside",
+                                        "nav", "form", "main", "ul", "ol", "table", "tr", "summary"};
+
+#define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Function words of the languages the training pages are in. Text with
+ * many of them is prose; menus, bylines and tag lists have almost none. */
+static const char *const stop_words[] = {
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from",
+    "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "he",
+    "she", "they", "we", "you", "i", "his", "her", "their", "our", "as", "not", "have", "has", "had",
+    "which", "who", "what", "will", "would", "can", "could", "there", "if", "than", "so", "about",
+    "into", "more", "also", "after", "when", "one", "all", "no", "do", "said",
+    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "zu", "den", "mit", "sich", "auf",
+    "le", "la", "les", "et", "est", "un", "une", "des", "du", "que", "qui", "dans", "pour", "pas",
+    "el", "los", "las", "y", "es", "en", "que", "por", "con", "una", "del", "se", "lo", "para",
+    "il", "di", "che", "è", "per", "non", "della", "sono", "de", "het", "een", "van", "niet", "dat",
+    "o", "os", "um", "uma", "não", "com", "na", "no", "da", "do"};
+static uint64_t stop_hash[256];
+static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
+static void stop_init(void) {
+  for (size_t i = 0; i < COUNTOF(stop_words); i++) {
+    uint64_t h = tbk_hash64(stop_words[i], strlen(stop_words[i])) | 1;
+    size_t k = h & 255;
+    while (stop_hash[k] && stop_hash[k] != h) k = (k + 1) & 255;
+    stop_hash[k] = h;
+  }
+}
+static int is_stop(uint64_t h) {
+  h |= 1;
+  for (size_t k = h & 255; stop_hash[k]; k = (k + 1) & 255)
+    if (stop_hash[k] == h) return 1;
+  return 0;
+}
+
+typedef struct schema_b {
+  tbk_units *ux;
+  size_t *off, cap;
+  int failed;
+} schema_b;
+
+static void add(schema_b *b, const char *kind, const char *name) {
+  tbk_units *ux = b->ux;
+  if (b->failed) return;
+  if (ux->dim == b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    size_t *o = realloc(b->off, cap * sizeof *o);
+    const char **k = realloc(ux->kinds, cap * sizeof *k);
+    if (o) b->off = o;
+    if (k) ux->kinds = k;
+    if (!o || !k) { b->failed = 1; return; }
+    b->cap = cap;
+  }
+  b->off[ux->dim] = ux->name_buf.len;
+  if (tbk_buf_append(&ux->name_buf, name, strlen(name) + 1)) { b->failed = 1; return; }
+  ux->kinds[ux->dim++] = kind;
+}
+
+static tbk_status build_schema(tbk_units *ux, tbk_error *err) {
+  schema_b b = {ux, NULL, 0, 0};
+  static const struct { const char *name, *kind; } fixed[] = {
+#define TBK_UX_ROW(id, name, kind) {name, kind},
+      TBK_UX_FIXED(TBK_UX_ROW)
+#undef TBK_UX_ROW
+  };
+  static const char *const anc[] = {
+#define TBK_UX_ANC_ROW(id, name) name,
+      TBK_UX_ANC(TBK_UX_ANC_ROW)
+#undef TBK_UX_ANC_ROW
+  };
+  char name[96];
+  for (size_t i = 0; i < UX_FIXED_COUNT; i++) add(&b, fixed[i].kind, fixed[i].name);
+  for (int t = 0; t < TBK_TAG_COUNT; t++) ux->tag_col[t] = -1;
+  for (size_t i = 0; i < COUNTOF(line_tags); i++) {
+    ux->tag_col[tbk_tag_lookup(line_tags[i])] = (int)ux->dim;
+    snprintf(name, sizeof name, "line.tag.%s", line_tags[i]);
+    add(&b, "binary", name);
+  }
+  ux->tag_other = ux->dim;
+  add(&b, "binary", "line.tag.other");
+  ux->anc_col = ux->dim;
+  for (size_t i = 0; i < UA_COUNT; i++) {
+    snprintf(name, sizeof name, "anc.%s", anc[i]);
+    add(&b, "binary", name);
+  }
+  const tbk_features *fx = ux->attr_fx;
+  ux->attr_width = tbk_features_options(fx)->attr_dims + tbk_fx_attr_vocab_n + tbk_fx_roles_n;
+  /* The same class/id/role columns as the template features, for the line
+   * element and its parent ("near") and for all ancestors ("anc"). */
+  const char *scopes[2] = {"near", "anc"};
+  for (int s = 0; s < 2; s++) {
+    if (s == 0) ux->attr_self = ux->dim;
+    else ux->attr_anc = ux->dim;
+    for (unsigned j = 0; j < tbk_features_options(fx)->attr_dims; j++) {
+      snprintf(name, sizeof name, "attr.%s.hash.%03u", scopes[s], j);
+      add(&b, "binary", name);
+    }
+    for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) {
+      snprintf(name, sizeof name, "attr.%s.word.%s", scopes[s], tbk_fx_attr_vocab[j]);
+      add(&b, "binary", name);
+    }
+    for (size_t j = 0; j < tbk_fx_roles_n; j++) {
+      snprintf(name, sizeof name, "attr.%s.role.%s", scopes[s], tbk_fx_roles[j]);
+      add(&b, "binary", name);
+    }
+  }
+  if (!b.failed && !(ux->names = malloc(ux->dim * sizeof *ux->names))) b.failed = 1;
+  tbk_buf desc = {0};
+  for (size_t i = 0; !b.failed && i < ux->dim; i++) {
+    ux->names[i] = ux->name_buf.data + b.off[i];
+    if (tbk_buf_printf(&desc, "%s\t%s\n", ux->names[i], ux->kinds[i])) b.failed = 1;
+  }
+  if (!b.failed && tbk_buf_printf(&desc, "word_dims=%u wrap=%d\n", ux->opt.word_dims, TBK_FX_WRAP)) b.failed = 1;
+  uint64_t h = b.failed ? 0 : tbk_hash64(desc.data, desc.len);
+  tbk_buf_free(&desc);
+  free(b.off);
+  if (b.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  snprintf(ux->schema_id, sizeof ux->schema_id, "tbk-units-1:%016llx", (unsigned long long)h);
+  return TBK_OK;
+}
+
+tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_error *err) {
+  *out = NULL;
+  tbk_feature_options defaults;
+  if (!o) {
+    tbk_feature_options_init(&defaults);
+    o = &defaults;
+  }
+  pthread_once(&stop_once, stop_init);
+  tbk_units *ux = calloc(1, sizeof *ux);
+  if (!ux) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  ux->opt = *o;
+  ux->opt.bigrams = 0;
+  ux->fingerprints = 1;
+  tbk_status st = tbk_features_new(&ux->opt, &ux->attr_fx, err);
+  if (st == TBK_OK) st = tbk_tokenizer_new(&ux->tok, err);
+  if (st == TBK_OK) st = build_schema(ux, err);
+  if (st != TBK_OK) {
+    tbk_units_free(ux);
+    return st;
+  }
+  *out = ux;
+  return TBK_OK;
+}
+
+void tbk_units_free(tbk_units *ux) {
+  if (!ux) return;
+  tbk_features_free(ux->attr_fx);
+  tbk_tokenizer_free(ux->tok);
+  free(ux->names);
+  free(ux->kinds);
+  tbk_buf_free(&ux->name_buf);
+  free(ux->u);
+  tbk_buf_free(&ux->paths);
+  free(ux->values);
+  free(ux->w_off);
+  free(ux->w_idx);
+  free(ux->w_cnt);
+  free(ux->line_of);
+  free(ux->anc_flags);
+  free(ux->node_chars);
+  free(ux->node_anchor);
+  free(ux->score);
+  free(ux->node_units);
+  free(ux->node_words);
+  free(ux->self_bits);
+  free(ux->anc_bits);
+  free(ux->tmpl);
+  free(ux->title_h);
+  free(ux);
+}
+
+size_t tbk_units_dim(const tbk_units *ux) { return ux->dim; }
+const char *tbk_units_name(const tbk_units *ux, size_t i) { return i < ux->dim ? ux->names[i] : NULL; }
+const char *tbk_units_kind(const tbk_units *ux, size_t i) { return i < ux->dim ? ux->kinds[i] : NULL; }
+const char *tbk_units_schema_id(const tbk_units *ux) { return ux->schema_id; }
+void tbk_units_set_fingerprints(tbk_units *ux, int on) { ux->fingerprints = on != 0; }
+size_t tbk_units_count(const tbk_units *ux) { return ux->n; }
+
+int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit *out) {
+  if (i >= ux->n) return -1;
+  const tbk_unit_rec *r = &ux->u[i];
+  out->text = page->text.data + r->start;
+  out->text_len = r->end - r->start;
+  out->text_chars = r->chars;
+  out->path = ux->paths.data + r->path_off;
+  out->tag = (const char *)page->nodes[r->elem].xml->name;
+  memcpy(out->md5, r->md5, 16);
+  out->start = r->start;
+  out->end = r->end;
+  out->words = r->words;
+  return 0;
+}
+
+const double *tbk_units_values(const tbk_units *ux, size_t i) {
+  return i < ux->n ? ux->values + i * ux->dim : NULL;
+}
+
+size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
+  if (i >= ux->n) { *idx = *cnt = NULL; return 0; }
+  *idx = ux->w_idx + ux->w_off[i];
+  *cnt = ux->w_cnt + ux->w_off[i];
+  return ux->w_off[i + 1] - ux->w_off[i];
+}
+
+int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_buf *out) {
+  if (i >= ux->n) return -1;
+  if (tbk_buf_printf(out, "%d", label)) return -1;
+  if (words) {
+    for (size_t k = ux->w_off[i]; k < ux->w_off[i + 1]; k++)
+      if (tbk_buf_printf(out, " %u:%u", ux->w_idx[k], ux->w_cnt[k])) return -1;
+  } else {
+    const double *v = ux->values + i * ux->dim;
+    for (size_t j = 0; j < ux->dim; j++)
+      if (v[j] != 0 && tbk_buf_printf(out, " %zu:%.9g", j + 1, v[j])) return -1;
+  }
+  return tbk_buf_append(out, "\n", 1);
+}
+
+/* ---------------------------------------------------------- segmentation */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+static uint32_t anc_flag_of(tbk_tag t) {
+  switch (t) {
+  case TBK_TAG_A: return 1u << UA_A;
+  case TBK_TAG_LI: return 1u << UA_LI;
+  case TBK_TAG_UL: case TBK_TAG_OL: case TBK_TAG_MENU: return 1u << UA_LIST;
+  case TBK_TAG_TABLE: return 1u << UA_TABLE;
+  case TBK_TAG_NAV: return 1u << UA_NAV;
+  case TBK_TAG_HEADER: return 1u << UA_HEADER;
+  case TBK_TAG_FOOTER: return 1u << UA_FOOTER;
+  case TBK_TAG_ASIDE: return 1u << UA_ASIDE;
+  case TBK_TAG_FORM: case TBK_TAG_FIELDSET: return 1u << UA_FORM;
+  case TBK_TAG_ARTICLE: return 1u << UA_ARTICLE;
+  case TBK_TAG_MAIN: return 1u << UA_MAIN;
+  case TBK_TAG_SECTION: return 1u << UA_SECTION;
+  case TBK_TAG_FIGURE: case TBK_TAG_FIGCAPTION: return 1u << UA_FIGURE;
+  case TBK_TAG_BLOCKQUOTE: case TBK_TAG_Q: return 1u << UA_BLOCKQUOTE;
+  case TBK_TAG_H1: case TBK_TAG_H2: case TBK_TAG_H3: case TBK_TAG_H4: case TBK_TAG_H5: case TBK_TAG_H6:
+    return 1u << UA_HEADING;
+  case TBK_TAG_BUTTON: case TBK_TAG_SELECT: case TBK_TAG_LABEL: case TBK_TAG_OPTION: case TBK_TAG_TEXTAREA:
+    return 1u << UA_CONTROL;
+  case TBK_TAG_STRONG: case TBK_TAG_B: return 1u << UA_STRONG;
+  case TBK_TAG_SMALL: case TBK_TAG_SUB: case TBK_TAG_SUP: return 1u << UA_SMALL;
+  case TBK_TAG_TIME: return 1u << UA_TIME;
+  case TBK_TAG_ADDRESS: return 1u << UA_ADDRESS;
+  case TBK_TAG_PRE: case TBK_TAG_CODE: return 1u << UA_PRE;
+  case TBK_TAG_CENTER: return 1u << UA_CENTER;
+  case TBK_TAG_DL: case TBK_TAG_DD: case TBK_TAG_DT: return 1u << UA_DL;
+  case TBK_TAG_CITE: return 1u << UA_CITE;
+  default: return 0;
+  }
+}
+
+/* Locator of a unit: its line element's XPath-like path (same-name
+ * siblings counted as XPath does) and "#k", the k-th unit of that element. */
+static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t ordinal, size_t *off) {
+  uint32_t chain[512];
+  size_t n = 0;
+  for (uint32_t i = elem; i != TBK_NONE && n < COUNTOF(chain); i = p->nodes[i].parent) chain[n++] = i;
+  *off = ux->paths.len;
+  if (n == COUNTOF(chain) && tbk_buf_puts(&ux->paths, "/...")) return -1;
+  while (n-- > 0) {
+    const tbk_node *nd = &p->nodes[chain[n]];
+    if (tbk_buf_printf(&ux->paths, "/%s[%u]", (const char *)nd->xml->name, nd->nth)) return -1;
+  }
+  return tbk_buf_printf(&ux->paths, "#%u", ordinal) || tbk_buf_append(&ux->paths, "", 1);
+}
+
+tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
+  ux->n = 0;
+  ux->paths.len = 0;
+  if (grow((void **)&ux->line_of, &ux->cap_nodes, p->n_nodes + 1, sizeof *ux->line_of))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  /* Parents come before children, so one pass in document order. */
+  for (uint32_t i = 0; i < p->n_nodes; i++) {
+    const tbk_node *nd = &p->nodes[i];
+    ux->line_of[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->line_of[nd->parent];
+  }
+  uint32_t last_elem = TBK_NONE, last_ord = 0;
+  for (uint32_t r = 0; r < p->n_runs;) {
+    uint32_t le = ux->line_of[p->runs[r].node], e = r + 1;
+    while (e < p->n_runs && ux->line_of[p->runs[e].node] == le) e++;
+    uint32_t s = p->runs[r].start, t = p->runs[e - 1].end;
+    while (s < t && p->text.data[s] == ' ') s++;
+    while (t > s && p->text.data[t - 1] == ' ') t--;
+    if (s < t) {
+      if (grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      tbk_unit_rec *u = &ux->u[ux->n++];
+      memset(u, 0, sizeof *u);
+      u->run_first = r;
+      u->run_end = e;
+      u->start = s;
+      u->end = t;
+      u->elem = le;
+      /* A line element's units are separated by nested line elements, so
+       * they come in order: counting from the previous unit suffices only
+       * when it is the same element; otherwise count again. */
+      if (le == last_elem) u->ordinal = ++last_ord;
+      else {
+        u->ordinal = 1;
+        for (size_t k = ux->n - 1; k-- > 0;)
+          if (ux->u[k].elem == le) { u->ordinal = ux->u[k].ordinal + 1; break; }
+          else if (ux->u[k].start < p->nodes[le].text_start) break;
+        last_ord = u->ordinal;
+      }
+      last_elem = le;
+      u->chars = (uint32_t)tbk_utf8_length(p->text.data + s, t - s);
+      for (uint32_t k = r; k < e; k++)
+        if (p->nodes[p->runs[k].node].in_anchor)
+          u->anchor_chars += (uint32_t)tbk_utf8_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
+      if (u->anchor_chars > u->chars) u->anchor_chars = u->chars;
+      if (unit_path(ux, p, le, u->ordinal, &u->path_off)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      if (ux->fingerprints) tbk_md5(p->text.data + s, t - s, u->md5);
+    }
+    r = e;
+  }
+  return TBK_OK;
+}
+
+/* ------------------------------------------------------------- features */
+
+typedef struct tok_ctx {
+  tbk_units *ux;
+  size_t unit;
+  uint32_t words, stops, caps, word_cps, title_hits;
+  /* boilerpipe's text density: wrap at 80 columns */
+  long line_len;
+  uint32_t wrapped, line_words;
+  uint64_t title_seen; /* bit k: title token k was met */
+  int fail;
+} tok_ctx;
+
+static int on_token(void *vc, const char *tok, size_t len) {
+  tok_ctx *c = vc;
+  tbk_units *ux = c->ux;
+  uint32_t cps = (uint32_t)tbk_utf8_length(tok, len);
+  c->words++;
+  c->word_cps += cps;
+  uint64_t h = tbk_hash64(tok, len);
+  c->stops += is_stop(h);
+  for (size_t k = 0; k < ux->n_title; k++)
+    if (ux->title_h[k] == h) {
+      c->title_hits++;
+      if (k < 64) c->title_seen |= 1ULL << k;
+      break;
+    }
+  c->line_len += (long)cps + 1;
+  if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
+  else c->line_words++;
+  if (grow((void **)&ux->w_idx, &ux->cap_w, ux->n_w + 1, sizeof *ux->w_idx)) {
+    c->fail = 1;
+    return 1;
+  }
+  ux->w_idx[ux->n_w++] = tbk_fx_fnv32(tok, len) % ux->opt.word_dims + 1;
+  return 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sort a unit's word indices and fold them to (index, count) pairs in
+ * place: w_cnt is kept the same size as w_idx. */
+static void fold_words(tbk_units *ux, size_t from) {
+  size_t n = ux->n_w - from;
+  uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
+  qsort(idx, n, sizeof *idx, cmp_u32);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (k && idx[k - 1] == idx[i]) { cnt[k - 1]++; continue; }
+    idx[k] = idx[i];
+    cnt[k] = 1;
+    k++;
+  }
+  ux->n_w = from + k;
+}
+
+static int is_terminal(uint32_t c) { return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }
+static int is_sep(uint32_t c) { return c == '|' || c == 0xB7 || c == 0x2022 || c == 0xBB || c == 0x203A || c == '/' || c == '>'; }
+static int is_punct_cp(uint32_t c) {
+  if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+  return c == 0xA1 || c == 0xA9 || c == 0xAB || c == 0xB7 || c == 0xBB || c == 0xBF || (c >= 0x2010 && c <= 0x205E) ||
+         (c >= 0x3001 && c <= 0x301F) || (c >= 0xFF01 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20);
+}
+
+typedef struct char_stats {
+  uint32_t visible, punct, digits, letters, upper, commas, seps, sentences;
+  int ends_terminal, starts_upper, copyright;
+} char_stats;
+
+static void scan_chars(const char *s, size_t n, char_stats *cs) {
+  memset(cs, 0, sizeof *cs);
+  const unsigned char *u = (const unsigned char *)s;
+  uint32_t last = 0, prev = 0;
+  int first = 1;
+  for (size_t i = 0; i < n;) {
+    size_t k = u[i] < 0x80 ? 1 : tbk_utf8_seq(u + i, n - i);
+    if (!k) { i++; continue; }
+    uint32_t c = k == 1 ? u[i] : tbk_utf8_decode(u + i, k);
+    i += k;
+    if (c == ' ') { if (is_terminal(prev)) cs->sentences++; prev = c; continue; }
+    cs->visible++;
+    int up = (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3A9) ||
+             (c >= 0x410 && c <= 0x42F);
+    int low = (c >= 'a' && c <= 'z') || (c >= 0xDF && c <= 0xFF && c != 0xF7) || (c >= 0x3B1 && c <= 0x3C9) ||
+              (c >= 0x430 && c <= 0x44F);
+    if (up || low || (c >= 0x100 && !is_punct_cp(c) && !(c >= 0xFF10 && c <= 0xFF19))) cs->letters++;
+    if (up) cs->upper++;
+    if (first) { cs->starts_upper = up || (c >= 0x100 && !is_punct_cp(c)); first = 0; }
+    if ((c >= '0' && c <= '9') || (c >= 0xFF10 && c <= 0xFF19)) cs->digits++;
+    else if (is_punct_cp(c)) cs->punct++;
+    if (c == ',' || c == 0x3001 || c == 0xFF0C || c == 0x060C) cs->commas++;
+    if (is_sep(c)) cs->seps++;
+    if (c == 0xA9) cs->copyright = 1;
+    if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F) cs->sentences++;
+    last = c;
+    prev = c;
+  }
+  /* a closing quote or bracket after the terminal still ends a sentence */
+  if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 && is_terminal((unsigned char)s[n - 2]))) {
+    cs->ends_terminal = 1;
+    cs->sentences++;
+  }
+  (void)last;
+}
+
+/* The page's <title>, normalized, and its tokens as hashes. */
+static void read_title(tbk_units *ux, const tbk_page *p) {
+  ux->title[0] = '\0';
+  ux->n_title = 0;
+  xmlNode *root = xmlDocGetRootElement(p->doc);
+  xmlNode *t = NULL;
+  /* The title is in the head, near the top: a bounded search. */
+  size_t budget = 400;
+  for (xmlNode *x = root ? root->children : NULL; x && budget && !t; x = x->next, budget--) {
+    if (x->type != XML_ELEMENT_NODE) continue;
+    if (xmlStrcasecmp(x->name, BAD_CAST "title") == 0) { t = x; break; }
+    if (xmlStrcasecmp(x->name, BAD_CAST "head") == 0)
+      for (xmlNode *y = x->children; y && budget; y = y->next, budget--)
+        if (y->type == XML_ELEMENT_NODE && xmlStrcasecmp(y->name, BAD_CAST "title") == 0) { t = y; break; }
+  }
+  if (!t) return;
+  xmlChar *s = xmlNodeGetContent(t);
+  if (!s) return;
+  tbk_buf b = {0};
+  size_t n = strlen((const char *)s);
+  if (n > 2000) n = 2000;
+  if (tbk_text_normalize((const char *)s, n, &b) == 0 && b.len) {
+    size_t k = b.len < sizeof ux->title - 1 ? b.len : sizeof ux->title - 1;
+    while (k > 0 && k < b.len && ((unsigned char)b.data[k] & 0xC0) == 0x80) k--;
+    memcpy(ux->title, b.data, k);
+    ux->title[k] = '\0';
+  }
+  tbk_buf_free(&b);
+  xmlFree(s);
+}
+
+typedef struct title_ctx { tbk_units *ux; size_t cap; int fail; } title_ctx;
+static int on_title_token(void *vc, const char *tok, size_t len) {
+  title_ctx *c = vc;
+  tbk_units *ux = c->ux;
+  if (ux->n_title >= 64) return 1;
+  uint64_t h = tbk_hash64(tok, len);
+  for (size_t k = 0; k < ux->n_title; k++)
+    if (ux->title_h[k] == h) return 0;
+  if (grow((void **)&ux->title_h, &c->cap, ux->n_title + 1, sizeof *ux->title_h)) { c->fail = 1; return 1; }
+  ux->title_h[ux->n_title++] = h;
+  return 0;
+}
+
+static int readability_weight(const uint64_t *bits, size_t attr_dims) {
+  /* class/id words Readability scores as positive or negative */
+  static const char *const pos[] = {"article", "content", "entry", "main", "body", "text", "story", "post"};
+  static const char *const neg[] = {"comment", "footer", "sidebar", "side", "widget", "share", "social", "related",
+                                    "ad", "ads", "banner", "promo", "nav", "menu", "header", "meta", "tag",
+                                    "cookie", "subscribe", "newsletter", "login", "search", "breadcrumb",
+                                    "pagination", "pager", "skip", "toolbar", "hidden", "copyright"};
+  int w = 0;
+  for (size_t v = 0; v < tbk_fx_attr_vocab_n; v++) {
+    size_t j = attr_dims + v;
+    if (!(bits[j / 64] >> (j % 64) & 1)) continue;
+    for (size_t k = 0; k < COUNTOF(pos); k++) if (strcmp(tbk_fx_attr_vocab[v], pos[k]) == 0) w += 25;
+    for (size_t k = 0; k < COUNTOF(neg); k++) if (strcmp(tbk_fx_attr_vocab[v], neg[k]) == 0) w -= 25;
+  }
+  return w;
+}
+
+static int32_t block_of(const tbk_page *p, uint32_t node) {
+  const tbk_node *n = &p->nodes[node];
+  if (n->block >= 0) return n->block;
+  return n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
+}
+
+tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_p, tbk_error *err) {
+  tbk_status st = tbk_units_segment(ux, p, err);
+  if (st) return st;
+  size_t nn = p->n_nodes, nu = ux->n, dim = ux->dim;
+  size_t words_per = (ux->attr_width + 63) / 64;
+  size_t cap_nodes = ux->cap_nodes;
+  int bad = grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
+            grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off);
+  /* per-node arrays share line_of's capacity */
+  if (!bad) {
+    size_t c = cap_nodes;
+    uint32_t *af = realloc(ux->anc_flags, c * sizeof *af);
+    if (af) ux->anc_flags = af;
+    uint32_t *nc = realloc(ux->node_chars, c * sizeof *nc);
+    if (nc) ux->node_chars = nc;
+    uint32_t *na = realloc(ux->node_anchor, c * sizeof *na);
+    if (na) ux->node_anchor = na;
+    double *sc = realloc(ux->score, c * sizeof *sc);
+    if (sc) ux->score = sc;
+    uint32_t *nu_ = realloc(ux->node_units, c * sizeof *nu_);
+    if (nu_) ux->node_units = nu_;
+    uint32_t *nw = realloc(ux->node_words, c * sizeof *nw);
+    if (nw) ux->node_words = nw;
+    bad = !af || !nc || !na || !sc || !nu_ || !nw;
+  }
+  bad = bad || grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
+        grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
+        grow((void **)&ux->tmpl, &ux->cap_tmpl, nu * 2 + 2, sizeof *ux->tmpl);
+  if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(ux->values, 0, (nu ? nu : 1) * dim * sizeof *ux->values);
+
+  /* Per node: ancestor flags and class/id bits (own, and all ancestors'),
+   * visible and anchor characters of the subtree. */
+  memset(ux->self_bits, 0, nn * words_per * sizeof *ux->self_bits);
+  for (uint32_t i = 0; i < nn; i++) {
+    const tbk_node *nd = &p->nodes[i];
+    uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
+    tbk_fx_attr_bits(ux->attr_fx, nd->xml, sb);
+    if (nd->parent == TBK_NONE) {
+      ux->anc_flags[i] = anc_flag_of((tbk_tag)nd->tag);
+      memcpy(ab, sb, words_per * sizeof *ab);
+    } else {
+      ux->anc_flags[i] = ux->anc_flags[nd->parent] | anc_flag_of((tbk_tag)nd->tag);
+      const uint64_t *pb = ux->anc_bits + (size_t)nd->parent * words_per;
+      for (size_t w = 0; w < words_per; w++) ab[w] = pb[w] | sb[w];
+    }
+    ux->node_chars[i] = ux->node_anchor[i] = 0;
+    ux->score[i] = 0;
+  }
+  size_t page_chars = 0, page_anchor = 0;
+  for (size_t r = 0; r < p->n_runs; r++) {
+    const tbk_run *run = &p->runs[r];
+    uint32_t c = (uint32_t)tbk_utf8_length(p->text.data + run->start, run->end - run->start);
+    ux->node_chars[run->node] += c;
+    page_chars += c;
+    if (p->nodes[run->node].in_anchor) { ux->node_anchor[run->node] += c; page_anchor += c; }
+  }
+  for (size_t i = nn; i-- > 0;) {
+    uint32_t par = p->nodes[i].parent;
+    if (par == TBK_NONE) continue;
+    ux->node_chars[par] += ux->node_chars[i];
+    ux->node_anchor[par] += ux->node_anchor[i];
+  }
+
+  /* Title tokens, then every unit's tokens, words line and text stats. */
+  read_title(ux, p);
+  title_ctx tc = {ux, 0, 0};
+  free(ux->title_h);
+  ux->title_h = NULL;
+  ux->n_title = 0;
+  if (ux->title[0]) tbk_tokenize_valid(ux->tok, ux->title, strlen(ux->title), on_title_token, &tc);
+  if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  ux->n_w = 0;
+  size_t page_words = 0;
+  double *dens = ux->tmpl + nu; /* reuse: text density per unit */
+  for (size_t i = 0; i < nu; i++) {
+    tbk_unit_rec *u = &ux->u[i];
+    double *v = ux->values + i * dim;
+    ux->w_off[i] = ux->n_w;
+    tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
+    size_t before = ux->n_w;
+    /* w_cnt shadows w_idx's capacity */
+    tbk_tokenize_valid(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
+    if (c.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    uint32_t *wc = realloc(ux->w_cnt, (ux->cap_w ? ux->cap_w : 1) * sizeof *wc);
+    if (!wc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    ux->w_cnt = wc;
+    fold_words(ux, before);
+    u->words = c.words;
+    page_words += c.words;
+    char_stats cs;
+    scan_chars(p->text.data + u->start, u->end - u->start, &cs);
+    double words = c.words;
+    v[UX_CHARS] = u->chars;
+    v[UX_WORDS] = words;
+    v[UX_MEAN_WORD_LEN] = c.words ? (double)c.word_cps / words : 0;
+    v[UX_SENTENCES] = cs.sentences;
+    v[UX_WORDS_PER_SENT] = words / (cs.sentences ? cs.sentences : 1);
+    v[UX_ENDS_PUNCT] = cs.ends_terminal;
+    v[UX_STARTS_UPPER] = cs.starts_upper;
+    v[UX_COMMAS] = cs.commas;
+    v[UX_PUNCT_RATIO] = cs.visible ? (double)cs.punct / cs.visible : 0;
+    v[UX_SEP_RATIO] = cs.visible ? (double)cs.seps / cs.visible : 0;
+    v[UX_DIGIT_RATIO] = cs.visible ? (double)cs.digits / cs.visible : 0;
+    v[UX_UPPER_RATIO] = cs.letters ? (double)cs.upper / cs.letters : 0;
+    v[UX_STOP_RATIO] = c.words ? (double)c.stops / words : 0;
+    double d = c.wrapped ? (double)(c.words - c.line_words) / c.wrapped : words;
+    dens[i] = d;
+    v[UX_DENSITY] = d;
+    v[UX_COPYRIGHT] = cs.copyright;
+    v[UX_LINK_RATIO] = u->chars ? (double)u->anchor_chars / u->chars : 0;
+    v[UX_RUNS] = u->run_end - u->run_first;
+    const tbk_node *le = &p->nodes[u->elem];
+    v[UX_DEPTH] = le->depth;
+    v[UX_DEPTH_REL] = p->max_depth ? (double)le->depth / p->max_depth : 0;
+    v[UX_OFFSET_REL] = p->text.len ? (double)u->start / (double)p->text.len : 0;
+    v[UX_INDEX_REL] = nu > 1 ? (double)i / (double)(nu - 1) : 0;
+    v[UX_TITLE_SHARE] = c.words ? (double)(c.title_hits < c.words ? c.title_hits : c.words) / words : 0;
+    v[UX_TITLE_COVER] = ux->n_title ? (double)__builtin_popcountll(c.title_seen) / (double)(ux->n_title < 64 ? ux->n_title : 64) : 0;
+    /* anchors: distinct <a> elements among the unit's runs */
+    uint32_t anchors = 0, last_a = TBK_NONE;
+    for (uint32_t r = u->run_first; r < u->run_end; r++) {
+      uint32_t n = p->runs[r].node;
+      while (n != TBK_NONE && p->nodes[n].tag != TBK_TAG_A && p->nodes[n].in_anchor) n = p->nodes[n].parent;
+      if (n != TBK_NONE && p->nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
+    }
+    v[UX_ANCHORS] = anchors;
+    /* markup context */
+    int col = ux->tag_col[le->tag];
+    v[col >= 0 ? (size_t)col : ux->tag_other] = 1;
+    uint32_t fl = ux->anc_flags[u->elem];
+    /* inline elements around the unit's text count too (a, strong, time) */
+    for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->anc_flags[p->runs[r].node];
+    for (size_t a = 0; a < UA_COUNT; a++)
+      if (fl >> a & 1) v[ux->anc_col + a] = 1;
+    v[UX_HEADING] = (fl >> UA_HEADING) & 1;
+    const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
+    const uint64_t *nearp = le->parent != TBK_NONE ? ux->self_bits + (size_t)le->parent * words_per : near;
+    const uint64_t *anc = ux->anc_bits + (size_t)u->elem * words_per;
+    for (size_t j = 0; j < ux->attr_width; j++) {
+      if ((near[j / 64] | nearp[j / 64]) >> (j % 64) & 1) v[ux->attr_self + j] = 1;
+      if (anc[j / 64] >> (j % 64) & 1) v[ux->attr_anc + j] = 1;
+    }
+    /* template stage: innermost block's probability, weighted by chars */
+    double tp = 0, inb = 0;
+    for (uint32_t r = u->run_first; block_p && r < u->run_end; r++) {
+      int32_t b = block_of(p, p->runs[r].node);
+      if (b < 0) continue;
+      double w = (double)(p->runs[r].end - p->runs[r].start);
+      tp += w * block_p[b];
+      inb += w;
+    }
+    double tot = 0;
+    for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(p->runs[r].end - p->runs[r].start);
+    v[UX_TMPL_P] = tot > 0 ? tp / tot : 0;
+    v[UX_TMPL_IN_BLOCK] = tot > 0 ? inb / tot : 0;
+    ux->tmpl[i] = v[UX_TMPL_P];
+    double outer = 0;
+    for (int32_t b = block_p ? block_of(p, u->elem) : -1; b >= 0; b = p->blocks[b].parent) outer = block_p[b];
+    v[UX_TMPL_OUTER_P] = outer;
+  }
+  ux->w_off[nu] = ux->n_w;
+
+  /* Readability's best element: every prose-like unit adds to its line
+   * element's parent (full), grandparent (half) and great-grandparent
+   * (a third); scores are then cut by the element's link density and
+   * moved by its class/id words. */
+  for (size_t i = 0; i < nu; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    if (u->chars < 25 || u->anchor_chars * 2 > u->chars) continue;
+    double s = 1 + ux->values[i * dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
+    uint32_t a = p->nodes[u->elem].parent;
+    for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
+      ux->score[a] += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
+  }
+  uint32_t best = TBK_NONE;
+  double best_s = 0;
+  for (uint32_t i = 0; i < nn; i++) {
+    if (ux->score[i] <= 0) continue;
+    double ld = ux->node_chars[i] ? (double)ux->node_anchor[i] / ux->node_chars[i] : 0;
+    double s = (ux->score[i] + readability_weight(ux->self_bits + (size_t)i * words_per,
+                                                 tbk_features_options(ux->attr_fx)->attr_dims)) * (1 - ld);
+    ux->score[i] = s;
+    if (s > best_s) { best_s = s; best = i; }
+  }
+
+  /* Maximum-sum span of units: long unlinked text gains, links and short
+   * units cost; the span is where the page's prose is. */
+  size_t sa = 0, sb = 0, cur_a = 0;
+  double bestsum = -1, cur = 0;
+  for (size_t i = 0; i < nu; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    double g = (double)u->chars - 3.0 * u->anchor_chars - 60.0;
+    if (cur <= 0) { cur = 0; cur_a = i; }
+    cur += g;
+    if (cur > bestsum) { bestsum = cur; sa = cur_a; sb = i + 1; }
+  }
+  double span_chars = 0;
+  for (size_t i = sa; i < sb; i++) span_chars += ux->u[i].chars;
+
+  /* Units and words under each line element's parent: counted at the
+   * units' own line elements and summed up the tree like the characters. */
+  for (uint32_t i = 0; i < nn; i++) ux->node_units[i] = ux->node_words[i] = 0;
+  for (size_t i = 0; i < nu; i++) {
+    ux->node_units[ux->u[i].elem]++;
+    ux->node_words[ux->u[i].elem] += ux->u[i].words;
+  }
+  for (size_t i = nn; i-- > 0;) {
+    uint32_t par = p->nodes[i].parent;
+    if (par == TBK_NONE) continue;
+    ux->node_units[par] += ux->node_units[i];
+    ux->node_words[par] += ux->node_words[i];
+  }
+  uint32_t first_h1 = TBK_NONE;
+  for (size_t i = 0; i < nu && first_h1 == TBK_NONE; i++)
+    if (p->nodes[ux->u[i].elem].tag == TBK_TAG_H1) first_h1 = (uint32_t)i;
+  double best_share = best != TBK_NONE && page_chars ? (double)ux->node_chars[best] / page_chars : 0;
+  for (size_t i = 0; i < nu; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    double *v = ux->values + i * dim;
+    v[UX_PAGE_UNITS] = (double)nu;
+    v[UX_PAGE_WORDS] = (double)page_words;
+    v[UX_PAGE_LINK_RATIO] = page_chars ? (double)page_anchor / page_chars : 0;
+    if (best != TBK_NONE) {
+      const tbk_node *b = &p->nodes[best];
+      uint32_t up = 0, x = u->elem;
+      /* steps up from the unit to the common ancestor, then down */
+      while (x != TBK_NONE && !(x <= best && best < p->nodes[x].end)) { x = p->nodes[x].parent; up++; }
+      int inside = u->elem >= best && u->elem < b->end;
+      v[UX_BEST_IN] = inside;
+      v[UX_BEST_UP] = up;
+      v[UX_BEST_DOWN] = x == TBK_NONE ? 0 : b->depth - p->nodes[x].depth;
+      v[UX_BEST_SHARE] = best_share;
+      v[UX_BEST_BEFORE] = !inside && u->elem < best;
+      v[UX_BEST_AFTER] = !inside && u->elem >= b->end;
+      uint32_t par = p->nodes[u->elem].parent;
+      v[UX_PARENT_SCORE] = par != TBK_NONE && best_s > 0 ? fmax(0, ux->score[par]) / best_s : 0;
+    }
+    v[UX_SPAN_IN] = i >= sa && i < sb;
+    v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
+    v[UX_SPAN_SHARE] = page_chars ? span_chars / page_chars : 0;
+    v[UX_FIRST_H1] = first_h1 == i;
+    v[UX_HEADING_BEFORE] = i > 0 && ux->values[(i - 1) * dim + UX_HEADING] > 0;
+    v[UX_HEADING_THEN_TEXT] = v[UX_HEADING] > 0 && i + 1 < nu && ux->u[i + 1].words >= 15;
+    /* neighbours */
+#define NB(off, wcol, lcol)                                                                            \
+    do {                                                                                               \
+      long j = (long)i + (off);                                                                        \
+      if (j >= 0 && (size_t)j < nu) {                                                                  \
+        v[wcol] = ux->u[j].words;                                                                      \
+        v[lcol] = ux->u[j].chars ? (double)ux->u[j].anchor_chars / ux->u[j].chars : 0;                 \
+      }                                                                                                \
+    } while (0)
+    NB(-2, UX_PREV2_WORDS, UX_PREV2_LINK);
+    NB(-1, UX_PREV_WORDS, UX_PREV_LINK);
+    NB(1, UX_NEXT_WORDS, UX_NEXT_LINK);
+    NB(2, UX_NEXT2_WORDS, UX_NEXT2_LINK);
+#undef NB
+    if (i > 0) {
+      v[UX_PREV_DENSITY] = dens[i - 1];
+      v[UX_PREV_TMPL] = ux->tmpl[i - 1];
+      v[UX_PREV_SAME_PARENT] = p->nodes[ux->u[i - 1].elem].parent == p->nodes[u->elem].parent;
+    }
+    if (i + 1 < nu) {
+      v[UX_NEXT_DENSITY] = dens[i + 1];
+      v[UX_NEXT_TMPL] = ux->tmpl[i + 1];
+      v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
+    }
+    double ww = 0, wc = 0, wa = 0;
+    for (size_t j = i >= 3 ? i - 3 : 0; j < nu && j <= i + 3; j++) {
+      ww += ux->u[j].words;
+      wc += ux->u[j].chars;
+      wa += ux->u[j].anchor_chars;
+    }
+    v[UX_WIN_WORDS] = ww;
+    v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
+    uint32_t par = p->nodes[u->elem].parent;
+    if (par != TBK_NONE) {
+      v[UX_SIB_LINK] = ux->node_chars[par] ? (double)ux->node_anchor[par] / ux->node_chars[par] : 0;
+      v[UX_SIB_UNITS] = ux->node_units[par];
+      v[UX_SIB_WORDS] = ux->node_words[par];
+    }
+  }
+  return TBK_OK;
+}
+
+const char *tbk_units_title(const tbk_units *ux) { return ux->title; }

@@ -1,0 +1,154 @@
+/* Internal layout of the content stage's units: the leaf text units of a
+ * page (every visible text run belongs to exactly one) and the per-page
+ * scratch of their feature extraction. See units.c (segmentation and
+ * features) and content.c (prediction, gold labels, rendering). */
+#ifndef TBK_UNITS_H
+#define TBK_UNITS_H
+#include <stdint.h>
+
+#include "features.h"
+#include "page_internal.h"
+#include "tbk.h"
+
+/* The fixed unit features, in schema order: X(id, name, kind). */
+#define TBK_UX_FIXED(X)                                              \
+  X(CHARS, "u.chars", "count")                                       \
+  X(WORDS, "u.words", "count")                                       \
+  X(MEAN_WORD_LEN, "u.mean_word_len", "real")                        \
+  X(SENTENCES, "u.sentences", "count")                               \
+  X(WORDS_PER_SENT, "u.words_per_sentence", "real")                  \
+  X(ENDS_PUNCT, "u.ends_with_terminal", "binary")                    \
+  X(STARTS_UPPER, "u.starts_upper", "binary")                        \
+  X(COMMAS, "u.commas", "count")                                     \
+  X(PUNCT_RATIO, "u.punct_ratio", "ratio")                           \
+  X(SEP_RATIO, "u.separator_ratio", "ratio")                         \
+  X(DIGIT_RATIO, "u.digit_ratio", "ratio")                           \
+  X(UPPER_RATIO, "u.upper_ratio", "ratio")                           \
+  X(STOP_RATIO, "u.stopword_ratio", "ratio")                         \
+  X(DENSITY, "u.text_density", "real")                               \
+  X(COPYRIGHT, "u.copyright", "binary")                              \
+  X(LINK_RATIO, "u.link_char_ratio", "ratio")                        \
+  X(ANCHORS, "u.anchors", "count")                                   \
+  X(RUNS, "u.text_runs", "count")                                    \
+  X(DEPTH, "u.depth", "position")                                    \
+  X(DEPTH_REL, "u.depth_rel", "position")                            \
+  X(OFFSET_REL, "u.text_offset_rel", "position")                     \
+  X(INDEX_REL, "u.index_rel", "position")                            \
+  X(PAGE_UNITS, "page.units", "count")                               \
+  X(PAGE_WORDS, "page.words", "count")                               \
+  X(PAGE_LINK_RATIO, "page.link_char_ratio", "ratio")                \
+  X(BEST_IN, "region.in_best", "binary")                             \
+  X(BEST_UP, "region.steps_up_to_best", "count")                     \
+  X(BEST_DOWN, "region.steps_down_to_best", "count")                 \
+  X(BEST_SHARE, "region.best_char_share", "ratio")                   \
+  X(BEST_BEFORE, "region.before_best", "binary")                     \
+  X(BEST_AFTER, "region.after_best", "binary")                       \
+  X(PARENT_SCORE, "region.parent_score_rel", "ratio")                \
+  X(SPAN_IN, "region.in_span", "binary")                             \
+  X(SPAN_DIST, "region.span_distance", "count")                      \
+  X(SPAN_SHARE, "region.span_char_share", "ratio")                   \
+  X(TMPL_P, "tmpl.p", "ratio")                                       \
+  X(TMPL_IN_BLOCK, "tmpl.in_block", "ratio")                         \
+  X(TMPL_OUTER_P, "tmpl.outer_p", "ratio")                           \
+  X(TITLE_SHARE, "title.unit_share", "ratio")                        \
+  X(TITLE_COVER, "title.cover", "ratio")                             \
+  X(HEADING, "u.heading", "binary")                                  \
+  X(HEADING_BEFORE, "u.heading_before", "binary")                    \
+  X(HEADING_THEN_TEXT, "u.heading_then_text", "binary")              \
+  X(FIRST_H1, "u.first_h1", "binary")                                \
+  X(PREV2_WORDS, "nb.prev2_words", "count")                          \
+  X(PREV_WORDS, "nb.prev_words", "count")                            \
+  X(NEXT_WORDS, "nb.next_words", "count")                            \
+  X(NEXT2_WORDS, "nb.next2_words", "count")                          \
+  X(PREV2_LINK, "nb.prev2_link_ratio", "ratio")                      \
+  X(PREV_LINK, "nb.prev_link_ratio", "ratio")                        \
+  X(NEXT_LINK, "nb.next_link_ratio", "ratio")                        \
+  X(NEXT2_LINK, "nb.next2_link_ratio", "ratio")                      \
+  X(PREV_DENSITY, "nb.prev_density", "real")                         \
+  X(NEXT_DENSITY, "nb.next_density", "real")                         \
+  X(PREV_TMPL, "nb.prev_tmpl_p", "ratio")                            \
+  X(NEXT_TMPL, "nb.next_tmpl_p", "ratio")                            \
+  X(PREV_SAME_PARENT, "nb.prev_same_parent", "binary")               \
+  X(NEXT_SAME_PARENT, "nb.next_same_parent", "binary")               \
+  X(WIN_WORDS, "nb.window_words", "count")                           \
+  X(WIN_LINK, "nb.window_link_ratio", "ratio")                       \
+  X(SIB_UNITS, "nb.parent_units", "count")                           \
+  X(SIB_WORDS, "nb.parent_words", "count")                           \
+  X(SIB_LINK, "nb.parent_link_ratio", "ratio")
+
+enum {
+#define TBK_UX_ENUM(id, name, kind) UX_##id,
+  TBK_UX_FIXED(TBK_UX_ENUM)
+#undef TBK_UX_ENUM
+  UX_FIXED_COUNT
+};
+
+/* Ancestor context flags ("anc.<name>": the unit's line element or one of
+ * its ancestors is such an element). */
+#define TBK_UX_ANC(X)                                                \
+  X(A, "a") X(LI, "li") X(LIST, "list") X(TABLE, "table")            \
+  X(NAV, "nav") X(HEADER, "header") X(FOOTER, "footer")              \
+  X(ASIDE, "aside") X(FORM, "form") X(ARTICLE, "article")            \
+  X(MAIN, "main") X(SECTION, "section") X(FIGURE, "figure")          \
+  X(BLOCKQUOTE, "blockquote") X(HEADING, "heading")                  \
+  X(CONTROL, "control") X(STRONG, "strong") X(SMALL, "small")        \
+  X(TIME, "time") X(ADDRESS, "address") X(PRE, "pre")                \
+  X(CENTER, "center") X(DL, "dl") X(CITE, "cite")
+
+enum {
+#define TBK_UX_ANC_ENUM(id, name) UA_##id,
+  TBK_UX_ANC(TBK_UX_ANC_ENUM)
+#undef TBK_UX_ANC_ENUM
+  UA_COUNT
+};
+
+/* One leaf text unit: consecutive text runs that share their line element
+ * (the nearest ancestor that breaks a visual line), trimmed. */
+typedef struct tbk_unit_rec {
+  uint32_t run_first, run_end; /* runs [run_first, run_end) of the page */
+  uint32_t start, end;         /* trimmed byte range in the page text */
+  uint32_t elem;               /* line element (node index) */
+  uint32_t ordinal;            /* 1-based among units of the same element */
+  uint32_t chars, words, anchor_chars;
+  size_t path_off;             /* locator in tbk_units.paths */
+  unsigned char md5[16];
+} tbk_unit_rec;
+
+struct tbk_units {
+  tbk_feature_options opt;
+  tbk_features *attr_fx;       /* owned: class/id tokenizer of the template
+                                  features, reused for the same tokens */
+  tbk_tokenizer *tok;          /* owned */
+  int fingerprints;
+  /* schema */
+  size_t dim;
+  char **names;                /* owned array; strings in name_buf */
+  tbk_buf name_buf;
+  const char **kinds;          /* owned array of static strings */
+  char schema_id[64];
+  int tag_col[TBK_TAG_COUNT];  /* column of line.tag.<t>, -1 = line.tag.other */
+  size_t tag_other, anc_col, attr_self, attr_anc, attr_width;
+
+  /* results of the last page (owned) */
+  tbk_unit_rec *u;
+  size_t n, cap;
+  tbk_buf paths;
+  double *values; size_t cap_values;
+  size_t *w_off; size_t cap_woff;
+  uint32_t *w_idx, *w_cnt; size_t n_w, cap_w;
+  char title[512];             /* the page's <title>, normalized */
+
+  /* scratch (owned), per node */
+  uint32_t *line_of; uint32_t *anc_flags; uint32_t *node_chars, *node_anchor;
+  uint32_t *node_units, *node_words;
+  double *score; size_t cap_nodes;
+  uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
+  uint64_t *anc_bits; size_t cap_anc;
+  double *tmpl; size_t cap_tmpl;          /* per unit */
+  uint64_t *title_h; size_t n_title;
+};
+
+/* Segment the page into units (no features): the shared first step of
+ * tbk_units_page and the gold labeller. */
+tbk_status tbk_units_segment(struct tbk_units *ux, const tbk_page *page, tbk_error *err);
+#endif
