@@ -172,6 +172,10 @@ const tbk_block *tbk_page_block(const tbk_page *p, size_t i);
 const char *tbk_page_charset(const tbk_page *p);
 /* Count of libxml2 parse errors (recovered). */
 size_t tbk_page_parse_errors(const tbk_page *p);
+/* Repairs made to markup after which libxml2 lost the page's text (an
+ * unclosed <title>, <script>, <noscript>…, a broken comment); 0 when the
+ * page is as parsed. README.md "Blocks" lists the shapes. */
+int tbk_page_recovered(const tbk_page *p);
 /* The page's whole visible text, normalized (borrowed). */
 const char *tbk_page_text(const tbk_page *p, size_t *len);
 
@@ -493,6 +497,123 @@ tbk_status tbk_render_html(tbk_page *page, const double *probs,
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
                             const double *probs, double threshold,
                             tbk_buf *out);
+
+/* ========================================================= content stage */
+/* (section owned by the content stage; see core/units.c, core/content.c) */
+
+/* The template stage removes what recurs across a site; the content stage
+ * decides, for every leaf text unit of the page, whether it is the page's
+ * main content. A unit is a run of consecutive text nodes that share their
+ * line element (the nearest ancestor that starts a visual line: p, li, td,
+ * div, h1...); every visible text run belongs to exactly one unit. */
+typedef struct tbk_units tbk_units;
+
+/* One unit of the last page computed. Pointers are borrowed from the page
+ * (text) and the extractor (path) until the next tbk_units_page. */
+typedef struct tbk_unit {
+  const char *text;      /* normalized text, NOT NUL-terminated */
+  size_t text_len;       /* bytes */
+  size_t text_chars;     /* code points */
+  const char *path;      /* line element's locator + "#k" (k-th unit of it) */
+  const char *tag;       /* line element's tag name */
+  unsigned char md5[16]; /* MD5 of text (zeros when fingerprints are off) */
+  uint32_t start, end;   /* byte range in tbk_page_text */
+  uint32_t words;        /* tokens */
+} tbk_unit;
+
+/* The extractor: schema, class/id tokenizer and per-page scratch; one per
+ * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported). */
+tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
+                         tbk_error *err);
+void tbk_units_free(tbk_units *ux);
+size_t tbk_units_dim(const tbk_units *ux);
+const char *tbk_units_name(const tbk_units *ux, size_t i);
+const char *tbk_units_kind(const tbk_units *ux, size_t i);
+/* "tbk-units-1:<16 hex>" — a hash of all names, kinds and options. */
+const char *tbk_units_schema_id(const tbk_units *ux);
+/* Compute unit MD5s (default 1); prediction turns them off. */
+void tbk_units_set_fingerprints(tbk_units *ux, int on);
+/* Cut the page into units and compute every unit's vector. block_p holds
+ * the template probability of each candidate block of the page (from
+ * tbk_predict_page), or NULL when there is no template stage (its
+ * features are then 0). Replaces the previous page's results. */
+tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
+                          const double *block_p, tbk_error *err);
+size_t tbk_units_count(const tbk_units *ux);
+/* Unit i of the last page (which must be `page`); 0 ok, -1 out of range. */
+int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
+                  tbk_unit *out);
+const double *tbk_units_values(const tbk_units *ux, size_t i);
+size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
+                       const uint32_t **cnt);
+/* Append unit i as a svmlight line (words = 0) or its words line (1), in
+ * the format of tbk_features_format. 0 ok, -1 nomem/bad unit. */
+int tbk_units_format(const tbk_units *ux, size_t i, int label, int words,
+                     tbk_buf *out);
+/* The page's <title>, normalized ("" when none), of the last page. */
+const char *tbk_units_title(const tbk_units *ux);
+
+/* Segment the page into units (as tbk_units_page does, without features;
+ * tbk_units_get then reads them) and label them from a human gold text:
+ * each unit's
+ * tokens are aligned with the gold's (tbk_align_gold, order-aware) and a
+ * unit is content (-1) when at least min_share of its tokens are matched,
+ * boilerplate (+1) otherwise; a unit without tokens gets 0 (no label).
+ * labels, share: tbk_units_count entries (share may be NULL). */
+tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
+                                 const char *gold, size_t gold_len,
+                                 double min_share, signed char *labels,
+                                 double *share, tbk_error *err);
+
+/* A two-stage model: a template model (the paper's) with a content model
+ * (trained on tbk-units rows) attached. The model takes ownership of
+ * content, which must be a single-stage model of a tbk-units schema whose
+ * features were computed with this template model. */
+tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content,
+                                    tbk_error *err);
+/* The content stage (borrowed), or NULL for a template-only model. */
+const tbk_model *tbk_model_content(const tbk_model *m);
+
+/* Template probabilities of the blocks and boilerplate probabilities of
+ * the units of a page (both borrowed until the next call; unit i is
+ * tbk_units_get(tbk_predictor_units(pr), page, i)). Needs a model with a
+ * content stage (TBK_ERR_ARG otherwise). */
+tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page,
+                             const double **block_p, const double **unit_p,
+                             tbk_error *err);
+/* The predictor's unit extractor (borrowed; NULL without a content stage). */
+const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
+
+/* Renderings of the combined stage: a unit is kept when its boilerplate
+ * probability is below threshold. */
+typedef struct tbk_content_options {
+  double threshold;   /* boilerplate when P >= threshold (0.5) */
+  int title;          /* emit the page's headline as the first text line
+                         unless the kept text starts with it (1) */
+  int keep_comments;  /* keep units inside user-comment sections (0) */
+} tbk_content_options;
+void tbk_content_options_init(tbk_content_options *o);
+/* Which units are kept (1) or removed (0), into keep (unit count). */
+void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
+                        const double *unit_p, const tbk_content_options *o,
+                        unsigned char *keep);
+/* The kept text, one line per unit, the headline first. */
+tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux,
+                                 const unsigned char *keep,
+                                 const tbk_content_options *o, tbk_buf *out,
+                                 tbk_page_summary *summary);
+/* The page without its removed units' text (annotate = 0), or with every
+ * unit's line element marked data-tbk-content="P" (1). The DOM is
+ * modified: renderings are final. */
+tbk_status tbk_render_units_html(tbk_page *page, const tbk_units *ux,
+                                 const unsigned char *keep,
+                                 const double *unit_p, int annotate,
+                                 tbk_buf *out);
+/* One JSON line per unit: page, path, tag, p_template (of its innermost
+ * block), p_content (1 - boilerplate probability), content, chars, text. */
+tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux,
+                                  const char *page_id, const double *unit_p,
+                                  const unsigned char *keep, tbk_buf *out);
 
 /* ======================================================= gold alignment */
 /* (section owned by the alignment module; see core/align.c) */
