@@ -419,6 +419,11 @@ static void fold_words(tbk_units *ux, size_t from) {
   ux->n_w = from + k;
 }
 
+static int cmp_double_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
 static int is_terminal(uint32_t c) { return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }
 static int is_sep(uint32_t c) { return c == '|' || c == 0xB7 || c == 0x2022 || c == 0xBB || c == 0x203A || c == '/' || c == '>'; }
 static int is_punct_cp(uint32_t c) {
@@ -562,7 +567,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   }
   bad = bad || grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
         grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        grow((void **)&ux->tmpl, &ux->cap_tmpl, nu * 2 + 2, sizeof *ux->tmpl);
+        grow((void **)&ux->tmpl, &ux->cap_tmpl, nu * 3 + 2, sizeof *ux->tmpl);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(ux->values, 0, (nu ? nu : 1) * dim * sizeof *ux->values);
 
@@ -710,15 +715,38 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
       ux->score[a] += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
   }
-  uint32_t best = TBK_NONE;
-  double best_s = 0;
+  uint32_t best = TBK_NONE, best2 = TBK_NONE;
+  double best_s = 0, best2_s = 0;
   for (uint32_t i = 0; i < nn; i++) {
     if (ux->score[i] <= 0) continue;
     double ld = ux->node_chars[i] ? (double)ux->node_anchor[i] / ux->node_chars[i] : 0;
     double s = (ux->score[i] + readability_weight(ux->self_bits + (size_t)i * words_per,
                                                  tbk_features_options(ux->attr_fx)->attr_dims)) * (1 - ld);
     ux->score[i] = s;
-    if (s > best_s) { best_s = s; best = i; }
+    if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
+    else if (s > best2_s) { best2_s = s; best2 = i; }
+  }
+  /* The second-best element counts only when it is not inside the best
+   * one (an article split in two containers, a lone long paragraph). */
+  if (best2 != TBK_NONE && best2 >= best && best2 < p->nodes[best].end) best2 = TBK_NONE;
+  /* Unit lengths relative to the page's longest prose: one long paragraph
+   * is content wherever the best element went. */
+  double max_plain = 0, plain_total = 0;
+  for (size_t i = 0; i < nu; i++) {
+    double pl = (double)ux->u[i].chars - ux->u[i].anchor_chars;
+    plain_total += pl;
+    if (pl > max_plain) max_plain = pl;
+  }
+  double *longs = ux->tmpl + 2 * nu; /* plain lengths of the long units */
+  size_t n_long = 0;
+  for (size_t i = 0; i < nu; i++)
+    if (ux->u[i].chars - ux->u[i].anchor_chars >= 80) longs[n_long++] = (double)ux->u[i].chars - ux->u[i].anchor_chars;
+  qsort(longs, n_long, sizeof *longs, cmp_double_desc);
+  double best_long = 0, long_total = 0;
+  for (size_t i = 0; i < nu; i++) {
+    if (ux->u[i].chars - ux->u[i].anchor_chars < 80) continue;
+    long_total += 1;
+    if (best != TBK_NONE && ux->u[i].elem >= best && ux->u[i].elem < p->nodes[best].end) best_long += 1;
   }
 
   /* Maximum-sum span of units: long unlinked text gains, links and short
@@ -773,6 +801,23 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
       uint32_t par = p->nodes[u->elem].parent;
       v[UX_PARENT_SCORE] = par != TBK_NONE && best_s > 0 ? fmax(0, ux->score[par]) / best_s : 0;
     }
+    double plain = (double)u->chars - u->anchor_chars;
+    v[UX_CHARS_REL_MAX] = max_plain > 0 ? plain / max_plain : 0;
+    v[UX_PLAIN_SHARE] = plain_total > 0 ? plain / plain_total : 0;
+    /* rank among units by plain characters, counted by the longer ones */
+    double rank = 50;
+    if (plain >= 80) {
+      size_t lo = 0, hi = n_long; /* first index not longer than plain */
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (longs[mid] > plain) lo = mid + 1;
+        else hi = mid;
+      }
+      rank = fmin(50, (double)lo + 1);
+    }
+    v[UX_CHARS_RANK] = rank;
+    v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < p->nodes[best2].end;
+    v[UX_BEST_LONG_SHARE] = long_total > 0 ? best_long / long_total : 0;
     v[UX_SPAN_IN] = i >= sa && i < sb;
     v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
     v[UX_SPAN_SHARE] = page_chars ? span_chars / page_chars : 0;

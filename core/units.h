@@ -37,6 +37,11 @@
   X(PAGE_UNITS, "page.units", "count")                               \
   X(PAGE_WORDS, "page.words", "count")                               \
   X(PAGE_LINK_RATIO, "page.link_char_ratio", "ratio")                \
+  X(CHARS_REL_MAX, "u.chars_rel_max", "ratio")                       \
+  X(CHARS_RANK, "u.chars_rank", "count")                             \
+  X(PLAIN_SHARE, "u.plain_char_share", "ratio")                      \
+  X(BEST2_IN, "region.in_second_best", "binary")                     \
+  X(BEST_LONG_SHARE, "region.best_long_unit_share", "ratio")         \
   X(BEST_IN, "region.in_best", "binary")                             \
   X(BEST_UP, "region.steps_up_to_best", "count")                     \
   X(BEST_DOWN, "region.steps_down_to_best", "count")                 \

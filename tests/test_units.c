@@ -1,0 +1,307 @@
+#define _GNU_SOURCE /* memmem */
+/* The content stage: leaf text units cover every visible text run exactly
+ * once, their features see the structure of a hand-made page, gold labels
+ * come out right, and a two-stage model survives a write/parse round trip
+ * with its template stage untouched. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model.h"
+#include "tbk.h"
+
+static const char PAGE[] =
+    "<html><head><title>River library reopens after flood - Millbrook Gazette</title></head><body>"
+    "<div id=\"top\"><ul class=\"main-nav\"><li><a href=\"/\">Home</a></li><li><a href=\"/local\">Local</a></li>"
+    "<li><a href=\"/sports\">Sports</a></li></ul></div>"
+    "Loose text before the article"
+    "<div class=\"article-body\"><h1>River library reopens after flood</h1>"
+    "<p class=\"byline\">By Ann Smith</p>"
+    "<p>The Riverside branch of the library reopened on Friday morning, eight months after the river "
+    "spilled into its basement, and the first visitors were waiting at the door.</p>"
+    "<p>Volunteers moved forty thousand books back to the shelves, the director said, and the children's "
+    "room has new carpet, new shelves and a reading nook by the window.</p>"
+    "<div>Lead text of a div <p>with a nested paragraph inside it that ends here.</p> and its tail</div>"
+    "</div>"
+    "<div class=\"footer\"><p>&copy; 2026 Millbrook Gazette. All rights reserved.</p></div>"
+    "</body></html>";
+
+static const char GOLD[] =
+    "River library reopens after flood\n"
+    "The Riverside branch of the library reopened on Friday morning, eight months after the river spilled "
+    "into its basement, and the first visitors were waiting at the door.\n"
+    "Volunteers moved forty thousand books back to the shelves, the director said, and the children's room "
+    "has new carpet, new shelves and a reading nook by the window.\n";
+
+static size_t find_unit(const tbk_units *ux, const tbk_page *p, const char *needle) {
+  for (size_t i = 0; i < tbk_units_count(ux); i++) {
+    tbk_unit u;
+    tbk_units_get(ux, p, i, &u);
+    if (u.text_len >= strlen(needle) && memmem(u.text, u.text_len, needle, strlen(needle))) return i;
+  }
+  return (size_t)-1;
+}
+
+static double feat(const tbk_units *ux, size_t unit, const char *name) {
+  for (size_t j = 0; j < tbk_units_dim(ux); j++)
+    if (strcmp(tbk_units_name(ux, j), name) == 0) return tbk_units_values(ux, unit)[j];
+  fprintf(stderr, "no feature %s\n", name);
+  check_failures++;
+  return NAN;
+}
+
+static void test_segmentation(tbk_units *ux, const tbk_page *p) {
+  CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
+  size_t n = tbk_units_count(ux);
+  /* nav items 3, loose text 1, h1, byline, 2 paragraphs, div lead, nested
+   * p, div tail, footer */
+  CHECK_INT(n, 12);
+  /* Full coverage: the units' texts, in order, are the page text with the
+   * separating spaces removed; no unit overlaps another. */
+  size_t len;
+  const char *text = tbk_page_text(p, &len);
+  size_t nonspace = 0, covered = 0;
+  for (size_t i = 0; i < len; i++) nonspace += text[i] != ' ';
+  uint32_t last_end = 0;
+  for (size_t i = 0; i < n; i++) {
+    tbk_unit u;
+    CHECK_INT(tbk_units_get(ux, p, i, &u), 0);
+    CHECK(u.start >= last_end);
+    CHECK(u.end > u.start);
+    last_end = u.end;
+    for (size_t k = 0; k < u.text_len; k++) covered += u.text[k] != ' ';
+  }
+  CHECK_INT(covered, nonspace);
+  /* The div's own text is two units around its nested paragraph, told
+   * apart by their ordinal. */
+  size_t lead = find_unit(ux, p, "Lead text of a div"), tail = find_unit(ux, p, "and its tail");
+  size_t nested = find_unit(ux, p, "with a nested paragraph");
+  CHECK(lead + 1 == nested && nested + 1 == tail);
+  tbk_unit a, b;
+  tbk_units_get(ux, p, lead, &a);
+  tbk_units_get(ux, p, tail, &b);
+  CHECK(strcmp(a.path, "/html[1]/body[1]/div[2]/div[1]#1") == 0);
+  CHECK(strcmp(b.path, "/html[1]/body[1]/div[2]/div[1]#2") == 0);
+  CHECK(strcmp(a.tag, "div") == 0);
+  size_t loose = find_unit(ux, p, "Loose text before");
+  tbk_unit l;
+  tbk_units_get(ux, p, loose, &l);
+  CHECK(strcmp(l.path, "/html[1]/body[1]#1") == 0);
+  CHECK(strcmp(tbk_units_title(ux), "River library reopens after flood - Millbrook Gazette") == 0);
+}
+
+static void test_features(tbk_units *ux, const tbk_page *p) {
+  size_t home = find_unit(ux, p, "Home"), para = find_unit(ux, p, "The Riverside branch");
+  size_t h1 = find_unit(ux, p, "River library reopens"), foot = find_unit(ux, p, "All rights reserved");
+  CHECK(feat(ux, home, "u.link_char_ratio") == 1.0);
+  CHECK(feat(ux, para, "u.link_char_ratio") == 0.0);
+  CHECK(feat(ux, home, "anc.li") == 1.0 && feat(ux, home, "anc.list") == 1.0);
+  CHECK(feat(ux, para, "anc.li") == 0.0);
+  CHECK(feat(ux, para, "line.tag.p") == 1.0 && feat(ux, h1, "line.tag.h1") == 1.0);
+  CHECK(feat(ux, h1, "u.heading") == 1.0 && feat(ux, h1, "u.first_h1") == 1.0);
+  CHECK(feat(ux, h1, "title.cover") > 0.6 && feat(ux, h1, "title.unit_share") == 1.0);
+  CHECK(feat(ux, para, "u.sentences") == 1.0 && feat(ux, para, "u.ends_with_terminal") == 1.0);
+  CHECK(feat(ux, para, "u.stopword_ratio") > 0.2);
+  CHECK(feat(ux, foot, "u.copyright") == 1.0);
+  /* The article's paragraphs are the page's densest region; the nav and
+   * the footer are outside it. */
+  CHECK(feat(ux, para, "region.in_best") == 1.0);
+  CHECK(feat(ux, home, "region.in_best") == 0.0 && feat(ux, home, "region.before_best") == 1.0);
+  CHECK(feat(ux, foot, "region.after_best") == 1.0);
+  CHECK(feat(ux, para, "region.in_span") == 1.0 && feat(ux, home, "region.in_span") == 0.0);
+  CHECK(feat(ux, para, "attr.anc.word.article") == 1.0 && feat(ux, home, "attr.near.word.nav") == 1.0);
+  CHECK(feat(ux, foot, "attr.anc.word.footer") == 1.0);
+  CHECK(feat(ux, para, "u.chars_rank") <= 2.0);
+  /* Without a template stage its features are 0. */
+  CHECK(feat(ux, home, "tmpl.p") == 0.0 && feat(ux, home, "tmpl.in_block") == 0.0);
+  /* words: ascending indices, counts add up to the unit's tokens */
+  const uint32_t *idx, *cnt;
+  size_t nw = tbk_units_words(ux, para, &idx, &cnt);
+  uint32_t total = 0;
+  for (size_t k = 0; k < nw; k++) {
+    total += cnt[k];
+    if (k) CHECK(idx[k] > idx[k - 1]);
+  }
+  CHECK_INT(total, (long long)feat(ux, para, "u.words"));
+  /* svmlight line: label then ascending 1-based indices */
+  tbk_buf line = {0};
+  CHECK_INT(tbk_units_format(ux, para, -1, 0, &line), 0);
+  CHECK(strncmp(line.data, "-1 1:", 5) == 0);
+  tbk_buf_free(&line);
+}
+
+static void test_gold(tbk_units *ux, const tbk_page *p) {
+  size_t n = tbk_units_count(ux);
+  signed char *lab = calloc(n, 1);
+  double *share = calloc(n, sizeof *share);
+  CHECK_INT(tbk_units_gold_labels(ux, p, GOLD, strlen(GOLD), 0.5, lab, share, NULL), TBK_OK);
+  CHECK_INT(tbk_units_count(ux), n);
+  for (size_t i = 0; i < n; i++) {
+    tbk_unit u;
+    tbk_units_get(ux, p, i, &u);
+    int content = memmem(u.text, u.text_len, "River library", 13) || memmem(u.text, u.text_len, "Riverside", 9) ||
+                  memmem(u.text, u.text_len, "Volunteers", 10);
+    if (content) CHECK(lab[i] == -1 && share[i] == 1.0);
+    else CHECK(lab[i] == 1);
+  }
+  /* no gold at all: everything with words is boilerplate */
+  CHECK_INT(tbk_units_gold_labels(ux, p, "", 0, 0.5, lab, NULL, NULL), TBK_OK);
+  for (size_t i = 0; i < n; i++) CHECK(lab[i] == 1);
+  free(lab);
+  free(share);
+}
+
+/* A dataset of the units of a few synthetic pages: labels from a gold. */
+static tbk_dataset *unit_dataset(tbk_units *ux) {
+  tbk_dataset *ds = NULL;
+  CHECK_INT(tbk_dataset_new(tbk_units_schema_id(ux), (uint32_t)tbk_units_dim(ux), 1u << 18, &ds, NULL), TBK_OK);
+  for (int site = 0; site < 4; site++) {
+    tbk_page *p = NULL;
+    CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, NULL, &p, NULL), TBK_OK);
+    size_t n = 0;
+    CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
+    n = tbk_units_count(ux);
+    signed char *lab = calloc(n, 1);
+    tbk_units_gold_labels(ux, p, GOLD, strlen(GOLD), 0.5, lab, NULL, NULL);
+    CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
+    char name[16];
+    snprintf(name, sizeof name, "site%d", site);
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t *idx, *cnt;
+      size_t nw = tbk_units_words(ux, i, &idx, &cnt);
+      if (lab[i]) CHECK_INT(tbk_dataset_add(ds, name, lab[i], tbk_units_values(ux, i), idx, cnt, nw, NULL), TBK_OK);
+    }
+    free(lab);
+    tbk_page_free(p);
+  }
+  return ds;
+}
+
+static void test_two_stage(tbk_units *ux) {
+  tbk_model *tmpl = NULL, *content = NULL, *again = NULL;
+  tbk_error err = {0};
+  CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &tmpl, &err), TBK_OK);
+  if (!tmpl) return;
+  tbk_model *base = tmpl;
+  if (tbk_model_content(tmpl)) {
+    /* the shipped model is two-stage already: test on its template stage */
+    tbk_buf t = {0};
+    base = NULL;
+    tbk_model *c = tmpl->content;
+    tmpl->content = NULL;
+    CHECK_INT(tbk_model_write(tmpl, &t, &err), TBK_OK);
+    tbk_model_free(c);
+    tbk_model_free(tmpl);
+    CHECK_INT(tbk_model_parse(t.data, t.len, &base, &err), TBK_OK);
+    tbk_buf_free(&t);
+    tmpl = base;
+  }
+  tbk_buf before = {0};
+  CHECK_INT(tbk_model_write(tmpl, &before, &err), TBK_OK);
+  tbk_dataset *ds = unit_dataset(ux);
+  tbk_train_options opt;
+  tbk_train_options_init(&opt);
+  opt.cv_folds = 0;
+  opt.nb_folds = 2;
+  CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &content, &err), TBK_OK);
+  /* a template model is not a content stage, and the other way round */
+  CHECK_INT(tbk_model_attach_content(content, tmpl, NULL), TBK_ERR_SCHEMA);
+  CHECK_INT(tbk_model_attach_content(tmpl, content, &err), TBK_OK);
+  CHECK(tbk_model_content(tmpl) == content);
+  tbk_buf one = {0}, two = {0};
+  CHECK_INT(tbk_model_write(tmpl, &one, &err), TBK_OK);
+  CHECK(strncmp(one.data, "tbk-model 2\nstage template\n", 27) == 0);
+  /* the template stage is written byte for byte as before */
+  CHECK(memmem(one.data, one.len, before.data, before.len) == one.data + 27);
+  CHECK_INT(tbk_model_parse(one.data, one.len, &again, &err), TBK_OK);
+  if (again) {
+    CHECK(tbk_model_content(again) != NULL);
+    CHECK_INT(tbk_model_write(again, &two, &err), TBK_OK);
+    CHECK(one.len == two.len && memcmp(one.data, two.data, one.len) == 0);
+  }
+  /* truncated anywhere, or cut right after the template stage: refused */
+  tbk_model *bad = NULL;
+  for (size_t cut = 1; cut < one.len; cut += one.len / 17 + 1) {
+    CHECK_INT(tbk_model_parse(one.data, cut, &bad, NULL), TBK_ERR_MODEL);
+    CHECK(bad == NULL);
+  }
+  CHECK_INT(tbk_model_parse(one.data, 27 + before.len, &bad, &err), TBK_ERR_MODEL);
+  /* one flipped byte in the content stage: refused */
+  one.data[one.len - 100] ^= 1;
+  CHECK_INT(tbk_model_parse(one.data, one.len, &bad, NULL), TBK_ERR_MODEL);
+
+  /* Predicting with the two-stage model: the template stage gives the
+   * same probabilities as the template model alone, and the content stage
+   * keeps the article and drops the navigation. */
+  if (again) {
+    tbk_model *alone = NULL;
+    CHECK_INT(tbk_model_parse(before.data, before.len, &alone, &err), TBK_OK);
+    tbk_predictor *p1 = NULL, *p2 = NULL;
+    CHECK_INT(tbk_predictor_new(alone, &p1, &err), TBK_OK);
+    CHECK_INT(tbk_predictor_new(again, &p2, &err), TBK_OK);
+    tbk_page_options po;
+    tbk_model_page_options(again, &po);
+    tbk_page *p = NULL;
+    CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, &po, &p, &err), TBK_OK);
+    const double *a, *b, *u;
+    CHECK_INT(tbk_predict_page(p1, p, &a, &err), TBK_OK);
+    size_t nb = tbk_page_block_count(p);
+    double *copy = malloc((nb ? nb : 1) * sizeof *copy);
+    memcpy(copy, a, nb * sizeof *copy);
+    CHECK_INT(tbk_predict_units(p2, p, &b, &u, &err), TBK_OK);
+    CHECK(memcmp(copy, b, nb * sizeof *copy) == 0);
+    CHECK_INT(tbk_predict_units(p1, p, &b, &u, NULL), TBK_ERR_ARG);
+    const tbk_units *pu = tbk_predictor_units(p2);
+    size_t n = tbk_units_count(pu);
+    unsigned char *keep = malloc(n);
+    tbk_content_options co;
+    tbk_content_options_init(&co);
+    tbk_content_decide(p, pu, u, &co, keep);
+    tbk_buf text = {0};
+    tbk_page_summary sum;
+    CHECK_INT(tbk_render_units_text(p, pu, keep, &co, &text, &sum), TBK_OK);
+    CHECK(strstr(text.data, "The Riverside branch") != NULL);
+    CHECK(strstr(text.data, "Volunteers moved") != NULL);
+    CHECK(strstr(text.data, "Home") == NULL);
+    CHECK(strstr(text.data, "All rights reserved") == NULL);
+    /* the headline is the first line, once */
+    CHECK(strncmp(text.data, "River library reopens after flood\n", 34) == 0);
+    CHECK(strstr(text.data + 1, "River library reopens after flood") == NULL);
+    CHECK_INT(sum.blocks, n);
+    tbk_buf js = {0};
+    CHECK_INT(tbk_render_units_jsonl(p, pu, "page", u, keep, &js), TBK_OK);
+    size_t lines = 0;
+    for (size_t k = 0; k < js.len; k++) lines += js.data[k] == '\n';
+    CHECK_INT(lines, n);
+    tbk_buf_free(&js);
+    tbk_buf_free(&text);
+    free(keep);
+    free(copy);
+    tbk_page_free(p);
+    tbk_predictor_free(p1);
+    tbk_predictor_free(p2);
+    tbk_model_free(alone);
+  }
+  tbk_buf_free(&before);
+  tbk_buf_free(&one);
+  tbk_buf_free(&two);
+  tbk_model_free(again);
+  tbk_model_free(tmpl);
+  tbk_dataset_free(ds);
+}
+
+int main(void) {
+  tbk_units *ux = NULL;
+  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
+  CHECK(strncmp(tbk_units_schema_id(ux), "tbk-units-1:", 12) == 0);
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, NULL, &p, NULL), TBK_OK);
+  if (!ux || !p) return 1;
+  test_segmentation(ux, p);
+  test_features(ux, p);
+  test_gold(ux, p);
+  test_two_stage(ux);
+  tbk_page_free(p);
+  tbk_units_free(ux);
+  return check_report();
+}
