@@ -5,6 +5,7 @@
  * the visible elements into tbk_page.nodes and their text into one collapsed
  * buffer; candidate blocks are elements of the block set whose trimmed text
  * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -43,6 +44,7 @@ const tbk_block *tbk_page_block(const tbk_page *p, size_t i) {
 }
 const char *tbk_page_charset(const tbk_page *p) { return p->charset; }
 size_t tbk_page_parse_errors(const tbk_page *p) { return p->parse_errors; }
+int tbk_page_recovered(const tbk_page *p) { return p->recovered; }
 const char *tbk_page_text(const tbk_page *p, size_t *len) {
   if (len) *len = p->text.len;
   return p->text.data ? p->text.data : "";
@@ -438,8 +440,29 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   return st;
 }
 
-tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                         tbk_error *err) {
+tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err) {
+  *doc = NULL;
+  *errors = 0;
+  if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
+  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+  if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
+  /* libxml2 2.9 only consults sax->serror for SAX2 contexts, so errors are
+   * caught with the thread's structured handler, restored right after. */
+  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
+  void *saved_ctx = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(NULL, count_error);
+  parse_error_count = 0;
+  *doc = htmlCtxtReadMemory(ctxt, s, (int)n, NULL, "UTF-8",
+                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
+                                HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+  *errors = parse_error_count;
+  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  htmlFreeParserCtxt(ctxt);
+  return *doc ? TBK_OK : tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
+}
+
+tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                                tbk_buf *source, tbk_error *err) {
   memset(out, 0, sizeof *out);
   if (opt->max_page_bytes && len > opt->max_page_bytes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
@@ -449,50 +472,29 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
   if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto done; }
   out->lines = 1;
   for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) out->lines++;
-  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
-  if (!ctxt) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser"); goto done; }
-  /* libxml2 2.9 only consults sax->serror for SAX2 contexts, so errors are
-   * caught with the thread's structured handler, restored right after. */
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-  xmlSetStructuredErrorFunc(NULL, count_error);
-  parse_error_count = 0;
-  out->doc = htmlCtxtReadMemory(ctxt, utf8.data, (int)utf8.len, NULL, "UTF-8",
-                                HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
-                                    HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-  out->errors = parse_error_count;
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
-  htmlFreeParserCtxt(ctxt);
-  if (!out->doc) st = tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
+  st = tbk_html_parse_utf8(utf8.data, utf8.len, &out->doc, &out->errors, err);
 done:
+  if (source && st == TBK_OK) {
+    *source = utf8;
+    return st;
+  }
   tbk_buf_free(&utf8);
   return st;
 }
 
-tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt,
-                          tbk_page **out, tbk_error *err) {
-  tbk_page_options defaults;
-  if (!opt) {
-    tbk_page_options_init(&defaults);
-    opt = &defaults;
-  }
-  *out = NULL;
-  tbk_page *p = calloc(1, sizeof *p);
-  if (!p) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  p->raw_bytes = len;
-  tbk_html html;
-  tbk_status st = tbk_html_load(data, len, opt, &html, err);
-  if (st) goto fail;
-  p->doc = html.doc;
-  p->n_lines = html.lines;
-  p->parse_errors = html.errors;
-  memcpy(p->charset, html.charset, sizeof p->charset);
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                         tbk_error *err) {
+  return tbk_html_load_source(data, len, opt, out, NULL, err);
+}
+
+/* The walk over p->doc: nodes, runs and the normalized text. */
+static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
   walker w = {.p = p, .opt = opt, .at_space = 1};
-  st = walk(&w, err);
+  tbk_status st = walk(&w, err);
   free(w.nth_counts);
   free(w.names);
-  if (st) goto fail;
-  if (tbk_buf_reserve(&p->text, 0)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto fail; }
+  if (st) return st;
+  if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
    * text is documented as normalized (trimmed), so cut it and keep every
    * range inside the text. */
@@ -508,10 +510,65 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
     if (p->n_runs && p->runs[p->n_runs - 1].start == p->runs[p->n_runs - 1].end) p->n_runs--;
   }
   p->text.data[p->text.len] = '\0';
+  return TBK_OK;
+}
+
+/* The page parsed again from the repaired source, if that shows more text.
+ * The page keeps the original's error count and line count (repairs keep
+ * every newline): they describe the input. A second parse that fails only
+ * costs the repair, so its errors are not the page's. */
+static tbk_status try_recovery(tbk_page **pp, const tbk_buf *source, const tbk_page_options *opt,
+                               tbk_error *err) {
+  tbk_page *p = *pp;
+  tbk_buf fixed = {0};
+  long repairs = tbk_recover_source(source->data, source->len, p->text.len, &fixed);
+  if (repairs < 0) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (repairs == 0) return TBK_OK;
+  tbk_page *q = calloc(1, sizeof *q);
+  size_t errors;
+  tbk_error ignored;
+  if (q && tbk_html_parse_utf8(fixed.data, fixed.len, &q->doc, &errors, &ignored) == TBK_OK &&
+      build_text(q, opt, &ignored) == TBK_OK && q->text.len > p->text.len) {
+    q->raw_bytes = p->raw_bytes;
+    q->n_lines = p->n_lines;
+    q->parse_errors = p->parse_errors;
+    q->recovered = repairs < INT_MAX ? (int)repairs : INT_MAX;
+    memcpy(q->charset, p->charset, sizeof q->charset);
+    *pp = q;
+    q = p;
+  }
+  tbk_page_free(q);
+  tbk_buf_free(&fixed);
+  return TBK_OK;
+}
+
+tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt,
+                          tbk_page **out, tbk_error *err) {
+  tbk_page_options defaults;
+  if (!opt) {
+    tbk_page_options_init(&defaults);
+    opt = &defaults;
+  }
+  *out = NULL;
+  tbk_page *p = calloc(1, sizeof *p);
+  if (!p) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  p->raw_bytes = len;
+  tbk_html html;
+  tbk_buf source = {0};
+  tbk_status st = tbk_html_load_source(data, len, opt, &html, &source, err);
+  if (st) goto fail;
+  p->doc = html.doc;
+  p->n_lines = html.lines;
+  p->parse_errors = html.errors;
+  memcpy(p->charset, html.charset, sizeof p->charset);
+  if ((st = build_text(p, opt, err)) != TBK_OK) goto fail;
+  if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
+  tbk_buf_free(&source);
   if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
   *out = p;
   return TBK_OK;
 fail:
+  tbk_buf_free(&source);
   tbk_page_free(p);
   return st;
 }

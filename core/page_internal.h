@@ -51,6 +51,7 @@ struct tbk_page {
   size_t n_blocks;
   tbk_buf paths;        /* owned: NUL-separated block locators */
   size_t parse_errors;
+  int recovered;        /* repairs behind the text (page_recover.c), 0: as parsed */
   char charset[48];
   uint32_t max_depth;   /* deepest element */
   uint32_t n_lines;     /* lines of the (decoded) source */
@@ -68,6 +69,18 @@ typedef struct tbk_html {
 } tbk_html;
 tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
                          tbk_error *err);
+/* The same, handing the decoded source to *source (caller frees) for a
+ * second parse by tbk_html_parse_utf8. */
+tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                                tbk_buf *source, tbk_error *err);
+tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
+
+/* A repaired copy of the decoded source src in *out when the page looks
+ * like one whose text libxml2 lost (visible bytes of text far below what
+ * the source holds) and a shape that loses text is found: returns the
+ * number of repairs, 0 (out untouched) when there is nothing to do, -1 out
+ * of memory. Costs one comparison unless visible is under 1/20 of n. */
+long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
 
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,

@@ -595,6 +595,201 @@ static void test_hostile(void) {
   tbk_buf_free(&b);
 }
 
+/* ------------------------------------------------------ broken markup */
+
+/* A body with enough text (about 800 characters) that losing it makes a
+ * page suspect, in two blocks. */
+#define BROKEN_BODY                                                                             \
+  "<div class=main><h1>Distinctive headline of the broken page</h1>"                              \
+  "<p>" T1 " " T2 " " T3 "</p><p>" T2 " " T3 " " T4 "</p><p>" T3 " " T4 " " T1 "</p>"             \
+  "<p>" T4 " " T1 " " T2 "</p><p>" T1 " " T3 " " T4 "</p><p>" T2 " " T4 " " T1 "</p></div>\n"     \
+  "<div class=foot>The distinctive closing sentence of the article stays visible.</div>"
+
+static const char *text_of(const tbk_page *p) { return p ? tbk_page_text(p, NULL) : ""; }
+
+/* BROKEN (a shape after which libxml2 2.9 shows no text) is recovered to
+ * exactly the text and blocks of CLEAN, the page as it was meant. */
+static void expect_recovered(const char *name, const char *broken, const char *clean, int line) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *b = parse_ok(broken, &o, line), *c = parse_ok(clean, &o, line);
+  check_count += 4;
+  const char *bt = text_of(b);
+  if (!strstr(bt, "Distinctive headline") || !strstr(bt, "distinctive closing sentence")) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: %s: body text lost: \"%s\"\n", __FILE__, line, name, bt);
+  }
+  if (strcmp(bt, text_of(c)) != 0 || tbk_page_block_count(b) != tbk_page_block_count(c)) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: %s: recovered page differs from the clean one:\n  \"%s\"\n  \"%s\"\n", __FILE__,
+            line, name, bt, text_of(c));
+    dump(b);
+  }
+  if (!b || tbk_page_block_count(b) < 2) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: %s: blocks not found\n", __FILE__, line, name);
+  }
+  if (!b || tbk_page_recovered(b) < 1 || (c && tbk_page_recovered(c) != 0)) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: %s: recovered %d, clean page %d\n", __FILE__, line, name,
+            b ? tbk_page_recovered(b) : -1, c ? tbk_page_recovered(c) : -1);
+  }
+  tbk_page_free(b);
+  tbk_page_free(c);
+}
+#define RECOVERED(name, broken, clean) expect_recovered(name, broken, clean, __LINE__)
+
+/* Shapes libxml2 2.9.14 parses without losing the text: no repair, and the
+ * body is there as parsed. */
+static void expect_kept(const char *name, const char *html, int line) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *p = parse_ok(html, &o, line);
+  check_count++;
+  const char *t = text_of(p);
+  if (!strstr(t, "Distinctive headline") || !strstr(t, "distinctive closing sentence") ||
+      tbk_page_block_count(p) < 2 || tbk_page_recovered(p) != 0) {
+    check_failures++;
+    fprintf(stderr, "%s:%d: %s: recovered %d, %zu blocks, text \"%s\"\n", __FILE__, line, name,
+            p ? tbk_page_recovered(p) : -1, tbk_page_block_count(p), t);
+  }
+  tbk_page_free(p);
+}
+#define KEPT(name, html) expect_kept(name, html, __LINE__)
+
+static void test_broken_unclosed_title(void) {
+  /* No </head> or <body> to end it: libxml2 nests the body in the title. */
+  RECOVERED("title", "<html><head><title>Site name\n<meta charset=utf-8>\n" BROKEN_BODY "</body></html>",
+            "<html><head><title>Site name\n</title><meta charset=utf-8>\n" BROKEN_BODY "</body></html>");
+  RECOVERED("title, no head", "<title>Site name " BROKEN_BODY,
+            "<title>Site name </title>" BROKEN_BODY);
+  RECOVERED("title in body", "<html><body><div>lead<title>x " BROKEN_BODY,
+            "<html><body><div>lead<title>x </title>" BROKEN_BODY);
+  /* </head> or <body> ends it in libxml2 2.9: nothing to repair. */
+  KEPT("title ended by </head>", "<html><head><title>Site name</head><body>" BROKEN_BODY);
+  KEPT("title ended by <body>", "<html><head><title>Site name<body>" BROKEN_BODY);
+  KEPT("title ended by </div>", "<html><body><div>lead<title>x</div>" BROKEN_BODY);
+}
+
+static void test_broken_unclosed_script_style(void) {
+  /* Read as raw text to the end: only their own end tag stops them. */
+  RECOVERED("style", "<html><head><style>p { color: red }\n</head><body>" BROKEN_BODY "</body></html>",
+            "<html><head><style>p { color: red }\n</style></head><body>" BROKEN_BODY "</body></html>");
+  RECOVERED("script", "<html><head><script src=a.js>\n<link rel=stylesheet href=a.css></head><body>" BROKEN_BODY,
+            "<html><head><script src=a.js>\n</script><link rel=stylesheet href=a.css></head><body>" BROKEN_BODY);
+  RECOVERED("script in body", "<html><body><script>var n = 1;" BROKEN_BODY "</body></html>",
+            "<html><body><script>var n = 1;</script>" BROKEN_BODY "</body></html>");
+  /* A closed script holding markup is not a shape: its text stays hidden. */
+  KEPT("closed script with tags",
+       "<html><body><script>var s = '<div>scriptword</div>';</script>" BROKEN_BODY "</body></html>");
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *p = PARSE("<html><body><script>document.write('<p>scriptword</p>');</script>" BROKEN_BODY, &o);
+  CHECK(p && !strstr(text_of(p), "scriptword"));
+  tbk_page_free(p);
+}
+
+static void test_broken_unclosed_containers(void) {
+  /* Dropped containers libxml2 keeps open to the end. */
+  RECOVERED("noscript", "<html><body><noscript><img src=pixel.gif>\n" BROKEN_BODY,
+            "<html><body><noscript><img src=pixel.gif>\n</noscript>" BROKEN_BODY);
+  RECOVERED("iframe", "<html><body><iframe src=ad.html>" BROKEN_BODY,
+            "<html><body><iframe src=ad.html></iframe>" BROKEN_BODY);
+  RECOVERED("object", "<html><body><object data=a.swf><param name=q value=1>" BROKEN_BODY,
+            "<html><body><object data=a.swf><param name=q value=1></object>" BROKEN_BODY);
+  RECOVERED("svg", "<html><body><svg viewBox='0 0 1 1'><path d='M0 0'>" BROKEN_BODY,
+            "<html><body><svg viewBox='0 0 1 1'><path d='M0 0'></svg>" BROKEN_BODY);
+  RECOVERED("nested noscript and iframe", "<html><body><noscript><iframe src=x>" BROKEN_BODY,
+            "<html><body><noscript><iframe src=x></iframe></noscript>" BROKEN_BODY);
+  /* One closed noscript later does not close the first. */
+  RECOVERED("noscript closed once of two",
+            "<html><body><noscript><img src=a>" BROKEN_BODY "<noscript><img src=b></noscript>",
+            "<html><body><noscript><img src=a></noscript>" BROKEN_BODY "<noscript><img src=b></noscript>");
+}
+
+static void test_broken_comments(void) {
+  /* HTML5's empty comments, a "-- >" end, a comment never closed. */
+  RECOVERED("<!-->", "<html><body><div>lead<!--> end</div>" BROKEN_BODY,
+            "<html><body><div>lead end</div>" BROKEN_BODY);
+  RECOVERED("<!--->", "<html><body><div>lead<!---> end</div>" BROKEN_BODY,
+            "<html><body><div>lead end</div>" BROKEN_BODY);
+  RECOVERED("-- >", "<html><body><div>lead<!-- note -- > end</div>" BROKEN_BODY,
+            "<html><body><div>lead end</div>" BROKEN_BODY);
+  KEPT("--!>", "<html><body><div>lead<!-- note --!> end</div>" BROKEN_BODY);
+}
+
+static void test_broken_kept_shapes(void) {
+  /* Left open, these lose no text in libxml2 2.9.14: their content is
+   * parsed as elements (or kept as their visible text). */
+  KEPT("textarea", "<html><body><form><textarea name=q>Type here" BROKEN_BODY);
+  KEPT("xmp", "<html><body><xmp>x " BROKEN_BODY);
+  KEPT("plaintext", "<html><body><plaintext>" BROKEN_BODY);
+  KEPT("noembed", "<html><body><noembed>x " BROKEN_BODY);
+  KEPT("noframes", "<html><body><noframes>x " BROKEN_BODY);
+  KEPT("stray </html>", "<html><body><div>lead</div></html>\n" BROKEN_BODY "</body></html>");
+  KEPT("stray </body>", "<html><body><div>lead</div></body>\n" BROKEN_BODY "</body></html>");
+  KEPT("stray </body></html>", "<html><body><div>lead</div></body></html>\n" BROKEN_BODY);
+}
+
+/* Pages that are not broken are exactly as parsed: the check costs them
+ * nothing and changes nothing. */
+static void test_broken_normal_pages(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  /* Repairable shapes, but most text was not lost: left as parsed (the
+   * comment still takes " tail" up to the next "-->"). */
+  const char *html = "<html><head><title>T</title></head><body><div>lead<!--> tail</div><!-- c -->"
+                     BROKEN_BODY "<iframe src=x></body></html>";
+  tbk_page *p = PARSE(html, &o);
+  CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
+  CHECK(p && strstr(text_of(p), "distinctive closing sentence") && !strstr(text_of(p), "lead tail"));
+  tbk_page_free(p);
+  /* Little text under much markup (the scan runs) and nothing broken. */
+  tbk_buf b = {0};
+  tbk_buf_puts(&b, "<html><head><script>");
+  for (int i = 0; i < 2000; i++) tbk_buf_puts(&b, "var x = '<div>not text</div>';\n");
+  tbk_buf_puts(&b, "</script></head><body>");
+  for (int i = 0; i < 500; i++) tbk_buf_puts(&b, "<span class=\"a b c d e\" data-x=\"1\"></span>\n");
+  tbk_buf_puts(&b, "<div>" T1 "</div></body></html>");
+  p = PARSE(b.data, &o);
+  CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
+  CHECK_STR(text_of(p), T1);
+  CHECK_INT(tbk_page_block_count(p), 1);
+  tbk_page_free(p);
+  /* Hidden text is not lost text: the repair would show no more of it. */
+  p = PARSE("<html><body><noscript><img src=x><div style='display:none'>" BROKEN_BODY "</div></body></html>", &o);
+  CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
+  CHECK_STR(text_of(p), "");
+  tbk_page_free(p);
+  /* A clean page. */
+  p = PARSE("<html><head><title>T</title></head><body>" BROKEN_BODY "</body></html>", &o);
+  CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
+  CHECK(p && tbk_page_block_count(p) >= 2);
+  tbk_page_free(p);
+  tbk_buf_free(&b);
+}
+
+/* Many broken shapes cost one more parse, not a scan per shape. */
+static void test_broken_hostile(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  static const char *shapes[] = {"<svg>", "<title>x", "<noscript>", "<!-- x -- >", "<script>x<br>"};
+  tbk_buf b = {0};
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+    b.len = 0;
+    tbk_buf_puts(&b, "<html><body>");
+    for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, shapes[s]);
+    tbk_buf_puts(&b, BROKEN_BODY);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    tbk_status st;
+    tbk_error err = {0};
+    tbk_page *p = parse_n(b.data, b.len, &o, &st, &err);
+    double secs = seconds_since(t0);
+    CHECK(st == TBK_OK || st == TBK_ERR_LIMIT);
+    CHECK(secs < 30);
+    fprintf(stderr, "100000 x %s: %s in %.2fs, recovered %d, %zu blocks\n", shapes[s], tbk_status_str(st), secs,
+            p ? tbk_page_recovered(p) : -1, tbk_page_block_count(p));
+    tbk_page_free(p);
+  }
+  tbk_buf_free(&b);
+}
+
 int main(void) {
   test_tag_sets();
   test_thresholds();
@@ -604,5 +799,12 @@ int main(void) {
   test_refusals();
   test_limits();
   test_hostile();
+  test_broken_unclosed_title();
+  test_broken_unclosed_script_style();
+  test_broken_unclosed_containers();
+  test_broken_comments();
+  test_broken_kept_shapes();
+  test_broken_normal_pages();
+  test_broken_hostile();
   return check_report();
 }

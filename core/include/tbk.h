@@ -174,7 +174,7 @@ const char *tbk_page_charset(const tbk_page *p);
 size_t tbk_page_parse_errors(const tbk_page *p);
 /* Repairs made to markup after which libxml2 lost the page's text (an
  * unclosed <title>, <script>, <noscript>…, a broken comment); 0 when the
- * page is as parsed. README.md "Blocks" lists the shapes. */
+ * page is as parsed. README.md "Inputs" lists the shapes. */
 int tbk_page_recovered(const tbk_page *p);
 /* The page's whole visible text, normalized (borrowed). */
 const char *tbk_page_text(const tbk_page *p, size_t *len);
