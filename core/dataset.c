@@ -32,6 +32,7 @@ void tbk_dataset_free(tbk_dataset *ds) {
   free(ds->values);
   free(ds->label);
   free(ds->site);
+  free(ds->pageno);
   free(ds->word_ptr);
   free(ds->words);
   for (size_t i = 0; i < ds->nsites; i++) free(ds->sites[i]);
@@ -97,9 +98,11 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
     if (l) ds->label = l;
     uint32_t *s = realloc(ds->site, cap * sizeof *s);
     if (s) ds->site = s;
+    uint32_t *pg = realloc(ds->pageno, cap * sizeof *pg);
+    if (pg) ds->pageno = pg;
     size_t *wp = realloc(ds->word_ptr, (cap + 1) * sizeof *wp);
     if (wp) ds->word_ptr = wp;
-    if (!v || !l || !s || !wp) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (!v || !l || !s || !wp || !pg) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     ds->cap = cap;
   }
   /* Allocated on the first row even without words: ds->words + offset is
@@ -117,6 +120,10 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
   memcpy(ds->values + ds->n * ds->dim, values, ds->dim * sizeof *values);
   ds->label[ds->n] = (signed char)label;
   ds->site[ds->n] = si;
+  uint64_t key = ds->page_key ? ds->page_key : (uint64_t)si + 1;
+  if (ds->n == 0 || key != ds->last_key) ds->npages++;
+  ds->last_key = key;
+  ds->pageno[ds->n] = ds->npages - 1;
   for (size_t k = 0; k < nwords; k++) {
     /* Deduplication hashes and compares whole terms: zero the padding. */
     tbk_term *t = &ds->words[ds->nwords++];
@@ -291,7 +298,11 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     memset(dense, 0, ds->dim * sizeof *dense);
     for (size_t k = 0; k < n; k++) dense[idx[k] - 1] = val[k];
     for (size_t k = 0; k < nw; k++) wcnt[k] = wval[k] > 0 && wval[k] < 4e9 ? (uint32_t)wval[k] : 1;
-    st = tbk_dataset_add(ds, tbk_jsonl_str(obj, "site"), lab, dense, widx, wcnt, nw, err);
+    const char *site = tbk_jsonl_str(obj, "site"), *pg = tbk_jsonl_str(obj, "page");
+    ds->page_key = pg ? tbk_hash64(pg, strlen(pg)) ^ tbk_hash64(site, strlen(site)) : 0;
+    if (ds->page_key == 0 && pg) ds->page_key = 1;
+    st = tbk_dataset_add(ds, site, lab, dense, widx, wcnt, nw, err);
+    ds->page_key = 0;
     tbk_jsonl_free(obj);
     obj = NULL;
     if (st) goto done;

@@ -47,6 +47,10 @@ struct tbk_model {
   size_t train_rows, train_sites;
   struct tbk_model *content;   /* owned: the content stage of a two-stage
                                   model (tbk-units schema), else NULL */
+  struct tbk_model *context;   /* owned, on a content stage only: the
+                                  contextual pass over the units' first-pass
+                                  probabilities (schema "<units>+ctx1"), or
+                                  NULL */
 };
 
 struct tbk_dataset {
@@ -60,6 +64,12 @@ struct tbk_dataset {
   double *values;      /* owned: n x dim */
   signed char *label;  /* owned: n */
   uint32_t *site;      /* owned: n, index into sites */
+  uint32_t *pageno;    /* owned: n, page of the row (rows of a page are
+                          consecutive: a new id when the page changes) */
+  uint64_t page_key;   /* set by the reader before each add: the row's
+                          page; 0 = the site stands for the page */
+  uint64_t last_key;
+  uint32_t npages;
   size_t *word_ptr;    /* owned: n + 1 offsets into words */
   tbk_term *words;     /* owned */
   size_t nwords, capwords;
@@ -83,4 +93,10 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);
  * loading). */
 void tbk_encoder_prepare(tbk_encoder *enc);
 void tbk_encoder_free(tbk_encoder *enc);
+/* The contextual pass of the content stage: features of a unit from the
+ * first-pass boilerplate probabilities p of its page's units (in reading
+ * order, units without words left out) and their character counts. */
+#define TBK_CTX_DIM 12
+#define TBK_CTX_SUFFIX "+ctx1"
+void tbk_context_features(const double *p, const double *chars, size_t n, size_t i, double *out);
 #endif

@@ -33,6 +33,7 @@ void tbk_model_free(tbk_model *m) {
   tbk_nb_free(m->nb);
   free(m->w);
   tbk_model_free(m->content);
+  tbk_model_free(m->context);
   free(m);
 }
 
@@ -125,6 +126,10 @@ tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
   if (st) return st;
   if (tbk_buf_puts(out, "stage content\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if ((st = write_stage(m->content, out, err))) return st;
+  if (m->content->context) {
+    if (tbk_buf_puts(out, "stage context\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if ((st = write_stage(m->content->context, out, err))) return st;
+  }
   unsigned char md5[16];
   char hex[33];
   tbk_md5(out->data + start, out->len - start, md5);
@@ -402,9 +407,9 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   }
   s += sizeof content_tag - 1;
   size_t n2 = stage_len(s, (size_t)(end - s));
-  if (!n2 || s + n2 != end) {
+  if (!n2) {
     tbk_model_free(m);
-    return tbk_fail(err, TBK_ERR_MODEL, "content stage is not followed by the final checksum");
+    return tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
   }
   if ((st = parse_stage(s, n2, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
     if (!m->content) tbk_model_free(c);
@@ -412,6 +417,29 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
     /* a stage of the wrong kind is a damaged file, not a schema choice */
     if (st == TBK_ERR_SCHEMA && err) err->code = TBK_ERR_MODEL;
     return st == TBK_ERR_SCHEMA ? TBK_ERR_MODEL : st;
+  }
+  s += n2;
+  static const char ctx_tag[] = "stage context\n";
+  if (s != end) {
+    size_t n3 = 0;
+    if ((size_t)(end - s) > sizeof ctx_tag - 1 && memcmp(s, ctx_tag, sizeof ctx_tag - 1) == 0) {
+      s += sizeof ctx_tag - 1;
+      n3 = stage_len(s, (size_t)(end - s));
+    }
+    if (!n3 || s + n3 != end) {
+      tbk_model_free(m);
+      return tbk_fail(err, TBK_ERR_MODEL, "unexpected content after the content stage");
+    }
+    tbk_model *x = NULL;
+    if ((st = parse_stage(s, n3, &x, err))) { tbk_model_free(m); return st; }
+    char want[160];
+    snprintf(want, sizeof want, "%s%s", c->schema, TBK_CTX_SUFFIX);
+    if (strcmp(x->schema, want) != 0 || x->dim != c->dim + TBK_CTX_DIM) {
+      tbk_model_free(x);
+      tbk_model_free(m);
+      return tbk_fail(err, TBK_ERR_MODEL, "context stage does not belong to the content stage (schema %s)", want);
+    }
+    c->context = x;
   }
   *out = m;
   return TBK_OK;

@@ -83,7 +83,11 @@ struct tbk_predictor {
   /* content stage (when the model has one) */
   tbk_units *ux;       /* owned */
   scorer content;      /* owned */
-  double *uprobs;      /* owned scratch */
+  scorer context;      /* owned: the contextual pass, when the model has one */
+  double *uprobs;      /* owned scratch: final probabilities */
+  double *first;       /* owned scratch: first-pass probabilities, then the
+                          chars and first-pass p of the units with words */
+  double *row;         /* owned scratch: a unit's features + context */
   size_t ucap;
 };
 
@@ -116,6 +120,11 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
       return st;
     }
     if (scorer_init(&pr->content, c)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+    if (c->context && (scorer_init(&pr->context, c->context) ||
+                       !(pr->row = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->row)))) {
+      tbk_predictor_free(pr);
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    }
   }
   *out = pr;
   return TBK_OK;
@@ -128,7 +137,10 @@ void tbk_predictor_free(tbk_predictor *pr) {
   free(pr->probs);
   tbk_units_free(pr->ux);
   scorer_free(&pr->content);
+  scorer_free(&pr->context);
   free(pr->uprobs);
+  free(pr->first);
+  free(pr->row);
   free(pr);
 }
 
@@ -155,11 +167,35 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   tbk_status st = tbk_predict_page(pr, page, &bp, err);
   if (st || (st = tbk_units_page(pr->ux, page, bp, err))) return st;
   size_t nu = tbk_units_count(pr->ux);
-  if (grow_doubles(&pr->uprobs, &pr->ucap, nu ? nu : 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t cap = pr->ucap;
+  if (grow_doubles(&pr->uprobs, &cap, nu ? nu : 1) || grow_doubles(&pr->first, &pr->ucap, 3 * (nu ? nu : 1)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  const tbk_model *c = pr->m->content;
   for (size_t i = 0; i < nu; i++) {
     const uint32_t *wi = NULL, *wc = NULL;
-    size_t nw = pr->m->content->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
+    size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
     if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), wi, wc, nw, &pr->uprobs[i], err))) return st;
+  }
+  if (c->context && nu) {
+    /* The second pass sees the units training saw: those with words (a
+     * unit of punctuation has no gold label), in reading order. */
+    double *p = pr->first, *chars = pr->first + nu, *idx = pr->first + 2 * nu;
+    size_t n = 0;
+    for (size_t i = 0; i < nu; i++) {
+      const double *x = tbk_units_values(pr->ux, i);
+      if (x[1] <= 0) continue; /* u.words */
+      p[n] = pr->uprobs[i];
+      chars[n] = x[0]; /* u.chars */
+      idx[n++] = (double)i;
+    }
+    for (size_t k = 0; k < n; k++) {
+      size_t i = (size_t)idx[k];
+      memcpy(pr->row, tbk_units_values(pr->ux, i), c->dim * sizeof *pr->row);
+      tbk_context_features(p, chars, n, k, pr->row + c->dim);
+      const uint32_t *wi = NULL, *wc = NULL;
+      size_t nw = c->context->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
+      if ((st = scorer_prob(&pr->context, pr->row, wi, wc, nw, &pr->uprobs[i], err))) return st;
+    }
   }
   *block_p = bp;
   *unit_p = pr->uprobs;

@@ -23,6 +23,9 @@ static void usage(void) {
          "      --template MODEL     the rows are the content stage's (tbk-features --units\n"
          "                           -m MODEL): write a two-stage model, MODEL's template\n"
          "                           stage with the content stage fitted here\n"
+         "      --context K          with --template: add the contextual pass, trained on\n"
+         "                           K-fold (by site) out-of-fold first-pass probabilities\n"
+         "                           (0 = none, the default)\n"
          "  -q, --quiet              no progress on stderr\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
@@ -32,7 +35,7 @@ static void usage(void) {
          cli_train_options_help);
 }
 
-enum { OPT_PARTS = 1000, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE };
+enum { OPT_PARTS = 1000, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT };
 
 static size_t skipped_rows;
 
@@ -47,11 +50,13 @@ int main(int argc, char **argv) {
   tbk_train_options_init(&opt);
   const char *output = NULL, *template_path = NULL;
   int quiet = 0;
+  unsigned context_folds = 0;
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
       {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
-      {"template", required_argument, 0, OPT_TEMPLATE}, CLI_TRAIN_LONGOPTS,
+      {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
+      CLI_TRAIN_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our message format, not getopt's */
@@ -67,6 +72,7 @@ int main(int argc, char **argv) {
       break;
     case OPT_CV_FOLDS: opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
     case OPT_TEMPLATE: template_path = optarg; break;
+    case OPT_CONTEXT: context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-train %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
@@ -75,6 +81,8 @@ int main(int argc, char **argv) {
   }
   if (opt.cv_folds == 1) cli_usage_error("--cv-folds: 1 fold cannot hold anything out (use 0 or >= 2)");
   if (!output) cli_usage_error("no model file given (-o MODEL)");
+  if (context_folds == 1) cli_usage_error("--context: 1 fold cannot hold anything out (use 0 or >= 2)");
+  if (context_folds && !template_path) cli_usage_error("--context needs --template");
   tbk_error err = {0};
   tbk_model *tmpl = NULL;
   if (template_path) {
@@ -82,11 +90,18 @@ int main(int argc, char **argv) {
     if (tbk_model_content(tmpl)) cli_die(TBK_EXIT_MODEL, "%s: already a two-stage model", template_path);
   }
   tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
+  /* Block rows would be fitted first and refused only when attached, with
+   * the template model blamed for the rows' schema: say so up front. */
+  if (tmpl && strncmp(tbk_dataset_schema(ds), "tbk-units-", 10) != 0)
+    cli_die(TBK_EXIT_FAIL, "--template needs the content stage's rows (tbk-features --units), not rows of schema %s",
+            tbk_dataset_schema(ds));
   if (!quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
   tbk_model *model;
-  tbk_status st = tbk_train(ds, &opt, quiet ? NULL : progress, NULL, &model, &err);
+  tbk_status st = context_folds
+                      ? tbk_train_context(ds, &opt, context_folds, quiet ? NULL : progress, NULL, &model, &err)
+                      : tbk_train(ds, &opt, quiet ? NULL : progress, NULL, &model, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
   if (tmpl) {
     if ((st = tbk_model_attach_content(tmpl, model, &err)))

@@ -571,6 +571,16 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
  * features were computed with this template model. */
 tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content,
                                     tbk_error *err);
+/* Train a content stage with its contextual pass: a first pass on the
+ * units' features, then a second pass on the features plus the first
+ * pass's probabilities of the unit's neighbours (previous and next two,
+ * a window, the page), trained on out-of-fold first-pass probabilities
+ * (folds by site, >= 2). ds holds tbk-units rows in page order (as
+ * tbk-features --units writes them). */
+tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt,
+                             unsigned folds, tbk_progress_fn progress,
+                             void *progress_ctx, tbk_model **out,
+                             tbk_error *err);
 /* The content stage (borrowed), or NULL for a template-only model. */
 const tbk_model *tbk_model_content(const tbk_model *m);
 

@@ -1,0 +1,137 @@
+/* The content stage's contextual pass. A unit's own features say little
+ * when it is short ("Read more", a date, a one-line paragraph); what its
+ * neighbours were judged says much: a short line between two paragraphs
+ * of the article is the article's. The first pass scores every unit; the
+ * second pass sees each unit's features plus its neighbours' first-pass
+ * probabilities. It is trained on out-of-fold first-pass probabilities
+ * (folds by site), so the second pass learns how far to trust first-pass
+ * scores of sites the first pass has never seen. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+void tbk_context_features(const double *p, const double *chars, size_t n, size_t i, double *out) {
+  const double none = 0.5; /* no neighbour: even odds */
+  out[0] = p[i];
+  out[1] = i >= 1 ? p[i - 1] : none;
+  out[2] = i + 1 < n ? p[i + 1] : none;
+  out[3] = i >= 2 ? p[i - 2] : none;
+  out[4] = i + 2 < n ? p[i + 2] : none;
+  double ws = 0, w = 0;
+  for (size_t j = i >= 3 ? i - 3 : 0; j < n && j <= i + 3; j++) {
+    if (j == i) continue;
+    ws += chars[j] * p[j];
+    w += chars[j];
+  }
+  out[5] = w > 0 ? ws / w : none;
+  out[6] = fmin(out[1], out[2]);
+  out[7] = fmax(out[1], out[2]);
+  double page_w = 0, page_ws = 0, before = 0, after = 0;
+  for (size_t j = 0; j < n; j++) {
+    page_w += chars[j];
+    page_ws += chars[j] * p[j];
+    if (p[j] < 0.5) {
+      if (j < i) before += chars[j];
+      else if (j > i) after += chars[j];
+    }
+  }
+  out[8] = page_w > 0 ? page_ws / page_w : none;
+  out[9] = page_w > 0 ? before / page_w : 0;
+  out[10] = page_w > 0 ? after / page_w : 0;
+  /* units to the nearest confident piece of prose */
+  double dist = 50;
+  for (size_t d = 1; d < 50; d++) {
+    if ((i >= d && p[i - d] < 0.5 && chars[i - d] >= 100) || (i + d < n && p[i + d] < 0.5 && chars[i + d] >= 100)) {
+      dist = (double)d;
+      break;
+    }
+  }
+  out[11] = dist;
+}
+
+tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt, unsigned folds,
+                             tbk_progress_fn progress, void *pctx, tbk_model **out, tbk_error *err) {
+  *out = NULL;
+  tbk_train_options o = *opt;
+  o.cv_folds = 0;
+  double *oof = NULL;
+  if (progress) progress(pctx, "contextual pass: out-of-fold first-pass probabilities");
+  tbk_status st = tbk_crossval(ds, &o, folds, progress, pctx, &oof, err);
+  if (st) return st;
+  char schema[128];
+  if (strlen(ds->schema) + sizeof TBK_CTX_SUFFIX > sizeof schema) {
+    free(oof);
+    return tbk_fail(err, TBK_ERR_ARG, "schema id too long for a contextual pass");
+  }
+  snprintf(schema, sizeof schema, "%s%s", ds->schema, TBK_CTX_SUFFIX);
+  tbk_dataset *ds2 = NULL;
+  uint32_t dim2 = ds->dim + TBK_CTX_DIM;
+  st = tbk_dataset_new(schema, dim2, ds->word_dims, &ds2, err);
+  double *row = malloc((size_t)dim2 * sizeof *row), *chars = malloc((ds->n ? ds->n : 1) * sizeof *chars);
+  uint32_t *widx = NULL, *wcnt = NULL;
+  size_t wcap = 0;
+  if (!st && (!row || !chars)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (!st) {
+    ds2->page = ds->page;
+    ds2->feat = ds->feat;
+    /* rows that were never held out (a site beyond k folds) have no
+     * out-of-fold score: they stand for no evidence */
+    for (size_t r = 0; r < ds->n; r++) {
+      if (isnan(oof[r])) oof[r] = 0.5;
+      chars[r] = ds->values[r * ds->dim]; /* u.chars is the first unit feature */
+    }
+  }
+  for (size_t a = 0; !st && a < ds->n;) {
+    size_t b = a + 1;
+    while (b < ds->n && ds->pageno[b] == ds->pageno[a]) b++;
+    for (size_t r = a; !st && r < b; r++) {
+      memcpy(row, ds->values + r * ds->dim, ds->dim * sizeof *row);
+      tbk_context_features(oof + a, chars + a, b - a, r - a, row + ds->dim);
+      size_t nw = ds->word_ptr[r + 1] - ds->word_ptr[r];
+      if (nw > wcap) {
+        wcap = nw * 2;
+        uint32_t *wi = realloc(widx, wcap * sizeof *wi), *wc = wi ? realloc(wcnt, wcap * sizeof *wc) : NULL;
+        if (wi) widx = wi;
+        if (wc) wcnt = wc;
+        if (!wi || !wc) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      }
+      for (size_t k = 0; k < nw; k++) {
+        const tbk_term *t = &ds->words[ds->word_ptr[r] + k];
+        widx[k] = t->index + 1;
+        wcnt[k] = t->count >= 1 ? (uint32_t)t->count : 1;
+      }
+      st = tbk_dataset_add(ds2, ds->sites[ds->site[r]], ds->label[r], row, widx, wcnt, nw, err);
+    }
+    a = b;
+  }
+  free(oof);
+  free(row);
+  free(chars);
+  free(widx);
+  free(wcnt);
+  tbk_model *m1 = NULL, *m2 = NULL;
+  if (!st) {
+    if (progress) progress(pctx, "contextual pass: first pass on all sites");
+    st = tbk_train(ds, &o, progress, pctx, &m1, err);
+  }
+  if (!st) {
+    if (progress) progress(pctx, "contextual pass: second pass");
+    st = tbk_train(ds2, opt, progress, pctx, &m2, err);
+  }
+  tbk_dataset_free(ds2);
+  if (st) {
+    tbk_model_free(m1);
+    tbk_model_free(m2);
+    return st;
+  }
+  /* The operating points describe the final (second-pass) probability. */
+  memcpy(m1->ops, m2->ops, sizeof m1->ops);
+  m1->n_ops = m2->n_ops;
+  m1->cv_pr_auc = m2->cv_pr_auc;
+  m1->context = m2;
+  *out = m1;
+  return TBK_OK;
+}
