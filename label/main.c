@@ -106,6 +106,10 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
       tbk_units_get(ux, page, u, &un);
       char hex[33];
       tbk_md5_hex(un.md5, hex);
+      /* at most 200 bytes of text, cut at a character boundary (a cut
+       * inside a UTF-8 sequence would come out as U+FFFD) */
+      size_t sn = un.text_len < 200 ? un.text_len : 200;
+      while (sn > 0 && sn < un.text_len && ((unsigned char)un.text[sn] & 0xC0) == 0x80) sn--;
       line.len = 0;
       if (tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, ref->site, strlen(ref->site)) ||
           tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, ref->page, strlen(ref->page)) ||
@@ -114,7 +118,7 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
           tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, un.tag, strlen(un.tag)) ||
           tbk_buf_printf(&line, ",\"md5\":\"%s\",\"label\":\"%s\",\"aligned\":%.3f,\"words\":%u,\"chars\":%zu,\"text\":",
                          hex, labels[u] < 0 ? "content" : "boilerplate", shares[u], un.words, un.text_chars) ||
-          tbk_buf_json_str(&line, un.text, un.text_len < 200 ? un.text_len : 200) || tbk_buf_puts(&line, "}\n"))
+          tbk_buf_json_str(&line, un.text, sn) || tbk_buf_puts(&line, "}\n"))
         cli_die(TBK_EXIT_FAIL, "out of memory");
       if (cli_out_write(out, line.data, line.len)) cli_die(TBK_EXIT_WRITE, "cannot write output");
       if (labels[u] < 0) nc++;
@@ -130,7 +134,8 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
   tbk_buf_free(&gold);
   tbk_buf_free(&line);
   tbk_units_free(ux);
-  return pages_done ? 0 : -1;
+  if (pages_done) return 0;
+  return no_gold == list->n ? -2 : -1; /* -2: not one page names a gold file */
 }
 
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
@@ -190,8 +195,9 @@ int main(int argc, char **argv) {
   cli_out_open(&out, output);
   if (gold) {
     if (stats_path) cli_usage_error("--stats applies to auto-labelling, not --gold");
-    if (label_gold(&pages, &list, &out, gold_share, gold_comments, quiet))
-      cli_die(TBK_EXIT_FAIL, "no page with gold text could be labelled");
+    int r = label_gold(&pages, &list, &out, gold_share, gold_comments, quiet);
+    if (r == -2) cli_die(TBK_EXIT_FAIL, "no page has gold text: --gold needs a manifest whose gold column names each page's gold file");
+    if (r) cli_die(TBK_EXIT_FAIL, "no page with gold text could be labelled");
     tbk_page_list_free(&list);
     cli_out_commit(&out);
     return cli_exit(cli_pages_exit(&pages));
