@@ -22,8 +22,8 @@
 
 #include "tbk.h"
 
-enum mode { M_BASELINE, M_LABEL, M_FEATURES, M_PREDICT, M_COUNT };
-static const char *const mode_names[M_COUNT] = {"baseline", "label", "features", "predict"};
+enum mode { M_BASELINE, M_LABEL, M_FEATURES, M_PREDICT, M_COMBINED, M_COUNT };
+static const char *const mode_names[M_COUNT] = {"baseline", "label", "features", "predict", "combined"};
 
 typedef struct page_mem {
   char *data;                /* owned: the raw bytes */
@@ -232,8 +232,51 @@ MODE_FN run_predict(bench_ctx *c, double *t, mode_result *r) {
   return total;
 }
 
+/* What tbk-predict does by default with a two-stage model: both stages and
+ * the page's text without its boilerplate. */
+MODE_FN run_combined(bench_ctx *c, double *t, mode_result *r) {
+  double total = 0, check = 0;
+  size_t fail = 0;
+  tbk_buf out = {0};
+  unsigned char *keep = NULL;
+  size_t cap = 0;
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  for (size_t i = 0; i < c->n; i++) {
+    tbk_page_options o = options_for(&c->model_popt, &c->pages[i]);
+    tbk_page *page;
+    tbk_error err;
+    double t0 = now();
+    tbk_status st = tbk_page_parse(c->pages[i].data, c->pages[i].len, &o, &page, &err);
+    if (st == TBK_OK) {
+      const double *bp, *up;
+      st = tbk_predict_units(c->pred, page, &bp, &up, &err);
+      const tbk_units *ux = tbk_predictor_units(c->pred);
+      size_t nu = st == TBK_OK ? tbk_units_count(ux) : 0;
+      if (nu > cap && !(keep = realloc(keep, cap = nu * 2))) die("out of memory");
+      if (st == TBK_OK) {
+        tbk_content_decide(page, ux, up, &co, keep);
+        out.len = 0;
+        st = tbk_render_units_text(page, ux, keep, &co, &out, NULL);
+        check += (double)out.len;
+      }
+      tbk_page_free(page);
+    }
+    double dt = now() - t0;
+    if (st == TBK_ERR_NOMEM) die("out of memory");
+    fail += st != TBK_OK;
+    t[i] = dt;
+    total += dt;
+  }
+  free(keep);
+  tbk_buf_free(&out);
+  r->failures = fail;
+  r->check = check;
+  return total;
+}
+
 typedef double (*run_fn)(bench_ctx *, double *, mode_result *);
-static const run_fn runners[M_COUNT] = {run_baseline, run_label, run_features, run_predict};
+static const run_fn runners[M_COUNT] = {run_baseline, run_label, run_features, run_predict, run_combined};
 
 /* ------------------------------------------------------------ reporting */
 
@@ -258,7 +301,9 @@ static void usage(void) {
          "INPUT is anything tbk-label reads: a manifest .tsv, a directory, a WARC.\n\n"
          "Options:\n"
          "      --mode LIST        comma-separated modes among baseline, label, features,\n"
-         "                         predict, or all (default: all). The baseline always\n"
+         "                         predict, combined (both stages and the text, as\n"
+         "                         tbk-predict does with a two-stage model), or all\n"
+         "                         (default: all). The baseline always\n"
          "                         runs too, interleaved, for the ratio column; with\n"
          "                         --no-baseline it does not (for a clean peak RSS).\n"
          "      --no-baseline      do not run the baseline alongside other modes\n"
@@ -301,7 +346,7 @@ int main(int argc, char **argv) {
         int found = 0;
         for (int k = 0; k < M_COUNT; k++)
           if (strcmp(m, mode_names[k]) == 0 || strcmp(m, "all") == 0) res[k].selected = found = 1;
-        if (!found) die("--mode: '%s' is not baseline, label, features, predict or all", m);
+        if (!found) die("--mode: '%s' is not baseline, label, features, predict, combined or all", m);
       }
       free(list);
       any_mode = 1;
@@ -389,6 +434,7 @@ int main(int argc, char **argv) {
     else
       res[M_FEATURES].available = 1;
   }
+  if (res[M_COMBINED].selected) res[M_PREDICT].selected = 1; /* shares its set-up */
   if (res[M_PREDICT].selected) {
     if (!model_path) {
       snprintf(res[M_PREDICT].why, sizeof res[M_PREDICT].why, "no model given (-m)");
@@ -400,6 +446,9 @@ int main(int argc, char **argv) {
       tbk_model_page_options(c.model, &c.model_popt);
       c.model_popt.fingerprints = 0; /* as tbk-predict */
       res[M_PREDICT].available = 1;
+      if (res[M_COMBINED].selected && !tbk_predictor_units(c.pred))
+        snprintf(res[M_COMBINED].why, sizeof res[M_COMBINED].why, "%s: no content stage", model_path);
+      else res[M_COMBINED].available = res[M_COMBINED].selected;
     }
   }
   res[M_BASELINE].available = res[M_BASELINE].selected;

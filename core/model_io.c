@@ -39,6 +39,12 @@ void tbk_model_free(tbk_model *m) {
 
 const tbk_model *tbk_model_content(const tbk_model *m) { return m ? m->content : NULL; }
 
+void tbk_model_drop_content(tbk_model *m) {
+  if (!m) return;
+  tbk_model_free(m->content);
+  m->content = NULL;
+}
+
 tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error *err) {
   if (!m || !content || m->content || content->content)
     return tbk_fail(err, TBK_ERR_ARG, "a content stage attaches to a template-only model, once");

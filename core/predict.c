@@ -88,8 +88,11 @@ struct tbk_predictor {
   double *first;       /* owned scratch: first-pass probabilities, then the
                           chars and first-pass p of the units with words */
   double *row;         /* owned scratch: a unit's features + context */
-  size_t ucap;
+  size_t ucap, fcap;   /* capacities of uprobs and first */
+  int no_template;     /* content stage without template probabilities */
 };
+
+void tbk_predictor_template_inputs(tbk_predictor *pr, int on) { pr->no_template = !on; }
 
 tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err) {
   *out = NULL;
@@ -163,12 +166,11 @@ const tbk_units *tbk_predictor_units(const tbk_predictor *pr) { return pr->ux; }
 tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p, const double **unit_p,
                              tbk_error *err) {
   if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
-  const double *bp;
-  tbk_status st = tbk_predict_page(pr, page, &bp, err);
+  const double *bp = NULL;
+  tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
   if (st || (st = tbk_units_page(pr->ux, page, bp, err))) return st;
   size_t nu = tbk_units_count(pr->ux);
-  size_t cap = pr->ucap;
-  if (grow_doubles(&pr->uprobs, &cap, nu ? nu : 1) || grow_doubles(&pr->first, &pr->ucap, 3 * (nu ? nu : 1)))
+  if (grow_doubles(&pr->uprobs, &pr->ucap, nu ? nu : 1) || grow_doubles(&pr->first, &pr->fcap, 3 * (nu ? nu : 1)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   const tbk_model *c = pr->m->content;
   for (size_t i = 0; i < nu; i++) {

@@ -18,6 +18,8 @@
 #   REUSE=1      keep features and models already in WORK_DIR (re-score only)
 #   TRAIN_OPTS   extra tbk-train options for the models and the CV, e.g.
 #                "--encoding raw" (EVALUATION.md "Encoding")
+#   CONTENT_OPTS tbk-train options of the content stages (default
+#                "--context 3": the contextual pass)
 #
 # Steps: unpack the shared archives; label + features for every training
 # data set (site_mirrors, debian_docs when built, swde_wren, dragnet,
@@ -25,8 +27,14 @@
 # set train a model on the training data WITHOUT any site of that data set
 # (rows filtered by site), predict its pages, score tbk, the no-removal
 # baseline and the peers with tbk-eval gold (and bench/peers/score_dir.py as
-# a cross-check); trafilatura's snippets; cross-site CV of the pooled
-# training data. Results: WORK_DIR/results/ (tables.md, *.jsonl, cv/).
+# a cross-check); the content stage: gold labels of the gold data sets
+# (tbk-label --gold), and for each evaluated set a two-stage model whose
+# content stage is trained on the OTHER gold sets only, without any of the
+# evaluated set's sites (leave one data set out), its unit features
+# computed with that set's honest template model; plus the content stage
+# alone (no template inputs) as an ablation; trafilatura's snippets;
+# cross-site CV of the pooled training data. Results: WORK_DIR/results/
+# (tables.md, *.jsonl, cv/).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -121,6 +129,41 @@ for g in $GOLD_SETS trafilatura_eval; do
   "$TRAIN" -q --cv-folds 0 ${TRAIN_OPTS:-} -o "$WORK/models/no-$g.model" "${triples[@]}"
 done
 
+# 3b. The content stage. Gold labels are model-free, so once per gold set.
+CONTENT_OPTS=${CONTENT_OPTS:---context 3}
+mkdir -p "$WORK/units"
+for d in $GOLD_SETS; do
+  f=$WORK/units/$d.labels.jsonl
+  [ "${REUSE:-0}" = 1 ] && [ -s "$f" ] && continue
+  log "gold labels: $d"
+  "$LABEL" --gold -q -o "$f" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+done
+# For each evaluated set g: unit rows of every other gold set with g's
+# honest template model (and without one, for the ablation), rows of g's
+# sites dropped; then the two-stage model and the content-only model.
+for g in $GOLD_SETS trafilatura_eval; do
+  [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/models/no-$g.two.model" ] && [ -s "$WORK/models/no-$g.content.model" ] && continue
+  sites=$WORK/models/$g.exclude-sites
+  two=() alone=()
+  for d in $GOLD_SETS; do
+    [ "$d" = "$g" ] && continue
+    for kind in two alone; do
+      u=$WORK/units/$g.$kind.$d
+      m=()
+      [ $kind = two ] && m=(-m "$WORK/models/no-$g.model")
+      "$FEATURES" --units "${m[@]}" --labels "$WORK/units/$d.labels.jsonl" -o "$u.all.svm" --words "$u.all.words" \
+        --meta "$u.all.meta" "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+      filter_rows "$u.all" "$u" "$sites"
+      if [ $kind = two ]; then two+=("$u.svm" "$u.words" "$u.meta"); else alone+=("$u.svm" "$u.words" "$u.meta"); fi
+    done
+  done
+  log "train content stages without $g"
+  # shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
+  "$TRAIN" -q --cv-folds 0 $CONTENT_OPTS --template "$WORK/models/no-$g.model" -o "$WORK/models/no-$g.two.model" "${two[@]}"
+  # shellcheck disable=SC2086
+  "$TRAIN" -q --cv-folds 0 $CONTENT_OPTS --template "$WORK/models/no-$g.model" -o "$WORK/models/no-$g.content.model" "${alone[@]}"
+done
+
 # 4. Predict, time it, score tbk, the baseline and the peers.
 : > "$WORK/results/gold.jsonl"
 : > "$WORK/results/speed.tsv"
@@ -144,12 +187,23 @@ for d in $GOLD_SETS; do
     "$SRC/bench/peers/run_peers.sh" "$DATA/$d/manifest.tsv" "$PEERS_OUT/$d"
   fi
   log "predict + score: $d"
-  rm -rf "$WORK/pred/$d"
+  rm -rf "$WORK/pred/$d" "$WORK/pred/$d.template" "$WORK/pred/$d.content" "$WORK/pred/$d.comments"
   # Every page of the gold data sets has gold, so the whole manifest is run.
   pages=$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))
   timed "$d" "$pages" "$DATA/$d/pages" \
-    "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
+    "$PREDICT" -m "$WORK/models/no-$d.two.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
   score "$d" tbk "$WORK/pred/$d"
+  "$PREDICT" -m "$WORK/models/no-$d.two.model" --stage template --output-dir "$WORK/pred/$d.template" \
+    "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+  score "$d" tbk-template-stage "$WORK/pred/$d.template"
+  "$PREDICT" -m "$WORK/models/no-$d.content.model" --stage content --output-dir "$WORK/pred/$d.content" \
+    "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+  score "$d" tbk-content-stage "$WORK/pred/$d.content"
+  if [ "$d" = dragnet ]; then
+    "$PREDICT" -m "$WORK/models/no-$d.two.model" --keep comments --output-dir "$WORK/pred/$d.comments" \
+      "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+    score "$d" tbk-keep-comments "$WORK/pred/$d.comments"
+  fi
   score "$d" baseline "" --baseline
   for tool in boilerpipe-article boilerpipe-default readability-lxml mozilla-readability; do
     dir=$PEERS_OUT/$d/$tool
@@ -177,10 +231,15 @@ done
 d=trafilatura_eval
 log "predict + snippets: $d"
 rm -rf "$WORK/pred/$d"
+rm -rf "$WORK/pred/$d.template"
 timed "$d" "$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))" "$DATA/$d/pages" \
-  "$PREDICT" -m "$WORK/models/no-$d.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
+  "$PREDICT" -m "$WORK/models/no-$d.two.model" --output-dir "$WORK/pred/$d" "$DATA/$d/manifest.tsv"
+"$PREDICT" -m "$WORK/models/no-$d.two.model" --stage template --output-dir "$WORK/pred/$d.template" \
+  "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
 {
   "$EVAL" snippets --name tbk "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" "$WORK/pred/$d" || [ $? -eq 3 ]
+  "$EVAL" snippets --name tbk-template-stage "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" \
+    "$WORK/pred/$d.template" || [ $? -eq 3 ]
   "$EVAL" snippets --baseline --name baseline "$DATA/$d/evaldata.json" "$DATA/$d/evaldata_pages.tsv" || [ $? -eq 3 ]
 } > "$WORK/results/snippets.jsonl"
 

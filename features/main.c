@@ -30,7 +30,8 @@ static void usage(void) {
          "                           (schema tbk-units-1), instead of one per block\n"
          "  -m, --model FILE         with --units: the template model whose block\n"
          "                           probabilities become the units' tmpl.* features; its\n"
-         "                           segmentation options are used\n"
+         "                           segmentation options are used (without -m the tmpl.*\n"
+         "                           features are 0: rows for a content stage alone)\n"
          "      --attr-dims N        hashed class/id token features per scope (128)\n"
          "      --word-dims N        hashed word buckets of the words file (262144)\n"
          "      --bigrams            also hash word bigrams into the words file\n"
@@ -278,10 +279,10 @@ int main(int argc, char **argv) {
     return cli_exit(TBK_EXIT_OK);
   }
   if (model_path && !units_mode) cli_usage_error("--model applies to --units");
-  if (units_mode && !model_path) cli_usage_error("--units needs the template model (-m)");
+
   tbk_model *model = NULL;
   tbk_predictor *pred = NULL;
-  if (units_mode) {
+  if (units_mode && model_path) {
     if (tbk_model_load(model_path, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", model_path, err.msg);
     tbk_status st = tbk_predictor_new(model, &pred, &err);
     if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", model_path, err.msg);
@@ -336,7 +337,7 @@ int main(int argc, char **argv) {
     if (first) first->page_loaded = 1;
     done_pages++;
     const double *bp = NULL;
-    tbk_status fst = units_mode ? tbk_predict_page(pred, page, &bp, &err) : tbk_features_page(fx, page, &err);
+    tbk_status fst = !units_mode ? tbk_features_page(fx, page, &err) : pred ? tbk_predict_page(pred, page, &bp, &err) : TBK_OK;
     if (fst == TBK_OK && units_mode) fst = tbk_units_page(ux, page, bp, &err);
     if (fst) {
       if (err.code == TBK_ERR_NOMEM || pages.strict) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);

@@ -4,9 +4,20 @@
 #   msv_big9_chaos, swde_wren, dragnet's sites with >= 10 pages) plus the
 #   Debian-docs crawl sample (datasets/debian-docs.sh).
 # Sites with fewer than 10 pages are skipped by tbk-label; tbk-train caps every
-# site at 3000 rows so no one site dominates.
+# site at 3000 rows so no one site dominates. Then the content stage: the
+# leaf text units of every page with human gold text (dragnet,
+# msv_big9_chaos, scrapinghub_aeb) are labelled by tbk-label --gold,
+# featurized with the template model just built, and trained with the
+# contextual pass (tbk-train --template --context 3): a two-stage model.
 #
-#   models/build_default.sh [-o MODEL] [--exclude DATASET]... [-- TRAIN_OPTIONS...]
+#   models/build_default.sh [-o MODEL] [--exclude DATASET]...
+#                           [--template-model FILE] [-- TRAIN_OPTIONS...]
+#
+# --template-model FILE: use FILE's template stage instead of training one
+# (how the shipped model's content stage was added to the earlier template
+# model, keeping the template stage byte for byte). TRAIN_OPTIONS go to the
+# template stage; CONTENT_OPTS (env, default "--context 3") to the content
+# stage.
 #
 # Env: TBK_BIN (build dir, default ./build), TBK_CACHE (default datasets/cache).
 # Exit codes: 0 model written; 1 a stage failed; 2 usage; 77 no shared data.
@@ -16,12 +27,14 @@ bin=${TBK_BIN:-$src/build}
 cache=${TBK_CACHE:-$src/datasets/cache}
 out=$src/models/default.model
 exclude=()
+given_template=
 while (($#)); do
   case $1 in
     -o) out=$2; shift 2 ;;
     --exclude) exclude+=("$2"); shift 2 ;;
+    --template-model) given_template=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "build_default.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -35,19 +48,40 @@ if ((rc == 77)); then echo "build_default.sh: ../shared/datasets is absent" >&2;
 
 work=$cache/model-work
 mkdir -p "$work"
-triples=()
-for ds in site_mirrors msv_big9_chaos swde_wren dragnet debian_docs; do
-  for x in "${exclude[@]+"${exclude[@]}"}"; do [ "$x" = "$ds" ] && continue 2; done
+excluded() { local x; for x in "${exclude[@]+"${exclude[@]}"}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
+tmpl=$work/template.model
+if [ -n "$given_template" ]; then
+  # tbk-train --template takes the template stage of a two-stage file.
+  cp "$given_template" "$tmpl"
+else
+  triples=()
+  for ds in site_mirrors msv_big9_chaos swde_wren dragnet debian_docs; do
+    excluded "$ds" && continue
+    manifest=$cache/$ds/manifest.tsv
+    [ -f "$manifest" ] || { echo "build_default.sh: $manifest missing" >&2; exit 1; }
+    echo "build_default.sh: $ds: label" >&2
+    # Exit 3 only says single-page sites were skipped: expected here.
+    "$bin/label/tbk-label" -q -o "$work/$ds.labels.jsonl" --stats "$work/$ds.stats.tsv" "$manifest" || (($? == 3))
+    echo "build_default.sh: $ds: features" >&2
+    "$bin/features/tbk-features" --labels "$work/$ds.labels.jsonl" -o "$work/$ds.svm" \
+      --words "$work/$ds.words" --meta "$work/$ds.meta" "$manifest" || (($? == 3))
+    triples+=("$work/$ds.svm" "$work/$ds.words" "$work/$ds.meta")
+  done
+  echo "build_default.sh: train the template stage" >&2
+  "$bin/train/tbk-train" --cv-folds 10 "${train_opts[@]+"${train_opts[@]}"}" -o "$tmpl" "${triples[@]}"
+fi
+
+units=()
+for ds in dragnet msv_big9_chaos scrapinghub_aeb; do
+  excluded "$ds" && continue
   manifest=$cache/$ds/manifest.tsv
-  [ -f "$manifest" ] || { echo "build_default.sh: $manifest missing" >&2; exit 1; }
-  echo "build_default.sh: $ds: label" >&2
-  # Exit 3 only says single-page sites were skipped: expected here.
-  "$bin/label/tbk-label" -q -o "$work/$ds.labels.jsonl" --stats "$work/$ds.stats.tsv" "$manifest" || (($? == 3))
-  echo "build_default.sh: $ds: features" >&2
-  "$bin/features/tbk-features" --labels "$work/$ds.labels.jsonl" -o "$work/$ds.svm" \
-    --words "$work/$ds.words" --meta "$work/$ds.meta" "$manifest" || (($? == 3))
-  triples+=("$work/$ds.svm" "$work/$ds.words" "$work/$ds.meta")
+  echo "build_default.sh: $ds: gold labels and unit features" >&2
+  "$bin/label/tbk-label" --gold -q -o "$work/$ds.gold.jsonl" "$manifest" || (($? == 3))
+  "$bin/features/tbk-features" --units -m "$tmpl" --labels "$work/$ds.gold.jsonl" -o "$work/$ds.units.svm" \
+    --words "$work/$ds.units.words" --meta "$work/$ds.units.meta" "$manifest" || (($? == 3))
+  units+=("$work/$ds.units.svm" "$work/$ds.units.words" "$work/$ds.units.meta")
 done
-echo "build_default.sh: train" >&2
-"$bin/train/tbk-train" --cv-folds 10 "${train_opts[@]+"${train_opts[@]}"}" -o "$out" "${triples[@]}"
+echo "build_default.sh: train the content stage" >&2
+# shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
+"$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:---context 3} --template "$tmpl" -o "$out" "${units[@]}"
 echo "build_default.sh: wrote $out" >&2

@@ -29,7 +29,9 @@ static void usage(void) {
          "      --stage S          combined (default with a two-stage model): the\n"
          "                         content stage decides every text unit of the page,\n"
          "                         with the template stage's probabilities among its\n"
-         "                         inputs; template: the paper's block-level output\n"
+         "                         inputs; template: the paper's block-level output;\n"
+         "                         content: the content stage without template inputs\n"
+         "                         (for a content stage trained on such rows)\n"
          "      --keep comments    combined stage: keep user comments as content\n"
          "      --no-title         combined stage, text: no headline first line\n"
          "  -t, --threshold P      remove a block (template stage) or unit (combined)\n"
@@ -108,7 +110,8 @@ int main(int argc, char **argv) {
     case OPT_STAGE:
       if (strcmp(optarg, "template") == 0) stage = 0;
       else if (strcmp(optarg, "combined") == 0) stage = 1;
-      else cli_usage_error("--stage: '%s' is not template or combined", optarg);
+      else if (strcmp(optarg, "content") == 0) stage = 2;
+      else cli_usage_error("--stage: '%s' is not template, combined or content", optarg);
       break;
     case OPT_KEEP:
       if (strcmp(optarg, "comments") != 0) cli_usage_error("--keep: '%s' is not comments", optarg);
@@ -129,8 +132,9 @@ int main(int argc, char **argv) {
   tbk_model *model;
   tbk_error err = {0};
   if (tbk_model_load(mp, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
-  if (stage == 1 && !tbk_model_content(model))
-    cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage combined needs a two-stage model)", mp);
+  if (stage >= 1 && !tbk_model_content(model))
+    cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage %s needs a two-stage model)", mp,
+            stage == 1 ? "combined" : "content");
   if (stage < 0) stage = tbk_model_content(model) != NULL;
   if (!stage && (copt.keep_comments || !copt.title)) cli_usage_error("--keep and --no-title apply to --stage combined");
   const tbk_model *sm = stage ? tbk_model_content(model) : model;
@@ -144,6 +148,7 @@ int main(int argc, char **argv) {
   tbk_predictor *pred;
   tbk_status st = tbk_predictor_new(model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
+  if (stage == 2) tbk_predictor_template_inputs(pred, 0);
   /* Segmentation comes from the model; the resource limits stay the user's
    * (tbk_model_page_options resets them to the defaults). */
   tbk_page_options limits = pages.page;

@@ -87,7 +87,8 @@ int main(int argc, char **argv) {
   tbk_model *tmpl = NULL;
   if (template_path) {
     if (tbk_model_load(template_path, &tmpl, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", template_path, err.msg);
-    if (tbk_model_content(tmpl)) cli_die(TBK_EXIT_MODEL, "%s: already a two-stage model", template_path);
+    /* a two-stage file gives its template stage; its content stage is replaced */
+    tbk_model_drop_content(tmpl);
   }
   tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   /* Block rows would be fitted first and refused only when attached, with

@@ -583,6 +583,8 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
                              tbk_error *err);
 /* The content stage (borrowed), or NULL for a template-only model. */
 const tbk_model *tbk_model_content(const tbk_model *m);
+/* Free the content stage: m becomes its template stage alone. */
+void tbk_model_drop_content(tbk_model *m);
 
 /* Template probabilities of the blocks and boilerplate probabilities of
  * the units of a page (both borrowed until the next call; unit i is
@@ -591,6 +593,10 @@ const tbk_model *tbk_model_content(const tbk_model *m);
 tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page,
                              const double **block_p, const double **unit_p,
                              tbk_error *err);
+/* on = 0: tbk_predict_units runs the content stage alone, its template
+ * features 0 and *block_p NULL (for a content stage trained on units
+ * featurized without a template model: the ablation). Default 1. */
+void tbk_predictor_template_inputs(tbk_predictor *pr, int on);
 /* The predictor's unit extractor (borrowed; NULL without a content stage). */
 const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
 
