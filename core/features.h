@@ -152,6 +152,10 @@ void tbk_fx_schema_free(tbk_features *fx);
 /* Set the attribute bits of one element: hashed class/id tokens
  * (attr_dims), vocabulary hits, ARIA roles (features_attr.c). */
 void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits);
+/* The same with another vocabulary (nv words and their FNV-1a 32 hashes):
+ * bits are attr_dims hashed, nv vocabulary, then the roles. */
+void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
+                            const xmlNode *x, uint64_t *bits);
 
 /* FNV-1a 32, the stable hash of word and attribute buckets. */
 static inline uint32_t tbk_fx_fnv32(const void *p, size_t n) {

@@ -12,7 +12,10 @@
 #define TOKEN_KEEP 32 /* longer tokens cannot be in the vocabulary */
 
 typedef struct attr_tok {
-  const tbk_features *fx;
+  uint32_t attr_dims;
+  const char *const *vocab; /* words of the vocabulary, hashes alongside */
+  const uint32_t *vhash;
+  size_t nv;
   uint64_t *bits;
   char buf[TOKEN_KEEP];
   size_t len;      /* bytes of the current token */
@@ -24,17 +27,16 @@ typedef struct attr_tok {
 static void set_bit(uint64_t *bits, size_t j) { bits[j / 64] |= 1ULL << (j % 64); }
 
 static void vocab_hit(attr_tok *t, const char *w, size_t n, uint32_t hash) {
-  for (size_t v = 0; v < tbk_fx_attr_vocab_n && v < 64; v++)
-    if (t->fx->vocab_hash[v] == hash && strlen(tbk_fx_attr_vocab[v]) == n &&
-        memcmp(tbk_fx_attr_vocab[v], w, n) == 0) {
-      set_bit(t->bits, t->fx->opt.attr_dims + v);
+  for (size_t v = 0; v < t->nv; v++)
+    if (t->vhash[v] == hash && strlen(t->vocab[v]) == n && memcmp(t->vocab[v], w, n) == 0) {
+      set_bit(t->bits, t->attr_dims + v);
       return;
     }
 }
 
 static void flush(attr_tok *t) {
   if (t->len >= 2) {
-    if (t->fx->opt.attr_dims) set_bit(t->bits, t->hash % t->fx->opt.attr_dims);
+    if (t->attr_dims) set_bit(t->bits, t->hash % t->attr_dims);
     if (t->len < TOKEN_KEEP) {
       vocab_hit(t, t->buf, t->len, t->hash);
       if (t->len > 3 && t->buf[t->len - 1] == 's') vocab_hit(t, t->buf, t->len - 1, t->prev_hash);
@@ -64,7 +66,7 @@ static void feed(attr_tok *t, const unsigned char *s) {
   }
 }
 
-static void role_values(const tbk_features *fx, const unsigned char *s, uint64_t *bits) {
+static void role_values(size_t first, const unsigned char *s, uint64_t *bits) {
   while (*s) {
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f') s++;
     const unsigned char *w = s;
@@ -72,23 +74,29 @@ static void role_values(const tbk_features *fx, const unsigned char *s, uint64_t
     size_t n = (size_t)(s - w);
     for (size_t r = 0; n && r < tbk_fx_roles_n; r++)
       if (strlen(tbk_fx_roles[r]) == n && strncasecmp(tbk_fx_roles[r], (const char *)w, n) == 0)
-        set_bit(bits, fx->opt.attr_dims + tbk_fx_attr_vocab_n + r);
+        set_bit(bits, first + r);
   }
 }
 
-void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits) {
+void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
+                            const xmlNode *x, uint64_t *bits) {
   for (const xmlAttr *a = x->properties; a; a = a->next) {
     const char *name = (const char *)a->name;
     char c0 = (char)(name[0] | 0x20);
     if (c0 != 'c' && c0 != 'i' && c0 != 'r') continue; /* most attributes */
     int is_role = strcasecmp(name, "role") == 0;
     if (!is_role && strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0) continue;
-    attr_tok t = {.fx = fx, .bits = bits, .hash = 2166136261u};
+    attr_tok t = {.attr_dims = attr_dims, .vocab = vocab, .vhash = vhash, .nv = nv, .bits = bits, .hash = 2166136261u};
     for (const xmlNode *c = a->children; c; c = c->next) {
       if (!c->content) continue;
-      if (is_role) role_values(fx, c->content, bits);
+      if (is_role) role_values(attr_dims + nv, c->content, bits);
       else feed(&t, c->content);
     }
     if (!is_role) flush(&t);
   }
+}
+
+void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits) {
+  size_t nv = tbk_fx_attr_vocab_n < 64 ? tbk_fx_attr_vocab_n : 64;
+  tbk_fx_attr_bits_vocab(fx->opt.attr_dims, tbk_fx_attr_vocab, fx->vocab_hash, nv, x, bits);
 }

@@ -65,6 +65,22 @@ static int is_stop(uint64_t h) {
   return 0;
 }
 
+static const char *const extra_vocab[] = {
+    "caption", "credit", "byline", "author", "date", "time", "timestamp", "published", "updated", "photo",
+    "image", "img", "media", "figure", "video", "gallery", "embed", "teaser", "headline", "dek", "summary",
+    "kicker", "label", "source", "topic", "more", "recommended", "trending", "popular", "signup", "follow",
+    "print", "email", "bio", "contributor", "disqus", "reply", "rating", "hentry", "blog", "page", "wrapper",
+    "container", "column", "col", "inner", "outer", "list", "item", "card", "tease", "inline", "lead", "intro"};
+static const char *ux_vocab_all[UX_VOCAB_MAX];
+static size_t ux_vocab_count;
+static void vocab_init(void) {
+  for (size_t i = 0; i < tbk_fx_attr_vocab_n && ux_vocab_count < UX_VOCAB_MAX; i++)
+    ux_vocab_all[ux_vocab_count++] = tbk_fx_attr_vocab[i];
+  for (size_t i = 0; i < COUNTOF(extra_vocab) && ux_vocab_count < UX_VOCAB_MAX; i++)
+    ux_vocab_all[ux_vocab_count++] = extra_vocab[i];
+}
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
 typedef struct schema_b {
   tbk_units *ux;
   size_t *off, cap;
@@ -115,20 +131,19 @@ static tbk_status build_schema(tbk_units *ux, tbk_error *err) {
     snprintf(name, sizeof name, "anc.%s", anc[i]);
     add(&b, "binary", name);
   }
-  const tbk_features *fx = ux->attr_fx;
-  ux->attr_width = tbk_features_options(fx)->attr_dims + tbk_fx_attr_vocab_n + tbk_fx_roles_n;
+  ux->attr_width = ux->opt.attr_dims + ux_vocab_count + tbk_fx_roles_n;
   /* The same class/id/role columns as the template features, for the line
    * element and its parent ("near") and for all ancestors ("anc"). */
   const char *scopes[2] = {"near", "anc"};
   for (int s = 0; s < 2; s++) {
     if (s == 0) ux->attr_self = ux->dim;
     else ux->attr_anc = ux->dim;
-    for (unsigned j = 0; j < tbk_features_options(fx)->attr_dims; j++) {
+    for (unsigned j = 0; j < ux->opt.attr_dims; j++) {
       snprintf(name, sizeof name, "attr.%s.hash.%03u", scopes[s], j);
       add(&b, "binary", name);
     }
-    for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) {
-      snprintf(name, sizeof name, "attr.%s.word.%s", scopes[s], tbk_fx_attr_vocab[j]);
+    for (size_t j = 0; j < ux_vocab_count; j++) {
+      snprintf(name, sizeof name, "attr.%s.word.%s", scopes[s], ux_vocab_all[j]);
       add(&b, "binary", name);
     }
     for (size_t j = 0; j < tbk_fx_roles_n; j++) {
@@ -164,8 +179,11 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
   ux->opt = *o;
   ux->opt.bigrams = 0;
   ux->fingerprints = 1;
-  tbk_status st = tbk_features_new(&ux->opt, &ux->attr_fx, err);
-  if (st == TBK_OK) st = tbk_tokenizer_new(&ux->tok, err);
+  pthread_once(&vocab_once, vocab_init);
+  for (size_t v = 0; v < ux_vocab_count; v++) ux->vhash[v] = tbk_fx_fnv32(ux_vocab_all[v], strlen(ux_vocab_all[v]));
+  tbk_status st = ux->opt.attr_dims > TBK_MAX_ATTR_DIMS || !ux->opt.word_dims || ux->opt.word_dims > TBK_MAX_WORD_DIMS
+                      ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
+                      : tbk_tokenizer_new(&ux->tok, err);
   if (st == TBK_OK) st = build_schema(ux, err);
   if (st != TBK_OK) {
     tbk_units_free(ux);
@@ -177,7 +195,6 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
 
 void tbk_units_free(tbk_units *ux) {
   if (!ux) return;
-  tbk_features_free(ux->attr_fx);
   tbk_tokenizer_free(ux->tok);
   free(ux->names);
   free(ux->kinds);
@@ -577,7 +594,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   for (uint32_t i = 0; i < nn; i++) {
     const tbk_node *nd = &p->nodes[i];
     uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
-    tbk_fx_attr_bits(ux->attr_fx, nd->xml, sb);
+    tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd->xml, sb);
     if (nd->parent == TBK_NONE) {
       ux->anc_flags[i] = anc_flag_of((tbk_tag)nd->tag);
       memcpy(ab, sb, words_per * sizeof *ab);
@@ -721,7 +738,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     if (ux->score[i] <= 0) continue;
     double ld = ux->node_chars[i] ? (double)ux->node_anchor[i] / ux->node_chars[i] : 0;
     double s = (ux->score[i] + readability_weight(ux->self_bits + (size_t)i * words_per,
-                                                 tbk_features_options(ux->attr_fx)->attr_dims)) * (1 - ld);
+                                                 ux->opt.attr_dims)) * (1 - ld);
     ux->score[i] = s;
     if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
     else if (s > best2_s) { best2_s = s; best2 = i; }

@@ -107,6 +107,11 @@ enum {
   UA_COUNT
 };
 
+/* class/id words of the units' attribute features: the template features'
+ * vocabulary first (same order), then words that tell page-specific
+ * boilerplate (captions, bylines, teasers, sharing) from the article. */
+#define UX_VOCAB_MAX 128
+
 /* One leaf text unit: consecutive text runs that share their line element
  * (the nearest ancestor that breaks a visual line), trimmed. */
 typedef struct tbk_unit_rec {
@@ -121,8 +126,7 @@ typedef struct tbk_unit_rec {
 
 struct tbk_units {
   tbk_feature_options opt;
-  tbk_features *attr_fx;       /* owned: class/id tokenizer of the template
-                                  features, reused for the same tokens */
+  uint32_t vhash[UX_VOCAB_MAX]; /* FNV-1a 32 of tbk_ux_vocab's words */
   tbk_tokenizer *tok;          /* owned */
   int fingerprints;
   /* schema */

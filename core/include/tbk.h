@@ -607,6 +607,8 @@ typedef struct tbk_content_options {
   int title;          /* emit the page's headline as the first text line
                          unless the kept text starts with it (1) */
   int keep_comments;  /* keep units inside user-comment sections (0) */
+  size_t min_kept_words;     /* a page keeping fewer words than this (60) */
+  double fallback_threshold; /* ... keeps every unit below this (0.95) */
 } tbk_content_options;
 void tbk_content_options_init(tbk_content_options *o);
 /* Which units are kept (1) or removed (0), into keep (unit count). */
