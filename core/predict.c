@@ -19,6 +19,9 @@ typedef struct scorer {
   const tbk_model *m;   /* borrowed */
   double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
   double zero_decision; /* bias + the sum of zero_contrib */
+  double *one_delta;    /* owned: nin, tbk_encode_contrib(j, 1) - zero_contrib[j]:
+                           binary inputs (tags, flags, class/id tokens) skip
+                           the interval search and the log */
   tbk_term *terms;      /* owned scratch */
   size_t capterms;
 } scorer;
@@ -27,10 +30,12 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
   memset(sc, 0, sizeof *sc);
   sc->m = m;
   sc->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->zero_contrib);
-  if (!sc->zero_contrib) return -1;
+  sc->one_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->one_delta);
+  if (!sc->zero_contrib || !sc->one_delta) return -1;
   sc->zero_decision = m->w[m->enc.ncols];
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
+    sc->one_delta[j] = tbk_encode_contrib(&m->enc, m->w, j, 1.0) - sc->zero_contrib[j];
     sc->zero_decision += sc->zero_contrib[j];
   }
   return 0;
@@ -38,6 +43,7 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
 
 static void scorer_free(scorer *sc) {
   free(sc->zero_contrib);
+  free(sc->one_delta);
   free(sc->terms);
 }
 
@@ -59,7 +65,8 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
   double z = sc->zero_decision;
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     double v = j + 1 == m->enc.nin ? s : x[j];
-    if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
+    if (v == 1.0) z += sc->one_delta[j];
+    else if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
   }
   *prob = tbk_sigmoid(z);
   return TBK_OK;

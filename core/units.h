@@ -150,6 +150,8 @@ struct tbk_units {
   /* scratch (owned), per node */
   uint32_t *line_of; uint32_t *anc_flags; uint32_t *node_chars, *node_anchor;
   uint32_t *node_units, *node_words;
+  uint32_t *node_path, *node_path_len; size_t cap_path_off, cap_path_nodes; /* see unit_path */
+  tbk_buf node_paths;
   double *score; size_t cap_nodes;
   uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
   uint64_t *anc_bits; size_t cap_anc;
