@@ -19,23 +19,27 @@ typedef struct scorer {
   const tbk_model *m;   /* borrowed */
   double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
   double zero_decision; /* bias + the sum of zero_contrib */
-  double *one_delta;    /* owned: nin, tbk_encode_contrib(j, 1) - zero_contrib[j]:
-                           binary inputs (tags, flags, class/id tokens) skip
-                           the interval search and the log */
+  double *int_delta;    /* owned: nin x SMALL_INTS, tbk_encode_contrib(j, v) -
+                           zero_contrib[j] for v = 0, 1, 2...: binary inputs
+                           (tags, flags, class/id tokens) and small counts
+                           skip the interval search and the log */
   tbk_term *terms;      /* owned scratch */
   size_t capterms;
 } scorer;
+
+enum { SMALL_INTS = 64 };
 
 static int scorer_init(scorer *sc, const tbk_model *m) {
   memset(sc, 0, sizeof *sc);
   sc->m = m;
   sc->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->zero_contrib);
-  sc->one_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->one_delta);
-  if (!sc->zero_contrib || !sc->one_delta) return -1;
+  sc->int_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * SMALL_INTS * sizeof *sc->int_delta);
+  if (!sc->zero_contrib || !sc->int_delta) return -1;
   sc->zero_decision = m->w[m->enc.ncols];
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
-    sc->one_delta[j] = tbk_encode_contrib(&m->enc, m->w, j, 1.0) - sc->zero_contrib[j];
+    for (int v = 0; v < SMALL_INTS; v++)
+      sc->int_delta[(size_t)j * SMALL_INTS + v] = tbk_encode_contrib(&m->enc, m->w, j, (double)v) - sc->zero_contrib[j];
     sc->zero_decision += sc->zero_contrib[j];
   }
   return 0;
@@ -43,7 +47,7 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
 
 static void scorer_free(scorer *sc) {
   free(sc->zero_contrib);
-  free(sc->one_delta);
+  free(sc->int_delta);
   free(sc->terms);
 }
 
@@ -65,8 +69,9 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
   double z = sc->zero_decision;
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     double v = j + 1 == m->enc.nin ? s : x[j];
-    if (v == 1.0) z += sc->one_delta[j];
-    else if (v != 0) z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
+    if (v == 0) continue;
+    if (v > 0 && v < SMALL_INTS && v == (double)(int)v) z += sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
+    else z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
   }
   *prob = tbk_sigmoid(z);
   return TBK_OK;

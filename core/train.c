@@ -452,7 +452,10 @@ static tbk_status crossval_C(const tbk_dataset *ds, const tbk_train_options *opt
 }
 
 /* Average precision of scores against the dataset labels (NaN rows skipped). */
-static double scores_ap(const tbk_dataset *ds, const double *scores, tbk_pr_point **pts, size_t *npts) {
+/* The content stage's operating points are about what it keeps: the
+ * precision of the units it calls content. flip = 1 scores the content
+ * class (1 - p against the negated labels). */
+static double scores_ap(const tbk_dataset *ds, const double *scores, int flip, tbk_pr_point **pts, size_t *npts) {
   double *s = malloc((ds->n ? ds->n : 1) * sizeof *s);
   signed char *y = malloc(ds->n ? ds->n : 1);
   size_t m = 0;
@@ -461,7 +464,10 @@ static double scores_ap(const tbk_dataset *ds, const double *scores, tbk_pr_poin
   *npts = 0;
   if (s && y) {
     for (size_t r = 0; r < ds->n; r++)
-      if (!isnan(scores[r])) { s[m] = scores[r]; y[m++] = ds->label[r]; }
+      if (!isnan(scores[r])) {
+        s[m] = flip ? 1.0 - scores[r] : scores[r];
+        y[m++] = (signed char)(flip ? -ds->label[r] : ds->label[r]);
+      }
     if (tbk_pr_curve(s, y, m, pts, npts, NULL) == TBK_OK) ap = tbk_average_precision(*pts, *npts);
   }
   free(s);
@@ -482,7 +488,7 @@ static tbk_status choose_C(const tbk_dataset *ds, const tbk_train_options *opt, 
     if (st) { free(scores); return st; }
     tbk_pr_point *pts;
     size_t npts;
-    double ap = scores_ap(ds, scores, &pts, &npts);
+    double ap = scores_ap(ds, scores, strncmp(ds->schema, "tbk-units-", 10) == 0, &pts, &npts);
     free(pts);
     if (ap > best) { best = ap; *bestC = C_GRID[i]; }
   }
@@ -546,13 +552,18 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_pr
     if (st) goto fail;
     tbk_pr_point *pts;
     size_t npts;
-    m->cv_pr_auc = scores_ap(ds, scores, &pts, &npts);
+    int units = strncmp(ds->schema, "tbk-units-", 10) == 0;
+    m->cv_pr_auc = scores_ap(ds, scores, units, &pts, &npts);
     for (size_t i = 0; i < TBK_MAX_OPS; i++) {
       tbk_operating_point *op = &m->ops[m->n_ops];
       op->precision = OP_PRECISIONS[i];
       double prec;
-      if (tbk_recall_at_precision(pts, npts, op->precision, &op->recall, &prec, &op->threshold) != (size_t)-1)
-        m->n_ops++;
+      if (tbk_recall_at_precision(pts, npts, op->precision, &op->recall, &prec, &op->threshold) == (size_t)-1)
+        continue;
+      /* kept when 1 - p >= c, i.e. removed when p > 1 - c: the boilerplate
+       * threshold is the next double above 1 - c */
+      if (units) op->threshold = nextafter(1.0 - op->threshold, INFINITY);
+      m->n_ops++;
     }
     free(pts);
     free(scores);

@@ -168,6 +168,7 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
   tbk_feature_options defaults;
   if (!o) {
     tbk_feature_options_init(&defaults);
+    defaults.attr_dims = TBK_UNITS_ATTR_DIMS;
     o = &defaults;
   }
   pthread_once(&stop_once, stop_init);
@@ -425,13 +426,12 @@ typedef struct tok_ctx {
   int fail;
 } tok_ctx;
 
-static int on_token(void *vc, const char *tok, size_t len) {
-  tok_ctx *c = vc;
+/* One token of a unit, by its hashes (FNV-1a 64 and 32 of the folded
+ * token) and its length in code points. */
+static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   tbk_units *ux = c->ux;
-  uint32_t cps = (uint32_t)tbk_utf8_length(tok, len);
   c->words++;
   c->word_cps += cps;
-  uint64_t h = tbk_hash64(tok, len);
   c->stops += is_stop(h);
   for (size_t k = 0; k < ux->n_title; k++)
     if (ux->title_h[k] == h) {
@@ -446,8 +446,38 @@ static int on_token(void *vc, const char *tok, size_t len) {
     c->fail = 1;
     return 1;
   }
-  ux->w_idx[ux->n_w++] = tbk_fx_fnv32(tok, len) % ux->opt.word_dims + 1;
+  ux->w_idx[ux->n_w++] = h32 % ux->opt.word_dims + 1;
   return 0;
+}
+
+static int on_token(void *vc, const char *tok, size_t len) {
+  return add_token(vc, tbk_hash64(tok, len), tbk_fx_fnv32(tok, len), (uint32_t)tbk_utf8_length(tok, len));
+}
+
+/* A pure-ASCII unit (most are) is tokenized here with the tokenizer's own
+ * token ends (tbk_ascii_token_end), folding and hashing on the fly: the
+ * same tokens as tbk_tokenize, without a callback and a copy per token. */
+static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n && !c->fail;) {
+    if (!tbk_ascii_word(s[i])) { i++; continue; }
+    size_t j = tbk_ascii_token_end(s, i, n);
+    uint64_t h64 = 1469598103934665603ULL;
+    uint32_t h32 = 2166136261u;
+    for (size_t k = i; k < j; k++) {
+      unsigned char b = s[k];
+      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
+      h64 = (h64 ^ b) * 1099511628211ULL;
+      h32 = (h32 ^ b) * 16777619u;
+    }
+    add_token(c, h64, h32, (uint32_t)(j - i));
+    i = j;
+  }
+}
+
+static int is_ascii(const unsigned char *s, size_t n) {
+  unsigned char acc = 0;
+  for (size_t i = 0; i < n; i++) acc |= s[i];
+  return acc < 0x80;
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -683,7 +713,9 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
     /* w_cnt shadows w_idx's capacity */
-    tbk_tokenize_valid(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
+    const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
+    if (is_ascii(ut, u->end - u->start)) tokenize_ascii(&c, ut, u->end - u->start);
+    else tbk_tokenize_valid(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
     if (c.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     uint32_t *wc = realloc(ux->w_cnt, (ux->cap_w ? ux->cap_w : 1) * sizeof *wc);
     if (!wc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");

@@ -7,8 +7,8 @@
 # site at 3000 rows so no one site dominates. Then the content stage: the
 # leaf text units of every page with human gold text (dragnet,
 # msv_big9_chaos, scrapinghub_aeb) are labelled by tbk-label --gold,
-# featurized with the template model just built, and trained with the
-# contextual pass (tbk-train --template --context 3): a two-stage model.
+# featurized with the template model just built, and trained on top of it
+# (tbk-train --template): a two-stage model.
 #
 #   models/build_default.sh [-o MODEL] [--exclude DATASET]...
 #                           [--template-model FILE] [-- TRAIN_OPTIONS...]
@@ -16,8 +16,8 @@
 # --template-model FILE: use FILE's template stage instead of training one
 # (how the shipped model's content stage was added to the earlier template
 # model, keeping the template stage byte for byte). TRAIN_OPTIONS go to the
-# template stage; CONTENT_OPTS (env, default "--context 3") to the content
-# stage.
+# template stage; CONTENT_OPTS (env, default none; e.g. "--context 3" for
+# the contextual pass, measured in EVALUATION.md) to the content stage.
 #
 # Env: TBK_BIN (build dir, default ./build), TBK_CACHE (default datasets/cache).
 # Exit codes: 0 model written; 1 a stage failed; 2 usage; 77 no shared data.
@@ -83,5 +83,5 @@ for ds in dragnet msv_big9_chaos scrapinghub_aeb; do
 done
 echo "build_default.sh: train the content stage" >&2
 # shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
-"$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:---context 3} --template "$tmpl" -o "$out" "${units[@]}"
+"$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:-} --template "$tmpl" -o "$out" "${units[@]}"
 echo "build_default.sh: wrote $out" >&2

@@ -522,7 +522,10 @@ typedef struct tbk_unit {
 } tbk_unit;
 
 /* The extractor: schema, class/id tokenizer and per-page scratch; one per
- * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported). */
+ * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported);
+ * o = NULL: word_dims 2^18 and TBK_UNITS_ATTR_DIMS hashed class/id
+ * buckets per scope. */
+#define TBK_UNITS_ATTR_DIMS 32
 tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
                          tbk_error *err);
 void tbk_units_free(tbk_units *ux);
