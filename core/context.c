@@ -61,8 +61,8 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
   if (progress) progress(pctx, "contextual pass: out-of-fold first-pass probabilities");
   tbk_status st = tbk_crossval(ds, &o, folds, progress, pctx, &oof, err);
   if (st) return st;
-  char schema[128];
-  if (strlen(ds->schema) + sizeof TBK_CTX_SUFFIX > sizeof schema) {
+  char schema[sizeof ds->schema + sizeof TBK_CTX_SUFFIX];
+  if (strlen(ds->schema) + sizeof TBK_CTX_SUFFIX > sizeof ds->schema) {
     free(oof);
     return tbk_fail(err, TBK_ERR_ARG, "schema id too long for a contextual pass");
   }

@@ -119,8 +119,9 @@ int main(int argc, char **argv) {
     const tbk_operating_point *ops;
     size_t nops = tbk_model_operating_points(tmpl ? tbk_model_content(tmpl) : model, &ops);
     for (size_t i = 0; i < nops; i++)
-      fprintf(stderr, "%s: cross-site CV: precision %.2f -> threshold %.4f, template recall %.4f\n", cli_prog(),
-              ops[i].precision, ops[i].threshold, ops[i].recall);
+      fprintf(stderr, "%s: cross-site CV: %s precision %.2f -> threshold %.4f, %s recall %.4f\n", cli_prog(),
+              tmpl ? "kept-unit" : "template", ops[i].precision, ops[i].threshold, tmpl ? "content" : "template",
+              ops[i].recall);
   }
   tbk_buf_free(&text);
   tbk_model_free(model);
