@@ -22,10 +22,10 @@ echo "$0: callgrind files in $OUT" >&2
 for sample in site_mirrors:150 debian_docs:200; do
   ds=${sample%%:*} limit=${sample##*:}
   [ -f "$DATA/$ds/manifest.tsv" ] || { echo "$0: $DATA/$ds/manifest.tsv missing (datasets/unpack.sh)" >&2; exit 1; }
-  for mode in baseline label features predict; do
+  for mode in baseline label features predict combined; do
     args=(--mode "$mode" -r 1 --limit "$limit")
     [ "$mode" = baseline ] || args+=(--no-baseline)
-    [ "$mode" = predict ] && args+=(-m "$MODEL")
+    case $mode in predict | combined) args+=(-m "$MODEL") ;; esac
     valgrind --tool=callgrind --callgrind-out-file="$OUT/$ds.$mode.cg" "$BENCH" "${args[@]}" \
       "$DATA/$ds/manifest.tsv" >/dev/null 2>&1
     # The mode's own function, inclusive: loading pages and the model is left out.

@@ -34,6 +34,8 @@ static void usage(void) {
          "                         (for a content stage trained on such rows)\n"
          "      --keep comments    combined stage: keep user comments as content\n"
          "      --no-title         combined stage, text: no headline first line\n"
+         "      --min-kept-words N combined stage: a page keeping fewer words keeps every\n"
+         "                         unit below 0.95 (60; 0 = never)\n"
          "  -t, --threshold P      remove a block (template stage) or unit (combined)\n"
          "                         when its probability >= P\n"
          "  -p, --precision X      use the stage's operating point for precision X (0.8,\n"
@@ -57,7 +59,7 @@ static void usage(void) {
          cli_page_options_help);
 }
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT };
 enum format { FMT_TEXT, FMT_JSONL, FMT_HTML };
 
 static const char *find_model(const char *given) {
@@ -78,6 +80,7 @@ int main(int argc, char **argv) {
   int annotate = 0, summary = 0, stage = -1; /* -1 = the model's best, 0 template, 1 combined */
   tbk_content_options copt;
   tbk_content_options_init(&copt);
+  int combined_only = 0; /* an option of the combined stage was given */
   double threshold = NAN, precision = NAN;
   static const struct option longopts[] = {
       {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
@@ -86,7 +89,8 @@ int main(int argc, char **argv) {
       {"output-dir", required_argument, 0, OPT_OUTPUT_DIR}, {"summary", no_argument, 0, OPT_SUMMARY},
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
-      {"no-title", no_argument, 0, OPT_NO_TITLE}, CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+      {"no-title", no_argument, 0, OPT_NO_TITLE}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
+      CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":m:f:t:p:o:h", longopts, NULL)) != -1) {
@@ -119,6 +123,10 @@ int main(int argc, char **argv) {
       copt.keep_comments = 1;
       break;
     case OPT_NO_TITLE: copt.title = 0; break;
+    case OPT_MIN_KEPT:
+      copt.min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
+      combined_only = 1;
+      break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: printf("tbk-predict %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
     default: cli_bad_option(c, argv);
@@ -137,7 +145,8 @@ int main(int argc, char **argv) {
     cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage %s needs a two-stage model)", mp,
             stage == 1 ? "combined" : "content");
   if (stage < 0) stage = tbk_model_content(model) != NULL;
-  if (!stage && (copt.keep_comments || !copt.title)) cli_usage_error("--keep and --no-title apply to --stage combined");
+  if (!stage && (copt.keep_comments || !copt.title || combined_only))
+    cli_usage_error("--keep, --no-title and --min-kept-words apply to --stage combined");
   const tbk_model *sm = stage ? tbk_model_content(model) : model;
   if (isnan(threshold)) {
     threshold = isnan(precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, precision);
