@@ -54,30 +54,38 @@ static long vocab_col(const tbk_units *ux, size_t scope_first, const char *word)
   return -1;
 }
 
+/* The unit is (a part of) the page's headline: most of the title's words
+ * are in it, and most of its words are the title's. */
+static int is_headline(const tbk_units *ux, size_t i) {
+  const double *v = ux->values + i * ux->dim;
+  return v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5;
+}
+
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
   (void)page;
-  long comment = o->keep_comments ? vocab_col(ux, ux->attr_anc, "comment") : -1;
+  long comment = vocab_col(ux, ux->attr_anc, "comment");
   for (size_t i = 0; i < ux->n; i++) {
+    const double *v = ux->values + i * ux->dim;
     keep[i] = unit_p[i] < o->threshold;
-    /* User comments are page-specific text the gold of article extractors
-     * leaves out; a user who wants them keeps what sits under an element
-     * named comment, unless it is mostly links (reply / report rows). */
-    if (!keep[i] && comment >= 0) {
-      const double *v = ux->values + i * ux->dim;
-      keep[i] = v[comment] > 0 && v[UX_LINK_RATIO] < 0.5;
-    }
+    /* User comments are page-specific text that no main-text gold counts
+     * (and the gold sets the content stage learns from rarely have
+     * any): what sits under an element named comment goes, unless the
+     * user keeps comments, and then it stays unless it is mostly links
+     * (reply / report rows). Measured in EVALUATION.md. */
+    if (comment >= 0 && v[comment] > 0) keep[i] = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
+    if (!o->title && is_headline(ux, i)) keep[i] = 0;
   }
   /* A page that keeps almost nothing has almost always lost its article
    * (a post made of a short list, a layout no training site had): then
    * whatever is not near-certain boilerplate stays. Measured on the
-   * leave-one-dataset-out models (EVALUATION.md "Fallback"). */
+   * leave-one-dataset-out models (EVALUATION.md "Content stage"). */
   double kept = 0;
   for (size_t i = 0; i < ux->n; i++)
     if (keep[i]) kept += ux->values[i * ux->dim + UX_WORDS];
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
-      if (unit_p[i] < o->fallback_threshold) keep[i] = 1;
+      if (unit_p[i] < o->fallback_threshold && (o->title || !is_headline(ux, i))) keep[i] = 1;
 }
 
 /* The headline in the title: sites append or prepend their name with a
@@ -116,12 +124,11 @@ tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, cons
   s.blocks = ux->n;
   int have_headline = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    const double *v = ux->values + i * ux->dim;
     s.chars += ux->u[i].chars;
     if (!keep[i]) {
       s.template_blocks++;
       s.template_chars += ux->u[i].chars;
-    } else if (v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5) {
+    } else if (is_headline(ux, i)) {
       have_headline = 1;
     }
   }

@@ -608,8 +608,11 @@ const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
 typedef struct tbk_content_options {
   double threshold;   /* boilerplate when P >= threshold (0.5) */
   int title;          /* emit the page's headline as the first text line
-                         unless the kept text starts with it (1) */
-  int keep_comments;  /* keep units inside user-comment sections (0) */
+                         unless a kept unit is the headline (1); 0: no
+                         headline at all, the headline's units removed */
+  int keep_comments;  /* keep units inside user-comment sections (class or
+                         id "comment(s)" on an ancestor), unless mostly
+                         links (0: remove them) */
   size_t min_kept_words;     /* a page keeping fewer words than this (60) */
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
 } tbk_content_options;
