@@ -29,7 +29,7 @@ for sample in site_mirrors:150 debian_docs:200; do
     valgrind --tool=callgrind --callgrind-out-file="$OUT/$ds.$mode.cg" "$BENCH" "${args[@]}" \
       "$DATA/$ds/manifest.tsv" >/dev/null 2>&1
     # The mode's own function, inclusive: loading pages and the model is left out.
-    ir=$(callgrind_annotate --inclusive=yes "$OUT/$ds.$mode.cg" | awk -v f=":run_$mode " 'index($0, f) {print $1; exit}')
+    ir=$(callgrind_annotate --inclusive=yes "$OUT/$ds.$mode.cg" | awk -v f=":run_$mode " 'index($0, f) && !done {print $1; done = 1}')
     echo "$ds $mode ${ir:-?}"
   done
 done

@@ -127,7 +127,7 @@ if [ -z "$MODEL" ] && [ "$DO_PAGES" = 1 ] && [ "$REPORT_ONLY" = 0 ]; then
 fi
 
 # ---------------------------------------------------------------- pages
-bar_of() { case $1 in label|features) echo 0.70 ;; predict) echo 0.80 ;; *) echo "" ;; esac; }
+bar_of() { case $1 in label|features) echo 0.70 ;; predict) echo 0.80 ;; combined) echo 0.60 ;; *) echo "" ;; esac; }
 
 if [ "$DO_PAGES" = 1 ]; then
   echo "## Page stages"
@@ -137,7 +137,7 @@ if [ "$DO_PAGES" = 1 ]; then
   for manifest in "${DATASETS[@]}"; do
     name=$(basename "$(dirname "$manifest")")
     rows=()
-    for mode in baseline label features predict; do
+    for mode in baseline label features predict combined; do
       log "$name: $mode"
       tsv=$OUT/$name.$mode.tsv
       [ "$REPORT_ONLY" = 0 ] && "$BENCH" --mode "$mode" -r "$REPEAT" -m "$MODEL" "${CPU_ARGS[@]}" --per-page "$OUT/$name.$mode.per-page.tsv" \
