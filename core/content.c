@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/HTMLtree.h>
-
 #include "units.h"
 #include "util.h"
 
@@ -165,13 +163,7 @@ tbk_status tbk_render_units_html(tbk_page *page, const tbk_units *ux, const unsi
       }
     }
   }
-  xmlChar *mem = NULL;
-  int size = 0;
-  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
-  if (!mem) return TBK_ERR_NOMEM;
-  int bad = tbk_buf_append(out, mem, (size_t)size);
-  xmlFree(mem);
-  return bad ? TBK_ERR_NOMEM : TBK_OK;
+  return tbk_page_dump_html(page, out);
 }
 
 tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,

@@ -84,6 +84,16 @@ double tbk_model_default_threshold(const tbk_model *m) {
   return 0.5;
 }
 
+/* "checksum <md5 of out[start..]>": what makes a cut or edited file fail. */
+static tbk_status append_checksum(tbk_buf *out, size_t start, tbk_error *err) {
+  unsigned char md5[16];
+  char hex[33];
+  tbk_md5(out->data + start, out->len - start, md5);
+  tbk_md5_hex(md5, hex);
+  if (tbk_buf_printf(out, "checksum %s\n", hex)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
+
 static tbk_status write_stage(const tbk_model *m, tbk_buf *out, tbk_error *err) {
   size_t start = out->len;
   int bad = tbk_buf_printf(out, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION) ||
@@ -115,12 +125,7 @@ static tbk_status write_stage(const tbk_model *m, tbk_buf *out, tbk_error *err) 
     tbk_status st = tbk_nb_write(m->nb, out, err);
     if (st) return st;
   }
-  unsigned char md5[16];
-  char hex[33];
-  tbk_md5(out->data + start, out->len - start, md5);
-  tbk_md5_hex(md5, hex);
-  if (tbk_buf_printf(out, "checksum %s\n", hex)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return TBK_OK;
+  return append_checksum(out, start, err);
 }
 
 tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
@@ -136,12 +141,7 @@ tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
     if (tbk_buf_puts(out, "stage context\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     if ((st = write_stage(m->content->context, out, err))) return st;
   }
-  unsigned char md5[16];
-  char hex[33];
-  tbk_md5(out->data + start, out->len - start, md5);
-  tbk_md5_hex(md5, hex);
-  if (tbk_buf_printf(out, "checksum %s\n", hex)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return TBK_OK;
+  return append_checksum(out, start, err);
 }
 
 typedef struct reader {

@@ -82,6 +82,9 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
  * of memory. Costs one comparison unless visible is under 1/20 of n. */
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
 
+/* The page's (possibly edited) DOM serialized as HTML, appended to out. */
+tbk_status tbk_page_dump_html(const tbk_page *page, tbk_buf *out);
+
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
                                  uint32_t *s, uint32_t *e) {

@@ -216,6 +216,16 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   return TBK_OK;
 }
 
+tbk_status tbk_page_dump_html(const tbk_page *page, tbk_buf *out) {
+  xmlChar *mem = NULL;
+  int size = 0;
+  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
+  if (!mem) return TBK_ERR_NOMEM;
+  int bad = tbk_buf_append(out, mem, (size_t)size);
+  xmlFree(mem);
+  return bad ? TBK_ERR_NOMEM : TBK_OK;
+}
+
 /* The innermost block that holds element i, or -1. */
 static int32_t block_of_node(const tbk_page *p, uint32_t i) {
   const tbk_node *n = &p->nodes[i];
@@ -316,14 +326,8 @@ tbk_status tbk_render_html(tbk_page *page, const double *probs, double threshold
     free(drop);
     free(whole);
   }
-  xmlChar *mem = NULL;
-  int size = 0;
-  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
-  if (!mem) return TBK_ERR_NOMEM;
-  int bad = tbk_buf_append(out, mem, (size_t)size);
-  xmlFree(mem);
   /* The DOM no longer matches the node table: renderings are final. */
-  return bad ? TBK_ERR_NOMEM : TBK_OK;
+  return tbk_page_dump_html(page, out);
 }
 
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id, const double *probs, double threshold,

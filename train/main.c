@@ -96,6 +96,10 @@ int main(int argc, char **argv) {
   if (tmpl && strncmp(tbk_dataset_schema(ds), "tbk-units-", 10) != 0)
     cli_die(TBK_EXIT_FAIL, "--template needs the content stage's rows (tbk-features --units), not rows of schema %s",
             tbk_dataset_schema(ds));
+  /* A content stage alone is no model any program reads: it needs the
+   * template stage it was featurized with. */
+  if (!tmpl && strncmp(tbk_dataset_schema(ds), "tbk-units-", 10) == 0)
+    cli_usage_error("rows of the content stage (schema %s) need --template MODEL", tbk_dataset_schema(ds));
   if (!quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
