@@ -57,6 +57,24 @@ static void exercise(tbk_model *m) {
     if (p && tbk_predict_page(pr, p, &probs, &err) == TBK_OK)
       for (size_t i = 0; i < tbk_page_block_count(p); i++)
         if (isnan(probs[i]) || probs[i] < 0 || probs[i] > 1) abort();
+    /* a two-stage model: the content stage too, and its text */
+    const double *bp, *up;
+    if (p && tbk_model_content(m) && tbk_predict_units(pr, p, &bp, &up, &err) == TBK_OK) {
+      const tbk_units *ux = tbk_predictor_units(pr);
+      size_t nu = tbk_units_count(ux);
+      unsigned char *keep = malloc(nu ? nu : 1);
+      tbk_content_options co;
+      tbk_content_options_init(&co);
+      for (size_t i = 0; i < nu; i++)
+        if (isnan(up[i]) || up[i] < 0 || up[i] > 1) abort();
+      tbk_buf text = {0};
+      if (keep) {
+        tbk_content_decide(p, ux, up, &co, keep);
+        (void)tbk_render_units_text(p, ux, keep, &co, &text, NULL);
+      }
+      tbk_buf_free(&text);
+      free(keep);
+    }
     tbk_page_free(p);
   }
   tbk_predictor_free(pr);
