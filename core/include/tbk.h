@@ -621,7 +621,9 @@ void tbk_content_options_init(tbk_content_options *o);
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
                         const double *unit_p, const tbk_content_options *o,
                         unsigned char *keep);
-/* The kept text, one line per unit, the headline first. */
+/* The kept text, one line per unit, the headline first. summary (may be
+ * NULL): blocks = units, template_blocks = removed units, chars and
+ * template_chars = all and removed characters. */
 tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux,
                                  const unsigned char *keep,
                                  const tbk_content_options *o, tbk_buf *out,
