@@ -200,6 +200,27 @@ static int name_index(const char *s, const char *const *names, int n) {
     goto fail;                                                     \
   } while (0)
 
+/* A file whose last line is not its checksum was cut short, unless what
+ * follows its last checksum line is not the start of a further stage:
+ * then something was appended after a complete file. */
+static tbk_status no_final_checksum(const char *text, size_t len, tbk_error *err) {
+  const char *last = NULL;
+  for (const char *p = text; p && p < text + len;) {
+    if ((size_t)(text + len - p) > 9 && memcmp(p, "checksum ", 9) == 0) last = p;
+    const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+    p = nl ? nl + 1 : NULL;
+  }
+  const char *tail = last ? memchr(last, '\n', (size_t)(text + len - last)) : NULL;
+  if (tail) {
+    tail++;
+    size_t rest = (size_t)(text + len - tail);
+    int stage = (rest >= 6 && memcmp(tail, "stage ", 6) == 0) || (rest >= 10 && memcmp(tail, "tbk-model ", 10) == 0);
+    if (!stage)
+      return tbk_fail(err, TBK_ERR_MODEL, "corrupt: content after the checksum line (byte %zu)", (size_t)(tail - text));
+  }
+  return tbk_fail(err, TBK_ERR_MODEL, "truncated or not a tbk model: no checksum line at the end");
+}
+
 static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
   *out = NULL;
   /* Checksum first: nothing from a damaged file is trusted. */
@@ -208,7 +229,7 @@ static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk
   const char *last = body ? text + body - 1 : text;
   while (last > text && last[-1] != '\n') last--;
   if (body < 42 || (size_t)(text + body - last) != 41 || memcmp(last, "checksum ", 9) != 0)
-    return tbk_fail(err, TBK_ERR_MODEL, "truncated or not a tbk model: no checksum line at the end");
+    return no_final_checksum(text, len, err);
   unsigned char md5[16];
   char hex[33];
   tbk_md5(text, (size_t)(last - text), md5);
@@ -390,7 +411,7 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   const char *last = body ? text + body - 1 : text;
   while (last > text && last[-1] != '\n') last--;
   if ((size_t)(text + body - last) != 41 || memcmp(last, "checksum ", 9) != 0)
-    return tbk_fail(err, TBK_ERR_MODEL, "truncated: no checksum line at the end");
+    return no_final_checksum(text, len, err);
   unsigned char md5[16];
   char hex[33];
   tbk_md5(text, (size_t)(last - text), md5);

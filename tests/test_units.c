@@ -226,6 +226,14 @@ static void test_two_stage(tbk_units *ux) {
     CHECK(bad == NULL);
   }
   CHECK_INT(tbk_model_parse(one.data, 27 + before.len, &bad, &err), TBK_ERR_MODEL);
+  CHECK(strstr(err.msg, "truncated") != NULL);
+  /* something appended after a complete file is named as such */
+  tbk_buf junk = {0};
+  tbk_buf_append(&junk, one.data, one.len);
+  tbk_buf_puts(&junk, "junk\n");
+  CHECK_INT(tbk_model_parse(junk.data, junk.len, &bad, &err), TBK_ERR_MODEL);
+  CHECK(strstr(err.msg, "content after the checksum line") != NULL);
+  tbk_buf_free(&junk);
   /* one flipped byte in the content stage: refused */
   one.data[one.len - 100] ^= 1;
   CHECK_INT(tbk_model_parse(one.data, one.len, &bad, NULL), TBK_ERR_MODEL);
