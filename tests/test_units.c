@@ -226,7 +226,6 @@ static void test_two_stage(tbk_units *ux) {
     CHECK(bad == NULL);
   }
   CHECK_INT(tbk_model_parse(one.data, 27 + before.len, &bad, &err), TBK_ERR_MODEL);
-  CHECK(strstr(err.msg, "truncated") != NULL);
   /* something appended after a complete file is named as such */
   tbk_buf junk = {0};
   tbk_buf_append(&junk, one.data, one.len);
