@@ -1,5 +1,5 @@
-/* tbk-predict: score every block of unseen pages with a trained model and
- * write the page without its template (stage 4). */
+/* tbk-predict: score the blocks (template stage) and text units (content
+ * stage) of unseen pages and write their clean text (stage 4). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -12,20 +12,25 @@
 
 static void usage(void) {
   printf("Usage: tbk-predict [OPTION]... INPUT...\n"
-         "Score every candidate block of each page with a template model (no site\n"
-         "history needed) and write the page with its template removed.\n"
+         "Write each page's clean text (or HTML, or per-unit JSON) with no site history:\n"
+         "with a two-stage model, the template stage scores every candidate block and\n"
+         "the content stage every text unit; with a template-only model, the page\n"
+         "without its template blocks.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
          ".warc/.warc.gz file.\n\n"
          "Options:\n"
          "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
          "                         default.model)\n"
-         "  -f, --format FMT       text (default): the page's text without template, one\n"
-         "                         line per paragraph-level element, in reading order;\n"
-         "                         jsonl: one JSON object per block (page, path, tag,\n"
-         "                         p, template, chars, text);\n"
-         "                         html: the page with template blocks removed\n"
+         "  -f, --format FMT       text (default): the headline, then the kept text in\n"
+         "                         reading order, one line per unit (template stage: per\n"
+         "                         paragraph-level element);\n"
+         "                         jsonl: one JSON object per unit (page, path, tag,\n"
+         "                         p_template, p_content, content, chars, text), or per\n"
+         "                         block in the template stage (p, template);\n"
+         "                         html: the page without what was removed\n"
          "      --annotate         with -f html: keep everything, add\n"
-         "                         data-tbk-template=\"P\" to every block\n"
+         "                         data-tbk-content=\"P\" to every unit's line element\n"
+         "                         (template stage: data-tbk-template to every block)\n"
          "      --stage S          combined (default with a two-stage model): the\n"
          "                         content stage decides every text unit of the page,\n"
          "                         with the template stage's probabilities among its\n"
@@ -46,7 +51,8 @@ static void usage(void) {
          "  -o, --output FILE      write to FILE (default stdout); appears when complete\n"
          "      --output-dir DIR   one output file per page under DIR, named after the\n"
          "                         page (.txt, .jsonl or .html)\n"
-         "      --summary          per-page summary on stderr (blocks, template share)\n"
+         "      --summary          per-page summary on stderr (units or blocks, and the\n"
+         "                         share of the text removed)\n"
          "  -h, --help             show this help and exit\n"
          "      --version          show the version and exit\n\n"
          "%s\n"
