@@ -221,9 +221,9 @@ static tbk_status no_final_checksum(const char *text, size_t len, tbk_error *err
   return tbk_fail(err, TBK_ERR_MODEL, "truncated or not a tbk model: no checksum line at the end");
 }
 
-static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
-  *out = NULL;
-  /* Checksum first: nothing from a damaged file is trusted. */
+/* The last line must be "checksum <md5 of everything before it>"; *last
+ * receives where that line starts. */
+static tbk_status verify_checksum(const char *text, size_t len, const char **last_out, tbk_error *err) {
   size_t body = len;
   while (body > 0 && text[body - 1] == '\n') body--;
   const char *last = body ? text + body - 1 : text;
@@ -235,6 +235,16 @@ static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk
   tbk_md5(text, (size_t)(last - text), md5);
   tbk_md5_hex(md5, hex);
   if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+  *last_out = last;
+  return TBK_OK;
+}
+
+static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+  *out = NULL;
+  /* Checksum first: nothing from a damaged file is trusted. */
+  const char *last;
+  tbk_status cs = verify_checksum(text, len, &last, err);
+  if (cs) return cs;
   /* The format is printable ASCII lines. A control byte (a NUL above all,
    * which would cut a value short where it is copied as a C string) is
    * damage, even when the checksum was computed over it. */
@@ -406,17 +416,9 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   if (len < (size_t)sl || memcmp(text, staged, (size_t)sl) != 0) return parse_stage(text, len, out, err);
   /* The outer checksum covers both stages, so a file cut between them is
    * refused rather than read as a template-only model. */
-  size_t body = len;
-  while (body > 0 && text[body - 1] == '\n') body--;
-  const char *last = body ? text + body - 1 : text;
-  while (last > text && last[-1] != '\n') last--;
-  if ((size_t)(text + body - last) != 41 || memcmp(last, "checksum ", 9) != 0)
-    return no_final_checksum(text, len, err);
-  unsigned char md5[16];
-  char hex[33];
-  tbk_md5(text, (size_t)(last - text), md5);
-  tbk_md5_hex(md5, hex);
-  if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+  const char *last;
+  tbk_status cs = verify_checksum(text, len, &last, err);
+  if (cs) return cs;
   const char *s = text + sl, *end = last;
   static const char tmpl_tag[] = "stage template\n", content_tag[] = "stage content\n";
   if ((size_t)(end - s) < sizeof tmpl_tag - 1 || memcmp(s, tmpl_tag, sizeof tmpl_tag - 1) != 0)

@@ -77,15 +77,6 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
   return TBK_OK;
 }
 
-static int grow_doubles(double **p, size_t *cap, size_t n) {
-  if (n <= *cap) return 0;
-  double *q = realloc(*p, n * sizeof *q);
-  if (!q) return -1;
-  *p = q;
-  *cap = n;
-  return 0;
-}
-
 struct tbk_predictor {
   const tbk_model *m;  /* borrowed */
   tbk_features *fx;    /* owned */
@@ -163,7 +154,7 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
   tbk_status st = tbk_features_page(pr->fx, page, err);
   if (st) return st;
   size_t nb = page->n_blocks;
-  if (grow_doubles(&pr->probs, &pr->cap, nb)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (tbk_grow((void **)&pr->probs, &pr->cap, nb, sizeof *pr->probs)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t b = 0; b < nb; b++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
@@ -182,7 +173,8 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
   if (st || (st = tbk_units_page(pr->ux, page, bp, err))) return st;
   size_t nu = tbk_units_count(pr->ux);
-  if (grow_doubles(&pr->uprobs, &pr->ucap, nu ? nu : 1) || grow_doubles(&pr->first, &pr->fcap, 3 * (nu ? nu : 1)))
+  if (tbk_grow((void **)&pr->uprobs, &pr->ucap, nu ? nu : 1, sizeof *pr->uprobs) ||
+      tbk_grow((void **)&pr->first, &pr->fcap, 3 * (nu ? nu : 1), sizeof *pr->first))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   const tbk_model *c = pr->m->content;
   for (size_t i = 0; i < nu; i++) {

@@ -203,19 +203,11 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->w_off);
   free(ux->w_idx);
   free(ux->w_cnt);
-  free(ux->line_of);
-  free(ux->node_path);
-  free(ux->node_path_len);
   tbk_buf_free(&ux->node_paths);
-  free(ux->anc_flags);
-  free(ux->node_chars);
-  free(ux->node_anchor);
-  free(ux->score);
-  free(ux->node_units);
-  free(ux->node_words);
   free(ux->self_bits);
   free(ux->anc_bits);
-  free(ux->tmpl);
+  free(ux->nd);
+  free(ux->scratch);
   free(ux->title_h);
   free(ux);
 }
@@ -269,17 +261,6 @@ int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_bu
 
 /* ---------------------------------------------------------- segmentation */
 
-static int grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return 0;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *q = realloc(*p, c * size);
-  if (!q) return -1;
-  *p = q;
-  *cap = c;
-  return 0;
-}
-
 static uint32_t anc_flag_of(tbk_tag t) {
   switch (t) {
   case TBK_TAG_A: return 1u << UA_A;
@@ -315,7 +296,7 @@ static uint32_t anc_flag_of(tbk_tag t) {
 /* Locator of a unit: its line element's XPath-like path (same-name
  * siblings counted as XPath does) and "#k", the k-th unit of that element.
  * Element paths are built once per page and element, each from its
- * parent's (node_path[i] = offset + 1 into node_paths, 0 = not yet), so a
+ * parent's (nd[i].path_off = offset + 1 into node_paths, 0 = not yet), so a
  * unit costs its own step, not one formatted step per ancestor. */
 static int append_step(tbk_buf *b, const tbk_node *nd) {
   const char *name = (const char *)nd->xml->name;
@@ -333,54 +314,52 @@ static int node_path(tbk_units *ux, const tbk_page *p, uint32_t elem) {
   for (;;) {
     size_t n = 0;
     uint32_t i = elem;
-    while (i != TBK_NONE && !ux->node_path[i] && n < 64) { chain[n++] = i; i = p->nodes[i].parent; }
+    while (i != TBK_NONE && !ux->nd[i].path_off && n < 64) { chain[n++] = i; i = p->nodes[i].parent; }
     while (n-- > 0) {
       uint32_t c = chain[n], par = p->nodes[c].parent;
       size_t start = ux->node_paths.len;
       if (par != TBK_NONE) {
-        size_t po = ux->node_path[par] - 1, pl = ux->node_path_len[par];
+        size_t po = ux->nd[par].path_off - 1, pl = ux->nd[par].path_len;
         if (tbk_buf_reserve(&ux->node_paths, pl) ) return -1;
         memcpy(ux->node_paths.data + ux->node_paths.len, ux->node_paths.data + po, pl);
         ux->node_paths.len += pl;
       }
       if (append_step(&ux->node_paths, &p->nodes[c])) return -1;
-      ux->node_path[c] = (uint32_t)start + 1;
-      ux->node_path_len[c] = (uint32_t)(ux->node_paths.len - start);
+      ux->nd[c].path_off = (uint32_t)start + 1;
+      ux->nd[c].path_len = (uint32_t)(ux->node_paths.len - start);
     }
-    if (ux->node_path[elem]) return 0;
+    if (ux->nd[elem].path_off) return 0;
   }
 }
 
 static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t ordinal, size_t *off) {
   if (node_path(ux, p, elem)) return -1;
   *off = ux->paths.len;
-  return tbk_buf_append(&ux->paths, ux->node_paths.data + ux->node_path[elem] - 1, ux->node_path_len[elem]) ||
+  return tbk_buf_append(&ux->paths, ux->node_paths.data + ux->nd[elem].path_off - 1, ux->nd[elem].path_len) ||
          tbk_buf_printf(&ux->paths, "#%u", ordinal) || tbk_buf_append(&ux->paths, "", 1);
 }
 
 tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
-  if (grow((void **)&ux->line_of, &ux->cap_nodes, p->n_nodes + 1, sizeof *ux->line_of) ||
-      grow((void **)&ux->node_path, &ux->cap_path_off, p->n_nodes + 1, sizeof *ux->node_path) ||
-      grow((void **)&ux->node_path_len, &ux->cap_path_nodes, p->n_nodes + 1, sizeof *ux->node_path_len))
+  if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(ux->node_path, 0, p->n_nodes * sizeof *ux->node_path);
+  memset(ux->nd, 0, p->n_nodes * sizeof *ux->nd);
   ux->node_paths.len = 0;
   /* Parents come before children, so one pass in document order. */
   for (uint32_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *nd = &p->nodes[i];
-    ux->line_of[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->line_of[nd->parent];
+    ux->nd[i].line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
   }
   uint32_t last_elem = TBK_NONE, last_ord = 0;
   for (uint32_t r = 0; r < p->n_runs;) {
-    uint32_t le = ux->line_of[p->runs[r].node], e = r + 1;
-    while (e < p->n_runs && ux->line_of[p->runs[e].node] == le) e++;
+    uint32_t le = ux->nd[p->runs[r].node].line, e = r + 1;
+    while (e < p->n_runs && ux->nd[p->runs[e].node].line == le) e++;
     uint32_t s = p->runs[r].start, t = p->runs[e - 1].end;
     while (s < t && p->text.data[s] == ' ') s++;
     while (t > s && p->text.data[t - 1] == ' ') t--;
     if (s < t) {
-      if (grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      if (tbk_grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       tbk_unit_rec *u = &ux->u[ux->n++];
       memset(u, 0, sizeof *u);
       u->run_first = r;
@@ -442,7 +421,7 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   c->line_len += (long)cps + 1;
   if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
   else c->line_words++;
-  if (grow((void **)&ux->w_idx, &ux->cap_w, ux->n_w + 1, sizeof *ux->w_idx)) {
+  if (tbk_grow((void **)&ux->w_idx, &ux->cap_w, ux->n_w + 1, sizeof *ux->w_idx)) {
     c->fail = 1;
     return 1;
   }
@@ -486,7 +465,7 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* Sort a unit's word indices and fold them to (index, count) pairs in
- * place: w_cnt is kept the same size as w_idx. */
+ * place (w_cnt holds at least n_w entries). */
 static void fold_words(tbk_units *ux, size_t from) {
   size_t n = ux->n_w - from;
   uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
@@ -594,7 +573,7 @@ static int on_title_token(void *vc, const char *tok, size_t len) {
   uint64_t h = tbk_hash64(tok, len);
   for (size_t k = 0; k < ux->n_title; k++)
     if (ux->title_h[k] == h) return 0;
-  if (grow((void **)&ux->title_h, &c->cap, ux->n_title + 1, sizeof *ux->title_h)) { c->fail = 1; return 1; }
+  if (tbk_grow((void **)&ux->title_h, &c->cap, ux->n_title + 1, sizeof *ux->title_h)) { c->fail = 1; return 1; }
   ux->title_h[ux->n_title++] = h;
   return 0;
 }
@@ -636,29 +615,11 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   if (st) return st;
   size_t nn = p->n_nodes, nu = ux->n, dim = ux->dim;
   size_t words_per = (ux->attr_width + 63) / 64;
-  size_t cap_nodes = ux->cap_nodes;
-  int bad = grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
-            grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off);
-  /* per-node arrays share line_of's capacity */
-  if (!bad) {
-    size_t c = cap_nodes;
-    uint32_t *af = realloc(ux->anc_flags, c * sizeof *af);
-    if (af) ux->anc_flags = af;
-    uint32_t *nc = realloc(ux->node_chars, c * sizeof *nc);
-    if (nc) ux->node_chars = nc;
-    uint32_t *na = realloc(ux->node_anchor, c * sizeof *na);
-    if (na) ux->node_anchor = na;
-    double *sc = realloc(ux->score, c * sizeof *sc);
-    if (sc) ux->score = sc;
-    uint32_t *nu_ = realloc(ux->node_units, c * sizeof *nu_);
-    if (nu_) ux->node_units = nu_;
-    uint32_t *nw = realloc(ux->node_words, c * sizeof *nw);
-    if (nw) ux->node_words = nw;
-    bad = !af || !nc || !na || !sc || !nu_ || !nw;
-  }
-  bad = bad || grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
-        grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        grow((void **)&ux->tmpl, &ux->cap_tmpl, nu * 3 + 2, sizeof *ux->tmpl);
+  int bad = tbk_grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
+            tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off);
+  bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
+        tbk_grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
+        tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(ux->values, 0, (nu ? nu : 1) * dim * sizeof *ux->values);
 
@@ -670,29 +631,27 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
     tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd->xml, sb);
     if (nd->parent == TBK_NONE) {
-      ux->anc_flags[i] = anc_flag_of((tbk_tag)nd->tag);
+      ux->nd[i].anc_flags = anc_flag_of((tbk_tag)nd->tag);
       memcpy(ab, sb, words_per * sizeof *ab);
     } else {
-      ux->anc_flags[i] = ux->anc_flags[nd->parent] | anc_flag_of((tbk_tag)nd->tag);
+      ux->nd[i].anc_flags = ux->nd[nd->parent].anc_flags | anc_flag_of((tbk_tag)nd->tag);
       const uint64_t *pb = ux->anc_bits + (size_t)nd->parent * words_per;
       for (size_t w = 0; w < words_per; w++) ab[w] = pb[w] | sb[w];
     }
-    ux->node_chars[i] = ux->node_anchor[i] = 0;
-    ux->score[i] = 0;
   }
   size_t page_chars = 0, page_anchor = 0;
   for (size_t r = 0; r < p->n_runs; r++) {
     const tbk_run *run = &p->runs[r];
     uint32_t c = (uint32_t)tbk_utf8_length(p->text.data + run->start, run->end - run->start);
-    ux->node_chars[run->node] += c;
+    ux->nd[run->node].chars += c;
     page_chars += c;
-    if (p->nodes[run->node].in_anchor) { ux->node_anchor[run->node] += c; page_anchor += c; }
+    if (p->nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }
   }
   for (size_t i = nn; i-- > 0;) {
     uint32_t par = p->nodes[i].parent;
     if (par == TBK_NONE) continue;
-    ux->node_chars[par] += ux->node_chars[i];
-    ux->node_anchor[par] += ux->node_anchor[i];
+    ux->nd[par].chars += ux->nd[i].chars;
+    ux->nd[par].anchor += ux->nd[i].anchor;
   }
 
   /* Title tokens, then every unit's tokens, words line and text stats. */
@@ -705,21 +664,22 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   ux->n_w = 0;
   size_t page_words = 0;
-  double *dens = ux->tmpl + nu; /* reuse: text density per unit */
+  /* per unit: template probability, text density, then the plain
+   * lengths of the long units (three arrays in one scratch) */
+  double *tmpl_p = ux->scratch, *dens = ux->scratch + nu;
   for (size_t i = 0; i < nu; i++) {
     tbk_unit_rec *u = &ux->u[i];
     double *v = ux->values + i * dim;
     ux->w_off[i] = ux->n_w;
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
-    /* w_cnt shadows w_idx's capacity */
     const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
     if (is_ascii(ut, u->end - u->start)) tokenize_ascii(&c, ut, u->end - u->start);
     else tbk_tokenize_valid(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
     if (c.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    uint32_t *wc = realloc(ux->w_cnt, (ux->cap_w ? ux->cap_w : 1) * sizeof *wc);
-    if (!wc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    ux->w_cnt = wc;
+    /* fold_words writes a count beside every index */
+    if (tbk_grow((void **)&ux->w_cnt, &ux->cap_wcnt, ux->n_w ? ux->n_w : 1, sizeof *ux->w_cnt))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fold_words(ux, before);
     u->words = c.words;
     page_words += c.words;
@@ -763,9 +723,9 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     /* markup context */
     int col = ux->tag_col[le->tag];
     v[col >= 0 ? (size_t)col : ux->tag_other] = 1;
-    uint32_t fl = ux->anc_flags[u->elem];
+    uint32_t fl = ux->nd[u->elem].anc_flags;
     /* inline elements around the unit's text count too (a, strong, time) */
-    for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->anc_flags[p->runs[r].node];
+    for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
     for (size_t a = 0; a < UA_COUNT; a++)
       if (fl >> a & 1) v[ux->anc_col + a] = 1;
     v[UX_HEADING] = (fl >> UA_HEADING) & 1;
@@ -790,7 +750,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(p->runs[r].end - p->runs[r].start);
     v[UX_TMPL_P] = tot > 0 ? tp / tot : 0;
     v[UX_TMPL_IN_BLOCK] = tot > 0 ? inb / tot : 0;
-    ux->tmpl[i] = v[UX_TMPL_P];
+    tmpl_p[i] = v[UX_TMPL_P];
     double outer = 0;
     for (int32_t b = block_p ? block_of(p, u->elem) : -1; b >= 0; b = p->blocks[b].parent) outer = block_p[b];
     v[UX_TMPL_OUTER_P] = outer;
@@ -807,16 +767,16 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     double s = 1 + ux->values[i * dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
     uint32_t a = p->nodes[u->elem].parent;
     for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
-      ux->score[a] += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
+      ux->nd[a].score += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
   }
   uint32_t best = TBK_NONE, best2 = TBK_NONE;
   double best_s = 0, best2_s = 0;
   for (uint32_t i = 0; i < nn; i++) {
-    if (ux->score[i] <= 0) continue;
-    double ld = ux->node_chars[i] ? (double)ux->node_anchor[i] / ux->node_chars[i] : 0;
-    double s = (ux->score[i] + readability_weight(ux->self_bits + (size_t)i * words_per,
+    if (ux->nd[i].score <= 0) continue;
+    double ld = ux->nd[i].chars ? (double)ux->nd[i].anchor / ux->nd[i].chars : 0;
+    double s = (ux->nd[i].score + readability_weight(ux->self_bits + (size_t)i * words_per,
                                                  ux->opt.attr_dims)) * (1 - ld);
-    ux->score[i] = s;
+    ux->nd[i].score = s;
     if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
     else if (s > best2_s) { best2_s = s; best2 = i; }
   }
@@ -831,7 +791,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     plain_total += pl;
     if (pl > max_plain) max_plain = pl;
   }
-  double *longs = ux->tmpl + 2 * nu; /* plain lengths of the long units */
+  double *longs = ux->scratch + 2 * nu;
   size_t n_long = 0;
   for (size_t i = 0; i < nu; i++)
     if (ux->u[i].chars - ux->u[i].anchor_chars >= 80) longs[n_long++] = (double)ux->u[i].chars - ux->u[i].anchor_chars;
@@ -859,21 +819,20 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
 
   /* Units and words under each line element's parent: counted at the
    * units' own line elements and summed up the tree like the characters. */
-  for (uint32_t i = 0; i < nn; i++) ux->node_units[i] = ux->node_words[i] = 0;
   for (size_t i = 0; i < nu; i++) {
-    ux->node_units[ux->u[i].elem]++;
-    ux->node_words[ux->u[i].elem] += ux->u[i].words;
+    ux->nd[ux->u[i].elem].units++;
+    ux->nd[ux->u[i].elem].words += ux->u[i].words;
   }
   for (size_t i = nn; i-- > 0;) {
     uint32_t par = p->nodes[i].parent;
     if (par == TBK_NONE) continue;
-    ux->node_units[par] += ux->node_units[i];
-    ux->node_words[par] += ux->node_words[i];
+    ux->nd[par].units += ux->nd[i].units;
+    ux->nd[par].words += ux->nd[i].words;
   }
   uint32_t first_h1 = TBK_NONE;
   for (size_t i = 0; i < nu && first_h1 == TBK_NONE; i++)
     if (p->nodes[ux->u[i].elem].tag == TBK_TAG_H1) first_h1 = (uint32_t)i;
-  double best_share = best != TBK_NONE && page_chars ? (double)ux->node_chars[best] / page_chars : 0;
+  double best_share = best != TBK_NONE && page_chars ? (double)ux->nd[best].chars / page_chars : 0;
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     double *v = ux->values + i * dim;
@@ -893,7 +852,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
       v[UX_BEST_BEFORE] = !inside && u->elem < best;
       v[UX_BEST_AFTER] = !inside && u->elem >= b->end;
       uint32_t par = p->nodes[u->elem].parent;
-      v[UX_PARENT_SCORE] = par != TBK_NONE && best_s > 0 ? fmax(0, ux->score[par]) / best_s : 0;
+      v[UX_PARENT_SCORE] = par != TBK_NONE && best_s > 0 ? fmax(0, ux->nd[par].score) / best_s : 0;
     }
     double plain = (double)u->chars - u->anchor_chars;
     v[UX_CHARS_REL_MAX] = max_plain > 0 ? plain / max_plain : 0;
@@ -934,12 +893,12 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
 #undef NB
     if (i > 0) {
       v[UX_PREV_DENSITY] = dens[i - 1];
-      v[UX_PREV_TMPL] = ux->tmpl[i - 1];
+      v[UX_PREV_TMPL] = tmpl_p[i - 1];
       v[UX_PREV_SAME_PARENT] = p->nodes[ux->u[i - 1].elem].parent == p->nodes[u->elem].parent;
     }
     if (i + 1 < nu) {
       v[UX_NEXT_DENSITY] = dens[i + 1];
-      v[UX_NEXT_TMPL] = ux->tmpl[i + 1];
+      v[UX_NEXT_TMPL] = tmpl_p[i + 1];
       v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
     }
     double ww = 0, wc = 0, wa = 0;
@@ -952,9 +911,9 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
     uint32_t par = p->nodes[u->elem].parent;
     if (par != TBK_NONE) {
-      v[UX_SIB_LINK] = ux->node_chars[par] ? (double)ux->node_anchor[par] / ux->node_chars[par] : 0;
-      v[UX_SIB_UNITS] = ux->node_units[par];
-      v[UX_SIB_WORDS] = ux->node_words[par];
+      v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
+      v[UX_SIB_UNITS] = ux->nd[par].units;
+      v[UX_SIB_WORDS] = ux->nd[par].words;
     }
   }
   return TBK_OK;

@@ -112,6 +112,16 @@ enum {
  * boilerplate (captions, bylines, teasers, sharing) from the article. */
 #define UX_VOCAB_MAX 128
 
+/* What the units' features need per element of the page. */
+typedef struct tbk_unit_node {
+  uint32_t line;                /* line element of the element's text */
+  uint32_t anc_flags;           /* UA_* of the element and its ancestors */
+  uint32_t chars, anchor;       /* visible and linked characters below */
+  uint32_t units, words;        /* units and words below */
+  uint32_t path_off, path_len;  /* locator in node_paths (off + 1; 0 = none) */
+  double score;                 /* Readability score */
+} tbk_unit_node;
+
 /* One leaf text unit: consecutive text runs that share their line element
  * (the nearest ancestor that breaks a visual line), trimmed. */
 typedef struct tbk_unit_rec {
@@ -144,18 +154,15 @@ struct tbk_units {
   tbk_buf paths;
   double *values; size_t cap_values;
   size_t *w_off; size_t cap_woff;
-  uint32_t *w_idx, *w_cnt; size_t n_w, cap_w;
+  uint32_t *w_idx, *w_cnt; size_t n_w, cap_w, cap_wcnt;
   char title[512];             /* the page's <title>, normalized */
 
-  /* scratch (owned), per node */
-  uint32_t *line_of; uint32_t *anc_flags; uint32_t *node_chars, *node_anchor;
-  uint32_t *node_units, *node_words;
-  uint32_t *node_path, *node_path_len; size_t cap_path_off, cap_path_nodes; /* see unit_path */
-  tbk_buf node_paths;
-  double *score; size_t cap_nodes;
+  /* scratch (owned) */
+  tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
+  tbk_buf node_paths;                      /* element locators, see unit_path */
   uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
   uint64_t *anc_bits; size_t cap_anc;
-  double *tmpl; size_t cap_tmpl;          /* per unit */
+  double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;
 };
 

@@ -188,3 +188,14 @@ tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
   if (st == TBK_OK) out->data[out->len] = '\0';
   return st;
 }
+
+int tbk_grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}

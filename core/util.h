@@ -21,6 +21,10 @@ static inline int tbk_is_space_cp(uint32_t c) {
          c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+/* Grow *p (elements of `size` bytes, capacity *cap) to hold at least
+ * `need`, doubling from 64; 0 ok, -1 out of memory (*p unchanged). */
+int tbk_grow(void **p, size_t *cap, size_t need, size_t size);
+
 /* 64-bit FNV-1a, for hash tables keyed by short strings. */
 static inline uint64_t tbk_hash64(const void *p, size_t n) {
   const unsigned char *s = p;
