@@ -169,6 +169,7 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
   if (!o) {
     tbk_feature_options_init(&defaults);
     defaults.attr_dims = TBK_UNITS_ATTR_DIMS;
+    defaults.word_dims = TBK_UNITS_WORD_DIMS;
     o = &defaults;
   }
   pthread_once(&stop_once, stop_init);

@@ -523,9 +523,11 @@ typedef struct tbk_unit {
 
 /* The extractor: schema, class/id tokenizer and per-page scratch; one per
  * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported);
- * o = NULL: word_dims 2^18 and TBK_UNITS_ATTR_DIMS hashed class/id
- * buckets per scope. */
+ * o = NULL: the units' defaults, TBK_UNITS_WORD_DIMS word buckets and
+ * TBK_UNITS_ATTR_DIMS hashed class/id buckets per scope (measured as
+ * accurate as 2^18 and 128, EVALUATION.md, for a smaller, faster model). */
 #define TBK_UNITS_ATTR_DIMS 32
+#define TBK_UNITS_WORD_DIMS 16384
 tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
                          tbk_error *err);
 void tbk_units_free(tbk_units *ux);
