@@ -239,6 +239,11 @@ int cli_exit(int code) {
   return code;
 }
 
+int cli_version(void) {
+  printf("%s %s\n", prog_name, tbk_version());
+  return cli_exit(TBK_EXIT_OK);
+}
+
 /* ------------------------------------------------------------ pages */
 
 const char cli_page_options_help[] =

@@ -64,6 +64,9 @@ int cli_out_write(void *ctx, const char *data, size_t n);
 /* Call last in main: flushes stdout and turns a write error into
  * TBK_EXIT_WRITE (like jq, a full disk is never a silent success). */
 int cli_exit(int code);
+/* --version: "prog VERSION" on stdout (the library's version, one for all
+ * programs), then the code for cli_exit(TBK_EXIT_OK). */
+int cli_version(void);
 
 /* ----- options and page loading shared by label, features and predict */
 

@@ -1,5 +1,5 @@
-/* Buffers, whole-file reading and status names: the small plumbing every
- * other module leans on. */
+/* Buffers, whole-file reading, status names and the version: the small
+ * plumbing every other module leans on. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -7,6 +7,10 @@
 
 #include "tbk.h"
 #include "util.h"
+
+/* Compiled into the library, so a program linked against another build of
+ * libtbk sees that build's version, not its own headers'. */
+const char *tbk_version(void) { return TBK_VERSION; }
 
 const char *tbk_status_str(tbk_status s) {
   switch (s) {

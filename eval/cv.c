@@ -35,9 +35,14 @@ static void usage_cv(void) {
          "  -h, --help               show this help and exit\n\n"
          "%s\n"
          "Every row of a held-out site is scored (the caps and deduplication apply to\n"
-         "training only).\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 done, but malformed rows\n"
-         "were skipped; 4 an output could not be written.\n",
+         "training only).\n\n"
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  done, but malformed rows were skipped\n"
+         "  4  an output could not be written\n"
+         "  5  the data sets were made with different feature schemas\n",
          cli_train_options_help);
 }
 

@@ -36,8 +36,13 @@ static void usage_gold(void) {
          "      --name NAME        the \"name\" field of the JSON line (default: PRED_DIR,\n"
          "                         or \"baseline\")\n"
          "  -h, --help             show this help and exit\n\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 done, but some gold or\n"
-         "page files could not be read (each reported; scored as empty).\n");
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  done, but some gold or page files could not be read (each reported;\n"
+         "     scored as empty)\n"
+         "  4  the --per-page file could not be written\n");
 }
 
 enum { GOLD_BASELINE = CLI_OPT_FIRST_FREE, GOLD_PER_PAGE, GOLD_NAME, GOLD_COMMENTS };

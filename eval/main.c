@@ -22,9 +22,17 @@ static void usage(void) {
          "            labelled blocks, with the text / non-text ablation\n"
          "  gold      token precision/recall/F1 of extracted text against gold text\n"
          "  snippets  trafilatura's must-have / must-not-have snippet evaluation\n\n"
-         "Run 'tbk-eval COMMAND --help' for the options of each command.\n"
+         "Run 'tbk-eval COMMAND --help' for the options of each command.\n\n"
+         "Options:\n"
          "  -h, --help     show this help and exit\n"
-         "      --version  show the version and exit\n");
+         "      --version  show the version and exit\n\n"
+         "Exit status (each command's --help says which apply to it):\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  done, but some input was skipped (each reported)\n"
+         "  4  an output could not be written\n"
+         "  5  cv: the data sets were made with different feature schemas\n");
 }
 
 int main(int argc, char **argv) {
@@ -32,7 +40,7 @@ int main(int argc, char **argv) {
   if (argc < 2) cli_usage_error("no command given (cv, gold or snippets)");
   const char *cmd = argv[1];
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
-  if (strcmp(cmd, "--version") == 0) { printf("tbk-eval %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK); }
+  if (strcmp(cmd, "--version") == 0) return cli_version();
   if (strcmp(cmd, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
   if (strcmp(cmd, "gold") == 0) return cmd_gold(argc - 1, argv + 1);
   if (strcmp(cmd, "snippets") == 0) return cmd_snippets(argc - 1, argv + 1);

@@ -32,8 +32,13 @@ static void usage_snippets(void) {
          "                         fp, tn)\n"
          "      --name NAME        the \"name\" field of the JSON line\n"
          "  -h, --help             show this help and exit\n\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 done, but some pages were\n"
-         "unmapped or unreadable (each reported; scored as nothing extracted).\n");
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  done, but some pages were unmapped or unreadable (each reported; scored\n"
+         "     as nothing extracted)\n"
+         "  4  the --per-page file could not be written\n");
 }
 
 typedef struct page_map {

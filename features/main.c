@@ -44,8 +44,14 @@ static void usage(void) {
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 some pages, label lines\n"
-         "or labelled blocks were skipped (each reported); 4 output could not be written.\n",
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  some pages, label lines or labelled blocks were skipped (each reported)\n"
+         "  4  output could not be written\n"
+         "  5  the --units -m model refused (missing, corrupt, truncated, or built for\n"
+         "     another feature schema)\n",
          cli_page_options_help);
 }
 
@@ -269,7 +275,7 @@ int main(int argc, char **argv) {
     case 'm': model_path = optarg; break;
     case OPT_PROGRESS: progress = (size_t)cli_long("--progress", optarg, 1, 1000000000); break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    case OPT_VERSION: printf("tbk-features %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
     }
   }

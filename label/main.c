@@ -33,8 +33,12 @@ static void usage(void) {
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 some pages or sites\n"
-         "were skipped (each reported); 4 output could not be written.\n",
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  some pages or sites were skipped (each reported)\n"
+         "  4  output could not be written\n",
          cli_page_options_help);
 }
 
@@ -183,7 +187,7 @@ int main(int argc, char **argv) {
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    case OPT_VERSION: printf("tbk-label %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
     }
   }

@@ -2,6 +2,7 @@
  * stage) of unseen pages and write their clean text (stage 4). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static void usage(void) {
          ".warc/.warc.gz file.\n\n"
          "Options:\n"
          "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
-         "                         default.model)\n"
+         "                         default.model in the installation's share/tbk/)\n"
          "  -f, --format FMT       text (default): the headline, then the kept text in\n"
          "                         reading order, one line per unit (template stage: per\n"
          "                         paragraph-level element);\n"
@@ -59,21 +60,40 @@ static void usage(void) {
          "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
          "html).\n\n"
-         "Exit status: 0 ok; 1 fatal error; 2 usage error; 3 some pages were skipped\n"
-         "(each reported); 4 output could not be written; 5 model refused (missing,\n"
-         "corrupt, truncated, or built for another feature schema).\n",
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error\n"
+         "  2  usage error\n"
+         "  3  some pages were skipped (each reported)\n"
+         "  4  output could not be written\n"
+         "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
+         "     schema)\n",
          cli_page_options_help);
 }
 
 enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT };
 enum format { FMT_TEXT, FMT_JSONL, FMT_HTML };
 
+/* The shipped model is looked for relative to this program's directory
+ * first, so a moved installation and the build tree (which keeps a copy at
+ * the same relative place) find theirs; no build path is compiled in. */
 static const char *find_model(const char *given) {
   if (given) return given;
   const char *env = getenv("TBK_MODEL");
   if (env && *env) return env;
-  if (access(TBK_INSTALLED_MODEL, R_OK) == 0) return TBK_INSTALLED_MODEL;
-  return TBK_SOURCE_MODEL;
+  static char path[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path);
+  char *slash = NULL;
+  if (n > 0 && (size_t)n < sizeof path) {
+    path[n] = '\0';
+    slash = strrchr(path, '/');
+  }
+  size_t rel = strlen(TBK_MODEL_FROM_BIN);
+  if (slash && (size_t)(slash + 1 - path) + rel < sizeof path) {
+    memcpy(slash + 1, TBK_MODEL_FROM_BIN, rel + 1);
+    if (access(path, R_OK) == 0) return path;
+  }
+  return TBK_INSTALLED_MODEL;
 }
 
 
@@ -134,7 +154,7 @@ int main(int argc, char **argv) {
       combined_only = 1;
       break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    case OPT_VERSION: printf("tbk-predict %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
     }
   }

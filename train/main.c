@@ -30,8 +30,14 @@ static void usage(void) {
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
-         "Exit status: 0 ok; 1 fatal error (including no usable data); 2 usage error;\n"
-         "3 trained, but malformed rows were skipped; 4 model could not be written.\n",
+         "Exit status:\n"
+         "  0  ok\n"
+         "  1  fatal error (including no usable data)\n"
+         "  2  usage error\n"
+         "  3  trained, but malformed rows were skipped\n"
+         "  4  model could not be written\n"
+         "  5  the data sets were made with different feature schemas, or the --template\n"
+         "     model was refused (missing, corrupt, truncated, or of another schema)\n",
          cli_train_options_help);
 }
 
@@ -75,7 +81,7 @@ int main(int argc, char **argv) {
     case OPT_CONTEXT: context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
     case 'q': quiet = 1; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    case OPT_VERSION: printf("tbk-train %s\n", TBK_VERSION); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
     }
   }

@@ -27,7 +27,11 @@
 extern "C" {
 #endif
 
-#define TBK_VERSION "0.1.0"
+#include "tbk_version.h"
+
+/* The version of the library the program runs with ("0.1.0"), which may
+ * differ from TBK_VERSION, the version of the headers it was compiled with. */
+const char *tbk_version(void);
 
 /* ------------------------------------------------------------------ status */
 

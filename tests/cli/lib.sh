@@ -4,7 +4,8 @@
 # helpers themselves.
 #
 # Environment (set by ctest): TBK_BIN (build dir), TBK_SRC (source dir),
-# TBK_TMP (scratch dir of this test, emptied by tmp_reset).
+# TBK_TMP (scratch dir of this test, emptied by tmp_reset), TBK_PROJECT_VERSION
+# (project(VERSION) of CMakeLists.txt).
 #
 #   run CMD...             run CMD; stdout -> $OUT, stderr -> $ERR, status -> $RC
 #   expect_rc N CMD...     run CMD and fail unless it exits with N
