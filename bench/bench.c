@@ -20,7 +20,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 enum mode { M_BASELINE, M_LABEL, M_FEATURES, M_PREDICT, M_COMBINED, M_COUNT };
 static const char *const mode_names[M_COUNT] = {"baseline", "label", "features", "predict", "combined"};

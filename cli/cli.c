@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static const char *prog_name = "tbk";
 static cli_out *open_outs[8]; /* removed on cli_die, so no half file stays */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <getopt.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 /* Exit codes, shared by every tbk program (documented in README.md). */
 enum tbk_exit {

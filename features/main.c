@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static void usage(void) {
   printf("Usage: tbk-features [OPTION]... INPUT...\n"

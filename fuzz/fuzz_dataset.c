@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static char dir[4096], fsvm[4200], fwords[4200], fmeta[4200];
 

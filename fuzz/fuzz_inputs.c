@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static char dir[4096], manifest[4200];
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static tbk_page *fixed_page(const tbk_model *m) {
   static const char html[] =

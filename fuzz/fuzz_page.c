@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 #ifndef TBK_FUZZ_SEED_MODEL
 #define TBK_FUZZ_SEED_MODEL "fuzz/corpus/model/seed.model"

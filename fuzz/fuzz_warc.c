@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static char path_plain[4096], path_gz[4096];
 

@@ -7,7 +7,7 @@
 
 #include "align_internal.h"
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 #define MAXU 64
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static tbk_status both(const char *s, size_t n, size_t *nodes, tbk_status *page_st) {
   tbk_page *p = NULL;

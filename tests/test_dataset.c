@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 #include "warns.h"
 
 #define TMP TBK_TEST_TMP "/dataset"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static void test_ranking(void) {
   /* Curve by decreasing threshold: .9 (1/1, R 1/3), .8 (2/2, R 2/3),

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 /* Update only together with SCHEMA.md, when the schema is meant to change. */
 #define EXPECTED_SCHEMA "tbk-features-1:d6082881b470db7d"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 #include "warns.h"
 
 #define TMP TBK_TEST_TMP "/input"

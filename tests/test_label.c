@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 #define NPAGES 12
 

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "model.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 /* Two features: f0 separates the classes, f1 is noise; words 1-4 lean
  * template, 5-8 content. Six sites so cross-site CV has folds. */

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 #define T1 "alpha bravo charlie delta echo foxtrot golf hotel"
 #define T2 "one two three four five six seven eight nine ten"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static tbk_tokenizer *tok;
 

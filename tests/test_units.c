@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "model.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 
 static const char PAGE[] =
     "<html><head><title>River library reopens after flood - Millbrook Gazette</title></head><body>"

@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "tbk.h"
+#include "tbk_internal.h"
 #include "warns.h"
 
 #define TMP TBK_TEST_TMP "/warc"

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbk.h"
 #include "util.h"
 
 /* Compiled into the library, so a program linked against another build of

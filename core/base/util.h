@@ -32,4 +32,28 @@ static inline uint64_t tbk_hash64(const void *p, size_t n) {
   for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
   return h;
 }
+int tbk_buf_reserve(tbk_buf *b, size_t extra); /* 0 ok, -1 nomem */
+int tbk_buf_append(tbk_buf *b, const void *p, size_t n);
+int tbk_buf_puts(tbk_buf *b, const char *s);
+int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append s as a JSON string literal (with quotes), escaping as RFC 8259
+ * requires; invalid UTF-8 is replaced by U+FFFD. */
+int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n);
+
+/* Read a whole file ("-" = stdin) into a new buffer, failing with
+ * TBK_ERR_LIMIT when it is larger than max_bytes (0 = no limit). */
+tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
+                         tbk_error *err);
+
+/* Output callback: write n bytes, 0 ok, non-zero to stop. */
+typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
+
+/* Progress callback for long training runs (may be NULL). */
+typedef void (*tbk_progress_fn)(void *ctx, const char *what);
+
+/* Called for each input problem that is skipped rather than fatal (a
+ * manifest row naming a missing file, a truncated WARC tail...). */
+typedef void (*tbk_warn_fn)(void *ctx, const char *file, const char *msg);
+
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml.h"
+#include "eval.h"
 #include "util.h"
 
 /* ---------------------------------------------------------------- ranking */

@@ -549,7 +549,7 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
   for (size_t i = 0; i < p->n_nodes; i++) {
     if (fx->slot[i] == TBK_NONE) continue;
     uint64_t *self = fx->bits + (size_t)fx->slot[i] * 2 * words, *anc = self + words;
-    tbk_fx_attr_bits(fx, p->nodes[i].xml, self);
+    tbk_fx_attr_bits(fx, &p->nodes[i], self);
     uint32_t up = p->nodes[i].parent;
     if (up == TBK_NONE) continue;
     const uint64_t *pself = fx->bits + (size_t)fx->slot[up] * 2 * words, *panc = pself + words;

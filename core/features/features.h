@@ -8,7 +8,58 @@
 #include <stdint.h>
 
 #include "page_internal.h"
-#include "tbk.h"
+#include "text.h"
+
+/* Feature extraction for the blocks of one page (stage 2). Training and
+ * prediction both call this, so they can never disagree about a vector.
+ * Every feature has a schema name and kind; the schema id hashes all names,
+ * kinds and options, and models record it so data from another schema is
+ * refused (TBK_ERR_SCHEMA). */
+typedef struct tbk_feature_options {
+  uint32_t attr_dims; /* hashed class/id/role token features, per scope
+                         (self, ancestors) (default 128; 0 = none) */
+  uint32_t word_dims; /* hashed word indices for the Naive-Bayes words
+                         (default 1<<18) */
+  int bigrams;        /* also hash word bigrams (default 0) */
+} tbk_feature_options;
+
+void tbk_feature_options_init(tbk_feature_options *o);
+
+/* Opaque extractor: the schema plus per-page scratch; one per thread. */
+typedef struct tbk_features tbk_features;
+/* Errors: TBK_ERR_ARG (word_dims 0, dims too large), TBK_ERR_NOMEM. */
+tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out,
+                            tbk_error *err);
+void tbk_features_free(tbk_features *fx);
+/* Number of dense features (= schema size). */
+size_t tbk_features_dim(const tbk_features *fx);
+/* Schema name and kind of dense feature i (0-based; NULL when out of range).
+ * Kinds: "count", "ratio", "real", "binary", "position". */
+const char *tbk_features_name(const tbk_features *fx, size_t i);
+const char *tbk_features_kind(const tbk_features *fx, size_t i);
+/* "tbk-features-1:<16 hex>" — a hash of all names, kinds and options. */
+const char *tbk_features_schema_id(const tbk_features *fx);
+/* The options the extractor was built with. */
+const tbk_feature_options *tbk_features_options(const tbk_features *fx);
+
+/* Compute the vectors of all blocks of a page at once (page-relative
+ * features need the whole page). Replaces the previous page's results. */
+tbk_status tbk_features_page(tbk_features *fx, const tbk_page *page,
+                             tbk_error *err);
+/* Number of blocks of the last page computed. */
+size_t tbk_features_blocks(const tbk_features *fx);
+/* Block i's dense vector: tbk_features_dim doubles, borrowed until the next
+ * tbk_features_page call (NULL when out of range). */
+const double *tbk_features_values(const tbk_features *fx, size_t block);
+/* Block i's hashed words: n pairs (index in [1, word_dims], count), by
+ * ascending index, borrowed like the values. */
+size_t tbk_features_words(const tbk_features *fx, size_t block,
+                          const uint32_t **idx, const uint32_t **cnt);
+/* Append block i as a LIBLINEAR/svmlight line "LABEL idx:val ..." (1-based
+ * ascending indices, zeros omitted, C-locale %.9g) and "\n"; words=1 appends
+ * the words line "LABEL idx:count ..." instead. 0 ok, -1 nomem/bad block. */
+int tbk_features_format(const tbk_features *fx, size_t block, int label,
+                        int words, tbk_buf *out);
 
 /* The fixed features, in schema order: X(id, name, kind). */
 #define TBK_FX_FIXED(X)                                              \
@@ -151,11 +202,11 @@ void tbk_fx_schema_free(tbk_features *fx);
 
 /* Set the attribute bits of one element: hashed class/id tokens
  * (attr_dims), vocabulary hits, ARIA roles (features_attr.c). */
-void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits);
+void tbk_fx_attr_bits(const tbk_features *fx, const tbk_node *nd, uint64_t *bits);
 /* The same with another vocabulary (nv words and their FNV-1a 32 hashes):
  * bits are attr_dims hashed, nv vocabulary, then the roles. */
 void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
-                            const xmlNode *x, uint64_t *bits);
+                            const tbk_node *nd, uint64_t *bits);
 
 /* FNV-1a 32, the stable hash of word and attribute buckets. */
 static inline uint32_t tbk_fx_fnv32(const void *p, size_t n) {

@@ -78,25 +78,45 @@ static void role_values(size_t first, const unsigned char *s, uint64_t *bits) {
   }
 }
 
-void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
-                            const xmlNode *x, uint64_t *bits) {
-  for (const xmlAttr *a = x->properties; a; a = a->next) {
-    const char *name = (const char *)a->name;
+/* One element's attributes arrive chunk by chunk (tbk_node_attrs): the
+ * state of the attribute being read. */
+typedef struct attr_walk {
+  attr_tok t;
+  int fresh; /* the next call starts an attribute */
+  int kind;  /* 0: not class/id/role, 1: role, 2: class or id */
+} attr_walk;
+
+static void on_attr(void *ctx, const char *name, const char *chunk) {
+  attr_walk *w = ctx;
+  if (w->fresh) {
     char c0 = (char)(name[0] | 0x20);
-    if (c0 != 'c' && c0 != 'i' && c0 != 'r') continue; /* most attributes */
-    int is_role = strcasecmp(name, "role") == 0;
-    if (!is_role && strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0) continue;
-    attr_tok t = {.attr_dims = attr_dims, .vocab = vocab, .vhash = vhash, .nv = nv, .bits = bits, .hash = 2166136261u};
-    for (const xmlNode *c = a->children; c; c = c->next) {
-      if (!c->content) continue;
-      if (is_role) role_values(attr_dims + nv, c->content, bits);
-      else feed(&t, c->content);
+    w->kind = 0;
+    if (c0 == 'c' || c0 == 'i' || c0 == 'r') { /* most attributes are none of these */
+      if (strcasecmp(name, "role") == 0) w->kind = 1;
+      else if (strcasecmp(name, "class") == 0 || strcasecmp(name, "id") == 0) w->kind = 2;
     }
-    if (!is_role) flush(&t);
+    w->t.len = 0;
+    w->t.hash = 2166136261u;
+    w->t.prev_lower = 0;
+    w->fresh = 0;
+  }
+  if (!chunk) {
+    if (w->kind == 2) flush(&w->t);
+    w->fresh = 1;
+  } else if (w->kind == 1) {
+    role_values(w->t.attr_dims + w->t.nv, (const unsigned char *)chunk, w->t.bits);
+  } else if (w->kind == 2) {
+    feed(&w->t, (const unsigned char *)chunk);
   }
 }
 
-void tbk_fx_attr_bits(const tbk_features *fx, const xmlNode *x, uint64_t *bits) {
+void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
+                            const tbk_node *nd, uint64_t *bits) {
+  attr_walk w = {.t = {.attr_dims = attr_dims, .vocab = vocab, .vhash = vhash, .nv = nv, .bits = bits}, .fresh = 1};
+  tbk_node_attrs(nd, on_attr, &w);
+}
+
+void tbk_fx_attr_bits(const tbk_features *fx, const tbk_node *nd, uint64_t *bits) {
   size_t nv = tbk_fx_attr_vocab_n < 64 ? tbk_fx_attr_vocab_n : 64;
-  tbk_fx_attr_bits_vocab(fx->opt.attr_dims, tbk_fx_attr_vocab, fx->vocab_hash, nv, x, bits);
+  tbk_fx_attr_bits_vocab(fx->opt.attr_dims, tbk_fx_attr_vocab, fx->vocab_hash, nv, nd, bits);
 }

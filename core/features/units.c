@@ -227,7 +227,7 @@ int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit 
   out->text_len = r->end - r->start;
   out->text_chars = r->chars;
   out->path = ux->paths.data + r->path_off;
-  out->tag = (const char *)page->nodes[r->elem].xml->name;
+  out->tag = tbk_node_name(&page->nodes[r->elem]);
   memcpy(out->md5, r->md5, 16);
   out->start = r->start;
   out->end = r->end;
@@ -300,7 +300,7 @@ static uint32_t anc_flag_of(tbk_tag t) {
  * parent's (nd[i].path_off = offset + 1 into node_paths, 0 = not yet), so a
  * unit costs its own step, not one formatted step per ancestor. */
 static int append_step(tbk_buf *b, const tbk_node *nd) {
-  const char *name = (const char *)nd->xml->name;
+  const char *name = tbk_node_name(nd);
   char num[16], *e = num + sizeof num, *d = e;
   uint32_t v = nd->nth;
   *--d = ']';
@@ -539,31 +539,14 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
 static void read_title(tbk_units *ux, const tbk_page *p) {
   ux->title[0] = '\0';
   ux->n_title = 0;
-  xmlNode *root = xmlDocGetRootElement(p->doc);
-  xmlNode *t = NULL;
-  /* The title is in the head, near the top: a bounded search. */
-  size_t budget = 400;
-  for (xmlNode *x = root ? root->children : NULL; x && budget && !t; x = x->next, budget--) {
-    if (x->type != XML_ELEMENT_NODE) continue;
-    if (xmlStrcasecmp(x->name, BAD_CAST "title") == 0) { t = x; break; }
-    if (xmlStrcasecmp(x->name, BAD_CAST "head") == 0)
-      for (xmlNode *y = x->children; y && budget; y = y->next, budget--)
-        if (y->type == XML_ELEMENT_NODE && xmlStrcasecmp(y->name, BAD_CAST "title") == 0) { t = y; break; }
-  }
-  if (!t) return;
-  xmlChar *s = xmlNodeGetContent(t);
-  if (!s) return;
   tbk_buf b = {0};
-  size_t n = strlen((const char *)s);
-  if (n > 2000) n = 2000;
-  if (tbk_text_normalize((const char *)s, n, &b) == 0 && b.len) {
+  if (tbk_page_title(p, 2000, &b) == 0 && b.len) {
     size_t k = b.len < sizeof ux->title - 1 ? b.len : sizeof ux->title - 1;
     while (k > 0 && k < b.len && ((unsigned char)b.data[k] & 0xC0) == 0x80) k--;
     memcpy(ux->title, b.data, k);
     ux->title[k] = '\0';
   }
   tbk_buf_free(&b);
-  xmlFree(s);
 }
 
 typedef struct title_ctx { tbk_units *ux; size_t cap; int fail; } title_ctx;
@@ -630,7 +613,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   for (uint32_t i = 0; i < nn; i++) {
     const tbk_node *nd = &p->nodes[i];
     uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
-    tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd->xml, sb);
+    tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd, sb);
     if (nd->parent == TBK_NONE) {
       ux->nd[i].anc_flags = anc_flag_of((tbk_tag)nd->tag);
       memcpy(ab, sb, words_per * sizeof *ab);

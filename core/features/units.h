@@ -8,7 +8,7 @@
 
 #include "features.h"
 #include "page_internal.h"
-#include "tbk.h"
+#include "text.h"
 
 /* The fixed unit features, in schema order: X(id, name, kind). */
 #define TBK_UX_FIXED(X)                                              \
@@ -169,4 +169,48 @@ struct tbk_units {
 /* Segment the page into units (no features): the shared first step of
  * tbk_units_page and the gold labeller. */
 tbk_status tbk_units_segment(struct tbk_units *ux, const tbk_page *page, tbk_error *err);
+/* The extractor: schema, class/id tokenizer and per-page scratch; one per
+ * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported);
+ * o = NULL: the units' defaults, TBK_UNITS_WORD_DIMS word buckets and
+ * TBK_UNITS_ATTR_DIMS hashed class/id buckets per scope (measured as
+ * accurate as 2^18 and 128, EVALUATION.md, for a smaller, faster model). */
+#define TBK_UNITS_ATTR_DIMS 32
+#define TBK_UNITS_WORD_DIMS 16384
+tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
+                         tbk_error *err);
+void tbk_units_free(tbk_units *ux);
+size_t tbk_units_dim(const tbk_units *ux);
+const char *tbk_units_name(const tbk_units *ux, size_t i);
+const char *tbk_units_kind(const tbk_units *ux, size_t i);
+/* "tbk-units-1:<16 hex>" — a hash of all names, kinds and options. */
+const char *tbk_units_schema_id(const tbk_units *ux);
+/* Compute unit MD5s (default 1); prediction turns them off. */
+void tbk_units_set_fingerprints(tbk_units *ux, int on);
+/* Cut the page into units and compute every unit's vector. block_p holds
+ * the template probability of each candidate block of the page (from
+ * tbk_predict_page), or NULL when there is no template stage (its
+ * features are then 0). Replaces the previous page's results. */
+tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
+                          const double *block_p, tbk_error *err);
+const double *tbk_units_values(const tbk_units *ux, size_t i);
+size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
+                       const uint32_t **cnt);
+/* Append unit i as a svmlight line (words = 0) or its words line (1), in
+ * the format of tbk_features_format. 0 ok, -1 nomem/bad unit. */
+int tbk_units_format(const tbk_units *ux, size_t i, int label, int words,
+                     tbk_buf *out);
+/* The page's <title>, normalized ("" when none), of the last page. */
+const char *tbk_units_title(const tbk_units *ux);
+
+/* Segment the page into units (as tbk_units_page does, without features;
+ * tbk_units_get then reads them) and label them from a human gold text:
+ * each unit's
+ * tokens are aligned with the gold's (tbk_align_gold, order-aware) and a
+ * unit is content (-1) when at least min_share of its tokens are matched,
+ * boilerplate (+1) otherwise; a unit without tokens gets 0 (no label).
+ * labels, share: tbk_units_count entries (share may be NULL). */
+tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
+                                 const char *gold, size_t gold_len,
+                                 double min_share, signed char *labels,
+                                 double *share, tbk_error *err);
 #endif

@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tbk.h"
+#include "io.h"
 #include "util.h"
 #include "warc.h"
 
@@ -455,6 +455,21 @@ fail:
 
 /* ------------------------------------------------------------------ add */
 
+/* A WARC record becomes a page of the site its URL names. */
+typedef struct warc_lister {
+  tbk_page_list *l;
+  const char *file;
+  tbk_site_key site_key;
+} warc_lister;
+
+static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip) {
+  warc_lister *w = ctx;
+  char *site = tbk_site_of_url(uri, w->site_key);
+  int r = tbk_page_list_push(w->l, site ? site : "-", uri, uri, w->file, "", charset, offset, skip, 1);
+  free(site);
+  return r;
+}
+
 tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
                              const tbk_input_options *opt, tbk_warn_fn warn,
                              void *warn_ctx, tbk_error *err) {
@@ -476,7 +491,8 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
   } else if (ends_with_ci(input, ".tsv")) {
     st = list_manifest(l, input, opt, warn, warn_ctx, err);
   } else if (tbk_warc_name(input)) {
-    st = tbk_warc_list(l, input, opt, warn, warn_ctx, err);
+    warc_lister wl = {l, input, opt->site_key};
+    st = tbk_warc_list(input, opt->max_record_bytes, on_warc_record, &wl, warn, warn_ctx, &l->skipped, err);
   } else if (access(input, R_OK) != 0) {
     st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
   } else {

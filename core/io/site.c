@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbk.h"
+#include "io.h"
 
 /* Loaded once per process and never freed: reloading the list per URL would
  * dominate the cost of listing a WARC. */

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "tbk.h"
 #include "util.h"
 #include "warc.h"
 
@@ -929,17 +928,19 @@ typedef struct pending {
 } pending;
 
 typedef struct lister {
-  tbk_page_list *l;
   const char *path;
-  const tbk_input_options *opt;
+  size_t max_record_bytes;
+  tbk_warc_record_fn on_record;
+  void *rctx;
   tbk_warn_fn warn;
   void *ctx;
+  size_t *skipped;
   size_t html;
 } lister;
 
 static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void lwarn(lister *L, const char *fmt, ...) {
-  L->l->skipped++;
+  (*L->skipped)++;
   if (!L->warn) return;
   char msg[512];
   va_list ap;
@@ -960,11 +961,7 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
 static int commit(lister *L, pending *p) {
   if (!p->has) return 0;
   p->has = 0;
-  char *site = tbk_site_of_url(p->uri.data, L->opt->site_key);
-  int r = tbk_page_list_push(L->l, site ? site : "-", p->uri.data, p->uri.data,
-                             L->path, "", p->charset.len ? p->charset.data : NULL,
-                             p->off, p->skip, 1);
-  free(site);
+  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip);
   if (r == 0) L->html++;
   return r;
 }
@@ -1015,13 +1012,13 @@ static int skip_newlines(wstream *s) {
   }
 }
 
-tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
-                         const tbk_input_options *opt, tbk_warn_fn warn,
-                         void *warn_ctx, tbk_error *err) {
+tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_record_fn on_record,
+                         void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped,
+                         tbk_error *err) {
   wstream *s;
   tbk_status st = ws_open(path, 0, &s, err);
   if (st) return st;
-  lister L = {l, path, opt, warn, warn_ctx, 0};
+  lister L = {path, max_record_bytes, on_record, record_ctx, warn, warn_ctx, skipped, 0};
   pending p;
   memset(&p, 0, sizeof p);
   whead h;
@@ -1085,9 +1082,9 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
     last.off = off;
     last.skip = skip;
     last.u = rec_u;
-    if (opt->max_record_bytes && h.clen > opt->max_record_bytes) {
+    if (L.max_record_bytes && h.clen > L.max_record_bytes) {
       lwarn(&L, "record at %s: record exceeds max-record-bytes (%zu)", POS(off, skip),
-            opt->max_record_bytes);
+            L.max_record_bytes);
       /* A record alone in its member is skipped without inflating it (a
        * decompression bomb costs nothing); the first member may be the
        * only one, so it is read through. */

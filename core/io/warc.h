@@ -1,4 +1,5 @@
-/* Internal WARC reader and page-list plumbing shared by input.c and warc.c.
+/* The WARC reader: records listed and read back, below the page lists
+ * of input.c (which it knows nothing of).
  *
  * A WARC file is plain or gzip (one member per record, as Common Crawl
  * ships, or one single stream). Records are located by (offset, skip):
@@ -8,19 +9,26 @@
 #ifndef TBK_WARC_H
 #define TBK_WARC_H
 #include <stdint.h>
-#include "tbk.h"
+#include "util.h"
 
 /* 1 when the name ends in .warc or .warc.gz (case-insensitive). */
 int tbk_warc_name(const char *path);
 
-/* List the HTML response records (HTTP 200) of one WARC file into l.
+/* Called for each HTML response record (HTTP 200) in file order: its
+ * target URI, the charset its HTTP headers declare (NULL when none), and
+ * where it starts. Returns 0, or -1 (out of memory) to stop the listing. */
+typedef int (*tbk_warc_record_fn)(void *ctx, const char *uri, const char *charset, uint64_t offset,
+                                  uint64_t skip);
+
+/* List the HTML response records of one WARC file through on_record.
  * Malformed records, truncated or corrupt gzip and lying Content-Lengths are
- * reported through warn and counted in l->skipped; the records read before
- * them stay listed. Fails with TBK_ERR_FORMAT only when no record at all
- * could be read, TBK_ERR_EMPTY when the records hold no HTML page. */
-tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
-                         const tbk_input_options *opt, tbk_warn_fn warn,
-                         void *warn_ctx, tbk_error *err);
+ * reported through warn and counted in *skipped; the records read before
+ * them stay listed. A record over max_record_bytes (0: no limit) is
+ * skipped. Fails with TBK_ERR_FORMAT only when no record at all could be
+ * read, TBK_ERR_EMPTY when the records hold no HTML page. */
+tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_record_fn on_record,
+                         void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped,
+                         tbk_error *err);
 
 /* Read the HTTP body of the record at (offset, skip), de-chunked and
  * decoded (gzip/deflate Content-Encoding), into out (out->len reset to 0).
@@ -28,10 +36,4 @@ tbk_status tbk_warc_list(tbk_page_list *l, const char *path,
 tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
                          size_t max_bytes, tbk_buf *out, tbk_error *err);
 
-/* Append one ref (all strings copied; NULL url/gold become "", NULL charset
- * stays NULL). Returns 0, or -1 when out of memory. */
-int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
-                       const char *url, const char *file, const char *gold,
-                       const char *charset, uint64_t offset, uint64_t skip,
-                       int is_warc);
 #endif

@@ -3,7 +3,7 @@
 #ifndef TBK_ALIGN_INTERNAL_H
 #define TBK_ALIGN_INTERNAL_H
 #include <stdint.h>
-#include "tbk.h"
+#include "text.h"
 
 /* Largest LCS table tbk_align_gold stores, in bits (256 MiB). */
 #define TBK_ALIGN_MAX_BITS ((uint64_t)1 << 31)

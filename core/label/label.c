@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tbk.h"
+#include "label.h"
 #include "util.h"
 
 void tbk_label_options_init(tbk_label_options *o) {

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tbk.h"
+#include "units.h"
 
 /* ================================================== MDL discretization */
 
@@ -304,4 +304,85 @@ size_t tbk_recall_at_precision(const tbk_pr_point *pts, size_t npts,
 tbk_status tbk_roc_auc(const double *score, const signed char *y, size_t n,
                        double *auc, tbk_error *err);
 
+/* Training data: one row per labelled block, its dense feature vector (of
+ * the schema's dimension), its hashed words and its site (for cross-site
+ * folds). */
+typedef struct tbk_dataset tbk_dataset;
+tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim,
+                           uint32_t word_dims, tbk_dataset **out,
+                           tbk_error *err);
+void tbk_dataset_free(tbk_dataset *ds);
+/* Add a row; label is +1 (template) or -1 (content). Copies everything. */
+tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label,
+                           const double *values, const uint32_t *widx,
+                           const uint32_t *wcnt, size_t nwords,
+                           tbk_error *err);
+/* Read what tbk-features wrote: the features file, the aligned words file
+ * and the aligned meta JSON Lines file (whose first line names the
+ * schema). Files of another schema are TBK_ERR_SCHEMA. warn receives
+ * skipped malformed lines (file, "line N: reason"). */
+tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features,
+                            const char *words, const char *meta,
+                            tbk_warn_fn warn, void *warn_ctx, tbk_error *err);
+size_t tbk_dataset_rows(const tbk_dataset *ds);
+size_t tbk_dataset_sites(const tbk_dataset *ds);
+const char *tbk_dataset_schema(const tbk_dataset *ds);
+
+typedef enum tbk_encoding {
+  TBK_ENC_MDL = 0,  /* Fayyad-Irani MDL intervals as binary indicators */
+  TBK_ENC_RAW = 1,  /* log-compressed, min-max scaled numbers */
+  TBK_ENC_BOTH = 2  /* both of the above */
+} tbk_encoding;
+
+/* Which parts of the model to use (the paper's ablation). */
+typedef enum tbk_parts {
+  TBK_PARTS_ALL = 0,     /* NB text score + all other features */
+  TBK_PARTS_TEXT = 1,    /* NB text score only */
+  TBK_PARTS_NONTEXT = 2  /* other features only, no NB */
+} tbk_parts;
+
+typedef struct tbk_train_options {
+  tbk_encoding encoding; /* TBK_ENC_BOTH */
+  tbk_parts parts;       /* TBK_PARTS_ALL */
+  double C;              /* LIBLINEAR C (1.0) */
+  int auto_C;            /* choose C in {0.03,0.1,0.3,1,3} by cross-site CV */
+  double weight_pos;     /* class weight of template (1.0) */
+  double weight_neg;     /* class weight of content (1.0) */
+  double nb_alpha;       /* NB additive smoothing (1.0) */
+  unsigned nb_folds;     /* out-of-fold NB scores, folds by site (5) */
+  unsigned cv_folds;     /* cross-site CV for operating points (5; 0 = none) */
+  int dedup;             /* drop duplicate training rows (1) */
+  int balance;           /* weight classes to equal total weight (1) */
+  size_t max_site_rows;  /* cap rows per site, 0 = none (3000) */
+} tbk_train_options;
+void tbk_train_options_init(tbk_train_options *o);
+
+/* Fit the model on all rows. The segmentation and feature options are
+ * those the dataset's meta header recorded. */
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt,
+                     tbk_progress_fn progress, void *progress_ctx,
+                     tbk_model **out, tbk_error *err);
+
+/* Cross-site k-fold cross-validation: the whole training procedure is
+ * refitted without the held-out sites. *scores_out (malloc'd, caller
+ * frees) receives one out-of-fold template probability per dataset row;
+ * rows of sites never held out (k > sites) get NaN. */
+tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt,
+                        unsigned k, tbk_progress_fn progress,
+                        void *progress_ctx, double **scores_out,
+                        tbk_error *err);
+/* Label (+1/-1) and site index of a dataset row, for evaluation. */
+int tbk_dataset_label(const tbk_dataset *ds, size_t row);
+const char *tbk_dataset_site(const tbk_dataset *ds, size_t row);
+
+/* Train a content stage with its contextual pass: a first pass on the
+ * units' features, then a second pass on the features plus the first
+ * pass's probabilities of the unit's neighbours (previous and next two,
+ * a window, the page), trained on out-of-fold first-pass probabilities
+ * (folds by site, >= 2). ds holds tbk-units rows in page order (as
+ * tbk-features --units writes them). */
+tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt,
+                             unsigned folds, tbk_progress_fn progress,
+                             void *progress_ctx, tbk_model **out,
+                             tbk_error *err);
 #endif /* TBK_ML_H */

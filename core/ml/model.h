@@ -4,7 +4,7 @@
 #define TBK_MODEL_H
 #include "ml.h"
 #include "sizes.h"
-#include "tbk.h"
+#include "util.h"
 
 #define TBK_MODEL_MAGIC "tbk-model"
 #define TBK_MODEL_VERSION 1
@@ -99,4 +99,18 @@ void tbk_encoder_free(tbk_encoder *enc);
 #define TBK_CTX_DIM 12
 #define TBK_CTX_SUFFIX "+ctx1"
 void tbk_context_features(const double *p, const double *chars, size_t n, size_t i, double *out);
+/* Segmentation and feature options the model was trained with; prediction
+ * must use them. */
+void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
+void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o);
+/* A two-stage model: a template model (the paper's) with a content model
+ * (trained on tbk-units rows) attached. The model takes ownership of
+ * content, which must be a single-stage model of a tbk-units schema whose
+ * features were computed with this template model. */
+tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content,
+                                    tbk_error *err);
+/* The content stage (borrowed), or NULL for a template-only model. */
+const tbk_model *tbk_model_content(const tbk_model *m);
+/* Free the content stage: m becomes its template stage alone. */
+void tbk_model_drop_content(tbk_model *m);
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "charset.h"
-#include "page_internal.h"
+#include "page_xml.h"
 #include "util.h"
 
 /* Every node, attributes excluded (tbk_page_parse's walk reads them only

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "charset.h"
-#include "page_internal.h"
+#include "page_xml.h"
 #include "text_internal.h"
 #include "util.h"
 

@@ -6,18 +6,19 @@
  * disagree about what a block is. */
 #ifndef TBK_PAGE_INTERNAL_H
 #define TBK_PAGE_INTERNAL_H
-#include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlerror.h>
-#include <libxml/globals.h>
-
 #include "tags.h"
-#include "tbk.h"
+#include "text.h"
+
+/* libxml2's node types, declared only: layers above the page read the
+ * tables below and call the accessors at the end, never libxml2 itself
+ * (page_xml.h is the page layer's own view with libxml2's headers). */
+struct _xmlNode;
+struct _xmlDoc;
 
 #define TBK_NONE UINT32_MAX
 
 typedef struct tbk_node {
-  xmlNode *xml;        /* borrowed from tbk_page.doc */
+  struct _xmlNode *xml; /* borrowed from tbk_page.doc */
   uint32_t parent;     /* index of the parent element, TBK_NONE for roots */
   uint32_t end;        /* one past the last descendant */
   uint32_t depth;      /* root element = 1 */
@@ -37,11 +38,11 @@ typedef struct tbk_node {
 typedef struct tbk_run {
   uint32_t start, end; /* range of page text produced by one text node */
   uint32_t node;       /* element that holds the text node */
-  xmlNode *xml;        /* the text node itself (borrowed from the doc) */
+  struct _xmlNode *xml; /* the text node itself (borrowed from the doc) */
 } tbk_run;
 
 struct tbk_page {
-  xmlDoc *doc;          /* owned; kept for HTML output */
+  struct _xmlDoc *doc;  /* owned; kept for HTML output */
   tbk_node *nodes;      /* owned, n_nodes entries */
   size_t n_nodes;
   tbk_run *runs;        /* owned */
@@ -58,23 +59,6 @@ struct tbk_page {
   size_t raw_bytes;     /* size of the raw input */
 };
 
-/* The parse every page-reading path shares (tbk_page_parse and the
- * benchmark floor): size limit, charset decoding, source line count, and
- * libxml2's HTML parser with errors counted. */
-typedef struct tbk_html {
-  xmlDoc *doc;        /* owned by the caller (xmlFreeDoc) */
-  size_t errors;      /* recovered parse errors */
-  uint32_t lines;     /* lines of the decoded source */
-  char charset[48];   /* charset the bytes were decoded from */
-} tbk_html;
-tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                         tbk_error *err);
-/* The same, handing the decoded source to *source (caller frees) for a
- * second parse by tbk_html_parse_utf8. */
-tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                                tbk_buf *source, tbk_error *err);
-tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
-
 /* A repaired copy of the decoded source src in *out when the page looks
  * like one whose text libxml2 lost (visible bytes of text far below what
  * the source holds) and a shape that loses text is found: returns the
@@ -82,8 +66,30 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
  * of memory. Costs one comparison unless visible is under 1/20 of n. */
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
 
-/* The page's (possibly edited) DOM serialized as HTML, appended to out. */
-tbk_status tbk_page_dump_html(const tbk_page *page, tbk_buf *out);
+/* An edit of the page's HTML for one serialization (tbk_page_html): text
+ * nodes of runs or whole elements left out, and elements marked with an
+ * attribute. */
+typedef struct tbk_html_drop {
+  uint32_t index; /* a run (is_run) or an element */
+  int is_run;
+} tbk_html_drop;
+typedef struct tbk_html_mark {
+  uint32_t node;     /* element */
+  const char *value; /* borrowed */
+} tbk_html_mark;
+typedef struct tbk_html_edit {
+  const tbk_html_drop *drop; /* borrowed, n_drop entries */
+  size_t n_drop;
+  const char *attr;          /* attribute set on the marked elements */
+  const tbk_html_mark *mark; /* borrowed, n_mark entries (a later mark of
+                                the same element wins) */
+  size_t n_mark;
+} tbk_html_edit;
+/* The page serialized as HTML with the edit applied (e NULL: as parsed),
+ * appended to out. The page is left exactly as it was, so it is not to be
+ * rendered from two threads at once. Errors: TBK_ERR_ARG (an index out of
+ * range), TBK_ERR_NOMEM. */
+tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out);
 
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
@@ -94,4 +100,26 @@ static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
   *s = a;
   *e = b;
 }
+/* The baseline tbk-bench measures every stage against: exactly what
+ * tbk_page_parse does before segmentation (size limit, charset decoding,
+ * libxml2 parse with the same flags), then one bare walk counting every DOM
+ * node into *nodes; no segmentation, nothing kept. Errors as for
+ * tbk_page_parse. */
+tbk_status tbk_bench_parse_walk(const char *data, size_t len,
+                                const tbk_page_options *opt, size_t *nodes,
+                                tbk_error *err);
+/* The element's tag name as the parser wrote it (lower case). */
+const char *tbk_node_name(const tbk_node *nd);
+
+/* Every attribute of an element, in source order: fn(ctx, name, chunk) for
+ * each text chunk of its value (libxml2 may split a value around entity
+ * references), then fn(ctx, name, NULL) once the attribute is done. */
+typedef void (*tbk_attr_fn)(void *ctx, const char *name, const char *chunk);
+void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx);
+
+/* The text of the page's <title> (a bounded search of the head: the first
+ * 400 nodes), its first max_bytes bytes appended to out, whitespace-
+ * normalized. 0 ok (out untouched when there is no title), -1 out of
+ * memory. */
+int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out);
 #endif

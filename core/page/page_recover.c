@@ -23,7 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "page_internal.h"
+#include "page_xml.h"
 
 enum { TBK_RECOVER_RATIO = 20, TBK_RECOVER_MIN_TEXT = 500 };
 

@@ -1,39 +1,11 @@
-/* The content stage after scoring: gold labels for training, the keep /
- * remove decision, and the renderings of the combined stage. */
+/* The content stage after scoring: the keep / remove decision and the
+ * renderings of the combined stage. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
 #include "util.h"
-
-tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char *gold, size_t gold_len,
-                                 double min_share, signed char *labels, double *share, tbk_error *err) {
-  tbk_status st = tbk_units_segment(ux, page, err);
-  if (st) return st;
-  size_t n = ux->n;
-  uint32_t *start = malloc((n ? n : 1) * sizeof *start), *end = malloc((n ? n : 1) * sizeof *end);
-  uint32_t *tokens = malloc((n ? n : 1) * sizeof *tokens), *matched = malloc((n ? n : 1) * sizeof *matched);
-  if (!start || !end || !tokens || !matched) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; st == TBK_OK && i < n; i++) {
-    start[i] = ux->u[i].start;
-    end[i] = ux->u[i].end;
-  }
-  if (st == TBK_OK)
-    st = tbk_align_gold(ux->tok, page->text.data ? page->text.data : "", page->text.len, start, end, n, gold,
-                        gold_len, tokens, matched, err);
-  for (size_t i = 0; st == TBK_OK && i < n; i++) {
-    double sh = tokens[i] ? (double)matched[i] / tokens[i] : 0;
-    ux->u[i].words = tokens[i];
-    labels[i] = tokens[i] == 0 ? 0 : sh >= min_share ? -1 : 1;
-    if (share) share[i] = sh;
-  }
-  free(start);
-  free(end);
-  free(tokens);
-  free(matched);
-  return st;
-}
 
 void tbk_content_options_init(tbk_content_options *o) {
   memset(o, 0, sizeof *o);
@@ -155,23 +127,41 @@ tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, cons
   return TBK_OK;
 }
 
-tbk_status tbk_render_units_html(tbk_page *page, const tbk_units *ux, const unsigned char *keep, const double *unit_p,
-                                 int annotate, tbk_buf *out) {
-  for (size_t i = 0; i < ux->n; i++) {
-    const tbk_unit_rec *u = &ux->u[i];
-    if (annotate) {
-      char v[16];
-      snprintf(v, sizeof v, "%.3f", 1.0 - unit_p[i]);
-      xmlSetProp(page->nodes[u->elem].xml, BAD_CAST "data-tbk-content", BAD_CAST v);
-    } else if (!keep[i]) {
-      for (uint32_t r = u->run_first; r < u->run_end; r++) {
-        xmlNode *x = page->runs[r].xml;
-        xmlUnlinkNode(x);
-        xmlFreeNode(x);
+tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
+                                 const double *unit_p, int annotate, tbk_buf *out) {
+  tbk_html_edit e = {0};
+  tbk_status st = TBK_ERR_NOMEM;
+  if (annotate) {
+    tbk_html_mark *mark = malloc((ux->n ? ux->n : 1) * sizeof *mark);
+    char(*val)[16] = malloc((ux->n ? ux->n : 1) * sizeof *val);
+    if (mark && val) {
+      for (size_t i = 0; i < ux->n; i++) {
+        snprintf(val[i], sizeof val[i], "%.3f", 1.0 - unit_p[i]);
+        mark[i] = (tbk_html_mark){ux->u[i].elem, val[i]};
       }
+      e.attr = "data-tbk-content";
+      e.mark = mark;
+      e.n_mark = ux->n;
+      st = tbk_page_html(page, &e, out);
     }
+    free(mark);
+    free(val);
+    return st;
   }
-  return tbk_page_dump_html(page, out);
+  size_t nd = 0;
+  for (size_t i = 0; i < ux->n; i++)
+    if (!keep[i]) nd += ux->u[i].run_end - ux->u[i].run_first;
+  tbk_html_drop *drop = malloc((nd ? nd : 1) * sizeof *drop);
+  if (!drop) return TBK_ERR_NOMEM;
+  nd = 0;
+  for (size_t i = 0; i < ux->n; i++)
+    if (!keep[i])
+      for (uint32_t r = ux->u[i].run_first; r < ux->u[i].run_end; r++) drop[nd++] = (tbk_html_drop){r, 1};
+  e.drop = drop;
+  e.n_drop = nd;
+  st = tbk_page_html(page, &e, out);
+  free(drop);
+  return st;
 }
 
 tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
@@ -181,7 +171,7 @@ tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, con
     const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
     size_t len = u->end - u->start, sn = len < 200 ? len : 200;
     while (sn > 0 && sn < len && ((unsigned char)text[sn] & 0xC0) == 0x80) sn--;
-    const char *tag = (const char *)page->nodes[u->elem].xml->name;
+    const char *tag = tbk_node_name(&page->nodes[u->elem]);
     int bad = tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
               tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
               tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/HTMLtree.h>
-
 #include "model.h"
 #include "page_internal.h"
 #include "util.h"
@@ -208,16 +206,6 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   return TBK_OK;
 }
 
-tbk_status tbk_page_dump_html(const tbk_page *page, tbk_buf *out) {
-  xmlChar *mem = NULL;
-  int size = 0;
-  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
-  if (!mem) return TBK_ERR_NOMEM;
-  int bad = tbk_buf_append(out, mem, (size_t)size);
-  xmlFree(mem);
-  return bad ? TBK_ERR_NOMEM : TBK_OK;
-}
-
 /* The innermost block that holds element i, or -1. */
 static int32_t block_of_node(const tbk_page *p, uint32_t i) {
   const tbk_node *n = &p->nodes[i];
@@ -278,48 +266,60 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
   return TBK_OK;
 }
 
-tbk_status tbk_render_html(tbk_page *page, const double *probs, double threshold, int annotate, tbk_buf *out) {
+/* The block probabilities as attribute values ("%.3f"), one slot each. */
+typedef char prob_str[16];
+
+tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate,
+                           tbk_buf *out) {
+  size_t nb = page->n_blocks;
+  tbk_html_edit e = {0};
+  tbk_status st = TBK_ERR_NOMEM;
   if (annotate) {
-    for (size_t b = 0; b < page->n_blocks; b++) {
-      char v[16];
-      snprintf(v, sizeof v, "%.3f", probs[b]);
-      xmlSetProp(page->nodes[page->blocks[b].node].xml, BAD_CAST "data-tbk-template", BAD_CAST v);
+    tbk_html_mark *mark = malloc((nb ? nb : 1) * sizeof *mark);
+    prob_str *val = malloc((nb ? nb : 1) * sizeof *val);
+    if (mark && val) {
+      for (size_t b = 0; b < nb; b++) {
+        snprintf(val[b], sizeof val[b], "%.3f", probs[b]);
+        mark[b] = (tbk_html_mark){page->blocks[b].node, val[b]};
+      }
+      e.attr = "data-tbk-template";
+      e.mark = mark;
+      e.n_mark = nb;
+      st = tbk_page_html(page, &e, out);
     }
-  } else {
-    /* Same decisions as the text rendering: a template block goes whole
-     * when no content block sits inside it; otherwise only the text that
-     * is its own goes. Decide everything before changing the DOM. */
-    size_t nb = page->n_blocks;
-    char *whole = calloc(nb ? nb : 1, 1);
-    if (!whole) return TBK_ERR_NOMEM;
+    free(mark);
+    free(val);
+    return st;
+  }
+  /* Same decisions as the text rendering: a template block goes whole
+   * when no content block sits inside it; otherwise only the text that
+   * is its own goes. */
+  char *whole = calloc(nb ? nb : 1, 1);
+  tbk_html_drop *drop = malloc((page->n_runs + nb + 1) * sizeof *drop);
+  if (whole && drop) {
     for (size_t b = 0; b < nb; b++) whole[b] = probs[b] >= threshold;
     for (size_t b = nb; b-- > 0;) /* children come after parents: sweep back */
       if (probs[b] < threshold && page->blocks[b].parent >= 0) {
         for (int32_t a = page->blocks[b].parent; a >= 0; a = page->blocks[a].parent) whole[a] = 0;
       }
-    xmlNode **drop = malloc((page->n_runs + nb + 1) * sizeof *drop);
-    if (!drop) { free(whole); return TBK_ERR_NOMEM; }
     size_t nd = 0;
     for (size_t i = 0; i < page->n_runs; i++) {
-      const tbk_run *r = &page->runs[i];
-      int32_t b = block_of_node(page, r->node);
-      if (b >= 0 && probs[b] >= threshold && !whole[b]) drop[nd++] = r->xml;
+      int32_t b = block_of_node(page, page->runs[i].node);
+      if (b >= 0 && probs[b] >= threshold && !whole[b]) drop[nd++] = (tbk_html_drop){(uint32_t)i, 1};
     }
     for (size_t b = 0; b < nb; b++) {
       if (!whole[b]) continue;
       int32_t a = page->blocks[b].parent;
       while (a >= 0 && !whole[a]) a = page->blocks[a].parent;
-      if (a < 0) drop[nd++] = page->nodes[page->blocks[b].node].xml; /* outermost only */
+      if (a < 0) drop[nd++] = (tbk_html_drop){page->blocks[b].node, 0}; /* outermost only */
     }
-    for (size_t i = 0; i < nd; i++) {
-      xmlUnlinkNode(drop[i]);
-      xmlFreeNode(drop[i]);
-    }
-    free(drop);
-    free(whole);
+    e.drop = drop;
+    e.n_drop = nd;
+    st = tbk_page_html(page, &e, out);
   }
-  /* The DOM no longer matches the node table: renderings are final. */
-  return tbk_page_dump_html(page, out);
+  free(drop);
+  free(whole);
+  return st;
 }
 
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id, const double *probs, double threshold,

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "charset.h"
+#include "text.h"
 #include "util.h"
 
 static const struct { const char *label, *name; } aliases[] = {

@@ -1,7 +1,7 @@
 /* Turning raw page bytes of any charset into clean UTF-8 for the parser. */
 #ifndef TBK_CHARSET_H
 #define TBK_CHARSET_H
-#include "tbk.h"
+#include "util.h"
 
 /* Decode data to UTF-8 into out (replacing it). The charset comes from, in
  * order: a BOM, hint (HTTP Content-Type), a <meta> prescan of the first

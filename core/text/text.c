@@ -10,7 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "tbk.h"
+#include "text.h"
 #include "text_internal.h"
 #include "util.h"
 

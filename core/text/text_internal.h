@@ -3,7 +3,7 @@
  * re-validation the public functions do). */
 #ifndef TBK_TEXT_INTERNAL_H
 #define TBK_TEXT_INTERNAL_H
-#include "tbk.h"
+#include "text.h"
 size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
                           tbk_token_fn fn, void *ctx);
 size_t tbk_unique_words_valid(tbk_tokenizer *t, const char *s, size_t n,

@@ -1,0 +1,74 @@
+/* The input layer: every input form (directory, manifest, WARC, single
+ * file, stdin) listed as page references, and the bytes of one page read
+ * back. */
+#ifndef TBK_IO_H
+#define TBK_IO_H
+#include "util.h"
+
+/* A page to process, from any input form. Strings are owned by the list. */
+typedef struct tbk_page_ref {
+  char *site;         /* site key (grouping for auto-labelling) */
+  char *page;         /* page id: path (dir/manifest) or URL (WARC) */
+  char *url;          /* URL when known, else "" */
+  char *file;         /* file to read: the page itself, or the WARC file */
+  char *gold;         /* gold text path when known (manifest), else "" */
+  char *charset;      /* charset from HTTP headers (WARC), else NULL */
+  uint64_t offset;    /* WARC: offset of the record's gzip member / record */
+  uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
+  int is_warc;
+  int is_temp;        /* file is a temporary copy of stdin, removed by
+                         tbk_page_list_free */
+} tbk_page_ref;
+
+typedef enum tbk_site_key {
+  TBK_SITE_DOMAIN = 0, /* registered domain (public-suffix list) */
+  TBK_SITE_HOST = 1    /* full host name, leading "www." removed */
+} tbk_site_key;
+
+typedef struct tbk_input_options {
+  tbk_site_key site_key;      /* WARC only */
+  size_t max_record_bytes;    /* decompressed WARC record limit (64 MiB) */
+  int single_site;            /* plain files given: all one site ("-") */
+} tbk_input_options;
+
+void tbk_input_options_init(tbk_input_options *o);
+
+typedef struct tbk_page_list {
+  tbk_page_ref *refs; /* owned */
+  size_t n, cap;
+  size_t skipped;     /* entries that could not be listed (reported) */
+} tbk_page_list;
+
+/* Add the pages of one input: a directory (ROOT/<site>/... *.html; files
+ * directly in ROOT are site "-"), a manifest (*.tsv with header
+ * "site page url ..."), a WARC file (*.warc, *.warc.gz), or a single page
+ * file ("-" = stdin, which is read into a temporary file). */
+tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
+                             const tbk_input_options *opt, tbk_warn_fn warn,
+                             void *warn_ctx, tbk_error *err);
+/* Sort by (site, page, file, offset) so output never depends on directory
+ * or archive order. */
+void tbk_page_list_sort(tbk_page_list *l);
+void tbk_page_list_free(tbk_page_list *l);
+
+/* Read the raw bytes of one page into out (out->len is reset first): the
+ * file, or for WARC the record's HTTP body, de-chunked and gzip/deflate
+ * decoded. The HTTP charset, when known, is ref->charset. More than
+ * opt->max_record_bytes (NULL opt: defaults): TBK_ERR_LIMIT. */
+tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
+                             const tbk_input_options *opt, tbk_buf *out,
+                             tbk_error *err);
+
+/* Site key of a URL's host under the given policy (new string, caller frees),
+ * or NULL when the URL has no host. */
+/* Append one ref (all strings copied; NULL url/gold become "", NULL charset
+ * stays NULL). Returns 0, or -1 when out of memory. */
+int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
+                       const char *url, const char *file, const char *gold,
+                       const char *charset, uint64_t offset, uint64_t skip,
+                       int is_warc);
+/* Site key of a URL's host under the given policy (new string, caller frees),
+ * or NULL when the URL has no host. */
+char *tbk_site_of_url(const char *url, tbk_site_key key);
+
+#endif

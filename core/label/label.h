@@ -1,0 +1,92 @@
+/* Labelling: blocks auto-labelled by their document frequency across a
+ * site (the paper), and text aligned with a human gold. */
+#ifndef TBK_LABEL_H
+#define TBK_LABEL_H
+#include "io.h"
+#include "page_internal.h"
+#include "text.h"
+
+typedef enum tbk_label {
+  TBK_LABEL_IGNORED = 0,
+  TBK_LABEL_TEMPLATE = 1,
+  TBK_LABEL_CONTENT = -1
+} tbk_label;
+
+typedef struct tbk_label_options {
+  double template_share;  /* df >= ceil(share * pages) ... (0.10) */
+  size_t template_min_df; /* ... and df >= this (3) */
+  size_t min_pages;       /* skip sites with fewer pages (10) */
+  int emit_ignored;       /* also emit ignored blocks, with a reason */
+} tbk_label_options;
+
+void tbk_label_options_init(tbk_label_options *o);
+
+/* Per-site summary. */
+typedef struct tbk_site_stats {
+  size_t pages;       /* pages labelled */
+  size_t bad_pages;   /* pages skipped as unreadable/unparsable */
+  size_t candidates;  /* candidate blocks */
+  size_t templates, contents, ignored;
+  double template_text_share; /* chars in outermost template blocks / all
+                                 visible chars of the site's pages */
+} tbk_site_stats;
+
+/* Labels one site's pages. Feed every page with tbk_labeler_add_page (pass
+ * 1: fingerprints and document frequencies; blocks are spilled to a
+ * temporary file so memory is bounded by the site's distinct fingerprints),
+ * then tbk_labeler_finish appends the JSON Lines of every labelled block, in
+ * page order, to out. */
+typedef struct tbk_labeler tbk_labeler;
+tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
+                           tbk_labeler **out, tbk_error *err);
+void tbk_labeler_free(tbk_labeler *l);
+tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
+                                const tbk_page *page, tbk_error *err);
+/* Threshold df for "template" given the site's page count. */
+size_t tbk_template_df(const tbk_label_options *o, size_t pages);
+tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
+                              tbk_site_stats *stats, tbk_error *err);
+
+/* Align the word tokens of a page's units with a gold main-text, order-
+ * aware, to label each unit content or boilerplate. The page's tokens (units
+ * in the order given, each unit's tokens in text order) and the gold's
+ * tokens (tbk_tokenize, case-folded; tokens compare as whole strings) are
+ * aligned by a longest common subsequence; tokens[u] receives how many
+ * tokens unit u has and matched[u] how many of them the alignment matched
+ * (matched[u] <= tokens[u]; the sum of matched is the LCS length). Units are
+ * byte ranges [start[u], end[u]) of text, in increasing order and not
+ * overlapping (empty ranges are allowed and get 0 and 0); each unit is
+ * tokenized on its own, so a range should not cut a word.
+ *
+ * Which LCS: among the alignments of maximal length, the one traced back
+ * from the end, whose runs (matches consecutive in page, gold and unit) are
+ * then moved, without changing length or order, to continue the run before
+ * (or after) them in the gold wherever the page has the same words right
+ * there. This keeps a gold ending "... the story" from taking "the story"
+ * from a later "Related: the other story". A gold text that is not exactly the page's text can still leave
+ * a few scattered matches of common words ("the", "a") in boilerplate
+ * units; they are reported as they are: the caller judges a unit by its
+ * share matched[u] / tokens[u], not by matched[u] > 0.
+ *
+ * Cost: time O(n * ceil(m/64) + occurrences), memory n * ceil(m/64) 64-bit
+ * words, where n is the number of page tokens that occur in the gold and m
+ * the number of gold tokens that occur in the page. When that table would
+ * exceed 2^31 bits (256 MiB; e.g. 50k by 40k tokens still fits), the
+ * alignment falls back to an order-free approximation: the gold is a
+ * multiset, and the page's tokens, in page order, each take one remaining
+ * gold copy of the same token while one is left. The fallback ignores
+ * order, so boilerplate that repeats gold words early in the page is
+ * credited with them and later content units lose them; its matched sum is
+ * the multiset intersection, at least the LCS length.
+ *
+ * Empty gold: every matched[u] = 0. Errors: TBK_ERR_ARG (NULL tokenizer,
+ * NULL array with nunits > 0, NULL text or gold with a length, a range
+ * outside text, unordered or overlapping ranges), TBK_ERR_LIMIT (gold of
+ * 4 GiB or more), TBK_ERR_NOMEM; on error matched[] is all zeros or
+ * untouched (argument errors). */
+tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len,
+                          const uint32_t *start, const uint32_t *end,
+                          size_t nunits, const char *gold, size_t gold_len,
+                          uint32_t *tokens, uint32_t *matched,
+                          tbk_error *err);
+#endif

@@ -1,0 +1,95 @@
+/* The page as HTML with some of its text left out or some elements
+ * marked, for the renderings of the stages above. The DOM is edited for
+ * the time of one serialization and restored exactly afterwards, so the
+ * page's tables (which point into the DOM) stay valid and a page can be
+ * rendered any number of times, in any format, in any order. */
+#include <stdlib.h>
+
+#include <libxml/HTMLtree.h>
+
+#include "page_xml.h"
+
+/* Where an unlinked node was, to put it back. */
+typedef struct cut {
+  xmlNode *node, *parent, *prev, *next;
+} cut;
+
+static void unlink_node(xmlNode *x, cut *c) {
+  c->node = x;
+  c->parent = x->parent;
+  c->prev = x->prev;
+  c->next = x->next;
+  /* By hand, not xmlUnlinkNode: relinking must be its exact inverse, and
+   * libxml2's own linking calls merge adjacent text nodes. */
+  if (x->prev) x->prev->next = x->next;
+  else if (x->parent) x->parent->children = x->next;
+  if (x->next) x->next->prev = x->prev;
+  else if (x->parent) x->parent->last = x->prev;
+  x->prev = x->next = NULL;
+  x->parent = NULL;
+}
+
+static void relink_node(const cut *c) {
+  xmlNode *x = c->node;
+  x->parent = c->parent;
+  x->prev = c->prev;
+  x->next = c->next;
+  if (c->prev) c->prev->next = x;
+  else if (c->parent) c->parent->children = x;
+  if (c->next) c->next->prev = x;
+  else if (c->parent) c->parent->last = x;
+}
+
+static tbk_status dump(const tbk_page *page, tbk_buf *out) {
+  xmlChar *mem = NULL;
+  int size = 0;
+  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
+  if (!mem) return TBK_ERR_NOMEM;
+  int bad = tbk_buf_append(out, mem, (size_t)size);
+  xmlFree(mem);
+  return bad ? TBK_ERR_NOMEM : TBK_OK;
+}
+
+/* Element i, or the text node of run i, as the edit names it. */
+static xmlNode *edit_target(const tbk_page *page, const tbk_html_drop *d) {
+  if (d->is_run) return d->index < page->n_runs ? page->runs[d->index].xml : NULL;
+  return d->index < page->n_nodes ? page->nodes[d->index].xml : NULL;
+}
+
+tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out) {
+  size_t nd = e ? e->n_drop : 0, na = e && e->attr ? e->n_mark : 0;
+  cut *cuts = nd ? malloc(nd * sizeof *cuts) : NULL;
+  xmlChar **saved = na ? calloc(na, sizeof *saved) : NULL;
+  if ((nd && !cuts) || (na && !saved)) {
+    free(cuts);
+    free(saved);
+    return TBK_ERR_NOMEM;
+  }
+  size_t done_cuts = 0, done_marks = 0;
+  tbk_status st = TBK_OK;
+  for (; done_marks < na; done_marks++) {
+    const tbk_html_mark *m = &e->mark[done_marks];
+    if (m->node >= page->n_nodes) { st = TBK_ERR_ARG; break; }
+    xmlNode *x = page->nodes[m->node].xml;
+    saved[done_marks] = xmlGetProp(x, BAD_CAST e->attr);
+    if (!xmlSetProp(x, BAD_CAST e->attr, BAD_CAST m->value)) { st = TBK_ERR_NOMEM; break; }
+  }
+  for (; st == TBK_OK && done_cuts < nd; done_cuts++) {
+    xmlNode *x = edit_target(page, &e->drop[done_cuts]);
+    if (!x) { st = TBK_ERR_ARG; break; }
+    unlink_node(x, &cuts[done_cuts]);
+  }
+  if (st == TBK_OK) st = dump(page, out);
+  /* Undo in reverse: each step restores the neighbours the next one saw. */
+  while (done_cuts > 0) relink_node(&cuts[--done_cuts]);
+  while (done_marks > 0) {
+    done_marks--;
+    xmlNode *x = page->nodes[e->mark[done_marks].node].xml;
+    if (saved[done_marks]) xmlSetProp(x, BAD_CAST e->attr, saved[done_marks]);
+    else xmlUnsetProp(x, BAD_CAST e->attr);
+    xmlFree(saved[done_marks]);
+  }
+  free(cuts);
+  free(saved);
+  return st;
+}

@@ -1,0 +1,29 @@
+/* The page layer's own view of libxml2: the one parse every page-reading
+ * path shares. Only code in core/page includes this header. */
+#ifndef TBK_PAGE_XML_H
+#define TBK_PAGE_XML_H
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/globals.h>
+
+#include "page_internal.h"
+
+/* The parse every page-reading path shares (tbk_page_parse and the
+ * benchmark floor): size limit, charset decoding, source line count, and
+ * libxml2's HTML parser with errors counted. */
+typedef struct tbk_html {
+  xmlDoc *doc;        /* owned by the caller (xmlFreeDoc) */
+  size_t errors;      /* recovered parse errors */
+  uint32_t lines;     /* lines of the decoded source */
+  char charset[48];   /* charset the bytes were decoded from */
+} tbk_html;
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                         tbk_error *err);
+/* The same, handing the decoded source to *source (caller frees) for a
+ * second parse by tbk_html_parse_utf8. */
+tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                                tbk_buf *source, tbk_error *err);
+tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
+
+#endif
