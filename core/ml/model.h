@@ -93,6 +93,8 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);
  * loading). */
 void tbk_encoder_prepare(tbk_encoder *enc);
 void tbk_encoder_free(tbk_encoder *enc);
+/* Sign-symmetric log1p, the compression of raw inputs before scaling. */
+double tbk_encode_compress(double v);
 /* The contextual pass of the content stage: features of a unit from the
  * first-pass boilerplate probabilities p of its page's units (in reading
  * order, units without words left out) and their character counts. */
