@@ -1,4 +1,4 @@
-/* Gold alignment (core/align.c): hand-made pages with known answers, the
+/* Gold alignment (core/label/align.c): hand-made pages with known answers, the
  * multiset fallback, errors, and the bit-parallel LCS against a plain
  * dynamic programme on random sequences. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Evaluation metrics (core/eval.c): numbers computed by hand. */
+/* Evaluation metrics (core/eval/eval.c): numbers computed by hand. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
-/* The JSON Lines object reader (core/jsonl.c). Its API is public, in the
- * features section of tbk.h, so the programs can read labels and meta
- * files too; this header stays for the library modules that include it. */
+/* The JSON Lines object reader (jsonl.c): labels, meta files, anything
+ * the programs read one flat JSON object a line. */
 #ifndef TBK_JSONL_H
 #define TBK_JSONL_H
 #include "util.h"

@@ -3,6 +3,7 @@
 #define TBK_UTIL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "tbk.h"
 
 /* Fill err (when non-NULL) with a formatted one-line message; returns code. */

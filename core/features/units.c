@@ -220,8 +220,8 @@ const char *tbk_units_schema_id(const tbk_units *ux) { return ux->schema_id; }
 void tbk_units_set_fingerprints(tbk_units *ux, int on) { ux->fingerprints = on != 0; }
 size_t tbk_units_count(const tbk_units *ux) { return ux->n; }
 
-int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit *out) {
-  if (i >= ux->n) return -1;
+tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit *out) {
+  if (i >= ux->n) return TBK_ERR_ARG;
   const tbk_unit_rec *r = &ux->u[i];
   out->text = page->text.data + r->start;
   out->text_len = r->end - r->start;
@@ -232,7 +232,7 @@ int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit 
   out->start = r->start;
   out->end = r->end;
   out->words = r->words;
-  return 0;
+  return TBK_OK;
 }
 
 const double *tbk_units_values(const tbk_units *ux, size_t i) {

@@ -1,7 +1,8 @@
 /* Internal layout of the content stage's units: the leaf text units of a
  * page (every visible text run belongs to exactly one) and the per-page
  * scratch of their feature extraction. See units.c (segmentation and
- * features) and content.c (prediction, gold labels, rendering). */
+ * features), units_gold.c (gold labels) and ../predict/content.c (the
+ * decision, the renderings). */
 #ifndef TBK_UNITS_H
 #define TBK_UNITS_H
 #include <stdint.h>

@@ -21,7 +21,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +90,10 @@ typedef struct tbk_page_options {
                                which never needs them, sets 0 */
 } tbk_page_options;
 
+/* Options start from the defaults (the values in parentheses above):
+ * `tbk_page_options o = tbk_page_options_default;` or
+ * tbk_page_options_init(&o), then change what differs. */
+extern const tbk_page_options tbk_page_options_default;
 void tbk_page_options_init(tbk_page_options *o);
 
 /* One candidate block of a page. All pointers are borrowed from the page. */
@@ -141,11 +144,18 @@ typedef struct tbk_operating_point {
   double precision, threshold, recall;
 } tbk_operating_point;
 
+/* A model file (plain text, versioned, checksummed) loaded from path or
+ * parsed from memory. Errors: TBK_ERR_IO, TBK_ERR_MODEL (corrupt,
+ * truncated, another version), TBK_ERR_NOMEM. */
 tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err);
 tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out,
                            tbk_error *err);
 void tbk_model_free(tbk_model *m);
+/* The feature schema id the model was trained on. */
 const char *tbk_model_schema(const tbk_model *m);
+/* The segmentation options the model was trained with (the other fields
+ * from tbk_page_options_default): parse the pages to predict with them. */
+void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
 
 size_t tbk_model_operating_points(const tbk_model *m,
                                   const tbk_operating_point **ops);
@@ -189,7 +199,8 @@ tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
                             tbk_buf *out);
 
 /* ========================================================= content stage */
-/* (section owned by the content stage; see core/units.c, core/content.c) */
+/* (core/features/units.c segments and scores units; core/predict/content.c
+ * decides and renders) */
 
 /* The template stage removes what recurs across a site; the content stage
  * decides, for every leaf text unit of the page, whether it is the page's
@@ -212,10 +223,10 @@ typedef struct tbk_unit {
 } tbk_unit;
 
 size_t tbk_units_count(const tbk_units *ux);
-/* Unit i of the last page (which must be `page`); 0 ok, -1 out of range. */
-int tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
-                  tbk_unit *out);
-
+/* Unit i of the last page (which must be `page`). Errors: TBK_ERR_ARG
+ * (i out of range). */
+tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
+                         tbk_unit *out);
 
 /* Template probabilities of the blocks and boilerplate probabilities of
  * the units of a page (both borrowed until the next call; unit i is
@@ -244,6 +255,7 @@ typedef struct tbk_content_options {
   size_t min_kept_words;     /* a page keeping fewer words than this (60) */
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
 } tbk_content_options;
+extern const tbk_content_options tbk_content_options_default;
 void tbk_content_options_init(tbk_content_options *o);
 /* Which units are kept (1) or removed (0), into keep (unit count). */
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux,

@@ -1,4 +1,4 @@
-/* Internal entry of the gold alignment (core/align.c), so tests can reach
+/* Internal entry of the gold alignment (core/label/align.c), so tests can reach
  * the multiset fallback without building pages of hundreds of MiB. */
 #ifndef TBK_ALIGN_INTERNAL_H
 #define TBK_ALIGN_INTERNAL_H

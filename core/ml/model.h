@@ -101,9 +101,7 @@ double tbk_encode_compress(double v);
 #define TBK_CTX_DIM 12
 #define TBK_CTX_SUFFIX "+ctx1"
 void tbk_context_features(const double *p, const double *chars, size_t n, size_t i, double *out);
-/* Segmentation and feature options the model was trained with; prediction
- * must use them. */
-void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
+/* Feature options the model was trained with; prediction must use them. */
 void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o);
 /* A two-stage model: a template model (the paper's) with a content model
  * (trained on tbk-units rows) attached. The model takes ownership of

@@ -15,17 +15,19 @@
 #include "text_internal.h"
 #include "util.h"
 
-void tbk_page_options_init(tbk_page_options *o) {
-  memset(o, 0, sizeof *o);
-  o->blocks = TBK_BLOCKS_PAPER;
-  o->min_chars = 40;
-  o->min_words = 3;
-  o->max_page_bytes = (size_t)64 << 20;
-  o->max_depth = 4096;
-  o->max_blocks = 100000;
-  o->max_nodes = 2000000;
-  o->fingerprints = 1;
-}
+const tbk_page_options tbk_page_options_default = {
+    .blocks = TBK_BLOCKS_PAPER,
+    .min_chars = 40,
+    .min_words = 3,
+    .max_page_bytes = (size_t)64 << 20,
+    .max_depth = 4096,
+    .max_blocks = 100000,
+    .max_nodes = 2000000,
+    .charset_hint = NULL,
+    .fingerprints = 1,
+};
+
+void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default; }
 
 void tbk_page_free(tbk_page *p) {
   if (!p) return;

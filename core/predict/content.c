@@ -7,14 +7,15 @@
 #include "units.h"
 #include "util.h"
 
-void tbk_content_options_init(tbk_content_options *o) {
-  memset(o, 0, sizeof *o);
-  o->threshold = 0.5;
-  o->title = 1;
-  o->keep_comments = 0;
-  o->min_kept_words = 60;
-  o->fallback_threshold = 0.95;
-}
+const tbk_content_options tbk_content_options_default = {
+    .threshold = 0.5,
+    .title = 1,
+    .keep_comments = 0,
+    .min_kept_words = 60,
+    .fallback_threshold = 0.95,
+};
+
+void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
 
 /* Column of a vocabulary word among a scope's attribute columns. */
 static long vocab_col(const tbk_units *ux, size_t scope_first, const char *word) {
