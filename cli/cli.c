@@ -231,6 +231,12 @@ int cli_out_write(void *ctx, const char *data, size_t n) {
   return fwrite(data, 1, n, o->f) != n;
 }
 
+int cli_out_put(void *ctx, const char *data, size_t n) {
+  cli_out *o = ctx;
+  if (cli_out_write(o, data, n)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", o->path ? o->path : "standard output");
+  return 0;
+}
+
 int cli_exit(int code) {
   if (fflush(stdout) || ferror(stdout)) {
     fprintf(stderr, "%s: error: cannot write to standard output: %s\n", prog_name, strerror(errno));
@@ -290,7 +296,7 @@ int cli_pages_option(cli_pages *c, int code, const char *arg) {
   return 0;
 }
 
-static void warn_input(void *ctx, const char *file, const char *msg) {
+void cli_warn_file(void *ctx, const char *file, const char *msg) {
   (void)ctx;
   cli_warn("%s: %s", file, msg);
 }
@@ -300,7 +306,7 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   for (int i = 0; i < n; i++) {
     tbk_error err = {0};
     size_t before = out->skipped;
-    if (tbk_page_list_add(out, inputs[i], &c->input, warn_input, NULL, &err) != TBK_OK)
+    if (tbk_page_list_add(out, inputs[i], &c->input, cli_warn_file, NULL, &err) != TBK_OK)
       cli_die(TBK_EXIT_FAIL, "%s: %s", inputs[i], err.msg);
     if (out->skipped > before && c->strict)
       cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
@@ -336,6 +342,23 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
 }
 
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
+
+void cli_pages_segment_as(cli_pages *c, const tbk_model *model) {
+  tbk_page_options mo;
+  tbk_model_page_options(model, &mo);
+  c->page.blocks = mo.blocks;
+  c->page.min_chars = mo.min_chars;
+  c->page.min_words = mo.min_words;
+}
+
+tbk_predictor *cli_predictor(const char *path, tbk_model **model) {
+  tbk_error err = {0};
+  tbk_predictor *pred;
+  if (tbk_model_load(path, model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", path, err.msg);
+  tbk_status st = tbk_predictor_new(*model, &pred, &err);
+  if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", path, err.msg);
+  return pred;
+}
 
 char *cli_output_name(const char *dir, const char *page, const char *ext) {
   size_t n = strlen(dir) + strlen(page) + strlen(ext) + 8;

@@ -60,6 +60,8 @@ void cli_out_commit(cli_out *o);
 void cli_out_abort(cli_out *o);
 /* tbk_write_fn adaptor: ctx is a cli_out. */
 int cli_out_write(void *ctx, const char *data, size_t n);
+/* The same, but a write that fails dies ("FILE: cannot write", exit 4). */
+int cli_out_put(void *ctx, const char *data, size_t n);
 
 /* Call last in main: flushes stdout and turns a write error into
  * TBK_EXIT_WRITE (like jq, a full disk is never a silent success). */
@@ -109,6 +111,13 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out);
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
+/* Segment pages as the model's training did (--blocks, --min-chars and
+ * --min-words from the model; the resource limits stay the user's). */
+void cli_pages_segment_as(cli_pages *c, const tbk_model *model);
+
+/* Load the model at path and its predictor; a refused model dies with exit
+ * 5, other failures with exit 1. */
+tbk_predictor *cli_predictor(const char *path, tbk_model **model);
 
 /* DIR/<page id> with a new extension (".txt"): URL schemes dropped,
  * "? # : \\" replaced, leading ".." defused, so nothing lands outside DIR.
@@ -118,6 +127,8 @@ char *cli_output_name(const char *dir, const char *page, const char *ext);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
 
+/* A tbk_warn_fn that warns "FILE: msg". */
+void cli_warn_file(void *ctx, const char *file, const char *msg);
 /* A tbk_warn_fn for malformed rows: counts them in *(size_t *)ctx and warns
  * about the first 20, then once that only the count will follow. */
 void cli_warn_row(void *ctx, const char *file, const char *msg);

@@ -15,6 +15,7 @@
 #include "label.h"
 #include "features.h"
 #include "units.h"
+#include "rows.h"
 #include "ml.h"
 #include "model.h"
 #include "model_io.h"

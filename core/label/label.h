@@ -89,4 +89,45 @@ tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len,
                           size_t nunits, const char *gold, size_t gold_len,
                           uint32_t *tokens, uint32_t *matched,
                           tbk_error *err);
+/* ----- labels read back (tbk-features --labels) */
+
+/* The labels a labelling run wrote (tbk-label's JSON Lines, or --gold's),
+ * keyed by (page, path), each with the md5 of the text it was given for so
+ * that a page changed since labelling is noticed. */
+typedef struct tbk_label_set tbk_label_set;
+
+/* Read JSON Lines from path ("-" = stdin). A line needs "page", "path",
+ * "md5" (32 lowercase hex digits) and "label": "template" or "boilerplate"
+ * (+1), "content" (-1), or the number 1 or -1; other labels ("ignored")
+ * are left out silently. A broken line goes to warn, with "PATH:LINE" as the
+ * file and a message ending in "(skipped)", and is counted in *bad_lines.
+ * When a (page, path) comes twice the first line wins. Errors: TBK_ERR_IO
+ * (cannot open or read), TBK_ERR_NOMEM. */
+tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn,
+                              void *warn_ctx, tbk_label_set **out,
+                              size_t *bad_lines, tbk_error *err);
+void tbk_label_set_free(tbk_label_set *s);
+/* Whether any block of page is labelled (pages without labels need not be
+ * read at all). */
+int tbk_label_set_has_page(const tbk_label_set *s, const char *page);
+/* Note that page was read: its labelled blocks that match no block are
+ * then missing (tbk_label_set_unmatched), not merely unread. */
+void tbk_label_set_page_read(tbk_label_set *s, const char *page);
+
+typedef enum tbk_label_match {
+  TBK_MATCH_NONE = 0,   /* no label for this block (or a duplicate line's) */
+  TBK_MATCH_OK = 1,     /* *label is +1 or -1 */
+  TBK_MATCH_CHANGED = 2 /* labelled, but for another text: *labelled_md5 */
+} tbk_label_match;
+/* The label of the block (or unit) at path of page, whose text has the md5
+ * md5_hex; the label counts as used either way. */
+tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page,
+                                    const char *path, const char *md5_hex,
+                                    int *label, const char **labelled_md5);
+/* After every page: the labels no block used. Those of pages that were
+ * read go to warn (the page as file, "labelled block PATH not found among
+ * the pages read (skipped)"), in file order, and are returned; *unread
+ * gets the number of the others (pages not among the inputs). */
+size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn,
+                               void *warn_ctx, size_t *unread);
 #endif
