@@ -537,6 +537,46 @@ static void test_limits(void) {
   STATUS(deep, strlen(deep), &o, TBK_OK, NULL);
 }
 
+/* One element with n attributes, after `lines` newlines; extra goes
+ * inside the tag before them. Caller frees. */
+static char *many_attrs(size_t n, int lines, const char *extra) {
+  tbk_buf b = {0};
+  tbk_buf_puts(&b, "<html><body>");
+  for (int i = 0; i < lines; i++) tbk_buf_puts(&b, "\n");
+  tbk_buf_puts(&b, "<div ");
+  tbk_buf_puts(&b, extra);
+  for (size_t i = 0; i < n; i++) tbk_buf_printf(&b, i % 3 ? " a%zu=\"v\"" : (i % 2 ? " b%zu" : " c%zu='w'"), i);
+  tbk_buf_puts(&b, ">" T1 "</div></body></html>");
+  return b.data;
+}
+
+/* libxml2 compares every attribute of a tag with every one before it: the
+ * guard refuses a tag over max_attrs before the parse, wherever the tag is
+ * and however its attributes are written, and counts nothing inside
+ * quoted values. */
+static void test_attr_guard(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  CHECK_INT(o.max_attrs, 1000);
+  char *ok = many_attrs(1000, 0, ""), *over = many_attrs(1001, 4, "");
+  STATUS(ok, strlen(ok), &o, TBK_OK, NULL);
+  STATUS(over, strlen(over), &o, TBK_ERR_LIMIT, "max-attrs (1000) attributes at line 5");
+  /* a '>' or white space inside a quoted value neither ends the tag nor
+   * starts an attribute */
+  char *hidden = many_attrs(1001, 0, "title=\"a > b\" ");
+  STATUS(hidden, strlen(hidden), &o, TBK_ERR_LIMIT, "max-attrs");
+  char *words = many_attrs(10, 0, "title='one two three four five six seven eight nine ten' alt=\"x y z\" ");
+  o.max_attrs = 12; /* title, alt and 10 */
+  STATUS(words, strlen(words), &o, TBK_OK, NULL);
+  o.max_attrs = 11;
+  STATUS(words, strlen(words), &o, TBK_ERR_LIMIT, "max-attrs (11)");
+  o.max_attrs = 0; /* no limit */
+  STATUS(over, strlen(over), &o, TBK_OK, NULL);
+  free(ok);
+  free(over);
+  free(hidden);
+  free(words);
+}
+
 static double seconds_since(struct timespec t0) {
   struct timespec t1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -798,6 +838,7 @@ int main(void) {
   test_charsets();
   test_refusals();
   test_limits();
+  test_attr_guard();
   test_hostile();
   test_broken_unclosed_title();
   test_broken_unclosed_script_style();

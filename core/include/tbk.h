@@ -85,6 +85,9 @@ typedef struct tbk_page_options {
   size_t max_depth;         /* deeper nesting: page refused (4096) */
   size_t max_blocks;        /* more candidates on one page: refused (100000) */
   size_t max_nodes;         /* more elements on one page: refused (2000000) */
+  size_t max_attrs;         /* more attributes on one element: refused
+                               (1000; libxml2's cost is quadratic in them;
+                               0 = no limit) */
   const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
   int fingerprints;         /* compute each block's md5 (1); prediction,
                                which never needs them, sets 0 */

@@ -7,6 +7,7 @@
  * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
 #include <limits.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <strings.h>
 
@@ -23,6 +24,7 @@ const tbk_page_options tbk_page_options_default = {
     .max_depth = 4096,
     .max_blocks = 100000,
     .max_nodes = 2000000,
+    .max_attrs = 1000,
     .charset_hint = NULL,
     .fingerprints = 1,
 };
@@ -474,6 +476,12 @@ tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_opt
   if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto done; }
   out->lines = 1;
   for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) out->lines++;
+  uint32_t line;
+  if (opt->max_attrs && tbk_attr_guard(utf8.data, utf8.len, opt->max_attrs, &line)) {
+    st = tbk_fail(err, TBK_ERR_LIMIT, "element with more than max-attrs (%zu) attributes at line %" PRIu32,
+                  opt->max_attrs, line);
+    goto done;
+  }
   st = tbk_html_parse_utf8(utf8.data, utf8.len, &out->doc, &out->errors, err);
 done:
   if (source && st == TBK_OK) {

@@ -26,4 +26,10 @@ tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_opt
                                 tbk_buf *source, tbk_error *err);
 tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
 
+/* The start tag with more than max_attrs attributes (libxml2 checks
+ * attributes pairwise: quadratic in their number), if any: returns how many
+ * were counted (max_attrs + 1) and its source line in *line; 0 when every
+ * start tag is within the limit. Reads each start tag once. */
+long tbk_attr_guard(const char *src, size_t n, size_t max_attrs, uint32_t *line);
+
 #endif
