@@ -169,13 +169,7 @@ tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out, tbk_err
   if (c.i < n && s[c.i] == '}') { c.i++; goto end; }
   for (;;) {
     skip_ws(&c);
-    if (o->n == o->cap) {
-      size_t cap = o->cap ? o->cap * 2 : 16;
-      member *m = realloc(o->m, cap * sizeof *m);
-      if (!m) goto nomem;
-      o->m = m;
-      o->cap = cap;
-    }
+    if (tbk_grow(&o->m, &o->cap, o->n + 1, sizeof *o->m)) goto nomem;
     member *m = &o->m[o->n];
     m->key = o->strs.len;
     if (parse_string(&c, &o->strs)) goto bad;

@@ -50,15 +50,7 @@ void tbk_buf_free(tbk_buf *b) {
 
 int tbk_buf_reserve(tbk_buf *b, size_t extra) {
   if (extra > SIZE_MAX - b->len - 1) return -1;
-  size_t need = b->len + extra + 1;
-  if (need <= b->cap) return 0;
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-  char *p = realloc(b->data, cap);
-  if (!p) return -1;
-  b->data = p;
-  b->cap = cap;
-  return 0;
+  return tbk_grow(&b->data, &b->cap, b->len + extra + 1, 1);
 }
 
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n) {
@@ -192,13 +184,32 @@ tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
   return st;
 }
 
-int tbk_grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return 0;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *q = realloc(*p, c * size);
+size_t tbk_grow_cap(size_t cap, size_t need, size_t size) {
+  size_t max = size ? SIZE_MAX / size : SIZE_MAX;
+  if (need > max) return 0;
+  size_t c = cap ? cap : 64;
+  while (c < need) c = c > max / 2 ? need : c * 2;
+  return c > max ? need : c;
+}
+
+/* The pointer is read and written as bytes: the array's own pointer type
+ * (tbk_run *, double *...) is not void *, and all of them share one
+ * representation on every platform the library builds on. */
+int tbk_resize(void *pp, size_t n, size_t size) {
+  if (size && n > SIZE_MAX / size) return -1;
+  void *p;
+  memcpy(&p, pp, sizeof p);
+  /* Never realloc to 0 bytes: that may free the array and return NULL. */
+  size_t bytes = n * size;
+  void *q = realloc(p, bytes ? bytes : 1);
   if (!q) return -1;
-  *p = q;
+  memcpy(pp, &q, sizeof q);
+  return 0;
+}
+
+int tbk_grow_slow(void *pp, size_t *cap, size_t need, size_t size) {
+  size_t c = tbk_grow_cap(*cap, need, size);
+  if (!c || tbk_resize(pp, c, size)) return -1;
   *cap = c;
   return 0;
 }

@@ -22,9 +22,22 @@ static inline int tbk_is_space_cp(uint32_t c) {
          c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-/* Grow *p (elements of `size` bytes, capacity *cap) to hold at least
- * `need`, doubling from 64; 0 ok, -1 out of memory (*p unchanged). */
-int tbk_grow(void **p, size_t *cap, size_t need, size_t size);
+/* Growable arrays. pp is the address of the array's pointer, of any
+ * element type (&p->items); every size is overflow-checked, and on failure
+ * (-1: out of memory, or more bytes than size_t holds) the array and its
+ * capacity are left as they were, so the caller only has to report it. */
+int tbk_grow_slow(void *pp, size_t *cap, size_t need, size_t size);
+/* Make the array (capacity *cap elements of `size` bytes) hold at least
+ * `need`, doubling from 64 so appends are amortised O(1); 0 ok, -1. */
+static inline int tbk_grow(void *pp, size_t *cap, size_t need, size_t size) {
+  return need <= *cap ? 0 : tbk_grow_slow(pp, cap, need, size);
+}
+/* For parallel arrays that share one capacity: the capacity tbk_grow would
+ * choose (size = the largest element), 0 when `need` cannot be held; each
+ * array is then sized with tbk_resize. */
+size_t tbk_grow_cap(size_t cap, size_t need, size_t size);
+/* Resize the array to n elements of `size` bytes; 0 ok, -1. */
+int tbk_resize(void *pp, size_t n, size_t size);
 
 /* 64-bit FNV-1a, for hash tables keyed by short strings. */
 static inline uint64_t tbk_hash64(const void *p, size_t n) {

@@ -92,12 +92,9 @@ typedef struct token_bag {
 
 static int bag_add(void *ctx, const char *tok, size_t len) {
   token_bag *b = ctx;
-  if (b->n == b->cap) {
-    size_t nc = b->cap ? b->cap * 2 : 256;
-    size_t *o = realloc(b->off, nc * sizeof *o);
-    if (!o) { b->nomem = 1; return 1; }
-    b->off = o;
-    b->cap = nc;
+  if (tbk_grow(&b->off, &b->cap, b->n + 1, sizeof *b->off)) {
+    b->nomem = 1;
+    return 1;
   }
   b->off[b->n] = b->text.len;
   if (tbk_buf_append(&b->text, tok, len) || tbk_buf_append(&b->text, "", 1)) { b->nomem = 1; return 1; }
@@ -394,12 +391,9 @@ tbk_status tbk_snippets_parse(const char *json, size_t len, tbk_snippet_set **ou
       i++;
       f->expect_key = 0;
       if (f->role == ROLE_ROOT) {
-        if (set->n == cap) {
-          size_t nc = cap ? cap * 2 : 256;
-          tbk_snippet_page *np = realloc(set->pages, nc * sizeof *np);
-          if (!np) { why = "out of memory"; break; }
-          set->pages = np;
-          cap = nc;
+        if (tbk_grow(&set->pages, &cap, set->n + 1, sizeof *set->pages)) {
+          why = "out of memory";
+          break;
         }
         tbk_snippet_page *p = &set->pages[set->n];
         memset(p, 0, sizeof *p);

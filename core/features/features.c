@@ -95,20 +95,6 @@ void tbk_features_free(tbk_features *fx) {
   free(fx);
 }
 
-/* Make *p hold at least need elements (amortised doubling). */
-static int grow(void *pp, size_t *cap, size_t need, size_t elem) {
-  void **p = pp;
-  if (need <= *cap) return 0;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  if (c > SIZE_MAX / elem) return -1;
-  void *q = realloc(*p, c * elem);
-  if (!q) return -1;
-  *p = q;
-  *cap = c;
-  return 0;
-}
-
 /* ------------------------------------------------------------ characters */
 
 static int is_terminal(uint32_t c) {
@@ -271,16 +257,12 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   for (; fx->voc_slots[j]; j = (j + 1) & (fx->n_voc_slots - 1))
     if (fx->voc_h64[fx->voc_slots[j] - 1] == h) return fx->voc_slots[j] - 1;
   if (fx->n_voc == fx->cap_voc) {
-    size_t need = fx->n_voc + 1, cap = fx->cap_voc;
-    if (grow(&fx->voc_h64, &cap, need, sizeof *fx->voc_h64)) return -1;
-    cap = fx->cap_voc;
-    if (grow(&fx->voc_h32, &cap, need, sizeof *fx->voc_h32)) return -1;
-    cap = fx->cap_voc;
-    if (grow(&fx->voc_bucket, &cap, need, sizeof *fx->voc_bucket)) return -1;
-    cap = fx->cap_voc;
-    if (grow(&fx->voc_cnt, &cap, need, sizeof *fx->voc_cnt)) return -1;
-    cap = fx->cap_voc;
-    if (grow(&fx->voc_blk, &cap, need, sizeof *fx->voc_blk)) return -1;
+    size_t cap = tbk_grow_cap(fx->cap_voc, fx->n_voc + 1, sizeof *fx->voc_h64);
+    if (!cap || tbk_resize(&fx->voc_h64, cap, sizeof *fx->voc_h64) ||
+        tbk_resize(&fx->voc_h32, cap, sizeof *fx->voc_h32) ||
+        tbk_resize(&fx->voc_bucket, cap, sizeof *fx->voc_bucket) ||
+        tbk_resize(&fx->voc_cnt, cap, sizeof *fx->voc_cnt) || tbk_resize(&fx->voc_blk, cap, sizeof *fx->voc_blk))
+      return -1;
     fx->cap_voc = cap;
   }
   size_t id = fx->n_voc++;
@@ -296,10 +278,12 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
 static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
   tbk_features *fx = c->fx;
   if (fx->n_tok == fx->cap_tok) {
-    size_t cap = fx->cap_tok, need = fx->n_tok + 1;
-    if (grow(&fx->tok_word, &cap, need, sizeof *fx->tok_word)) { c->failed = 1; return 1; }
-    cap = fx->cap_tok;
-    if (grow(&fx->tok_cp, &cap, need, sizeof *fx->tok_cp)) { c->failed = 1; return 1; }
+    size_t cap = tbk_grow_cap(fx->cap_tok, fx->n_tok + 1, sizeof *fx->tok_word);
+    if (!cap || tbk_resize(&fx->tok_word, cap, sizeof *fx->tok_word) ||
+        tbk_resize(&fx->tok_cp, cap, sizeof *fx->tok_cp)) {
+      c->failed = 1;
+      return 1;
+    }
     fx->cap_tok = cap;
   }
   int64_t id = word_id(fx, h64, h32);
@@ -382,8 +366,8 @@ static void radix_sort64(uint64_t *a, uint64_t *tmp, size_t n, unsigned lo, unsi
 /* Sort and deduplicate a[0..n) (32-bit values); returns the new length. */
 static size_t sort_unique(tbk_features *fx, uint32_t *a, size_t n) {
   if (!n) return 0;
-  if (grow(&fx->pairs, &fx->cap_pairs, n, sizeof *fx->pairs) ||
-      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, n, sizeof *fx->pairs_tmp))
+  if (tbk_grow(&fx->pairs, &fx->cap_pairs, n, sizeof *fx->pairs) ||
+      tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, n, sizeof *fx->pairs_tmp))
     return SIZE_MAX;
   for (size_t i = 0; i < n; i++) fx->pairs[i] = a[i];
   radix_sort64(fx->pairs, fx->pairs_tmp, n, 0, 32);
@@ -413,8 +397,8 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   const char *text = p->text.data ? p->text.data : "";
   uint32_t T = (uint32_t)p->text.len;
   size_t need = 2 * p->n_blocks + p->n_runs + 2;
-  if (grow(&fx->bounds, &fx->cap_bounds, need, sizeof *fx->bounds) ||
-      grow(&fx->in_heading, &fx->cap_nodes, p->n_nodes + 1, 1))
+  if (tbk_grow(&fx->bounds, &fx->cap_bounds, need, sizeof *fx->bounds) ||
+      tbk_grow(&fx->in_heading, &fx->cap_nodes, p->n_nodes + 1, 1))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *n = &p->nodes[i];
@@ -437,11 +421,12 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     uint8_t s = (uint8_t)((n->in_anchor ? 1 : 0) | (fx->in_heading[p->runs[r].node] ? 2 : 0));
     if (s == state) continue;
     state = s;
-    size_t cap = fx->cap_states;
-    if (grow(&fx->state_pos, &cap, fx->n_states + 1, sizeof *fx->state_pos)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    cap = fx->cap_states;
-    if (grow(&fx->state_val, &cap, fx->n_states + 1, 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->cap_states = cap;
+    if (fx->n_states == fx->cap_states) {
+      size_t cap = tbk_grow_cap(fx->cap_states, fx->n_states + 1, sizeof *fx->state_pos);
+      if (!cap || tbk_resize(&fx->state_pos, cap, sizeof *fx->state_pos) || tbk_resize(&fx->state_val, cap, 1))
+        return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      fx->cap_states = cap;
+    }
     fx->state_pos[fx->n_states] = p->runs[r].start;
     fx->state_val[fx->n_states++] = s;
     fx->bounds[nb++] = p->runs[r].start;
@@ -449,8 +434,8 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   nb = sort_unique(fx, fx->bounds, nb);
   if (nb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->n_bounds = nb;
-  if (grow(&fx->pref, &fx->cap_pref, nb + 1, sizeof *fx->pref) ||
-      grow(&fx->piece_tok, &fx->cap_piece_tok, nb + 1, sizeof *fx->piece_tok))
+  if (tbk_grow(&fx->pref, &fx->cap_pref, nb + 1, sizeof *fx->pref) ||
+      tbk_grow(&fx->piece_tok, &fx->cap_piece_tok, nb + 1, sizeof *fx->piece_tok))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(&fx->pref[0], 0, sizeof fx->pref[0]);
   fx->n_tok = 0;
@@ -484,14 +469,16 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
 /* Rank the page's words by bucket (see block_words). */
 static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
   size_t v = fx->n_voc, nw = v / 64 + 1;
-  size_t cap = fx->cap_rank;
-  if (grow(&fx->voc_rank, &cap, v + 1, sizeof *fx->voc_rank)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  cap = fx->cap_rank;
-  if (grow(&fx->rank_id, &cap, v + 1, sizeof *fx->rank_id)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  fx->cap_rank = cap;
-  if (grow(&fx->rank_bits, &fx->cap_rank_bits, nw, sizeof *fx->rank_bits) ||
-      grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
-      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
+  if (v + 1 > fx->cap_rank) {
+    size_t cap = tbk_grow_cap(fx->cap_rank, v + 1, sizeof *fx->voc_rank);
+    if (!cap || tbk_resize(&fx->voc_rank, cap, sizeof *fx->voc_rank) ||
+        tbk_resize(&fx->rank_id, cap, sizeof *fx->rank_id))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    fx->cap_rank = cap;
+  }
+  if (tbk_grow(&fx->rank_bits, &fx->cap_rank_bits, nw, sizeof *fx->rank_bits) ||
+      tbk_grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
+      tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(fx->rank_bits, 0, nw * sizeof *fx->rank_bits);
   for (size_t i = 0; i < v; i++) fx->pairs[i] = (uint64_t)fx->voc_bucket[i] << 32 | i;
@@ -506,7 +493,7 @@ static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
 
 /* Running per-tag counts snapshotted at every block's first node and end. */
 static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
-  if (grow(&fx->events, &fx->cap_events, 2 * p->n_blocks + 1, sizeof *fx->events))
+  if (tbk_grow(&fx->events, &fx->cap_events, 2 * p->n_blocks + 1, sizeof *fx->events))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   size_t ne = 0;
   for (size_t b = 0; b < p->n_blocks; b++) {
@@ -517,7 +504,7 @@ static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_
   if (ne == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->n_events = ne;
   if (ne && (ne > SIZE_MAX / TBK_TAG_COUNT ||
-             grow(&fx->snap, &fx->cap_snap, ne * TBK_TAG_COUNT, sizeof *fx->snap)))
+             tbk_grow(&fx->snap, &fx->cap_snap, ne * TBK_TAG_COUNT, sizeof *fx->snap)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t counts[TBK_TAG_COUNT] = {0};
   size_t e = 0;
@@ -534,7 +521,7 @@ static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_
 static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_out, tbk_error *err) {
   size_t words = (fx->attr_width + 63) / 64;
   *words_out = words;
-  if (grow(&fx->slot, &fx->cap_slot, p->n_nodes + 1, sizeof *fx->slot))
+  if (tbk_grow(&fx->slot, &fx->cap_slot, p->n_nodes + 1, sizeof *fx->slot))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) fx->slot[i] = TBK_NONE;
   for (size_t b = 0; b < p->n_blocks; b++)
@@ -543,7 +530,7 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
   size_t ns = 0;
   for (size_t i = 0; i < p->n_nodes; i++)
     if (fx->slot[i] != TBK_NONE) fx->slot[i] = (uint32_t)ns++;
-  if (ns && grow(&fx->bits, &fx->cap_bits, ns * 2 * words, sizeof *fx->bits))
+  if (ns && tbk_grow(&fx->bits, &fx->cap_bits, ns * 2 * words, sizeof *fx->bits))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (ns) memset(fx->bits, 0, ns * 2 * words * sizeof *fx->bits);
   for (size_t i = 0; i < p->n_nodes; i++) {
@@ -584,9 +571,9 @@ static size_t runs_in(const tbk_page *p, uint32_t a, uint32_t b) {
 static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out,
                        double *kl_out) {
   size_t n = t1 - t0, npairs = fx->opt.bigrams && n ? 2 * n - 1 : n;
-  if (grow(&fx->touched, &fx->cap_touched, n + 1, sizeof *fx->touched) ||
-      grow(&fx->pairs, &fx->cap_pairs, npairs + 1, sizeof *fx->pairs) ||
-      grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, npairs + 1, sizeof *fx->pairs_tmp))
+  if (tbk_grow(&fx->touched, &fx->cap_touched, n + 1, sizeof *fx->touched) ||
+      tbk_grow(&fx->pairs, &fx->cap_pairs, npairs + 1, sizeof *fx->pairs) ||
+      tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, npairs + 1, sizeof *fx->pairs_tmp))
     return -1;
   size_t nt = 0, wrapped = 0, line_words = 0;
   long line_len = -1;
@@ -614,11 +601,12 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
     if (r > rmax) rmax = r;
   }
   *kl_out = kl;
-  size_t cw = fx->cap_w;
-  if (grow(&fx->w_idx, &cw, fx->n_w + npairs, sizeof *fx->w_idx)) return -1;
-  cw = fx->cap_w;
-  if (grow(&fx->w_cnt, &cw, fx->n_w + npairs, sizeof *fx->w_cnt)) return -1;
-  fx->cap_w = cw;
+  if (fx->n_w + npairs > fx->cap_w) {
+    size_t cap = tbk_grow_cap(fx->cap_w, fx->n_w + npairs, sizeof *fx->w_idx);
+    if (!cap || tbk_resize(&fx->w_idx, cap, sizeof *fx->w_idx) || tbk_resize(&fx->w_cnt, cap, sizeof *fx->w_cnt))
+      return -1;
+    fx->cap_w = cap;
+  }
   size_t first = fx->n_w, np = 0;
   /* Ranks ascend with buckets: walking the bitmap yields the words line in
    * order; different words in one bucket are adjacent and merged. */
@@ -659,15 +647,16 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   fx->n_blocks = 0;
   fx->n_w = 0;
   size_t B = p->n_blocks, D = fx->dim;
-  if ((B && D > SIZE_MAX / sizeof(double) / B) || grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
-      grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
-      grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
+  if ((B && D > SIZE_MAX / sizeof(double) / B) || tbk_grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
+      tbk_grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
+      tbk_grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  size_t cb = fx->cap_blk;
-  if (grow(&fx->blk_words, &cb, B + 1, sizeof(double))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  cb = fx->cap_blk;
-  if (grow(&fx->blk_link, &cb, B + 1, sizeof(double))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  fx->cap_blk = cb;
+  if (B + 1 > fx->cap_blk) {
+    size_t cap = tbk_grow_cap(fx->cap_blk, B + 1, sizeof(double));
+    if (!cap || tbk_resize(&fx->blk_words, cap, sizeof(double)) || tbk_resize(&fx->blk_link, cap, sizeof(double)))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    fx->cap_blk = cap;
+  }
 
   tbk_status st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;

@@ -200,6 +200,28 @@ struct tbk_features {
 tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err);
 void tbk_fx_schema_free(tbk_features *fx);
 
+/* The schema builder the block and the unit extractor share: it appends
+ * names to a name buffer and kinds to a kinds array, both the extractor's. */
+typedef struct tbk_schema_builder {
+  tbk_buf *name_buf;   /* NUL-separated names */
+  const char ***kinds; /* static strings */
+  size_t *dim;
+  size_t *off, cap;    /* owned: each name's offset while name_buf may move */
+  int failed;          /* out of memory: reported by tbk_schema_finish */
+} tbk_schema_builder;
+/* Add the feature named by the format. */
+void tbk_schema_add(tbk_schema_builder *b, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A class/id/role group: attr.SCOPE.hash.NNN (attr_dims of them), then
+ * attr.SCOPE.word.W per vocabulary word, then attr.SCOPE.role.R. */
+void tbk_schema_add_attrs(tbk_schema_builder *b, const char *scope, unsigned attr_dims, const char *const *vocab,
+                          size_t nv);
+/* Point *names (allocated here) into name_buf and write the id
+ * "PREFIX:<16 hex>", a hash of every name and kind in order and of the
+ * options line; frees the builder's offsets either way. */
+tbk_status tbk_schema_finish(tbk_schema_builder *b, char ***names, const char *prefix, const char *options,
+                             char *id, size_t id_size, tbk_error *err);
+
 /* Set the attribute bits of one element: hashed class/id tokens
  * (attr_dims), vocabulary hits, ARIA roles (features_attr.c). */
 void tbk_fx_attr_bits(const tbk_features *fx, const tbk_node *nd, uint64_t *bits);

@@ -1,6 +1,8 @@
 /* The feature schema: every dense feature has a stable name and kind, and
  * the schema id hashes them all together with the options, so a model can
  * refuse vectors computed under another schema. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,70 +48,76 @@ void tbk_feature_options_init(tbk_feature_options *o) {
   o->bigrams = 0;
 }
 
-typedef struct schema_builder {
-  tbk_features *fx;
-  size_t *name_off; /* owned: offsets into name_buf while it may move */
-  size_t cap;
-  int failed;
-} schema_builder;
-
-static void add(schema_builder *b, const char *kind, const char *name) {
-  tbk_features *fx = b->fx;
+void tbk_schema_add(tbk_schema_builder *b, const char *kind, const char *fmt, ...) {
   if (b->failed) return;
-  if (fx->dim == b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    size_t *o = realloc(b->name_off, cap * sizeof *o);
-    const char **k = realloc(fx->kinds, cap * sizeof *k);
-    if (o) b->name_off = o;
-    if (k) fx->kinds = k;
-    if (!o || !k) { b->failed = 1; return; }
-    b->cap = cap;
+  if (tbk_grow(&b->off, &b->cap, *b->dim + 1, sizeof *b->off)) {
+    b->failed = 1;
+    return;
   }
-  b->name_off[fx->dim] = fx->name_buf.len;
-  if (tbk_buf_append(&fx->name_buf, name, strlen(name) + 1)) { b->failed = 1; return; }
-  fx->kinds[fx->dim++] = kind;
+  /* The kinds array shares the offsets' capacity, so it grows with them. */
+  if (tbk_resize(b->kinds, b->cap, sizeof **b->kinds)) {
+    b->failed = 1;
+    return;
+  }
+  b->off[*b->dim] = b->name_buf->len;
+  va_list ap;
+  va_start(ap, fmt);
+  char name[128];
+  int n = vsnprintf(name, sizeof name, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof name || tbk_buf_append(b->name_buf, name, (size_t)n + 1)) {
+    b->failed = 1;
+    return;
+  }
+  (*b->kinds)[(*b->dim)++] = kind;
 }
 
-static void add_attr_group(schema_builder *b, const char *scope) {
-  char name[96];
-  for (unsigned j = 0; j < b->fx->opt.attr_dims; j++) {
-    snprintf(name, sizeof name, "attr.%s.hash.%03u", scope, j);
-    add(b, "binary", name);
+void tbk_schema_add_attrs(tbk_schema_builder *b, const char *scope, unsigned attr_dims, const char *const *vocab,
+                          size_t nv) {
+  for (unsigned j = 0; j < attr_dims; j++) tbk_schema_add(b, "binary", "attr.%s.hash.%03u", scope, j);
+  for (size_t j = 0; j < nv; j++) tbk_schema_add(b, "binary", "attr.%s.word.%s", scope, vocab[j]);
+  for (size_t j = 0; j < tbk_fx_roles_n; j++) tbk_schema_add(b, "binary", "attr.%s.role.%s", scope, tbk_fx_roles[j]);
+}
+
+tbk_status tbk_schema_finish(tbk_schema_builder *b, char ***names, const char *prefix, const char *options,
+                             char *id, size_t id_size, tbk_error *err) {
+  size_t dim = *b->dim;
+  if (!b->failed && !(*names = malloc((dim ? dim : 1) * sizeof **names))) b->failed = 1;
+  tbk_buf desc = {0};
+  for (size_t i = 0; !b->failed && i < dim; i++) {
+    (*names)[i] = b->name_buf->data + b->off[i];
+    if (tbk_buf_printf(&desc, "%s\t%s\n", (*names)[i], (*b->kinds)[i])) b->failed = 1;
   }
-  for (size_t j = 0; j < tbk_fx_attr_vocab_n; j++) {
-    snprintf(name, sizeof name, "attr.%s.word.%s", scope, tbk_fx_attr_vocab[j]);
-    add(b, "binary", name);
-  }
-  for (size_t j = 0; j < tbk_fx_roles_n; j++) {
-    snprintf(name, sizeof name, "attr.%s.role.%s", scope, tbk_fx_roles[j]);
-    add(b, "binary", name);
-  }
+  if (!b->failed && tbk_buf_puts(&desc, options)) b->failed = 1;
+  uint64_t h = b->failed ? 0 : tbk_hash64(desc.data, desc.len);
+  tbk_buf_free(&desc);
+  free(b->off);
+  b->off = NULL;
+  if (b->failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  snprintf(id, id_size, "%s:%016llx", prefix, (unsigned long long)h);
+  return TBK_OK;
 }
 
 tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
-  schema_builder b = {fx, NULL, 0, 0};
+  tbk_schema_builder b = {&fx->name_buf, &fx->kinds, &fx->dim, NULL, 0, 0};
   for (int t = 0; t < TBK_TAG_COUNT; t++) fx->tag_col[t] = fx->blocktag_col[t] = -1, fx->fmt_tag[t] = 0;
   static const struct { const char *name, *kind; } fixed[] = {
 #define TBK_FX_ROW(id, name, kind) {name, kind},
       TBK_FX_FIXED(TBK_FX_ROW)
 #undef TBK_FX_ROW
   };
-  for (size_t i = 0; i < FX_FIXED_COUNT; i++) add(&b, fixed[i].kind, fixed[i].name);
+  for (size_t i = 0; i < FX_FIXED_COUNT; i++) tbk_schema_add(&b, fixed[i].kind, "%s", fixed[i].name);
   for (size_t i = 0; i < COUNTOF(counted_tags); i++) {
     tbk_tag t = tbk_tag_lookup(counted_tags[i]);
     if (t == TBK_TAG_OTHER) continue; /* cannot happen: all are in tags.h */
-    char name[64];
-    snprintf(name, sizeof name, "tag.%s", counted_tags[i]);
     fx->tag_col[t] = (int)fx->dim;
-    add(&b, "count", name);
+    tbk_schema_add(&b, "count", "tag.%s", counted_tags[i]);
   }
   for (size_t i = 0; i < COUNTOF(block_tags); i++) {
     tbk_tag t = tbk_tag_lookup(block_tags[i]);
     if (t == TBK_TAG_OTHER) continue;
-    char name[64];
-    snprintf(name, sizeof name, "block.tag.%s", block_tags[i]);
     fx->blocktag_col[t] = (int)fx->dim;
-    add(&b, "binary", name);
+    tbk_schema_add(&b, "binary", "block.tag.%s", block_tags[i]);
   }
   for (size_t i = 0; i < COUNTOF(format_tags); i++) fx->fmt_tag[tbk_tag_lookup(format_tags[i])] = 1;
   fx->fmt_tag[TBK_TAG_OTHER] = 0;
@@ -117,31 +125,15 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
   for (size_t v = 0; v < tbk_fx_attr_vocab_n && v < 64; v++)
     fx->vocab_hash[v] = tbk_fx_fnv32(tbk_fx_attr_vocab[v], strlen(tbk_fx_attr_vocab[v]));
   fx->attr_self = fx->dim;
-  add_attr_group(&b, "self");
+  tbk_schema_add_attrs(&b, "self", fx->opt.attr_dims, tbk_fx_attr_vocab, tbk_fx_attr_vocab_n);
   fx->attr_anc = fx->dim;
-  add_attr_group(&b, "anc");
-  if (!b.failed && !(fx->names = malloc(fx->dim * sizeof *fx->names))) b.failed = 1;
-  if (b.failed) {
-    free(b.name_off);
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  }
-  for (size_t i = 0; i < fx->dim; i++) fx->names[i] = fx->name_buf.data + b.name_off[i];
-  free(b.name_off);
-
+  tbk_schema_add_attrs(&b, "anc", fx->opt.attr_dims, tbk_fx_attr_vocab, tbk_fx_attr_vocab_n);
   /* The id covers everything that changes what a vector or a words line
    * means: names and kinds in order, and the word hashing options. */
-  uint64_t h = 1469598103934665603ULL;
-  tbk_buf desc = {0};
-  for (size_t i = 0; i < fx->dim; i++)
-    if (tbk_buf_printf(&desc, "%s\t%s\n", fx->names[i], fx->kinds[i])) b.failed = 1;
-  if (tbk_buf_printf(&desc, "word_dims=%u bigrams=%d kl_alpha_milli=%d kl_over=words wrap=%d\n", fx->opt.word_dims,
-                     fx->opt.bigrams ? 1 : 0, (int)(TBK_FX_KL_ALPHA * 1000 + 0.5), TBK_FX_WRAP))
-    b.failed = 1;
-  if (!b.failed) h = tbk_hash64(desc.data, desc.len);
-  tbk_buf_free(&desc);
-  if (b.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  snprintf(fx->schema_id, sizeof fx->schema_id, "tbk-features-1:%016llx", (unsigned long long)h);
-  return TBK_OK;
+  char options[128];
+  snprintf(options, sizeof options, "word_dims=%u bigrams=%d kl_alpha_milli=%d kl_over=words wrap=%d\n",
+           fx->opt.word_dims, fx->opt.bigrams ? 1 : 0, (int)(TBK_FX_KL_ALPHA * 1000 + 0.5), TBK_FX_WRAP);
+  return tbk_schema_finish(&b, &fx->names, "tbk-features-1", options, fx->schema_id, sizeof fx->schema_id, err);
 }
 
 void tbk_fx_schema_free(tbk_features *fx) {

@@ -78,31 +78,8 @@ static void vocab_init(void) {
 }
 static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
 
-typedef struct schema_b {
-  tbk_units *ux;
-  size_t *off, cap;
-  int failed;
-} schema_b;
-
-static void add(schema_b *b, const char *kind, const char *name) {
-  tbk_units *ux = b->ux;
-  if (b->failed) return;
-  if (ux->dim == b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    size_t *o = realloc(b->off, cap * sizeof *o);
-    const char **k = realloc(ux->kinds, cap * sizeof *k);
-    if (o) b->off = o;
-    if (k) ux->kinds = k;
-    if (!o || !k) { b->failed = 1; return; }
-    b->cap = cap;
-  }
-  b->off[ux->dim] = ux->name_buf.len;
-  if (tbk_buf_append(&ux->name_buf, name, strlen(name) + 1)) { b->failed = 1; return; }
-  ux->kinds[ux->dim++] = kind;
-}
-
 static tbk_status build_schema(tbk_units *ux, tbk_error *err) {
-  schema_b b = {ux, NULL, 0, 0};
+  tbk_schema_builder b = {&ux->name_buf, &ux->kinds, &ux->dim, NULL, 0, 0};
   static const struct { const char *name, *kind; } fixed[] = {
 #define TBK_UX_ROW(id, name, kind) {name, kind},
       TBK_UX_FIXED(TBK_UX_ROW)
@@ -113,54 +90,26 @@ static tbk_status build_schema(tbk_units *ux, tbk_error *err) {
       TBK_UX_ANC(TBK_UX_ANC_ROW)
 #undef TBK_UX_ANC_ROW
   };
-  char name[96];
-  for (size_t i = 0; i < UX_FIXED_COUNT; i++) add(&b, fixed[i].kind, fixed[i].name);
+  for (size_t i = 0; i < UX_FIXED_COUNT; i++) tbk_schema_add(&b, fixed[i].kind, "%s", fixed[i].name);
   for (int t = 0; t < TBK_TAG_COUNT; t++) ux->tag_col[t] = -1;
   for (size_t i = 0; i < COUNTOF(line_tags); i++) {
     ux->tag_col[tbk_tag_lookup(line_tags[i])] = (int)ux->dim;
-    snprintf(name, sizeof name, "line.tag.%s", line_tags[i]);
-    add(&b, "binary", name);
+    tbk_schema_add(&b, "binary", "line.tag.%s", line_tags[i]);
   }
   ux->tag_other = ux->dim;
-  add(&b, "binary", "line.tag.other");
+  tbk_schema_add(&b, "binary", "line.tag.other");
   ux->anc_col = ux->dim;
-  for (size_t i = 0; i < UA_COUNT; i++) {
-    snprintf(name, sizeof name, "anc.%s", anc[i]);
-    add(&b, "binary", name);
-  }
+  for (size_t i = 0; i < UA_COUNT; i++) tbk_schema_add(&b, "binary", "anc.%s", anc[i]);
   ux->attr_width = ux->opt.attr_dims + ux_vocab_count + tbk_fx_roles_n;
   /* The same class/id/role columns as the template features, for the line
    * element and its parent ("near") and for all ancestors ("anc"). */
-  const char *scopes[2] = {"near", "anc"};
-  for (int s = 0; s < 2; s++) {
-    if (s == 0) ux->attr_self = ux->dim;
-    else ux->attr_anc = ux->dim;
-    for (unsigned j = 0; j < ux->opt.attr_dims; j++) {
-      snprintf(name, sizeof name, "attr.%s.hash.%03u", scopes[s], j);
-      add(&b, "binary", name);
-    }
-    for (size_t j = 0; j < ux_vocab_count; j++) {
-      snprintf(name, sizeof name, "attr.%s.word.%s", scopes[s], ux_vocab_all[j]);
-      add(&b, "binary", name);
-    }
-    for (size_t j = 0; j < tbk_fx_roles_n; j++) {
-      snprintf(name, sizeof name, "attr.%s.role.%s", scopes[s], tbk_fx_roles[j]);
-      add(&b, "binary", name);
-    }
-  }
-  if (!b.failed && !(ux->names = malloc(ux->dim * sizeof *ux->names))) b.failed = 1;
-  tbk_buf desc = {0};
-  for (size_t i = 0; !b.failed && i < ux->dim; i++) {
-    ux->names[i] = ux->name_buf.data + b.off[i];
-    if (tbk_buf_printf(&desc, "%s\t%s\n", ux->names[i], ux->kinds[i])) b.failed = 1;
-  }
-  if (!b.failed && tbk_buf_printf(&desc, "word_dims=%u wrap=%d\n", ux->opt.word_dims, TBK_FX_WRAP)) b.failed = 1;
-  uint64_t h = b.failed ? 0 : tbk_hash64(desc.data, desc.len);
-  tbk_buf_free(&desc);
-  free(b.off);
-  if (b.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  snprintf(ux->schema_id, sizeof ux->schema_id, "tbk-units-1:%016llx", (unsigned long long)h);
-  return TBK_OK;
+  ux->attr_self = ux->dim;
+  tbk_schema_add_attrs(&b, "near", ux->opt.attr_dims, ux_vocab_all, ux_vocab_count);
+  ux->attr_anc = ux->dim;
+  tbk_schema_add_attrs(&b, "anc", ux->opt.attr_dims, ux_vocab_all, ux_vocab_count);
+  char options[64];
+  snprintf(options, sizeof options, "word_dims=%u wrap=%d\n", ux->opt.word_dims, TBK_FX_WRAP);
+  return tbk_schema_finish(&b, &ux->names, "tbk-units-1", options, ux->schema_id, sizeof ux->schema_id, err);
 }
 
 tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_error *err) {

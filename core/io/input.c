@@ -66,13 +66,7 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
                        const char *url, const char *file, const char *gold,
                        const char *charset, uint64_t offset, uint64_t skip,
                        int is_warc) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    tbk_page_ref *r = realloc(l->refs, cap * sizeof *r);
-    if (!r) return -1;
-    l->refs = r;
-    l->cap = cap;
-  }
+  if (tbk_grow(&l->refs, &l->cap, l->n + 1, sizeof *l->refs)) return -1;
   tbk_page_ref *r = &l->refs[l->n];
   memset(r, 0, sizeof *r);
   r->site = strdup(site);
@@ -156,13 +150,8 @@ static int seen_add(dir_seen *s, const struct stat *st) {
   for (size_t i = 0; i < s->n; i++)
     if (s->dev[i] == st->st_dev && s->ino[i] == st->st_ino) return 0;
   if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 64;
-    dev_t *d = realloc(s->dev, cap * sizeof *d);
-    if (!d) return -1;
-    s->dev = d;
-    ino_t *i = realloc(s->ino, cap * sizeof *i);
-    if (!i) return -1;
-    s->ino = i;
+    size_t cap = tbk_grow_cap(s->cap, s->n + 1, sizeof *s->ino);
+    if (!cap || tbk_resize(&s->dev, cap, sizeof *s->dev) || tbk_resize(&s->ino, cap, sizeof *s->ino)) return -1;
     s->cap = cap;
   }
   s->dev[s->n] = st->st_dev;
@@ -233,14 +222,9 @@ static tbk_status list_dir(tbk_page_list *l, const char *root, const struct stat
           free(full);
           continue;
         }
-        if (ntodo == ctodo) {
-          dir_todo *t = realloc(todo, ctodo * 2 * sizeof *t);
-          if (!t) {
-            free(full);
-            goto nomem_dir;
-          }
-          todo = t;
-          ctodo *= 2;
+        if (tbk_grow(&todo, &ctodo, ntodo + 1, sizeof *todo)) {
+          free(full);
+          goto nomem_dir;
         }
         char *site = strdup(cur.site ? cur.site : e->d_name);
         if (!site) {

@@ -144,13 +144,7 @@ static int ws_add_bound(wstream *s, uint64_t u, uint64_t coff) {
     s->b[s->nb - 1].coff = coff;
     return 0;
   }
-  if (s->nb == s->cb) {
-    size_t cb = s->cb ? s->cb * 2 : 16;
-    ws_bound *b = realloc(s->b, cb * sizeof *b);
-    if (!b) return -1;
-    s->b = b;
-    s->cb = cb;
-  }
+  if (tbk_grow(&s->b, &s->cb, s->nb + 1, sizeof *s->b)) return -1;
   s->b[s->nb].u = u;
   s->b[s->nb].coff = coff;
   s->nb++;

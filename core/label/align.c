@@ -23,7 +23,8 @@ typedef struct vocab {
   size_t *off;    /* per id: start in text */
   size_t *len;    /* per id */
   uint64_t *hash; /* per id */
-  uint32_t n, cap;
+  uint32_t n;
+  size_t cap;
   uint32_t *slot; /* open addressing: an id, or NO_ID */
   size_t mask;    /* number of slots - 1 */
 } vocab;
@@ -72,14 +73,11 @@ static int vocab_grow_slots(vocab *v) {
 }
 
 static int vocab_grow_ids(vocab *v) {
-  uint32_t nc = v->cap ? v->cap * 2 : 256;
-  size_t *off = realloc(v->off, nc * sizeof *off);
-  if (off) v->off = off;
-  size_t *len = realloc(v->len, nc * sizeof *len);
-  if (len) v->len = len;
-  uint64_t *hash = realloc(v->hash, nc * sizeof *hash);
-  if (hash) v->hash = hash;
-  if (!off || !len || !hash) return -1;
+  if (v->n >= NO_ID - 1) return -1; /* ids are 32-bit */
+  size_t nc = tbk_grow_cap(v->cap, (size_t)v->n + 1, sizeof *v->hash);
+  if (!nc || tbk_resize(&v->off, nc, sizeof *v->off) || tbk_resize(&v->len, nc, sizeof *v->len) ||
+      tbk_resize(&v->hash, nc, sizeof *v->hash))
+    return -1;
   v->cap = nc;
   return 0;
 }
@@ -120,15 +118,9 @@ static void seq_free(seq *s) {
 
 static int seq_push(seq *s, uint32_t id, size_t unit, int with_unit) {
   if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 1024;
-    uint32_t *ids = realloc(s->id, nc * sizeof *ids);
-    if (!ids) return -1;
-    s->id = ids;
-    if (with_unit) {
-      size_t *units = realloc(s->unit, nc * sizeof *units);
-      if (!units) return -1;
-      s->unit = units;
-    }
+    size_t nc = tbk_grow_cap(s->cap, s->n + 1, sizeof *s->unit);
+    if (!nc || tbk_resize(&s->id, nc, sizeof *s->id) || (with_unit && tbk_resize(&s->unit, nc, sizeof *s->unit)))
+      return -1;
     s->cap = nc;
   }
   s->id[s->n] = id;

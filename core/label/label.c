@@ -221,14 +221,13 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
     }
     page_chars += pr.text_chars;
     if (pr.n_blocks > cap) {
-      cap = pr.n_blocks;
-      loaded_block *nb = realloc(blocks, cap * sizeof *nb);
-      if (nb) blocks = nb;
-      size_t *no = realloc(order, cap * sizeof *no);
-      if (no) order = no;
-      size_t *nf = realloc(offs, cap * 3 * sizeof *nf);
-      if (nf) offs = nf;
-      if (!nb || !no || !nf) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      size_t nc = tbk_grow_cap(cap, pr.n_blocks, sizeof *blocks);
+      if (!nc || tbk_resize(&blocks, nc, sizeof *blocks) || tbk_resize(&order, nc, sizeof *order) ||
+          tbk_resize(&offs, nc, 3 * sizeof *offs)) {
+        status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
+      cap = nc;
     }
     size_t n = pr.n_blocks;
     for (size_t i = 0; i < n; i++) {

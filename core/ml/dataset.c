@@ -72,13 +72,7 @@ static int site_index(tbk_dataset *ds, const char *site, uint32_t *out) {
     }
     h = (h + 1) & (ds->nslots - 1);
   }
-  if (ds->nsites == ds->capsites) {
-    size_t cap = ds->capsites ? ds->capsites * 2 : 64;
-    char **s = realloc(ds->sites, cap * sizeof *s);
-    if (!s) return -1;
-    ds->sites = s;
-    ds->capsites = cap;
-  }
+  if (tbk_grow(&ds->sites, &ds->capsites, ds->nsites + 1, sizeof *ds->sites)) return -1;
   if (!(ds->sites[ds->nsites] = strdup(site))) return -1;
   ds->site_slots[h] = (uint32_t)ds->nsites + 1;
   *out = (uint32_t)ds->nsites++;
@@ -94,30 +88,20 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
     if (widx[k] < 1 || widx[k] > ds->word_dims || (k && widx[k] <= widx[k - 1]))
       return tbk_fail(err, TBK_ERR_ARG, "word index %u out of order or range", widx[k]);
   if (ds->n == ds->cap) {
-    size_t cap = ds->cap ? ds->cap * 2 : 1024;
-    double *v = realloc(ds->values, cap * ds->dim * sizeof *v);
-    if (v) ds->values = v;
-    signed char *l = realloc(ds->label, cap);
-    if (l) ds->label = l;
-    uint32_t *s = realloc(ds->site, cap * sizeof *s);
-    if (s) ds->site = s;
-    uint32_t *pg = realloc(ds->pageno, cap * sizeof *pg);
-    if (pg) ds->pageno = pg;
-    size_t *wp = realloc(ds->word_ptr, (cap + 1) * sizeof *wp);
-    if (wp) ds->word_ptr = wp;
-    if (!v || !l || !s || !wp || !pg) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    /* A row's values are dim doubles; word_ptr has one entry more. */
+    size_t row = (size_t)ds->dim * sizeof *ds->values; /* dim is 32-bit */
+    size_t cap = tbk_grow_cap(ds->cap, ds->n + 1, row > sizeof *ds->word_ptr ? row : sizeof *ds->word_ptr);
+    if (!cap || tbk_resize(&ds->values, cap, row) || tbk_resize(&ds->label, cap, 1) ||
+        tbk_resize(&ds->site, cap, sizeof *ds->site) || tbk_resize(&ds->pageno, cap, sizeof *ds->pageno) ||
+        tbk_resize(&ds->word_ptr, cap + 1, sizeof *ds->word_ptr))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     ds->cap = cap;
   }
   /* Allocated on the first row even without words: ds->words + offset is
    * then never arithmetic on NULL. */
-  if (!ds->words || ds->nwords + nwords > ds->capwords) {
-    size_t cap = ds->capwords ? ds->capwords : 4096;
-    while (cap < ds->nwords + nwords) cap *= 2;
-    tbk_term *w = realloc(ds->words, cap * sizeof *w);
-    if (!w) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    ds->words = w;
-    ds->capwords = cap;
-  }
+  size_t need = ds->nwords + nwords;
+  if (nwords > SIZE_MAX - ds->nwords || tbk_grow(&ds->words, &ds->capwords, need ? need : 1, sizeof *ds->words))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t si;
   if (site_index(ds, site, &si)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memcpy(ds->values + ds->n * ds->dim, values, ds->dim * sizeof *values);
@@ -272,14 +256,13 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     size_t n, nw;
     size_t need = (size_t)b / 2 + 2; /* every word entry takes >= 4 chars */
     if (need > wcap) {
-      wcap = need;
-      uint32_t *wi = realloc(widx, wcap * sizeof *wi);
-      if (wi) widx = wi;
-      double *wv = realloc(wval, wcap * sizeof *wv);
-      if (wv) wval = wv;
-      uint32_t *wc = realloc(wcnt, wcap * sizeof *wc);
-      if (wc) wcnt = wc;
-      if (!wi || !wv || !wc) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+      size_t nc = tbk_grow_cap(wcap, need, sizeof *wval);
+      if (!nc || tbk_resize(&widx, nc, sizeof *widx) || tbk_resize(&wval, nc, sizeof *wval) ||
+          tbk_resize(&wcnt, nc, sizeof *wcnt)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        goto done;
+      }
+      wcap = nc;
     }
     char why[96] = "";
     if (parse_svm(fr.buf, &lab, ds->dim, idx, val, &n)) snprintf(why, sizeof why, "malformed feature line");

@@ -142,13 +142,7 @@ typedef struct queue {
 
 static int push(queue *qu, size_t lo, size_t hi) {
   if (hi - lo < 2) return 0; /* one run: nothing to cut */
-  if (qu->len == qu->cap) {
-    size_t cap = qu->cap ? qu->cap * 2 : 16;
-    span *s = realloc(qu->s, cap * sizeof *s);
-    if (!s) return -1;
-    qu->s = s;
-    qu->cap = cap;
-  }
+  if (tbk_grow(&qu->s, &qu->cap, qu->len + 1, sizeof *qu->s)) return -1;
   qu->s[qu->len++] = (span){lo, hi};
   return 0;
 }

@@ -259,13 +259,11 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
     size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], sidx, sval);
     size_t need = row_ptr[i] + k;
     if (need > cap) {
-      size_t nc = cap ? cap : 1 << 16;
-      while (nc < need) nc *= 2;
-      uint32_t *ni = realloc(idx, nc * sizeof *ni);
-      if (ni) idx = ni;
-      double *nv = realloc(val, nc * sizeof *nv);
-      if (nv) val = nv;
-      if (!ni || !nv) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      size_t nc = tbk_grow_cap(cap, need, sizeof *val);
+      if (!nc || tbk_resize(&idx, nc, sizeof *idx) || tbk_resize(&val, nc, sizeof *val)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
       cap = nc;
     }
     if (k) { /* idx is still NULL while every row so far encoded to nothing */

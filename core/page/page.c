@@ -148,13 +148,7 @@ static int append_text(walker *w, xmlNode *x, uint32_t owner) {
   t->data[t->len] = '\0';
   if (t->len == before) return 0;
   tbk_page *p = w->p;
-  if (p->n_runs == p->cap_runs) {
-    size_t cap = p->cap_runs ? p->cap_runs * 2 : 256;
-    tbk_run *r = realloc(p->runs, cap * sizeof *r);
-    if (!r) return -1;
-    p->runs = r;
-    p->cap_runs = cap;
-  }
+  if (tbk_grow(&p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs)) return -1;
   p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, x};
   return 0;
 }
@@ -201,13 +195,8 @@ static tbk_status open_element(walker *w, xmlNode *x, tbk_tag tag, uint32_t pare
   tbk_page *p = w->p;
   if (p->n_nodes >= w->opt->max_nodes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-nodes (%zu) elements", w->opt->max_nodes);
-  if (p->n_nodes == w->cap_nodes) {
-    size_t cap = w->cap_nodes ? w->cap_nodes * 2 : 512;
-    tbk_node *nn = realloc(p->nodes, cap * sizeof *nn);
-    if (!nn) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    p->nodes = nn;
-    w->cap_nodes = cap;
-  }
+  if (tbk_grow(&p->nodes, &w->cap_nodes, p->n_nodes + 1, sizeof *p->nodes))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t depth = parent == TBK_NONE ? 1 : p->nodes[parent].depth + 1;
   if (tbk_tag_flags(tag) & TAG_BREAK && soft_space(w)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t i = (uint32_t)p->n_nodes++;
@@ -244,14 +233,7 @@ static int close_element(walker *w, uint32_t i) {
  * children it has seen in all, and of each known tag (for locators, which
  * count every DOM sibling, dropped and hidden ones included, as XPath does). */
 static int ensure_level(walker *w, size_t level) {
-  if (level < w->nth_levels) return 0;
-  size_t levels = w->nth_levels ? w->nth_levels * 2 : 64;
-  if (levels <= level) levels = level + 1;
-  uint32_t *c = realloc(w->nth_counts, levels * (TBK_TAG_COUNT + 1) * sizeof *c);
-  if (!c) return -1;
-  w->nth_counts = c;
-  w->nth_levels = levels;
-  return 0;
+  return tbk_grow(&w->nth_counts, &w->nth_levels, level + 1, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
 }
 
 /* Depth-first walk over the DOM without recursion: element children are
@@ -402,12 +384,12 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
       break;
     }
     if (p->n_blocks == cap) {
-      cap = cap ? cap * 2 : 64;
-      tbk_block *b = realloc(p->blocks, cap * sizeof *b);
-      size_t *po = realloc(path_off, cap * sizeof *po);
-      if (b) p->blocks = b;
-      if (po) path_off = po;
-      if (!b || !po) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      size_t nc = tbk_grow_cap(cap, cap + 1, sizeof *p->blocks);
+      if (!nc || tbk_resize(&p->blocks, nc, sizeof *p->blocks) || tbk_resize(&path_off, nc, sizeof *path_off)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
+      cap = nc;
     }
     tbk_block *b = &p->blocks[p->n_blocks];
     b->text = p->text.data + s;

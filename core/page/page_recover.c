@@ -118,23 +118,17 @@ static size_t box_close_point(scanner *sc, size_t i) {
 }
 
 static void add_repair(scanner *sc, size_t pos, size_t end, size_t opened, int name) {
-  if (sc->n_rep == sc->cap_rep) {
-    size_t cap = sc->cap_rep ? sc->cap_rep * 2 : 16;
-    repair *r = realloc(sc->rep, cap * sizeof *r);
-    if (!r) { sc->nomem = 1; return; }
-    sc->rep = r;
-    sc->cap_rep = cap;
+  if (tbk_grow(&sc->rep, &sc->cap_rep, sc->n_rep + 1, sizeof *sc->rep)) {
+    sc->nomem = 1;
+    return;
   }
   sc->rep[sc->n_rep++] = (repair){pos, end, opened, name};
 }
 
 static void add_opening(scanner *sc, size_t after, int name) {
-  if (sc->n_open == sc->cap_open) {
-    size_t cap = sc->cap_open ? sc->cap_open * 2 : 16;
-    opening *o = realloc(sc->open, cap * sizeof *o);
-    if (!o) { sc->nomem = 1; return; }
-    sc->open = o;
-    sc->cap_open = cap;
+  if (tbk_grow(&sc->open, &sc->cap_open, sc->n_open + 1, sizeof *sc->open)) {
+    sc->nomem = 1;
+    return;
   }
   sc->open[sc->n_open] = (opening){after, name, sc->top[name], 0};
   sc->top[name] = sc->n_open++;

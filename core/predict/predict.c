@@ -54,12 +54,7 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
   const tbk_model *m = sc->m;
   double s = 0.0;
   if (m->nb) {
-    if (nw > sc->capterms) {
-      tbk_term *t = realloc(sc->terms, nw * sizeof *t);
-      if (!t) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      sc->terms = t;
-      sc->capterms = nw;
-    }
+    if (tbk_grow(&sc->terms, &sc->capterms, nw, sizeof *sc->terms)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < nw; k++) sc->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
     tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
     if (st) return st;
