@@ -921,6 +921,14 @@ typedef struct pending {
   tbk_buf uri, charset; /* owned */
 } pending;
 
+/* Where the last record began, so a lying Content-Length can be undone. */
+typedef struct recpos {
+  int has, rescanned;
+  uint64_t off, skip; /* as ws_tell */
+  uint64_t u;         /* the stream's offset then */
+} recpos;
+
+/* The state of one listing, shared by the steps below. */
 typedef struct lister {
   const char *path;
   size_t max_record_bytes;
@@ -930,7 +938,28 @@ typedef struct lister {
   void *ctx;
   size_t *skipped;
   size_t html;
+  wstream *s;          /* owned; replaced when a record is read again */
+  pending p;           /* owned buffers */
+  whead h;             /* the current record's WARC head (owned) */
+  hhead hh;            /* its HTTP head (owned) */
+  tbk_buf line, sniff; /* scratch (owned) */
+  size_t records;
+  recpos last;
+  uint64_t rescan_spent;
+  uint64_t off, skip; /* where the current record starts */
+  char pbuf[64];      /* for POS */
+  tbk_status st;      /* with STEP_FAIL */
+  tbk_error *err;
 } lister;
+
+/* What a step of the listing leads to. */
+enum step {
+  STEP_NEXT,   /* on to the next record */
+  STEP_END,    /* nothing more can be read */
+  STEP_STREAM, /* the stream failed: L->s->ekind says how */
+  STEP_NOMEM,
+  STEP_FAIL /* L->st and *L->err are set */
+};
 
 static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void lwarn(lister *L, const char *fmt, ...) {
@@ -951,6 +980,7 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
   else snprintf(buf, n, "offset %" PRIu64, off);
   return buf;
 }
+#define POS(L, o, k) pos_str((L)->pbuf, sizeof (L)->pbuf, (o), (k))
 
 static int commit(lister *L, pending *p) {
   if (!p->has) return 0;
@@ -960,13 +990,6 @@ static int commit(lister *L, pending *p) {
   return r;
 }
 
-/* Where the last record began, so a lying Content-Length can be undone. */
-typedef struct recpos {
-  int has, rescanned;
-  uint64_t off, skip; /* as ws_tell */
-  uint64_t u;         /* the stream's offset then */
-} recpos;
-
 /* Re-reading a gzip stream costs inflating it again; a file gets this many
  * decompressed bytes of it (plain files seek, so re-reading is linear). */
 enum { RESCAN_BUDGET = 256u << 20 };
@@ -975,13 +998,14 @@ enum { RESCAN_BUDGET = 256u << 20 };
  * at the next "WARC/" line, the record the lie swallowed. 1 found, 0 end of
  * file, -1 error (in the current stream), -2 not tried (done before for this
  * record, or over budget): the caller carries on forward. */
-static int rescan(const lister *L, wstream **sp, recpos *at, uint64_t *spent) {
-  wstream *s = *sp;
+static int rescan(lister *L) {
+  wstream *s = L->s;
+  recpos *at = &L->last;
   if (!at->has || at->rescanned) return -2;
   if (s->gz) {
     uint64_t cost = at->skip + (s->u > at->u ? s->u - at->u : 0);
-    if (cost > RESCAN_BUDGET - *spent) return -2;
-    *spent += cost;
+    if (cost > RESCAN_BUDGET - L->rescan_spent) return -2;
+    L->rescan_spent += cost;
   }
   at->rescanned = 1;
   wstream *n;
@@ -989,7 +1013,7 @@ static int rescan(const lister *L, wstream **sp, recpos *at, uint64_t *spent) {
   if (ws_open(L->path, at->off, &n, &e) != TBK_OK)
     return ws_fail(s, e.code == TBK_ERR_NOMEM ? WE_NOMEM : WE_IO, "%s", e.msg);
   ws_free(s);
-  *sp = n;
+  L->s = n;
   int r = ws_skip(n, at->skip);
   return r <= 0 ? r : ws_resync_line(n);
 }
@@ -1006,185 +1030,199 @@ static int skip_newlines(wstream *s) {
   }
 }
 
+/* No "WARC/" where a record should start: the Content-Length before lied
+ * (read that record again) or the file is damaged here (skip to the next
+ * "WARC/" line). */
+static enum step not_a_record(lister *L) {
+  if (L->records == 0 && L->off == 0 && L->skip == 0) {
+    L->st = tbk_fail(L->err, TBK_ERR_FORMAT, "not a WARC file (does not start with \"WARC/\")");
+    return STEP_FAIL;
+  }
+  pending *p = &L->p;
+  if (p->has) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " does not end at a record boundary; record skipped",
+          POS(L, p->off, p->skip), p->uri.data, p->clen);
+    p->has = 0;
+  } else if (L->last.has && !L->last.rescanned) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " does not end at a record boundary",
+          POS(L, L->last.off, L->last.skip), L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen);
+  } else {
+    lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
+  }
+  int r = rescan(L);
+  if (r == -2) r = ws_resync_line(L->s);
+  return r < 0 ? STEP_STREAM : STEP_NEXT;
+}
+
+/* A record over max-record-bytes is skipped. */
+static enum step skip_oversized(lister *L) {
+  lwarn(L, "record at %s: record exceeds max-record-bytes (%zu)", POS(L, L->off, L->skip), L->max_record_bytes);
+  /* A record alone in its member is skipped without inflating it (a
+   * decompression bomb costs nothing); the first member may be the only
+   * one, so it is read through. */
+  int r;
+  if (L->s->gz && L->skip == 0 && L->off > 0) r = ws_resync_member(L->s, L->off + 1);
+  else if ((r = ws_skip_block(L->s, L->h.clen)) == 0) r = rescan(L);
+  if (r == -1) return STEP_STREAM;
+  return r == 0 || r == -2 ? STEP_END : STEP_NEXT;
+}
+
+/* Read a response's HTTP head (and, without a Content-Type, sniff the start
+ * of its body): *keep when it is an HTML page. */
+static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
+  const char *why = NULL;
+  hhead *hh = &L->hh;
+  int r = read_hhead(L->s, remaining, hh, &L->line, &why);
+  if (r == -1) return STEP_STREAM;
+  if (r == -2) {
+    lwarn(L, "record at %s (%s): %s", POS(L, L->off, L->skip), L->h.uri.data, why);
+    return STEP_NEXT;
+  }
+  if (hh->status != 200 || (!is_html_type(hh) && hh->has_ctype)) return STEP_NEXT;
+  int enc = encoding_kind(hh);
+  if (enc < 0) {
+    lwarn(L, "record at %s (%s): unsupported Content-Encoding \"%s\"", POS(L, L->off, L->skip), L->h.uri.data,
+          hh->cenc.data);
+  } else if (hh->has_ctype) {
+    *keep = 1;
+  } else {
+    bdec d;
+    L->sniff.len = 0;
+    bdec_init(&d, hh->chunked, enc, &L->sniff, 0, 512);
+    r = decode_block(L->s, remaining, &d);
+    bdec_end(&d);
+    if (r < 0) return STEP_STREAM;
+    if (d.nomem) return STEP_NOMEM;
+    *keep = r > 0 && sniff_html(&L->sniff);
+  }
+  return STEP_NEXT;
+}
+
+/* Past the rest of the block: a block that ends where its Content-Length
+ * says makes a kept record pending. */
+static enum step finish_block(lister *L, uint64_t remaining, int keep) {
+  const whead *h = &L->h;
+  int r = ws_skip_block(L->s, remaining);
+  if (r < 0) return STEP_STREAM;
+  if (r == 2) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the end of its gzip member; record skipped",
+          POS(L, L->off, L->skip), h->uri.len ? h->uri.data : "no URI", h->clen);
+    return STEP_NEXT;
+  }
+  if (r == 0) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the end of the file", POS(L, L->off, L->skip),
+          h->uri.len ? h->uri.data : "no URI", h->clen);
+    r = rescan(L);
+    if (r == -1) return STEP_STREAM;
+    return r == 1 ? STEP_NEXT : STEP_END;
+  }
+  if (keep && h->uri.len == 0) {
+    lwarn(L, "record at %s: response without WARC-Target-URI", POS(L, L->off, L->skip));
+    keep = 0;
+  }
+  if (!keep) return STEP_NEXT;
+  pending *p = &L->p;
+  p->has = 1;
+  p->off = L->off;
+  p->skip = L->skip;
+  p->clen = h->clen;
+  p->uri.len = p->charset.len = 0;
+  if (tbk_buf_append(&p->uri, h->uri.data, h->uri.len) ||
+      tbk_buf_append(&p->charset, L->hh.charset.data ? L->hh.charset.data : "", L->hh.charset.len))
+    return STEP_NOMEM;
+  return STEP_NEXT;
+}
+
+/* One record: its WARC head, then what kind of record it is. */
+static enum step next_record(lister *L) {
+  wstream *s = L->s;
+  int r = skip_newlines(s);
+  if (r <= 0) return r < 0 ? STEP_STREAM : STEP_END;
+  ws_tell(s, &L->off, &L->skip);
+  uint64_t rec_u = s->u;
+  if (ws_ensure(s, 5) < 0) return STEP_STREAM;
+  if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) return not_a_record(L);
+  if (commit(L, &L->p)) return STEP_NOMEM;
+  L->last.has = 0; /* h is about to describe another record */
+  const char *why = NULL;
+  r = read_whead(s, &L->h, &L->line, &why);
+  if (r == -1) return STEP_STREAM;
+  if (r == -2) {
+    lwarn(L, "record at %s: %s", POS(L, L->off, L->skip), why);
+    return ws_resync_line(s) < 0 ? STEP_STREAM : STEP_NEXT;
+  }
+  L->records++;
+  L->last = (recpos){1, 0, L->off, L->skip, rec_u};
+  if (L->max_record_bytes && L->h.clen > L->max_record_bytes) return skip_oversized(L);
+  uint64_t remaining = L->h.clen;
+  int keep = 0;
+  if (L->h.is_response) {
+    enum step st = classify_response(L, &remaining, &keep);
+    if (st != STEP_NEXT) return st;
+  }
+  return finish_block(L, remaining, keep);
+}
+
+/* The stream failed: an I/O error ends the listing, damage skips to the
+ * next intact gzip member or ends it, keeping the records before. */
+static enum step on_stream_error(lister *L) {
+  wstream *s = L->s;
+  if (s->ekind == WE_NOMEM) return STEP_NOMEM;
+  if (s->ekind == WE_IO) {
+    L->st = tbk_fail(L->err, TBK_ERR_IO, "%s", s->emsg);
+    return STEP_FAIL;
+  }
+  /* The pending record's block was read whole; only its trailer is lost. */
+  if (commit(L, &L->p)) return STEP_NOMEM;
+  lwarn(L, "%s; %s", s->emsg,
+        s->ekind == WE_CORRUPT ? "skipping to the next intact member" : "records before it are kept");
+  if (s->ekind == WE_CORRUPT && s->gz) {
+    int r = ws_resync_member(s, s->member_coff + 1);
+    if (r < 0) return STEP_STREAM;
+    if (r > 0) return STEP_NEXT;
+  }
+  return STEP_END;
+}
+
+static void lister_free(lister *L) {
+  tbk_buf_free(&L->line);
+  tbk_buf_free(&L->sniff);
+  tbk_buf_free(&L->p.uri);
+  tbk_buf_free(&L->p.charset);
+  tbk_buf_free(&L->h.uri);
+  hhead_free(&L->hh);
+  ws_free(L->s);
+}
+
 tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_record_fn on_record,
                          void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped,
                          tbk_error *err) {
-  wstream *s;
-  tbk_status st = ws_open(path, 0, &s, err);
+  lister L;
+  memset(&L, 0, sizeof L);
+  tbk_status st = ws_open(path, 0, &L.s, err);
   if (st) return st;
-  lister L = {path, max_record_bytes, on_record, record_ctx, warn, warn_ctx, skipped, 0};
-  pending p;
-  memset(&p, 0, sizeof p);
-  whead h;
-  memset(&h, 0, sizeof h);
-  hhead hh;
-  memset(&hh, 0, sizeof hh);
-  tbk_buf line = {0}, sniff = {0};
-  size_t records = 0;
-  uint64_t off = 0, skip = 0;
-  const char *why = NULL;
-  char pbuf[64];
-  recpos last;
-  memset(&last, 0, sizeof last);
-  uint64_t rescan_spent = 0, rec_u = 0;
-#define POS(o, k) pos_str(pbuf, sizeof pbuf, (o), (k))
-
-  for (;;) {
-    int r = skip_newlines(s);
-    if (r < 0) goto stream_error;
-    if (r == 0) break;
-    ws_tell(s, &off, &skip);
-    rec_u = s->u;
-    r = ws_ensure(s, 5);
-    if (r < 0) goto stream_error;
-    if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) {
-      if (records == 0 && off == 0 && skip == 0) {
-        st = tbk_fail(err, TBK_ERR_FORMAT, "not a WARC file (does not start with \"WARC/\")");
-        goto done;
-      }
-      if (p.has) {
-        lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
-                  " does not end at a record boundary; record skipped",
-              POS(p.off, p.skip), p.uri.data, p.clen);
-        p.has = 0;
-      } else if (last.has && !last.rescanned) {
-        lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
-                  " does not end at a record boundary",
-              POS(last.off, last.skip), h.uri.len ? h.uri.data : "no URI", h.clen);
-      } else {
-        lwarn(&L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one",
-              POS(off, skip));
-      }
-      r = rescan(&L, &s, &last, &rescan_spent);
-      if (r == -2) r = ws_resync_line(s);
-      if (r < 0) goto stream_error;
-      continue;
-    }
-    if (commit(&L, &p)) goto nomem;
-    last.has = 0; /* h is about to describe another record */
-    r = read_whead(s, &h, &line, &why);
-    if (r == -1) goto stream_error;
-    if (r == -2) {
-      lwarn(&L, "record at %s: %s", POS(off, skip), why);
-      r = ws_resync_line(s);
-      if (r < 0) goto stream_error;
-      continue;
-    }
-    records++;
-    last.has = 1;
-    last.rescanned = 0;
-    last.off = off;
-    last.skip = skip;
-    last.u = rec_u;
-    if (L.max_record_bytes && h.clen > L.max_record_bytes) {
-      lwarn(&L, "record at %s: record exceeds max-record-bytes (%zu)", POS(off, skip),
-            L.max_record_bytes);
-      /* A record alone in its member is skipped without inflating it (a
-       * decompression bomb costs nothing); the first member may be the
-       * only one, so it is read through. */
-      if (s->gz && skip == 0 && off > 0) r = ws_resync_member(s, off + 1);
-      else if ((r = ws_skip_block(s, h.clen)) == 0) r = rescan(&L, &s, &last, &rescan_spent);
-      if (r == -1) goto stream_error;
-      if (r == 0 || r == -2) break;
-      continue;
-    }
-    uint64_t remaining = h.clen;
-    int keep = 0;
-    if (h.is_response) {
-      r = read_hhead(s, &remaining, &hh, &line, &why);
-      if (r == -1) goto stream_error;
-      if (r == -2) {
-        lwarn(&L, "record at %s (%s): %s", POS(off, skip), h.uri.data, why);
-      } else if (hh.status == 200 && (is_html_type(&hh) || !hh.has_ctype)) {
-        int enc = encoding_kind(&hh);
-        if (enc < 0) {
-          lwarn(&L, "record at %s (%s): unsupported Content-Encoding \"%s\"",
-                POS(off, skip), h.uri.data, hh.cenc.data);
-        } else if (hh.has_ctype) {
-          keep = 1;
-        } else {
-          bdec d;
-          sniff.len = 0;
-          bdec_init(&d, hh.chunked, enc, &sniff, 0, 512);
-          r = decode_block(s, &remaining, &d);
-          bdec_end(&d);
-          if (r < 0) goto stream_error;
-          if (d.nomem) goto nomem;
-          keep = r > 0 && sniff_html(&sniff);
-        }
-      }
-    }
-    r = ws_skip_block(s, remaining);
-    if (r < 0) goto stream_error;
-    if (r == 2) {
-      lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
-                " runs past the end of its gzip member; record skipped",
-            POS(off, skip), h.uri.len ? h.uri.data : "no URI", h.clen);
-      continue;
-    }
-    if (r == 0) {
-      lwarn(&L, "record at %s (%s): Content-Length %" PRIu64
-                " runs past the end of the file",
-            POS(off, skip), h.uri.len ? h.uri.data : "no URI", h.clen);
-      r = rescan(&L, &s, &last, &rescan_spent);
-      if (r == -1) goto stream_error;
-      if (r == 1) continue;
-      break;
-    }
-    if (keep && h.uri.len == 0) {
-      lwarn(&L, "record at %s: response without WARC-Target-URI", POS(off, skip));
-      keep = 0;
-    }
-    if (keep) {
-      p.has = 1;
-      p.off = off;
-      p.skip = skip;
-      p.clen = h.clen;
-      p.uri.len = p.charset.len = 0;
-      if (tbk_buf_append(&p.uri, h.uri.data, h.uri.len) ||
-          tbk_buf_append(&p.charset, hh.charset.data ? hh.charset.data : "",
-                         hh.charset.len))
-        goto nomem;
-    }
-    continue;
-
-  stream_error:
-    if (s->ekind == WE_NOMEM) goto nomem;
-    if (s->ekind == WE_IO) {
-      st = tbk_fail(err, TBK_ERR_IO, "%s", s->emsg);
-      goto done;
-    }
-    /* The pending record's block was read whole; only its trailer is lost. */
-    if (commit(&L, &p)) goto nomem;
-    lwarn(&L, "%s; %s", s->emsg,
-          s->ekind == WE_CORRUPT ? "skipping to the next intact member"
-                                 : "records before it are kept");
-    if (s->ekind == WE_CORRUPT && s->gz) {
-      r = ws_resync_member(s, s->member_coff + 1);
-      if (r < 0) goto stream_error;
-      if (r > 0) continue;
-    }
-    break;
-  }
-  if (commit(&L, &p)) goto nomem;
-  if (records == 0)
-    st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
-  else if (L.html == 0)
-    st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records read)", records);
-  goto done;
-nomem:
-  st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-done:
-  tbk_buf_free(&line);
-  tbk_buf_free(&sniff);
-  tbk_buf_free(&p.uri);
-  tbk_buf_free(&p.charset);
-  tbk_buf_free(&h.uri);
-  hhead_free(&hh);
-  ws_free(s);
+  L.path = path;
+  L.max_record_bytes = max_record_bytes;
+  L.on_record = on_record;
+  L.rctx = record_ctx;
+  L.warn = warn;
+  L.ctx = warn_ctx;
+  L.skipped = skipped;
+  L.err = err;
+  enum step step;
+  do {
+    step = next_record(&L);
+    while (step == STEP_STREAM) step = on_stream_error(&L);
+  } while (step == STEP_NEXT);
+  if (step == STEP_END && commit(&L, &L.p)) step = STEP_NOMEM;
+  if (step == STEP_NOMEM) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  else if (step == STEP_FAIL) st = L.st;
+  else if (L.records == 0) st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
+  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records read)", L.records);
+  lister_free(&L);
   return st;
-#undef POS
 }
+#undef POS
 
 /* ------------------------------------------------------------ reading */
 

@@ -137,11 +137,9 @@ static int name_index(const char *s, const char *const *names, int n) {
   return -1;
 }
 
-#define BAD(...)                                                   \
-  do {                                                             \
-    st = tbk_fail(err, TBK_ERR_MODEL, __VA_ARGS__);                \
-    goto fail;                                                     \
-  } while (0)
+/* A malformed model: every parse error but out of memory (and the checks
+ * that return their own status) is TBK_ERR_MODEL. */
+#define BAD(...) return tbk_fail(err, TBK_ERR_MODEL, __VA_ARGS__)
 
 /* A file whose last line is not its checksum was cut short, unless what
  * follows its last checksum line is not the start of a further stage:
@@ -158,10 +156,9 @@ static tbk_status no_final_checksum(const char *text, size_t len, tbk_error *err
     tail++;
     size_t rest = (size_t)(text + len - tail);
     int stage = (rest >= 6 && memcmp(tail, "stage ", 6) == 0) || (rest >= 10 && memcmp(tail, "tbk-model ", 10) == 0);
-    if (!stage)
-      return tbk_fail(err, TBK_ERR_MODEL, "corrupt: content after the checksum line (byte %zu)", (size_t)(tail - text));
+    if (!stage) BAD("corrupt: content after the checksum line (byte %zu)", (size_t)(tail - text));
   }
-  return tbk_fail(err, TBK_ERR_MODEL, "truncated or not a tbk model: no checksum line at the end");
+  BAD("truncated or not a tbk model: no checksum line at the end");
 }
 
 /* The last line must be "checksum <md5 of everything before it>"; *last
@@ -177,167 +174,213 @@ static tbk_status verify_checksum(const char *text, size_t len, const char **las
   char hex[33];
   tbk_md5(text, (size_t)(last - text), md5);
   tbk_md5_hex(md5, hex);
-  if (memcmp(hex, last + 9, 32) != 0) return tbk_fail(err, TBK_ERR_MODEL, "corrupt: checksum does not match the content");
+  if (memcmp(hex, last + 9, 32) != 0) BAD("corrupt: checksum does not match the content");
   *last_out = last;
   return TBK_OK;
 }
 
-static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
-  *out = NULL;
-  /* Checksum first: nothing from a damaged file is trusted. */
-  const char *last;
-  tbk_status cs = verify_checksum(text, len, &last, err);
+/* Checksum first: nothing from a damaged file is trusted. The format is
+ * printable ASCII lines. A control byte (a NUL above all, which would cut a
+ * value short where it is copied as a C string) is damage, even when the
+ * checksum was computed over it. */
+static tbk_status verify_stage(const char *text, size_t len, const char **last, tbk_error *err) {
+  tbk_status cs = verify_checksum(text, len, last, err);
   if (cs) return cs;
-  /* The format is printable ASCII lines. A control byte (a NUL above all,
-   * which would cut a value short where it is copied as a C string) is
-   * damage, even when the checksum was computed over it. */
-  for (const char *c = text; c < last; c++)
+  for (const char *c = text; c < *last; c++)
     if (*c != '\n' && ((unsigned char)*c < 0x20 || *c == 0x7f))
-      return tbk_fail(err, TBK_ERR_MODEL, "corrupt: control byte 0x%02x at byte %zu",
-                      (unsigned char)*c, (size_t)(c - text));
+      BAD("corrupt: control byte 0x%02x at byte %zu", (unsigned char)*c, (size_t)(c - text));
+  return TBK_OK;
+}
 
-  tbk_status st = TBK_OK;
-  reader r = {text, last, 0, {0}};
-  tbk_model *m = calloc(1, sizeof *m);
-  if (!m) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  const char *v;
-  unsigned long u;
-  double d;
+static tbk_status parse_magic(reader *r, tbk_error *err) {
   size_t ll;
-  const char *l = next_line(&r, &ll);
+  const char *l = next_line(r, &ll);
   char magic[32];
   snprintf(magic, sizeof magic, "%s %d", TBK_MODEL_MAGIC, TBK_MODEL_VERSION);
-  if (!l || ll != strlen(magic) || memcmp(l, magic, ll) != 0) {
-    if (l && ll > strlen(TBK_MODEL_MAGIC) && memcmp(l, TBK_MODEL_MAGIC " ", strlen(TBK_MODEL_MAGIC) + 1) == 0)
-      BAD("model format version %.*s is not supported (this build reads %d)", (int)(ll - strlen(TBK_MODEL_MAGIC) - 1),
-          l + strlen(TBK_MODEL_MAGIC) + 1, TBK_MODEL_VERSION);
-    BAD("not a tbk model (first line is not \"%s\")", magic);
-  }
-  if (!(v = expect(&r, "schema")) || strlen(v) >= sizeof m->schema) BAD("line %zu: expected schema", r.line);
+  if (l && ll == strlen(magic) && memcmp(l, magic, ll) == 0) return TBK_OK;
+  size_t ml = strlen(TBK_MODEL_MAGIC);
+  if (l && ll > ml && memcmp(l, TBK_MODEL_MAGIC " ", ml + 1) == 0)
+    BAD("model format version %.*s is not supported (this build reads %d)", (int)(ll - ml - 1), l + ml + 1,
+        TBK_MODEL_VERSION);
+  BAD("not a tbk model (first line is not \"%s\")", magic);
+}
+
+/* The header lines: feature schema and options, segmentation, training
+ * options and figures. */
+static tbk_status parse_header(reader *r, tbk_model *m, int *enc, int *parts, tbk_error *err) {
+  const char *v;
+  unsigned long u;
+  if (!(v = expect(r, "schema")) || strlen(v) >= sizeof m->schema) BAD("line %zu: expected schema", r->line);
   snprintf(m->schema, sizeof m->schema, "%s", v);
-  if (to_ulong(expect(&r, "dim"), TBK_MAX_DIM, &u)) BAD("line %zu: expected dim", r.line);
+  if (to_ulong(expect(r, "dim"), TBK_MAX_DIM, &u)) BAD("line %zu: expected dim", r->line);
   m->dim = (uint32_t)u;
-  if (to_ulong(expect(&r, "word_dims"), TBK_MAX_WORD_DIMS, &u) || !u) BAD("line %zu: expected word_dims", r.line);
+  if (to_ulong(expect(r, "word_dims"), TBK_MAX_WORD_DIMS, &u) || !u) BAD("line %zu: expected word_dims", r->line);
   m->word_dims = (uint32_t)u;
   m->feat.word_dims = m->word_dims;
-  if (to_ulong(expect(&r, "attr_dims"), TBK_MAX_ATTR_DIMS, &u)) BAD("line %zu: expected attr_dims", r.line);
+  if (to_ulong(expect(r, "attr_dims"), TBK_MAX_ATTR_DIMS, &u)) BAD("line %zu: expected attr_dims", r->line);
   m->feat.attr_dims = (uint32_t)u;
-  if (to_ulong(expect(&r, "bigrams"), 1, &u)) BAD("line %zu: expected bigrams", r.line);
+  if (to_ulong(expect(r, "bigrams"), 1, &u)) BAD("line %zu: expected bigrams", r->line);
   m->feat.bigrams = (int)u;
   tbk_page_options_init(&m->page);
-  int bl = name_index(expect(&r, "blocks"), (const char *const[]){"paper", "html5"}, 2);
-  if (bl < 0) BAD("line %zu: expected blocks paper|html5", r.line);
+  int bl = name_index(expect(r, "blocks"), (const char *const[]){"paper", "html5"}, 2);
+  if (bl < 0) BAD("line %zu: expected blocks paper|html5", r->line);
   m->page.blocks = (tbk_blockset)bl;
-  if (to_ulong(expect(&r, "min_chars"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_chars", r.line);
+  if (to_ulong(expect(r, "min_chars"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_chars", r->line);
   m->page.min_chars = u;
-  if (to_ulong(expect(&r, "min_words"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_words", r.line);
+  if (to_ulong(expect(r, "min_words"), TBK_MAX_MIN_CHARS, &u)) BAD("line %zu: expected min_words", r->line);
   m->page.min_words = u;
-  int enc = name_index(expect(&r, "encoding"), ENC_NAMES, 3);
-  if (enc < 0) BAD("line %zu: expected encoding", r.line);
-  int parts = name_index(expect(&r, "parts"), PART_NAMES, 3);
-  if (parts < 0) BAD("line %zu: expected parts", r.line);
-  if (to_double(expect(&r, "C"), &m->C) || !(m->C > 0)) BAD("line %zu: expected C", r.line);
-  if (to_ulong(expect(&r, "train_rows"), ULONG_MAX, &u)) BAD("line %zu: expected train_rows", r.line);
+  if ((*enc = name_index(expect(r, "encoding"), ENC_NAMES, 3)) < 0) BAD("line %zu: expected encoding", r->line);
+  if ((*parts = name_index(expect(r, "parts"), PART_NAMES, 3)) < 0) BAD("line %zu: expected parts", r->line);
+  if (to_double(expect(r, "C"), &m->C) || !(m->C > 0)) BAD("line %zu: expected C", r->line);
+  if (to_ulong(expect(r, "train_rows"), ULONG_MAX, &u)) BAD("line %zu: expected train_rows", r->line);
   m->train_rows = u;
-  if (to_ulong(expect(&r, "train_sites"), ULONG_MAX, &u)) BAD("line %zu: expected train_sites", r.line);
+  if (to_ulong(expect(r, "train_sites"), ULONG_MAX, &u)) BAD("line %zu: expected train_sites", r->line);
   m->train_sites = u;
-  if (to_double(expect(&r, "cv_pr_auc"), &m->cv_pr_auc)) BAD("line %zu: expected cv_pr_auc", r.line);
-  /* Operating points, then cols. */
+  if (to_double(expect(r, "cv_pr_auc"), &m->cv_pr_auc)) BAD("line %zu: expected cv_pr_auc", r->line);
+  return TBK_OK;
+}
+
+/* "op PRECISION THRESHOLD RECALL" lines, as many as there are. */
+static tbk_status parse_ops(reader *r, tbk_model *m, tbk_error *err) {
   for (;;) {
-    const char *save = r.s;
-    size_t save_line = r.line;
-    if ((v = expect(&r, "op"))) {
-      if (m->n_ops >= TBK_MAX_OPS) BAD("line %zu: too many operating points", r.line);
-      tbk_operating_point *op = &m->ops[m->n_ops++];
-      if (sscanf(v, "%lf %lf %lf", &op->precision, &op->threshold, &op->recall) != 3 || !(op->precision > 0) ||
-          !(op->precision <= 1) || isnan(op->threshold))
-        BAD("line %zu: bad operating point", r.line);
-      continue;
+    const char *save = r->s, *v;
+    size_t save_line = r->line;
+    if (!(v = expect(r, "op"))) {
+      r->s = save;
+      r->line = save_line;
+      return TBK_OK;
     }
-    r.s = save;
-    r.line = save_line;
-    break;
+    if (m->n_ops >= TBK_MAX_OPS) BAD("line %zu: too many operating points", r->line);
+    tbk_operating_point *op = &m->ops[m->n_ops++];
+    if (sscanf(v, "%lf %lf %lf", &op->precision, &op->threshold, &op->recall) != 3 || !(op->precision > 0) ||
+        !(op->precision <= 1) || isnan(op->threshold))
+      BAD("line %zu: bad operating point", r->line);
   }
-  if (to_ulong(expect(&r, "cols"), 100000000, &u)) BAD("line %zu: expected cols", r.line);
+}
+
+/* "enc J BIN_COL RAW_COL LO HI NCUTS CUT..." (line without "enc "):
+ * 0 ok, -1 malformed, -2 out of memory. Parsed in place: a line carries up
+ * to MDL_MAX_CUTS doubles. */
+static int parse_enc_line(tbk_encoder *e, const char *l, size_t ll) {
+  char *line = strndup(l, ll);
+  if (!line) return -2;
+  char *p = line, *end;
+  unsigned long j = strtoul(p, &end, 10), bc, rc, nc;
+  int ok = end != p;
+  bc = strtoul(p = end, &end, 10); ok = ok && end != p;
+  rc = strtoul(p = end, &end, 10); ok = ok && end != p;
+  double lo = strtod(p = end, &end); ok = ok && end != p;
+  double hi = strtod(p = end, &end); ok = ok && end != p;
+  nc = strtoul(p = end, &end, 10); ok = ok && end != p;
+  /* bc <= ncols first: a huge bc would wrap bc + nc around. */
+  ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
+       (bc > 0) == (nc > 0);
+  double *cuts = ok && nc ? malloc(nc * sizeof *cuts) : NULL;
+  for (unsigned long c = 0; ok && c < nc; c++) {
+    cuts[c] = strtod(p = end, &end);
+    ok = end != p && isfinite(cuts[c]) && (c == 0 || cuts[c] > cuts[c - 1]);
+  }
+  while (ok && *end == ' ') end++;
+  ok = ok && *end == '\0';
+  free(line);
+  if (!ok) {
+    free(cuts);
+    return -1;
+  }
+  e->bin_col[j] = (uint32_t)bc;
+  e->raw_col[j] = (uint32_t)rc;
+  e->lo[j] = lo;
+  e->hi[j] = hi;
+  e->ncuts[j] = nc;
+  e->cuts[j] = cuts;
+  return 0;
+}
+
+/* "cols N", the enc lines, and "weights N": *nweights gets N. */
+static tbk_status parse_encoder(reader *r, tbk_model *m, int enc, int parts, unsigned long *nweights,
+                                tbk_error *err) {
+  unsigned long u;
+  if (to_ulong(expect(r, "cols"), 100000000, &u)) BAD("line %zu: expected cols", r->line);
   tbk_encoder *e = &m->enc;
   int bad = tbk_encoder_alloc(e, m->dim + 1);
   e->ncols = (uint32_t)u;
   e->encoding = (tbk_encoding)enc;
   e->parts = (tbk_parts)parts;
   m->w = calloc((size_t)e->ncols + 1, sizeof *m->w);
-  if (bad || !m->w)
-    BAD("out of memory loading the model");
+  if (bad || !m->w) BAD("out of memory loading the model");
   for (;;) {
-    l = next_line(&r, &ll);
-    if (!l) BAD("line %zu: unexpected end of model", r.line);
+    size_t ll;
+    const char *l = next_line(r, &ll);
+    if (!l) BAD("line %zu: unexpected end of model", r->line);
     if (ll > 4 && memcmp(l, "enc ", 4) == 0) {
-      /* enc lines carry up to MDL_MAX_CUTS doubles: parse in place. */
-      char *line = strndup(l, ll);
-      if (!line) BAD("out of memory loading the model");
-      char *p = line + 4, *end;
-      unsigned long j = strtoul(p, &end, 10), bc, rc, nc;
-      int ok = end != p;
-      bc = strtoul(p = end, &end, 10); ok = ok && end != p;
-      rc = strtoul(p = end, &end, 10); ok = ok && end != p;
-      double lo = strtod(p = end, &end); ok = ok && end != p;
-      double hi = strtod(p = end, &end); ok = ok && end != p;
-      nc = strtoul(p = end, &end, 10); ok = ok && end != p;
-      /* bc <= ncols first: a huge bc would wrap bc + nc around. */
-      ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
-           (bc > 0) == (nc > 0);
-      double *cuts = ok && nc ? malloc(nc * sizeof *cuts) : NULL;
-      for (unsigned long c = 0; ok && c < nc; c++) {
-        cuts[c] = strtod(p = end, &end);
-        ok = end != p && isfinite(cuts[c]) && (c == 0 || cuts[c] > cuts[c - 1]);
-      }
-      while (ok && *end == ' ') end++;
-      ok = ok && *end == '\0';
-      free(line);
-      if (!ok) { free(cuts); BAD("line %zu: bad enc record", r.line); }
-      e->bin_col[j] = (uint32_t)bc;
-      e->raw_col[j] = (uint32_t)rc;
-      e->lo[j] = lo;
-      e->hi[j] = hi;
-      e->ncuts[j] = nc;
-      e->cuts[j] = cuts;
+      int rc = parse_enc_line(e, l + 4, ll - 4);
+      if (rc == -2) BAD("out of memory loading the model");
+      if (rc) BAD("line %zu: bad enc record", r->line);
       continue;
     }
     if (ll > 8 && memcmp(l, "weights ", 8) == 0) {
       char tmp[32];
       snprintf(tmp, sizeof tmp, "%.*s", (int)(ll - 8 < 31 ? ll - 8 : 31), l + 8);
-      if (to_ulong(tmp, (unsigned long)e->ncols + 1, &u)) BAD("line %zu: bad weights count", r.line);
-      break;
+      if (to_ulong(tmp, (unsigned long)e->ncols + 1, nweights)) BAD("line %zu: bad weights count", r->line);
+      return TBK_OK;
     }
-    BAD("line %zu: expected enc or weights", r.line);
+    BAD("line %zu: expected enc or weights", r->line);
   }
-  for (unsigned long k = 0; k < u; k++) {
-    l = next_line(&r, &ll);
+}
+
+/* n "COLUMN WEIGHT" lines. */
+static tbk_status parse_weights(reader *r, tbk_model *m, unsigned long n, tbk_error *err) {
+  for (unsigned long k = 0; k < n; k++) {
+    size_t ll;
+    const char *l = next_line(r, &ll);
     char tmp[64];
     unsigned long col;
-    if (!l || ll >= sizeof tmp) BAD("line %zu: expected a weight", r.line);
+    double d;
+    if (!l || ll >= sizeof tmp) BAD("line %zu: expected a weight", r->line);
     memcpy(tmp, l, ll);
     tmp[ll] = '\0';
     char *sp = strchr(tmp, ' ');
-    if (!sp) BAD("line %zu: expected \"column weight\"", r.line);
+    if (!sp) BAD("line %zu: expected \"column weight\"", r->line);
     *sp = '\0';
-    if (to_ulong(tmp, (unsigned long)e->ncols + 1, &col) || col == 0 || to_double(sp + 1, &d) || !isfinite(d))
-      BAD("line %zu: bad weight", r.line);
+    if (to_ulong(tmp, (unsigned long)m->enc.ncols + 1, &col) || col == 0 || to_double(sp + 1, &d) || !isfinite(d))
+      BAD("line %zu: bad weight", r->line);
     m->w[col - 1] = d;
   }
-  if (e->parts != TBK_PARTS_NONTEXT) {
+  return TBK_OK;
+}
+
+/* The Naive-Bayes text model, when the model uses text, then the end. */
+static tbk_status parse_nb(reader *r, tbk_model *m, tbk_error *err) {
+  if (m->enc.parts != TBK_PARTS_NONTEXT) {
     size_t used;
-    st = tbk_nb_read(r.s, (size_t)(r.end - r.s), &m->nb, &used, err);
-    if (st) goto fail;
-    r.s += used;
+    tbk_status st = tbk_nb_read(r->s, (size_t)(r->end - r->s), &m->nb, &used, err);
+    if (st) return st;
+    r->s += used;
     if (tbk_nb_get_options(m->nb)->dim != m->word_dims) BAD("Naive-Bayes dimension does not match word_dims");
   }
-  if (r.s != r.end) BAD("unexpected content before the checksum line");
+  if (r->s != r->end) BAD("unexpected content before the checksum line");
+  return TBK_OK;
+}
+
+static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+  *out = NULL;
+  const char *last;
+  tbk_status st = verify_stage(text, len, &last, err);
+  if (st) return st;
+  reader r = {text, last, 0, {0}};
+  tbk_model *m = calloc(1, sizeof *m);
+  if (!m) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  int enc = 0, parts = 0;
+  unsigned long nweights = 0;
+  if ((st = parse_magic(&r, err)) || (st = parse_header(&r, m, &enc, &parts, err)) || (st = parse_ops(&r, m, err)) ||
+      (st = parse_encoder(&r, m, enc, parts, &nweights, err)) || (st = parse_weights(&r, m, nweights, err)) ||
+      (st = parse_nb(&r, m, err))) {
+    tbk_model_free(m);
+    return st;
+  }
   tbk_encoder_prepare(&m->enc);
   *out = m;
   return TBK_OK;
-fail:
-  tbk_model_free(m);
-  return st;
 }
 
 /* Length of the stage that starts at text: through its first checksum
@@ -352,70 +395,82 @@ static size_t stage_len(const char *text, size_t len) {
   return 0;
 }
 
+/* Past the line tag at *s: 1 and the following stage's length in *n (0 when
+ * it has no checksum line), or 0 when the tag is not there. */
+static int tagged_stage(const char **s, const char *end, const char *tag, size_t *n) {
+  size_t tl = strlen(tag);
+  if ((size_t)(end - *s) < tl || memcmp(*s, tag, tl) != 0) return 0;
+  *s += tl;
+  *n = stage_len(*s, (size_t)(end - *s));
+  return 1;
+}
+
+/* The content stage at s (n bytes), attached to the template stage m. */
+static tbk_status parse_content(tbk_model *m, const char *s, size_t n, tbk_error *err) {
+  tbk_model *c = NULL;
+  tbk_status st;
+  if ((st = parse_stage(s, n, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
+    if (!m->content) tbk_model_free(c);
+    /* a stage of the wrong kind is a damaged file, not a schema choice */
+    if (st == TBK_ERR_SCHEMA && err) err->code = TBK_ERR_MODEL;
+    return st == TBK_ERR_SCHEMA ? TBK_ERR_MODEL : st;
+  }
+  return TBK_OK;
+}
+
+/* What follows the content stage: nothing, or its contextual pass. */
+static tbk_status parse_context(tbk_model *c, const char *s, const char *end, tbk_error *err) {
+  if (s == end) return TBK_OK;
+  size_t n = 0;
+  if (!tagged_stage(&s, end, "stage context\n", &n) || s == end || !n || s + n != end)
+    BAD("unexpected content after the content stage");
+  tbk_model *x = NULL;
+  tbk_status st = parse_stage(s, n, &x, err);
+  if (st) return st;
+  char want[160];
+  snprintf(want, sizeof want, "%s%s", c->schema, TBK_CTX_SUFFIX);
+  if (strcmp(x->schema, want) != 0 || x->dim != c->dim + TBK_CTX_DIM) {
+    tbk_model_free(x);
+    BAD("context stage does not belong to the content stage (schema %s)", want);
+  }
+  c->context = x;
+  return TBK_OK;
+}
+
+/* "tbk-model 2": stage template, stage content, optionally stage context,
+ * and the outer checksum. */
+static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk_model **out, tbk_error *err) {
+  /* The outer checksum covers both stages, so a file cut between them is
+   * refused rather than read as a template-only model. */
+  const char *last;
+  tbk_status st = verify_checksum(text, len, &last, err);
+  if (st) return st;
+  const char *s = text + head, *end = last;
+  size_t n1, n2;
+  if (!tagged_stage(&s, end, "stage template\n", &n1)) BAD("two-stage model without a \"stage template\" line");
+  if (!n1) BAD("template stage has no checksum line");
+  tbk_model *m = NULL;
+  if ((st = parse_stage(s, n1, &m, err))) return st;
+  s += n1;
+  if (!tagged_stage(&s, end, "stage content\n", &n2)) st = tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
+  else if (!n2) st = tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
+  else if (!(st = parse_content(m, s, n2, err))) st = parse_context(m->content, s + n2, end, err);
+  if (st) {
+    tbk_model_free(m);
+    return st;
+  }
+  *out = m;
+  return TBK_OK;
+}
+
 tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_error *err) {
   *out = NULL;
   char staged[32];
   int sl = snprintf(staged, sizeof staged, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION_STAGED);
   if (len < (size_t)sl || memcmp(text, staged, (size_t)sl) != 0) return parse_stage(text, len, out, err);
-  /* The outer checksum covers both stages, so a file cut between them is
-   * refused rather than read as a template-only model. */
-  const char *last;
-  tbk_status cs = verify_checksum(text, len, &last, err);
-  if (cs) return cs;
-  const char *s = text + sl, *end = last;
-  static const char tmpl_tag[] = "stage template\n", content_tag[] = "stage content\n";
-  if ((size_t)(end - s) < sizeof tmpl_tag - 1 || memcmp(s, tmpl_tag, sizeof tmpl_tag - 1) != 0)
-    return tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage template\" line");
-  s += sizeof tmpl_tag - 1;
-  size_t n1 = stage_len(s, (size_t)(end - s));
-  if (!n1) return tbk_fail(err, TBK_ERR_MODEL, "template stage has no checksum line");
-  tbk_model *m = NULL, *c = NULL;
-  tbk_status st = parse_stage(s, n1, &m, err);
-  if (st) return st;
-  s += n1;
-  if ((size_t)(end - s) < sizeof content_tag - 1 || memcmp(s, content_tag, sizeof content_tag - 1) != 0) {
-    tbk_model_free(m);
-    return tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
-  }
-  s += sizeof content_tag - 1;
-  size_t n2 = stage_len(s, (size_t)(end - s));
-  if (!n2) {
-    tbk_model_free(m);
-    return tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
-  }
-  if ((st = parse_stage(s, n2, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
-    if (!m->content) tbk_model_free(c);
-    tbk_model_free(m);
-    /* a stage of the wrong kind is a damaged file, not a schema choice */
-    if (st == TBK_ERR_SCHEMA && err) err->code = TBK_ERR_MODEL;
-    return st == TBK_ERR_SCHEMA ? TBK_ERR_MODEL : st;
-  }
-  s += n2;
-  static const char ctx_tag[] = "stage context\n";
-  if (s != end) {
-    size_t n3 = 0;
-    if ((size_t)(end - s) > sizeof ctx_tag - 1 && memcmp(s, ctx_tag, sizeof ctx_tag - 1) == 0) {
-      s += sizeof ctx_tag - 1;
-      n3 = stage_len(s, (size_t)(end - s));
-    }
-    if (!n3 || s + n3 != end) {
-      tbk_model_free(m);
-      return tbk_fail(err, TBK_ERR_MODEL, "unexpected content after the content stage");
-    }
-    tbk_model *x = NULL;
-    if ((st = parse_stage(s, n3, &x, err))) { tbk_model_free(m); return st; }
-    char want[160];
-    snprintf(want, sizeof want, "%s%s", c->schema, TBK_CTX_SUFFIX);
-    if (strcmp(x->schema, want) != 0 || x->dim != c->dim + TBK_CTX_DIM) {
-      tbk_model_free(x);
-      tbk_model_free(m);
-      return tbk_fail(err, TBK_ERR_MODEL, "context stage does not belong to the content stage (schema %s)", want);
-    }
-    c->context = x;
-  }
-  *out = m;
-  return TBK_OK;
+  return parse_two_stage(text, len, (size_t)sl, out, err);
 }
+#undef BAD
 
 tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err) {
   tbk_buf b = {0};
