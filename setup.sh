@@ -9,7 +9,8 @@ build=build
 [ "$type" = Release ] || build="build-$(echo "$type" | tr '[:upper:]' '[:lower:]')"
 
 pkgs=(build-essential cmake pkg-config libxml2-dev liblinear-dev libssl-dev
-      libpcre2-dev zlib1g-dev libpsl-dev publicsuffix python3 xz-utils groff-base)
+      libpcre2-dev zlib1g-dev libpsl-dev publicsuffix python3 xz-utils groff-base
+      locales)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -98,7 +98,7 @@ size_t cli_size(const char *opt, const char *s) {
 double cli_double(const char *opt, const char *s, double lo, double hi) {
   char *end;
   errno = 0;
-  double v = strtod(s, &end);
+  double v = tbk_strtod(s, &end);
   if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
     cli_usage_error("%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
   return v;

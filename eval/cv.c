@@ -185,7 +185,7 @@ int cmd_cv(int argc, char **argv) {
   for (int vi = 0; vi < 3; vi++) {
     int v = order[vi];
     if (!want[v]) continue;
-    snprintf(labels[ncurves], sizeof labels[ncurves], "%s: AP %.3f", VARIANT_LABELS[v],
+    tbk_snprintf(labels[ncurves], sizeof labels[ncurves], "%s: AP %.3f", VARIANT_LABELS[v],
              res[v].rank.average_precision);
     curves[ncurves] = (tbk_plot_curve){labels[ncurves], res[v].rank.curve, res[v].rank.ncurve};
     ncurves++;

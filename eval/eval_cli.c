@@ -57,7 +57,7 @@ void write_file(const char *path, const tbk_buf *b) {
 
 const char *fmt4(char *buf, double v) {
   if (isnan(v)) return "-";
-  snprintf(buf, 32, "%.4f", v);
+  tbk_snprintf(buf, 32, "%.4f", v);
   return buf;
 }
 

@@ -167,9 +167,11 @@ int cmd_gold(int argc, char **argv) {
     F[npages] = ov.f1;
     npages++;
     empty += ov.pred_tokens == 0;
-    if (per_page)
-      fprintf(pp.f, "%s\t%s\t%.4f\t%.4f\t%.4f\t%zu\t%zu\n", ref->site, ref->page, ov.precision, ov.recall, ov.f1,
-              ov.pred_tokens, ov.gold_tokens);
+    if (per_page) {
+      char prf[96];
+      tbk_snprintf(prf, sizeof prf, "%.4f\t%.4f\t%.4f", ov.precision, ov.recall, ov.f1);
+      fprintf(pp.f, "%s\t%s\t%s\t%zu\t%zu\n", ref->site, ref->page, prf, ov.pred_tokens, ov.gold_tokens);
+    }
   }
   if (per_page) cli_out_commit(&pp);
   if (npages == 0) cli_die(TBK_EXIT_FAIL, "%s: no page has a gold file", manifest);

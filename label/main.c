@@ -143,8 +143,10 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
 }
 
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
-  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%.4f\t%s\n", site, s->pages, s->bad_pages,
-                 s->candidates, s->templates, s->contents, s->ignored, s->template_text_share, status) < 0;
+  char share[32];
+  tbk_snprintf(share, sizeof share, "%.4f", s->template_text_share);
+  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\t%s\n", site, s->pages, s->bad_pages,
+                 s->candidates, s->templates, s->contents, s->ignored, share, status) < 0;
 }
 
 int main(int argc, char **argv) {

@@ -124,7 +124,7 @@ static int parse_number(cursor *c, double *v) {
   memcpy(tmp, start, len);
   tmp[len] = '\0';
   char *end;
-  *v = strtod(tmp, &end);
+  *v = tbk_strtod(tmp, &end);
   if (*end || !isfinite(*v)) return -1;
   c->i = i;
   return 0;

@@ -1,7 +1,10 @@
 /* Buffers, whole-file reading, status names and the version: the small
  * plumbing every other module leans on. */
 #include <errno.h>
+#include <locale.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,12 +30,55 @@ const char *tbk_status_str(tbk_status s) {
   return "unknown error";
 }
 
+/* The C locale, for numbers: newlocale with base 0 gives the C locale in
+ * every category, and printf of bytes and numbers reads only LC_NUMERIC.
+ * Made once; the atomic load keeps the per-number cost to a load and a
+ * test (the model loader reads a few hundred thousand numbers). NULL only
+ * when out of memory, and then the process's locale is used. */
+static locale_t c_numeric;
+static pthread_once_t c_numeric_once = PTHREAD_ONCE_INIT;
+static void c_numeric_init(void) {
+  __atomic_store_n(&c_numeric, newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), __ATOMIC_RELEASE);
+}
+
+static __attribute__((noinline)) locale_t c_locale_first(void) {
+  pthread_once(&c_numeric_once, c_numeric_init);
+  return __atomic_load_n(&c_numeric, __ATOMIC_ACQUIRE);
+}
+
+static inline locale_t c_locale(void) {
+  locale_t c = __atomic_load_n(&c_numeric, __ATOMIC_ACQUIRE);
+  return __builtin_expect(c != (locale_t)0, 1) ? c : c_locale_first();
+}
+
+static int vsnprintf_c(char *buf, size_t cap, const char *fmt, va_list ap) {
+  locale_t c = c_locale();
+  /* uselocale changes only the calling thread's locale, and only here */
+  locale_t old = c ? uselocale(c) : (locale_t)0;
+  int n = vsnprintf(buf, cap, fmt, ap);
+  if (old) uselocale(old);
+  return n;
+}
+
+int tbk_snprintf(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf_c(buf, cap, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
+double tbk_strtod(const char *s, char **end) {
+  locale_t c = c_locale();
+  return __builtin_expect(c != (locale_t)0, 1) ? strtod_l(s, end, c) : strtod(s, end);
+}
+
 tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
     err->code = code;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    vsnprintf_c(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     /* One line: a message must never smuggle a newline into the CLI's output. */
     for (char *p = err->msg; *p; p++)
@@ -67,13 +113,13 @@ int tbk_buf_printf(tbk_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char small[256];
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  int n = vsnprintf_c(small, sizeof small, fmt, ap);
   va_end(ap);
   if (n < 0) return -1;
   if ((size_t)n < sizeof small) return tbk_buf_append(b, small, (size_t)n);
   if (tbk_buf_reserve(b, (size_t)n)) return -1;
   va_start(ap, fmt);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  vsnprintf_c(b->data + b->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
   b->len += (size_t)n;
   return 0;

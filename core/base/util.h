@@ -49,11 +49,21 @@ static inline uint64_t tbk_hash64(const void *p, size_t n) {
 int tbk_buf_reserve(tbk_buf *b, size_t extra); /* 0 ok, -1 nomem */
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n);
 int tbk_buf_puts(tbk_buf *b, const char *s);
+/* printf in the C locale (see tbk_snprintf). */
 int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Append s as a JSON string literal (with quotes), escaping as RFC 8259
  * requires; invalid UTF-8 is replaced by U+FFFD. */
 int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n);
+
+/* Numbers in every file tbk writes or reads have the C locale's form
+ * ("0.5"), whatever the process's LC_NUMERIC: a host program may have
+ * called setlocale(LC_ALL, "") under a comma-decimal locale. tbk_snprintf
+ * is snprintf and tbk_strtod is strtod, both in the C locale; the calling
+ * thread's locale is left as it was. */
+int tbk_snprintf(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double tbk_strtod(const char *s, char **end);
 
 /* Read a whole file ("-" = stdin) into a new buffer, failing with
  * TBK_ERR_LIMIT when it is larger than max_bytes (0 = no limit). */

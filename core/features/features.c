@@ -802,16 +802,7 @@ size_t tbk_features_words(const tbk_features *fx, size_t block, const uint32_t *
   return b - a;
 }
 
-/* %.9g in the C locale whatever the process locale is: the only thing a
- * locale can change in this format is the decimal point. */
-static int put_value(tbk_buf *out, size_t col, double x) {
-  char num[64];
-  int n = snprintf(num, sizeof num, "%.9g", x);
-  if (n < 0 || (size_t)n >= sizeof num) return -1;
-  for (int i = 0; i < n; i++)
-    if (num[i] == ',') num[i] = '.';
-  return tbk_buf_printf(out, " %zu:%s", col, num);
-}
+static int put_value(tbk_buf *out, size_t col, double x) { return tbk_buf_printf(out, " %zu:%.9g", col, x); }
 
 int tbk_features_format(const tbk_features *fx, size_t block, int label, int words, tbk_buf *out) {
   if (block >= fx->n_blocks) return -1;

@@ -138,7 +138,7 @@ static int parse_svm(char *line, int *label, uint32_t max_index, uint32_t *idx, 
     unsigned long i = strtoul(p, &end, 10);
     if (end == p || *end != ':' || i < 1 || i > max_index || (*n && i <= idx[*n - 1])) return -1;
     p = end + 1;
-    double v = strtod(p, &end);
+    double v = tbk_strtod(p, &end);
     if (end == p || !isfinite(v)) return -1;
     p = end;
     idx[*n] = (uint32_t)i;

@@ -170,8 +170,7 @@ double tbk_nb_docs(const tbk_nb *nb, int label);
  *   words <count of word lines>
  *   <index> <n_template,i> <n_content,i> (ascending index; d_ci for Bernoulli)
  *   end
- * The caller must run with the "C" LC_NUMERIC locale (the default of a
- * program that never calls setlocale).
+ * Numbers have the C locale's form whatever the process's locale.
  */
 tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err);
 

@@ -227,7 +227,7 @@ static int parse_double(const char **s, double *v) {
   if (**s == ' ' || **s == 0) return -1;
   char *e;
   errno = 0;
-  *v = strtod(*s, &e);
+  *v = tbk_strtod(*s, &e);
   if (e == *s || errno == ERANGE || !isfinite(*v)) return -1;
   *s = e;
   return 0;

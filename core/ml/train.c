@@ -329,7 +329,7 @@ static tbk_status crossval_C(const tbk_dataset *ds, const tbk_train_options *opt
     if (!held) continue;
     if (progress) {
       char msg[96];
-      snprintf(msg, sizeof msg, "cross-validation fold %u/%u (C=%g)", f + 1, k, C);
+      tbk_snprintf(msg, sizeof msg, "cross-validation fold %u/%u (C=%g)", f + 1, k, C);
       progress(pctx, msg);
     }
     fitted model;

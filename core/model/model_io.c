@@ -127,7 +127,7 @@ static int to_double(const char *s, double *v) {
   char *end;
   errno = 0;
   if (!s) return -1;
-  *v = strtod(s, &end);
+  *v = tbk_strtod(s, &end);
   return (end == s || *end) ? -1 : 0;
 }
 
@@ -252,7 +252,15 @@ static tbk_status parse_ops(reader *r, tbk_model *m, tbk_error *err) {
     }
     if (m->n_ops >= TBK_MAX_OPS) BAD("line %zu: too many operating points", r->line);
     tbk_operating_point *op = &m->ops[m->n_ops++];
-    if (sscanf(v, "%lf %lf %lf", &op->precision, &op->threshold, &op->recall) != 3 || !(op->precision > 0) ||
+    double *field[3] = {&op->precision, &op->threshold, &op->recall};
+    int nf = 0;
+    for (const char *p = v; nf < 3; nf++) {
+      char *end;
+      *field[nf] = tbk_strtod(p, &end);
+      if (end == p) break;
+      p = end;
+    }
+    if (nf != 3 || !(op->precision > 0) ||
         !(op->precision <= 1) || isnan(op->threshold))
       BAD("line %zu: bad operating point", r->line);
   }
@@ -269,15 +277,15 @@ static int parse_enc_line(tbk_encoder *e, const char *l, size_t ll) {
   int ok = end != p;
   bc = strtoul(p = end, &end, 10); ok = ok && end != p;
   rc = strtoul(p = end, &end, 10); ok = ok && end != p;
-  double lo = strtod(p = end, &end); ok = ok && end != p;
-  double hi = strtod(p = end, &end); ok = ok && end != p;
+  double lo = tbk_strtod(p = end, &end); ok = ok && end != p;
+  double hi = tbk_strtod(p = end, &end); ok = ok && end != p;
   nc = strtoul(p = end, &end, 10); ok = ok && end != p;
   /* bc <= ncols first: a huge bc would wrap bc + nc around. */
   ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
        (bc > 0) == (nc > 0);
   double *cuts = ok && nc ? malloc(nc * sizeof *cuts) : NULL;
   for (unsigned long c = 0; ok && c < nc; c++) {
-    cuts[c] = strtod(p = end, &end);
+    cuts[c] = tbk_strtod(p = end, &end);
     ok = end != p && isfinite(cuts[c]) && (c == 0 || cuts[c] > cuts[c - 1]);
   }
   while (ok && *end == ' ') end++;

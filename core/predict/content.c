@@ -137,7 +137,7 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
     char(*val)[16] = malloc((ux->n ? ux->n : 1) * sizeof *val);
     if (mark && val) {
       for (size_t i = 0; i < ux->n; i++) {
-        snprintf(val[i], sizeof val[i], "%.3f", 1.0 - unit_p[i]);
+        tbk_snprintf(val[i], sizeof val[i], "%.3f", 1.0 - unit_p[i]);
         mark[i] = (tbk_html_mark){ux->u[i].elem, val[i]};
       }
       e.attr = "data-tbk-content";

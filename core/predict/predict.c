@@ -274,7 +274,7 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
     prob_str *val = malloc((nb ? nb : 1) * sizeof *val);
     if (mark && val) {
       for (size_t b = 0; b < nb; b++) {
-        snprintf(val[b], sizeof val[b], "%.3f", probs[b]);
+        tbk_snprintf(val[b], sizeof val[b], "%.3f", probs[b]);
         mark[b] = (tbk_html_mark){page->blocks[b].node, val[b]};
       }
       e.attr = "data-tbk-template";
