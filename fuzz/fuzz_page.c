@@ -62,7 +62,7 @@ static void check_page(const tbk_page *p) {
   if (tbk_page_block(p, n) != NULL) abort();
 }
 
-static void render_all(tbk_page *page, const double *probs, double threshold, int annotate) {
+static void render_all(const tbk_page *page, const double *probs, double threshold, int annotate) {
   tbk_buf out = {0};
   tbk_page_summary sum;
   if (tbk_render_text(page, probs, threshold, &out, &sum) == TBK_OK) {
@@ -72,9 +72,18 @@ static void render_all(tbk_page *page, const double *probs, double threshold, in
   }
   out.len = 0;
   tbk_render_jsonl(page, "fuzz:page", probs, threshold, &out);
+  /* Renderings leave the page as it was: the HTML again, after the other
+   * HTML rendering, gives the same bytes. */
   out.len = 0;
-  tbk_render_html(page, probs, threshold, annotate, &out);
+  tbk_buf other = {0}, again = {0};
+  tbk_status st = tbk_render_html(page, probs, threshold, annotate, &out);
+  tbk_render_html(page, probs, threshold, !annotate, &other);
+  if (st == TBK_OK && tbk_render_html(page, probs, threshold, annotate, &again) == TBK_OK &&
+      (again.len != out.len || memcmp(again.data, out.data, out.len) != 0))
+    abort();
   tbk_buf_free(&out);
+  tbk_buf_free(&other);
+  tbk_buf_free(&again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
