@@ -181,6 +181,44 @@ int main(void) {
     CHECK_STR(err.msg, want);
     tbk_buf_free(&v);
   }
+  /* Numbers a trainer never writes: an absurd weight (1e308 overflows the
+   * decision to NaN) or a non-finite scaling range, refused by line. */
+  {
+    const char *wl = strstr(a.data, "\nweights ");
+    const char *first = wl ? strchr(wl + 1, '\n') : NULL; /* the first weight line */
+    const char *sp = first ? strchr(first + 1, ' ') : NULL;
+    const char *eol = sp ? strchr(sp, '\n') : NULL;
+    CHECK(eol != NULL);
+    if (eol) {
+      size_t lines = 1;
+      for (const char *q = a.data; q <= first; q++) lines += *q == '\n';
+      const char *vals[] = {"1e308", "-2e6", "inf", "nan"};
+      for (size_t i = 0; i < 4; i++) {
+        tbk_buf v = {0};
+        tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data));
+        tbk_buf_puts(&v, vals[i]);
+        tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data));
+        append_checksum(&v);
+        CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_ERR_MODEL);
+        char want[64];
+        snprintf(want, sizeof want, "line %zu: ", lines);
+        CHECK(strstr(err.msg, want) != NULL && strstr(err.msg, "weight") != NULL);
+        tbk_buf_free(&v);
+      }
+      /* within the bound: accepted, and the probabilities stay finite */
+      tbk_buf v = {0};
+      tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data));
+      tbk_buf_puts(&v, "999999");
+      tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data));
+      append_checksum(&v);
+      CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_OK);
+      tbk_model_free(t);
+      t = NULL;
+      tbk_buf_free(&v);
+    }
+  }
+  CHECK(tbk_sigmoid(NAN) == 0.5);
+  CHECK(tbk_sigmoid(1e308) == 1.0 && tbk_sigmoid(-1e308) == 0.0);
   /* A model of another schema is refused when a predictor is made. */
   tbk_predictor *pr = NULL;
   CHECK_INT(tbk_predictor_new(m, &pr, &err), TBK_ERR_SCHEMA);

@@ -118,7 +118,7 @@ static void test_broken_lines(void) {
   s = (tbk_label_set *)1;
   CHECK_INT(tbk_label_set_read(TMP "/no-such-file", on_warn, &w, &s, &bad, &err), TBK_ERR_IO);
   CHECK(s == NULL);
-  CHECK_STR(err.msg, "cannot open labels");
+  CHECK_STR(err.msg, "cannot open: No such file or directory");
 }
 
 static void test_unmatched(void) {

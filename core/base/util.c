@@ -1,12 +1,15 @@
 /* Buffers, whole-file reading, status names and the version: the small
  * plumbing every other module leans on. */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -202,18 +205,45 @@ int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
   return tbk_buf_append(b, "\"", 1);
 }
 
+tbk_status tbk_open_read(const char *path, FILE **out, tbk_error *err) {
+  *out = NULL;
+  if (strcmp(path, "-") == 0) {
+    *out = stdin;
+    return TBK_OK;
+  }
+  /* Non-blocking, so that a FIFO nobody writes to does not hang the open;
+   * reads block again once the file is known to be one we read. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  struct stat sb;
+  const char *what = NULL;
+  if (fstat(fd, &sb) != 0) what = strerror(errno);
+  else if (S_ISDIR(sb.st_mode)) what = "is a directory";
+  else if (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)) what = "is a device, not a file";
+  if (!what && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) what = strerror(errno);
+  FILE *f = what ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    if (!what) what = strerror(errno);
+    close(fd);
+    return tbk_fail(err, TBK_ERR_IO, "cannot read: %s", what);
+  }
+  *out = f;
+  return TBK_OK;
+}
+
 tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
                          tbk_error *err) {
   int is_stdin = strcmp(path, "-") == 0;
-  FILE *f = is_stdin ? stdin : fopen(path, "rb");
-  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  FILE *f;
+  tbk_status open_st = tbk_open_read(path, &f, err);
+  if (open_st) return open_st;
   out->len = 0;
   char chunk[65536];
   size_t n;
   tbk_status st = TBK_OK;
   while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
     if (max_bytes && out->len + n > max_bytes) {
-      st = tbk_fail(err, TBK_ERR_LIMIT, "file exceeds max-page-bytes (%zu)", max_bytes);
+      st = tbk_fail(err, TBK_ERR_LIMIT, "file exceeds its size limit (%zu bytes)", max_bytes);
       break;
     }
     if (tbk_buf_append(out, chunk, n)) {

@@ -70,6 +70,12 @@ double tbk_strtod(const char *s, char **end);
 tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
                          tbk_error *err);
 
+/* Open a file for reading ("-" = stdin): refused, with the reason as the
+ * message, when it is a directory or a device (/dev/zero as a model would
+ * read forever); a FIFO or pipe is read (process substitution passes
+ * one), but opening one with no writer does not block. */
+tbk_status tbk_open_read(const char *path, FILE **out, tbk_error *err);
+
 /* Output callback: write n bytes, 0 ok, non-zero to stop. */
 typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
 

@@ -297,8 +297,9 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
                                 const tbk_input_options *opt, tbk_warn_fn warn,
                                 void *ctx, tbk_error *err) {
   (void)opt;
-  FILE *f = fopen(path, "rb");
-  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  FILE *f;
+  tbk_status open_st = tbk_open_read(path, &f, err);
+  if (open_st) return open_st;
   char *line = NULL, *dir = NULL, *file = NULL, *gold = NULL;
   size_t lcap = 0, n0 = l->n;
   char *fields[TSV_MAX_COLS];
@@ -495,5 +496,7 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *o
   if (!ref || !out || !ref->file) return tbk_fail(err, TBK_ERR_ARG, "no page given");
   size_t max = opt ? opt->max_record_bytes : (size_t)64 << 20;
   if (ref->is_warc) return tbk_warc_read(ref->file, ref->offset, ref->skip, max, out, err);
-  return tbk_read_file(ref->file, max, out, err);
+  tbk_status st = tbk_read_file(ref->file, max, out, err);
+  if (st == TBK_ERR_LIMIT) return tbk_fail(err, st, "file exceeds max-page-bytes (%zu)", max);
+  return st;
 }

@@ -85,8 +85,9 @@ static void ws_reset_input(wstream *s, uint64_t off) {
 static tbk_status ws_open(const char *path, uint64_t offset, wstream **out,
                           tbk_error *err) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  FILE *f;
+  tbk_status open_st = tbk_open_read(path, &f, err);
+  if (open_st) return open_st;
   struct stat st;
   if (fstat(fileno(f), &st) != 0) {
     int e = errno;

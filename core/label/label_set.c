@@ -185,10 +185,11 @@ tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx
   tbk_label_set *s = calloc(1, sizeof *s);
   if (!s) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   int is_stdin = strcmp(path, "-") == 0;
-  FILE *f = is_stdin ? stdin : fopen(path, "r");
-  if (!f) {
+  FILE *f;
+  tbk_status open_st = tbk_open_read(path, &f, err);
+  if (open_st) {
     free(s);
-    return tbk_fail(err, TBK_ERR_IO, "cannot open labels");
+    return open_st;
   }
   tbk_status st = read_stream(s, f, path, warn, warn_ctx, bad_lines, err);
   if (!is_stdin) fclose(f);

@@ -183,13 +183,14 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
   uint32_t *idx = NULL, *widx = NULL, *wcnt = NULL;
   double *val = NULL, *dense = NULL, *wval = NULL;
   tbk_jsonl_obj *obj = NULL;
-  fr.f = fopen(features, "r");
-  wr.f = fopen(words, "r");
-  mr.f = fopen(meta, "r");
-  if (!fr.f || !wr.f || !mr.f) {
-    const char *bad = !fr.f ? features : !wr.f ? words : meta;
-    st = tbk_fail(err, TBK_ERR_IO, "%s: cannot open: %s", bad, strerror(errno));
-    goto done;
+  const char *paths[3] = {features, words, meta};
+  FILE **files[3] = {&fr.f, &wr.f, &mr.f};
+  for (int i = 0; i < 3; i++) {
+    tbk_error e;
+    if (tbk_open_read(paths[i], files[i], &e)) {
+      st = tbk_fail(err, e.code, "%s: %s", paths[i], e.msg);
+      goto done;
+    }
   }
   /* The meta file's first line says which schema the rows were built on. */
   if (next_line(&mr) < 0 || tbk_jsonl_parse(mr.buf, strlen(mr.buf), &obj, NULL) != TBK_OK) {

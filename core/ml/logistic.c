@@ -13,6 +13,8 @@ double tbk_lr_decision(const double *w, uint32_t ncols, const uint32_t *index,
 }
 
 double tbk_sigmoid(double z) {
+  /* A probability, whatever the decision: no NaN ever reaches an output. */
+  if (isnan(z)) return 0.5;
   if (z >= 0) return 1.0 / (1.0 + exp(-z));
   double e = exp(z);
   return e / (1.0 + e);

@@ -123,6 +123,9 @@ static int to_ulong(const char *s, unsigned long max, unsigned long *v) {
   return (errno || end == s || *end || *v > max) ? -1 : 0;
 }
 
+/* Bound on a model weight's magnitude (see the weights record). */
+#define TBK_MAX_WEIGHT 1e6
+
 static int to_double(const char *s, double *v) {
   char *end;
   errno = 0;
@@ -277,8 +280,8 @@ static int parse_enc_line(tbk_encoder *e, const char *l, size_t ll) {
   int ok = end != p;
   bc = strtoul(p = end, &end, 10); ok = ok && end != p;
   rc = strtoul(p = end, &end, 10); ok = ok && end != p;
-  double lo = tbk_strtod(p = end, &end); ok = ok && end != p;
-  double hi = tbk_strtod(p = end, &end); ok = ok && end != p;
+  double lo = tbk_strtod(p = end, &end); ok = ok && end != p && isfinite(lo);
+  double hi = tbk_strtod(p = end, &end); ok = ok && end != p && isfinite(hi);
   nc = strtoul(p = end, &end, 10); ok = ok && end != p;
   /* bc <= ncols first: a huge bc would wrap bc + nc around. */
   ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
@@ -352,6 +355,9 @@ static tbk_status parse_weights(reader *r, tbk_model *m, unsigned long n, tbk_er
     *sp = '\0';
     if (to_ulong(tmp, (unsigned long)m->enc.ncols + 1, &col) || col == 0 || to_double(sp + 1, &d) || !isfinite(d))
       BAD("line %zu: bad weight", r->line);
+    /* Trained weights stay within tens (the shipped model's largest is 7.4);
+     * an absurd one would overflow the decision to inf - inf = NaN. */
+    if (fabs(d) > TBK_MAX_WEIGHT) BAD("line %zu: weight %g out of range (|w| > %g)", r->line, d, TBK_MAX_WEIGHT);
     m->w[col - 1] = d;
   }
   return TBK_OK;

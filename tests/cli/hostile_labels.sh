@@ -37,6 +37,6 @@ grep -q "bad.jsonl:3: not a label line" "$T/err" || die "deep line not reported"
 [ "$(wc -c <"$T/err")" -lt 20000 ] || die "messages echo the junk back"
 
 "$FEAT" --labels "$T/nope.jsonl" -o "$T/x.svm" "$M" 2>"$T/err"
-[ $? -eq 1 ] && grep -q "nope.jsonl: cannot open labels" "$T/err" || { cat "$T/err" >&2; die "missing labels file"; }
+[ $? -eq 1 ] && grep -q "nope.jsonl: cannot open: No such file or directory" "$T/err" || { cat "$T/err" >&2; die "missing labels file"; }
 ls "$T"/x.svm* >/dev/null 2>&1 && die "a fatal error left an output file"
 echo ok
