@@ -76,8 +76,6 @@ tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
  * one), but opening one with no writer does not block. */
 tbk_status tbk_open_read(const char *path, FILE **out, tbk_error *err);
 
-/* Output callback: write n bytes, 0 ok, non-zero to stop. */
-typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
 
 /* Progress callback for long training runs (may be NULL). */
 typedef void (*tbk_progress_fn)(void *ctx, const char *what);

@@ -284,7 +284,76 @@ tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux,
                                   const char *page_id, const double *unit_p,
                                   const unsigned char *keep, tbk_buf *out);
 
+/* ======================================================= one call a page */
 
+typedef enum tbk_format {
+  TBK_FORMAT_TEXT = 0,           /* the clean text (tbk-predict -f text) */
+  TBK_FORMAT_JSONL = 1,          /* one JSON line per unit, or per block for
+                                    a template-only model (-f jsonl) */
+  TBK_FORMAT_HTML = 2,           /* the page without what is removed */
+  TBK_FORMAT_HTML_ANNOTATED = 3  /* the whole page, probabilities marked */
+} tbk_format;
+/* What tbk-predict writes for one page, appended to out: the combined
+ * stage for a two-stage model (o: its options, NULL = the defaults), else
+ * the template stage at the model's default threshold (o unused). page_id
+ * names the page in JSONL (NULL = ""). The page must have been parsed with
+ * tbk_model_page_options. */
+tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
+                              const char *page_id, tbk_format fmt,
+                              const tbk_content_options *o, tbk_buf *out,
+                              tbk_error *err);
+
+/* ============================================================ labelling */
+/* The paper's auto-labels: a block whose text recurs on many pages of one
+ * site is template, a block found on one page only is content. */
+
+typedef struct tbk_label_options {
+  double template_share;  /* df >= ceil(share * pages) ... (0.10) */
+  size_t template_min_df; /* ... and df >= this (3) */
+  size_t min_pages;       /* skip sites with fewer pages (10) */
+  int emit_ignored;       /* also emit ignored blocks, with a reason */
+} tbk_label_options;
+extern const tbk_label_options tbk_label_options_default;
+void tbk_label_options_init(tbk_label_options *o);
+
+/* Per-site summary. */
+typedef struct tbk_site_stats {
+  size_t pages;       /* pages labelled */
+  size_t bad_pages;   /* pages skipped as unreadable/unparsable */
+  size_t candidates;  /* candidate blocks */
+  size_t templates, contents, ignored;
+  double template_text_share; /* chars in outermost template blocks / all
+                                 visible chars of the site's pages */
+} tbk_site_stats;
+
+/* How pages are grouped into sites. */
+typedef enum tbk_site_key {
+  TBK_SITE_DOMAIN = 0, /* registered domain (public-suffix list) */
+  TBK_SITE_HOST = 1    /* full host name, leading "www." removed */
+} tbk_site_key;
+/* Site key of a URL's host under the given policy (new string, caller
+ * frees with free()), or NULL when the URL has no host. */
+char *tbk_site_of_url(const char *url, tbk_site_key key);
+
+/* Output callback: write n bytes; 0 ok, non-zero stops the writer. */
+typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
+
+/* Labels one site's pages. Feed every page with tbk_labeler_add (pass 1:
+ * fingerprints and document frequencies; blocks are spilled to a temporary
+ * file so memory is bounded by the site's distinct fingerprints), then
+ * tbk_labeler_finish writes the JSON Lines of every labelled block, in the
+ * order the pages were added (what tbk-label writes), through write. */
+typedef struct tbk_labeler tbk_labeler;
+tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
+                           tbk_labeler **out, tbk_error *err);
+void tbk_labeler_free(tbk_labeler *l);
+/* One page of the site, parsed with the default page options (or the
+ * ones the labels are meant for); page_id and url are copied. */
+tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
+                           const char *url, const tbk_page *page,
+                           tbk_error *err);
+tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
+                              tbk_site_stats *stats, tbk_error *err);
 
 #ifdef __cplusplus
 }

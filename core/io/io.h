@@ -20,11 +20,6 @@ typedef struct tbk_page_ref {
                          tbk_page_list_free */
 } tbk_page_ref;
 
-typedef enum tbk_site_key {
-  TBK_SITE_DOMAIN = 0, /* registered domain (public-suffix list) */
-  TBK_SITE_HOST = 1    /* full host name, leading "www." removed */
-} tbk_site_key;
-
 typedef struct tbk_input_options {
   tbk_site_key site_key;      /* WARC only */
   size_t max_record_bytes;    /* decompressed WARC record limit (64 MiB) */
@@ -67,8 +62,5 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
                        const char *url, const char *file, const char *gold,
                        const char *charset, uint64_t offset, uint64_t skip,
                        int is_warc);
-/* Site key of a URL's host under the given policy (new string, caller frees),
- * or NULL when the URL has no host. */
-char *tbk_site_of_url(const char *url, tbk_site_key key);
 
 #endif

@@ -16,12 +16,14 @@
 #include "label.h"
 #include "util.h"
 
-void tbk_label_options_init(tbk_label_options *o) {
-  o->template_share = 0.10;
-  o->template_min_df = 3;
-  o->min_pages = 10;
-  o->emit_ignored = 0;
-}
+const tbk_label_options tbk_label_options_default = {
+    .template_share = 0.10,
+    .template_min_df = 3,
+    .min_pages = 10,
+    .emit_ignored = 0,
+};
+
+void tbk_label_options_init(tbk_label_options *o) { *o = tbk_label_options_default; }
 
 size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
   /* The epsilon keeps 10% of 30 pages at 3, not 4, despite binary floats. */
@@ -121,6 +123,13 @@ static uint16_t snippet_len(const tbk_block *b) {
   size_t n = b->text_len < 80 ? b->text_len : 80;
   while (n > 0 && n < b->text_len && ((unsigned char)b->text[n] & 0xC0) == 0x80) n--;
   return (uint16_t)n;
+}
+
+tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url, const tbk_page *page,
+                           tbk_error *err) {
+  if (!page_id) return tbk_fail(err, TBK_ERR_ARG, "a page needs an id");
+  tbk_page_ref ref = {.page = (char *)page_id, .url = (char *)(url ? url : "")};
+  return tbk_labeler_add_page(l, &ref, page, err);
 }
 
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,

@@ -12,40 +12,12 @@ typedef enum tbk_label {
   TBK_LABEL_CONTENT = -1
 } tbk_label;
 
-typedef struct tbk_label_options {
-  double template_share;  /* df >= ceil(share * pages) ... (0.10) */
-  size_t template_min_df; /* ... and df >= this (3) */
-  size_t min_pages;       /* skip sites with fewer pages (10) */
-  int emit_ignored;       /* also emit ignored blocks, with a reason */
-} tbk_label_options;
-
-void tbk_label_options_init(tbk_label_options *o);
-
-/* Per-site summary. */
-typedef struct tbk_site_stats {
-  size_t pages;       /* pages labelled */
-  size_t bad_pages;   /* pages skipped as unreadable/unparsable */
-  size_t candidates;  /* candidate blocks */
-  size_t templates, contents, ignored;
-  double template_text_share; /* chars in outermost template blocks / all
-                                 visible chars of the site's pages */
-} tbk_site_stats;
-
-/* Labels one site's pages. Feed every page with tbk_labeler_add_page (pass
- * 1: fingerprints and document frequencies; blocks are spilled to a
- * temporary file so memory is bounded by the site's distinct fingerprints),
- * then tbk_labeler_finish appends the JSON Lines of every labelled block, in
- * page order, to out. */
-typedef struct tbk_labeler tbk_labeler;
-tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
-                           tbk_labeler **out, tbk_error *err);
-void tbk_labeler_free(tbk_labeler *l);
+/* The labeler's options, stats and lifetime are public (tbk.h); what the
+ * programs add: pages named by their input reference. */
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
                                 const tbk_page *page, tbk_error *err);
 /* Threshold df for "template" given the site's page count. */
 size_t tbk_template_df(const tbk_label_options *o, size_t pages);
-tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
-                              tbk_site_stats *stats, tbk_error *err);
 
 /* Align the word tokens of a page's units with a gold main-text, order-
  * aware, to label each unit content or boilerplate. The page's tokens (units

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "predict_internal.h"
 #include "page_internal.h"
 #include "util.h"
 
@@ -89,6 +90,7 @@ struct tbk_predictor {
 };
 
 void tbk_predictor_template_inputs(tbk_predictor *pr, int on) { pr->no_template = !on; }
+const tbk_model *tbk_predictor_model(const tbk_predictor *pr) { return pr->m; }
 
 tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err) {
   *out = NULL;
