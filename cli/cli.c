@@ -333,12 +333,16 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   }
   tbk_buf_free(&raw);
   if (st == TBK_OK) return page;
+  cli_pages_skip(c, ref, err.msg);
+  return NULL;
+}
+
+void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
   /* stdin is read through a temporary file: name it "-", as it was given. */
   const char *where = ref->is_warc || ref->is_temp ? ref->page : ref->file;
-  if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, err.msg);
-  cli_warn("%s: %s (skipped)", where, err.msg);
+  if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, why);
+  cli_warn("%s: %s (skipped)", where, why);
   c->bad_pages++;
-  return NULL;
 }
 
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }

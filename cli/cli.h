@@ -109,6 +109,10 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out);
 /* Read and parse one page. On failure warns "FILE: reason (skipped)",
  * counts it, and returns NULL (or dies with --strict). */
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
+/* A page that read and parsed but cannot be processed (a limit of a later
+ * stage): warned about and counted like an unreadable one, fatal with
+ * --strict. */
+void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why);
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
 /* Segment pages as the model's training did (--blocks, --min-chars and

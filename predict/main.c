@@ -208,8 +208,14 @@ int main(int argc, char **argv) {
     if (!page) continue;
     const double *probs, *uprobs = NULL;
     const tbk_units *ux = tbk_predictor_units(pred);
-    if (stage ? tbk_predict_units(pred, page, &probs, &uprobs, &err) : tbk_predict_page(pred, page, &probs, &err))
-      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    tbk_status ps = stage ? tbk_predict_units(pred, page, &probs, &uprobs, &err)
+                          : tbk_predict_page(pred, page, &probs, &err);
+    if (ps == TBK_ERR_LIMIT) {
+      cli_pages_skip(&pages, ref, err.msg);
+      tbk_page_free(page);
+      continue;
+    }
+    if (ps) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
     if (stage) {
       size_t nu = tbk_units_count(ux);
       if (nu > keep_cap && !(keep = realloc(keep, keep_cap = nu * 2))) cli_die(TBK_EXIT_FAIL, "out of memory");

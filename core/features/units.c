@@ -309,6 +309,9 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
     while (s < t && p->text.data[s] == ' ') s++;
     while (t > s && p->text.data[t - 1] == ' ') t--;
     if (s < t) {
+      if (ux->n >= TBK_UNITS_MAX)
+        return tbk_fail(err, TBK_ERR_LIMIT, "more than %d text units (max-units): too fragmented for the content stage",
+                        TBK_UNITS_MAX);
       if (tbk_grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       tbk_unit_rec *u = &ux->u[ux->n++];
       memset(u, 0, sizeof *u);

@@ -12,6 +12,12 @@
 #include "text.h"
 
 /* The fixed unit features, in schema order: X(id, name, kind). */
+/* Units a page may have: every unit carries a dense row of the schema (a
+ * few KB), so a page of a million one-word paragraphs would take GBs and
+ * tens of seconds; the largest real page of the shared sets has 15,266
+ * (a Python changelog index). */
+#define TBK_UNITS_MAX 100000
+
 #define TBK_UX_FIXED(X)                                              \
   X(CHARS, "u.chars", "count")                                       \
   X(WORDS, "u.words", "count")                                       \
