@@ -39,13 +39,27 @@ size_t tbk_grow_cap(size_t cap, size_t need, size_t size);
 /* Resize the array to n elements of `size` bytes; 0 ok, -1. */
 int tbk_resize(void *pp, size_t n, size_t size);
 
-/* 64-bit FNV-1a, for hash tables keyed by short strings. */
-static inline uint64_t tbk_hash64(const void *p, size_t n) {
+/* FNV-1a, the library's one string hash: 64-bit for hash tables keyed by
+ * strings, 32-bit for the hashed word and attribute buckets, whose values
+ * trained models depend on (so neither may ever change). The _step forms
+ * hash byte by byte where the bytes are made on the fly. */
+#define TBK_FNV32_INIT 2166136261u
+#define TBK_FNV64_INIT 1469598103934665603ULL
+static inline uint32_t tbk_fnv32_step(uint32_t h, unsigned char b) { return (h ^ b) * 16777619u; }
+static inline uint64_t tbk_fnv64_step(uint64_t h, unsigned char b) { return (h ^ b) * 1099511628211ULL; }
+static inline uint32_t tbk_hash32(const void *p, size_t n) {
   const unsigned char *s = p;
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ULL;
+  uint32_t h = TBK_FNV32_INIT;
+  for (size_t i = 0; i < n; i++) h = tbk_fnv32_step(h, s[i]);
   return h;
 }
+static inline uint64_t tbk_hash64(const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint64_t h = TBK_FNV64_INIT;
+  for (size_t i = 0; i < n; i++) h = tbk_fnv64_step(h, s[i]);
+  return h;
+}
+
 int tbk_buf_reserve(tbk_buf *b, size_t extra); /* 0 ok, -1 nomem */
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n);
 int tbk_buf_puts(tbk_buf *b, const char *s);

@@ -302,7 +302,7 @@ static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
 static int on_token(void *p, const char *tok, size_t len) {
   uint32_t cps = 0;
   for (size_t i = 0; i < len; i++) cps += ((unsigned char)tok[i] & 0xC0) != 0x80;
-  return add_token(p, tbk_hash64(tok, len), tbk_fx_fnv32(tok, len), cps);
+  return add_token(p, tbk_hash64(tok, len), tbk_hash32(tok, len), cps);
 }
 
 /* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
@@ -313,14 +313,9 @@ static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
   for (size_t i = 0; i < n && !c->failed;) {
     if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
     size_t j = tbk_ascii_token_end(s, i, n);
-    uint64_t h64 = 1469598103934665603ULL;
-    uint32_t h32 = 2166136261u;
-    for (size_t k = i; k < j; k++) {
-      unsigned char b = s[k];
-      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
-      h64 = (h64 ^ b) * 1099511628211ULL;
-      h32 = (h32 ^ b) * 16777619u;
-    }
+    uint64_t h64;
+    uint32_t h32;
+    tbk_fx_hash_ascii_folded(s + i, j - i, &h64, &h32);
     if (add_token(c, h64, h32, (uint32_t)(j - i))) return;
     i = j;
   }
@@ -332,7 +327,7 @@ static uint32_t bigram_idx(uint32_t a, uint32_t b, uint32_t dims) {
   unsigned char k[9] = {(unsigned char)a, (unsigned char)(a >> 8), (unsigned char)(a >> 16),
                         (unsigned char)(a >> 24), 0x1F, (unsigned char)b, (unsigned char)(b >> 8),
                         (unsigned char)(b >> 16), (unsigned char)(b >> 24)};
-  return tbk_fx_fnv32(k, sizeof k) % dims + 1;
+  return tbk_hash32(k, sizeof k) % dims + 1;
 }
 
 /* LSD radix sort of 64-bit keys on bits [lo, lo + bits), stable; small

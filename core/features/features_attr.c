@@ -43,7 +43,7 @@ static void flush(attr_tok *t) {
     }
   }
   t->len = 0;
-  t->hash = 2166136261u;
+  t->hash = TBK_FNV32_INIT;
   t->prev_lower = 0;
 }
 
@@ -51,7 +51,7 @@ static void push(attr_tok *t, unsigned char c) {
   if (t->len < TOKEN_KEEP) t->buf[t->len] = (char)c;
   t->len++;
   t->prev_hash = t->hash;
-  t->hash = (t->hash ^ c) * 16777619u;
+  t->hash = tbk_fnv32_step(t->hash, c);
 }
 
 /* Feed one chunk of an attribute value; tokens may continue across chunks. */
@@ -96,7 +96,7 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
       else if (strcasecmp(name, "class") == 0 || strcasecmp(name, "id") == 0) w->kind = 2;
     }
     w->t.len = 0;
-    w->t.hash = 2166136261u;
+    w->t.hash = TBK_FNV32_INIT;
     w->t.prev_lower = 0;
     w->fresh = 0;
   }

@@ -123,7 +123,7 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
   fx->fmt_tag[TBK_TAG_OTHER] = 0;
   fx->attr_width = fx->opt.attr_dims + tbk_fx_attr_vocab_n + tbk_fx_roles_n;
   for (size_t v = 0; v < tbk_fx_attr_vocab_n && v < 64; v++)
-    fx->vocab_hash[v] = tbk_fx_fnv32(tbk_fx_attr_vocab[v], strlen(tbk_fx_attr_vocab[v]));
+    fx->vocab_hash[v] = tbk_hash32(tbk_fx_attr_vocab[v], strlen(tbk_fx_attr_vocab[v]));
   fx->attr_self = fx->dim;
   tbk_schema_add_attrs(&b, "self", fx->opt.attr_dims, tbk_fx_attr_vocab, tbk_fx_attr_vocab_n);
   fx->attr_anc = fx->dim;

@@ -128,7 +128,7 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
   ux->opt.bigrams = 0;
   ux->fingerprints = 1;
   pthread_once(&vocab_once, vocab_init);
-  for (size_t v = 0; v < ux_vocab_count; v++) ux->vhash[v] = tbk_fx_fnv32(ux_vocab_all[v], strlen(ux_vocab_all[v]));
+  for (size_t v = 0; v < ux_vocab_count; v++) ux->vhash[v] = tbk_hash32(ux_vocab_all[v], strlen(ux_vocab_all[v]));
   tbk_status st = ux->opt.attr_dims > TBK_MAX_ATTR_DIMS || !ux->opt.word_dims || ux->opt.word_dims > TBK_MAX_WORD_DIMS
                       ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
                       : tbk_tokenizer_new(&ux->tok, err);
@@ -383,7 +383,7 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
 }
 
 static int on_token(void *vc, const char *tok, size_t len) {
-  return add_token(vc, tbk_hash64(tok, len), tbk_fx_fnv32(tok, len), (uint32_t)tbk_utf8_length(tok, len));
+  return add_token(vc, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_utf8_length(tok, len));
 }
 
 /* A pure-ASCII unit (most are) is tokenized here with the tokenizer's own
@@ -393,14 +393,9 @@ static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
   for (size_t i = 0; i < n && !c->fail;) {
     if (!tbk_ascii_word(s[i])) { i++; continue; }
     size_t j = tbk_ascii_token_end(s, i, n);
-    uint64_t h64 = 1469598103934665603ULL;
-    uint32_t h32 = 2166136261u;
-    for (size_t k = i; k < j; k++) {
-      unsigned char b = s[k];
-      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
-      h64 = (h64 ^ b) * 1099511628211ULL;
-      h32 = (h32 ^ b) * 16777619u;
-    }
+    uint64_t h64;
+    uint32_t h32;
+    tbk_fx_hash_ascii_folded(s + i, j - i, &h64, &h32);
     add_token(c, h64, h32, (uint32_t)(j - i));
     i = j;
   }
