@@ -21,4 +21,15 @@ const char *tbk_jsonl_str(const tbk_jsonl_obj *o, const char *key);
 double tbk_jsonl_num(const tbk_jsonl_obj *o, const char *key, double dflt);
 /* 1 when the member exists (any type). */
 int tbk_jsonl_has(const tbk_jsonl_obj *o, const char *key);
+
+/* The one JSON string decoder (RFC 8259), for this reader and the snippet
+ * file's streaming parser: decodes the string at s[*pos] (its opening
+ * quote) and appends it to out (NUL-terminated, the NUL not counted);
+ * *pos moves past the closing quote, or to where it failed, *why then
+ * naming what is wrong. Strict (lenient 0), for tbk's own files: invalid
+ * UTF-8 and lone surrogates are errors, \u0000 becomes U+FFFD. Lenient,
+ * for files other tools wrote (Python's json writes lone surrogates):
+ * bytes are copied unchecked, lone surrogates become U+FFFD, \u0000 a NUL.
+ * TBK_OK, TBK_ERR_FORMAT or TBK_ERR_NOMEM. */
+tbk_status tbk_json_read_str(const char *s, size_t n, size_t *pos, tbk_buf *out, int lenient, const char **why);
 #endif

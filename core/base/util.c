@@ -162,6 +162,26 @@ uint32_t tbk_utf8_decode(const unsigned char *s, size_t len) {
   }
 }
 
+int tbk_buf_utf8(tbk_buf *b, uint32_t cp) {
+  char e[4];
+  size_t k;
+  if (cp < 0x80) {
+    e[0] = (char)cp;
+    k = 1;
+  } else if (cp < 0x800) {
+    e[0] = (char)(0xC0 | (cp >> 6));
+    k = 2;
+  } else if (cp < 0x10000) {
+    e[0] = (char)(0xE0 | (cp >> 12));
+    k = 3;
+  } else {
+    e[0] = (char)(0xF0 | (cp >> 18));
+    k = 4;
+  }
+  for (size_t i = 1; i < k; i++) e[i] = (char)(0x80 | ((cp >> (6 * (k - 1 - i))) & 0x3F));
+  return tbk_buf_append(b, e, k);
+}
+
 int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   if (tbk_buf_reserve(b, n + 2)) return -1;

@@ -14,6 +14,8 @@ tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...)
 size_t tbk_utf8_seq(const unsigned char *s, size_t n);
 /* Code point of a sequence already validated by tbk_utf8_seq. */
 uint32_t tbk_utf8_decode(const unsigned char *s, size_t len);
+/* Append the UTF-8 encoding of cp (<= 0x10FFFF) to b; 0 ok, -1 nomem. */
+int tbk_buf_utf8(tbk_buf *b, uint32_t cp);
 
 /* Unicode White_Space (plus the C0 controls we treat as breaks). */
 static inline int tbk_is_space_cp(uint32_t c) {

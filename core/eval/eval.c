@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "jsonl.h"
 #include "util.h"
 
 /* ---------------------------------------------------------------- ranking */
@@ -205,89 +206,12 @@ void tbk_snippets_free(tbk_snippet_set *s) {
   free(s);
 }
 
-static int hex4(const char *s, size_t n, size_t i, unsigned *out) {
-  if (i + 4 > n) return -1;
-  unsigned v = 0;
-  for (size_t k = 0; k < 4; k++) {
-    char c = s[i + k];
-    v <<= 4;
-    if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-    else return -1;
-  }
-  *out = v;
-  return 0;
-}
-
-static int put_utf8(tbk_buf *b, unsigned cp) {
-  char u[4];
-  size_t k;
-  if (cp < 0x80) { u[0] = (char)cp; k = 1; }
-  else if (cp < 0x800) { u[0] = (char)(0xC0 | cp >> 6); u[1] = (char)(0x80 | (cp & 0x3F)); k = 2; }
-  else if (cp < 0x10000) {
-    u[0] = (char)(0xE0 | cp >> 12); u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[2] = (char)(0x80 | (cp & 0x3F)); k = 3;
-  } else {
-    u[0] = (char)(0xF0 | cp >> 18); u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); u[3] = (char)(0x80 | (cp & 0x3F)); k = 4;
-  }
-  return tbk_buf_append(b, u, k);
-}
-
 /* Decode the string starting at s[*pos] == '"' into out (reset first).
- * Returns NULL or a reason. */
+ * Returns NULL or a reason. Lenient: the file is Python's. */
 static const char *read_string(const char *s, size_t n, size_t *pos, tbk_buf *out) {
-  size_t i = *pos + 1;
+  const char *why;
   out->len = 0;
-  if (tbk_buf_append(out, "", 0)) return "out of memory";
-  while (i < n) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"') {
-      *pos = i + 1;
-      if (tbk_buf_reserve(out, 1)) return "out of memory";
-      out->data[out->len] = '\0';
-      return NULL;
-    }
-    if (c < 0x20) return "control character in string";
-    if (c != '\\') {
-      size_t j = i;
-      while (j < n && s[j] != '"' && s[j] != '\\' && (unsigned char)s[j] >= 0x20) j++;
-      if (tbk_buf_append(out, s + i, j - i)) return "out of memory";
-      i = j;
-      continue;
-    }
-    if (i + 1 >= n) break;
-    char e = s[i + 1];
-    i += 2;
-    const char *lit = NULL;
-    switch (e) {
-    case '"': lit = "\""; break;
-    case '\\': lit = "\\"; break;
-    case '/': lit = "/"; break;
-    case 'b': lit = "\b"; break;
-    case 'f': lit = "\f"; break;
-    case 'n': lit = "\n"; break;
-    case 'r': lit = "\r"; break;
-    case 't': lit = "\t"; break;
-    case 'u': {
-      unsigned cp, lo;
-      if (hex4(s, n, i, &cp)) return "bad \\u escape";
-      i += 4;
-      if (cp >= 0xD800 && cp < 0xDC00 && i + 1 < n && s[i] == '\\' && s[i + 1] == 'u' && hex4(s, n, i + 2, &lo) == 0 &&
-          lo >= 0xDC00 && lo < 0xE000) {
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        i += 6;
-      } else if (cp >= 0xD800 && cp < 0xE000) {
-        cp = 0xFFFD; /* lone surrogate */
-      }
-      if (put_utf8(out, cp)) return "out of memory";
-      continue;
-    }
-    default: return "bad escape";
-    }
-    if (tbk_buf_append(out, lit, 1)) return "out of memory";
-  }
-  return "unterminated string";
+  return tbk_json_read_str(s, n, pos, out, 1, &why) == TBK_OK ? NULL : why;
 }
 
 /* Skip a number or true/false/null at s[*pos]. Returns NULL or a reason. */

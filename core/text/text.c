@@ -151,21 +151,6 @@ void tbk_tokenizer_free(tbk_tokenizer *t) {
   free(t);
 }
 
-static int put_utf8(tbk_buf *b, uint32_t c) {
-  char e[4];
-  size_t k;
-  if (c < 0x80) { e[0] = (char)c; k = 1; }
-  else if (c < 0x800) { e[0] = (char)(0xC0 | (c >> 6)); e[1] = (char)(0x80 | (c & 0x3F)); k = 2; }
-  else if (c < 0x10000) {
-    e[0] = (char)(0xE0 | (c >> 12)); e[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-    e[2] = (char)(0x80 | (c & 0x3F)); k = 3;
-  } else {
-    e[0] = (char)(0xF0 | (c >> 18)); e[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    e[2] = (char)(0x80 | ((c >> 6) & 0x3F)); e[3] = (char)(0x80 | (c & 0x3F)); k = 4;
-  }
-  return tbk_buf_append(b, e, k);
-}
-
 /* Simple (1:1) lowercase folding; ASCII stays on the fast path. */
 static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t *len) {
   t->fold.len = 0;
@@ -182,7 +167,7 @@ static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t 
     if (!k) k = 1; /* cannot happen on validated input */
     uint32_t c = tbk_utf8_decode(u + i, k);
     uint32_t lc = fold_locale ? (uint32_t)towlower_l((wint_t)c, fold_locale) : c;
-    if (put_utf8(&t->fold, lc)) return NULL;
+    if (tbk_buf_utf8(&t->fold, lc)) return NULL;
     i += k;
   }
   if (tbk_buf_reserve(&t->fold, 0)) return NULL;
