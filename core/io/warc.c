@@ -423,7 +423,8 @@ enum { LINE_MAX_BYTES = 16384, HEAD_MAX_BYTES = 262144 };
 typedef struct whead {
   uint64_t clen;
   int has_clen, is_response;
-  tbk_buf uri; /* owned */
+  int http_block; /* Content-Type application/http: the block must be HTTP */
+  tbk_buf uri;    /* owned */
 } whead;
 
 typedef struct hhead {
@@ -433,6 +434,14 @@ typedef struct hhead {
   tbk_buf cenc;    /* owned; Content-Encoding, lower-case, trimmed */
   int has_ctype, chunked;
 } hhead;
+
+/* Empty b for the next record. The text stays NUL-terminated: a reader of
+ * b->data must never see the previous record's value (a "br" once made
+ * every later record unreadable). */
+static void buf_clear(tbk_buf *b) {
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+}
 
 static void trim(const char **s, size_t *n) {
   while (*n && isspace((unsigned char)**s)) (*s)++, (*n)--;
@@ -479,8 +488,8 @@ static size_t line_body(const tbk_buf *line) {
  * 1 ok, -1 stream error, -2 malformed (why). */
 static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
   h->clen = 0;
-  h->has_clen = h->is_response = 0;
-  h->uri.len = 0;
+  h->has_clen = h->is_response = h->http_block = 0;
+  buf_clear(&h->uri);
   size_t total = 0;
   int first = 1;
   for (;;) {
@@ -511,8 +520,10 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
     } else if (name_is(name, nn, "WARC-Target-URI")) {
       /* Some writers follow the WARC 1.0 grammar's <uri> literally. */
       if (vn >= 2 && val[0] == '<' && val[vn - 1] == '>') val++, vn -= 2;
-      h->uri.len = 0;
+      buf_clear(&h->uri);
       if (tbk_buf_append(&h->uri, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
+    } else if (name_is(name, nn, "Content-Type")) {
+      h->http_block = vn >= 16 && strncasecmp(val, "application/http", 16) == 0;
     } else if (name_is(name, nn, "Content-Length")) {
       if (parse_u64(val, vn, &h->clen)) {
         *why = "WARC header has a bad Content-Length";
@@ -545,8 +556,7 @@ static int parse_ctype(hhead *h, const char *v, size_t n) {
   trim(&t, &tn);
   if (set_lower(&h->ctype, t, tn)) return -1;
   h->has_ctype = 1;
-  h->charset.len = 0;
-  if (tbk_buf_append(&h->charset, "", 0)) return -1;
+  buf_clear(&h->charset);
   while (semi) {
     const char *p = semi + 1;
     size_t rest = n - (size_t)(p - v);
@@ -568,14 +578,37 @@ static int parse_ctype(hhead *h, const char *v, size_t n) {
   return 0;
 }
 
+/* "HTTP/1.1 200 OK", "HTTP/2 200": the status code, or -1 when the line
+ * is not a status line. The code must stand alone ("2000" is no status). */
+static int parse_status(const char *l, size_t n) {
+  size_t i = 5;
+  if (n < 5 || strncmp(l, "HTTP/", 5) != 0) return -1;
+  if (i >= n || !isdigit((unsigned char)l[i])) return -1;
+  while (i < n && isdigit((unsigned char)l[i])) i++;
+  if (i < n && l[i] == '.') {
+    i++;
+    if (i >= n || !isdigit((unsigned char)l[i])) return -1;
+    while (i < n && isdigit((unsigned char)l[i])) i++;
+  }
+  if (i + 4 > n || l[i] != ' ') return -1;
+  const char *c = l + i + 1;
+  if (!isdigit((unsigned char)c[0]) || !isdigit((unsigned char)c[1]) ||
+      !isdigit((unsigned char)c[2]) || (i + 4 < n && c[3] != ' ' && c[3] != '\t'))
+    return -1;
+  return (c[0] - '0') * 100 + (c[1] - '0') * 10 + (c[2] - '0');
+}
+
 /* Reads the HTTP status line and header of a response block, consuming
  * from *remaining. 1 ok (status 0 = not HTTP), -1 stream error,
- * -2 malformed (why). */
-static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, tbk_buf *line,
+ * -2 malformed (why), -3 a bad status line (why; the line is in line). A first line that starts like HTTP ("HTTP", any
+ * case) or a block declared application/http must hold a status line. */
+static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, int http_block, tbk_buf *line,
                       const char **why) {
   h->status = 0;
   h->has_ctype = h->chunked = 0;
-  h->ctype.len = h->charset.len = h->cenc.len = 0;
+  buf_clear(&h->ctype);
+  buf_clear(&h->charset);
+  buf_clear(&h->cenc);
   size_t total = 0;
   int first = 1;
   for (;;) {
@@ -595,7 +628,12 @@ static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, tbk_buf *line,
     *remaining -= line->len;
     total += line->len;
     if (line->data[line->len - 1] != '\n') {
-      if (first) return 1; /* not HTTP; caller skips the rest */
+      if (first && !http_block && strncasecmp(line->data, "HTTP", line->len < 4 ? line->len : 4) != 0)
+        return 1; /* not HTTP; caller skips the rest */
+      if (first) {
+        *why = "malformed HTTP status line (no line end inside the record)";
+        return -3;
+      }
       *why = (size_t)r == LINE_MAX_BYTES ? "HTTP header line too long"
                                          : "HTTP header not terminated inside the record";
       return -2;
@@ -608,14 +646,13 @@ static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, tbk_buf *line,
     if (first) {
       first = 0;
       const char *l = line->data;
-      if (n < 10 || strncmp(l, "HTTP/", 5) != 0) return 1;
-      const char *sp = memchr(l, ' ', n);
-      if (!sp || (size_t)(sp - l) + 4 > n || !isdigit((unsigned char)sp[1]) ||
-          !isdigit((unsigned char)sp[2]) || !isdigit((unsigned char)sp[3])) {
-        *why = "bad HTTP status line";
-        return -2;
+      int status = parse_status(l, n);
+      if (status < 0) {
+        if (!http_block && (n < 4 || strncasecmp(l, "HTTP", 4) != 0)) return 1;
+        *why = "malformed HTTP status line";
+        return -3;
       }
-      h->status = (sp[1] - '0') * 100 + (sp[2] - '0') * 10 + (sp[3] - '0');
+      h->status = status;
       continue;
     }
     if (n == 0) return 1;
@@ -634,6 +671,18 @@ static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, tbk_buf *line,
     }
     if (oom) return ws_fail(s, WE_NOMEM, "out of memory");
   }
+}
+
+/* The start of a line, printable: for a message. */
+static const char *quote_line(char *buf, size_t n, const tbk_buf *line) {
+  size_t k = line_body(line), i = 0, j = 0;
+  for (; i < k && j + 4 < n; i++) {
+    unsigned char c = (unsigned char)line->data[i];
+    buf[j++] = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? (char)c : '?';
+  }
+  if (i < k) buf[j++] = '.', buf[j++] = '.', buf[j++] = '.';
+  buf[j] = '\0';
+  return buf;
 }
 
 static void hhead_free(hhead *h) {
@@ -689,7 +738,7 @@ static void bdec_init(bdec *d, int chunked, int enc, tbk_buf *out, size_t max,
   d->chunked = chunked;
   d->cst = chunked ? CS_PROBE : CS_DONE;
   d->enc = enc;
-  d->zmode = enc ? -1 : 0;
+  d->zmode = -1;
   d->out = out;
   d->max = max;
   d->stop_at = stop_at;
@@ -734,7 +783,9 @@ static void inflate_feed(bdec *d, const unsigned char *p, size_t n) {
       break;
     }
     if (r != Z_OK && r != Z_BUF_ERROR) {
-      d->bad = d->enc == 1 ? "corrupt gzip Content-Encoding" : "corrupt deflate Content-Encoding";
+      d->bad = d->enc == 1   ? "corrupt gzip Content-Encoding"
+               : d->enc == 2 ? "corrupt deflate Content-Encoding"
+                             : "corrupt compressed body (no Content-Encoding declared)";
       break;
     }
     if (got == 0 && d->z.avail_in == 0) break;
@@ -746,10 +797,15 @@ static void enc_start(bdec *d) {
   int gzip = d->neprobe == 2 && e[0] == 0x1f && e[1] == 0x8b;
   int zlib = d->neprobe == 2 && (e[0] & 0x0f) == 8 && ((e[0] << 8) | e[1]) % 31 == 0;
   int text = d->neprobe == 0 || e[0] == '<' || isspace(e[0]) || e[0] == 0xef ||
-             e[0] == 0xfe || e[0] == 0xff;
-  int wbits = 0;
-  if (d->enc == 1 && gzip) wbits = 15 + 16;
-  if (d->enc == 2) wbits = gzip ? 15 + 16 : zlib ? 15 : text ? 0 : -15;
+             e[0] == 0xfe || e[0] == 0xff ||
+             (d->neprobe == 2 && isprint(e[0]) && (isprint(e[1]) || isspace(e[1])));
+  /* The bytes decide, not the header: a gzip or zlib stream is inflated
+   * whatever the record declares (a lying or missing Content-Encoding must
+   * not hand compressed bytes on as text), text passes through (a crawler
+   * that decoded the body but kept the header), and other bytes under a
+   * declared encoding are taken for raw deflate. */
+  int wbits = gzip ? 15 + 16 : zlib && !text ? 15 : 0;
+  if (d->enc && !wbits) wbits = zlib ? 15 : text ? 0 : -15;
   d->zmode = 0;
   if (wbits) {
     memset(&d->z, 0, sizeof d->z);
@@ -1019,6 +1075,42 @@ static int rescan(lister *L) {
   return r <= 0 ? r : ws_resync_line(n);
 }
 
+/* A Content-Length lied: the block ended `landing` bytes after the start
+ * of the last record where no record starts (UINT64_MAX: past the end of
+ * the file). Read again from that record to the next record header and say
+ * in one warning what was wrong: the length ran past that header, or fell
+ * short of it, or nothing follows. 1 resynchronised, 0 end of file, -1 error. */
+static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page) {
+  char where[64], next[64];
+  pos_str(where, sizeof where, L->last.off, L->last.skip);
+  int r = rescan(L);
+  if (r == -2) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " %s; skipping to the next record header%s", where, uri,
+          clen, landing == UINT64_MAX ? "runs past the end of the file" : "does not end at a record boundary",
+          page ? " (record skipped)" : "");
+    return landing == UINT64_MAX ? 0 : ws_resync_line(L->s);
+  }
+  if (r < 0) return -1;
+  if (r == 0) {
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " %s, and no record header follows%s", where, uri, clen,
+          landing == UINT64_MAX ? "runs past the end of the file" : "does not end at a record boundary",
+          page ? "; record skipped" : "");
+    return 0;
+  }
+  wstream *s = L->s;
+  uint64_t found = s->u - (s->gz ? L->last.skip : L->last.off), off, skip;
+  ws_tell(s, &off, &skip);
+  pos_str(next, sizeof next, off, skip);
+  if (found < landing)
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; reading on "
+             "from there", where, uri, clen, next, page ? "; record skipped" : "");
+  else
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next record "
+             "header (%s)%s; reading on from there", where, uri, clen, found - landing, next,
+          page ? "; record skipped" : "");
+  return 1;
+}
+
 static int skip_newlines(wstream *s) {
   for (;;) {
     if (ws_avail(s) == 0) {
@@ -1040,24 +1132,23 @@ static enum step not_a_record(lister *L) {
     return STEP_FAIL;
   }
   pending *p = &L->p;
-  if (p->has) {
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " does not end at a record boundary; record skipped",
-          POS(L, p->off, p->skip), p->uri.data, p->clen);
+  int r;
+  if (L->last.has && !L->last.rescanned) {
+    /* The pending record, if any, is the last one: its block proved wrong. */
+    int page = p->has;
     p->has = 0;
-  } else if (L->last.has && !L->last.rescanned) {
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " does not end at a record boundary",
-          POS(L, L->last.off, L->last.skip), L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen);
+    r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page);
   } else {
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
+    r = ws_resync_line(L->s);
   }
-  int r = rescan(L);
-  if (r == -2) r = ws_resync_line(L->s);
   return r < 0 ? STEP_STREAM : STEP_NEXT;
 }
 
 /* A record over max-record-bytes is skipped. */
 static enum step skip_oversized(lister *L) {
-  lwarn(L, "record at %s: record exceeds max-record-bytes (%zu)", POS(L, L->off, L->skip), L->max_record_bytes);
+  lwarn(L, "record at %s (%s): record exceeds max-record-bytes (%zu)", POS(L, L->off, L->skip),
+        L->h.uri.len ? L->h.uri.data : "no URI", L->max_record_bytes);
   /* A record alone in its member is skipped without inflating it (a
    * decompression bomb costs nothing); the first member may be the only
    * one, so it is read through. */
@@ -1073,10 +1164,16 @@ static enum step skip_oversized(lister *L) {
 static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
   const char *why = NULL;
   hhead *hh = &L->hh;
-  int r = read_hhead(L->s, remaining, hh, &L->line, &why);
+  int r = read_hhead(L->s, remaining, hh, L->h.http_block, &L->line, &why);
   if (r == -1) return STEP_STREAM;
   if (r == -2) {
     lwarn(L, "record at %s (%s): %s", POS(L, L->off, L->skip), L->h.uri.data, why);
+    return STEP_NEXT;
+  }
+  if (r == -3) {
+    char q[64];
+    lwarn(L, "record at %s (%s): %s \"%s\"; record skipped", POS(L, L->off, L->skip), L->h.uri.data, why,
+          quote_line(q, sizeof q, &L->line));
     return STEP_NEXT;
   }
   if (hh->status != 200 || (!is_html_type(hh) && hh->has_ctype)) return STEP_NEXT;
@@ -1111,9 +1208,7 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
     return STEP_NEXT;
   }
   if (r == 0) {
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the end of the file", POS(L, L->off, L->skip),
-          h->uri.len ? h->uri.data : "no URI", h->clen);
-    r = rescan(L);
+    r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep);
     if (r == -1) return STEP_STREAM;
     return r == 1 ? STEP_NEXT : STEP_END;
   }
@@ -1269,12 +1364,12 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
     goto done;
   }
   uint64_t remaining = h.clen;
-  r = read_hhead(s, &remaining, &hh, &line, &why);
+  r = read_hhead(s, &remaining, &hh, h.http_block, &line, &why);
   if (r == -1) {
     st = stream_status(s, err);
     goto done;
   }
-  if (r == -2 || hh.status == 0) {
+  if (r == -2 || r == -3 || hh.status == 0) {
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s", r == -2 ? why : "record is not an HTTP response");
     goto done;
   }

@@ -68,8 +68,8 @@ check_warc truncated "p0 p1 p2 p3 p4" "truncated.warc.gz: gzip data truncated \(
 check_warc corrupt "p0 p1 p3 p4 p5" "corrupt.warc.gz: corrupt gzip member at offset [0-9]+: .*; skipping to the next intact member"
 # The lie swallows the start of the next record (p2), which is found again
 # by re-reading from the liar; in a .warc.gz the liar's member ends it.
-check_warc lying "p0 p1 p2 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ does not end at a record boundary; record skipped"
+check_warc lying "p0 p1 p2 p3" "lying.warc: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ runs past the next record header \(offset [0-9]+\); record skipped; reading on from there"
 check_warc lyinggz "p0 p1 p2 p3" "lyinggz.warc.gz: record at offset [0-9]+ \(http://example.org/liar\): Content-Length [0-9]+ runs past the end of its gzip member; record skipped"
-check_warc bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+: record exceeds max-record-bytes \(67108864\)" \
+check_warc bomb "p0 p1 p3" "bomb.warc.gz: record at offset [0-9]+ \(http://example.org/bomb\): record exceeds max-record-bytes \(67108864\)" \
   "http://example.org/zbomb: record body exceeds max-record-bytes \(67108864\) \(skipped\)"
 echo ok
