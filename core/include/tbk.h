@@ -28,9 +28,19 @@ extern "C" {
 
 #include "tbk_version.h"
 
+/* What libtbk.so exports: the library is compiled with hidden visibility,
+ * so a function is callable from a shared-library user only when its
+ * declaration here carries TBK_API (tests/cli/shared_symbols.sh checks
+ * both directions). For a program the attribute changes nothing. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define TBK_API __attribute__((visibility("default")))
+#else
+#define TBK_API
+#endif
+
 /* The version of the library the program runs with ("0.1.0"), which may
  * differ from TBK_VERSION, the version of the headers it was compiled with. */
-const char *tbk_version(void);
+TBK_API const char *tbk_version(void);
 
 /* ------------------------------------------------------------------ status */
 
@@ -53,7 +63,7 @@ typedef struct tbk_error {
 } tbk_error;
 
 /* Human-readable name of a status ("I/O error", "limit exceeded", ...). */
-const char *tbk_status_str(tbk_status s);
+TBK_API const char *tbk_status_str(tbk_status s);
 
 /* --------------------------------------------------------- growable buffer */
 
@@ -66,7 +76,7 @@ typedef struct tbk_buf {
   size_t cap;
 } tbk_buf;
 
-void tbk_buf_free(tbk_buf *b);
+TBK_API void tbk_buf_free(tbk_buf *b);
 
 /* ------------------------------------------------------ page and blocks */
 
@@ -97,7 +107,7 @@ typedef struct tbk_page_options {
  * `tbk_page_options o = tbk_page_options_default;` or
  * tbk_page_options_init(&o), then change what differs. */
 extern const tbk_page_options tbk_page_options_default;
-void tbk_page_options_init(tbk_page_options *o);
+TBK_API void tbk_page_options_init(tbk_page_options *o);
 
 /* One candidate block of a page. All pointers are borrowed from the page. */
 typedef struct tbk_block {
@@ -121,23 +131,23 @@ typedef struct tbk_page tbk_page;
  * nearest enclosing candidate is folded into the enclosing one (a wrapper
  * adds no block of its own). Errors: TBK_ERR_EMPTY (no bytes / only
  * whitespace), TBK_ERR_BINARY, TBK_ERR_LIMIT, TBK_ERR_NOMEM. */
-tbk_status tbk_page_parse(const char *data, size_t len,
-                          const tbk_page_options *opt, tbk_page **out,
-                          tbk_error *err);
-void tbk_page_free(tbk_page *p);
+TBK_API tbk_status tbk_page_parse(const char *data, size_t len,
+                                  const tbk_page_options *opt, tbk_page **out,
+                                  tbk_error *err);
+TBK_API void tbk_page_free(tbk_page *p);
 
-size_t tbk_page_block_count(const tbk_page *p);
-const tbk_block *tbk_page_block(const tbk_page *p, size_t i);
+TBK_API size_t tbk_page_block_count(const tbk_page *p);
+TBK_API const tbk_block *tbk_page_block(const tbk_page *p, size_t i);
 /* Charset the page was decoded from (e.g. "UTF-8", "windows-1252"). */
-const char *tbk_page_charset(const tbk_page *p);
+TBK_API const char *tbk_page_charset(const tbk_page *p);
 /* Count of libxml2 parse errors (recovered). */
-size_t tbk_page_parse_errors(const tbk_page *p);
+TBK_API size_t tbk_page_parse_errors(const tbk_page *p);
 /* Repairs made to markup after which libxml2 lost the page's text (an
  * unclosed <title>, <script>, <noscript>…, a broken comment); 0 when the
  * page is as parsed. README.md "Inputs" lists the shapes. */
-int tbk_page_recovered(const tbk_page *p);
+TBK_API int tbk_page_recovered(const tbk_page *p);
 /* The page's whole visible text, normalized (borrowed). */
-const char *tbk_page_text(const tbk_page *p, size_t *len);
+TBK_API const char *tbk_page_text(const tbk_page *p, size_t *len);
 
 typedef struct tbk_model tbk_model;
 
@@ -150,36 +160,36 @@ typedef struct tbk_operating_point {
 /* A model file (plain text, versioned, checksummed) loaded from path or
  * parsed from memory. Errors: TBK_ERR_IO, TBK_ERR_MODEL (corrupt,
  * truncated, another version), TBK_ERR_NOMEM. */
-tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err);
-tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out,
-                           tbk_error *err);
-void tbk_model_free(tbk_model *m);
+TBK_API tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err);
+TBK_API tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out,
+                                   tbk_error *err);
+TBK_API void tbk_model_free(tbk_model *m);
 /* The feature schema id the model was trained on. */
-const char *tbk_model_schema(const tbk_model *m);
+TBK_API const char *tbk_model_schema(const tbk_model *m);
 /* The segmentation options the model was trained with (the other fields
  * from tbk_page_options_default): parse the pages to predict with them. */
-void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
+TBK_API void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
 
-size_t tbk_model_operating_points(const tbk_model *m,
-                                  const tbk_operating_point **ops);
+TBK_API size_t tbk_model_operating_points(const tbk_model *m,
+                                          const tbk_operating_point **ops);
 /* Threshold for a precision target (the stored point with the smallest
  * precision >= target), or NaN when none is stored. */
-double tbk_model_threshold_for(const tbk_model *m, double precision);
+TBK_API double tbk_model_threshold_for(const tbk_model *m, double precision);
 /* Default decision threshold: 0.5 (even odds under the class-balanced
  * training). */
-double tbk_model_default_threshold(const tbk_model *m);
+TBK_API double tbk_model_default_threshold(const tbk_model *m);
 
 /* Prediction: a model plus a feature extractor and scratch space. One per
  * thread. */
 typedef struct tbk_predictor tbk_predictor;
-tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out,
-                             tbk_error *err);
-void tbk_predictor_free(tbk_predictor *pr);
+TBK_API tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out,
+                                     tbk_error *err);
+TBK_API void tbk_predictor_free(tbk_predictor *pr);
 /* Template probability of every block of the page (borrowed, n blocks,
  * valid until the next call). The page must have been parsed with the
  * model's page options. */
-tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page,
-                            const double **probs, tbk_error *err);
+TBK_API tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page,
+                                    const double **probs, tbk_error *err);
 
 /* Renderings of a scored page. A visible text run takes the decision of
  * its innermost block; text in no block counts as content. */
@@ -187,19 +197,19 @@ typedef struct tbk_page_summary {
   size_t blocks, template_blocks;
   size_t chars, template_chars; /* visible text, and the part removed */
 } tbk_page_summary;
-tbk_status tbk_render_text(const tbk_page *page, const double *probs,
-                           double threshold, tbk_buf *out,
-                           tbk_page_summary *summary);
+TBK_API tbk_status tbk_render_text(const tbk_page *page, const double *probs,
+                                   double threshold, tbk_buf *out,
+                                   tbk_page_summary *summary);
 /* annotate = 0: template blocks removed; 1: every block gets
  * data-tbk-template="P" and nothing is removed. The page is left as it
  * was (any rendering may follow), but one page is not to be rendered from
  * two threads at once. */
-tbk_status tbk_render_html(const tbk_page *page, const double *probs,
-                           double threshold, int annotate, tbk_buf *out);
+TBK_API tbk_status tbk_render_html(const tbk_page *page, const double *probs,
+                                   double threshold, int annotate, tbk_buf *out);
 /* One JSON line per block: page, path, tag, probability, decision, text. */
-tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
-                            const double *probs, double threshold,
-                            tbk_buf *out);
+TBK_API tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
+                                    const double *probs, double threshold,
+                                    tbk_buf *out);
 
 /* ========================================================= content stage */
 /* (core/features/units.c segments and scores units; core/predict/content.c
@@ -225,25 +235,25 @@ typedef struct tbk_unit {
   uint32_t words;        /* tokens */
 } tbk_unit;
 
-size_t tbk_units_count(const tbk_units *ux);
+TBK_API size_t tbk_units_count(const tbk_units *ux);
 /* Unit i of the last page (which must be `page`). Errors: TBK_ERR_ARG
  * (i out of range). */
-tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
-                         tbk_unit *out);
+TBK_API tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
+                                 tbk_unit *out);
 
 /* Template probabilities of the blocks and boilerplate probabilities of
  * the units of a page (both borrowed until the next call; unit i is
  * tbk_units_get(tbk_predictor_units(pr), page, i)). Needs a model with a
  * content stage (TBK_ERR_ARG otherwise). */
-tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page,
-                             const double **block_p, const double **unit_p,
-                             tbk_error *err);
+TBK_API tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page,
+                                     const double **block_p, const double **unit_p,
+                                     tbk_error *err);
 /* on = 0: tbk_predict_units runs the content stage alone, its template
  * features 0 and *block_p NULL (for a content stage trained on units
  * featurized without a template model: the ablation). Default 1. */
-void tbk_predictor_template_inputs(tbk_predictor *pr, int on);
+TBK_API void tbk_predictor_template_inputs(tbk_predictor *pr, int on);
 /* The predictor's unit extractor (borrowed; NULL without a content stage). */
-const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
+TBK_API const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
 
 /* Renderings of the combined stage: a unit is kept when its boilerplate
  * probability is below threshold. */
@@ -259,30 +269,30 @@ typedef struct tbk_content_options {
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
 } tbk_content_options;
 extern const tbk_content_options tbk_content_options_default;
-void tbk_content_options_init(tbk_content_options *o);
+TBK_API void tbk_content_options_init(tbk_content_options *o);
 /* Which units are kept (1) or removed (0), into keep (unit count). */
-void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
-                        const double *unit_p, const tbk_content_options *o,
-                        unsigned char *keep);
+TBK_API void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
+                                const double *unit_p, const tbk_content_options *o,
+                                unsigned char *keep);
 /* The kept text, one line per unit, the headline first. summary (may be
  * NULL): blocks = units, template_blocks = removed units, chars and
  * template_chars = all and removed characters. */
-tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux,
-                                 const unsigned char *keep,
-                                 const tbk_content_options *o, tbk_buf *out,
-                                 tbk_page_summary *summary);
+TBK_API tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux,
+                                         const unsigned char *keep,
+                                         const tbk_content_options *o, tbk_buf *out,
+                                         tbk_page_summary *summary);
 /* The page without its removed units' text (annotate = 0), or with every
  * unit's line element marked data-tbk-content="P" (1). The DOM is
  * left as it was, as by tbk_render_html. */
-tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux,
-                                 const unsigned char *keep,
-                                 const double *unit_p, int annotate,
-                                 tbk_buf *out);
+TBK_API tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux,
+                                         const unsigned char *keep,
+                                         const double *unit_p, int annotate,
+                                         tbk_buf *out);
 /* One JSON line per unit: page, path, tag, p_template (of its innermost
  * block), p_content (1 - boilerplate probability), content, chars, text. */
-tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux,
-                                  const char *page_id, const double *unit_p,
-                                  const unsigned char *keep, tbk_buf *out);
+TBK_API tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux,
+                                          const char *page_id, const double *unit_p,
+                                          const unsigned char *keep, tbk_buf *out);
 
 /* ======================================================= one call a page */
 
@@ -298,10 +308,10 @@ typedef enum tbk_format {
  * the template stage at the model's default threshold (o unused). page_id
  * names the page in JSONL (NULL = ""). The page must have been parsed with
  * tbk_model_page_options. */
-tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
-                              const char *page_id, tbk_format fmt,
-                              const tbk_content_options *o, tbk_buf *out,
-                              tbk_error *err);
+TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
+                                      const char *page_id, tbk_format fmt,
+                                      const tbk_content_options *o, tbk_buf *out,
+                                      tbk_error *err);
 
 /* ============================================================ labelling */
 /* The paper's auto-labels: a block whose text recurs on many pages of one
@@ -314,7 +324,7 @@ typedef struct tbk_label_options {
   int emit_ignored;       /* also emit ignored blocks, with a reason */
 } tbk_label_options;
 extern const tbk_label_options tbk_label_options_default;
-void tbk_label_options_init(tbk_label_options *o);
+TBK_API void tbk_label_options_init(tbk_label_options *o);
 
 /* Per-site summary. */
 typedef struct tbk_site_stats {
@@ -333,7 +343,7 @@ typedef enum tbk_site_key {
 } tbk_site_key;
 /* Site key of a URL's host under the given policy (new string, caller
  * frees with free()), or NULL when the URL has no host. */
-char *tbk_site_of_url(const char *url, tbk_site_key key);
+TBK_API char *tbk_site_of_url(const char *url, tbk_site_key key);
 
 /* Output callback: write n bytes; 0 ok, non-zero stops the writer. */
 typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
@@ -344,16 +354,16 @@ typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
  * tbk_labeler_finish writes the JSON Lines of every labelled block, in the
  * order the pages were added (what tbk-label writes), through write. */
 typedef struct tbk_labeler tbk_labeler;
-tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
-                           tbk_labeler **out, tbk_error *err);
-void tbk_labeler_free(tbk_labeler *l);
+TBK_API tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
+                                   tbk_labeler **out, tbk_error *err);
+TBK_API void tbk_labeler_free(tbk_labeler *l);
 /* One page of the site, parsed with the default page options (or the
  * ones the labels are meant for); page_id and url are copied. */
-tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
-                           const char *url, const tbk_page *page,
-                           tbk_error *err);
-tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
-                              tbk_site_stats *stats, tbk_error *err);
+TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
+                                   const char *url, const tbk_page *page,
+                                   tbk_error *err);
+TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
+                                      tbk_site_stats *stats, tbk_error *err);
 
 #ifdef __cplusplus
 }
