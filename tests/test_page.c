@@ -830,7 +830,29 @@ static void test_broken_hostile(void) {
   tbk_buf_free(&b);
 }
 
+/* libxml2's recovered errors are counted per parse (the error callback's
+ * type differs between libxml2 versions: core/page/page.c). */
+static void test_parse_errors(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  const char *clean = "<html><body><div>" T1 "</div></body></html>";
+  const char *broken = "<html><body><div><span>" T1 "</div></p></i></body></html>";
+  tbk_page *p = PARSE(clean, &o);
+  CHECK(p && tbk_page_parse_errors(p) == 0);
+  tbk_page_free(p);
+  p = PARSE(broken, &o);
+  size_t first = p ? tbk_page_parse_errors(p) : 0;
+  CHECK(first >= 2); /* the stray </p> and </i> at least */
+  tbk_page_free(p);
+  p = PARSE(broken, &o);
+  CHECK(p && tbk_page_parse_errors(p) == first);
+  tbk_page_free(p);
+  p = PARSE(clean, &o);
+  CHECK(p && tbk_page_parse_errors(p) == 0);
+  tbk_page_free(p);
+}
+
 int main(void) {
+  test_parse_errors();
   test_tag_sets();
   test_thresholds();
   test_visible_text();
