@@ -45,6 +45,10 @@ static void abort_all_outs(void) {
     if (open_outs[i]) cli_out_abort(open_outs[i]);
 }
 
+void cli_mem(int r) {
+  if (r) cli_die(TBK_EXIT_FAIL, "out of memory");
+}
+
 void cli_die(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

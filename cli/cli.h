@@ -25,6 +25,8 @@ const char *cli_prog(void);
 
 /* "prog: error: msg" on stderr, then exit(code). */
 void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* Dies with "out of memory" when a tbk_buf_* append failed (r != 0). */
+void cli_mem(int r);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage error: message plus "Try 'prog --help'.", exit 2. */

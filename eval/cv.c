@@ -165,10 +165,10 @@ int cmd_cv(int argc, char **argv) {
     res[v].has90 = tbk_ranking_at_precision(&res[v].rank, 0.90, &res[v].op90) == 0;
     res[v].has95 = tbk_ranking_at_precision(&res[v].rank, 0.95, &res[v].op95) == 0;
     tbk_buf csv = {0};
-    tbk_buf_puts(&csv, "threshold,precision,recall\n");
+    cli_mem(tbk_buf_puts(&csv, "threshold,precision,recall\n"));
     for (size_t i = 0; i < res[v].rank.ncurve; i++) {
       const tbk_eval_point *p = &res[v].rank.curve[i];
-      tbk_buf_printf(&csv, "%.17g,%.6f,%.6f\n", p->threshold, p->precision, p->recall);
+      cli_mem(tbk_buf_printf(&csv, "%.17g,%.6f,%.6f\n", p->threshold, p->precision, p->recall));
     }
     char name[64];
     snprintf(name, sizeof name, "pr_%s.csv", VARIANT_NAMES[v]);
@@ -202,7 +202,7 @@ int cmd_cv(int argc, char **argv) {
   /* Per-site figures, at the global 0.90-precision threshold of each
    * variant: how evenly the operating point serves the sites. */
   tbk_buf ps = {0};
-  tbk_buf_puts(&ps, "variant,site,rows,templates,template_share,ap,threshold90,precision_at_t90,recall_at_t90\n");
+  cli_mem(tbk_buf_puts(&ps, "variant,site,rows,templates,template_share,ap,threshold90,precision_at_t90,recall_at_t90\n"));
   double *ss = malloc((rows ? rows : 1) * sizeof *ss);
   int *sy = malloc((rows ? rows : 1) * sizeof *sy);
   if (!ss || !sy) cli_die(TBK_EXIT_FAIL, "out of memory");
@@ -223,15 +223,15 @@ int cmd_cv(int argc, char **argv) {
       tbk_ranking sr;
       if (tbk_ranking_compute(ss, sy, m, &sr, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
       /* Site names are keys we wrote ourselves (host names); quote anyway. */
-      tbk_buf_printf(&ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], site_name[k], m, pos,
-                     m ? (double)pos / (double)m : 0.0);
-      if (isnan(sr.average_precision)) tbk_buf_puts(&ps, ",");
-      else tbk_buf_printf(&ps, "%.4f,", sr.average_precision);
-      tbk_buf_printf(&ps, "%.6g,", thr);
-      if (tp + fp) tbk_buf_printf(&ps, "%.4f,", (double)tp / (double)(tp + fp));
-      else tbk_buf_puts(&ps, ",");
-      if (pos) tbk_buf_printf(&ps, "%.4f\n", (double)tp / (double)pos);
-      else tbk_buf_puts(&ps, "\n");
+      cli_mem(tbk_buf_printf(&ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], site_name[k], m, pos,
+                             m ? (double)pos / (double)m : 0.0));
+      if (isnan(sr.average_precision)) cli_mem(tbk_buf_puts(&ps, ","));
+      else cli_mem(tbk_buf_printf(&ps, "%.4f,", sr.average_precision));
+      cli_mem(tbk_buf_printf(&ps, "%.6g,", thr));
+      if (tp + fp) cli_mem(tbk_buf_printf(&ps, "%.4f,", (double)tp / (double)(tp + fp)));
+      else cli_mem(tbk_buf_puts(&ps, ","));
+      if (pos) cli_mem(tbk_buf_printf(&ps, "%.4f\n", (double)tp / (double)pos));
+      else cli_mem(tbk_buf_puts(&ps, "\n"));
       tbk_ranking_free(&sr);
     }
   }
@@ -244,22 +244,22 @@ int cmd_cv(int argc, char **argv) {
 
   /* summary.json and the table. */
   tbk_buf js = {0};
-  tbk_buf_printf(&js, "{\"rows\": %zu, \"sites\": %zu, \"templates\": %zu, \"folds\": %u,\n", rows, nsites, positives,
-                 folds);
-  tbk_buf_puts(&js, " \"schema\": ");
-  tbk_buf_json_str(&js, tbk_dataset_schema(ds), strlen(tbk_dataset_schema(ds)));
-  tbk_buf_printf(&js,
-                 ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
-                 "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
-                 "\"max_site_rows\": %zu},\n \"inputs\": [",
-                 opt.encoding == TBK_ENC_MDL ? "mdl" : opt.encoding == TBK_ENC_RAW ? "raw" : "both", opt.C,
-                 opt.auto_C ? "true" : "false", opt.weight_pos, opt.weight_neg, opt.nb_alpha, opt.nb_folds,
-                 opt.dedup ? "true" : "false", opt.balance ? "true" : "false", opt.max_site_rows);
+  cli_mem(tbk_buf_printf(&js, "{\"rows\": %zu, \"sites\": %zu, \"templates\": %zu, \"folds\": %u,\n", rows, nsites, positives,
+                         folds));
+  cli_mem(tbk_buf_puts(&js, " \"schema\": "));
+  cli_mem(tbk_buf_json_str(&js, tbk_dataset_schema(ds), strlen(tbk_dataset_schema(ds))));
+  cli_mem(tbk_buf_printf(&js,
+                         ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
+                         "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
+                         "\"max_site_rows\": %zu},\n \"inputs\": [",
+                         opt.encoding == TBK_ENC_MDL ? "mdl" : opt.encoding == TBK_ENC_RAW ? "raw" : "both", opt.C,
+                         opt.auto_C ? "true" : "false", opt.weight_pos, opt.weight_neg, opt.nb_alpha, opt.nb_folds,
+                         opt.dedup ? "true" : "false", opt.balance ? "true" : "false", opt.max_site_rows));
   for (int i = optind; i < argc; i += 3) {
-    if (i > optind) tbk_buf_puts(&js, ", ");
-    tbk_buf_json_str(&js, argv[i], strlen(argv[i]));
+    if (i > optind) cli_mem(tbk_buf_puts(&js, ", "));
+    cli_mem(tbk_buf_json_str(&js, argv[i], strlen(argv[i])));
   }
-  tbk_buf_puts(&js, "],\n \"variants\": {");
+  cli_mem(tbk_buf_puts(&js, "],\n \"variants\": {"));
   printf("| variant | PR-AUC (AP) | ROC-AUC | recall @ P≥0.90 | recall @ P≥0.95 | rows | templates | sites |\n"
          "|---|---|---|---|---|---|---|---|\n");
   int first = 1;
@@ -267,32 +267,32 @@ int cmd_cv(int argc, char **argv) {
     int v = order[vi];
     if (!want[v]) continue;
     const variant_result *r = &res[v];
-    tbk_buf_printf(&js, "%s\n  \"%s\": {\"average_precision\": ", first ? "" : ",", VARIANT_NAMES[v]);
+    cli_mem(tbk_buf_printf(&js, "%s\n  \"%s\": {\"average_precision\": ", first ? "" : ",", VARIANT_NAMES[v]));
     first = 0;
-    json_num(&js, r->rank.average_precision);
-    tbk_buf_puts(&js, ", \"roc_auc\": ");
-    json_num(&js, r->rank.roc_auc);
+    cli_mem(json_num(&js, r->rank.average_precision));
+    cli_mem(tbk_buf_puts(&js, ", \"roc_auc\": "));
+    cli_mem(json_num(&js, r->rank.roc_auc));
     const tbk_operating_point *ops[2] = {&r->op90, &r->op95};
     const int has[2] = {r->has90, r->has95};
     const char *keys[2] = {"at_precision_0.90", "at_precision_0.95"};
     for (int k = 0; k < 2; k++) {
-      tbk_buf_printf(&js, ", \"%s\": {\"recall\": ", keys[k]);
-      json_num(&js, has[k] ? ops[k]->recall : 0.0);
-      tbk_buf_puts(&js, ", \"precision\": ");
-      json_num(&js, has[k] ? ops[k]->precision : NAN);
-      tbk_buf_puts(&js, ", \"threshold\": ");
-      if (has[k]) tbk_buf_printf(&js, "%.6g", ops[k]->threshold);
-      else tbk_buf_puts(&js, "null");
-      tbk_buf_puts(&js, "}");
+      cli_mem(tbk_buf_printf(&js, ", \"%s\": {\"recall\": ", keys[k]));
+      cli_mem(json_num(&js, has[k] ? ops[k]->recall : 0.0));
+      cli_mem(tbk_buf_puts(&js, ", \"precision\": "));
+      cli_mem(json_num(&js, has[k] ? ops[k]->precision : NAN));
+      cli_mem(tbk_buf_puts(&js, ", \"threshold\": "));
+      if (has[k]) cli_mem(tbk_buf_printf(&js, "%.6g", ops[k]->threshold));
+      else cli_mem(tbk_buf_puts(&js, "null"));
+      cli_mem(tbk_buf_puts(&js, "}"));
     }
-    tbk_buf_printf(&js, ", \"rows\": %zu, \"templates\": %zu, \"seconds\": %.1f}", r->rank.rows, r->rank.positives,
-                   r->seconds);
+    cli_mem(tbk_buf_printf(&js, ", \"rows\": %zu, \"templates\": %zu, \"seconds\": %.1f}", r->rank.rows, r->rank.positives,
+                           r->seconds));
     char a[32], b[32], c90[32], c95[32];
     printf("| %s | %s | %s | %s | %s | %zu | %zu | %zu |\n", VARIANT_NAMES[v], fmt4(a, r->rank.average_precision),
            fmt4(b, r->rank.roc_auc), fmt4(c90, r->has90 ? r->op90.recall : 0.0),
            fmt4(c95, r->has95 ? r->op95.recall : 0.0), r->rank.rows, r->rank.positives, nsites);
   }
-  tbk_buf_puts(&js, "\n }\n}\n");
+  cli_mem(tbk_buf_puts(&js, "\n }\n}\n"));
   char *js_path = join(outdir, "summary.json");
   write_file(js_path, &js);
   free(js_path);

@@ -43,9 +43,8 @@ char *find_prediction(const char *dir, const char *page) {
   return NULL;
 }
 
-void json_num(tbk_buf *b, double v) {
-  if (isnan(v) || isinf(v)) tbk_buf_puts(b, "null");
-  else tbk_buf_printf(b, "%.4f", v);
+int json_num(tbk_buf *b, double v) {
+  return isnan(v) || isinf(v) ? tbk_buf_puts(b, "null") : tbk_buf_printf(b, "%.4f", v);
 }
 
 void write_file(const char *path, const tbk_buf *b) {

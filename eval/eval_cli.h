@@ -16,8 +16,8 @@ char *join(const char *a, const char *b);
  * else the bench/peers layout, which drops the leading "pages/". NULL when
  * neither exists. Caller frees. */
 char *find_prediction(const char *dir, const char *page);
-/* A number for JSON: null for NaN and infinities. */
-void json_num(tbk_buf *b, double v);
+/* Append a number for JSON: null for NaN and infinities; 0 ok, -1 nomem. */
+int json_num(tbk_buf *b, double v) __attribute__((warn_unused_result));
 /* Write b to path atomically (dies on failure). */
 void write_file(const char *path, const tbk_buf *b);
 /* "%.4f", or "-" for NaN; buf holds 32 bytes. */

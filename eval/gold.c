@@ -180,20 +180,20 @@ int cmd_gold(int argc, char **argv) {
   tbk_mean_median(R, npages, &rm, &rmed);
   tbk_mean_median(F, npages, &fm, &fmed);
   tbk_buf js = {0};
-  tbk_buf_puts(&js, "{\"name\": ");
+  cli_mem(tbk_buf_puts(&js, "{\"name\": "));
   const char *nm = name ? name : baseline ? "baseline" : pred_dir;
-  tbk_buf_json_str(&js, nm, strlen(nm));
-  tbk_buf_puts(&js, ", \"manifest\": ");
-  tbk_buf_json_str(&js, manifest, strlen(manifest));
-  tbk_buf_printf(&js, ", \"gold\": \"%s\", \"pages\": %zu, \"missing_outputs\": %zu, \"empty_outputs\": %zu",
-                 comments ? "main+comments" : "main", npages, missing, empty);
+  cli_mem(tbk_buf_json_str(&js, nm, strlen(nm)));
+  cli_mem(tbk_buf_puts(&js, ", \"manifest\": "));
+  cli_mem(tbk_buf_json_str(&js, manifest, strlen(manifest)));
+  cli_mem(tbk_buf_printf(&js, ", \"gold\": \"%s\", \"pages\": %zu, \"missing_outputs\": %zu, \"empty_outputs\": %zu",
+                         comments ? "main+comments" : "main", npages, missing, empty));
   const char *keys[6] = {"precision_mean", "recall_mean", "f1_mean", "precision_median", "recall_median", "f1_median"};
   double vals[6] = {pm, rm, fm, pmed, rmed, fmed};
   for (int k = 0; k < 6; k++) {
-    tbk_buf_printf(&js, ", \"%s\": ", keys[k]);
-    json_num(&js, vals[k]);
+    cli_mem(tbk_buf_printf(&js, ", \"%s\": ", keys[k]));
+    cli_mem(json_num(&js, vals[k]));
   }
-  tbk_buf_puts(&js, "}\n");
+  cli_mem(tbk_buf_puts(&js, "}\n"));
   fwrite(js.data, 1, js.len, stdout);
   tbk_buf_free(&js);
   tbk_buf_free(&gold);

@@ -233,13 +233,13 @@ int cmd_snippets(int argc, char **argv) {
   double f1 = 2 * tp + fp + fn > 0 ? 2 * tp / (2 * tp + fp + fn) : 0;
   tbk_buf js = {0};
   const char *nm = name ? name : baseline ? "baseline" : pred_dir;
-  tbk_buf_puts(&js, "{\"name\": ");
-  tbk_buf_json_str(&js, nm, strlen(nm));
-  tbk_buf_printf(&js,
-                 ", \"pages\": %zu, \"with\": %zu, \"without\": %zu, \"unmapped\": %zu, \"missing_outputs\": %zu, "
-                 "\"tp\": %zu, \"fn\": %zu, \"fp\": %zu, \"tn\": %zu, \"precision\": %.4f, \"recall\": %.4f, "
-                 "\"accuracy\": %.4f, \"f1\": %.4f}\n",
-                 set->n, nwith, nwithout, unmapped, missing, total.tp, total.fn, total.fp, total.tn, prec, rec, acc, f1);
+  cli_mem(tbk_buf_puts(&js, "{\"name\": "));
+  cli_mem(tbk_buf_json_str(&js, nm, strlen(nm)));
+  cli_mem(tbk_buf_printf(&js,
+                         ", \"pages\": %zu, \"with\": %zu, \"without\": %zu, \"unmapped\": %zu, \"missing_outputs\": %zu, "
+                         "\"tp\": %zu, \"fn\": %zu, \"fp\": %zu, \"tn\": %zu, \"precision\": %.4f, \"recall\": %.4f, "
+                         "\"accuracy\": %.4f, \"f1\": %.4f}\n",
+                         set->n, nwith, nwithout, unmapped, missing, total.tp, total.fn, total.fp, total.tn, prec, rec, acc, f1));
   fwrite(js.data, 1, js.len, stdout);
   tbk_buf_free(&js);
   tbk_buf_free(&text);

@@ -223,7 +223,7 @@ int main(int argc, char **argv) {
     }
     buf.len = 0;
     tbk_page_summary sum = {0};
-    if (!output_dir && list.n > 1 && fmt != FMT_JSONL) tbk_buf_printf(&buf, "==> %s <==\n", ref->page);
+    if (!output_dir && list.n > 1 && fmt != FMT_JSONL) cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
     tbk_status rs;
     if (fmt == FMT_TEXT || summary) {
       size_t before = buf.len;

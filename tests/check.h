@@ -19,6 +19,9 @@ static int check_count;
     }                                                                      \
   } while (0)
 
+/* A tbk_buf_* append in a test's setup: out of memory fails the test. */
+#define CHECK_BUF(call) CHECK((call) == 0)
+
 #define CHECK_INT(a, b)                                                    \
   do {                                                                     \
     long long a_ = (long long)(a), b_ = (long long)(b);                    \

@@ -22,9 +22,9 @@ typedef struct page {
 static void page_make(page *p, const char *const *units, size_t n) {
   memset(p, 0, sizeof *p);
   for (size_t u = 0; u < n; u++) {
-    if (u) tbk_buf_puts(&p->text, " | ");
+    if (u) CHECK_BUF(tbk_buf_puts(&p->text, " | "));
     p->start[u] = (uint32_t)p->text.len;
-    tbk_buf_puts(&p->text, units[u]);
+    CHECK_BUF(tbk_buf_puts(&p->text, units[u]));
     p->end[u] = (uint32_t)p->text.len;
   }
   p->n = n;
@@ -121,9 +121,9 @@ static void test_order(tbk_tokenizer *t) {
 static void test_long(tbk_tokenizer *t) {
   tbk_buf gold = {0}, content[4] = {{0}};
   for (int i = 0; i < 200; i++) {
-    tbk_buf_printf(&gold, "%sw%d", i ? " " : "", i);
+    CHECK_BUF(tbk_buf_printf(&gold, "%sw%d", i ? " " : "", i));
     if (i % 7 == 3) continue; /* the page lacks some gold words */
-    tbk_buf_printf(&content[i / 50], "w%d ", i);
+    CHECK_BUF(tbk_buf_printf(&content[i / 50], "w%d ", i));
   }
   const char *units[] = {"w150 w199 w120 menu", content[0].data,
                          content[1].data, content[2].data, content[3].data,
@@ -272,13 +272,13 @@ static void test_random(tbk_tokenizer *t) {
     uint32_t s[8], e[8], tk[8], mt[8], nt[8];
     for (size_t u = 0; u < nu; u++) {
       size_t k = rnd(iter % 4 == 0 ? 50 : 20);
-      if (u) tbk_buf_puts(&text, "\n");
+      if (u) CHECK_BUF(tbk_buf_puts(&text, "\n"));
       s[u] = (uint32_t)text.len;
       for (size_t i = 0; i < k; i++) {
         a[n] = (int)rnd((uint32_t)vocab);
         if (a[n] < 8) snprintf(name, sizeof name, "%s", words[a[n]]);
         else snprintf(name, sizeof name, "W%d", a[n]); /* folded to w%d */
-        tbk_buf_printf(&text, "%s%s", i ? " " : "", name);
+        CHECK_BUF(tbk_buf_printf(&text, "%s%s", i ? " " : "", name));
         n++;
       }
       e[u] = (uint32_t)text.len;
@@ -286,8 +286,8 @@ static void test_random(tbk_tokenizer *t) {
     }
     for (size_t j = 0; j < m; j++) {
       b[j] = (int)rnd((uint32_t)vocab);
-      if (b[j] < 8) tbk_buf_printf(&gold, "%s ", words[b[j]]);
-      else tbk_buf_printf(&gold, "w%d. ", b[j]);
+      if (b[j] < 8) CHECK_BUF(tbk_buf_printf(&gold, "%s ", words[b[j]]));
+      else CHECK_BUF(tbk_buf_printf(&gold, "w%d. ", b[j]));
     }
     tbk_error err = {0};
     int exact = -1;

@@ -382,13 +382,13 @@ static void test_words_match_tokenizer(void) {
   int mismatches = 0;
   for (int round = 0; round < 400; round++) {
     tbk_buf html = {0};
-    tbk_buf_puts(&html, "<html><body><div>alpha beta gamma delta epsilon zeta eta theta ");
+    CHECK_BUF(tbk_buf_puts(&html, "<html><body><div>alpha beta gamma delta epsilon zeta eta theta "));
     int ascii_only = round % 2 == 0;
     for (int k = 0; k < 60; k++) {
       int pick = rand() % (ascii_only ? 16 : 20);
-      tbk_buf_puts(&html, alphabet[pick]);
+      CHECK_BUF(tbk_buf_puts(&html, alphabet[pick]));
     }
-    tbk_buf_puts(&html, "</div></body></html>");
+    CHECK_BUF(tbk_buf_puts(&html, "</div></body></html>"));
     tbk_page *p = parse(html.data);
     CHECK(p && tbk_page_block_count(p) == 1);
     if (!p || tbk_page_block_count(p) != 1) { tbk_page_free(p); tbk_buf_free(&html); continue; }

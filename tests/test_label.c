@@ -55,35 +55,35 @@ static void test_template_df(void) {
 
 static void page_html(int i, tbk_buf *b) {
   b->len = 0;
-  tbk_buf_puts(b, "<html><body>\n");
+  CHECK_BUF(tbk_buf_puts(b, "<html><body>\n"));
   /* div[1]: navigation, every page. */
-  tbk_buf_puts(b, "<div id=nav><ul><li>" NAV "</li><li>Login Register Help Sitemap Search the site</li></ul></div>\n");
+  CHECK_BUF(tbk_buf_puts(b, "<div id=nav><ul><li>" NAV "</li><li>Login Register Help Sitemap Search the site</li></ul></div>\n"));
   /* div[2]: the article: unique title and paragraphs in a unique div. */
-  tbk_buf_printf(b,
-                 "<div id=article><h1>Article number %d about topic t%d with headline words</h1>\n"
-                 "<div class=p>First paragraph of article %d speaks of q%d r%d s%d at length.</div>\n"
-                 "<div class=p>Second paragraph of article %d adds u%d v%d w%d and more.</div></div>\n",
-                 i, i, i, i, i, i, i, i, i, i);
+  CHECK_BUF(tbk_buf_printf(b,
+                           "<div id=article><h1>Article number %d about topic t%d with headline words</h1>\n"
+                           "<div class=p>First paragraph of article %d speaks of q%d r%d s%d at length.</div>\n"
+                           "<div class=p>Second paragraph of article %d adds u%d v%d w%d and more.</div></div>\n",
+                           i, i, i, i, i, i, i, i, i, i));
   /* div[3]: unique text next to a template box: the container is not
    * content, its unique child is. */
-  tbk_buf_printf(b,
-                 "<div id=mixed><div>Mixed unique remark %d: x%d y%d z%d are only here.</div>"
-                 "<div>" BOX "</div></div>\n",
-                 i, i, i, i);
+  CHECK_BUF(tbk_buf_printf(b,
+                           "<div id=mixed><div>Mixed unique remark %d: x%d y%d z%d are only here.</div>"
+                           "<div>" BOX "</div></div>\n",
+                           i, i, i, i));
   /* div[4]: one unique text twice on the page. */
-  tbk_buf_printf(b,
-                 "<div id=dup><div>Repeated line of page %d printed twice on purpose.</div>"
-                 "<div>Repeated line of page %d printed twice on purpose.</div></div>\n",
-                 i, i);
+  CHECK_BUF(tbk_buf_printf(b,
+                           "<div id=dup><div>Repeated line of page %d printed twice on purpose.</div>"
+                           "<div>Repeated line of page %d printed twice on purpose.</div></div>\n",
+                           i, i));
   /* div[5]: on three pages (df 3 = threshold) or two pages (df 2), else
    * page-specific. */
-  if (i < 3) tbk_buf_puts(b, "<div id=three>" THREE "</div>\n");
-  else if (i < 5) tbk_buf_puts(b, "<div id=two>" TWO "</div>\n");
-  else tbk_buf_printf(b, "<div id=own>Own sidebar note written for page %d, m%d n%d o%d.</div>\n", i, i, i, i);
+  if (i < 3) CHECK_BUF(tbk_buf_puts(b, "<div id=three>" THREE "</div>\n"));
+  else if (i < 5) CHECK_BUF(tbk_buf_puts(b, "<div id=two>" TWO "</div>\n"));
+  else CHECK_BUF(tbk_buf_printf(b, "<div id=own>Own sidebar note written for page %d, m%d n%d o%d.</div>\n", i, i, i, i));
   /* div[6]: footer; page 7 prints it twice (header and footer). */
-  tbk_buf_puts(b, "<div id=foot>" FOOT "</div>\n");
-  if (i == 7) tbk_buf_puts(b, "<div id=foot2>" FOOT "</div>\n");
-  tbk_buf_puts(b, "</body></html>\n");
+  CHECK_BUF(tbk_buf_puts(b, "<div id=foot>" FOOT "</div>\n"));
+  if (i == 7) CHECK_BUF(tbk_buf_puts(b, "<div id=foot2>" FOOT "</div>\n"));
+  CHECK_BUF(tbk_buf_puts(b, "</body></html>\n"));
 }
 
 typedef struct sink {
@@ -322,7 +322,7 @@ static void test_blockless_pages(void) {
   for (int i = 0; i < 5; i++) {
     if (i < 2) {
       html.len = 0;
-      tbk_buf_puts(&html, "<html><body><p>Not found.</p></body></html>");
+      CHECK_BUF(tbk_buf_puts(&html, "<html><body><p>Not found.</p></body></html>"));
     } else {
       page_html(i, &html);
     }

@@ -87,17 +87,17 @@ static void run(const char *phase, tbk_buf *out) {
   CHECK_INT(tbk_features_page(fx, p, &err), TBK_OK);
   size_t nb = tbk_page_block_count(p);
   tbk_buf meta = {0};
-  tbk_buf_printf(&meta,
-                 "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,\"blocks\":\"%s\","
-                 "\"min_chars\":%zu,\"min_words\":%zu}\n",
-                 tbk_features_schema_id(fx), tbk_features_dim(fx), fo.word_dims, fo.attr_dims, fo.bigrams ? 1 : 0,
-                 po.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po.min_chars, po.min_words);
+  CHECK_BUF(tbk_buf_printf(&meta,
+                           "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,\"blocks\":\"%s\","
+                           "\"min_chars\":%zu,\"min_words\":%zu}\n",
+                           tbk_features_schema_id(fx), tbk_features_dim(fx), fo.word_dims, fo.attr_dims, fo.bigrams ? 1 : 0,
+                           po.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po.min_chars, po.min_words));
   for (int site = 0; site < 2; site++)
     for (size_t b = 0; b < nb; b++) {
       int label = b % 2 ? 1 : -1;
       CHECK_INT(tbk_features_format(fx, b, label, 0, &out[ROWS]), 0);
       CHECK_INT(tbk_features_format(fx, b, label, 1, &out[WORDS]), 0);
-      tbk_buf_printf(&meta, "{\"site\":\"s%d\"}\n", site);
+      CHECK_BUF(tbk_buf_printf(&meta, "{\"site\":\"s%d\"}\n", site));
     }
   char svm[512], words[512], metap[512];
   snprintf(svm, sizeof svm, TMP "/%s.svm", phase);

@@ -75,7 +75,7 @@ static void append_checksum(tbk_buf *v) {
   char hex[33];
   tbk_md5(v->data, v->len, md5);
   tbk_md5_hex(md5, hex);
-  tbk_buf_printf(v, "checksum %s\n", hex);
+  CHECK_BUF(tbk_buf_printf(v, "checksum %s\n", hex));
 }
 
 static tbk_status parse_str(const char *s, size_t n, tbk_model **m, tbk_error *err) {
@@ -157,7 +157,7 @@ int main(void) {
   {
     const char *body = "tbk-model 99\nschema x\n";
     tbk_buf v = {0};
-    tbk_buf_puts(&v, body);
+    CHECK_BUF(tbk_buf_puts(&v, body));
     append_checksum(&v);
     CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_ERR_MODEL);
     CHECK(strstr(err.msg, "version 99") != NULL);
@@ -168,7 +168,7 @@ int main(void) {
    * back a file it refused) is refused by position. */
   {
     tbk_buf v = {0};
-    tbk_buf_append(&v, a.data, a.len - 42); /* without the checksum line */
+    CHECK_BUF(tbk_buf_append(&v, a.data, a.len - 42)); /* without the checksum line */
     char *sch = strstr(v.data, "\nschema ");
     CHECK(sch != NULL);
     if (sch) sch[9] = '\0';
@@ -195,9 +195,9 @@ int main(void) {
       const char *vals[] = {"1e308", "-2e6", "inf", "nan"};
       for (size_t i = 0; i < 4; i++) {
         tbk_buf v = {0};
-        tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data));
-        tbk_buf_puts(&v, vals[i]);
-        tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data));
+        CHECK_BUF(tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data)));
+        CHECK_BUF(tbk_buf_puts(&v, vals[i]));
+        CHECK_BUF(tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data)));
         append_checksum(&v);
         CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_ERR_MODEL);
         char want[64];
@@ -207,9 +207,9 @@ int main(void) {
       }
       /* within the bound: accepted, and the probabilities stay finite */
       tbk_buf v = {0};
-      tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data));
-      tbk_buf_puts(&v, "999999");
-      tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data));
+      CHECK_BUF(tbk_buf_append(&v, a.data, (size_t)(sp + 1 - a.data)));
+      CHECK_BUF(tbk_buf_puts(&v, "999999"));
+      CHECK_BUF(tbk_buf_append(&v, eol, a.len - 42 - (size_t)(eol - a.data)));
       append_checksum(&v);
       CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_OK);
       tbk_model_free(t);

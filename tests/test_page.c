@@ -541,12 +541,12 @@ static void test_limits(void) {
  * inside the tag before them. Caller frees. */
 static char *many_attrs(size_t n, int lines, const char *extra) {
   tbk_buf b = {0};
-  tbk_buf_puts(&b, "<html><body>");
-  for (int i = 0; i < lines; i++) tbk_buf_puts(&b, "\n");
-  tbk_buf_puts(&b, "<div ");
-  tbk_buf_puts(&b, extra);
-  for (size_t i = 0; i < n; i++) tbk_buf_printf(&b, i % 3 ? " a%zu=\"v\"" : (i % 2 ? " b%zu" : " c%zu='w'"), i);
-  tbk_buf_puts(&b, ">" T1 "</div></body></html>");
+  CHECK_BUF(tbk_buf_puts(&b, "<html><body>"));
+  for (int i = 0; i < lines; i++) CHECK_BUF(tbk_buf_puts(&b, "\n"));
+  CHECK_BUF(tbk_buf_puts(&b, "<div "));
+  CHECK_BUF(tbk_buf_puts(&b, extra));
+  for (size_t i = 0; i < n; i++) CHECK_BUF(tbk_buf_printf(&b, i % 3 ? " a%zu=\"v\"" : (i % 2 ? " b%zu" : " c%zu='w'"), i));
+  CHECK_BUF(tbk_buf_puts(&b, ">" T1 "</div></body></html>"));
   return b.data;
 }
 
@@ -589,11 +589,11 @@ static void test_hostile(void) {
   tbk_buf b = {0};
   struct timespec t0;
 
-  tbk_buf_puts(&b, "<html><body>");
-  for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, "<div>");
-  tbk_buf_puts(&b, T1);
-  for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, "</div>");
-  tbk_buf_puts(&b, "</body></html>");
+  CHECK_BUF(tbk_buf_puts(&b, "<html><body>"));
+  for (int i = 0; i < 100000; i++) CHECK_BUF(tbk_buf_puts(&b, "<div>"));
+  CHECK_BUF(tbk_buf_puts(&b, T1));
+  for (int i = 0; i < 100000; i++) CHECK_BUF(tbk_buf_puts(&b, "</div>"));
+  CHECK_BUF(tbk_buf_puts(&b, "</body></html>"));
   clock_gettime(CLOCK_MONOTONIC, &t0);
   tbk_status st;
   tbk_error err = {0};
@@ -619,9 +619,9 @@ static void test_hostile(void) {
   static const char *shapes[] = {"<li>item %d</li>", "<x-item>w%d </x-item>"};
   for (int s = 0; s < 2; s++) {
     b.len = 0;
-    tbk_buf_puts(&b, "<html><body><ul>");
-    for (int i = 0; i < 1000000; i++) tbk_buf_printf(&b, shapes[s], i);
-    tbk_buf_puts(&b, "</ul></body></html>");
+    CHECK_BUF(tbk_buf_puts(&b, "<html><body><ul>"));
+    for (int i = 0; i < 1000000; i++) CHECK_BUF(tbk_buf_printf(&b, shapes[s], i));
+    CHECK_BUF(tbk_buf_puts(&b, "</ul></body></html>"));
     clock_gettime(CLOCK_MONOTONIC, &t0);
     p = parse_n(b.data, b.len, &o, &st, &err);
     secs = seconds_since(t0);
@@ -782,11 +782,11 @@ static void test_broken_normal_pages(void) {
   tbk_page_free(p);
   /* Little text under much markup (the scan runs) and nothing broken. */
   tbk_buf b = {0};
-  tbk_buf_puts(&b, "<html><head><script>");
-  for (int i = 0; i < 2000; i++) tbk_buf_puts(&b, "var x = '<div>not text</div>';\n");
-  tbk_buf_puts(&b, "</script></head><body>");
-  for (int i = 0; i < 500; i++) tbk_buf_puts(&b, "<span class=\"a b c d e\" data-x=\"1\"></span>\n");
-  tbk_buf_puts(&b, "<div>" T1 "</div></body></html>");
+  CHECK_BUF(tbk_buf_puts(&b, "<html><head><script>"));
+  for (int i = 0; i < 2000; i++) CHECK_BUF(tbk_buf_puts(&b, "var x = '<div>not text</div>';\n"));
+  CHECK_BUF(tbk_buf_puts(&b, "</script></head><body>"));
+  for (int i = 0; i < 500; i++) CHECK_BUF(tbk_buf_puts(&b, "<span class=\"a b c d e\" data-x=\"1\"></span>\n"));
+  CHECK_BUF(tbk_buf_puts(&b, "<div>" T1 "</div></body></html>"));
   p = PARSE(b.data, &o);
   CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
   CHECK_STR(text_of(p), T1);
@@ -812,9 +812,9 @@ static void test_broken_hostile(void) {
   tbk_buf b = {0};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
     b.len = 0;
-    tbk_buf_puts(&b, "<html><body>");
-    for (int i = 0; i < 100000; i++) tbk_buf_puts(&b, shapes[s]);
-    tbk_buf_puts(&b, BROKEN_BODY);
+    CHECK_BUF(tbk_buf_puts(&b, "<html><body>"));
+    for (int i = 0; i < 100000; i++) CHECK_BUF(tbk_buf_puts(&b, shapes[s]));
+    CHECK_BUF(tbk_buf_puts(&b, BROKEN_BODY));
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     tbk_status st;

@@ -42,7 +42,7 @@ static void test_normalize(void) {
   NORM("\xC3", "\xEF\xBF\xBD");
   /* Appends to what is already there. */
   tbk_buf out = {0};
-  tbk_buf_puts(&out, "pre:");
+  CHECK_BUF(tbk_buf_puts(&out, "pre:"));
   CHECK_INT(tbk_text_normalize(" x  y ", 6, &out), 0);
   CHECK_STR(out.data, "pre:x y");
   tbk_buf_free(&out);
@@ -183,7 +183,7 @@ static void test_tokenize(void) {
   CHECK_INT(uniq("aaa aaa aaa aaa aaa aaa aaa aaa aaa aaa"), 1);
   /* Many distinct words: the internal hash set grows and stays exact. */
   tbk_buf big = {0};
-  for (int i = 0; i < 5000; i++) tbk_buf_printf(&big, "w%d ", i % 2500);
+  for (int i = 0; i < 5000; i++) CHECK_BUF(tbk_buf_printf(&big, "w%d ", i % 2500));
   CHECK_INT(tbk_unique_words(tok, big.data, big.len, 0), 2500);
   tbk_buf_free(&big);
   /* Repeated calls reuse scratch state without leaking counts. */
@@ -279,9 +279,9 @@ static void test_json(void) {
   JSON("\xC0\xAF", "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
   /* Appends after existing content. */
   tbk_buf b = {0};
-  tbk_buf_puts(&b, "{\"k\":");
-  tbk_buf_json_str(&b, "v", 1);
-  tbk_buf_puts(&b, "}");
+  CHECK_BUF(tbk_buf_puts(&b, "{\"k\":"));
+  CHECK_BUF(tbk_buf_json_str(&b, "v", 1));
+  CHECK_BUF(tbk_buf_puts(&b, "}"));
   CHECK_STR(b.data, "{\"k\":\"v\"}");
   tbk_buf_free(&b);
 }

@@ -228,8 +228,8 @@ static void test_two_stage(tbk_units *ux) {
   CHECK_INT(tbk_model_parse(one.data, 27 + before.len, &bad, &err), TBK_ERR_MODEL);
   /* something appended after a complete file is named as such */
   tbk_buf junk = {0};
-  tbk_buf_append(&junk, one.data, one.len);
-  tbk_buf_puts(&junk, "junk\n");
+  CHECK_BUF(tbk_buf_append(&junk, one.data, one.len));
+  CHECK_BUF(tbk_buf_puts(&junk, "junk\n"));
   CHECK_INT(tbk_model_parse(junk.data, junk.len, &bad, &err), TBK_ERR_MODEL);
   CHECK(strstr(err.msg, "content after the checksum line") != NULL);
   tbk_buf_free(&junk);

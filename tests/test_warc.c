@@ -66,7 +66,7 @@ static void gz_member(tbk_buf *out, const void *data, size_t n, size_t zeros) {
       z.next_out = buf;
       z.avail_out = sizeof buf;
       r = deflate(&z, flush);
-      tbk_buf_append(out, buf, sizeof buf - z.avail_out);
+      CHECK_BUF(tbk_buf_append(out, buf, sizeof buf - z.avail_out));
     } while (z.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
     if (phase == 2) break;
     if (phase == 0) phase = zeros ? 1 : 2;
@@ -79,15 +79,15 @@ static void gz_member(tbk_buf *out, const void *data, size_t n, size_t zeros) {
 static void record(tbk_buf *out, const char *type, const char *uri, const char *http,
                    const void *body, size_t blen, long clen_delta) {
   size_t hlen = http ? strlen(http) : 0;
-  tbk_buf_printf(out, "WARC/1.0\r\nWARC-Type: %s\r\n", type);
-  if (uri) tbk_buf_printf(out, "WARC-Target-URI: %s\r\n", uri);
+  CHECK_BUF(tbk_buf_printf(out, "WARC/1.0\r\nWARC-Type: %s\r\n", type));
+  if (uri) CHECK_BUF(tbk_buf_printf(out, "WARC-Target-URI: %s\r\n", uri));
   /* A block declared application/http must be HTTP; others (dns:) need not. */
-  tbk_buf_printf(out,
-                 "WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: %s\r\nContent-Length: %ld\r\n\r\n",
-                 http ? "application/http; msgtype=response" : "text/dns", (long)(hlen + blen) + clen_delta);
-  if (hlen) tbk_buf_append(out, http, hlen);
-  if (blen) tbk_buf_append(out, body, blen);
-  tbk_buf_append(out, "\r\n\r\n", 4);
+  CHECK_BUF(tbk_buf_printf(out,
+                           "WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: %s\r\nContent-Length: %ld\r\n\r\n",
+                           http ? "application/http; msgtype=response" : "text/dns", (long)(hlen + blen) + clen_delta));
+  if (hlen) CHECK_BUF(tbk_buf_append(out, http, hlen));
+  if (blen) CHECK_BUF(tbk_buf_append(out, body, blen));
+  CHECK_BUF(tbk_buf_append(out, "\r\n\r\n", 4));
 }
 
 typedef struct rec {
@@ -139,13 +139,13 @@ static void build_records(void) {
   {
     tbk_buf b = {0};
     size_t n = strlen(page_c), cut1 = 10, cut2 = 40;
-    tbk_buf_printf(&b, "%zx;name=val\r\n", cut1);
-    tbk_buf_append(&b, page_c, cut1);
-    tbk_buf_printf(&b, "\r\n%zX\r\n", cut2 - cut1);
-    tbk_buf_append(&b, page_c + cut1, cut2 - cut1);
-    tbk_buf_printf(&b, "\r\n%zx\r\n", n - cut2);
-    tbk_buf_append(&b, page_c + cut2, n - cut2);
-    tbk_buf_puts(&b, "\r\n0\r\nX-Trailer: yes\r\n\r\n");
+    CHECK_BUF(tbk_buf_printf(&b, "%zx;name=val\r\n", cut1));
+    CHECK_BUF(tbk_buf_append(&b, page_c, cut1));
+    CHECK_BUF(tbk_buf_printf(&b, "\r\n%zX\r\n", cut2 - cut1));
+    CHECK_BUF(tbk_buf_append(&b, page_c + cut1, cut2 - cut1));
+    CHECK_BUF(tbk_buf_printf(&b, "\r\n%zx\r\n", n - cut2));
+    CHECK_BUF(tbk_buf_append(&b, page_c + cut2, n - cut2));
+    CHECK_BUF(tbk_buf_puts(&b, "\r\n0\r\nX-Trailer: yes\r\n\r\n"));
     record(&R[i].raw, "response", R[i].uri,
            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n",
            b.data, b.len, 0);
@@ -186,11 +186,11 @@ static void build_records(void) {
     tbk_buf z = {0}, b = {0};
     gz_bytes(&z, page_cg);
     size_t half = z.len / 2;
-    tbk_buf_printf(&b, "%zx\r\n", half);
-    tbk_buf_append(&b, z.data, half);
-    tbk_buf_printf(&b, "\r\n%zx\r\n", z.len - half);
-    tbk_buf_append(&b, z.data + half, z.len - half);
-    tbk_buf_puts(&b, "\r\n0\r\n\r\n");
+    CHECK_BUF(tbk_buf_printf(&b, "%zx\r\n", half));
+    CHECK_BUF(tbk_buf_append(&b, z.data, half));
+    CHECK_BUF(tbk_buf_printf(&b, "\r\n%zx\r\n", z.len - half));
+    CHECK_BUF(tbk_buf_append(&b, z.data + half, z.len - half));
+    CHECK_BUF(tbk_buf_puts(&b, "\r\n0\r\n\r\n"));
     record(&R[i].raw, "response", R[i].uri,
            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/html\r\n"
            "Content-Encoding: gzip\r\n\r\n",
@@ -271,7 +271,7 @@ static void test_plain(void) {
   uint64_t off[NREC];
   for (int i = 0; i < NREC; i++) {
     off[i] = all.len;
-    tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+    CHECK_BUF(tbk_buf_append(&all, R[i].raw.data, R[i].raw.len));
   }
   write_file(TMP "/plain.warc", all.data, all.len);
   tbk_input_options o;
@@ -345,7 +345,7 @@ static void test_single_stream(void) {
   uint64_t skip[NREC], zero[NREC] = {0};
   for (int i = 0; i < NREC; i++) {
     skip[i] = all.len;
-    tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+    CHECK_BUF(tbk_buf_append(&all, R[i].raw.data, R[i].raw.len));
   }
   gz_member(&gz, all.data, all.len, 0);
   write_file(TMP "/single.warc.gz", gz.data, gz.len);
@@ -423,7 +423,7 @@ static void test_corrupt_member(void) {
 
   /* Trailing garbage after the last member. */
   build_multi(&gz, off);
-  tbk_buf_puts(&gz, "garbage that is not gzip");
+  CHECK_BUF(tbk_buf_puts(&gz, "garbage that is not gzip"));
   write_file(TMP "/tail.warc.gz", gz.data, gz.len);
   CHECK_INT(list_one(TMP "/tail.warc.gz", &l, &o, &w, &err), TBK_OK);
   CHECK_INT(l.n, expected_count());
@@ -443,7 +443,7 @@ static void check_lying(const char *path, const tbk_buf *recs, int n, int per_me
   tbk_buf all = {0};
   for (int i = 0; i < n; i++) {
     if (per_member) gz_member(&all, recs[i].data, recs[i].len, 0);
-    else tbk_buf_append(&all, recs[i].data, recs[i].len);
+    else CHECK_BUF(tbk_buf_append(&all, recs[i].data, recs[i].len));
   }
   if (strstr(path, ".gz") && !per_member) {
     tbk_buf one = {0};
@@ -523,9 +523,9 @@ static void test_lying_length(void) {
 
   /* The warning names the liar by its offset. */
   tbk_buf all = {0};
-  for (int i = 0; i < 2; i++) tbk_buf_append(&all, recs[i].data, recs[i].len);
+  for (int i = 0; i < 2; i++) CHECK_BUF(tbk_buf_append(&all, recs[i].data, recs[i].len));
   uint64_t off2 = recs[0].len;
-  tbk_buf_append(&all, recs[2].data, recs[2].len);
+  CHECK_BUF(tbk_buf_append(&all, recs[2].data, recs[2].len));
   write_file(TMP "/lying2.warc", all.data, all.len);
   tbk_input_options o;
   tbk_input_options_init(&o);
@@ -593,7 +593,7 @@ static void variant_body(const variant *v, const char *page, tbk_buf *b) {
   if (gz) gz_bytes(&z, page);
   if (zl) {
     uLongf n = compressBound(strlen(page));
-    tbk_buf_reserve(&z, n);
+    CHECK_BUF(tbk_buf_reserve(&z, n));
     compress((Bytef *)z.data, &n, (const Bytef *)page, strlen(page));
     z.len = n;
   }
@@ -601,13 +601,13 @@ static void variant_body(const variant *v, const char *page, tbk_buf *b) {
   size_t n = gz || zl ? z.len : strlen(page);
   if (v->body_kind >= 3) {
     size_t half = n / 2;
-    tbk_buf_printf(b, "%zx\r\n", half);
-    tbk_buf_append(b, d, half);
-    tbk_buf_printf(b, "\r\n%zx\r\n", n - half);
-    tbk_buf_append(b, d + half, n - half);
-    tbk_buf_puts(b, "\r\n0\r\n\r\n");
+    CHECK_BUF(tbk_buf_printf(b, "%zx\r\n", half));
+    CHECK_BUF(tbk_buf_append(b, d, half));
+    CHECK_BUF(tbk_buf_printf(b, "\r\n%zx\r\n", n - half));
+    CHECK_BUF(tbk_buf_append(b, d + half, n - half));
+    CHECK_BUF(tbk_buf_puts(b, "\r\n0\r\n\r\n"));
   } else {
-    tbk_buf_append(b, d, n);
+    CHECK_BUF(tbk_buf_append(b, d, n));
   }
   tbk_buf_free(&z);
 }
@@ -628,9 +628,9 @@ static void test_independent_records(void) {
       snprintf(pages[k], sizeof pages[k], "<html><body><p>record %d, %s</p></body></html>", k, v->name);
       tbk_buf body = {0}, head = {0}, one = {0};
       variant_body(v, pages[k], &body);
-      tbk_buf_printf(&head, "%s\r\n\r\n", v->http);
+      CHECK_BUF(tbk_buf_printf(&head, "%s\r\n\r\n", v->http));
       record(&one, "response", uris[k], head.data, body.data, body.len, 0);
-      tbk_buf_append(&plain, one.data, one.len);
+      CHECK_BUF(tbk_buf_append(&plain, one.data, one.len));
       gz_member(&gz, one.data, one.len, 0);
       tbk_buf_free(&body);
       tbk_buf_free(&head);
@@ -721,7 +721,7 @@ static void test_resync_shapes(void) {
       tbk_buf all = {0};
       for (int i = 0; i < 4; i++) {
         if (form == 1) gz_member(&all, recs[i].data, recs[i].len, 0);
-        else tbk_buf_append(&all, recs[i].data, recs[i].len);
+        else CHECK_BUF(tbk_buf_append(&all, recs[i].data, recs[i].len));
       }
       if (form == 2) {
         tbk_buf one = {0};
@@ -781,10 +781,10 @@ static void test_bombs(void) {
    * compressed). Member 3: a page. */
   gz_member(&gz, R[1].raw.data, R[1].raw.len, 0);
   size_t bomb_off = gz.len;
-  tbk_buf_printf(&rec1,
-                 "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://bomb.example/\r\n"
-                 "Content-Length: %zu\r\n\r\n%s",
-                 strlen(http) + big, http);
+  CHECK_BUF(tbk_buf_printf(&rec1,
+                           "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://bomb.example/\r\n"
+                           "Content-Length: %zu\r\n\r\n%s",
+                           strlen(http) + big, http));
   gz_member(&gz, rec1.data, rec1.len, big); /* the record separator is lost in zeros */
   size_t bomb_end = gz.len;
   gz_member(&gz, R[7].raw.data, R[7].raw.len, 0);
@@ -802,8 +802,8 @@ static void test_bombs(void) {
   /* The same bomb inside a single gzip stream is read through, not held. */
   tbk_buf one = {0};
   gz.len = 0;
-  tbk_buf_append(&one, R[1].raw.data, R[1].raw.len);
-  tbk_buf_append(&one, rec1.data, rec1.len);
+  CHECK_BUF(tbk_buf_append(&one, R[1].raw.data, R[1].raw.len));
+  CHECK_BUF(tbk_buf_append(&one, rec1.data, rec1.len));
   {
     /* Stream: page, bomb head, zeros, separator, page. */
     z_stream z;
@@ -826,7 +826,7 @@ static void test_bombs(void) {
           z.next_out = buf;
           z.avail_out = sizeof buf;
           r = deflate(&z, flush);
-          tbk_buf_append(&gz, buf, sizeof buf - z.avail_out);
+          CHECK_BUF(tbk_buf_append(&gz, buf, sizeof buf - z.avail_out));
         } while (z.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
       }
     }
@@ -885,7 +885,7 @@ static void test_not_warc(void) {
   /* Valid, but without any HTML page. */
   tbk_buf all = {0};
   for (int i = 0; i < 6; i++)
-    if (!R[i].uri) tbk_buf_append(&all, R[i].raw.data, R[i].raw.len);
+    if (!R[i].uri) CHECK_BUF(tbk_buf_append(&all, R[i].raw.data, R[i].raw.len));
   write_file(TMP "/nohtml.warc", all.data, all.len);
   CHECK_INT(list_one(TMP "/nohtml.warc", &l, &o, &w, &err), TBK_ERR_EMPTY);
   CHECK(strstr(err.msg, "no HTML response records") != NULL);
@@ -931,7 +931,7 @@ static void sweep_one(const char *path, const char *data, size_t n, int *bad_sta
 static void test_damage_sweep(void) {
   tbk_buf plain = {0}, gz = {0}, mut = {0};
   uint64_t off[NREC];
-  for (int i = 0; i < NREC; i++) tbk_buf_append(&plain, R[i].raw.data, R[i].raw.len);
+  for (int i = 0; i < NREC; i++) CHECK_BUF(tbk_buf_append(&plain, R[i].raw.data, R[i].raw.len));
   build_multi(&gz, off);
   int bad = 0;
   for (size_t cut = 0; cut < plain.len; cut += 7) sweep_one(TMP "/sweep.warc", plain.data, cut, &bad);
@@ -940,7 +940,7 @@ static void test_damage_sweep(void) {
   for (int k = 0; k < 300; k++) {
     tbk_buf *src = k % 2 ? &gz : &plain;
     mut.len = 0;
-    tbk_buf_append(&mut, src->data, src->len);
+    CHECK_BUF(tbk_buf_append(&mut, src->data, src->len));
     for (int f = 0; f < 3; f++) {
       seed = seed * 1103515245u + 12345u;
       mut.data[(seed >> 8) % mut.len] ^= (char)(1 + (seed >> 4) % 255);

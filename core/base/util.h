@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include "tbk.h"
 
+/* A result the caller must look at (the compiler warns otherwise): the
+ * tbk_buf_* appenders return -1 when out of memory, which must surface as
+ * TBK_ERR_NOMEM, never as a silently shortened output. */
+#define TBK_MUST_CHECK __attribute__((warn_unused_result))
+
 /* Fill err (when non-NULL) with a formatted one-line message; returns code. */
 tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -15,7 +20,7 @@ size_t tbk_utf8_seq(const unsigned char *s, size_t n);
 /* Code point of a sequence already validated by tbk_utf8_seq. */
 uint32_t tbk_utf8_decode(const unsigned char *s, size_t len);
 /* Append the UTF-8 encoding of cp (<= 0x10FFFF) to b; 0 ok, -1 nomem. */
-int tbk_buf_utf8(tbk_buf *b, uint32_t cp);
+int tbk_buf_utf8(tbk_buf *b, uint32_t cp) TBK_MUST_CHECK;
 
 /* Unicode White_Space (plus the C0 controls we treat as breaks). */
 static inline int tbk_is_space_cp(uint32_t c) {
@@ -62,15 +67,15 @@ static inline uint64_t tbk_hash64(const void *p, size_t n) {
   return h;
 }
 
-int tbk_buf_reserve(tbk_buf *b, size_t extra); /* 0 ok, -1 nomem */
-int tbk_buf_append(tbk_buf *b, const void *p, size_t n);
-int tbk_buf_puts(tbk_buf *b, const char *s);
+int tbk_buf_reserve(tbk_buf *b, size_t extra) TBK_MUST_CHECK;
+int tbk_buf_append(tbk_buf *b, const void *p, size_t n) TBK_MUST_CHECK;
+int tbk_buf_puts(tbk_buf *b, const char *s) TBK_MUST_CHECK;
 /* printf in the C locale (see tbk_snprintf). */
 int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3))) TBK_MUST_CHECK;
 /* Append s as a JSON string literal (with quotes), escaping as RFC 8259
  * requires; invalid UTF-8 is replaced by U+FFFD. */
-int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n);
+int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) TBK_MUST_CHECK;
 
 /* Numbers in every file tbk writes or reads have the C locale's form
  * ("0.5"), whatever the process's LC_NUMERIC: a host program may have
