@@ -147,12 +147,91 @@ static int name_anonymous(cli_out *o) {
   return -1;
 }
 
+/* ------------------------------------------------ outputs vs inputs */
+
+/* The regular files this run reads, by device and inode: an output is
+ * compared with them, so no spelling of an input (./x, a link, a/../x)
+ * gets overwritten. Kept sorted on demand for bsearch. */
+typedef struct file_id {
+  dev_t dev;
+  ino_t ino;
+  const char *path; /* as first given (owned) */
+} file_id;
+static file_id *reads;
+static size_t nreads, creads, sorted_reads;
+
+static int id_cmp(const void *a, const void *b) {
+  const file_id *x = a, *y = b;
+  if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+  return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+void cli_reads_add(const char *path) {
+  struct stat sb;
+  if (!path || !*path || strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return;
+  if (nreads && reads[nreads - 1].dev == sb.st_dev && reads[nreads - 1].ino == sb.st_ino) return;
+  if (tbk_grow(&reads, &creads, nreads + 1, sizeof *reads)) cli_die(TBK_EXIT_FAIL, "out of memory");
+  char *copy = strdup(path);
+  if (!copy) cli_die(TBK_EXIT_FAIL, "out of memory");
+  reads[nreads++] = (file_id){sb.st_dev, sb.st_ino, copy};
+}
+
+void cli_reads_argv(char **paths, int n) {
+  for (int i = 0; i < n; i++) cli_reads_add(paths[i]);
+}
+
+/* The input that path is, or NULL. */
+static const char *read_as(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return NULL;
+  if (sorted_reads != nreads) {
+    qsort(reads, nreads, sizeof *reads, id_cmp);
+    sorted_reads = nreads;
+  }
+  file_id key = {sb.st_dev, sb.st_ino, NULL};
+  const file_id *hit = bsearch(&key, reads, nreads, sizeof *reads, id_cmp);
+  return hit ? hit->path : NULL;
+}
+
+void cli_output_check(const char *opt, const char *path) {
+  if (!path) return;
+  if (!*path) cli_usage_error("%s: an empty file name names no file (use - for standard output)", opt);
+  if (strcmp(path, "-") == 0) return;
+  const char *in = read_as(path);
+  if (in && strcmp(in, path) == 0) cli_usage_error("%s: output is also an input of this run (it would be overwritten)", path);
+  if (in) cli_usage_error("%s: output is the same file as the input %s (it would be overwritten)", path, in);
+}
+
+/* The same file as an output already open (device and inode; for a file
+ * yet to be made, the same name in the same directory). */
+static int same_target(const char *a, const char *b) {
+  struct stat sa, sb;
+  int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+  if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea || eb) return 0;
+  const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+  ba = ba ? ba + 1 : a;
+  bb = bb ? bb + 1 : b;
+  if (strcmp(ba, bb) != 0) return 0;
+  char *da = ba > a ? strndup(a, (size_t)(ba - a)) : strdup("."),
+       *db = bb > b ? strndup(b, (size_t)(bb - b)) : strdup(".");
+  if (!da || !db) cli_die(TBK_EXIT_FAIL, "out of memory");
+  int same = stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  free(da);
+  free(db);
+  return same;
+}
+
 void cli_out_open(cli_out *o, const char *path) {
   memset(o, 0, sizeof *o);
   if (!path || strcmp(path, "-") == 0) {
     o->f = stdout;
     return;
   }
+  cli_output_check("the output", path);
+  for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
+    if (open_outs[i] && same_target(open_outs[i]->path, path))
+      cli_usage_error("%s: named as two outputs of this run (%s)", path, open_outs[i]->path);
   struct stat sb;
   if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
     /* A device or pipe (/dev/null, /dev/full, a FIFO): renaming a file over
@@ -317,6 +396,11 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   }
   c->bad_pages += out->skipped;
   tbk_page_list_sort(out);
+  cli_reads_argv(inputs, n);
+  for (size_t i = 0; i < out->n; i++) {
+    if (!out->refs[i].is_temp) cli_reads_add(out->refs[i].file);
+    cli_reads_add(out->refs[i].gold);
+  }
 }
 
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
@@ -360,12 +444,70 @@ void cli_pages_segment_as(cli_pages *c, const tbk_model *model) {
 }
 
 tbk_predictor *cli_predictor(const char *path, tbk_model **model) {
+  cli_reads_add(path);
   tbk_error err = {0};
   tbk_predictor *pred;
   if (tbk_model_load(path, model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", path, err.msg);
   tbk_status st = tbk_predictor_new(*model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", path, err.msg);
   return pred;
+}
+
+static char *const *sort_names;
+static const char *sort_key;
+
+static int name_cmp(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  int c = strcmp(sort_names[x], sort_names[y]);
+  return c ? c : (x > y) - (x < y);
+}
+
+static int name_key_cmp(const void *key, const void *elem) {
+  (void)key;
+  return strcmp(sort_key, sort_names[*(const size_t *)elem]);
+}
+
+char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext) {
+  if (!*dir) cli_usage_error("--output-dir: an empty directory name names no directory");
+  char **names = calloc(l->n ? l->n : 1, sizeof *names), **alts = calloc(l->n ? l->n : 1, sizeof *alts);
+  size_t *order = malloc((l->n ? l->n : 1) * sizeof *order);
+  if (!names || !alts || !order) cli_die(TBK_EXIT_FAIL, "out of memory");
+  for (size_t i = 0; i < l->n; i++) {
+    names[i] = cli_output_name(dir, l->refs[i].page, ext);
+    cli_output_check("--output-dir", names[i]);
+    order[i] = i;
+  }
+  /* Group equal names, first page of the list first. */
+  sort_names = names;
+  qsort(order, l->n, sizeof *order, name_cmp);
+  for (size_t i = 1; i < l->n; i++) {
+    size_t first = order[i - 1], k = order[i];
+    if (strcmp(names[first], names[k]) != 0) continue;
+    size_t g = i;
+    while (g > 0 && strcmp(names[order[g - 1]], names[k]) == 0) g--;
+    size_t extlen = strlen(ext), n = strlen(names[k]) + 24;
+    char *alt = malloc(n);
+    if (!alt) cli_die(TBK_EXIT_FAIL, "out of memory");
+    for (size_t suffix = i - g + 1;; suffix++) {
+      snprintf(alt, n, "%.*s~%zu%s", (int)(strlen(names[k]) - extlen), names[k], suffix, ext);
+      /* Another group's suffixed names have other stems: only the names
+       * as mapped can be taken. */
+      sort_key = alt;
+      if (!bsearch(&sort_key, order, l->n, sizeof *order, name_key_cmp)) break;
+    }
+    cli_warn("%s: its output name %s is taken by %s; written as %s", l->refs[k].page, names[k],
+             l->refs[order[g]].page, alt);
+    cli_output_check("--output-dir", alt);
+    alts[k] = alt;
+  }
+  for (size_t i = 0; i < l->n; i++)
+    if (alts[i]) {
+      free(names[i]);
+      names[i] = alts[i];
+    }
+  free(alts);
+  free(order);
+  return names;
 }
 
 char *cli_output_name(const char *dir, const char *page, const char *ext) {

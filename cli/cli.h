@@ -55,7 +55,20 @@ typedef struct cli_out {
   int anon;     /* 1 while the temporary file has no name yet */
 } cli_out;
 
+/* Dies with a usage error (exit 2) when path is "" (it names no file), a
+ * file this run reads (see cli_reads_add), or the target of another output
+ * still open: compared by device and inode, so no spelling of an input is
+ * overwritten. */
 void cli_out_open(cli_out *o, const char *path);
+/* Record a file the run reads (the inputs, every page, WARC and gold file
+ * they list, the model, labels, rows); cli_pages_list and cli_predictor
+ * record theirs. Not regular files (devices, pipes, directories) are not
+ * recorded: writing them replaces nothing. */
+void cli_reads_add(const char *path);
+void cli_reads_argv(char **paths, int n);
+/* The checks of cli_out_open on an output named by option opt, for a
+ * program to make before its work when it opens the output only after. */
+void cli_output_check(const char *opt, const char *path);
 /* Flush, check for write errors, fsync and rename; dies with
  * TBK_EXIT_WRITE on failure (removing the temporary file). */
 void cli_out_commit(cli_out *o);
@@ -130,6 +143,13 @@ tbk_predictor *cli_predictor(const char *path, tbk_model **model);
  * The one mapping tbk-predict --output-dir writes and tbk-eval reads.
  * Caller frees. */
 char *cli_output_name(const char *dir, const char *page, const char *ext);
+/* The output names of every page of l under dir (cli_output_name each),
+ * checked by cli_output_check and made unique: a page whose name an
+ * earlier page of the (sorted) list took gets "~2", "~3", ... before the
+ * extension, with a warning naming both pages, so the same inputs always
+ * get the same names. dir "" is a usage error. Caller frees each and the
+ * array. */
+char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
 

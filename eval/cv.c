@@ -110,6 +110,7 @@ int cmd_cv(int argc, char **argv) {
     }
   }
   if (!nwant) want[0] = want[1] = want[2] = 1;
+  if (!*outdir) cli_usage_error("--out: an empty directory name names no directory");
   tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   tbk_error err = {0};
   size_t rows = tbk_dataset_rows(ds), nsites = tbk_dataset_sites(ds);

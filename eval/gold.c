@@ -98,6 +98,9 @@ int cmd_gold(int argc, char **argv) {
   tbk_status st = tbk_page_list_add(&list, manifest, &iopt, NULL, NULL, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", manifest, err.msg);
   tbk_page_list_sort(&list);
+  cli_reads_add(manifest);
+  for (size_t i = 0; i < list.n; i++) cli_reads_add(list.refs[i].file), cli_reads_add(list.refs[i].gold);
+  cli_output_check("--per-page", per_page);
   tbk_tokenizer *tok;
   if (tbk_tokenizer_new(&tok, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   tbk_page_options popt;

@@ -157,6 +157,9 @@ int cmd_snippets(int argc, char **argv) {
     cli_usage_error(baseline ? "expected EVALDATA_JSON PAGES_TSV (and no PRED_DIR with --baseline)"
                              : "expected EVALDATA_JSON PAGES_TSV PRED_DIR");
   const char *json_path = argv[optind], *tsv_path = argv[optind + 1], *pred_dir = baseline ? NULL : argv[optind + 2];
+  cli_reads_add(json_path);
+  cli_reads_add(tsv_path);
+  cli_output_check("--per-page", per_page);
   tbk_error err = {0};
   tbk_buf json = {0};
   if (tbk_read_file(json_path, 0, &json, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", json_path, err.msg);

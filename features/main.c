@@ -163,6 +163,10 @@ int main(int argc, char **argv) {
   cli_pages_init(&r.pages);
   tbk_feature_options_init(&r.fopt);
   parse_options(&r, argc, argv);
+  cli_reads_add(r.labels);
+  cli_output_check("-o", r.output);
+  cli_output_check("--words", r.words);
+  cli_output_check("--meta", r.meta);
   tbk_rows *rows;
   tbk_error err = {0};
   if (tbk_rows_new(&r.fopt, r.units, &rows, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);

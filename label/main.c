@@ -194,6 +194,8 @@ int main(int argc, char **argv) {
     }
   }
   if (optind >= argc) cli_usage_error("no input given");
+  cli_output_check("-o", output);
+  cli_output_check("--stats", stats_path);
 
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);

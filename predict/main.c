@@ -163,10 +163,13 @@ int main(int argc, char **argv) {
   if (!isnan(threshold) && !isnan(precision)) cli_usage_error("--threshold and --precision exclude each other");
   if (output && output_dir) cli_usage_error("--output and --output-dir exclude each other");
   if (annotate && fmt != FMT_HTML) cli_usage_error("--annotate needs --format html");
+  if (output_dir && !*output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
+  cli_output_check("-o", output);
 
   const char *mp = find_model(model_path);
   tbk_model *model;
   tbk_error err = {0};
+  cli_reads_add(mp);
   if (tbk_model_load(mp, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   if (stage >= 1 && !tbk_model_content(model))
     cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage %s needs a two-stage model)", mp,
@@ -200,6 +203,7 @@ int main(int argc, char **argv) {
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
   const char *ext = fmt == FMT_TEXT ? ".txt" : fmt == FMT_JSONL ? ".jsonl" : ".html";
   cli_out out;
+  char **names = output_dir ? cli_output_names(output_dir, &list, ext) : NULL;
   if (!output_dir) cli_out_open(&out, output);
   tbk_buf buf = {0};
   for (size_t i = 0; i < list.n; i++) {
@@ -246,7 +250,7 @@ int main(int argc, char **argv) {
               ref->page, sum.blocks, sum.template_blocks, sum.chars, sum.template_chars,
               sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
     if (output_dir) {
-      char *name = cli_output_name(output_dir, ref->page, ext);
+      char *name = names[i];
       char *slash = strrchr(name, '/');
       if (slash) *slash = '\0';
       int bad = slash && cli_mkdirs(name);
@@ -257,12 +261,15 @@ int main(int argc, char **argv) {
       if (buf.len && fwrite(buf.data, 1, buf.len, po.f) != buf.len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
       cli_out_commit(&po);
       free(name);
+      names[i] = NULL;
     } else if (buf.len && fwrite(buf.data, 1, buf.len, out.f) != buf.len) {
       cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
     }
     tbk_page_free(page);
   }
   if (!output_dir) cli_out_commit(&out);
+  for (size_t i = 0; output_dir && i < list.n; i++) free(names[i]);
+  free(names);
   tbk_buf_free(&buf);
   free(keep);
   tbk_page_list_free(&list);

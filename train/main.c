@@ -89,6 +89,9 @@ int main(int argc, char **argv) {
   if (!output) cli_usage_error("no model file given (-o MODEL)");
   if (context_folds == 1) cli_usage_error("--context: 1 fold cannot hold anything out (use 0 or >= 2)");
   if (context_folds && !template_path) cli_usage_error("--context needs --template");
+  cli_reads_argv(argv + optind, argc - optind);
+  cli_reads_add(template_path);
+  cli_output_check("-o", output);
   tbk_error err = {0};
   tbk_model *tmpl = NULL;
   if (template_path) {

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""The hostile-input suite of issue #13: one generated case per shape.
+
+Each case is built here at run time (no third-party page), run once, and
+must end with the exit code it names, print the message it names (and only
+"tbk-xxx: error|warning: ..." lines), leave behind exactly the outputs it
+names (new files present, clobber targets unchanged, refused outputs absent)
+and finish within its time. Run by ctest as hostile/<class>, one class per
+test (python3 hostile.py CLASS); the environment is that of tests/cli.
+"""
+import gzip
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+BIN = os.environ["TBK_BIN"]
+SRC = os.environ["TBK_SRC"]
+TMP = os.environ["TBK_TMP"]
+PROGS = {
+    "label": BIN + "/label/tbk-label",
+    "features": BIN + "/features/tbk-features",
+    "train": BIN + "/train/tbk-train",
+    "predict": BIN + "/predict/tbk-predict",
+    "eval": BIN + "/eval/tbk-eval",
+}
+MODEL = BIN + "/share/tbk/default.model"
+# Sanitizer builds are several times slower: the limits are for a Release build.
+SLOW = float(os.environ.get("TBK_HOSTILE_SLOW", "1"))
+
+failures = []
+
+
+def page(i, site="example.org", extra=""):
+    return ("<html><head><title>%s %d</title></head><body>"
+            "<div class=nav><a href=/>home</a> <a href=/about>about us</a> <a href=/contact>contact</a></div>"
+            "<div><p>page %d of %s: alpha bravo charlie delta echo foxtrot golf hotel india %s</p></div>"
+            "<div class=foot>copyright %s all rights reserved by nobody in particular</div>"
+            "</body></html>" % (site, i, i, site, extra, site))
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+    return path
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def case(name, prog, args, rc, err=None, no_err=None, present=(), absent=(), unchanged=(), secs=10.0,
+         stdin=None):
+    """Run one case and record what went wrong, if anything."""
+    before = {p: digest(p) for p in unchanged}
+    argv = [PROGS[prog]] + list(args)
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=max(30.0, secs * SLOW * 3), cwd=TMP)
+    except subprocess.TimeoutExpired:
+        failures.append("%s: did not finish (%s)" % (name, " ".join(argv)))
+        return
+    took = time.monotonic() - t0
+    stderr = r.stderr.decode("utf-8", "replace")
+    problems = []
+    if r.returncode != rc:
+        problems.append("exit %d, expected %d" % (r.returncode, rc))
+    if err and not re.search(err, stderr, re.M):
+        problems.append("stderr lacks /%s/" % err)
+    if no_err and re.search(no_err, stderr, re.M):
+        problems.append("stderr has /%s/" % no_err)
+    tool = "tbk-" + prog + (" " + args[0] if prog == "eval" else "")
+    for line in stderr.splitlines():
+        if not re.match(r"^%s: (error|warning): |^Try '%s --help'|^site +pages|^\S+ +\d+ +\d+ +\d+ |^%s: \d+ rows"
+                        % (tool, tool, tool), line):
+            problems.append("stray stderr line %r" % line)
+            break
+    for p in present:
+        if not os.path.exists(p):
+            problems.append("%s missing" % p)
+    for p in absent:
+        if os.path.exists(p):
+            problems.append("%s left behind" % p)
+    for p, d in before.items():
+        if not os.path.exists(p) or digest(p) != d:
+            problems.append("%s changed" % p)
+    leftovers = [f for f in os.listdir(TMP) if ".tmp." in f]
+    if leftovers:
+        problems.append("temporary files left: %s" % leftovers[:3])
+    if took > secs * SLOW:
+        problems.append("took %.1f s (limit %.1f s)" % (took, secs * SLOW))
+    if problems:
+        failures.append("%s: %s\n    %s\n    stderr: %s" % (name, "; ".join(problems), " ".join(argv),
+                                                            stderr.strip().replace("\n", "\n            ")))
+    else:
+        print("ok %-40s exit %d  %.2f s" % (name, r.returncode, took))
+
+
+# ---------------------------------------------------------------- WARC
+
+def http(body, head="HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8"):
+    return head.encode() + b"\r\n\r\n" + body
+
+
+def record(uri, block, clen=None):
+    h = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri.encode() + b"\r\n"
+    h += b"Content-Type: application/http; msgtype=response\r\n"
+    h += b"Content-Length: %d\r\n\r\n" % (len(block) if clen is None else clen)
+    return h + block + b"\r\n\r\n"
+
+
+def warc_files(stem, recs):
+    """stem.warc and stem.warc.gz (one member per record)."""
+    write(TMP + "/" + stem + ".warc", b"".join(recs))
+    write(TMP + "/" + stem + ".warc.gz", b"".join(gzip.compress(r) for r in recs))
+    return [stem + ".warc", stem + ".warc.gz"]
+
+
+def class2():
+    """State between WARC records, lying lengths (#22 item 3), status lines."""
+    u = "http://example.org/%s"
+    variants = [
+        ("br", http(page(0).encode(), "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br")),
+        ("after-br", http(page(1).encode())),
+        ("gzip", http(gzip.compress(page(2).encode()),
+                      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip")),
+        ("lying-gzip", http(page(3).encode(), "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip")),
+        ("undeclared-gzip", http(gzip.compress(page(4).encode()), "HTTP/1.1 200 OK\r\nContent-Type: text/html")),
+        ("bad-status", http(page(5).encode(), "HTTP/1.1 2OO OK\r\nContent-Type: text/html")),
+        ("after-bad-status", http(page(6).encode())),
+    ]
+    recs = [record(u % n, b) for n, b in variants]
+    for f in warc_files("mixed", recs):
+        out = TMP + "/" + f + ".jsonl"
+        case("class2 interleaved heads " + f, "predict", ["-m", MODEL, "-f", "jsonl", "-o", out, f], 3,
+             err=r"%s: record at offset \d+ \(http://example.org/br\): unsupported Content-Encoding \"br\"" % re.escape(f),
+             present=[out], secs=5)
+        got = set(re.findall(r'"page":"http://example.org/([^"]+)"', open(out).read())) if os.path.exists(out) else set()
+        want = {"after-br", "gzip", "lying-gzip", "undeclared-gzip", "after-bad-status"}
+        if got != want:
+            failures.append("class2 interleaved heads %s: pages %s, expected %s" % (f, sorted(got), sorted(want)))
+        text = open(out, encoding="utf-8", errors="replace").read() if os.path.exists(out) else ""
+        if "\ufffd" in text or "\\u001f" in text:
+            failures.append("class2 interleaved heads %s: compressed bytes passed as text" % f)
+    for f in warc_files("status", [record(u % "s", http(page(7).encode(), "HTTP 200 OK\r\nContent-Type: text/html")),
+                                   record(u % "t", http(page(8).encode()))]):
+        case("class2 malformed status line " + f, "predict", ["-m", MODEL, "-o", f + ".txt", f], 3,
+             err=r"\(http://example.org/s\): malformed HTTP status line \"HTTP 200 OK\"; record skipped",
+             present=[TMP + "/" + f + ".txt"], secs=5)
+    # The issue's example: four records, the second claims 5,000 bytes and holds 120.
+    blocks = [http(page(i).encode()) for i in range(4)]
+    shapes = {
+        "long": ([record(u % i, blocks[i][:120] if i == 1 else blocks[i], 5000 if i == 1 else None) for i in range(4)],
+                 r"\(http://example.org/1\): Content-Length 5000 runs past (the next record header \(offset \d+\)|the end of its gzip member)"),
+        "short": ([record(u % i, blocks[i], len(blocks[i]) - 30 if i == 1 else None) for i in range(4)],
+                  r"\(http://example.org/1\): Content-Length \d+ ends \d+ bytes short of the next record header"),
+        "eof": ([record(u % i, blocks[i], 5000 if i == 3 else None) for i in range(4)],
+                r"\(http://example.org/3\): Content-Length 5000 runs past the end of the file, and no record header follows"),
+    }
+    for shape, (recs, msg) in shapes.items():
+        for f in warc_files("lie-" + shape, recs):
+            out = TMP + "/" + f + ".jsonl"
+            liar = "3" if shape == "eof" else "1"
+            case("22.3 Content-Length %s %s" % (shape, f), "predict", ["-m", MODEL, "-f", "jsonl", "-o", out, f], 3,
+                 err=re.escape(f) + r": record at offset \d+ " + msg, present=[out], secs=5)
+            got = set(re.findall(r'"page":"http://example.org/(\d)"', open(out).read())) if os.path.exists(out) else set()
+            if got != set("0123") - {liar}:
+                failures.append("22.3 %s %s: pages %s" % (shape, f, sorted(got)))
+
+
+# ------------------------------------------------------------- outputs
+
+def class3():
+    """Outputs that clobber or escape: refused (exit 2) before any work."""
+    d = TMP + "/pages"
+    shutil.rmtree(d, ignore_errors=True)
+    a = write(d + "/a.html", page(1))
+    write(d + "/b.html", page(2))
+    write(d + "/c.html", page(3))
+    model = write(TMP + "/copy.model", open(MODEL, "rb").read())
+    case("class3 -o names an input", "predict", ["-m", model, "-o", a, d], 2,
+         err=r"tbk-predict: error: .*/pages/a.html: output is (also an input|the same file as the input)", unchanged=[a])
+    case("class3 -o names an input, other spelling", "label", ["-q", "-o", "pages/../pages/./a.html", "pages"], 2,
+         err=r"pages/\.\./pages/\./a.html: output is the same file as the input", unchanged=[a])
+    os.symlink("pages/a.html", TMP + "/link.html") if not os.path.lexists(TMP + "/link.html") else None
+    case("class3 -o a link to an input", "features", ["-o", "link.html", "pages/a.html"], 2,
+         err=r"link.html: output is the same file as the input pages/a.html", unchanged=[a])
+    case("class3 -o names the model", "predict", ["-m", model, "-o", model, a], 2,
+         err=r"copy.model: output is (also an input|the same file as the input)", unchanged=[model])
+    case("class3 --meta names the labels", "features", ["--labels", "pages/b.html", "--meta", "pages/b.html", a], 2,
+         err=r"pages/b.html: output is also an input", unchanged=[d + "/b.html"])
+    case("class3 -o ''", "predict", ["-m", model, "-o", "", a], 2, err=r"-o: an empty file name names no file")
+    case("class3 --stats ''", "label", ["-q", "--stats", "", d], 2, err=r"--stats: an empty file name")
+    case("class3 train -o ''", "train", ["-q", "-o", "", "x.svm", "x.words", "x.meta"], 2, err=r"-o: an empty file name")
+    case("class3 --output-dir ''", "predict", ["-m", model, "--output-dir", "", a], 2,
+         err=r"--output-dir: an empty directory name")
+    case("class3 eval cv --out ''", "eval", ["cv", "--out", "", "x.svm", "x.words", "x.meta"], 2,
+         err=r"--out: an empty directory name")
+    case("class3 two outputs one file", "features", ["-o", "f.svm", "--meta", "./f.svm", a], 2,
+         err=r"\./f.svm: named as two outputs of this run", absent=[TMP + "/f.svm"])
+    case("class3 train -o names its rows", "train", ["-q", "-o", a, a, a, a], 2, err=r"output is also an input",
+         unchanged=[a])
+    # Two pages mapping to one output name: both written, the later one told apart.
+    write(d + "/a.htm", page(4))
+    write(d + "/q?x.html", page(5))
+    write(d + "/q#x.html", page(6))
+    out = TMP + "/out"
+    shutil.rmtree(out, ignore_errors=True)
+    case("class3 colliding output names", "predict", ["-m", model, "--output-dir", "out", "pages"], 0,
+         err=r"pages/a.html: its output name out/pages/a.txt is taken by pages/a.htm; written as out/pages/a~2.txt",
+         present=[out + "/pages/a.txt", out + "/pages/a~2.txt", out + "/pages/q_x.txt", out + "/pages/q_x~2.txt"])
+    if os.path.exists(out + "/pages/a~2.txt") and "page 1 of" not in open(out + "/pages/a~2.txt").read():
+        failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
+
+
+CLASSES = {"2": class2, "3": class3}
+
+if __name__ == "__main__":
+    os.makedirs(TMP, exist_ok=True)
+    for cls in sys.argv[1:] or sorted(CLASSES):
+        CLASSES[cls]()
+    for f in failures:
+        print("FAIL " + f, file=sys.stderr)
+    sys.exit(1 if failures else 0)
