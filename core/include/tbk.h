@@ -313,6 +313,13 @@ TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
                                       const tbk_content_options *o, tbk_buf *out,
                                       tbk_error *err);
 
+/* tbk_page_parse with the segmentation options of model m (NULL: the
+ * defaults, as labelling wants) and an optional charset hint (NULL: none):
+ * the one call a script needs before tbk_predict_render. */
+tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
+                              size_t len, const char *charset_hint,
+                              tbk_page **out, tbk_error *err);
+
 /* ============================================================ labelling */
 /* The paper's auto-labels: a block whose text recurs on many pages of one
  * site is template, a block found on one page only is content. */

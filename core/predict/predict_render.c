@@ -37,3 +37,14 @@ tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const cha
   free(keep);
   return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
 }
+
+tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
+                              tbk_page **out, tbk_error *err) {
+  tbk_page_options o = tbk_page_options_default;
+  if (m) {
+    tbk_model_page_options(m, &o);
+    o.fingerprints = 0; /* prediction never reads them */
+  }
+  o.charset_hint = charset_hint;
+  return tbk_page_parse(data, len, &o, out, err);
+}

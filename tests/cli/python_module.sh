@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The Python module (python/tbk), installed by `cmake --install` into a
+# temporary prefix and imported from there: its text and blocks equal what
+# tbk-predict writes, byte for byte, on our example pages (and on a
+# site_mirrors site when ../shared is there); its labels equal tbk-label's
+# on a synthetic site read from a WARC; a missing model raises tbk.Error
+# naming the file.
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+PREFIX=$T/prefix
+cmake --install "$TBK_BIN" --prefix "$PREFIX" >"$T/install.log" 2>&1 || die "cmake --install failed: $(tail -5 "$T/install.log")"
+PYDIR=$(find "$PREFIX" -type d -name tbk -path '*site-packages*' | head -1)
+[ -n "$PYDIR" ] || die "the tbk package was not installed under $PREFIX"
+ls "$PREFIX"/lib*/libtbk.so.0 "$PREFIX"/lib/*/libtbk.so.0 >/dev/null 2>&1 || die "libtbk.so.0 not installed"
+export PYTHONPATH=${PYDIR%/tbk}
+unset TBK_LIBRARY TBK_MODEL
+IPRED=$PREFIX/bin/tbk-predict
+
+# 1. text and blocks on the example pages, against the installed program.
+for f in "$TBK_SRC"/datasets/examples/*.html; do
+  "$IPRED" -f text "$f" >"$T/want.txt" || die "tbk-predict failed on $f"
+  "$IPRED" -f jsonl "$f" >"$T/want.jsonl" || die "tbk-predict -f jsonl failed on $f"
+  python3 - "$f" "$T" <<'PY' || die "python module differs on $f"
+import json, sys, tbk
+path, tmp = sys.argv[1], sys.argv[2]
+html = open(path, "rb").read()
+m = tbk.Model()
+got = m.text(html).encode("utf-8")
+want = open(tmp + "/want.txt", "rb").read()
+assert got == want, "text differs: %r... vs %r..." % (got[:80], want[:80])
+blocks = m.blocks(html, url=path)
+want = [json.loads(l) for l in open(tmp + "/want.jsonl", encoding="utf-8")]
+assert [b.record for b in blocks] == want, "blocks differ"
+assert len(blocks) > 10 and all(0 <= b.p_template <= 1 for b in blocks)
+assert any(b.template for b in blocks) and any(not b.template for b in blocks)
+# str input means the same page
+assert m.text(html.decode("utf-8")) == got.decode("utf-8")
+PY
+done
+
+# 2. a missing model: tbk.Error naming the file.
+python3 - "$T/no-such.model" <<'PY' || die "missing model not reported"
+import sys, tbk
+try:
+    tbk.Model(sys.argv[1])
+except tbk.Error as e:
+    assert sys.argv[1] in str(e) and "cannot open" in str(e), str(e)
+else:
+    raise SystemExit("no error")
+PY
+
+# 3. labels of a synthetic site, from its WARC, against tbk-label.
+python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/synth" --sites 1 --pages 14 --seed 7 --warc "$T/site.warc" >/dev/null \
+  || die "synth_sites.py failed"
+"$PREFIX/bin/tbk-label" -o "$T/labels.jsonl" "$T/site.warc" 2>"$T/label.err" || die "tbk-label failed: $(cat "$T/label.err")"
+python3 - "$T" <<'PY' || die "label_site differs from tbk-label"
+import csv, json, os, sys, tbk
+tmp = sys.argv[1]
+rows = list(csv.DictReader(open(tmp + "/synth/manifest.tsv", encoding="utf-8"), delimiter="\t"))
+pages = sorted((r["url"], open(os.path.join(tmp, "synth", r["page"]), "rb").read()) for r in rows)
+got = tbk.label_site(pages)
+want = [json.loads(l) for l in open(tmp + "/labels.jsonl", encoding="utf-8")]
+assert len(want) > 50, len(want)
+assert got == want, "first difference at %d" % next(i for i, (a, b) in enumerate(zip(got, want)) if a != b)
+assert {r["label"] for r in got} == {"template", "content"}
+PY
+
+# 4. a real site, when the shared data sets are unpacked.
+M=$TBK_SRC/datasets/cache/site_mirrors/manifest.tsv
+if [ -f "$M" ]; then
+  python3 - "$M" "$IPRED" <<'PY' || die "python module differs on site_mirrors"
+import csv, os, subprocess, sys, tbk
+man, pred = sys.argv[1], sys.argv[2]
+rows = [r for r in csv.DictReader(open(man, encoding="utf-8"), delimiter="\t")]
+site = rows[0]["site"]
+paths = [os.path.join(os.path.dirname(man), r["page"]) for r in rows if r["site"] == site][:15]
+m = tbk.Model()
+for p in paths:
+    want = subprocess.run([pred, "-f", "text", p], capture_output=True, check=True).stdout
+    assert m.text(open(p, "rb").read()).encode("utf-8") == want, p
+print("site_mirrors: %d pages of %s equal" % (len(paths), site))
+PY
+else
+  echo "python_module: datasets/cache/site_mirrors absent: real-site comparison skipped"
+fi
+echo "python_module: ok"
