@@ -106,7 +106,7 @@ typedef struct tbk_page_options {
 /* Options start from the defaults (the values in parentheses above):
  * `tbk_page_options o = tbk_page_options_default;` or
  * tbk_page_options_init(&o), then change what differs. */
-extern const tbk_page_options tbk_page_options_default;
+TBK_API extern const tbk_page_options tbk_page_options_default;
 TBK_API void tbk_page_options_init(tbk_page_options *o);
 
 /* One candidate block of a page. All pointers are borrowed from the page. */
@@ -268,7 +268,7 @@ typedef struct tbk_content_options {
   size_t min_kept_words;     /* a page keeping fewer words than this (60) */
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
 } tbk_content_options;
-extern const tbk_content_options tbk_content_options_default;
+TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);
 /* Which units are kept (1) or removed (0), into keep (unit count). */
 TBK_API void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
@@ -316,7 +316,7 @@ TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
 /* tbk_page_parse with the segmentation options of model m (NULL: the
  * defaults, as labelling wants) and an optional charset hint (NULL: none):
  * the one call a script needs before tbk_predict_render. */
-tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
+TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
                               size_t len, const char *charset_hint,
                               tbk_page **out, tbk_error *err);
 
@@ -330,7 +330,7 @@ typedef struct tbk_label_options {
   size_t min_pages;       /* skip sites with fewer pages (10) */
   int emit_ignored;       /* also emit ignored blocks, with a reason */
 } tbk_label_options;
-extern const tbk_label_options tbk_label_options_default;
+TBK_API extern const tbk_label_options tbk_label_options_default;
 TBK_API void tbk_label_options_init(tbk_label_options *o);
 
 /* Per-site summary. */

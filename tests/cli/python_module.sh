@@ -13,7 +13,7 @@ PREFIX=$T/prefix
 cmake --install "$TBK_BIN" --prefix "$PREFIX" >"$T/install.log" 2>&1 || die "cmake --install failed: $(tail -5 "$T/install.log")"
 PYDIR=$(find "$PREFIX" -type d -name tbk -path '*site-packages*' | head -1)
 [ -n "$PYDIR" ] || die "the tbk package was not installed under $PREFIX"
-ls "$PREFIX"/lib*/libtbk.so.0 "$PREFIX"/lib/*/libtbk.so.0 >/dev/null 2>&1 || die "libtbk.so.0 not installed"
+[ -n "$(find "$PREFIX" -name libtbk.so.0 | head -1)" ] || die "libtbk.so.0 not installed"
 export PYTHONPATH=${PYDIR%/tbk}
 unset TBK_LIBRARY TBK_MODEL
 IPRED=$PREFIX/bin/tbk-predict

@@ -10,9 +10,12 @@ lib=$TBK_BIN/core/libtbk.so
 [[ -e $lib ]] || die "no shared library at $lib"
 
 # The public functions: every identifier followed by '(' in tbk.h once its
-# comments are gone (the comments name functions in passing).
-perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$TBK_SRC/core/include/tbk.h" |
-  grep -oE '\btbk_[a-z0-9_]+[[:space:]]*\(' | tr -d '( \t' | sort -u >"$TBK_TMP/declared"
+# comments are gone (the comments name functions in passing); and the
+# public data: the options' defaults, declared `extern const TYPE NAME;`.
+perl -0777 -pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g' "$TBK_SRC/core/include/tbk.h" >"$TBK_TMP/tbk.h"
+{ grep -oE '\btbk_[a-z0-9_]+[[:space:]]*\(' "$TBK_TMP/tbk.h" | tr -d '( \t'
+  grep -oE 'extern const [a-z_]+ tbk_[a-z0-9_]+;' "$TBK_TMP/tbk.h" | awk '{print $4}' | tr -d ';'
+} | sort -u >"$TBK_TMP/declared"
 [[ $(wc -l <"$TBK_TMP/declared") -ge 30 ]] || die "found only $(wc -l <"$TBK_TMP/declared") functions in tbk.h"
 nm -D --defined-only "$lib" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sed 's/@.*//' | sort -u >"$TBK_TMP/exported"
 
