@@ -692,8 +692,8 @@ static void test_resync_shapes(void) {
                                       "runs past the end of the file, and no record header follows; record skipped"};
   static const char *const want_members[3] = {"runs past the end of its gzip member; record skipped",
                                               "ends 34 bytes short of the next record header (offset ",
-                                              "runs past the end of the file, and no record header follows; "
-                                              "record skipped"};
+                                              ("runs past the end of the file, and no record header follows; "
+                                               "record skipped")};
   const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
   for (int shape = 0; shape < 3; shape++) {
     tbk_buf recs[4];
