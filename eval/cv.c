@@ -46,8 +46,6 @@ static void usage_cv(void) {
          cli_train_options_help);
 }
 
-static size_t skipped_rows;
-
 static void progress(void *ctx, const char *what) {
   fprintf(stderr, "%s: %s: %s\n", cli_prog(), (const char *)ctx, what);
 }
@@ -55,258 +53,313 @@ static void progress(void *ctx, const char *what) {
 static const char *const VARIANT_NAMES[] = {"all", "text", "nontext"};
 static const char *const VARIANT_LABELS[] = {"all features (NB text score + structure)", "text only (Naive Bayes)",
                                              "non-text only (structure)"};
+/* The order the variants are run, plotted and reported in. */
+static const int ORDER[3] = {TBK_PARTS_TEXT, TBK_PARTS_NONTEXT, TBK_PARTS_ALL};
 
 typedef struct variant_result {
-  int parts; /* tbk_parts */
   tbk_ranking rank;
   tbk_operating_point op90, op95;
   int has90, has95;
   double seconds;
+  double *scores; /* out-of-fold score of every row (owned) */
 } variant_result;
+
+/* One evaluation: its options, the rows and their sites, the results. */
+typedef struct cv_run {
+  tbk_train_options opt;
+  unsigned folds;
+  const char *outdir, *title;
+  int quiet, want[3];
+  char **inputs; /* the FEATURES WORDS META triples */
+  int ninputs;
+  size_t skipped_rows;
+  tbk_dataset *ds;
+  size_t rows, nsites, positives;
+  int *label;              /* per row */
+  const char **site_name;  /* per site, in first-seen order */
+  size_t *site_of;         /* per row: its site's index */
+  size_t nfound;           /* sites in site_name */
+  variant_result res[3];   /* by tbk_parts */
+} cv_run;
 
 enum { CV_OUT = CLI_OPT_FIRST_FREE, CV_VARIANTS, CV_TITLE };
 
-int cmd_cv(int argc, char **argv) {
-  cli_init("tbk-eval cv");
-  tbk_train_options opt;
-  tbk_train_options_init(&opt);
-  opt.cv_folds = 0; /* the evaluation's own CV replaces the operating points */
-  unsigned folds = 10;
-  const char *outdir = "tbk-eval-cv", *title = "Template blocks, cross-site CV";
-  int quiet = 0, want[3] = {0, 0, 0}, nwant = 0;
+/* --variants text,nontext,all (any subset, any order). */
+static void parse_variants(cv_run *c, const char *arg) {
+  char *list = strdup(arg), *save = NULL;
+  int n = 0;
+  if (!list) cli_die(TBK_EXIT_FAIL, "out of memory");
+  for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int v = strcmp(t, "all") == 0       ? TBK_PARTS_ALL
+            : strcmp(t, "text") == 0    ? TBK_PARTS_TEXT
+            : strcmp(t, "nontext") == 0 ? TBK_PARTS_NONTEXT
+                                        : -1;
+    if (v < 0) cli_usage_error("--variants: '%s' is not text, nontext or all", t);
+    c->want[v] = 1;
+    n++;
+  }
+  free(list);
+  if (!n) cli_usage_error("--variants: empty list");
+}
+
+static void parse_options(cv_run *c, int argc, char **argv) {
   static const struct option longopts[] = {
       {"folds", required_argument, 0, 'k'},           {"out", required_argument, 0, CV_OUT},
       {"variants", required_argument, 0, CV_VARIANTS}, {"title", required_argument, 0, CV_TITLE},
       CLI_TRAIN_LONGOPTS,
       {"quiet", no_argument, 0, 'q'},                  {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
-  int c;
+  int ch;
   opterr = 0; /* our message format, not getopt's */
-  while ((c = getopt_long(argc, argv, ":k:C:qh", longopts, NULL)) != -1) {
-    if (cli_train_option(&opt, c, optarg)) continue;
-    switch (c) {
-    case 'k': folds = (unsigned)cli_long("--folds", optarg, 2, 100000); break;
-    case CV_OUT: outdir = optarg; break;
-    case CV_TITLE: title = optarg; break;
-    case CV_VARIANTS: {
-      char *list = strdup(optarg), *save = NULL;
-      if (!list) cli_die(TBK_EXIT_FAIL, "out of memory");
-      for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int v = strcmp(t, "all") == 0 ? TBK_PARTS_ALL
-                : strcmp(t, "text") == 0 ? TBK_PARTS_TEXT
-                : strcmp(t, "nontext") == 0 ? TBK_PARTS_NONTEXT
-                : -1;
-        if (v < 0) cli_usage_error("--variants: '%s' is not text, nontext or all", t);
-        if (!want[v]) nwant++;
-        want[v] = 1;
-      }
-      free(list);
-      if (!nwant) cli_usage_error("--variants: empty list");
-      break;
-    }
-    case 'q': quiet = 1; break;
-    case 'h': usage_cv(); return cli_exit(TBK_EXIT_OK);
-    default: cli_bad_option(c, argv);
+  while ((ch = getopt_long(argc, argv, ":k:C:qh", longopts, NULL)) != -1) {
+    if (cli_train_option(&c->opt, ch, optarg)) continue;
+    switch (ch) {
+    case 'k': c->folds = (unsigned)cli_long("--folds", optarg, 2, 100000); break;
+    case CV_OUT: c->outdir = optarg; break;
+    case CV_TITLE: c->title = optarg; break;
+    case CV_VARIANTS: parse_variants(c, optarg); break;
+    case 'q': c->quiet = 1; break;
+    case 'h': usage_cv(); exit(cli_exit(TBK_EXIT_OK));
+    default: cli_bad_option(ch, argv);
     }
   }
-  if (!nwant) want[0] = want[1] = want[2] = 1;
-  if (!*outdir) cli_usage_error("--out: an empty directory name names no directory");
-  tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
-  tbk_error err = {0};
-  size_t rows = tbk_dataset_rows(ds), nsites = tbk_dataset_sites(ds);
-  if (nsites < 2) cli_die(TBK_EXIT_FAIL, "cross-site validation needs at least 2 sites (have %zu)", nsites);
-  if (folds > nsites) {
-    if (!quiet) fprintf(stderr, "%s: only %zu sites: %zu folds (leave one site out)\n", cli_prog(), nsites, nsites);
-    folds = (unsigned)nsites;
-  }
-  if (!quiet)
-    fprintf(stderr, "%s: %zu rows from %zu sites, %u folds (schema %s)\n", cli_prog(), rows, nsites, folds,
-            tbk_dataset_schema(ds));
-  if (cli_mkdirs(outdir)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", outdir, strerror(errno));
+  if (!c->want[0] && !c->want[1] && !c->want[2]) c->want[0] = c->want[1] = c->want[2] = 1;
+  if (!*c->outdir) cli_usage_error("--out: an empty directory name names no directory");
+  c->inputs = argv + optind;
+  c->ninputs = argc - optind;
+}
 
-  int *label = malloc((rows ? rows : 1) * sizeof *label);
-  if (!label) cli_die(TBK_EXIT_FAIL, "out of memory");
-  size_t positives = 0;
-  for (size_t r = 0; r < rows; r++) positives += (label[r] = tbk_dataset_label(ds, r)) == 1;
-
-  /* Sites in first-seen order, with their rows (site strings are interned,
-   * so pointer identity is site identity). */
-  const char **site_name = malloc(nsites * sizeof *site_name);
-  size_t *site_of = malloc((rows ? rows : 1) * sizeof *site_of), found = 0;
-  if (!site_name || !site_of) cli_die(TBK_EXIT_FAIL, "out of memory");
+/* Labels and sites of the rows (site strings are interned, so pointer
+ * identity is site identity). */
+static void index_rows(cv_run *c) {
+  size_t rows = c->rows, found = 0;
+  c->label = malloc((rows ? rows : 1) * sizeof *c->label);
+  c->site_name = malloc(c->nsites * sizeof *c->site_name);
+  c->site_of = malloc((rows ? rows : 1) * sizeof *c->site_of);
+  if (!c->label || !c->site_name || !c->site_of) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (size_t r = 0; r < rows; r++) {
-    const char *s = tbk_dataset_site(ds, r);
+    c->positives += (c->label[r] = tbk_dataset_label(c->ds, r)) == 1;
+    const char *s = tbk_dataset_site(c->ds, r);
     size_t k = 0;
-    if (r > 0 && s == tbk_dataset_site(ds, r - 1)) k = site_of[r - 1];
+    if (r > 0 && s == tbk_dataset_site(c->ds, r - 1)) k = c->site_of[r - 1];
     else {
-      while (k < found && site_name[k] != s) k++;
-      if (k == found) site_name[found++] = s;
+      while (k < found && c->site_name[k] != s) k++;
+      if (k == found) c->site_name[found++] = s;
     }
-    site_of[r] = k;
+    c->site_of[r] = k;
   }
+  c->nfound = found;
+}
 
-  variant_result res[3];
-  double *scores[3] = {NULL, NULL, NULL};
-  int order[3] = {TBK_PARTS_TEXT, TBK_PARTS_NONTEXT, TBK_PARTS_ALL};
-  for (int vi = 0; vi < 3; vi++) {
-    int v = order[vi];
-    memset(&res[v], 0, sizeof res[v]);
-    if (!want[v]) continue;
-    tbk_train_options o = opt;
-    o.parts = (tbk_parts)v;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    tbk_status st = tbk_crossval(ds, &o, folds, quiet ? NULL : progress, (void *)VARIANT_NAMES[v], &scores[v], &err);
-    if (st) cli_die(TBK_EXIT_FAIL, "cross-validation (%s) failed: %s", VARIANT_NAMES[v], err.msg);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    res[v].seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    res[v].parts = v;
-    if (tbk_ranking_compute(scores[v], label, rows, &res[v].rank, &err))
-      cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-    res[v].has90 = tbk_ranking_at_precision(&res[v].rank, 0.90, &res[v].op90) == 0;
-    res[v].has95 = tbk_ranking_at_precision(&res[v].rank, 0.95, &res[v].op95) == 0;
-    tbk_buf csv = {0};
-    cli_mem(tbk_buf_puts(&csv, "threshold,precision,recall\n"));
-    for (size_t i = 0; i < res[v].rank.ncurve; i++) {
-      const tbk_eval_point *p = &res[v].rank.curve[i];
-      cli_mem(tbk_buf_printf(&csv, "%.17g,%.6f,%.6f\n", p->threshold, p->precision, p->recall));
-    }
-    char name[64];
-    snprintf(name, sizeof name, "pr_%s.csv", VARIANT_NAMES[v]);
-    char *path = join(outdir, name);
-    write_file(path, &csv);
-    free(path);
-    tbk_buf_free(&csv);
+/* Cross-validate one variant and write its pr_<variant>.csv. */
+static void run_variant(cv_run *c, int v) {
+  variant_result *res = &c->res[v];
+  tbk_train_options o = c->opt;
+  o.parts = (tbk_parts)v;
+  tbk_error err = {0};
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  tbk_status st = tbk_crossval(c->ds, &o, c->folds, c->quiet ? NULL : progress, (void *)VARIANT_NAMES[v],
+                               &res->scores, &err);
+  if (st) cli_die(TBK_EXIT_FAIL, "cross-validation (%s) failed: %s", VARIANT_NAMES[v], err.msg);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  if (tbk_ranking_compute(res->scores, c->label, c->rows, &res->rank, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  res->has90 = tbk_ranking_at_precision(&res->rank, 0.90, &res->op90) == 0;
+  res->has95 = tbk_ranking_at_precision(&res->rank, 0.95, &res->op95) == 0;
+  tbk_buf csv = {0};
+  cli_mem(tbk_buf_puts(&csv, "threshold,precision,recall\n"));
+  for (size_t i = 0; i < res->rank.ncurve; i++) {
+    const tbk_eval_point *p = &res->rank.curve[i];
+    cli_mem(tbk_buf_printf(&csv, "%.17g,%.6f,%.6f\n", p->threshold, p->precision, p->recall));
   }
+  char name[64];
+  snprintf(name, sizeof name, "pr_%s.csv", VARIANT_NAMES[v]);
+  char *path = join(c->outdir, name);
+  write_file(path, &csv);
+  free(path);
+  tbk_buf_free(&csv);
+}
 
-  /* The plot. */
+/* pr.svg: the curves of the variants run. */
+static void write_plot(const cv_run *c) {
   tbk_plot_curve curves[3];
   char labels[3][160];
   size_t ncurves = 0;
   for (int vi = 0; vi < 3; vi++) {
-    int v = order[vi];
-    if (!want[v]) continue;
-    tbk_snprintf(labels[ncurves], sizeof labels[ncurves], "%s: AP %.3f", VARIANT_LABELS[v],
-             res[v].rank.average_precision);
-    curves[ncurves] = (tbk_plot_curve){labels[ncurves], res[v].rank.curve, res[v].rank.ncurve};
+    const variant_result *res = &c->res[ORDER[vi]];
+    if (!c->want[ORDER[vi]]) continue;
+    tbk_snprintf(labels[ncurves], sizeof labels[ncurves], "%s: AP %.3f", VARIANT_LABELS[ORDER[vi]],
+             res->rank.average_precision);
+    curves[ncurves] = (tbk_plot_curve){labels[ncurves], res->rank.curve, res->rank.ncurve};
     ncurves++;
   }
   char full_title[512];
-  snprintf(full_title, sizeof full_title, "%s (%zu sites, %u folds, %zu blocks)", title, nsites, folds, rows);
+  snprintf(full_title, sizeof full_title, "%s (%zu sites, %u folds, %zu blocks)", c->title, c->nsites, c->folds,
+           c->rows);
   tbk_buf svg = {0};
-  if (tbk_pr_svg(curves, ncurves, full_title, rows ? (double)positives / (double)rows : NAN, &svg, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  char *svg_path = join(outdir, "pr.svg");
+  tbk_error err = {0};
+  if (tbk_pr_svg(curves, ncurves, full_title, c->rows ? (double)c->positives / (double)c->rows : NAN, &svg, &err))
+    cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  char *svg_path = join(c->outdir, "pr.svg");
   write_file(svg_path, &svg);
   free(svg_path);
   tbk_buf_free(&svg);
+}
 
-  /* Per-site figures, at the global 0.90-precision threshold of each
-   * variant: how evenly the operating point serves the sites. */
+/* One per_site.csv line: site k's rows under variant v at threshold thr.
+ * ss and sy are scratch for the site's scores and labels. */
+static void site_line(const cv_run *c, int v, size_t k, double thr, double *ss, int *sy, tbk_buf *ps) {
+  const double *scores = c->res[v].scores;
+  size_t m = 0, pos = 0, tp = 0, fp = 0;
+  for (size_t r = 0; r < c->rows; r++) {
+    if (c->site_of[r] != k || isnan(scores[r])) continue;
+    ss[m] = scores[r];
+    sy[m] = c->label[r];
+    pos += sy[m] == 1;
+    if (ss[m] >= thr) { tp += sy[m] == 1; fp += sy[m] != 1; }
+    m++;
+  }
+  tbk_ranking sr;
+  tbk_error err = {0};
+  if (tbk_ranking_compute(ss, sy, m, &sr, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  /* Site names are keys we wrote ourselves (host names); quote anyway. */
+  cli_mem(tbk_buf_printf(ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], c->site_name[k], m, pos,
+                 m ? (double)pos / (double)m : 0.0));
+  if (isnan(sr.average_precision)) cli_mem(tbk_buf_puts(ps, ","));
+  else cli_mem(tbk_buf_printf(ps, "%.4f,", sr.average_precision));
+  cli_mem(tbk_buf_printf(ps, "%.6g,", thr));
+  if (tp + fp) cli_mem(tbk_buf_printf(ps, "%.4f,", (double)tp / (double)(tp + fp)));
+  else cli_mem(tbk_buf_puts(ps, ","));
+  if (pos) cli_mem(tbk_buf_printf(ps, "%.4f\n", (double)tp / (double)pos));
+  else cli_mem(tbk_buf_puts(ps, "\n"));
+  tbk_ranking_free(&sr);
+}
+
+/* per_site.csv, at the global 0.90-precision threshold of each variant:
+ * how evenly the operating point serves the sites. */
+static void write_per_site(const cv_run *c) {
   tbk_buf ps = {0};
   cli_mem(tbk_buf_puts(&ps, "variant,site,rows,templates,template_share,ap,threshold90,precision_at_t90,recall_at_t90\n"));
-  double *ss = malloc((rows ? rows : 1) * sizeof *ss);
-  int *sy = malloc((rows ? rows : 1) * sizeof *sy);
+  double *ss = malloc((c->rows ? c->rows : 1) * sizeof *ss);
+  int *sy = malloc((c->rows ? c->rows : 1) * sizeof *sy);
   if (!ss || !sy) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (int vi = 0; vi < 3; vi++) {
-    int v = order[vi];
-    if (!want[v]) continue;
-    double thr = res[v].op90.threshold;
-    for (size_t k = 0; k < found; k++) {
-      size_t m = 0, pos = 0, tp = 0, fp = 0;
-      for (size_t r = 0; r < rows; r++) {
-        if (site_of[r] != k || isnan(scores[v][r])) continue;
-        ss[m] = scores[v][r];
-        sy[m] = label[r];
-        pos += sy[m] == 1;
-        if (ss[m] >= thr) { tp += sy[m] == 1; fp += sy[m] != 1; }
-        m++;
-      }
-      tbk_ranking sr;
-      if (tbk_ranking_compute(ss, sy, m, &sr, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-      /* Site names are keys we wrote ourselves (host names); quote anyway. */
-      cli_mem(tbk_buf_printf(&ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], site_name[k], m, pos,
-                             m ? (double)pos / (double)m : 0.0));
-      if (isnan(sr.average_precision)) cli_mem(tbk_buf_puts(&ps, ","));
-      else cli_mem(tbk_buf_printf(&ps, "%.4f,", sr.average_precision));
-      cli_mem(tbk_buf_printf(&ps, "%.6g,", thr));
-      if (tp + fp) cli_mem(tbk_buf_printf(&ps, "%.4f,", (double)tp / (double)(tp + fp)));
-      else cli_mem(tbk_buf_puts(&ps, ","));
-      if (pos) cli_mem(tbk_buf_printf(&ps, "%.4f\n", (double)tp / (double)pos));
-      else cli_mem(tbk_buf_puts(&ps, "\n"));
-      tbk_ranking_free(&sr);
-    }
+    if (!c->want[ORDER[vi]]) continue;
+    for (size_t k = 0; k < c->nfound; k++) site_line(c, ORDER[vi], k, c->res[ORDER[vi]].op90.threshold, ss, sy, &ps);
   }
-  char *ps_path = join(outdir, "per_site.csv");
+  char *ps_path = join(c->outdir, "per_site.csv");
   write_file(ps_path, &ps);
   free(ps_path);
   tbk_buf_free(&ps);
   free(ss);
   free(sy);
+}
 
-  /* summary.json and the table. */
-  tbk_buf js = {0};
-  cli_mem(tbk_buf_printf(&js, "{\"rows\": %zu, \"sites\": %zu, \"templates\": %zu, \"folds\": %u,\n", rows, nsites, positives,
-                         folds));
-  cli_mem(tbk_buf_puts(&js, " \"schema\": "));
-  cli_mem(tbk_buf_json_str(&js, tbk_dataset_schema(ds), strlen(tbk_dataset_schema(ds))));
-  cli_mem(tbk_buf_printf(&js,
-                         ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
-                         "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
-                         "\"max_site_rows\": %zu},\n \"inputs\": [",
-                         opt.encoding == TBK_ENC_MDL ? "mdl" : opt.encoding == TBK_ENC_RAW ? "raw" : "both", opt.C,
-                         opt.auto_C ? "true" : "false", opt.weight_pos, opt.weight_neg, opt.nb_alpha, opt.nb_folds,
-                         opt.dedup ? "true" : "false", opt.balance ? "true" : "false", opt.max_site_rows));
-  for (int i = optind; i < argc; i += 3) {
-    if (i > optind) cli_mem(tbk_buf_puts(&js, ", "));
-    cli_mem(tbk_buf_json_str(&js, argv[i], strlen(argv[i])));
+/* summary.json's head: the data and the training options. */
+static void summary_head(const cv_run *c, tbk_buf *js) {
+  const tbk_train_options *o = &c->opt;
+  cli_mem(tbk_buf_printf(js, "{\"rows\": %zu, \"sites\": %zu, \"templates\": %zu, \"folds\": %u,\n", c->rows, c->nsites,
+                 c->positives, c->folds));
+  cli_mem(tbk_buf_puts(js, " \"schema\": "));
+  cli_mem(tbk_buf_json_str(js, tbk_dataset_schema(c->ds), strlen(tbk_dataset_schema(c->ds))));
+  cli_mem(tbk_buf_printf(js,
+                 ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
+                 "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
+                 "\"max_site_rows\": %zu},\n \"inputs\": [",
+                 o->encoding == TBK_ENC_MDL ? "mdl" : o->encoding == TBK_ENC_RAW ? "raw" : "both", o->C,
+                 o->auto_C ? "true" : "false", o->weight_pos, o->weight_neg, o->nb_alpha, o->nb_folds,
+                 o->dedup ? "true" : "false", o->balance ? "true" : "false", o->max_site_rows));
+  for (int i = 0; i < c->ninputs; i += 3) {
+    if (i > 0) cli_mem(tbk_buf_puts(js, ", "));
+    cli_mem(tbk_buf_json_str(js, c->inputs[i], strlen(c->inputs[i])));
   }
-  cli_mem(tbk_buf_puts(&js, "],\n \"variants\": {"));
+  cli_mem(tbk_buf_puts(js, "],\n \"variants\": {"));
+}
+
+/* One variant's object in summary.json. */
+static void summary_variant(const variant_result *r, const char *name, int first, tbk_buf *js) {
+  cli_mem(tbk_buf_printf(js, "%s\n  \"%s\": {\"average_precision\": ", first ? "" : ",", name));
+  cli_mem(json_num(js, r->rank.average_precision));
+  cli_mem(tbk_buf_puts(js, ", \"roc_auc\": "));
+  cli_mem(json_num(js, r->rank.roc_auc));
+  const tbk_operating_point *ops[2] = {&r->op90, &r->op95};
+  const int has[2] = {r->has90, r->has95};
+  const char *keys[2] = {"at_precision_0.90", "at_precision_0.95"};
+  for (int k = 0; k < 2; k++) {
+    cli_mem(tbk_buf_printf(js, ", \"%s\": {\"recall\": ", keys[k]));
+    cli_mem(json_num(js, has[k] ? ops[k]->recall : 0.0));
+    cli_mem(tbk_buf_puts(js, ", \"precision\": "));
+    cli_mem(json_num(js, has[k] ? ops[k]->precision : NAN));
+    cli_mem(tbk_buf_puts(js, ", \"threshold\": "));
+    if (has[k]) cli_mem(tbk_buf_printf(js, "%.6g", ops[k]->threshold));
+    else cli_mem(tbk_buf_puts(js, "null"));
+    cli_mem(tbk_buf_puts(js, "}"));
+  }
+  cli_mem(tbk_buf_printf(js, ", \"rows\": %zu, \"templates\": %zu, \"seconds\": %.1f}", r->rank.rows, r->rank.positives,
+                 r->seconds));
+}
+
+/* summary.json, and the markdown table on stdout. */
+static void write_summary(const cv_run *c) {
+  tbk_buf js = {0};
+  summary_head(c, &js);
   printf("| variant | PR-AUC (AP) | ROC-AUC | recall @ P≥0.90 | recall @ P≥0.95 | rows | templates | sites |\n"
          "|---|---|---|---|---|---|---|---|\n");
   int first = 1;
   for (int vi = 0; vi < 3; vi++) {
-    int v = order[vi];
-    if (!want[v]) continue;
-    const variant_result *r = &res[v];
-    cli_mem(tbk_buf_printf(&js, "%s\n  \"%s\": {\"average_precision\": ", first ? "" : ",", VARIANT_NAMES[v]));
+    int v = ORDER[vi];
+    if (!c->want[v]) continue;
+    const variant_result *r = &c->res[v];
+    summary_variant(r, VARIANT_NAMES[v], first, &js);
     first = 0;
-    cli_mem(json_num(&js, r->rank.average_precision));
-    cli_mem(tbk_buf_puts(&js, ", \"roc_auc\": "));
-    cli_mem(json_num(&js, r->rank.roc_auc));
-    const tbk_operating_point *ops[2] = {&r->op90, &r->op95};
-    const int has[2] = {r->has90, r->has95};
-    const char *keys[2] = {"at_precision_0.90", "at_precision_0.95"};
-    for (int k = 0; k < 2; k++) {
-      cli_mem(tbk_buf_printf(&js, ", \"%s\": {\"recall\": ", keys[k]));
-      cli_mem(json_num(&js, has[k] ? ops[k]->recall : 0.0));
-      cli_mem(tbk_buf_puts(&js, ", \"precision\": "));
-      cli_mem(json_num(&js, has[k] ? ops[k]->precision : NAN));
-      cli_mem(tbk_buf_puts(&js, ", \"threshold\": "));
-      if (has[k]) cli_mem(tbk_buf_printf(&js, "%.6g", ops[k]->threshold));
-      else cli_mem(tbk_buf_puts(&js, "null"));
-      cli_mem(tbk_buf_puts(&js, "}"));
-    }
-    cli_mem(tbk_buf_printf(&js, ", \"rows\": %zu, \"templates\": %zu, \"seconds\": %.1f}", r->rank.rows, r->rank.positives,
-                           r->seconds));
     char a[32], b[32], c90[32], c95[32];
     printf("| %s | %s | %s | %s | %s | %zu | %zu | %zu |\n", VARIANT_NAMES[v], fmt4(a, r->rank.average_precision),
            fmt4(b, r->rank.roc_auc), fmt4(c90, r->has90 ? r->op90.recall : 0.0),
-           fmt4(c95, r->has95 ? r->op95.recall : 0.0), r->rank.rows, r->rank.positives, nsites);
+           fmt4(c95, r->has95 ? r->op95.recall : 0.0), r->rank.rows, r->rank.positives, c->nsites);
   }
   cli_mem(tbk_buf_puts(&js, "\n }\n}\n"));
-  char *js_path = join(outdir, "summary.json");
+  char *js_path = join(c->outdir, "summary.json");
   write_file(js_path, &js);
   free(js_path);
   tbk_buf_free(&js);
-
-  for (int v = 0; v < 3; v++) {
-    tbk_ranking_free(&res[v].rank);
-    free(scores[v]);
-  }
-  free(label);
-  free(site_name);
-  free(site_of);
-  tbk_dataset_free(ds);
-  return cli_exit(skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
 }
 
+int cmd_cv(int argc, char **argv) {
+  cli_init("tbk-eval cv");
+  cv_run c = {0};
+  tbk_train_options_init(&c.opt);
+  c.opt.cv_folds = 0; /* the evaluation's own CV replaces the operating points */
+  c.folds = 10;
+  c.outdir = "tbk-eval-cv";
+  c.title = "Template blocks, cross-site CV";
+  parse_options(&c, argc, argv);
+  c.ds = cli_read_dataset(argc, argv, optind, &c.skipped_rows);
+  c.rows = tbk_dataset_rows(c.ds);
+  c.nsites = tbk_dataset_sites(c.ds);
+  if (c.nsites < 2) cli_die(TBK_EXIT_FAIL, "cross-site validation needs at least 2 sites (have %zu)", c.nsites);
+  if (c.folds > c.nsites) {
+    if (!c.quiet)
+      fprintf(stderr, "%s: only %zu sites: %zu folds (leave one site out)\n", cli_prog(), c.nsites, c.nsites);
+    c.folds = (unsigned)c.nsites;
+  }
+  if (!c.quiet)
+    fprintf(stderr, "%s: %zu rows from %zu sites, %u folds (schema %s)\n", cli_prog(), c.rows, c.nsites, c.folds,
+            tbk_dataset_schema(c.ds));
+  if (cli_mkdirs(c.outdir)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", c.outdir, strerror(errno));
+  index_rows(&c);
+  for (int vi = 0; vi < 3; vi++)
+    if (c.want[ORDER[vi]]) run_variant(&c, ORDER[vi]);
+  write_plot(&c);
+  write_per_site(&c);
+  write_summary(&c);
+  for (int v = 0; v < 3; v++) {
+    tbk_ranking_free(&c.res[v].rank);
+    free(c.res[v].scores);
+  }
+  free(c.label);
+  free(c.site_name);
+  free(c.site_of);
+  tbk_dataset_free(c.ds);
+  return cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+}
