@@ -13,6 +13,7 @@
 #include "warc.h"
 #include "page_internal.h"
 #include "label.h"
+#include "chunks.h"
 #include "features.h"
 #include "units.h"
 #include "rows.h"

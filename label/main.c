@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunks_cli.h"
 #include "cli.h"
 
 static void usage(void) {
@@ -33,13 +34,14 @@ static void usage(void) {
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
+         "%s\n"
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error\n"
          "  2  usage error\n"
          "  3  some pages or sites were skipped (each reported)\n"
          "  4  output could not be written\n",
-         cli_page_options_help);
+         label_chunks_help, cli_page_options_help);
 }
 
 enum {
@@ -158,6 +160,8 @@ int main(int argc, char **argv) {
   const char *output = NULL, *stats_path = NULL;
   int quiet = 0, gold = 0, gold_comments = 0;
   double gold_share = 0.5;
+  label_chunks chunks;
+  label_chunks_init(&chunks);
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},
       {"stats", required_argument, 0, OPT_STATS},
@@ -172,11 +176,12 @@ int main(int argc, char **argv) {
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,
+      LABEL_CHUNK_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
   opterr = 0; /* getopt's own message has neither our prefix nor our form */
   while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-    if (cli_pages_option(&pages, c, optarg)) continue;
+    if (cli_pages_option(&pages, c, optarg) || label_chunks_option(&chunks, c, optarg)) continue;
     switch (c) {
     case 'o': output = optarg; break;
     case OPT_STATS: stats_path = optarg; break;
@@ -196,6 +201,8 @@ int main(int argc, char **argv) {
   if (optind >= argc) cli_usage_error("no input given");
   cli_output_check("-o", output);
   cli_output_check("--stats", stats_path);
+  label_chunks_check(&chunks);
+  if (chunks.on && gold) cli_usage_error("--gold labels units from gold text, not --method chunks");
 
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
@@ -209,6 +216,11 @@ int main(int argc, char **argv) {
     tbk_page_list_free(&list);
     cli_out_commit(&out);
     return cli_exit(cli_pages_exit(&pages));
+  }
+  if (chunks.on) {
+    int code = label_chunks_run(&chunks, &pages, &list, &out, output, stats_path, lopt.min_pages, lopt.emit_ignored, quiet);
+    tbk_page_list_free(&list);
+    return cli_exit(code);
   }
   if (stats_path) {
     cli_out_open(&stats, stats_path);

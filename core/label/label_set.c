@@ -153,6 +153,9 @@ static tbk_status read_line(tbk_label_set *s, const char *line, size_t len, cons
     *broken = 1;
   } else {
     int label = label_value(o);
+    /* A chunk label (tbk-label --method chunks) that is not a block's has
+     * no block to go to. */
+    if (label && tbk_jsonl_num(o, "block", 1) == 0) label = 0;
     if (label) st = add_entry(s, page, bpath, md5, label, err);
   }
   tbk_jsonl_free(o);

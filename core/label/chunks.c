@@ -1,0 +1,525 @@
+/* Table text chunks (Ma et al. 2003, figure 2), over the page layer's node
+ * table: the paper's walk appends the text of every node to a buffer and
+ * empties it at every table node; here the text is already one buffer, so a
+ * chunk is the range between two consecutive boundaries, where a boundary
+ * is the text offset at which a delimiter element starts or ends.
+ *
+ * Pass 1 (tbk_chunker_add_page) counts each key once per page and spills
+ * the page's chunks to a temporary file, as the blocks labeller does, so
+ * memory holds the site's distinct keys only; pass 2 (tbk_chunker_finish)
+ * reads them back page by page and labels them. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunks.h"
+#include "text_internal.h"
+#include "util.h"
+
+void tbk_chunk_options_init(tbk_chunk_options *o) {
+  memset(o, 0, sizeof *o);
+  o->df_frac = 0.10;
+  o->min_df = 3;
+  o->key = TBK_CHUNK_KEY_TEXT;
+  tbk_chunk_tags_parse(o, TBK_CHUNK_TAGS_DEFAULT, NULL);
+}
+
+tbk_status tbk_chunk_tags_parse(tbk_chunk_options *o, const char *list, tbk_error *err) {
+  unsigned char set[TBK_TAG_COUNT] = {0};
+  size_t n = 0;
+  for (const char *s = list; *s;) {
+    while (*s == ',' || *s == ' ') s++;
+    const char *e = s;
+    while (*e && *e != ',' && *e != ' ') e++;
+    if (e == s) break;
+    char name[32];
+    size_t len = (size_t)(e - s);
+    tbk_tag t = TBK_TAG_OTHER;
+    if (len < sizeof name) {
+      for (size_t i = 0; i < len; i++) name[i] = (char)tolower((unsigned char)s[i]);
+      name[len] = '\0';
+      t = tbk_tag_lookup(name);
+    }
+    if (t == TBK_TAG_OTHER || (tbk_tag_flags(t) & TAG_DROP))
+      return tbk_fail(err, TBK_ERR_ARG, "'%.*s' is not a tag whose text tbk keeps", (int)(len < 64 ? len : 64), s);
+    set[t] = 1;
+    n++;
+    s = e;
+  }
+  if (!n) return tbk_fail(err, TBK_ERR_ARG, "no tag given");
+  memcpy(o->delim, set, sizeof set);
+  return TBK_OK;
+}
+
+int tbk_chunk_tags_format(const tbk_chunk_options *o, tbk_buf *out) {
+  int first = 1;
+  for (int t = 0; t < TBK_TAG_COUNT; t++) {
+    if (!o->delim[t]) continue;
+    if ((!first && tbk_buf_puts(out, ",")) || tbk_buf_puts(out, tbk_tag_name((tbk_tag)t))) return -1;
+    first = 0;
+  }
+  return 0;
+}
+
+size_t tbk_chunk_threshold(const tbk_chunk_options *o, size_t pages) {
+  if (o->df) return o->df;
+  /* The epsilon keeps 10% of 30 pages at 3, not 4, despite binary floats. */
+  size_t share = (size_t)ceil(o->df_frac * (double)pages - 1e-9);
+  return share > o->min_df ? share : o->min_df;
+}
+
+/* ------------------------------------------------------------ the walk */
+
+typedef struct walk {
+  const tbk_page *p;
+  const tbk_chunk_options *o;
+  tbk_chunk_span_fn fn;
+  void *ctx;
+  tbk_buf path, tpath;   /* locators of the last node visited */
+  size_t *lens, *tlens;  /* by depth: length of the ancestor's locator */
+  uint32_t *stack;       /* open delimiter elements */
+  size_t depth;          /* of stack */
+  uint32_t root;         /* the root element around the last node */
+  uint32_t from;         /* where the open chunk starts */
+} walk;
+
+static int path_step(walk *w, uint32_t i) {
+  const tbk_node *n = &w->p->nodes[i];
+  const char *name = tbk_node_name(n);
+  size_t nl = strlen(name);
+  char num[16], *e = num + sizeof num, *d = e;
+  *--d = ']';
+  uint32_t v = n->nth;
+  do *--d = (char)('0' + v % 10); while (v /= 10);
+  *--d = '[';
+  w->path.len = w->lens[n->depth - 1];
+  w->tpath.len = w->tlens[n->depth - 1];
+  if (tbk_buf_append(&w->path, "/", 1) || tbk_buf_append(&w->path, name, nl) ||
+      tbk_buf_append(&w->path, d, (size_t)(e - d)) || (n->depth > 1 && tbk_buf_append(&w->tpath, "/", 1)) ||
+      tbk_buf_append(&w->tpath, name, nl))
+    return -1;
+  w->lens[n->depth] = w->path.len;
+  w->tlens[n->depth] = w->tpath.len;
+  return 0;
+}
+
+/* Close the open chunk at text offset `to`: report it when any text is
+ * left after trimming. Its owner is the innermost open delimiter, an
+ * ancestor of (or) the last node visited, so its locator is a prefix of
+ * the current one. */
+static int cut(walk *w, uint32_t to) {
+  uint32_t a = w->from, b = to;
+  w->from = to;
+  const char *t = w->p->text.data;
+  while (a < b && t[a] == ' ') a++;
+  while (b > a && t[b - 1] == ' ') b--;
+  if (a == b) return 0;
+  uint32_t owner = w->depth ? w->stack[w->depth - 1] : w->root;
+  if (owner == TBK_NONE) return 0; /* text before any element: none exists */
+  if (tbk_buf_reserve(&w->path, 1) || tbk_buf_reserve(&w->tpath, 1)) return -1; /* for the NULs below */
+  const tbk_node *on = &w->p->nodes[owner];
+  tbk_chunk_span s = {.start = a, .end = b, .owner = owner, .block = -1};
+  size_t pl = w->lens[on->depth], tl = w->tlens[on->depth];
+  char psave = w->path.data[pl], tsave = w->tpath.data[tl];
+  w->path.data[pl] = '\0';
+  w->tpath.data[tl] = '\0';
+  s.path = w->path.data;
+  s.path_len = pl;
+  s.tpath = w->tpath.data;
+  s.tpath_len = tl;
+  if (on->block >= 0) {
+    const tbk_block *bl = &w->p->blocks[on->block];
+    if ((size_t)(bl->text - t) == a && bl->text_len == b - a) {
+      s.block = on->block;
+      s.path = bl->path;
+      s.path_len = strlen(bl->path);
+    }
+  }
+  int r = w->fn(w->ctx, &s);
+  w->path.data[pl] = psave;
+  w->tpath.data[tl] = tsave;
+  return r;
+}
+
+int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_span_fn fn, void *ctx) {
+  walk w = {.p = p, .o = o, .fn = fn, .ctx = ctx, .root = TBK_NONE};
+  w.lens = calloc((size_t)p->max_depth + 2, sizeof *w.lens);
+  w.tlens = calloc((size_t)p->max_depth + 2, sizeof *w.tlens);
+  w.stack = malloc(((size_t)p->max_depth + 1) * sizeof *w.stack);
+  int r = 0;
+  if (!w.lens || !w.tlens || !w.stack || tbk_buf_reserve(&w.path, 64) || tbk_buf_reserve(&w.tpath, 64)) r = -1;
+  for (uint32_t i = 0; i < p->n_nodes && !r; i++) {
+    const tbk_node *n = &p->nodes[i];
+    /* Elements ending before this one close, innermost first. */
+    while (!r && w.depth && p->nodes[w.stack[w.depth - 1]].end <= i) {
+      r = cut(&w, p->nodes[w.stack[w.depth - 1]].text_end);
+      w.depth--;
+    }
+    if (r) break;
+    if (n->parent == TBK_NONE) {
+      /* A new root: whatever text is open belongs to the previous one. */
+      if (w.root != TBK_NONE && (r = cut(&w, n->text_start))) break;
+      w.root = i;
+    }
+    if (o->delim[n->tag]) {
+      if ((r = cut(&w, n->text_start))) break;
+      w.stack[w.depth++] = i;
+    }
+    if (path_step(&w, i)) r = -1;
+  }
+  while (!r && w.depth) {
+    r = cut(&w, p->nodes[w.stack[w.depth - 1]].text_end);
+    w.depth--;
+  }
+  if (!r && p->n_nodes) r = cut(&w, (uint32_t)p->text.len);
+  free(w.lens);
+  free(w.tlens);
+  free(w.stack);
+  tbk_buf_free(&w.path);
+  tbk_buf_free(&w.tpath);
+  return r;
+}
+
+/* ------------------------------------------------------------ pass 1 */
+
+typedef struct key_slot {
+  unsigned char key[16];
+  uint32_t df;
+  uint32_t last_page; /* 1 + index of the last page that counted it; 0 empty */
+  uint32_t words;
+} key_slot;
+
+struct tbk_chunker {
+  char *site;
+  tbk_chunk_options opt;
+  key_slot *slots;
+  size_t nslots, used;
+  FILE *spill;
+  uint32_t pages;
+  uint64_t chunks;
+  tbk_md5_ctx *md5;
+  /* scratch of the page being added */
+  const tbk_page *page;
+  tbk_buf keybuf;
+  tbk_buf pagebuf;  /* the page's chunk records, written after its header */
+  uint32_t page_chunks;
+  int failed; /* the spill could not be written */
+};
+
+/* Spilled records, native-endian (the file never leaves the process). */
+typedef struct page_rec {
+  uint32_t n_chunks, page_len, url_len;
+  uint64_t chars, words;
+} page_rec;
+
+typedef struct chunk_rec {
+  unsigned char key[16], md5[16];
+  uint32_t chars, words, start, text_len;
+  uint16_t path_len, tag_len, tpath_len;
+  uint8_t block;
+} chunk_rec;
+
+tbk_status tbk_chunker_new(const char *site, const tbk_chunk_options *o, tbk_chunker **out, tbk_error *err) {
+  *out = NULL;
+  tbk_chunker *c = calloc(1, sizeof *c);
+  if (!c) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (o) c->opt = *o;
+  else tbk_chunk_options_init(&c->opt);
+  c->site = strdup(site);
+  c->nslots = 1024;
+  c->slots = calloc(c->nslots, sizeof *c->slots);
+  c->md5 = tbk_md5_ctx_new();
+  if (!c->site || !c->slots || !c->md5) {
+    tbk_chunker_free(c);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  c->spill = tmpfile();
+  if (!c->spill) {
+    tbk_chunker_free(c);
+    return tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file for site %s", site);
+  }
+  *out = c;
+  return TBK_OK;
+}
+
+void tbk_chunker_free(tbk_chunker *c) {
+  if (!c) return;
+  free(c->site);
+  free(c->slots);
+  if (c->spill) fclose(c->spill);
+  tbk_md5_ctx_free(c->md5);
+  tbk_buf_free(&c->keybuf);
+  tbk_buf_free(&c->pagebuf);
+  free(c);
+}
+
+static size_t slot_of(const key_slot *slots, size_t nslots, const unsigned char key[16]) {
+  uint64_t h;
+  memcpy(&h, key, sizeof h); /* MD5 bytes are already uniformly spread */
+  size_t i = (size_t)h & (nslots - 1);
+  while (slots[i].last_page && memcmp(slots[i].key, key, 16) != 0) i = (i + 1) & (nslots - 1);
+  return i;
+}
+
+static int grow(tbk_chunker *c) {
+  size_t ns = c->nslots * 2;
+  key_slot *s = calloc(ns, sizeof *s);
+  if (!s) return -1;
+  for (size_t i = 0; i < c->nslots; i++)
+    if (c->slots[i].last_page) s[slot_of(s, ns, c->slots[i].key)] = c->slots[i];
+  free(c->slots);
+  c->slots = s;
+  c->nslots = ns;
+  return 0;
+}
+
+static uint32_t count_words(const char *s, size_t n) {
+  uint32_t w = n > 0; /* normalized text: one space between terms */
+  for (size_t i = 0; i < n; i++) w += s[i] == ' ';
+  return w;
+}
+
+/* At most max bytes of s, cut at a character boundary. */
+static size_t utf8_cut(const char *s, size_t n, size_t max) {
+  if (n <= max) return n;
+  size_t k = max;
+  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
+  return k;
+}
+
+enum { CHUNK_SNIPPET = 80, CHUNK_MAX_TEXT = 1u << 30 };
+
+static int add_span(void *ctx, const tbk_chunk_span *s) {
+  tbk_chunker *c = ctx;
+  const tbk_page *p = c->page;
+  const char *text = p->text.data + s->start;
+  size_t len = s->end - s->start;
+  chunk_rec r;
+  memset(&r, 0, sizeof r); /* the padding goes to the spill file too */
+  tbk_md5_with(c->md5, text, len, r.md5);
+  if (c->opt.key == TBK_CHUNK_KEY_TEXT_PATH) {
+    c->keybuf.len = 0;
+    if (tbk_buf_append(&c->keybuf, s->tpath, s->tpath_len) || tbk_buf_append(&c->keybuf, "\n", 1) ||
+        tbk_buf_append(&c->keybuf, text, len))
+      return -1;
+    tbk_md5_with(c->md5, c->keybuf.data, c->keybuf.len, r.key);
+  } else memcpy(r.key, r.md5, 16);
+  r.chars = (uint32_t)tbk_utf8_length(text, len);
+  r.words = count_words(text, len);
+  r.start = s->start;
+  r.text_len = (uint32_t)(c->opt.keep_text ? (len < CHUNK_MAX_TEXT ? len : utf8_cut(text, len, CHUNK_MAX_TEXT))
+                                           : utf8_cut(text, len, CHUNK_SNIPPET));
+  r.block = s->block >= 0;
+  const char *tag = tbk_node_name(&p->nodes[s->block >= 0 ? p->blocks[s->block].node : s->owner]);
+  size_t tl = strlen(tag);
+  r.tag_len = (uint16_t)(tl < 65535 ? tl : 65535);
+  r.path_len = (uint16_t)(s->path_len < 65535 ? s->path_len : 65535);
+  r.tpath_len = (uint16_t)(s->tpath_len < 65535 ? s->tpath_len : 65535);
+
+  if ((c->used + 1) * 10 > c->nslots * 7 && grow(c)) return -1;
+  key_slot *k = &c->slots[slot_of(c->slots, c->nslots, r.key)];
+  if (!k->last_page) {
+    memcpy(k->key, r.key, 16);
+    k->words = r.words;
+    c->used++;
+  }
+  if (k->last_page != c->pages) { /* once per page, however often it repeats */
+    k->df++;
+    k->last_page = c->pages;
+  }
+  c->chunks++;
+  c->page_chunks++;
+  tbk_buf *b = &c->pagebuf;
+  return tbk_buf_append(b, &r, sizeof r) || tbk_buf_append(b, s->path, r.path_len) ||
+                 tbk_buf_append(b, tag, r.tag_len) || tbk_buf_append(b, s->tpath, r.tpath_len) ||
+                 tbk_buf_append(b, text, r.text_len)
+             ? -1
+             : 0;
+}
+
+tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err) {
+  c->pages++;
+  c->page = page;
+  c->page_chunks = 0;
+  c->pagebuf.len = 0;
+  int r = tbk_page_chunks(page, &c->opt, add_span, c);
+  c->page = NULL;
+  if (r) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  page_rec pr;
+  memset(&pr, 0, sizeof pr);
+  pr.n_chunks = c->page_chunks;
+  pr.page_len = (uint32_t)strlen(ref->page);
+  pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
+  pr.chars = tbk_utf8_length(page->text.data, page->text.len);
+  const char *t = page->text.data;
+  size_t a = 0, b = page->text.len;
+  while (a < b && t[a] == ' ') a++;
+  while (b > a && t[b - 1] == ' ') b--;
+  pr.words = count_words(t + a, b - a);
+  FILE *f = c->spill;
+  if (fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
+      (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len) ||
+      (c->pagebuf.len && fwrite(c->pagebuf.data, 1, c->pagebuf.len, f) != c->pagebuf.len))
+    c->failed = 1;
+  if (c->failed) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->site);
+  return TBK_OK;
+}
+
+/* ------------------------------------------------------------ pass 2 */
+
+void tbk_chunker_set_df(tbk_chunker *c, size_t df) { c->opt.df = df; }
+
+static int read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off) {
+  *off = arena->len;
+  if (tbk_buf_reserve(arena, n + 1)) return -1;
+  if (n && fread(arena->data + arena->len, 1, n, f) != n) return -1;
+  arena->len += n;
+  arena->data[arena->len++] = '\0';
+  return 0;
+}
+
+static int cmp_key_idx(const void *a, const void *b, void *ctx) {
+  const tbk_chunk *ch = ctx;
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  int c = memcmp(ch[i].key, ch[j].key, 16);
+  if (c) return c;
+  return (i > j) - (i < j);
+}
+
+static const char *label_name(tbk_label lab) {
+  return lab == TBK_LABEL_TEMPLATE ? "template" : lab == TBK_LABEL_CONTENT ? "content" : "ignored";
+}
+
+static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg, size_t k, uint32_t pages) {
+  const tbk_chunk *ch = &pg->chunks[k];
+  char hex[33], khex[33];
+  tbk_md5_hex(ch->md5, hex);
+  tbk_md5_hex(ch->key, khex);
+  size_t sn = utf8_cut(ch->text, ch->text_len, CHUNK_SNIPPET);
+  line->len = 0;
+  return tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, site, strlen(site)) ||
+         tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, pg->page, strlen(pg->page)) ||
+         tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, pg->url, strlen(pg->url)) ||
+         tbk_buf_printf(line, ",\"method\":\"chunks\",\"chunk\":%zu,\"path\":", k) ||
+         tbk_buf_json_str(line, ch->path, strlen(ch->path)) || tbk_buf_puts(line, ",\"tag\":") ||
+         tbk_buf_json_str(line, ch->tag, strlen(ch->tag)) ||
+         tbk_buf_printf(line, ",\"block\":%d,\"md5\":\"%s\",\"key\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"",
+                        ch->block, hex, khex, ch->df, pages, label_name(ch->label)) ||
+         (ch->reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", ch->reason)) ||
+         tbk_buf_printf(line, ",\"chars\":%u,\"words\":%u,\"text\":", ch->chars, ch->words) ||
+         tbk_buf_json_str(line, ch->text, sn) || tbk_buf_puts(line, "}\n");
+}
+
+tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn,
+                              void *pctx, tbk_chunk_stats *stats, tbk_error *err) {
+  tbk_chunk_stats st = {0};
+  st.pages = c->pages;
+  st.chunks = (size_t)c->chunks;
+  st.keys = c->used;
+  st.threshold = tbk_chunk_threshold(&c->opt, c->pages);
+  for (size_t i = 0; i < c->nslots; i++)
+    if (c->slots[i].last_page && c->slots[i].df >= st.threshold) {
+      st.template_keys++;
+      st.template_key_words += c->slots[i].words;
+    }
+  tbk_status status = TBK_OK;
+  tbk_chunk *ch = NULL;
+  size_t *order = NULL, *offs = NULL, cap = 0;
+  tbk_buf arena = {0}, line = {0};
+  if (c->failed) status = tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->site);
+  else if (fflush(c->spill) || fseek(c->spill, 0, SEEK_SET))
+    status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+  for (uint32_t pg = 0; pg < c->pages && status == TBK_OK; pg++) {
+    page_rec pr;
+    size_t page_off, url_off;
+    arena.len = 0;
+    if (fread(&pr, sizeof pr, 1, c->spill) != 1 || read_str(c->spill, &arena, pr.page_len, &page_off) ||
+        read_str(c->spill, &arena, pr.url_len, &url_off)) {
+      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+      break;
+    }
+    size_t n = pr.n_chunks;
+    if (n > cap) {
+      size_t nc = tbk_grow_cap(cap, n, sizeof *ch);
+      if (!nc || tbk_resize(&ch, nc, sizeof *ch) || tbk_resize(&order, nc, sizeof *order) ||
+          tbk_resize(&offs, nc, 4 * sizeof *offs)) {
+        status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
+      cap = nc;
+    }
+    for (size_t i = 0; i < n && status == TBK_OK; i++) {
+      chunk_rec r;
+      if (fread(&r, sizeof r, 1, c->spill) != 1 || read_str(c->spill, &arena, r.path_len, &offs[4 * i]) ||
+          read_str(c->spill, &arena, r.tag_len, &offs[4 * i + 1]) ||
+          read_str(c->spill, &arena, r.tpath_len, &offs[4 * i + 2]) ||
+          read_str(c->spill, &arena, r.text_len, &offs[4 * i + 3])) {
+        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+        break;
+      }
+      tbk_chunk *x = &ch[i];
+      memset(x, 0, sizeof *x);
+      memcpy(x->key, r.key, 16);
+      memcpy(x->md5, r.md5, 16);
+      x->chars = r.chars;
+      x->words = r.words;
+      x->start = r.start;
+      x->text_len = r.text_len;
+      x->block = r.block;
+      const key_slot *k = &c->slots[slot_of(c->slots, c->nslots, r.key)];
+      x->df = k->last_page ? k->df : 0;
+      order[i] = i;
+    }
+    if (status) break;
+    for (size_t i = 0; i < n; i++) {
+      ch[i].path = arena.data + offs[4 * i];
+      ch[i].tag = arena.data + offs[4 * i + 1];
+      ch[i].tpath = arena.data + offs[4 * i + 2];
+      ch[i].text = arena.data + offs[4 * i + 3];
+    }
+    if (n > 1) qsort_r(order, n, sizeof *order, cmp_key_idx, ch);
+    for (size_t i = 1; i < n; i++)
+      if (memcmp(ch[order[i]].key, ch[order[i - 1]].key, 16) == 0) ch[order[i]].dup = ch[order[i - 1]].dup = 1;
+    tbk_chunk_page page = {.page = arena.data + page_off, .url = arena.data + url_off, .index = pg,
+                           .chunks = ch, .n = n, .chars = pr.chars, .words = pr.words};
+    st.words += pr.words;
+    for (size_t i = 0; i < n; i++) {
+      tbk_chunk *x = &ch[i];
+      /* A template chunk repeated on its page is still template (the
+       * paper's navigation bar at top and bottom); a repeated rare one is
+       * not clean content. */
+      if (x->df >= st.threshold) x->label = TBK_LABEL_TEMPLATE;
+      else if (x->dup) x->reason = "duplicate-in-page";
+      else if (x->df > 1) x->reason = "infrequent";
+      else x->label = TBK_LABEL_CONTENT;
+      if (x->label == TBK_LABEL_TEMPLATE) {
+        st.templates++;
+        st.template_words += x->words;
+      } else if (x->label == TBK_LABEL_CONTENT) st.contents++;
+      else st.ignored++;
+      if (!write || (x->label == TBK_LABEL_IGNORED && !c->opt.emit_ignored)) continue;
+      if (write_line(&line, c->site, &page, i, c->pages)) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (write(wctx, line.data, line.len)) { status = tbk_fail(err, TBK_ERR_IO, "cannot write output"); break; }
+    }
+    if (status == TBK_OK && page_fn && page_fn(pctx, &page)) status = tbk_fail(err, TBK_ERR_ARG, "stopped");
+  }
+  if (st.pages && st.words) st.atf = (double)st.template_key_words / ((double)st.words / (double)st.pages);
+  st.template_share = st.words ? (double)st.template_words / (double)st.words : 0.0;
+  if (stats) *stats = st;
+  free(ch);
+  free(order);
+  free(offs);
+  tbk_buf_free(&arena);
+  tbk_buf_free(&line);
+  return status;
+}
+
+int tbk_chunk_page_strip(const tbk_chunk_page *p, tbk_buf *out) {
+  for (size_t i = 0; i < p->n; i++) {
+    const tbk_chunk *x = &p->chunks[i];
+    if (x->label == TBK_LABEL_TEMPLATE) continue;
+    if (tbk_buf_append(out, x->text, x->text_len) || tbk_buf_append(out, "\n", 1)) return -1;
+  }
+  return 0;
+}
