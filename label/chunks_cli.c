@@ -70,7 +70,8 @@ void label_chunks_check(const label_chunks *c) {
 }
 
 typedef struct strip_ctx {
-  const char *dir;
+  char **names;    /* every page's output name (cli_output_names) */
+  size_t *added;   /* list index of each page the chunker took, this site */
   tbk_buf buf;
 } strip_ctx;
 
@@ -78,7 +79,7 @@ static int write_stripped(void *ctx, const tbk_chunk_page *p) {
   strip_ctx *s = ctx;
   s->buf.len = 0;
   if (tbk_chunk_page_strip(p, &s->buf)) cli_die(TBK_EXIT_FAIL, "out of memory");
-  char *name = cli_output_name(s->dir, p->page, ".txt");
+  char *name = s->names[s->added[p->index]];
   char *slash = strrchr(name, '/');
   if (slash) *slash = '\0';
   int bad = slash && cli_mkdirs(name);
@@ -89,7 +90,6 @@ static int write_stripped(void *ctx, const tbk_chunk_page *p) {
   if (s->buf.len && fwrite(s->buf.data, 1, s->buf.len, po.f) != s->buf.len)
     cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
   cli_out_commit(&po);
-  free(name);
   return 0;
 }
 
@@ -106,7 +106,12 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
                      const char *output, const char *stats_path, size_t min_pages, int emit_ignored, int quiet) {
   c->opt.emit_ignored = emit_ignored;
   c->opt.keep_text = c->strip_dir != NULL;
-  strip_ctx sx = {.dir = c->strip_dir};
+  strip_ctx sx = {0};
+  if (c->strip_dir) {
+    sx.names = cli_output_names(c->strip_dir, list, ".txt");
+    sx.added = malloc((list->n ? list->n : 1) * sizeof *sx.added);
+    if (!sx.added) cli_die(TBK_EXIT_FAIL, "out of memory");
+  }
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
@@ -136,10 +141,11 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     tbk_chunker *ck;
     tbk_error err = {0};
     if (tbk_chunker_new(site, &c->opt, &ck, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-    size_t bad_before = pages->bad_pages;
+    size_t bad_before = pages->bad_pages, nadded = 0;
     for (size_t k = i; k < j; k++) {
       tbk_page *page = cli_pages_load(pages, &list->refs[k]);
       if (!page) continue;
+      if (sx.added) sx.added[nadded++] = k;
       if (tbk_chunker_add_page(ck, &list->refs[k], page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
       tbk_page_free(page);
     }
@@ -164,6 +170,11 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     i = j;
   }
   tbk_buf_free(&sx.buf);
+  if (sx.names) {
+    for (size_t k = 0; k < list->n; k++) free(sx.names[k]);
+    free(sx.names);
+  }
+  free(sx.added);
   cli_out_commit(out);
   if (stats_path) cli_out_commit(&stats);
   int code = cli_pages_exit(pages);

@@ -201,6 +201,7 @@ int main(int argc, char **argv) {
   if (optind >= argc) cli_usage_error("no input given");
   cli_output_check("-o", output);
   cli_output_check("--stats", stats_path);
+  if (chunks.strip_dir && !*chunks.strip_dir) cli_usage_error("--strip needs a directory");
   label_chunks_check(&chunks);
   if (chunks.on && gold) cli_usage_error("--gold labels units from gold text, not --method chunks");
 

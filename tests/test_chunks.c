@@ -158,14 +158,14 @@ static void test_threshold(void) {
  * Words per page: 7 6 5 6 4 = 28, mean 5.6. */
 static void site_page(int i, tbk_buf *b) {
   b->len = 0;
-  tbk_buf_puts(b, "<html><body><table><tr><td>Menu</td>");
-  if (i <= 2) tbk_buf_puts(b, "<td>Opt</td>");
-  if (i <= 3) tbk_buf_puts(b, "<td>Three</td>");
-  tbk_buf_printf(b, "<td>Body %d text</td>", i);
-  if (i == 4) tbk_buf_puts(b, "<td>Twice</td><td>Twice</td>");
-  tbk_buf_puts(b, "</tr></table>");
-  if (i == 1) tbk_buf_puts(b, "<table><tr><td><table><tr><td>Menu</td></tr></table></td></tr></table>");
-  tbk_buf_puts(b, "</body></html>");
+  CHECK_BUF(tbk_buf_puts(b, "<html><body><table><tr><td>Menu</td>"));
+  if (i <= 2) CHECK_BUF(tbk_buf_puts(b, "<td>Opt</td>"));
+  if (i <= 3) CHECK_BUF(tbk_buf_puts(b, "<td>Three</td>"));
+  CHECK_BUF(tbk_buf_printf(b, "<td>Body %d text</td>", i));
+  if (i == 4) CHECK_BUF(tbk_buf_puts(b, "<td>Twice</td><td>Twice</td>"));
+  CHECK_BUF(tbk_buf_puts(b, "</tr></table>"));
+  if (i == 1) CHECK_BUF(tbk_buf_puts(b, "<table><tr><td><table><tr><td>Menu</td></tr></table></td></tr></table>"));
+  CHECK_BUF(tbk_buf_puts(b, "</body></html>"));
 }
 
 typedef struct run {
