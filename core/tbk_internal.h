@@ -9,6 +9,7 @@
 #include "jsonl.h"
 #include "text.h"
 #include "charset.h"
+#include "measure.h"
 #include "io.h"
 #include "warc.h"
 #include "page_internal.h"

@@ -54,7 +54,7 @@ static void check_page(const tbk_page *p) {
     if (b->parent >= (int32_t)i || b->parent < -1) abort();
     if (b->text < text || b->text + b->text_len > text + tlen) abort();
     if (!tbk_utf8_valid(b->text, b->text_len)) abort();
-    if (tbk_utf8_length(b->text, b->text_len) != b->text_chars) abort();
+    if (tbk_text_length(b->text, b->text_len) != b->text_chars) abort();
     unsigned char md5[16];
     tbk_md5(b->text, b->text_len, md5);
     if (memcmp(md5, b->md5, 16) != 0) abort();

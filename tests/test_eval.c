@@ -84,7 +84,11 @@ static void test_overlap(void) {
   CHECK_NEAR(o.recall, 0.5, 1e-12);
   o = overlap(t, "ÄPFEL und Birnen", "äpfel UND birnen");
   CHECK_NEAR(o.f1, 1.0, 1e-12);
+  /* Han: bigrams of the letters in a row, a lone letter alone. */
   o = overlap(t, "東京", "東");
+  CHECK_INT(o.pred_tokens, 1);
+  CHECK_INT(o.common, 0);
+  o = overlap(t, "東京都", "東京");
   CHECK_INT(o.pred_tokens, 2);
   CHECK_NEAR(o.precision, 0.5, 1e-12);
   CHECK_NEAR(o.recall, 1.0, 1e-12);

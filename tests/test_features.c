@@ -186,15 +186,17 @@ static const fcase cases[] = {
      "\xD0\xBA\xD0\xB0\xD0\xBA \xD0\xB4\xD0\xB5\xD0\xBB\xD0\xB0? "
      "\xE6\x9D\xB1\xE4\xBA\xAC\xE3\x81\xAF\xE5\xA4\xA7\xE3\x81\x8D\xE3\x81\x84</p></div>"
      "</body></html>",
-     {{BODY "/div[1]", "text.chars", 56},
-      {BODY "/div[1]", "text.words", 16},
-      {BODY "/div[1]", "text.unique_words", 16},
+     /* the six Han and Kana characters weigh 3.7 each (measure.h) and
+      * make five bigrams */
+     {{BODY "/div[1]", "text.chars", 72},
+      {BODY "/div[1]", "text.words", 15},
+      {BODY "/div[1]", "text.unique_words", 15},
       {BODY "/div[1]", "text.sentences", 2},
       {BODY "/div[1]", "text.punct", 3},
-      {BODY "/div[1]", "text.punct_ratio", 3.0 / 46},
-      {BODY "/div[1]", "text.cap_word_ratio", 3.0 / 16},
-      {BODY "/div[1]", "text.short_word_ratio", 10.0 / 16},
-      {BODY "/div[1]", "text.mean_word_len", 43.0 / 16},
+      {BODY "/div[1]", "text.punct_ratio", 3.0 / 62},
+      {BODY "/div[1]", "text.cap_word_ratio", 3.0 / 15},
+      {BODY "/div[1]", "text.short_word_ratio", 4.0 / 15},
+      {BODY "/div[1]", "text.mean_word_len", 72.0 / 15},
       {NULL, NULL, 0}}},
     {"Japanese sentences end at the full-width marks themselves",
      "<html><body><div><p>\xe3\x81\x93\xe3\x82\x8c\xe3\x81\xaf\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
@@ -204,7 +206,8 @@ static const fcase cases[] = {
      "\xe3\x81\xaf\xe3\x81\x84\xe3\x80\x81\xe3\x81\x9d\xe3\x81\x86\xe3\x81\xa7\xe3\x81\x99\xe3\x80\x82"
      "\xe3\x81\x82\xe3\x82\x8a\xe3\x81\x8c\xe3\x81\xa8\xe3\x81\x86\xe3\x81\x94\xe3\x81\x96\xe3\x81\x84"
      "\xe3\x81\xbe\xe3\x81\x97\xe3\x81\x9f\xe3\x80\x82</p></div></body></html>",
-     {{BODY "/div[1]", "text.chars", 50},
+     /* 50 code points, all wide: 50 * 3.7 */
+     {{BODY "/div[1]", "text.chars", 185},
       {BODY "/div[1]", "text.sentences", 5},
       {BODY "/div[1]", "text.punct", 6},
       {BODY "/div[1]", "text.upper_ratio", 0},

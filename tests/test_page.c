@@ -182,9 +182,24 @@ static void test_thresholds(void) {
   CHECK_INT(count_for("   \n abc def ghi jkl mno pqr stu vwx yza bcd \t\n  ", 40, 3), 0);
   /* Inner whitespace runs collapse to one before counting. */
   CHECK_INT(count_for("abc   def ghi jkl mno pqr stu vwx yza bcd", 40, 3), 0);
-  /* CJK: 40 Han characters, each a word. */
-  CHECK_INT(count_for("日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日", 40, 3), 1);
-  CHECK_INT(count_for("日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語日本語", 40, 3), 0);
+  /* Han and Kana weigh 3.7 (measure.h): 11 of them are 40 characters, 10
+   * are 37; words are their bigrams. */
+  CHECK_INT(count_for("日本語の新聞を読みます", 40, 3), 1);
+  CHECK_INT(count_for("日本語の新聞を読みま", 40, 3), 0);
+  CHECK_INT(count_for("日本日本日本日本日本日本", 40, 3), 0); /* two distinct bigrams */
+  CHECK_INT(count_for("日本日本日本日本日本日本", 40, 2), 1);
+  /* The issue's menus: a Chinese one (37 code points) is a block like its
+   * English twin; a blog's six-item menu (17 code points, 41 characters)
+   * too. */
+  CHECK_INT(count_for("首页 国内 国际 财经 体育 娱乐 科技 汽车 房产 教育 旅游 关于我们", 40, 3), 1);
+  CHECK_INT(count_for("首页 归档 分类 标签 关于 友链", 40, 3), 1);
+  CHECK_INT(count_for("Home Archives Categories Tags About Links", 40, 3), 1);
+  /* Thai is measured in code points, its words are syllable runs. */
+  CHECK_INT(count_for("หน้าแรก ข่าว กีฬา บันเทิง เทคโนโลยี ติดต่อเรา", 40, 3), 1);
+  CHECK_INT(count_for("ไทยไทยไทยไทย ไทยไทยไทยไทย ไทยไทยไทยไทย ไทยไทย", 40, 3), 0);
+  /* Hangul counts one per code point as before: 39 vs 40. */
+  CHECK_INT(count_for("한국 뉴스 정치 경제 사회 문화 세계 스포츠 연예 날씨 오피니언 포토뉴", 40, 3), 0);
+  CHECK_INT(count_for("한국 뉴스 정치 경제 사회 문화 세계 스포츠 연예 날씨 오피니언 포토뉴스", 40, 3), 1);
   /* Enough characters, too few distinct words. */
   CHECK_INT(count_for("aaa aaa aaa aaa aaa aaa aaa aaa aaa aaa", 40, 3), 0);
   CHECK_INT(count_for("aaa bbb aaa bbb aaa bbb aaa bbb aaa bbb aaa", 40, 3), 0);
@@ -204,7 +219,7 @@ static void test_thresholds(void) {
   CHECK_INT(tbk_page_block_count(p), 1);
   CHECK(text_is(tbk_page_block(p, 0), T1 " small child text"));
   tbk_page_free(p);
-  /* text_chars is in code points. */
+  /* text_chars is in Latin-equivalent characters: code points here. */
   p = PARSE("<div>ééé ààà ööö üüü ççç ééé ààà ööö üüü çççç</div>", &o);
   CHECK_INT(tbk_page_block_count(p), 1);
   if (tbk_page_block_count(p)) {

@@ -151,14 +151,32 @@ static void test_tokenize(void) {
   /* Cyrillic. */
   TOKENS("Москва МОСКВА, ёлка ЁЛКА", "москва москва ёлка ёлка");
   CHECK_INT(uniq("Москва МОСКВА москва"), 1);
-  /* Han: one token per character. */
-  TOKENS("日本語", "日 本 語");
-  CHECK_INT(tbk_tokenize(tok, "日本語", strlen("日本語"), NULL, NULL), 3);
-  CHECK_INT(uniq("日本語"), 3);
+  /* Han and Kana: overlapping bigrams of letters in a row, a lone letter
+   * alone; spaces and punctuation end a row. */
+  TOKENS("日本語", "日本 本語");
+  CHECK_INT(tbk_tokenize(tok, "日本語", strlen("日本語"), NULL, NULL), 2);
+  CHECK_INT(uniq("日本語"), 2);
   CHECK_INT(uniq("日本日本"), 2);
-  /* Kana too; mixed with Latin the Latin run stays one token. */
-  TOKENS("ひらがなカタカナ", "ひ ら が な カ タ カ ナ");
-  TOKENS("東京Tower", "東 京 tower");
+  TOKENS("日", "日");
+  TOKENS("日 本。東京、大阪", "日 本 東京 大阪");
+  TOKENS("ひらがなカタカナ", "ひら らが がな なカ カタ タカ カナ");
+  /* Mixed with Latin the Latin run stays one token. */
+  TOKENS("東京Tower", "東京 tower");
+  TOKENS("a日b", "a 日 b");
+  /* The menu of the issue: twelve items, twelve distinct words or more. */
+  CHECK_INT(uniq("首页 国内 国际 财经 体育 娱乐 科技 汽车 房产 教育 旅游 关于我们"), 14);
+  /* Hangul is written with spaces: whole words, as before. */
+  TOKENS("한국어 뉴스", "한국어 뉴스");
+  /* Thai, Lao, Khmer, Myanmar: syllable runs (a leading vowel starts one,
+   * a consonant with its own vowel after a vowelled syllable starts one;
+   * a killed consonant or one stacked under a joiner does not). */
+  TOKENS("ภาษาไทย", "ภา ษา ไทย");
+  TOKENS("เด็กชาย เกิด", "เด็ก ชาย เกิด");
+  TOKENS("ພາສາລາວ", "ພາ ສາ ລາວ");
+  TOKENS("កម្ពុជា", "កម្ពុ ជា");
+  TOKENS("မြန်မာ", "မြန် မာ");
+  TOKENS("ไทย2024", "ไทย 2024");
+  CHECK_INT(uniq("ภาษาไทย ภาษาไทย"), 3);
   /* Numbers keep inner '.' and ','; ordinals are one token. */
   TOKENS("pi is 3.14, about 1,000 or 1st", "pi is 3.14 about 1,000 or 1st");
   TOKENS("end. 3. x", "end 3 x");
@@ -226,7 +244,7 @@ static void test_tokenize_paths(void) {
   }
   CHECK_INT(bad, 0);
   TOKENS("Ab 3.5 caf\xC3\xA9 1,000\xE2\x80\x99s x_y \xE6\x9D\xB1\xE4\xBA\xACTower end.",
-         "ab 3.5 caf\xC3\xA9 1,000 s x_y \xE6\x9D\xB1 \xE4\xBA\xAC tower end");
+         "ab 3.5 caf\xC3\xA9 1,000 s x_y \xE6\x9D\xB1\xE4\xBA\xAC tower end");
   TOKENS("one\ntwo\tthree \xC3\xA9\n4,5", "one two three \xC3\xA9 4,5");
 }
 
@@ -234,6 +252,48 @@ static void md5_of(const char *s, size_t n, char hex[33]) {
   unsigned char d[16];
   tbk_md5(s, n, d);
   tbk_md5_hex(d, hex);
+}
+
+/* Latin-equivalent lengths: Han, Kana and fullwidth forms weigh 3.7,
+ * everything else (Hangul and emoji included) one, so Latin and Korean
+ * lengths are code point counts. */
+static size_t len_of(const char *s) { return tbk_text_length(s, strlen(s)); }
+static void test_measure(void) {
+  CHECK_INT(len_of(""), 0);
+  CHECK_INT(len_of("Home News World"), 15);
+  CHECK_INT(len_of("Café"), 4);
+  CHECK_INT(len_of("\xFF" "a"), 2); /* an invalid byte counts one */
+  CHECK_INT(len_of("한국어 뉴스"), 6);
+  CHECK_INT(len_of("\xF0\x9F\x98\x80"), 1);
+  CHECK_INT(len_of("日"), 3);                /* 3.7, floored */
+  CHECK_INT(len_of("日本"), 7);              /* 7.4 */
+  CHECK_INT(len_of("東京タワー"), 18);       /* Kana and the long vowel mark too */
+  CHECK_INT(len_of("ＡＢＣ"), 11);           /* fullwidth forms */
+  CHECK_INT(len_of("、。「」"), 14);          /* CJK punctuation */
+  CHECK_INT(len_of("\xF0\xA0\x80\x80"), 3); /* U+20000, plane 2 */
+  CHECK_INT(len_of("ภาษาไทย"), 7);          /* Thai: code points */
+  /* The issue's menu: 37 code points, Latin-equivalent 107 (its English
+   * twin is about 100 characters). */
+  const char *menu = "首页 国内 国际 财经 体育 娱乐 科技 汽车 房产 教育 旅游 关于我们";
+  CHECK_INT(tbk_utf8_length(menu, strlen(menu)), 37);
+  CHECK_INT(len_of(menu), 107);
+  size_t cps, wide;
+  tbk_text_counts(menu, strlen(menu), &cps, &wide);
+  CHECK_INT(cps, 37);
+  CHECK_INT(wide, 26);
+  CHECK_INT(tbk_length_of(cps, wide), 107);
+  /* Wide classes at their edges. */
+  CHECK_INT(tbk_cp_wide(0x2E7F), 0);
+  CHECK_INT(tbk_cp_wide(0x2E80), 1);
+  CHECK_INT(tbk_cp_wide(0x3131), 0); /* Hangul compatibility jamo */
+  CHECK_INT(tbk_cp_wide(0x3190), 1);
+  CHECK_INT(tbk_cp_wide(0xA4CF), 1); /* Yi */
+  CHECK_INT(tbk_cp_wide(0xAC00), 0); /* Hangul syllable */
+  CHECK_INT(tbk_cp_wide(0xFF01), 1);
+  CHECK_INT(tbk_cp_wide(0xFF61), 0); /* halfwidth Katakana: narrow */
+  CHECK_INT(tbk_cp_wide(0x1F600), 0);
+  CHECK_INT(tbk_cp_wide(0x2FFFF), 1);
+  CHECK_INT(tbk_cp_wide(0x40000), 0);
 }
 
 static void test_md5(void) {
@@ -294,6 +354,7 @@ int main(void) {
   test_utf8();
   test_tokenize();
   test_tokenize_paths();
+  test_measure();
   test_md5();
   test_json();
   tbk_tokenizer_free(tok);

@@ -19,6 +19,7 @@
 #include <wctype.h>
 
 #include "features.h"
+#include "measure.h"
 #include "sizes.h"
 #include "text_internal.h"
 #include "util.h"
@@ -133,6 +134,7 @@ static void add_stats(fx_textstats *d, const fx_textstats *a) {
   d->chars += a->chars; d->nonspace += a->nonspace; d->words += a->words;
   d->short_words += a->short_words; d->word_cps += a->word_cps; d->anchor_words += a->anchor_words;
   d->anchor_chars += a->anchor_chars; d->heading_chars += a->heading_chars; d->punct += a->punct;
+  d->wide += a->wide; d->anchor_wide += a->anchor_wide; d->heading_wide += a->heading_wide;
   d->digits += a->digits; d->letters += a->letters; d->upper += a->upper;
   d->cap_words += a->cap_words; d->sentences += a->sentences;
 }
@@ -143,6 +145,8 @@ static fx_textstats diff_stats(const fx_textstats *b, const fx_textstats *a) {
   d.short_words = b->short_words - a->short_words; d.word_cps = b->word_cps - a->word_cps;
   d.anchor_words = b->anchor_words - a->anchor_words; d.anchor_chars = b->anchor_chars - a->anchor_chars;
   d.heading_chars = b->heading_chars - a->heading_chars; d.punct = b->punct - a->punct;
+  d.wide = b->wide - a->wide; d.anchor_wide = b->anchor_wide - a->anchor_wide;
+  d.heading_wide = b->heading_wide - a->heading_wide;
   d.digits = b->digits - a->digits; d.letters = b->letters - a->letters; d.upper = b->upper - a->upper;
   d.cap_words = b->cap_words - a->cap_words; d.sentences = b->sentences - a->sentences;
   return d;
@@ -169,7 +173,8 @@ static void ascii_init(void) {
  * Counters live in locals: the text pointer may alias anything. */
 static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
   int ascii = 1;
-  uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0;
+  uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0,
+           wide = 0;
   int prev_word = 0, pending = 0; /* pending: 1 terminal run, 2 wide terminal */
   for (size_t i = 0; i < n;) {
     chars++;
@@ -195,6 +200,7 @@ static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading,
     size_t k = tbk_utf8_seq(s + i, n - i);
     uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
     i += k ? k : 1;
+    wide += (uint32_t)tbk_cp_wide(c);
     int term = is_terminal(c);
     if (pending && !term) {
       if (pending == 2 || is_closer(c)) sentences++;
@@ -220,6 +226,9 @@ static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading,
   st->nonspace += chars - spaces;
   if (anchor) st->anchor_chars += chars - spaces;
   if (heading) st->heading_chars += chars - spaces;
+  st->wide += wide;
+  if (anchor) st->anchor_wide += wide;
+  if (heading) st->heading_wide += wide;
   st->sentences += sentences;
   st->punct += punct;
   st->digits += digits;
@@ -300,9 +309,7 @@ static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
 }
 
 static int on_token(void *p, const char *tok, size_t len) {
-  uint32_t cps = 0;
-  for (size_t i = 0; i < len; i++) cps += ((unsigned char)tok[i] & 0xC0) != 0x80;
-  return add_token(p, tbk_hash64(tok, len), tbk_hash32(tok, len), cps);
+  return add_token(p, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_text_length(tok, len));
 }
 
 /* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
@@ -701,7 +708,11 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
       if (fx->tag_col[tag] >= 0) v[fx->tag_col[tag]] = c;
     }
     double w = t.words;
-    v[FX_TEXT_CHARS] = t.chars;
+    /* lengths in Latin-equivalent characters (measure.h) */
+    double chars = (double)tbk_length_of(t.chars, t.wide), nonspace = (double)tbk_length_of(t.nonspace, t.wide);
+    double heading_chars = (double)tbk_length_of(t.heading_chars, t.heading_wide);
+    double anchor_chars = (double)tbk_length_of(t.anchor_chars, t.anchor_wide);
+    v[FX_TEXT_CHARS] = chars;
     v[FX_TEXT_WORDS] = w;
     v[FX_TEXT_UNIQUE] = uniq;
     v[FX_TEXT_UNIQUE_RATIO] = ratio(uniq, w);
@@ -710,27 +721,27 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     v[FX_TEXT_SENTENCES] = t.sentences;
     v[FX_TEXT_WORDS_PER_SENT] = w / (t.sentences ? t.sentences : 1);
     v[FX_TEXT_PUNCT] = t.punct;
-    v[FX_TEXT_PUNCT_RATIO] = ratio(t.punct, t.nonspace);
-    v[FX_TEXT_DIGIT_RATIO] = ratio(t.digits, t.nonspace);
+    v[FX_TEXT_PUNCT_RATIO] = ratio(t.punct, nonspace);
+    v[FX_TEXT_DIGIT_RATIO] = ratio(t.digits, nonspace);
     v[FX_TEXT_UPPER_RATIO] = ratio(t.upper, t.letters);
     v[FX_TEXT_CAP_RATIO] = ratio(t.cap_words, w);
-    v[FX_TEXT_HEADING_CHARS] = t.heading_chars;
-    v[FX_TEXT_HEADING_RATIO] = ratio(t.heading_chars, t.nonspace);
+    v[FX_TEXT_HEADING_CHARS] = heading_chars;
+    v[FX_TEXT_HEADING_RATIO] = ratio(heading_chars, nonspace);
     v[FX_TEXT_DENSITY] = density;
     v[FX_LINK_ANCHOR_WORDS] = t.anchor_words;
     v[FX_LINK_DENSITY] = ratio(t.anchor_words, w);
-    v[FX_LINK_CHAR_DENSITY] = ratio(t.anchor_chars, t.nonspace);
+    v[FX_LINK_CHAR_DENSITY] = ratio(anchor_chars, nonspace);
     v[FX_LINK_WORDS_PER_ANCHOR] = ratio(t.anchor_words, anchors);
     v[FX_MARKUP_ELEMENTS] = elements;
     v[FX_MARKUP_DISTINCT] = (double)distinct;
     v[FX_MARKUP_FORMAT] = (double)format;
-    v[FX_MARKUP_TAG_TEXT] = ratio(elements, t.chars);
+    v[FX_MARKUP_TAG_TEXT] = ratio(elements, chars);
     v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
     v[FX_MARKUP_CHILDREN] = nd->child_elems;
     v[FX_PAGE_WORDS] = (double)fx->n_tok;
     v[FX_PAGE_ELEMENTS] = N;
     v[FX_PAGE_WORD_SHARE] = ratio(w, (double)fx->n_tok);
-    v[FX_PAGE_CHAR_SHARE] = ratio(t.nonspace, page_st->nonspace);
+    v[FX_PAGE_CHAR_SHARE] = ratio(nonspace, (double)tbk_length_of(page_st->nonspace, page_st->wide));
     v[FX_PAGE_TAG_SHARE] = ratio(elements, N);
     v[FX_PAGE_LINK_SHARE] = ratio(anchors, page_anchors);
     v[FX_PAGE_KL] = kl;

@@ -141,6 +141,9 @@ extern const size_t tbk_fx_roles_n;
 typedef struct fx_textstats {
   uint32_t chars, nonspace, words, short_words, word_cps, anchor_words, anchor_chars,
       heading_chars, punct, digits, letters, upper, cap_words, sentences;
+  /* the wide code points among chars (all of them non-space), anchor_chars
+   * and heading_chars: lengths are tbk_length_of(count, wide) */
+  uint32_t wide, anchor_wide, heading_wide;
 } fx_textstats;
 
 struct tbk_features {

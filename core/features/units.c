@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure.h"
 #include "sizes.h"
 #include "text_internal.h"
 #include "units.h"
@@ -332,10 +333,10 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
         last_ord = u->ordinal;
       }
       last_elem = le;
-      u->chars = (uint32_t)tbk_utf8_length(p->text.data + s, t - s);
+      u->chars = (uint32_t)tbk_text_length(p->text.data + s, t - s);
       for (uint32_t k = r; k < e; k++)
         if (p->nodes[p->runs[k].node].in_anchor)
-          u->anchor_chars += (uint32_t)tbk_utf8_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
+          u->anchor_chars += (uint32_t)tbk_text_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
       if (u->anchor_chars > u->chars) u->anchor_chars = u->chars;
       if (unit_path(ux, p, le, u->ordinal, &u->path_off)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       if (ux->fingerprints) tbk_md5(p->text.data + s, t - s, u->md5);
@@ -383,7 +384,7 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
 }
 
 static int on_token(void *vc, const char *tok, size_t len) {
-  return add_token(vc, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_utf8_length(tok, len));
+  return add_token(vc, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_text_length(tok, len));
 }
 
 /* A pure-ASCII unit (most are) is tokenized here with the tokenizer's own
@@ -573,7 +574,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   size_t page_chars = 0, page_anchor = 0;
   for (size_t r = 0; r < p->n_runs; r++) {
     const tbk_run *run = &p->runs[r];
-    uint32_t c = (uint32_t)tbk_utf8_length(p->text.data + run->start, run->end - run->start);
+    uint32_t c = (uint32_t)tbk_text_length(p->text.data + run->start, run->end - run->start);
     ux->nd[run->node].chars += c;
     page_chars += c;
     if (p->nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }

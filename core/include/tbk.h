@@ -89,8 +89,8 @@ typedef enum tbk_blockset {
 
 typedef struct tbk_page_options {
   tbk_blockset blocks;      /* default TBK_BLOCKS_PAPER */
-  size_t min_chars;         /* candidate needs >= this many code points (40) */
-  size_t min_words;         /* ... and >= this many unique words (3) */
+  size_t min_chars;         /* candidate needs >= this many Latin-equivalent characters (40): code points, Han/Kana/fullwidth 3.7 */
+  size_t min_words;         /* ... and >= this many unique words (3): Han/Kana bigrams, Thai/Lao/Khmer/Myanmar syllables */
   size_t max_page_bytes;    /* larger raw pages are refused (64 MiB) */
   size_t max_depth;         /* deeper nesting: page refused (4096) */
   size_t max_blocks;        /* more candidates on one page: refused (100000) */
@@ -113,7 +113,7 @@ TBK_API void tbk_page_options_init(tbk_page_options *o);
 typedef struct tbk_block {
   const char *text;      /* normalized text, NOT NUL-terminated: use text_len */
   size_t text_len;       /* bytes */
-  size_t text_chars;     /* code points */
+  size_t text_chars;     /* Latin-equivalent characters: code points, Han/Kana 3.7 */
   const char *path;      /* locator: /html[1]/body[1]/div[2]/ul[1] */
   const char *tag;       /* lower-case tag name */
   unsigned char md5[16]; /* MD5 of text (zeros when !fingerprints) */
@@ -227,7 +227,7 @@ typedef struct tbk_units tbk_units;
 typedef struct tbk_unit {
   const char *text;      /* normalized text, NOT NUL-terminated */
   size_t text_len;       /* bytes */
-  size_t text_chars;     /* code points */
+  size_t text_chars;     /* Latin-equivalent characters: code points, Han/Kana 3.7 */
   const char *path;      /* line element's locator + "#k" (k-th unit of it) */
   const char *tag;       /* line element's tag name */
   unsigned char md5[16]; /* MD5 of text (zeros when fingerprints are off) */

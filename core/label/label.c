@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "label.h"
+#include "measure.h"
 #include "util.h"
 
 const tbk_label_options tbk_label_options_default = {
@@ -143,7 +144,7 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
   pr.n_blocks = (uint32_t)nb;
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
-  pr.text_chars = tbk_utf8_length(text, text_len);
+  pr.text_chars = tbk_text_length(text, text_len);
   FILE *f = l->spill;
   int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
             (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);

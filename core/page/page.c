@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "charset.h"
+#include "measure.h"
 #include "page_xml.h"
 #include "text_internal.h"
 #include "util.h"
@@ -315,26 +316,35 @@ static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) 
 
 enum { TBK_MAX_PATH_BYTES = 64u << 20 };
 
-/* Code points in text[0, x): the text is valid UTF-8, so they are the bytes
- * that are not continuation bytes. cps[k] counts them in [0, 64k); a
- * nested element's length is then a difference, not a rescan of all the
- * text below it (which made deep nesting over much text quadratic). */
+/* Code points in text[0, x) and the wide ones among them (measure.h): the
+ * text is valid UTF-8, so code points are the bytes that are not
+ * continuation bytes. cps[k] counts them in [0, 64k); a nested element's
+ * length is then a difference, not a rescan of all the text below it
+ * (which made deep nesting over much text quadratic). */
 enum { CPS_STEP = 64 };
-static uint32_t *count_cps(const tbk_buf *t) {
+typedef struct { uint32_t cps, wide; } cp_count;
+static void count_span(const tbk_buf *t, size_t a, size_t b, cp_count *c) {
+  const unsigned char *u = (const unsigned char *)t->data;
+  for (size_t i = a; i < b; i++) {
+    c->cps += (u[i] & 0xC0) != 0x80;
+    if (u[i] >= 0xE2) c->wide += (uint32_t)tbk_utf8_wide_at(u + i, t->len - i);
+  }
+}
+static cp_count *count_cps(const tbk_buf *t) {
   size_t n = t->len / CPS_STEP + 1;
-  uint32_t *cps = malloc(n * sizeof *cps);
+  cp_count *cps = malloc(n * sizeof *cps);
   if (!cps) return NULL;
-  uint32_t c = 0;
+  cp_count c = {0, 0};
   for (size_t k = 0; k < n; k++) {
     cps[k] = c;
     size_t a = k * CPS_STEP, b = a + CPS_STEP < t->len ? a + CPS_STEP : t->len;
-    for (size_t i = a; i < b; i++) c += ((unsigned char)t->data[i] & 0xC0) != 0x80;
+    count_span(t, a, b, &c);
   }
   return cps;
 }
-static size_t cps_at(const tbk_buf *t, const uint32_t *cps, size_t x) {
-  size_t c = cps[x / CPS_STEP];
-  for (size_t i = x - x % CPS_STEP; i < x; i++) c += ((unsigned char)t->data[i] & 0xC0) != 0x80;
+static cp_count cps_at(const tbk_buf *t, const cp_count *cps, size_t x) {
+  cp_count c = cps[x / CPS_STEP];
+  count_span(t, x - x % CPS_STEP, x, &c);
   return c;
 }
 
@@ -344,7 +354,7 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   tbk_status st = tbk_tokenizer_new(&tok, err);
   if (st) return st;
   tbk_md5_ctx *md5 = opt->fingerprints ? tbk_md5_ctx_new() : NULL;
-  uint32_t *cps = count_cps(&p->text);
+  cp_count *cps = count_cps(&p->text);
   size_t *lens = calloc((size_t)p->max_depth + 1, sizeof *lens); /* see path_step */
   if (!cps || !lens || (opt->fingerprints && !md5)) {
     free(cps);
@@ -366,7 +376,8 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     if (!(tbk_tag_flags(n->tag) & want)) continue;
     uint32_t s, e;
     tbk_node_text(p, n, &s, &e);
-    if (e - s < opt->min_chars) continue; /* fewer bytes, fewer chars */
+    /* a code point is at least one byte, a wide one (3.7) at least three */
+    if ((size_t)(e - s) * 5 / 4 < opt->min_chars) continue;
     if (n->cand_anc != TBK_NONE) {
       /* A wrapper whose text is exactly its candidate ancestor's is the same
        * block seen through more markup: fold it into the outer one (it
@@ -378,7 +389,8 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
         continue;
       }
     }
-    size_t chars = cps_at(&p->text, cps, e) - cps_at(&p->text, cps, s);
+    cp_count ce = cps_at(&p->text, cps, e), cs = cps_at(&p->text, cps, s);
+    size_t chars = tbk_length_of(ce.cps - cs.cps, ce.wide - cs.wide);
     if (chars < opt->min_chars) continue;
     if (opt->min_words &&
         tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)

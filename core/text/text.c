@@ -10,6 +10,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "measure.h"
 #include "text.h"
 #include "text_internal.h"
 #include "util.h"
@@ -88,12 +89,14 @@ void tbk_md5_hex(const unsigned char md5[16], char hex[33]) {
 
 /* ------------------------------------------------------------ tokenizer */
 
-/* Scripts written without spaces give one token per code point; numbers keep
- * their inner separators; everything else is a run of word characters. */
+/* A Han or Kana letter matches alone (group 1; tokenize_pcre pairs the
+ * adjacent ones into bigrams); numbers keep their inner separators;
+ * everything else is a run of word characters (a Thai, Lao, Khmer or
+ * Myanmar one is cut into syllables by split_sea). */
 /* \p{Han} etc. match by script extension, which includes CJK punctuation
  * such as U+3002: punctuation and symbols are never tokens. */
 static const char TOKEN_PATTERN[] =
-    "(?![\\p{P}\\p{S}])[\\p{Han}\\p{Hiragana}\\p{Katakana}]"
+    "((?![\\p{P}\\p{S}])[\\p{Han}\\p{Hiragana}\\p{Katakana}])"
     "|\\p{N}+(?:[.,]\\p{N}+)+"
     "|(?:(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}])+";
 
@@ -215,21 +218,122 @@ static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tb
   return 0;
 }
 
+static int emit(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
+  size_t flen;
+  const char *tok = fold_token(t, s, n, &flen);
+  if (!tok) return 1;
+  (*count)++;
+  return fn && fn(ctx, tok, flen);
+}
+
+/* Syllable runs of Thai, Lao, Myanmar and Khmer, which separate phrases,
+ * not words, with spaces. Each code point is a consonant (or independent
+ * vowel), a dependent vowel or sign, a leading vowel (written before its
+ * consonant), a joiner (Khmer coeng, Myanmar virama: the next consonant
+ * stacks under this one) or other (digits). A leading vowel starts a
+ * syllable; a consonant starts one when the current one already has its
+ * vowel and a vowel or sign follows the consonant, unless that sign kills
+ * it (a final consonant: Thai thanthakhat, Myanmar asat, ...) or a joiner
+ * precedes it. */
+enum { SEA_C, SEA_V, SEA_L, SEA_J, SEA_O };
+static int sea_class(uint32_t c) {
+  if (c >= 0x0E01 && c <= 0x0E2E) return SEA_C; /* Thai */
+  if (c >= 0x0E40 && c <= 0x0E44) return SEA_L;
+  if (c >= 0x0E30 && c <= 0x0E4E && c != 0x0E46) return SEA_V;
+  if ((c >= 0x0E81 && c <= 0x0EAE) || (c >= 0x0EDC && c <= 0x0EDF)) return SEA_C; /* Lao */
+  if (c >= 0x0EC0 && c <= 0x0EC4) return SEA_L;
+  if (c >= 0x0EB0 && c <= 0x0ECE && c != 0x0EC6) return SEA_V;
+  if (c == 0x1039 || c == 0x17D2) return SEA_J;                     /* virama, coeng */
+  if ((c >= 0x1000 && c <= 0x102A) || (c >= 0x1050 && c <= 0x1055)) return SEA_C; /* Myanmar */
+  if ((c >= 0x102B && c <= 0x103E) || (c >= 0x1056 && c <= 0x109D && (c < 0x1090 || c > 0x1099))) return SEA_V;
+  if (c >= 0x1780 && c <= 0x17B3) return SEA_C; /* Khmer */
+  if (c >= 0x17B4 && c <= 0x17DD && (c < 0x17D4 || c > 0x17DA)) return SEA_V;
+  return SEA_O;
+}
+static int sea_killer(uint32_t c) { return c == 0x0E4C || c == 0x0ECC || c == 0x103A || c == 0x17CD; }
+
+static int split_sea(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t a = 0;            /* start of the current token */
+  int kind = -1;           /* of the current token: 0 other script, 1 SEA */
+  int has_v = 0, prev = SEA_O;
+  for (size_t i = 0; i < n;) {
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    if (!k) k = 1;
+    uint32_t c = tbk_utf8_decode(u + i, k);
+    int sea = tbk_cp_sea(c), cl = sea ? sea_class(c) : SEA_O;
+    int brk = i > a && kind != sea;
+    if (sea && i > a && !brk) {
+      if (cl == SEA_L) brk = 1;
+      else if (cl == SEA_O) brk = prev != SEA_O;
+      else if (prev == SEA_O) brk = 1;
+      else if (cl == SEA_C && has_v && prev != SEA_J && i + k < n) {
+        size_t k2 = tbk_utf8_seq(u + i + k, n - i - k);
+        uint32_t nx = k2 ? tbk_utf8_decode(u + i + k, k2) : 0;
+        brk = tbk_cp_sea(nx) && sea_class(nx) == SEA_V && !sea_killer(nx);
+      }
+    }
+    if (brk) {
+      if (emit(t, s + a, i - a, fn, ctx, count)) return 1;
+      a = i;
+      has_v = 0;
+    }
+    kind = sea;
+    if (cl == SEA_V) has_v = 1;
+    prev = cl;
+    i += k;
+  }
+  return n > a && emit(t, s + a, n - a, fn, ctx, count);
+}
+
+static int has_sea(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; i + 1 < n; i++) {
+    unsigned a = u[i], b = u[i + 1];
+    if ((a == 0xE0 && b >= 0xB8 && b <= 0xBB) ||                        /* U+0E00..0EFF */
+        (a == 0xE1 && (b <= 0x82 || b == 0x9E || b == 0x9F || b == 0xA7)) || /* 1000..10BF, 1780..17FF, 19C0.. */
+        (a == 0xEA && (b == 0xA7 || b == 0xA9)))                          /* A9C0..A9FF, AA40..AA7F */
+      return 1;
+  }
+  return 0;
+}
+
+/* Han and Kana letters in a row (no space or punctuation between) become
+ * overlapping bigrams, a lone one a token of its own: a bigram is as often
+ * a word or inside one as Chinese words are mostly two characters, and it
+ * needs no dictionary. */
 static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
   PCRE2_SIZE start = 0;
+  size_t run_prev = SIZE_MAX, run_end = 0; /* the last Han/Kana letter of an open run */
+  int paired = 0;                          /* the open run has emitted a bigram */
   while (start < n) {
     int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL)
                     : pcre2_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL);
-    if (rc < 0) return 0;
+    if (rc < 0) break;
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
-    if (ov[1] <= ov[0]) return 0; /* pattern cannot match empty; be safe */
-    size_t flen;
-    const char *tok = fold_token(t, s + ov[0], ov[1] - ov[0], &flen);
+    if (ov[1] <= ov[0]) break; /* pattern cannot match empty; be safe */
+    int hk = rc >= 2 && ov[2] != PCRE2_UNSET;
+    if (run_prev != SIZE_MAX && !(hk && ov[0] == run_end)) {
+      if (!paired && emit(t, s + run_prev, run_end - run_prev, fn, ctx, count)) return 1;
+      run_prev = SIZE_MAX;
+    }
     start = ov[1];
-    if (!tok) return 1;
-    (*count)++;
-    if (fn && fn(ctx, tok, flen)) return 1;
+    if (hk) {
+      if (run_prev != SIZE_MAX) {
+        if (emit(t, s + run_prev, ov[1] - run_prev, fn, ctx, count)) return 1;
+        paired = 1;
+      } else {
+        paired = 0;
+      }
+      run_prev = ov[0];
+      run_end = ov[1];
+    } else if (has_sea(s + ov[0], ov[1] - ov[0])) {
+      if (split_sea(t, s + ov[0], ov[1] - ov[0], fn, ctx, count)) return 1;
+    } else if (emit(t, s + ov[0], ov[1] - ov[0], fn, ctx, count)) {
+      return 1;
+    }
   }
+  if (run_prev != SIZE_MAX && !paired) return emit(t, s + run_prev, run_end - run_prev, fn, ctx, count);
   return 0;
 }
 
