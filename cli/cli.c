@@ -335,26 +335,31 @@ int cli_version(void) {
 
 /* ------------------------------------------------------------ pages */
 
-const char cli_page_options_help[] =
-    "Page options:\n"
-    "      --blocks SET          candidate block tags: paper (Kolcz & Yih's set, default)\n"
-    "                            or html5 (adds article aside footer header main nav\n"
-    "                            section form p figure details fieldset address)\n"
-    "      --min-chars N         a block needs >= N characters of text (40), counted\n"
-    "                            as Latin-equivalent: one per code point, 3.7 per Han,\n"
-    "                            Kana or fullwidth one (a Chinese word is 1.6 of them,\n"
-    "                            an English one 5.9 characters with its space)\n"
-    "      --min-words N         ... and >= N distinct words (3): runs of letters and\n"
-    "                            digits between spaces and punctuation; Han and Kana\n"
-    "                            letters in a row count as their overlapping bigrams,\n"
-    "                            Thai, Lao, Khmer and Myanmar as their syllables\n"
-    "      --site-key KEY        WARC site grouping: domain (registered domain, default)\n"
-    "                            or host\n"
-    "      --max-page-bytes N    refuse larger pages (64M; K/M/G suffixes)\n"
-    "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n"
-    "      --max-depth N         refuse pages nested deeper (4096)\n"
-    "      --max-blocks N        refuse pages with more candidate blocks (100000)\n"
-    "      --strict              stop at the first bad page instead of skipping it\n";
+#define SEGMENT_HELP \
+  "      --blocks SET          candidate block tags: paper (Kolcz & Yih's set, default)\n" \
+  "                            or html5 (adds article aside footer header main nav\n" \
+  "                            section form p figure details fieldset address)\n" \
+  "      --min-chars N         a block needs >= N characters of text (40), counted\n" \
+  "                            as Latin-equivalent: one per code point, 3.7 per Han,\n" \
+  "                            Kana or fullwidth one (a Chinese word is 1.6 of them,\n" \
+  "                            an English one 5.9 characters with its space)\n" \
+  "      --min-words N         ... and >= N distinct words (3): runs of letters and\n" \
+  "                            digits between spaces and punctuation; Han and Kana\n" \
+  "                            letters in a row count as their overlapping bigrams,\n" \
+  "                            Thai, Lao, Khmer and Myanmar as their syllables\n"
+#define INPUT_HELP \
+  "      --site-key KEY        WARC site grouping: domain (registered domain, default)\n" \
+  "                            or host\n" \
+  "      --max-page-bytes N    refuse larger pages (64M; K/M/G suffixes)\n" \
+  "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n" \
+  "      --max-depth N         refuse pages nested deeper (4096)\n" \
+  "      --max-blocks N        refuse pages with more candidate blocks (100000)\n" \
+  "      --strict              stop at the first bad page instead of skipping it\n"
+
+const char cli_page_options_help[] = "Page options:\n" SEGMENT_HELP INPUT_HELP;
+const char cli_input_options_help[] = "Page options:\n" INPUT_HELP;
+#undef SEGMENT_HELP
+#undef INPUT_HELP
 
 void cli_pages_init(cli_pages *c) {
   memset(c, 0, sizeof *c);
@@ -432,8 +437,16 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
 }
 
 void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
-  /* stdin is read through a temporary file: name it "-", as it was given. */
-  const char *where = ref->is_warc || ref->is_temp ? ref->page : ref->file;
+  /* stdin is read through a temporary file: name it "-", as it was given.
+   * A WARC record is named by its file, offset and URI. */
+  char where[4096];
+  if (ref->is_warc && ref->skip)
+    snprintf(where, sizeof where, "%s: record at offset %llu+%llu (%s)", ref->file, (unsigned long long)ref->offset,
+             (unsigned long long)ref->skip, ref->page);
+  else if (ref->is_warc)
+    snprintf(where, sizeof where, "%s: record at offset %llu (%s)", ref->file, (unsigned long long)ref->offset,
+             ref->page);
+  else snprintf(where, sizeof where, "%s", ref->is_temp ? ref->page : ref->file);
   if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, why);
   cli_warn("%s: %s (skipped)", where, why);
   c->bad_pages++;

@@ -105,8 +105,11 @@ enum {
   {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
   {"strict", no_argument, 0, CLI_OPT_STRICT}
 
-/* Help text for those options, to paste into each program's --help. */
+/* Help text for those options, to paste into each program's --help; the
+ * input one leaves out the segmentation options (--blocks, --min-chars,
+ * --min-words), for a program that takes them from the model. */
 extern const char cli_page_options_help[];
+extern const char cli_input_options_help[];
 
 typedef struct cli_pages {
   tbk_page_options page;   /* parse/segment options */

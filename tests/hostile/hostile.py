@@ -219,7 +219,43 @@ def class3():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
 
 
-CLASSES = {"2": class2, "3": class3}
+# ------------------------------------------------------------ messages
+
+def class9():
+    """Every --help lists only options its program accepts and every exit code."""
+    progs = [("label", []), ("features", []), ("train", []), ("predict", []), ("eval", ["cv"]), ("eval", ["gold"]),
+             ("eval", ["snippets"])]
+    for prog, sub in progs:
+        r = subprocess.run([PROGS[prog]] + sub + ["--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        text = r.stdout.decode()
+        name = " ".join(["tbk-" + prog] + sub)
+        codes = set(re.findall(r"^  ([0-9])  ", text.split("Exit status:")[-1], re.M))
+        want = set("01234") | ({"5"} if prog in ("features", "train", "predict") or sub == ["cv"] else set())
+        if codes != want:
+            failures.append("class9 %s --help: exit codes %s, expected %s" % (name, sorted(codes), sorted(want)))
+        for opt in sorted(set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", text, re.M))):
+            if opt in ("--help", "--version"):
+                continue
+            # Any value: a bad one is a usage error about the value, never an unknown or refused option.
+            r2 = subprocess.run([PROGS[prog]] + sub + [opt, "1", "/nonexistent/x"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=TMP)
+            err = r2.stderr.decode()
+            if re.search(r"invalid option|come from the model|unrecognized", err):
+                failures.append("class9 %s --help lists %s, which it refuses: %s" % (name, opt, err.strip()))
+    print("ok class9 --help of %d programs" % len(progs))
+    # A record refused while reading is named by its WARC file, offset and URI.
+    zbody = gzip.compress(b"<div>" + b" " * (2 << 20) + b"</div>", 9)
+    recs = [record("http://example.org/ok", http(page(1).encode())),
+            record("http://example.org/zbomb", http(zbody, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                                                         "Content-Encoding: gzip"))]
+    for f in warc_files("bomb", recs):
+        case("class9 gzip bomb named by file and offset " + f, "predict",
+             ["-m", MODEL, "--max-record-bytes", "1M", "-o", f + ".txt", f], 3,
+             err=re.escape(f) + r": record at offset \d+ \(http://example.org/zbomb\): record body exceeds "
+                 r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
+
+
+CLASSES = {"2": class2, "3": class3, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
