@@ -182,6 +182,12 @@ int tbk_buf_utf8(tbk_buf *b, uint32_t cp) {
   return tbk_buf_append(b, e, k);
 }
 
+size_t tbk_buf_utf8_copy(tbk_buf *b, const char *s, size_t n) {
+  size_t k = tbk_utf8_seq((const unsigned char *)s, n);
+  if (k) return tbk_buf_append(b, s, k) ? 0 : k;
+  return tbk_buf_append(b, "\xEF\xBF\xBD", 3) ? 0 : 1;
+}
+
 int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   if (tbk_buf_reserve(b, n + 2)) return -1;
@@ -212,14 +218,9 @@ int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
       }
       i++;
     } else {
-      size_t k = tbk_utf8_seq(u + i, n - i);
-      if (k == 0) {
-        if (tbk_buf_append(b, "\xEF\xBF\xBD", 3)) return -1;
-        i++;
-      } else {
-        if (tbk_buf_append(b, s + i, k)) return -1;
-        i += k;
-      }
+      size_t k = tbk_buf_utf8_copy(b, s + i, n - i);
+      if (!k) return -1;
+      i += k;
     }
   }
   return tbk_buf_append(b, "\"", 1);
@@ -300,6 +301,21 @@ int tbk_resize(void *pp, size_t n, size_t size) {
   void *q = realloc(p, bytes ? bytes : 1);
   if (!q) return -1;
   memcpy(pp, &q, sizeof q);
+  return 0;
+}
+
+int tbk_grow_all(size_t *cap, size_t need, const tbk_array *arrays, size_t n) {
+  if (need <= *cap) return 0;
+  size_t widest = 1;
+  for (size_t i = 0; i < n; i++)
+    if (arrays[i].size > widest) widest = arrays[i].size;
+  size_t c = tbk_grow_cap(*cap, need, widest);
+  if (!c) return -1;
+  /* A failure part way leaves the arrays already resized larger than *cap,
+   * which is harmless. */
+  for (size_t i = 0; i < n; i++)
+    if (arrays[i].pp && tbk_resize(arrays[i].pp, c, arrays[i].size)) return -1;
+  *cap = c;
   return 0;
 }
 

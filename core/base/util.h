@@ -21,6 +21,9 @@ size_t tbk_utf8_seq(const unsigned char *s, size_t n);
 uint32_t tbk_utf8_decode(const unsigned char *s, size_t len);
 /* Append the UTF-8 encoding of cp (<= 0x10FFFF) to b; 0 ok, -1 nomem. */
 int tbk_buf_utf8(tbk_buf *b, uint32_t cp) TBK_MUST_CHECK;
+/* Append the UTF-8 sequence at s (n bytes left), or U+FFFD for an invalid
+ * byte; returns the bytes of s used (1..4), 0 when out of memory. */
+size_t tbk_buf_utf8_copy(tbk_buf *b, const char *s, size_t n) TBK_MUST_CHECK;
 
 /* Unicode White_Space (plus the C0 controls we treat as breaks). */
 static inline int tbk_is_space_cp(uint32_t c) {
@@ -45,6 +48,17 @@ static inline int tbk_grow(void *pp, size_t *cap, size_t need, size_t size) {
 size_t tbk_grow_cap(size_t cap, size_t need, size_t size);
 /* Resize the array to n elements of `size` bytes; 0 ok, -1. */
 int tbk_resize(void *pp, size_t n, size_t size);
+/* tbk_grow for parallel arrays sharing one capacity:
+ * TBK_GROW_ALL(&cap, need, TBK_ARRAY(p->a), TBK_ARRAY(p->b), ...). */
+typedef struct tbk_array {
+  void *pp;    /* address of the array's pointer; NULL: an absent array */
+  size_t size; /* bytes per element */
+} tbk_array;
+#define TBK_ARRAY(p) {&(p), sizeof *(p)}
+int tbk_grow_all(size_t *cap, size_t need, const tbk_array *arrays, size_t n);
+#define TBK_GROW_ALL(cap, need, ...)                               \
+  tbk_grow_all(cap, need, (const tbk_array[]){__VA_ARGS__},       \
+               sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
 /* FNV-1a, the library's one string hash: 64-bit for hash tables keyed by
  * strings, 32-bit for the hashed word and attribute buckets, whose values

@@ -50,12 +50,9 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
   fx->opt.bigrams = o->bigrams ? 1 : 0;
   tbk_status st = tbk_tokenizer_new(&fx->tok, err);
   if (st == TBK_OK) st = tbk_fx_schema_build(fx, err);
-  if (st != TBK_OK) {
-    tbk_features_free(fx);
-    return st;
-  }
-  *out = fx;
-  return TBK_OK;
+  if (st == TBK_OK) *out = fx;
+  else tbk_features_free(fx);
+  return st;
 }
 
 void tbk_features_free(tbk_features *fx) {
@@ -265,15 +262,9 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   size_t j = (size_t)h & (fx->n_voc_slots - 1);
   for (; fx->voc_slots[j]; j = (j + 1) & (fx->n_voc_slots - 1))
     if (fx->voc_h64[fx->voc_slots[j] - 1] == h) return fx->voc_slots[j] - 1;
-  if (fx->n_voc == fx->cap_voc) {
-    size_t cap = tbk_grow_cap(fx->cap_voc, fx->n_voc + 1, sizeof *fx->voc_h64);
-    if (!cap || tbk_resize(&fx->voc_h64, cap, sizeof *fx->voc_h64) ||
-        tbk_resize(&fx->voc_h32, cap, sizeof *fx->voc_h32) ||
-        tbk_resize(&fx->voc_bucket, cap, sizeof *fx->voc_bucket) ||
-        tbk_resize(&fx->voc_cnt, cap, sizeof *fx->voc_cnt) || tbk_resize(&fx->voc_blk, cap, sizeof *fx->voc_blk))
-      return -1;
-    fx->cap_voc = cap;
-  }
+  if (TBK_GROW_ALL(&fx->cap_voc, fx->n_voc + 1, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32),
+                   TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk)))
+    return -1;
   size_t id = fx->n_voc++;
   fx->voc_h64[id] = h;
   fx->voc_h32[id] = h32;
@@ -286,14 +277,9 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
 
 static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
   tbk_features *fx = c->fx;
-  if (fx->n_tok == fx->cap_tok) {
-    size_t cap = tbk_grow_cap(fx->cap_tok, fx->n_tok + 1, sizeof *fx->tok_word);
-    if (!cap || tbk_resize(&fx->tok_word, cap, sizeof *fx->tok_word) ||
-        tbk_resize(&fx->tok_cp, cap, sizeof *fx->tok_cp)) {
-      c->failed = 1;
-      return 1;
-    }
-    fx->cap_tok = cap;
+  if (TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp))) {
+    c->failed = 1;
+    return 1;
   }
   int64_t id = word_id(fx, h64, h32);
   if (id < 0) { c->failed = 1; return 1; }
@@ -423,12 +409,8 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     uint8_t s = (uint8_t)((n->in_anchor ? 1 : 0) | (fx->in_heading[p->runs[r].node] ? 2 : 0));
     if (s == state) continue;
     state = s;
-    if (fx->n_states == fx->cap_states) {
-      size_t cap = tbk_grow_cap(fx->cap_states, fx->n_states + 1, sizeof *fx->state_pos);
-      if (!cap || tbk_resize(&fx->state_pos, cap, sizeof *fx->state_pos) || tbk_resize(&fx->state_val, cap, 1))
-        return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      fx->cap_states = cap;
-    }
+    if (TBK_GROW_ALL(&fx->cap_states, fx->n_states + 1, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val)))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fx->state_pos[fx->n_states] = p->runs[r].start;
     fx->state_val[fx->n_states++] = s;
     fx->bounds[nb++] = p->runs[r].start;
@@ -471,13 +453,8 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
 /* Rank the page's words by bucket (see block_words). */
 static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
   size_t v = fx->n_voc, nw = v / 64 + 1;
-  if (v + 1 > fx->cap_rank) {
-    size_t cap = tbk_grow_cap(fx->cap_rank, v + 1, sizeof *fx->voc_rank);
-    if (!cap || tbk_resize(&fx->voc_rank, cap, sizeof *fx->voc_rank) ||
-        tbk_resize(&fx->rank_id, cap, sizeof *fx->rank_id))
-      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->cap_rank = cap;
-  }
+  if (TBK_GROW_ALL(&fx->cap_rank, v + 1, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (tbk_grow(&fx->rank_bits, &fx->cap_rank_bits, nw, sizeof *fx->rank_bits) ||
       tbk_grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
       tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
@@ -603,12 +580,7 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
     if (r > rmax) rmax = r;
   }
   *kl_out = kl;
-  if (fx->n_w + npairs > fx->cap_w) {
-    size_t cap = tbk_grow_cap(fx->cap_w, fx->n_w + npairs, sizeof *fx->w_idx);
-    if (!cap || tbk_resize(&fx->w_idx, cap, sizeof *fx->w_idx) || tbk_resize(&fx->w_cnt, cap, sizeof *fx->w_cnt))
-      return -1;
-    fx->cap_w = cap;
-  }
+  if (TBK_GROW_ALL(&fx->cap_w, fx->n_w + npairs, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt))) return -1;
   size_t first = fx->n_w, np = 0;
   /* Ranks ascend with buckets: walking the bitmap yields the words line in
    * order; different words in one bucket are adjacent and merged. */
@@ -653,12 +625,8 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
       tbk_grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
       tbk_grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (B + 1 > fx->cap_blk) {
-    size_t cap = tbk_grow_cap(fx->cap_blk, B + 1, sizeof(double));
-    if (!cap || tbk_resize(&fx->blk_words, cap, sizeof(double)) || tbk_resize(&fx->blk_link, cap, sizeof(double)))
-      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->cap_blk = cap;
-  }
+  if (TBK_GROW_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_link)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
 
   tbk_status st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;

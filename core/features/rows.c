@@ -19,12 +19,9 @@ tbk_status tbk_rows_new(const tbk_feature_options *o, int units, tbk_rows **out,
   if (!r) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   r->opt = *o;
   tbk_status st = units ? tbk_units_new(o, &r->ux, err) : tbk_features_new(o, &r->fx, err);
-  if (st) {
-    free(r);
-    return st;
-  }
-  *out = r;
-  return TBK_OK;
+  if (st == TBK_OK) *out = r;
+  else free(r);
+  return st;
 }
 
 void tbk_rows_free(tbk_rows *r) {

@@ -134,12 +134,9 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
                       ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
                       : tbk_tokenizer_new(&ux->tok, err);
   if (st == TBK_OK) st = build_schema(ux, err);
-  if (st != TBK_OK) {
-    tbk_units_free(ux);
-    return st;
-  }
-  *out = ux;
-  return TBK_OK;
+  if (st == TBK_OK) *out = ux;
+  else tbk_units_free(ux);
+  return st;
 }
 
 void tbk_units_free(tbk_units *ux) {

@@ -149,11 +149,7 @@ typedef struct dir_seen {
 static int seen_add(dir_seen *s, const struct stat *st) {
   for (size_t i = 0; i < s->n; i++)
     if (s->dev[i] == st->st_dev && s->ino[i] == st->st_ino) return 0;
-  if (s->n == s->cap) {
-    size_t cap = tbk_grow_cap(s->cap, s->n + 1, sizeof *s->ino);
-    if (!cap || tbk_resize(&s->dev, cap, sizeof *s->dev) || tbk_resize(&s->ino, cap, sizeof *s->ino)) return -1;
-    s->cap = cap;
-  }
+  if (TBK_GROW_ALL(&s->cap, s->n + 1, TBK_ARRAY(s->dev), TBK_ARRAY(s->ino))) return -1;
   s->dev[s->n] = st->st_dev;
   s->ino[s->n] = st->st_ino;
   s->n++;

@@ -74,12 +74,7 @@ static int vocab_grow_slots(vocab *v) {
 
 static int vocab_grow_ids(vocab *v) {
   if (v->n >= NO_ID - 1) return -1; /* ids are 32-bit */
-  size_t nc = tbk_grow_cap(v->cap, (size_t)v->n + 1, sizeof *v->hash);
-  if (!nc || tbk_resize(&v->off, nc, sizeof *v->off) || tbk_resize(&v->len, nc, sizeof *v->len) ||
-      tbk_resize(&v->hash, nc, sizeof *v->hash))
-    return -1;
-  v->cap = nc;
-  return 0;
+  return TBK_GROW_ALL(&v->cap, (size_t)v->n + 1, TBK_ARRAY(v->off), TBK_ARRAY(v->len), TBK_ARRAY(v->hash));
 }
 
 /* Id of the token, adding it when new; NO_ID when out of memory. */
@@ -117,12 +112,8 @@ static void seq_free(seq *s) {
 }
 
 static int seq_push(seq *s, uint32_t id, size_t unit, int with_unit) {
-  if (s->n == s->cap) {
-    size_t nc = tbk_grow_cap(s->cap, s->n + 1, sizeof *s->unit);
-    if (!nc || tbk_resize(&s->id, nc, sizeof *s->id) || (with_unit && tbk_resize(&s->unit, nc, sizeof *s->unit)))
-      return -1;
-    s->cap = nc;
-  }
+  if (TBK_GROW_ALL(&s->cap, s->n + 1, TBK_ARRAY(s->id), {with_unit ? &s->unit : NULL, sizeof *s->unit}))
+    return -1;
   s->id[s->n] = id;
   if (with_unit) s->unit[s->n] = unit;
   s->n++;
@@ -423,13 +414,9 @@ static tbk_status check_args(tbk_tokenizer *t, const char *text,
   return TBK_OK;
 }
 
-tbk_status tbk_align_gold_budget(tbk_tokenizer *t, const char *text,
-                                 size_t text_len, const uint32_t *start,
-                                 const uint32_t *end, size_t nunits,
-                                 const char *gold, size_t gold_len,
-                                 uint32_t *tokens, uint32_t *matched,
-                                 uint64_t max_bits, int *exact,
-                                 tbk_error *err) {
+tbk_status tbk_align_gold_budget(tbk_tokenizer *t, const char *text, size_t text_len, const uint32_t *start,
+                                 const uint32_t *end, size_t nunits, const char *gold, size_t gold_len,
+                                 uint32_t *tokens, uint32_t *matched, uint64_t max_bits, int *exact, tbk_error *err) {
   int ex = 1;
   if (exact) *exact = 1;
   tbk_status st = check_args(t, text, text_len, start, end, nunits, gold,

@@ -230,14 +230,9 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
       break;
     }
     page_chars += pr.text_chars;
-    if (pr.n_blocks > cap) {
-      size_t nc = tbk_grow_cap(cap, pr.n_blocks, sizeof *blocks);
-      if (!nc || tbk_resize(&blocks, nc, sizeof *blocks) || tbk_resize(&order, nc, sizeof *order) ||
-          tbk_resize(&offs, nc, 3 * sizeof *offs)) {
-        status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        break;
-      }
-      cap = nc;
+    if (TBK_GROW_ALL(&cap, pr.n_blocks, TBK_ARRAY(blocks), TBK_ARRAY(order), {&offs, 3 * sizeof *offs})) {
+      status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
     }
     size_t n = pr.n_blocks;
     for (size_t i = 0; i < n; i++) {

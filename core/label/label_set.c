@@ -197,12 +197,9 @@ tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx
   tbk_status st = read_stream(s, f, path, warn, warn_ctx, bad_lines, err);
   if (!is_stdin) fclose(f);
   if (st == TBK_OK) st = index_entries(s, err);
-  if (st != TBK_OK) {
-    tbk_label_set_free(s);
-    return st;
-  }
-  *out = s;
-  return TBK_OK;
+  if (st == TBK_OK) *out = s;
+  else tbk_label_set_free(s);
+  return st;
 }
 
 void tbk_label_set_free(tbk_label_set *s) {

@@ -52,13 +52,9 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
       memcpy(row, ds->values + r * ds->dim, ds->dim * sizeof *row);
       tbk_context_features(oof + a, chars + a, b - a, r - a, row + ds->dim);
       size_t nw = ds->word_ptr[r + 1] - ds->word_ptr[r];
-      if (nw > wcap) {
-        size_t nc = tbk_grow_cap(wcap, nw, sizeof *widx);
-        if (!nc || tbk_resize(&widx, nc, sizeof *widx) || tbk_resize(&wcnt, nc, sizeof *wcnt)) {
-          st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-          break;
-        }
-        wcap = nc;
+      if (TBK_GROW_ALL(&wcap, nw, TBK_ARRAY(widx), TBK_ARRAY(wcnt))) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
       }
       for (size_t k = 0; k < nw; k++) {
         const tbk_term *t = &ds->words[ds->word_ptr[r] + k];

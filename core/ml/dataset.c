@@ -256,14 +256,9 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     int lab, wlab;
     size_t n, nw;
     size_t need = (size_t)b / 2 + 2; /* every word entry takes >= 4 chars */
-    if (need > wcap) {
-      size_t nc = tbk_grow_cap(wcap, need, sizeof *wval);
-      if (!nc || tbk_resize(&widx, nc, sizeof *widx) || tbk_resize(&wval, nc, sizeof *wval) ||
-          tbk_resize(&wcnt, nc, sizeof *wcnt)) {
-        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        goto done;
-      }
-      wcap = nc;
+    if (TBK_GROW_ALL(&wcap, need, TBK_ARRAY(widx), TBK_ARRAY(wval), TBK_ARRAY(wcnt))) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      goto done;
     }
     char why[96] = "";
     if (parse_svm(fr.buf, &lab, ds->dim, idx, val, &n)) snprintf(why, sizeof why, "malformed feature line");

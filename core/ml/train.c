@@ -258,13 +258,9 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   for (size_t i = 0; i < n && st == TBK_OK; i++) {
     size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], sidx, sval);
     size_t need = row_ptr[i] + k;
-    if (need > cap) {
-      size_t nc = tbk_grow_cap(cap, need, sizeof *val);
-      if (!nc || tbk_resize(&idx, nc, sizeof *idx) || tbk_resize(&val, nc, sizeof *val)) {
-        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        break;
-      }
-      cap = nc;
+    if (TBK_GROW_ALL(&cap, need, TBK_ARRAY(idx), TBK_ARRAY(val))) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
     }
     if (k) { /* idx is still NULL while every row so far encoded to nothing */
       memcpy(idx + row_ptr[i], sidx, k * sizeof *idx);

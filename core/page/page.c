@@ -399,13 +399,9 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
       st = tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", opt->max_blocks);
       break;
     }
-    if (p->n_blocks == cap) {
-      size_t nc = tbk_grow_cap(cap, cap + 1, sizeof *p->blocks);
-      if (!nc || tbk_resize(&p->blocks, nc, sizeof *p->blocks) || tbk_resize(&path_off, nc, sizeof *path_off)) {
-        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        break;
-      }
-      cap = nc;
+    if (TBK_GROW_ALL(&cap, p->n_blocks + 1, TBK_ARRAY(p->blocks), TBK_ARRAY(path_off))) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
     }
     tbk_block *b = &p->blocks[p->n_blocks];
     b->text = p->text.data + s;

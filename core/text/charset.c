@@ -116,14 +116,9 @@ static int clean_utf8(const char *s, size_t n, tbk_buf *out) {
     i = run;
     if (i >= n) break;
     if (u[i] < 0x80) { i++; continue; } /* control char or DEL: dropped */
-    size_t k = tbk_utf8_seq(u + i, n - i);
-    if (k == 0) {
-      if (tbk_buf_append(out, "\xEF\xBF\xBD", 3)) return -1;
-      i++;
-    } else {
-      if (tbk_buf_append(out, s + i, k)) return -1;
-      i += k;
-    }
+    size_t k = tbk_buf_utf8_copy(out, s + i, n - i);
+    if (!k) return -1;
+    i += k;
   }
   return tbk_buf_reserve(out, 0);
 }
