@@ -2,7 +2,7 @@
 # Build the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined;
 # the whole library instrumented) into build-fuzz/ and run each target.
 #
-#   fuzz/run_fuzz.sh [SECONDS] [TARGET...]        (default: 60 s; page warc model inputs dataset)
+#   fuzz/run_fuzz.sh [SECONDS] [TARGET...]        (default: 60 s; page warc model inputs dataset labels)
 #
 # Environment: TBK_FUZZ_BUILD (build dir, default <src>/build-fuzz),
 # TBK_FUZZ_JOBS (targets run at once, default 1), TBK_FUZZ_ARGS (extra
@@ -14,7 +14,7 @@ set -u
 SECS=${1:-60}
 case $SECS in '' | *[!0-9]*) echo "usage: $0 [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
 [ $# -gt 0 ] && shift
-TARGETS=${*:-page warc model inputs dataset}
+TARGETS=${*:-page warc model inputs dataset labels}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${TBK_FUZZ_BUILD:-$SRC/build-fuzz}
 JOBS=${TBK_FUZZ_JOBS:-1}
