@@ -15,6 +15,7 @@
 
 #include "chunks.h"
 #include "text_internal.h"
+#include "df_table.h"
 #include "util.h"
 
 void tbk_chunk_options_init(tbk_chunk_options *o) {
@@ -183,18 +184,10 @@ int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_spa
 
 /* ------------------------------------------------------------ pass 1 */
 
-typedef struct key_slot {
-  unsigned char key[16];
-  uint32_t df;
-  uint32_t last_page; /* 1 + index of the last page that counted it; 0 empty */
-  uint32_t words;
-} key_slot;
-
 struct tbk_chunker {
   char *site;
   tbk_chunk_options opt;
-  key_slot *slots;
-  size_t nslots, used;
+  tbk_df_table df;
   FILE *spill;
   uint32_t pages;
   uint64_t chunks;
@@ -227,10 +220,9 @@ tbk_status tbk_chunker_new(const char *site, const tbk_chunk_options *o, tbk_chu
   if (o) c->opt = *o;
   else tbk_chunk_options_init(&c->opt);
   c->site = strdup(site);
-  c->nslots = 1024;
-  c->slots = calloc(c->nslots, sizeof *c->slots);
+  int nodf = tbk_df_init(&c->df);
   c->md5 = tbk_md5_ctx_new();
-  if (!c->site || !c->slots || !c->md5) {
+  if (!c->site || nodf || !c->md5) {
     tbk_chunker_free(c);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
@@ -246,32 +238,12 @@ tbk_status tbk_chunker_new(const char *site, const tbk_chunk_options *o, tbk_chu
 void tbk_chunker_free(tbk_chunker *c) {
   if (!c) return;
   free(c->site);
-  free(c->slots);
+  tbk_df_free(&c->df);
   if (c->spill) fclose(c->spill);
   tbk_md5_ctx_free(c->md5);
   tbk_buf_free(&c->keybuf);
   tbk_buf_free(&c->pagebuf);
   free(c);
-}
-
-static size_t slot_of(const key_slot *slots, size_t nslots, const unsigned char key[16]) {
-  uint64_t h;
-  memcpy(&h, key, sizeof h); /* MD5 bytes are already uniformly spread */
-  size_t i = (size_t)h & (nslots - 1);
-  while (slots[i].last_page && memcmp(slots[i].key, key, 16) != 0) i = (i + 1) & (nslots - 1);
-  return i;
-}
-
-static int grow(tbk_chunker *c) {
-  size_t ns = c->nslots * 2;
-  key_slot *s = calloc(ns, sizeof *s);
-  if (!s) return -1;
-  for (size_t i = 0; i < c->nslots; i++)
-    if (c->slots[i].last_page) s[slot_of(s, ns, c->slots[i].key)] = c->slots[i];
-  free(c->slots);
-  c->slots = s;
-  c->nslots = ns;
-  return 0;
 }
 
 static uint32_t count_words(const char *s, size_t n) {
@@ -317,17 +289,10 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
   r.path_len = (uint16_t)(s->path_len < 65535 ? s->path_len : 65535);
   r.tpath_len = (uint16_t)(s->tpath_len < 65535 ? s->tpath_len : 65535);
 
-  if ((c->used + 1) * 10 > c->nslots * 7 && grow(c)) return -1;
-  key_slot *k = &c->slots[slot_of(c->slots, c->nslots, r.key)];
-  if (!k->last_page) {
-    memcpy(k->key, r.key, 16);
-    k->words = r.words;
-    c->used++;
-  }
-  if (k->last_page != c->pages) { /* once per page, however often it repeats */
-    k->df++;
-    k->last_page = c->pages;
-  }
+  int is_new;
+  tbk_df_slot *k = tbk_df_count(&c->df, r.key, c->pages, &is_new);
+  if (!k) return -1;
+  if (is_new) k->words = r.words;
   c->chunks++;
   c->page_chunks++;
   tbk_buf *b = &c->pagebuf;
@@ -416,12 +381,12 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
   tbk_chunk_stats st = {0};
   st.pages = c->pages;
   st.chunks = (size_t)c->chunks;
-  st.keys = c->used;
+  st.keys = c->df.used;
   st.threshold = tbk_chunk_threshold(&c->opt, c->pages);
-  for (size_t i = 0; i < c->nslots; i++)
-    if (c->slots[i].last_page && c->slots[i].df >= st.threshold) {
+  for (size_t i = 0; i < c->df.nslots; i++)
+    if (c->df.slots[i].last_page && c->df.slots[i].df >= st.threshold) {
       st.template_keys++;
-      st.template_key_words += c->slots[i].words;
+      st.template_key_words += c->df.slots[i].words;
     }
   tbk_status status = TBK_OK;
   tbk_chunk *ch = NULL;
@@ -467,8 +432,7 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
       x->start = r.start;
       x->text_len = r.text_len;
       x->block = r.block;
-      const key_slot *k = &c->slots[slot_of(c->slots, c->nslots, r.key)];
-      x->df = k->last_page ? k->df : 0;
+      x->df = tbk_df_of(&c->df, r.key);
       order[i] = i;
     }
     if (status) break;

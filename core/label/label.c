@@ -15,6 +15,7 @@
 
 #include "label.h"
 #include "measure.h"
+#include "df_table.h"
 #include "util.h"
 
 const tbk_label_options tbk_label_options_default = {
@@ -32,17 +33,10 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
   return share > o->template_min_df ? share : o->template_min_df;
 }
 
-typedef struct fp_slot {
-  unsigned char md5[16];
-  uint32_t df;        /* pages containing the fingerprint */
-  uint32_t last_page; /* 1 + index of the last page that counted it */
-} fp_slot;
-
 struct tbk_labeler {
   char *site;               /* owned */
   tbk_label_options opt;
-  fp_slot *slots;           /* owned open-addressing table */
-  size_t nslots, used;
+  tbk_df_table df;          /* owned */
   FILE *spill;              /* owned temporary file of block records */
   uint32_t pages;
   uint64_t candidates;
@@ -70,10 +64,9 @@ tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
   if (lopt) l->opt = *lopt;
   else tbk_label_options_init(&l->opt);
   l->site = strdup(site);
-  l->nslots = 1024;
-  l->slots = calloc(l->nslots, sizeof *l->slots);
+  int nodf = tbk_df_init(&l->df);
   l->spill = tmpfile();
-  if (!l->site || !l->slots) {
+  if (!l->site || nodf) {
     tbk_labeler_free(l);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
@@ -88,34 +81,9 @@ tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
 void tbk_labeler_free(tbk_labeler *l) {
   if (!l) return;
   free(l->site);
-  free(l->slots);
+  tbk_df_free(&l->df);
   if (l->spill) fclose(l->spill);
   free(l);
-}
-
-static size_t slot_of(const fp_slot *slots, size_t nslots, const unsigned char md5[16]) {
-  uint64_t h;
-  memcpy(&h, md5, sizeof h); /* MD5 bytes are already uniformly spread */
-  size_t i = (size_t)h & (nslots - 1);
-  while (slots[i].last_page && memcmp(slots[i].md5, md5, 16) != 0) i = (i + 1) & (nslots - 1);
-  return i;
-}
-
-static int grow(tbk_labeler *l) {
-  size_t ns = l->nslots * 2;
-  fp_slot *s = calloc(ns, sizeof *s);
-  if (!s) return -1;
-  for (size_t i = 0; i < l->nslots; i++)
-    if (l->slots[i].last_page) s[slot_of(s, ns, l->slots[i].md5)] = l->slots[i];
-  free(l->slots);
-  l->slots = s;
-  l->nslots = ns;
-  return 0;
-}
-
-static uint32_t df_of(const tbk_labeler *l, const unsigned char md5[16]) {
-  const fp_slot *s = &l->slots[slot_of(l->slots, l->nslots, md5)];
-  return s->last_page ? s->df : 0;
 }
 
 /* A snippet for people reading the output: at most 80 bytes, cut at a
@@ -150,16 +118,8 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
             (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);
   for (size_t i = 0; i < nb && !bad; i++) {
     const tbk_block *b = tbk_page_block(page, i);
-    if ((l->used + 1) * 10 > l->nslots * 7 && grow(l)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fp_slot *s = &l->slots[slot_of(l->slots, l->nslots, b->md5)];
-    if (!s->last_page) {
-      memcpy(s->md5, b->md5, 16);
-      l->used++;
-    }
-    if (s->last_page != pageno) { /* once per page, however often it repeats */
-      s->df++;
-      s->last_page = pageno;
-    }
+    int is_new;
+    if (!tbk_df_count(&l->df, b->md5, pageno, &is_new)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     size_t tl = strlen(b->tag), pl = strlen(b->path);
     block_rec r;
     memset(&r, 0, sizeof r);
@@ -250,7 +210,7 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
       blocks[i].tag = arena.data + offs[3 * i];
       blocks[i].path = arena.data + offs[3 * i + 1];
       blocks[i].snip = arena.data + offs[3 * i + 2];
-      blocks[i].df = df_of(l, blocks[i].r.md5);
+      blocks[i].df = tbk_df_of(&l->df, blocks[i].r.md5);
       blocks[i].dup = 0;
       order[i] = i;
     }
