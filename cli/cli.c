@@ -21,6 +21,7 @@ void cli_init(const char *prog) { prog_name = prog; }
 const char *cli_prog(void) { return prog_name; }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap) {
+  cli_progress_clear();
   fprintf(stderr, "%s: %s: ", prog_name, kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
@@ -354,7 +355,8 @@ int cli_version(void) {
   "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n" \
   "      --max-depth N         refuse pages nested deeper (4096)\n" \
   "      --max-blocks N        refuse pages with more candidate blocks (100000)\n" \
-  "      --strict              stop at the first bad page instead of skipping it\n"
+  "      --strict              stop at the first bad page instead of skipping it\n" \
+  CLI_PROGRESS_HELP
 
 const char cli_page_options_help[] = "Page options:\n" SEGMENT_HELP INPUT_HELP;
 const char cli_input_options_help[] = "Page options:\n" INPUT_HELP;
@@ -363,6 +365,7 @@ const char cli_input_options_help[] = "Page options:\n" INPUT_HELP;
 
 void cli_pages_init(cli_pages *c) {
   memset(c, 0, sizeof *c);
+  c->progress = CLI_PROGRESS_AUTO;
   tbk_page_options_init(&c->page);
   tbk_input_options_init(&c->input);
 }
@@ -386,6 +389,8 @@ int cli_pages_option(cli_pages *c, int code, const char *arg) {
   case CLI_OPT_MAX_DEPTH: c->page.max_depth = (size_t)cli_long("--max-depth", arg, 1, 100000000); return 1;
   case CLI_OPT_MAX_BLOCKS: c->page.max_blocks = (size_t)cli_long("--max-blocks", arg, 1, 100000000); return 1;
   case CLI_OPT_STRICT: c->strict = 1; return 1;
+  case CLI_OPT_PROGRESS: c->progress = CLI_PROGRESS_ON; return 1;
+  case CLI_OPT_NO_PROGRESS: c->progress = CLI_PROGRESS_OFF; return 1;
   }
   return 0;
 }
@@ -430,11 +435,19 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
      * only when the limits differ; the page limit is the one that speaks. */
     st = tbk_page_parse(raw.data ? raw.data : "", raw.len, &o, &page, &err);
   }
+  cli_progress_step(&c->meter, ++c->loaded, raw.len);
   tbk_buf_free(&raw);
   if (st == TBK_OK) return page;
   cli_pages_skip(c, ref, err.msg);
   return NULL;
 }
+
+void cli_pages_progress_start(cli_pages *c, size_t total) {
+  cli_progress_start(&c->meter, c->progress, "pages", total);
+  c->loaded = 0;
+}
+
+void cli_pages_progress_end(cli_pages *c) { cli_progress_end(&c->meter); }
 
 void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
   /* stdin is read through a temporary file: name it "-", as it was given.

@@ -4,6 +4,7 @@
 #ifndef TBK_CLI_H
 #define TBK_CLI_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <getopt.h>
 
@@ -92,7 +93,7 @@ int cli_version(void);
 enum {
   CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
   CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
-  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_FIRST_FREE
+  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_FIRST_FREE
 };
 #define CLI_PAGE_LONGOPTS                                                   \
   {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
@@ -103,7 +104,44 @@ enum {
   {"max-record-bytes", required_argument, 0, CLI_OPT_MAX_RECORD_BYTES},     \
   {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                   \
   {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
-  {"strict", no_argument, 0, CLI_OPT_STRICT}
+  {"strict", no_argument, 0, CLI_OPT_STRICT},                               \
+  CLI_PROGRESS_LONGOPTS
+
+/* --progress / --no-progress, for every long-running program (-q, where
+ * a program has it, also silences progress). */
+#define CLI_PROGRESS_LONGOPTS                                               \
+  {"progress", no_argument, 0, CLI_OPT_PROGRESS},                           \
+  {"no-progress", no_argument, 0, CLI_OPT_NO_PROGRESS}
+#define CLI_PROGRESS_HELP                                                   \
+  "      --progress            progress on stderr even when it is not a\n"  \
+  "                            terminal (a line every 10 s, for logs)\n"     \
+  "      --no-progress         no progress line (default: one on a terminal)\n"
+
+/* Progress of a long run (progress.c): on a terminal one self-updating
+ * line on stderr (done of total, rate, MB/s, ETA); not on a terminal,
+ * nothing unless --progress, then a plain line every 10 s and at the end. */
+enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_LINE = 2,
+       CLI_PROGRESS_LOG = 3 };
+typedef struct cli_progress {
+  int mode;          /* CLI_PROGRESS_OFF, _LINE or _LOG */
+  const char *unit;  /* "pages", "rows" (borrowed) */
+  size_t total;      /* 0: unknown */
+  size_t done;
+  uint64_t bytes;    /* input read so far */
+  double t0, last;   /* monotonic seconds: start, last drawn */
+  int shown;         /* a terminal line is on screen */
+  char note[96];     /* what is being done (train: the fit, the fold) */
+} cli_progress;
+/* want: CLI_PROGRESS_AUTO (default), _ON (--progress), _OFF. */
+void cli_progress_start(cli_progress *p, int want, const char *unit, size_t total);
+/* done so far, and bytes read since the last step; cheap enough per page. */
+void cli_progress_step(cli_progress *p, size_t done, uint64_t bytes);
+void cli_progress_note(cli_progress *p, const char *what);
+void cli_progress_end(cli_progress *p);
+/* Clear the progress line before another message (cli_warn does). */
+void cli_progress_clear(void);
+/* --progress or --no-progress into *want; 1 when code was one of them. */
+int cli_progress_option(int *want, int code);
 
 /* Help text for those options, to paste into each program's --help; the
  * input one leaves out the segmentation options (--blocks, --min-chars,
@@ -116,6 +154,9 @@ typedef struct cli_pages {
   tbk_input_options input; /* input listing options */
   int strict;              /* first bad page is fatal */
   size_t bad_pages;        /* pages skipped so far */
+  int progress;            /* CLI_PROGRESS_AUTO, _ON or _OFF */
+  cli_progress meter;      /* the run's progress over its pages */
+  size_t loaded;           /* pages cli_pages_load was asked for */
 } cli_pages;
 
 void cli_pages_init(cli_pages *c);
@@ -131,6 +172,10 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
  * stage): warned about and counted like an unreadable one, fatal with
  * --strict. */
 void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why);
+/* Progress over the pages cli_pages_load will read (total: the list's
+ * size); each load is a step. */
+void cli_pages_progress_start(cli_pages *c, size_t total);
+void cli_pages_progress_end(cli_pages *c);
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
 /* Segment pages as the model's training did (--blocks, --min-chars and

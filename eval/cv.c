@@ -31,7 +31,8 @@ static void usage_cv(void) {
          "      --variants LIST      comma-separated subset of text,nontext,all\n"
          "                           (default text,nontext,all)\n"
          "      --title TEXT         title of the plot\n"
-         "  -q, --quiet              no progress on stderr\n"
+         "  -q, --quiet              no progress and no summary on stderr\n"
+         CLI_PROGRESS_HELP
          "  -h, --help               show this help and exit\n\n"
          "%s\n"
          "Every row of a held-out site is scored (the caps and deduplication apply to\n"
@@ -46,8 +47,15 @@ static void usage_cv(void) {
          cli_train_options_help);
 }
 
+/* The run's progress (training steps of each variant's folds). */
+static cli_progress meter;
+static const char *meter_variant = "";
+
 static void progress(void *ctx, const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", cli_prog(), (const char *)ctx, what);
+  (void)ctx;
+  char note[96];
+  snprintf(note, sizeof note, "%s: %s", meter_variant, what);
+  cli_progress_note(&meter, note);
 }
 
 static const char *const VARIANT_NAMES[] = {"all", "text", "nontext"};
@@ -70,6 +78,7 @@ typedef struct cv_run {
   unsigned folds;
   const char *outdir, *title;
   int quiet, want[3];
+  int progress; /* CLI_PROGRESS_AUTO, _ON or _OFF */
   char **inputs; /* the FEATURES WORDS META triples */
   int ninputs;
   size_t skipped_rows;
@@ -108,17 +117,17 @@ static void parse_options(cv_run *c, int argc, char **argv) {
       {"variants", required_argument, 0, CV_VARIANTS}, {"title", required_argument, 0, CV_TITLE},
       CLI_TRAIN_LONGOPTS,
       {"quiet", no_argument, 0, 'q'},                  {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+      CLI_PROGRESS_LONGOPTS,                           {0, 0, 0, 0}};
   int ch;
   opterr = 0; /* our message format, not getopt's */
   while ((ch = getopt_long(argc, argv, ":k:C:qh", longopts, NULL)) != -1) {
-    if (cli_train_option(&c->opt, ch, optarg)) continue;
+    if (cli_train_option(&c->opt, ch, optarg) || cli_progress_option(&c->progress, ch)) continue;
     switch (ch) {
     case 'k': c->folds = (unsigned)cli_long("--folds", optarg, 2, 100000); break;
     case CV_OUT: c->outdir = optarg; break;
     case CV_TITLE: c->title = optarg; break;
     case CV_VARIANTS: parse_variants(c, optarg); break;
-    case 'q': c->quiet = 1; break;
+    case 'q': c->quiet = 1; c->progress = CLI_PROGRESS_OFF; break;
     case 'h': usage_cv(); exit(cli_exit(TBK_EXIT_OK));
     default: cli_bad_option(ch, argv);
     }
@@ -159,7 +168,8 @@ static void run_variant(cv_run *c, int v) {
   tbk_error err = {0};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  tbk_status st = tbk_crossval(c->ds, &o, c->folds, c->quiet ? NULL : progress, (void *)VARIANT_NAMES[v],
+  meter_variant = VARIANT_NAMES[v];
+  tbk_status st = tbk_crossval(c->ds, &o, c->folds, progress, NULL,
                                &res->scores, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "cross-validation (%s) failed: %s", VARIANT_NAMES[v], err.msg);
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -333,6 +343,7 @@ int cmd_cv(int argc, char **argv) {
   c.folds = 10;
   c.outdir = "tbk-eval-cv";
   c.title = "Template blocks, cross-site CV";
+  c.progress = CLI_PROGRESS_AUTO;
   parse_options(&c, argc, argv);
   c.ds = cli_read_dataset(argc, argv, optind, &c.skipped_rows);
   c.rows = tbk_dataset_rows(c.ds);
@@ -348,8 +359,10 @@ int cmd_cv(int argc, char **argv) {
             tbk_dataset_schema(c.ds));
   if (cli_mkdirs(c.outdir)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", c.outdir, strerror(errno));
   index_rows(&c);
+  cli_progress_start(&meter, c.progress, NULL, 0);
   for (int vi = 0; vi < 3; vi++)
     if (c.want[ORDER[vi]]) run_variant(&c, ORDER[vi]);
+  cli_progress_end(&meter);
   write_plot(&c);
   write_per_site(&c);
   write_summary(&c);

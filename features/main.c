@@ -42,7 +42,6 @@ static void usage(void) {
          "      --schema             print every feature (index, name, kind; tab-separated)\n"
          "                           and exit\n"
          "      --schema-id          print the schema id and exit\n"
-         "      --progress N         report progress every N pages on stderr\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
@@ -59,7 +58,7 @@ static void usage(void) {
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
-  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_PROGRESS, OPT_VERSION, OPT_UNITS
+  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS
 };
 
 
@@ -68,7 +67,6 @@ typedef struct run {
   tbk_feature_options fopt;
   const char *output, *words, *meta, *labels, *model;
   int want_schema, want_id, units;
-  size_t progress;
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
@@ -77,7 +75,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"meta", required_argument, 0, OPT_META},       {"labels", required_argument, 0, OPT_LABELS},
       {"attr-dims", required_argument, 0, OPT_ATTR_DIMS}, {"word-dims", required_argument, 0, OPT_WORD_DIMS},
       {"bigrams", no_argument, 0, OPT_BIGRAMS},        {"schema", no_argument, 0, OPT_SCHEMA},
-      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},    {"progress", required_argument, 0, OPT_PROGRESS},
+      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},    
       {"units", no_argument, 0, OPT_UNITS},            {"model", required_argument, 0, 'm'},
       {"help", no_argument, 0, 'h'},                   {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,                               {0, 0, 0, 0}};
@@ -97,7 +95,6 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_SCHEMA_ID: r->want_id = 1; break;
     case OPT_UNITS: r->units = 1; break;
     case 'm': r->model = optarg; break;
-    case OPT_PROGRESS: r->progress = (size_t)cli_long("--progress", optarg, 1, 1000000000); break;
     case 'h': usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
@@ -128,10 +125,9 @@ static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_
                          const tbk_page_list *list, const tbk_rows_out *out) {
   size_t vectors = 0, changed = 0, done_pages = 0, n = 0;
   tbk_error err = {0};
+  cli_pages_progress_start(&r->pages, list->n);
   for (size_t i = 0; i < list->n; i++) {
     const tbk_page_ref *ref = &list->refs[i];
-    if (r->progress && i && i % r->progress == 0)
-      fprintf(stderr, "tbk-features: %zu/%zu pages, %zu vectors\n", i, list->n, vectors);
     if (labels && !tbk_label_set_has_page(labels, ref->page)) continue;
     tbk_page *page = cli_pages_load(&r->pages, ref);
     if (!page) continue;
@@ -146,7 +142,7 @@ static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_
     if (st) cli_warn("%s: %s (skipped)", ref->page, err.msg);
     r->pages.bad_pages += st != TBK_OK;
   }
-  if (r->progress) fprintf(stderr, "tbk-features: %zu pages read, %zu vectors\n", done_pages, vectors);
+  cli_pages_progress_end(&r->pages);
   return changed;
 }
 

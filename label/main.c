@@ -82,6 +82,7 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
   signed char *labels = NULL;
   double *shares = NULL;
   size_t cap = 0, no_gold = 0, pages_done = 0, nc = 0, nb = 0;
+  cli_pages_progress_start(pages, list->n);
   for (size_t i = 0; i < list->n; i++) {
     const tbk_page_ref *ref = &list->refs[i];
     if (!ref->gold[0]) { no_gold++; continue; }
@@ -132,6 +133,7 @@ static int label_gold(cli_pages *pages, const tbk_page_list *list, cli_out *out,
     }
     tbk_page_free(page);
   }
+  cli_pages_progress_end(pages);
   if (!quiet)
     fprintf(stderr, "tbk-label: gold: %zu pages, %zu content units, %zu boilerplate units%s\n", pages_done, nc, nb,
             no_gold ? " (pages without gold left out)" : "");
@@ -192,7 +194,7 @@ int main(int argc, char **argv) {
     case OPT_GOLD: gold = 1; break;
     case OPT_GOLD_SHARE: gold_share = cli_double("--gold-share", optarg, 0.0, 1.0); break;
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
-    case 'q': quiet = 1; break;
+    case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
@@ -233,6 +235,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%-32s %6s %6s %9s %8s %8s %8s %6s\n", "site", "pages", "bad", "blocks", "template",
             "content", "ignored", "tshare");
   size_t skipped_sites = 0;
+  cli_pages_progress_start(&pages, list.n);
   for (size_t i = 0; i < list.n;) {
     size_t j = i;
     while (j < list.n && strcmp(list.refs[j].site, list.refs[i].site) == 0) j++;
@@ -272,6 +275,7 @@ int main(int argc, char **argv) {
     }
     s.bad_pages = bad;
     tbk_labeler_free(lab);
+    cli_progress_clear();
     if (!quiet)
       fprintf(stderr, "%-32s %6zu %6zu %9zu %8zu %8zu %8zu %6.3f\n", site, s.pages, s.bad_pages, s.candidates,
               s.templates, s.contents, s.ignored, s.template_text_share);
@@ -279,6 +283,7 @@ int main(int argc, char **argv) {
     if (ferror(out.f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
     i = j;
   }
+  cli_pages_progress_end(&pages);
   tbk_page_list_free(&list);
   cli_out_commit(&out);
   if (stats_path) cli_out_commit(&stats);

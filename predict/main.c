@@ -206,6 +206,7 @@ int main(int argc, char **argv) {
   char **names = output_dir ? cli_output_names(output_dir, &list, ext) : NULL;
   if (!output_dir) cli_out_open(&out, output);
   tbk_buf buf = {0};
+  cli_pages_progress_start(&pages, list.n);
   for (size_t i = 0; i < list.n; i++) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&pages, ref);
@@ -267,6 +268,7 @@ int main(int argc, char **argv) {
     }
     tbk_page_free(page);
   }
+  cli_pages_progress_end(&pages);
   if (!output_dir) cli_out_commit(&out);
   for (size_t i = 0; output_dir && i < list.n; i++) free(names[i]);
   free(names);

@@ -26,7 +26,8 @@ static void usage(void) {
          "      --context K          with --template: add the contextual pass, trained on\n"
          "                           K-fold (by site) out-of-fold first-pass probabilities\n"
          "                           (0 = none, the default)\n"
-         "  -q, --quiet              no progress on stderr\n"
+         "  -q, --quiet              no progress and no summary on stderr\n"
+         CLI_PROGRESS_HELP
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
@@ -41,25 +42,22 @@ static void usage(void) {
          cli_train_options_help);
 }
 
-enum { OPT_PARTS = 1000, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT };
+enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT };
 
 static size_t skipped_rows;
 
-static void progress(void *ctx, const char *what) {
-  (void)ctx;
-  fprintf(stderr, "%s: %s\n", cli_prog(), what);
-}
+static void progress(void *ctx, const char *what) { cli_progress_note(ctx, what); }
 
 int main(int argc, char **argv) {
   cli_init("tbk-train");
   tbk_train_options opt;
   tbk_train_options_init(&opt);
   const char *output = NULL, *template_path = NULL;
-  int quiet = 0;
+  int quiet = 0, want_progress = CLI_PROGRESS_AUTO;
   unsigned context_folds = 0;
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
-      {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'},
+      {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'}, CLI_PROGRESS_LONGOPTS,
       {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
       {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
       CLI_TRAIN_LONGOPTS,
@@ -79,7 +77,9 @@ int main(int argc, char **argv) {
     case OPT_CV_FOLDS: opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
     case OPT_TEMPLATE: template_path = optarg; break;
     case OPT_CONTEXT: context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
-    case 'q': quiet = 1; break;
+    case 'q': quiet = 1; want_progress = CLI_PROGRESS_OFF; break;
+    case CLI_OPT_PROGRESS:
+    case CLI_OPT_NO_PROGRESS: cli_progress_option(&want_progress, c); break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
@@ -113,9 +113,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
   tbk_model *model;
+  cli_progress meter;
+  cli_progress_start(&meter, want_progress, NULL, 0);
   tbk_status st = context_folds
-                      ? tbk_train_context(ds, &opt, context_folds, quiet ? NULL : progress, NULL, &model, &err)
-                      : tbk_train(ds, &opt, quiet ? NULL : progress, NULL, &model, &err);
+                      ? tbk_train_context(ds, &opt, context_folds, progress, &meter, &model, &err)
+                      : tbk_train(ds, &opt, progress, &meter, &model, &err);
+  cli_progress_end(&meter);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
   if (tmpl) {
     if ((st = tbk_model_attach_content(tmpl, model, &err)))
