@@ -18,12 +18,14 @@ OWNER = {
     "openssl/": "text",
     "pcre2.h": "text",
     "iconv.h": "text",
+    "uchardet/": "text",
+    "uchardet.h": "text",
     "zlib.h": "io",
     "libpsl.h": "io",
 }
 # What code outside core/ may never include: the library is the only code
 # that touches these (zlib is allowed: tests and fuzzers build gzip input).
-HIDDEN = ["libxml/", "linear.h", "openssl/", "pcre2.h", "libpsl.h"]
+HIDDEN = ["libxml/", "linear.h", "openssl/", "pcre2.h", "libpsl.h", "uchardet"]
 # Tests that check the library against the dependency itself.
 CROSS_CHECKS = {"tests/test_logreg.c": ["linear.h"]}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

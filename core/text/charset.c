@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <uchardet.h>
+
 #include "charset.h"
 #include "text.h"
 #include "util.h"
@@ -30,7 +32,7 @@ static const struct { const char *label, *name; } aliases[] = {
     {"gb18030", "GB18030"}, {"big5", "BIG5-HKSCS"}, {"big5-hkscs", "BIG5-HKSCS"},
     {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"}, {"x-sjis", "CP932"},
     {"windows-31j", "CP932"}, {"euc-jp", "EUC-JP"}, {"iso-2022-jp", "ISO-2022-JP"},
-    {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
+    {"euc-kr", "CP949"}, {"uhc", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
 };
 
 const char *tbk_charset_canonical(const char *label) {
@@ -150,6 +152,46 @@ static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out
   return rc;
 }
 
+/* East Asian multibyte charsets, whose byte pairs a detector tells apart
+ * from Western text reliably. */
+static int east_asian(const char *cs) {
+  static const char *const names[] = {"GB18030", "BIG5-HKSCS", "CP932", "EUC-JP", "CP949", "ISO-2022-JP", "EUC-TW"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(cs, names[i]) == 0) return 1;
+  return 0;
+}
+
+/* The charset uchardet finds in s[0..n), as our canonical name; "" when it
+ * finds none or one we cannot decode, NULL when out of memory. */
+static const char *detect(const char *s, size_t n) {
+  uchardet_t ud = uchardet_new();
+  if (!ud) return NULL;
+  /* 256 KiB decide as well as the whole page on the pages we have */
+  size_t m = n < (256u << 10) ? n : (256u << 10);
+  const char *name = NULL;
+  if (uchardet_handle_data(ud, s, m) == 0) {
+    uchardet_data_end(ud);
+    const char *got = uchardet_get_charset(ud);
+    name = !got || !*got ? NULL : strcasecmp(got, "EUC-TW") == 0 ? "EUC-TW" : tbk_charset_canonical(got);
+    if (!name) name = "";
+  }
+  uchardet_delete(ud);
+  return name;
+}
+
+/* Bytes >= 0x80 among the first 64 KiB: undeclared text that is mostly
+ * such bytes and matches no charset would only decode to mojibake. */
+static int mostly_high(const unsigned char *s, size_t n) {
+  size_t m = n < 65536 ? n : 65536, high = 0, text = 0;
+  int in_tag = 0;
+  for (size_t i = 0; i < m; i++) {
+    if (s[i] == '<') in_tag = 1;
+    else if (s[i] == '>') in_tag = 0;
+    else if (!in_tag && !isspace(s[i])) { text++; high += s[i] >= 0x80; }
+  }
+  return text >= 64 && high * 2 > text;
+}
+
 static int only_space(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (!isspace((unsigned char)s[i])) return 0;
@@ -183,17 +225,40 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
   const char *body = data + skip;
   size_t blen = len - skip;
   int rc;
-  if (cs && strcmp(cs, "UTF-8") == 0) {
+  const char *det;
+  if (cs && strcmp(cs, "UTF-8") == 0 && !skip && !tbk_utf8_valid(body, blen) && (det = detect(body, blen)) &&
+      east_asian(det)) {
+    /* declared UTF-8 (the default of many templates) but written in an
+     * East Asian charset: the declaration is wrong */
+    cs = det;
+    rc = iconv_to_utf8(cs, body, blen, out);
+  } else if (cs && strcmp(cs, "UTF-8") == 0) {
     rc = clean_utf8(body, blen, out);
   } else if (cs) {
     rc = iconv_to_utf8(cs, body, blen, out);
     if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
-  } else if (tbk_utf8_valid(body, blen)) {
+  } else if (tbk_utf8_valid(body, blen) && !memmem(body, blen, "\x1b$", 2)) {
     cs = "UTF-8";
     rc = clean_utf8(body, blen, out);
   } else {
-    cs = "WINDOWS-1252";
-    rc = iconv_to_utf8(cs, body, blen, out);
+    /* Undeclared and not UTF-8 (or with ISO-2022-JP's escapes): the
+     * detector's charset when it is East Asian, or when the text is mostly
+     * non-ASCII bytes (Cyrillic, Greek, Thai... in a single-byte charset)
+     * and it names one other than windows-1252; else windows-1252 as
+     * browsers do, unless the text is mostly non-ASCII bytes: those would
+     * only be mojibake, so the page is refused. */
+    det = detect(body, blen);
+    if (!det) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory decoding page");
+    int high = mostly_high((const unsigned char *)body, blen);
+    if (*det && (east_asian(det) || (high && strcmp(det, "WINDOWS-1252") != 0 && strcmp(det, "ISO-8859-15") != 0)))
+      cs = det;
+    else if (high)
+      return tbk_fail(err, TBK_ERR_FORMAT,
+                      "cannot tell the charset: none declared, not UTF-8, none detected (not decoded, to avoid mojibake)");
+    else if (tbk_utf8_valid(body, blen)) cs = "UTF-8";
+    else cs = "WINDOWS-1252";
+    rc = strcmp(cs, "UTF-8") == 0 ? clean_utf8(body, blen, out) : iconv_to_utf8(cs, body, blen, out);
+    if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
   }
   if (rc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory decoding page");
   snprintf(charset, 48, "%s", cs);

@@ -5,11 +5,15 @@
 
 /* Decode data to UTF-8 into out (replacing it). The charset comes from, in
  * order: a BOM, hint (HTTP Content-Type), a <meta> prescan of the first
- * 4 KiB, then UTF-8 when the bytes are valid UTF-8, else windows-1252 (what
- * browsers assume for undeclared Western pages). Undecodable bytes become
+ * 4 KiB, then UTF-8 when the bytes are valid UTF-8, then the charset
+ * uchardet detects when it is an East Asian multibyte one (GB18030, Big5,
+ * Shift_JIS, EUC-JP, EUC-KR, ISO-2022-JP, EUC-TW), else windows-1252 (what
+ * browsers assume for undeclared Western pages). Undeclared text of mostly
+ * non-ASCII bytes that no detector recognizes fails with TBK_ERR_FORMAT. Undecodable bytes become
  * U+FFFD; NUL and other C0 controls (but TAB, LF, CR, FF) are dropped because
  * libxml2 treats them as fatal in places. charset (48 bytes) receives the
- * name used. Errors: TBK_ERR_EMPTY, TBK_ERR_BINARY, TBK_ERR_NOMEM. */
+ * name used. Errors: TBK_ERR_EMPTY, TBK_ERR_BINARY, TBK_ERR_FORMAT,
+ * TBK_ERR_NOMEM. */
 tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
                            tbk_buf *out, char charset[48], tbk_error *err);
 
