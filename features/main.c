@@ -166,7 +166,11 @@ int main(int argc, char **argv) {
   tbk_rows *rows;
   tbk_error err = {0};
   if (tbk_rows_new(&r.fopt, r.units, &rows, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  if (r.want_schema || r.want_id) return print_schema(&r, rows);
+  if (r.want_schema || r.want_id) {
+    int rc = print_schema(&r, rows);
+    tbk_rows_free(rows);
+    return rc;
+  }
   tbk_model *model = NULL;
   tbk_predictor *pred = r.model ? cli_predictor(r.model, &model) : NULL;
   if (model) cli_pages_segment_as(&r.pages, model); /* as the template model was trained */
