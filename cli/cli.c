@@ -184,7 +184,7 @@ void cli_reads_argv(char **paths, int n) {
 /* The input that path is, or NULL. */
 static const char *read_as(const char *path) {
   struct stat sb;
-  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return NULL;
+  if (nreads == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return NULL; /* bsearch wants a table */
   if (sorted_reads != nreads) {
     qsort(reads, nreads, sizeof *reads, id_cmp);
     sorted_reads = nreads;
