@@ -22,4 +22,5 @@
 #include "model.h"
 #include "model_io.h"
 #include "eval.h"
+#include "chunks_eval.h"
 #endif

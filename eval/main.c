@@ -21,7 +21,10 @@ static void usage(void) {
          "  cv        cross-site k-fold cross-validation of the training procedure on\n"
          "            labelled blocks, with the text / non-text ablation\n"
          "  gold      token precision/recall/F1 of extracted text against gold text\n"
-         "  snippets  trafilatura's must-have / must-not-have snippet evaluation\n\n"
+         "  snippets  trafilatura's must-have / must-not-have snippet evaluation\n"
+         "  chunks    Ma et al.'s metrics of the table-text-chunk labeller (atf, ttdr,\n"
+         "            agreement with the blocks labeller), the sampling and threshold\n"
+         "            experiments\n\n"
          "Run 'tbk-eval COMMAND --help' for the options and exit statuses of each\n"
          "command.\n\n"
          "Options:\n"
@@ -38,12 +41,13 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   cli_init("tbk-eval");
-  if (argc < 2) cli_usage_error("no command given (cv, gold or snippets)");
+  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets or chunks)");
   const char *cmd = argv[1];
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
   if (strcmp(cmd, "--version") == 0) return cli_version();
   if (strcmp(cmd, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
   if (strcmp(cmd, "gold") == 0) return cmd_gold(argc - 1, argv + 1);
   if (strcmp(cmd, "snippets") == 0) return cmd_snippets(argc - 1, argv + 1);
-  cli_usage_error("unknown command '%s' (cv, gold or snippets)", cmd);
+  if (strcmp(cmd, "chunks") == 0) return cmd_chunks(argc - 1, argv + 1);
+  cli_usage_error("unknown command '%s' (cv, gold, snippets or chunks)", cmd);
 }

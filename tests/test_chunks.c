@@ -303,7 +303,70 @@ static void test_empty(void) {
   tbk_chunker_free(NULL);
 }
 
+/* ttdr by hand: truth nodes A@p, A@q (the same text at two places), B@p;
+ * discovered A@p, B@p, C@p: found 2 of 3, one extra place: (2 + 1) / 3. */
+static void test_ttdr(void) {
+  tbk_chunk_node ref[3];
+  memset(ref, 0, sizeof ref);
+  tbk_md5("A", 1, ref[0].md5);
+  ref[0].tpath = "p";
+  tbk_md5("A", 1, ref[1].md5);
+  ref[1].tpath = "q";
+  tbk_md5("B", 1, ref[2].md5);
+  ref[2].tpath = "p";
+  tbk_chunk_places *d = tbk_chunk_places_new();
+  unsigned char m[16];
+  tbk_md5("A", 1, m);
+  CHECK_INT(tbk_chunk_places_add(d, m, "p"), 0);
+  CHECK_INT(tbk_chunk_places_add(d, m, "p"), 0); /* once */
+  tbk_md5("B", 1, m);
+  CHECK_INT(tbk_chunk_places_add(d, m, "p"), 0);
+  tbk_md5("C", 1, m);
+  CHECK_INT(tbk_chunk_places_add(d, m, "p"), 0);
+  CHECK_INT(tbk_chunk_places_count(d), 3);
+  tbk_ttdr t = tbk_chunk_ttdr_nodes(d, ref, 3);
+  CHECK_INT(t.nt, 3);
+  CHECK_INT(t.found, 2);
+  CHECK_INT(t.extra, 1);
+  CHECK_NEAR(t.ttdr, 1.0, 1e-12);
+  /* Against the places themselves: all found, nothing extra. */
+  t = tbk_chunk_ttdr_places(d, d);
+  CHECK_INT(t.found, 3);
+  CHECK_INT(t.extra, 0);
+  CHECK_NEAR(t.ttdr, 1.0, 1e-12);
+  t = tbk_chunk_ttdr_nodes(d, ref, 0);
+  CHECK(isnan(t.ttdr));
+  tbk_chunk_places_free(d);
+
+  tbk_agreement g = {.a = 40, .b = 50, .both = 30};
+  double p, r, j;
+  tbk_agreement_rates(&g, &p, &r, &j);
+  CHECK_NEAR(p, 0.75, 1e-12);
+  CHECK_NEAR(r, 0.6, 1e-12);
+  CHECK_NEAR(j, 0.5, 1e-12); /* 30 / (40 + 50 - 30) */
+  g = (tbk_agreement){0};
+  tbk_agreement_rates(&g, &p, &r, &j);
+  CHECK(isnan(p) && isnan(r) && isnan(j));
+
+  double x[3] = {1, 2, 4}, y[3] = {0.5, NAN, 1.0};
+  tbk_line_series ls = {.name = "a<b", .x = x, .y = y, .n = 3};
+  tbk_buf svg = {0};
+  tbk_error err = {0};
+  CHECK_INT(tbk_line_svg(&ls, 1, "T & t", "x", "y", &svg, &err), TBK_OK);
+  CHECK(strstr(svg.data, "a&lt;b") && strstr(svg.data, "T &amp; t") && strstr(svg.data, "</svg>"));
+  /* two points drawn (the NaN is skipped) */
+  const char *pl = strstr(svg.data, "points=\"");
+  CHECK(pl != NULL);
+  if (pl) {
+    int spaces = 0;
+    for (pl += 8; *pl != '"'; pl++) spaces += *pl == ' ';
+    CHECK_INT(spaces, 2);
+  }
+  tbk_buf_free(&svg);
+}
+
 int main(void) {
+  test_ttdr();
   test_boundaries();
   test_tags_option();
   test_threshold();
