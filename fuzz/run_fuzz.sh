@@ -22,7 +22,8 @@ command -v clang >/dev/null || { echo "$0: clang not found" >&2; exit 1; }
 
 FLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 CC=clang cmake -S "$SRC" -B "$B" -DCMAKE_BUILD_TYPE=None -DTBK_FUZZ=ON \
-  -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null || exit 1
+  -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" -DTBK_SHARED_DEFS=OFF >/dev/null || exit 1
 cmake --build "$B" -j2 >"$B/build.log" 2>&1 || { tail -30 "$B/build.log" >&2; exit 1; }
 
 # fuzz_page predicts with a model of the current feature schema.
