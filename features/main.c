@@ -123,7 +123,7 @@ static size_t report_labels(const run *r, const tbk_label_set *labels, size_t ba
 /* Every page's rows; the number of rows skipped for a changed text. */
 static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_set *labels,
                          const tbk_page_list *list, const tbk_rows_out *out) {
-  size_t vectors = 0, changed = 0, done_pages = 0, n = 0;
+  size_t changed = 0, n = 0;
   tbk_error err = {0};
   cli_pages_progress_start(&r->pages, list->n);
   for (size_t i = 0; i < list->n; i++) {
@@ -132,11 +132,9 @@ static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_
     tbk_page *page = cli_pages_load(&r->pages, ref);
     if (!page) continue;
     if (labels) tbk_label_set_page_read(labels, ref->page);
-    done_pages++;
     const double *bp = NULL;
     tbk_status st = pred ? tbk_predict_page(pred, page, &bp, &err) : TBK_OK;
     if (!st) st = tbk_rows_write_page(rows, ref, page, bp, labels, out, cli_warn_file, NULL, &n, &changed, &err);
-    vectors += n;
     tbk_page_free(page);
     if (st && (err.code == TBK_ERR_NOMEM || r->pages.strict)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
     if (st) cli_warn("%s: %s (skipped)", ref->page, err.msg);
