@@ -21,6 +21,8 @@
 #include "ml.h"
 #include "model.h"
 #include "model_io.h"
+#include "keywords.h"
 #include "eval.h"
 #include "chunks_eval.h"
+#include "keyword_metrics.h"
 #endif

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "text", "io", "page", "label", "features", "ml", "model", "predict", "eval"]
+LAYERS = ["base", "text", "io", "page", "label", "features", "ml", "model", "predict", "keywords", "eval"]
 # Third-party headers (by include prefix) and the one layer that may use each.
 OWNER = {
     "libxml/": "page",

@@ -85,11 +85,17 @@ function heading(h) {
 { line[NR] = $0 }
 END {
   if (mode == "usage") { print synopsis(line[1]); exit }
-  if (mode == "main") print ".SH SYNOPSIS\n" synopsis(line[1]) ENVIRON["TBK_EXTRA_USAGE"] "\n.SH DESCRIPTION"
-  else print ".SH \"" ENVIRON["TBK_TITLE"] "\"\n" synopsis(line[1]) "\n.PP"
+  # "  or:  tbk-keywords --build-df ..." lines after the first: more forms.
+  syn = synopsis(line[1])
+  for (first = 2; line[first] ~ /^  or:  /; first++) {
+    u = line[first]; sub(/^  or:  /, "Usage: ", u)
+    syn = syn "\n.br\n" synopsis(u)
+  }
+  if (mode == "main") print ".SH SYNOPSIS\n" syn ENVIRON["TBK_EXTRA_USAGE"] "\n.SH DESCRIPTION"
+  else print ".SH \"" ENVIRON["TBK_TITLE"] "\"\n" syn "\n.PP"
   state = "text"   # text, blank (a paragraph break is pending), heading, list (after an entry)
   described = 0
-  for (k = 2; k <= NR; k++) {
+  for (k = first; k <= NR; k++) {
     l = line[k]
     if (l == "") { if (state != "heading") state = "blank"; continue }
     if (l !~ /^ / && l ~ /:$/ && line[k - 1] == "" && line[k + 1] ~ /^ /) {
@@ -141,7 +147,7 @@ END {
   }
 }'
 
-for stage in label features train predict eval; do
+for stage in label features train predict keywords eval; do
   prog=tbk-$stage
   bin=$build/$stage/$prog
   sections=$here/sections/$prog.roff

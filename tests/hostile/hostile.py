@@ -25,6 +25,7 @@ PROGS = {
     "features": BIN + "/features/tbk-features",
     "train": BIN + "/train/tbk-train",
     "predict": BIN + "/predict/tbk-predict",
+    "keywords": BIN + "/keywords/tbk-keywords",
     "eval": BIN + "/eval/tbk-eval",
 }
 MODEL = BIN + "/share/tbk/default.model"
@@ -223,14 +224,14 @@ def class3():
 
 def class9():
     """Every --help lists only options its program accepts and every exit code."""
-    progs = [("label", []), ("features", []), ("train", []), ("predict", []), ("eval", ["cv"]), ("eval", ["gold"]),
+    progs = [("label", []), ("features", []), ("train", []), ("predict", []), ("keywords", []), ("eval", ["cv"]), ("eval", ["gold"]),
              ("eval", ["snippets"])]
     for prog, sub in progs:
         r = subprocess.run([PROGS[prog]] + sub + ["--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         text = r.stdout.decode()
         name = " ".join(["tbk-" + prog] + sub)
         codes = set(re.findall(r"^  ([0-9])  ", text.split("Exit status:")[-1], re.M))
-        want = set("01234") | ({"5"} if prog in ("features", "train", "predict") or sub == ["cv"] else set())
+        want = set("01234") | ({"5"} if prog in ("features", "train", "predict", "keywords") or sub == ["cv"] else set())
         if codes != want:
             failures.append("class9 %s --help: exit codes %s, expected %s" % (name, sorted(codes), sorted(want)))
         for opt in sorted(set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", text, re.M))):

@@ -1,0 +1,19 @@
+/* The keyword evaluation of Kołcz & Yih 2007 section 5: the top-N score of
+ * one document and the paired t-test the paper compares settings with. */
+#ifndef TBK_KEYWORD_METRICS_H
+#define TBK_KEYWORD_METRICS_H
+#include "keywords.h"
+
+/* |A ∩ K_N| / min(|A|, N): K_N the first N of ranked (fewer when there are
+ * fewer candidates), A the gold set. NaN when A is empty or N is 0. */
+double tbk_kw_topn(const tbk_kw_cand *ranked, size_t n, const tbk_kw_gold *gold, size_t N);
+
+/* Two-tailed paired t-test of a[i] against b[i] (i < n): the mean of
+ * a - b, the t statistic (n - 1 degrees of freedom) and its p-value.
+ * n < 2: all NaN. Differences all equal: t = ±inf and p = 0, or t = 0
+ * and p = 1 when they are all 0. */
+void tbk_paired_t(const double *a, const double *b, size_t n, double *mean_diff, double *t, double *p);
+
+/* P(|T| >= |t|) for Student's t with df degrees of freedom (> 0). */
+double tbk_t_two_tailed(double t, double df);
+#endif

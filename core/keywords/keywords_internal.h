@@ -1,0 +1,28 @@
+/* What the keyword files share: an interning table of strings (ids from
+ * 0, in first-seen order), used for words, stems, keys and the DF table. */
+#ifndef TBK_KEYWORDS_INTERNAL_H
+#define TBK_KEYWORDS_INTERNAL_H
+#include "keywords.h"
+
+typedef struct kw_strtab {
+  tbk_buf arena;    /* the strings, each NUL-terminated */
+  uint32_t *off;    /* per id: offset in arena */
+  uint32_t *len;    /* per id: length */
+  size_t n, cap;    /* ids, capacity of off/len */
+  uint32_t *slots;  /* open addressing: id + 1, 0 = empty */
+  size_t nslots;
+} kw_strtab;
+
+void kw_strtab_free(kw_strtab *t);
+/* Forget every string, keep the memory. */
+void kw_strtab_clear(kw_strtab *t);
+/* The id of s[0..n) (added when new; *added set when given); -1 out of
+ * memory, or past 2^32 bytes. */
+long kw_strtab_intern(kw_strtab *t, const char *s, size_t n, int *added);
+/* The id of s, or -1 when absent. */
+long kw_strtab_find(const kw_strtab *t, const char *s, size_t n);
+static inline const char *kw_strtab_str(const kw_strtab *t, size_t id) { return t->arena.data + t->off[id]; }
+
+/* The candidates of a finished extractor's document, for the DF table and
+ * gold restriction without exposing its internals. */
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# tbk-keywords: the example article's keywords with the shipped model (the
+# navigation's words gone after denoising), both formats, --text, a
+# background table built and used, a ranker trained from <meta> keywords
+# and used, and the refusals with their exit codes.
+. "$(dirname "$0")/lib.sh"
+tmp_reset
+KW=$TBK_BIN/keywords/tbk-keywords
+PROG=tbk-keywords
+ex=$TBK_SRC/datasets/examples
+export TBK_MODEL=$TBK_SRC/models/default.model
+
+expect_rc 0 "$KW" --help
+grep -q -- "--denoise MODE" "$OUT" || die "--help lacks --denoise"
+grep -q "^  5  model, ranker" "$OUT" || die "--help lacks the exit table"
+expect_rc 0 "$KW" --version
+grep -qx "tbk-keywords $TBK_PROJECT_VERSION" "$OUT" || die "bad --version: $(cat "$OUT")"
+
+# The article's subject first; "courier" (the site's name in the
+# navigation and footer) only without denoising.
+expect_rc 0 "$KW" -n 5 "$ex/news-article.html"
+[[ $(wc -l <"$OUT") == 5 ]] || die "expected 5 keywords"
+head -n 1 "$OUT" | grep -qP '^\d+\tlibrary$' || die "first keyword is not 'library': $(cat "$OUT")"
+grep -q "courier" "$OUT" && die "a navigation word survived denoising"
+expect_rc 0 "$KW" -d none -n 5 "$ex/news-article.html"
+grep -q "courier" "$OUT" || die "without denoising the site name should rank: $(cat "$OUT")"
+expect_rc 0 "$KW" -d template -n 5 "$ex/news-article.html"
+
+# jsonl: one object per page, n keywords each.
+expect_rc 0 "$KW" -f jsonl -n 3 "$ex/news-article.html" "$ex/blog-post.html"
+python3 - "$OUT" <<'PY' || die "jsonl output is malformed"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+assert len(rows) == 2, rows
+for r in rows:
+    assert r["lang"] == "en" and r["tokens"] > 100 and len(r["keywords"]) == 3, r
+    s = [k["score"] for k in r["keywords"]]
+    assert s == sorted(s, reverse=True), s
+PY
+
+# Plain text: a line is a paragraph; stop words bound the phrases.
+printf 'The solar panels of the roof.\nSolar panels are cheap. Solar panels!\n' >"$TBK_TMP/t.txt"
+expect_rc 0 "$KW" --text -n 2 "$TBK_TMP/t.txt"
+[[ "$(cat "$OUT")" == $'3\tsolar\n3\tsolar panels' ]] || die "--text ranking: $(cat "$OUT")"
+
+# Synthetic pages of one site: a navigation bar on every page, a topic each,
+# the topic in <meta name="keywords">.
+mkdir -p "$TBK_TMP/site/s"
+topics=(volcano glacier desert meadow canyon lagoon tundra savanna)
+for i in "${!topics[@]}"; do
+  t=${topics[$i]}
+  {
+    echo "<html><head><title>The ${t^} page</title><meta name=\"keywords\" content=\"$t, weather\"></head><body>"
+    echo "<ul><li><a href=/>Home</a></li><li><a href=/n>Newsletter subscription offers</a></li><li><a href=/s>Subscription shop</a></li></ul>"
+    echo "<div><h1>All about the $t</h1><p>The $t is a place. Visitors of the $t see the $t at dawn, and the weather of the $t changes.</p>"
+    echo "<p>Every $t has its own weather; scientists study each $t for years.</p></div>"
+    echo "<div>Newsletter subscription offers and subscription deals every week.</div></body></html>"
+  } >"$TBK_TMP/site/s/p$i.html"
+done
+expect_rc 0 "$KW" --build-df --min-df 1 -d none -o "$TBK_TMP/site.df" "$TBK_TMP/site"
+head -n 2 "$TBK_TMP/site.df" | tr '\n' ' ' | grep -q "^tbk-keywords-df 1 docs 8 " || die "bad df header: $(head -n 3 "$TBK_TMP/site.df")"
+grep -qP '^8\tsubscription$' "$TBK_TMP/site.df" || die "subscription should be in all 8 documents"
+grep -qP '^1\tvolcano$' "$TBK_TMP/site.df" || die "volcano should be in 1 document"
+expect_rc 0 "$KW" --df "$TBK_TMP/site.df" -d none -n 1 "$TBK_TMP/site/s/p0.html"
+grep -qP '\tvolcano$' "$OUT" || die "with the table the topic should come first: $(cat "$OUT")"
+
+expect_rc 0 "$KW" --train-ranker --df "$TBK_TMP/site.df" -d none -o "$TBK_TMP/r.ranker" "$TBK_TMP/site"
+head -n 2 "$TBK_TMP/r.ranker" | grep -q "^trained 8 " || die "the ranker should be trained on 8 pages: $(head -n 2 "$TBK_TMP/r.ranker")"
+expect_rc 0 "$KW" --ranker "$TBK_TMP/r.ranker" --df "$TBK_TMP/site.df" -d none -n 1 "$TBK_TMP/site/s/p3.html"
+grep -qP '^0\.\d{4}\tmeadow$' "$OUT" || die "trained ranker: $(cat "$OUT")"
+
+# Refusals.
+expect_rc 2 "$KW" -d everything "$ex/news-article.html"
+expect_err "^tbk-keywords: error: --denoise: 'everything' is not none, template or content"
+expect_messages
+expect_rc 2 "$KW" --build-df "$ex/news-article.html"
+expect_rc 2 "$KW"
+printf 'tbk-keywords-df 1\ndocs 1\nkeys 3\n1\ta\nend\n' >"$TBK_TMP/bad.df"
+expect_rc 5 "$KW" --df "$TBK_TMP/bad.df" "$ex/news-article.html"
+expect_err "bad.df: line 5"
+sed 's/tf_log/tf_lag/' "$TBK_TMP/r.ranker" >"$TBK_TMP/other.ranker"
+expect_rc 5 "$KW" --ranker "$TBK_TMP/other.ranker" "$ex/news-article.html"
+expect_err "other features"
+expect_rc 1 "$KW" --ranker "$TBK_TMP/missing.ranker" "$ex/news-article.html"
+expect_messages
+# A page that cannot be read is skipped, the others done: exit 3.
+: >"$TBK_TMP/empty.html"
+expect_rc 3 "$KW" "$ex/news-article.html" "$TBK_TMP/empty.html"
+grep -q "==> .*news-article.html <==" "$OUT" || die "the readable page was not done"
+# The output file appears only complete.
+expect_rc 0 "$KW" -o "$TBK_TMP/o.txt" "$ex/news-article.html"
+[[ -s $TBK_TMP/o.txt ]] || die "-o wrote nothing"
+expect_no_tmp "$TBK_TMP"
+echo ok

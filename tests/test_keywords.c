@@ -1,0 +1,312 @@
+/* Keyword extraction: candidates, hand-computed TF-IDF rankings with and
+ * without a background table, the paper's top-N scores, stems, gold from
+ * <meta>, the DF and ranker files, the trainer and the paired t-test. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "tbk_internal.h"
+
+static tbk_kw_extractor *x;
+
+static void doc(const char *text) {
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_text(x, text, strlen(text), 0), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+}
+
+static const tbk_kw_cand *find(const char *key) {
+  for (size_t i = 0; i < tbk_kw_count(x); i++)
+    if (strcmp(tbk_kw_cands(x)[i].key, key) == 0) return &tbk_kw_cands(x)[i];
+  return NULL;
+}
+
+/* The ranking as "key|key|...". */
+static const char *ranking(void) {
+  static char buf[1024];
+  buf[0] = '\0';
+  for (size_t i = 0; i < tbk_kw_count(x); i++) {
+    if (i) strcat(buf, "|");
+    strcat(buf, tbk_kw_cands(x)[i].key);
+  }
+  return buf;
+}
+
+static const char PIE[] = "Apple pie. Apple cake and apple pie.";
+
+static void test_candidates_and_tfidf(void) {
+  doc(PIE);
+  CHECK_STR(tbk_kw_lang(x), "en");
+  CHECK_INT(tbk_kw_tokens(x), 7);
+  /* "and" is a stop word: no candidate starts or ends with it, but one may
+   * hold it; "pie apple" would cross the sentence end. */
+  CHECK_INT(tbk_kw_count(x), 6);
+  CHECK(find("cake and apple") != NULL);
+  CHECK(find("and apple") == NULL);
+  CHECK(find("apple cake and") == NULL);
+  CHECK(find("pie apple") == NULL);
+  const tbk_kw_cand *c = find("apple pie");
+  CHECK(c && c->tf == 2 && c->first == 0 && c->words == 2);
+  c = find("cake");
+  CHECK(c && c->tf == 1 && c->first == 3);
+  /* TF-IDF without a table is tf; ties go to the earlier first occurrence,
+   * then the key. */
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_STR(ranking(), "apple|apple pie|pie|apple cake|cake|cake and apple");
+  CHECK_NEAR(tbk_kw_cands(x)[0].score, 3.0, 1e-12);
+  CHECK_NEAR(tbk_kw_cands(x)[0].x[TBK_KW_F_TF_LOG], log(4.0), 1e-12);
+  CHECK_NEAR(tbk_kw_cands(x)[1].x[TBK_KW_F_FIRST_POS], 0.0, 1e-12);
+  CHECK_NEAR(tbk_kw_cands(x)[2].x[TBK_KW_F_FIRST_POS], 1.0 / 7.0, 1e-12);
+
+  /* Numbers alone are no keywords; with a word they are. */
+  doc("2012 report: 10 14 and the 2012 report");
+  CHECK(find("2012") == NULL && find("10 14") == NULL);
+  CHECK(find("2012 report") != NULL && find("2012 report")->number);
+}
+
+static void test_df_ranking(void) {
+  tbk_kw_df *df;
+  CHECK_INT(tbk_kw_df_new(&df, NULL), TBK_OK);
+  doc("Apple juice.");
+  CHECK_INT(tbk_kw_df_add(df, x, NULL), TBK_OK);
+  doc("Apple tart.");
+  CHECK_INT(tbk_kw_df_add(df, x, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_df_docs(df), 2);
+  CHECK_INT(tbk_kw_df_get(df, "apple", 5), 2);
+  CHECK_INT(tbk_kw_df_get(df, "apple tart", 10), 1);
+  /* idf = 1 + ln((D + 1) / (df + 1)): apple 1 (score 3), pie and apple pie
+   * 1 + ln 3 (score 2 * 2.0986 = 4.197), cake and its phrases 2.0986. */
+  doc(PIE);
+  tbk_kw_rank(x, df, NULL);
+  CHECK_STR(ranking(), "apple pie|pie|apple|apple cake|cake|cake and apple");
+  CHECK_NEAR(tbk_kw_cands(x)[0].score, 2 * (1 + log(3.0)), 1e-12);
+  CHECK_NEAR(tbk_kw_cands(x)[2].score, 3.0, 1e-12);
+
+  /* The file: written, read back, the same numbers; min_df drops keys. */
+  tbk_buf b = {0};
+  CHECK_INT(tbk_kw_df_write(df, 2, &b, NULL), TBK_OK);
+  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\n");
+  b.len = 0;
+  CHECK_INT(tbk_kw_df_write(df, 1, &b, NULL), TBK_OK);
+  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 5\n2\tapple\n1\tapple juice\n1\tapple tart\n1\tjuice\n1\ttart\nend\n");
+  tbk_kw_df *back;
+  CHECK_INT(tbk_kw_df_read(b.data, b.len, &back, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_df_docs(back), 2);
+  CHECK_INT(tbk_kw_df_get(back, "juice", 5), 1);
+  tbk_kw_df_free(back);
+  tbk_error err;
+  const char *bad[] = {"tbk-keywords-df 2\n", "tbk-keywords-df 1\ndocs 2\nkeys 2\n2\tapple\nend\n",
+                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n3\tapple\nend\n",
+                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    back = (tbk_kw_df *)1;
+    CHECK_INT(tbk_kw_df_read(bad[i], strlen(bad[i]), &back, &err), TBK_ERR_FORMAT);
+    CHECK(back == NULL);
+  }
+  /* Merging adds documents and counts. */
+  tbk_kw_df *sum;
+  CHECK_INT(tbk_kw_df_new(&sum, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_df_merge(sum, df, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_df_merge(sum, df, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_df_docs(sum), 4);
+  CHECK_INT(tbk_kw_df_get(sum, "apple", 5), 4);
+  tbk_kw_df_free(sum);
+  tbk_buf_free(&b);
+  tbk_kw_df_free(df);
+}
+
+static void test_topn(void) {
+  tbk_kw_gold *g;
+  CHECK_INT(tbk_kw_gold_new(&g, NULL), TBK_OK);
+  /* Phrases split at , ; | and line ends; more than three words is none. */
+  const char *meta = "Apple Pies, CAKE; banana split | one two three four\nbananas split";
+  CHECK_INT(tbk_kw_gold_add(g, x, meta, strlen(meta)), 3);
+  CHECK(tbk_kw_gold_has(g, "apple pie") && tbk_kw_gold_has(g, "cake") && tbk_kw_gold_has(g, "banana split"));
+  doc(PIE);
+  tbk_kw_rank(x, NULL, NULL); /* apple | apple pie | pie | apple cake | cake | ... */
+  /* "banana split" is nowhere in the text: A = {apple pie, cake}. */
+  CHECK_INT(tbk_kw_gold_restrict(g, x), 2);
+  const tbk_kw_cand *c = tbk_kw_cands(x);
+  size_t n = tbk_kw_count(x);
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 1), 0.0, 1e-12);  /* 0 / min(2, 1) */
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 2), 0.5, 1e-12);  /* 1 / 2 */
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 3), 0.5, 1e-12);  /* 1 / 2 */
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 5), 1.0, 1e-12);  /* 2 / 2 */
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 10), 1.0, 1e-12); /* fewer than 10 candidates */
+  CHECK(isnan(tbk_kw_topn(c, n, g, 0)));
+  tbk_kw_gold_clear(g);
+  CHECK(isnan(tbk_kw_topn(c, n, g, 5)));
+  /* One gold keyword: every N divides by 1. */
+  CHECK_INT(tbk_kw_gold_add(g, x, "pie", 3), 1);
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 2), 0.0, 1e-12);
+  CHECK_NEAR(tbk_kw_topn(c, n, g, 3), 1.0, 1e-12);
+  tbk_kw_gold_free(g);
+}
+
+static void test_stems_and_languages(void) {
+  char out[32];
+  struct { const char *w, *stem; } cases[] = {
+      {"berries", "berry"}, {"horses", "horse"}, {"shoes", "shoes"}, {"class", "class"}, {"cats", "cat"},
+      {"news", "news"}, {"analysis", "analysis"}, {"bus", "bus"}, {"is", "is"}, {"series", "sery"}, {"pies", "pie"}, {"bank", "bank"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tbk_kw_stem(cases[i].w, strlen(cases[i].w), out);
+    CHECK_STR(out, cases[i].stem);
+  }
+  doc("Der Hund und die Katze. Die Katze schläft.");
+  CHECK_STR(tbk_kw_lang(x), "de");
+  CHECK(find("der") == NULL && find("hund") && find("katze")->tf == 2 && find("katze schläft"));
+  doc("Le chien et le chat");
+  CHECK_STR(tbk_kw_lang(x), "fr");
+  CHECK(find("chien et le chat") == NULL && find("chien") != NULL);
+  const char *const *codes;
+  size_t nl = tbk_kw_languages(&codes);
+  CHECK(nl >= 8);
+  int have_en = 0;
+  for (size_t i = 0; i < nl; i++)
+    if (strcmp(codes[i], "en") == 0) {
+      have_en = 1;
+      CHECK(tbk_kw_is_stop("the", 3, i));
+      CHECK(!tbk_kw_is_stop("apple", 5, i));
+    }
+  CHECK(have_en);
+}
+
+static const char SOLAR[] =
+    "<html><head><meta name=\"keywords\" content=\"solar panels, sun &amp; power\">"
+    "<title>Solar Power</title><META property='article:tag' content=roofs>"
+    "<meta name=\"description\" content=\"keep me\"></head>"
+    "<body><h1>Solar panels</h1><p>Buy <a href=\"x\">solar panels</a> now. Panels are cheap.</p></body></html>";
+
+static void test_page(void) {
+  /* The meta keywords leave the page, length and the rest unchanged. */
+  char html[sizeof SOLAR];
+  memcpy(html, SOLAR, sizeof SOLAR);
+  tbk_buf gold = {0};
+  CHECK_INT(tbk_kw_meta_strip(html, sizeof SOLAR - 1, &gold), 2);
+  CHECK_STR(gold.data, "solar panels, sun & power\nroofs\n");
+  CHECK(strstr(html, "keywords") == NULL && strstr(html, "roofs") == NULL && strstr(html, "keep me") != NULL);
+  CHECK_INT(strlen(html), sizeof SOLAR - 1);
+  gold.len = 0;
+
+  tbk_page *p;
+  CHECK_INT(tbk_kw_page_parse(SOLAR, sizeof SOLAR - 1, NULL, &p, &gold, NULL), TBK_OK);
+  CHECK_STR(gold.data, "solar panels, sun & power\nroofs\n");
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  const tbk_kw_cand *c = find("solar panel");
+  CHECK(c && c->tf == 2 && c->heading == 1 && c->anchor == 1 && !c->in_title && c->caps == 0);
+  c = find("solar");
+  CHECK(c && c->tf == 2 && c->in_title && c->heading == 1 && c->caps == 1);
+  c = find("power");
+  CHECK(c && c->tf == 0 && c->in_title && c->first == UINT32_MAX);
+  c = find("panel");
+  CHECK(c && c->tf == 3 && c->caps == 1 && c->first == 1);
+  /* A phrase runs across the anchor inside the paragraph, but not from the
+   * heading into the paragraph, nor over the full stop. */
+  CHECK(find("buy solar panel") != NULL);
+  CHECK(find("panel buy") == NULL && find("now panel") == NULL);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_STR(tbk_kw_cands(x)[0].key, "panel"); /* tf 3 */
+  CHECK_NEAR(tbk_kw_cands(x)[0].x[TBK_KW_F_CAPS], 1.0 / 3.0, 1e-12);
+
+  /* With every run removed only the title is left. */
+  unsigned char keep[64] = {0};
+  CHECK(p->n_runs <= sizeof keep);
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_tokens(x), 0);
+  CHECK(find("solar power") && find("solar power")->in_title && !find("panel"));
+  tbk_page_free(p);
+  tbk_buf_free(&gold);
+}
+
+static void test_ranker(void) {
+  tbk_kw_trainer *t;
+  tbk_kw_gold *g;
+  CHECK_INT(tbk_kw_trainer_new(&t, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_gold_new(&g, NULL), TBK_OK);
+  tbk_kw_ranker r;
+  CHECK_INT(tbk_kw_trainer_fit(t, 1.0, &r, NULL), TBK_ERR_EMPTY);
+  /* The gold keyword is the title's, never the most frequent word. */
+  const char *docs[][2] = {{"Zebras", "Grass grass grass zebras eat grass."},
+                           {"Lions", "Savanna savanna lions hunt on the savanna."},
+                           {"Eagles", "Sky sky sky eagles fly high in the sky."},
+                           {"Sharks", "Water water sharks swim in water water."}};
+  for (size_t i = 0; i < 4; i++) {
+    tbk_kw_begin(x);
+    CHECK_INT(tbk_kw_add_text(x, docs[i][0], strlen(docs[i][0]), TBK_KW_SEG_TITLE), TBK_OK);
+    CHECK_INT(tbk_kw_add_text(x, docs[i][1], strlen(docs[i][1]), 0), TBK_OK);
+    CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+    tbk_kw_gold_clear(g);
+    CHECK_INT(tbk_kw_gold_add(g, x, docs[i][0], strlen(docs[i][0])), 1);
+    CHECK_INT(tbk_kw_trainer_add(t, x, NULL, g, 200, NULL), TBK_OK);
+  }
+  CHECK_INT(tbk_kw_trainer_fit(t, 10.0, &r, NULL), TBK_OK);
+  CHECK_INT(r.pages, 4);
+  CHECK_INT(r.positives, 4);
+  CHECK(r.w[TBK_KW_F_IN_TITLE] > 0);
+  /* A new page: the trained ranker puts the title's word first, TF-IDF
+   * the frequent one. */
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_text(x, "Wolves", 6, TBK_KW_SEG_TITLE), TBK_OK);
+  CHECK_INT(tbk_kw_add_text(x, "Snow snow snow wolves howl in snow.", 35, 0), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_STR(tbk_kw_cands(x)[0].key, "snow");
+  tbk_kw_rank(x, NULL, &r);
+  CHECK_STR(tbk_kw_cands(x)[0].key, "wolve");
+
+  /* The file, back bit for bit; other features are a schema error. */
+  tbk_buf b = {0};
+  CHECK_INT(tbk_kw_ranker_write(&r, &b), TBK_OK);
+  tbk_kw_ranker back;
+  CHECK_INT(tbk_kw_ranker_read(b.data, b.len, &back, NULL), TBK_OK);
+  CHECK(memcmp(back.w, r.w, sizeof r.w) == 0 && back.bias == r.bias && back.pages == 4);
+  char *other = strdup(b.data);
+  memcpy(strstr(other, "tf_log"), "tf_lag", 6);
+  tbk_error err;
+  CHECK_INT(tbk_kw_ranker_read(other, strlen(other), &back, &err), TBK_ERR_SCHEMA);
+  CHECK_INT(tbk_kw_ranker_read(b.data, b.len / 2, &back, &err), TBK_ERR_MODEL);
+  free(other);
+  tbk_buf_free(&b);
+  tbk_kw_gold_free(g);
+  tbk_kw_trainer_free(t);
+}
+
+static void test_paired_t(void) {
+  double m, t, p;
+  /* df 1 is Cauchy: P(|T| >= 1) = 1/2; df 2: P(|T| >= t) = 1 - t / sqrt(2 + t^2). */
+  CHECK_NEAR(tbk_t_two_tailed(1.0, 1.0), 0.5, 1e-12);
+  CHECK_NEAR(tbk_t_two_tailed(2.0, 2.0), 1 - 2 / sqrt(6.0), 1e-12);
+  CHECK_NEAR(tbk_t_two_tailed(0.0, 7.0), 1.0, 1e-12);
+  /* Differences 1 2 3 4: mean 2.5, sd sqrt(5/3), t = 2.5 / (sd / 2) = 3.873. */
+  double a[] = {1, 2, 3, 4}, b[] = {0, 0, 0, 0};
+  tbk_paired_t(a, b, 4, &m, &t, &p);
+  CHECK_NEAR(m, 2.5, 1e-12);
+  CHECK_NEAR(t, 2.5 / (sqrt(5.0 / 3.0) / 2), 1e-12);
+  CHECK(p > 0.02 && p < 0.04);
+  /* Differences 1 and 3 (df 1): t = 2 / (sqrt(2) / sqrt(2)) = 2, p = 1 - 2 atan(2) / pi. */
+  double c[] = {1, 3}, d[] = {0, 0};
+  tbk_paired_t(c, d, 2, &m, &t, &p);
+  CHECK_NEAR(t, 2.0, 1e-12);
+  CHECK_NEAR(p, 1 - 2 * atan(2.0) / M_PI, 1e-12);
+  tbk_paired_t(a, a, 4, &m, &t, &p);
+  CHECK(m == 0 && t == 0 && p == 1);
+  tbk_paired_t(a, b, 1, &m, &t, &p);
+  CHECK(isnan(p));
+}
+
+int main(void) {
+  CHECK_INT(tbk_kw_new(&x, NULL), TBK_OK);
+  test_candidates_and_tfidf();
+  test_df_ranking();
+  test_topn();
+  test_stems_and_languages();
+  test_page();
+  test_ranker();
+  test_paired_t();
+  tbk_kw_free(x);
+  return check_report();
+}
