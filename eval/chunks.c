@@ -317,6 +317,8 @@ int cmd_chunks(int argc, char **argv) {
   size_t *idx = malloc((list.n ? list.n : 1) * sizeof *idx);
   if (!idx) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t skipped = 0;
+  /* The sampling experiment reads pages again: no total to count down. */
+  cli_pages_progress_start(&pages, 0);
   for (size_t i = 0; i < list.n;) {
     size_t j = i;
     while (j < list.n && strcmp(list.refs[j].site, list.refs[i].site) == 0) j++;
@@ -412,6 +414,7 @@ int cmd_chunks(int argc, char **argv) {
     site_run_free(&full);
     i = j;
   }
+  cli_pages_progress_end(&pages);
   /* x arrays are set only now: the series arrays moved while growing. */
   for (size_t k = 0; k < ss.ns; k++) ss.s[k].x = ss.xs + k * ss.npts;
   if (output) write_file(output, &table);
