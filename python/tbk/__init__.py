@@ -262,14 +262,16 @@ def site_of_url(url, host=False):
 
 def label_site(pages, site=None):
     """The paper's auto-labels of one site's blocks: pages is an iterable of
-    (url, html); returns the records `tbk-label` writes for those pages (a
-    dict per labelled block), in the order given. site defaults to the
+    (url, html), or of (page_id, url, html) when the records should name
+    the pages otherwise (tbk-label names a file's page by its path); returns
+    the records `tbk-label` writes for those pages (a dict per labelled
+    block), in the order given. site defaults to the
     registered domain of the first URL. A site with fewer than 10 readable
     pages gets no labels (as in tbk-label). Pages that cannot be parsed are
     skipped, as tbk-label skips them."""
-    pages = list(pages)
+    pages = [p if len(p) == 3 else (p[0], p[0], p[1]) for p in pages]
     if site is None:
-        site = (site_of_url(pages[0][0]) if pages else None) or "-"
+        site = (site_of_url(pages[0][1]) if pages else None) or "-"
     lab = _P()
     err = _Err()
     _check(_lib.tbk_labeler_new(site.encode(), None, ctypes.byref(lab), ctypes.byref(err)), err, site)
@@ -281,14 +283,14 @@ def label_site(pages, site=None):
         return 0
 
     try:
-        for url, html in pages:
+        for page_id, url, html in pages:
             try:
-                page = _Page(None, html, url)
+                page = _Page(None, html, page_id)
             except Error:
                 continue
             try:
-                _check(_lib.tbk_labeler_add(lab, url.encode(), url.encode(), page.handle, ctypes.byref(err)),
-                       err, url)
+                _check(_lib.tbk_labeler_add(lab, page_id.encode(), (url or "").encode(), page.handle,
+                                            ctypes.byref(err)), err, page_id)
             finally:
                 page.close()
         _check(_lib.tbk_labeler_finish(lab, collect, None, None, ctypes.byref(err)), err, site)

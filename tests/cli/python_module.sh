@@ -82,17 +82,33 @@ PY
 # 4. a real site, when the shared data sets are unpacked.
 M=$TBK_SRC/datasets/cache/site_mirrors/manifest.tsv
 if [ -f "$M" ]; then
-  tbk_python - "$M" "$IPRED" <<'PY' || die "python module differs on site_mirrors"
-import csv, os, subprocess, sys, tbk
-man, pred = sys.argv[1], sys.argv[2]
+  tbk_python - "$M" "$IPRED" "$PREFIX/bin/tbk-label" "$T" <<'PY' || die "python module differs on site_mirrors"
+import csv, json, os, subprocess, sys, tbk
+man, pred, label, tmp = sys.argv[1:5]
+base = os.path.dirname(man)
 rows = [r for r in csv.DictReader(open(man, encoding="utf-8"), delimiter="\t")]
 site = rows[0]["site"]
-paths = [os.path.join(os.path.dirname(man), r["page"]) for r in rows if r["site"] == site][:15]
+mine = sorted((r for r in rows if r["site"] == site), key=lambda r: r["page"])
 m = tbk.Model()
-for p in paths:
+for r in mine[:15]:
+    p = os.path.join(base, r["page"])
+    html = open(p, "rb").read()
     want = subprocess.run([pred, "-f", "text", p], capture_output=True, check=True).stdout
-    assert m.text(open(p, "rb").read()).encode("utf-8") == want, p
-print("site_mirrors: %d pages of %s equal" % (len(paths), site))
+    assert m.text(html).encode("utf-8") == want, p
+    want = subprocess.run([pred, "-f", "jsonl", p], capture_output=True, check=True).stdout.decode()
+    assert [b.record for b in m.blocks(html, url=p)] == [json.loads(l) for l in want.splitlines()], p
+# the site's labels: tbk-label on a manifest of this site alone
+sub = os.path.join(tmp, "site.tsv")
+with open(sub, "w", encoding="utf-8") as f:
+    f.write("site\tpage\turl\n")
+    for r in mine:
+        f.write("%s\t%s\t%s\n" % (site, os.path.join(base, r["page"]), r["url"]))
+want = subprocess.run([label, "-q", sub], capture_output=True, check=True).stdout.decode()
+pages = [(os.path.join(base, r["page"]), r["url"], open(os.path.join(base, r["page"]), "rb").read()) for r in mine]
+got = tbk.label_site(pages, site=site)
+want = [json.loads(l) for l in want.splitlines()]
+assert len(want) > 20 and got == want, "labels of %s differ (%d vs %d records)" % (site, len(got), len(want))
+print("site_mirrors: %s: text and blocks of 15 pages, labels of %d pages equal" % (site, len(mine)))
 PY
 else
   echo "python_module: datasets/cache/site_mirrors absent: real-site comparison skipped"
