@@ -14,6 +14,15 @@
  * most rows, so the decision starts from what all-zero inputs give and adds
  * only the nonzero inputs' differences, instead of encoding every input to
  * columns and summing them all. */
+enum { SMALL_INTS = 64, MEMO_WAYS = 16 };
+
+/* A remembered input value (its bits; 0 = empty, never looked up since
+ * zero inputs are skipped) and its contribution's difference from zero's. */
+typedef struct scorer_memo {
+  uint64_t bits;
+  double delta;
+} scorer_memo;
+
 typedef struct scorer {
   const tbk_model *m;   /* borrowed */
   double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
@@ -22,18 +31,18 @@ typedef struct scorer {
                            zero_contrib[j] for v = 0, 1, 2...: binary inputs
                            (tags, flags, class/id tokens) and small counts
                            skip the interval search and the log */
+  scorer_memo *memo;    /* owned: nin x MEMO_WAYS, see scorer_delta */
   tbk_term *terms;      /* owned scratch */
   size_t capterms;
 } scorer;
-
-enum { SMALL_INTS = 64 };
 
 static int scorer_init(scorer *sc, const tbk_model *m) {
   memset(sc, 0, sizeof *sc);
   sc->m = m;
   sc->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->zero_contrib);
   sc->int_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * SMALL_INTS * sizeof *sc->int_delta);
-  if (!sc->zero_contrib || !sc->int_delta) return -1;
+  sc->memo = calloc(((size_t)m->enc.nin ? m->enc.nin : 1) * MEMO_WAYS, sizeof *sc->memo);
+  if (!sc->zero_contrib || !sc->int_delta || !sc->memo) return -1;
   sc->zero_decision = m->w[m->enc.ncols];
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
@@ -47,7 +56,26 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
 static void scorer_free(scorer *sc) {
   free(sc->zero_contrib);
   free(sc->int_delta);
+  free(sc->memo);
   free(sc->terms);
+}
+
+/* tbk_encode_contrib(j, v) - zero_contrib[j] for a nonzero v: small
+ * integers from a table; other values (ratios, long counts, the NB score)
+ * need the MDL interval search and a log, so each input remembers the last
+ * values it met (page-level features repeat on every unit of a page,
+ * neighbour features on the next units): the same difference, computed
+ * once. */
+static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
+  if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  scorer_memo *e = &sc->memo[(size_t)j * MEMO_WAYS + (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 60)];
+  if (e->bits != bits) {
+    e->bits = bits;
+    e->delta = tbk_encode_contrib(&sc->m->enc, sc->m->w, j, v) - sc->zero_contrib[j];
+  }
+  return e->delta;
 }
 
 static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, const uint32_t *wc, size_t nw,
@@ -60,13 +88,23 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
     tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
     if (st) return st;
   }
+  /* The terms are added in input order, as they always were: the same
+   * decision to the last bit. */
   double z = sc->zero_decision;
-  for (uint32_t j = 0; j < m->enc.nin; j++) {
-    double v = j + 1 == m->enc.nin ? s : x[j];
-    if (v == 0) continue;
-    if (v > 0 && v < SMALL_INTS && v == (double)(int)v) z += sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
-    else z += tbk_encode_contrib(&m->enc, m->w, j, v) - sc->zero_contrib[j];
+  uint32_t nx = m->enc.nin ? m->enc.nin - 1 : 0; /* dense inputs; the NB score is last */
+  uint32_t j = 0;
+  for (; j + 4 <= nx; j += 4) {
+    /* four zeros at a time (most inputs): one test of their bits, the
+     * sign shifted out so that -0.0 counts as zero too */
+    uint64_t b[4];
+    memcpy(b, x + j, sizeof b);
+    if (!((b[0] | b[1] | b[2] | b[3]) << 1)) continue;
+    for (uint32_t k = 0; k < 4; k++)
+      if (x[j + k] != 0) z += scorer_delta(sc, j + k, x[j + k]);
   }
+  for (; j < nx; j++)
+    if (x[j] != 0) z += scorer_delta(sc, j, x[j]);
+  if (m->enc.nin && s != 0) z += scorer_delta(sc, nx, s);
   *prob = tbk_sigmoid(z);
   return TBK_OK;
 }
