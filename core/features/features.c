@@ -70,6 +70,7 @@ void tbk_features_free(tbk_features *fx) {
   free(fx->piece_tok);
   free(fx->tok_word);
   free(fx->tok_cp);
+  free(fx->tok_pos);
   free(fx->voc_h64);
   free(fx->voc_h32);
   free(fx->voc_bucket);
@@ -242,6 +243,7 @@ typedef struct tok_ctx {
   fx_textstats *st;
   int anchor;
   int failed;
+  uint32_t base; /* the piece's start in the page text */
 } tok_ctx;
 
 /* Dense id of a word on this page (new ids for new words). -1 nomem. */
@@ -275,9 +277,10 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   return (int64_t)id;
 }
 
-static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
+static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
   tbk_features *fx = c->fx;
-  if (TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp))) {
+  if (TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
+                   TBK_ARRAY(fx->tok_pos))) {
     c->failed = 1;
     return 1;
   }
@@ -286,6 +289,7 @@ static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
   size_t k = fx->n_tok++;
   fx->tok_word[k] = (uint32_t)id;
   fx->tok_cp[k] = cps;
+  fx->tok_pos[k] = c->base + (uint32_t)at;
   fx->voc_cnt[id]++;
   c->st->words++;
   c->st->word_cps += cps;
@@ -294,8 +298,8 @@ static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps) {
   return 0;
 }
 
-static int on_token(void *p, const char *tok, size_t len) {
-  return add_token(p, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_text_length(tok, len));
+static int on_token(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
+  return add_token(p, h64, h32, cps, at);
 }
 
 /* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
@@ -309,7 +313,7 @@ static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
     uint64_t h64;
     uint32_t h32;
     tbk_fx_hash_ascii_folded(s + i, j - i, &h64, &h32);
-    if (add_token(c, h64, h32, (uint32_t)(j - i))) return;
+    if (add_token(c, h64, h32, (uint32_t)(j - i), i)) return;
     i = j;
   }
 }
@@ -423,6 +427,7 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(&fx->pref[0], 0, sizeof fx->pref[0]);
   fx->n_tok = 0;
+  fx->tok_text = NULL;
   /* One huge page must not make every later page clear a huge table. */
   if (fx->n_voc_slots > 65536 && fx->n_voc_slots > 16 * (fx->n_voc + 1)) {
     free(fx->voc_slots);
@@ -439,14 +444,16 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     fx->piece_tok[k] = (uint32_t)fx->n_tok;
     fx_textstats st = {0};
     int ascii = scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
-    tok_ctx c = {fx, &st, state & 1, 0};
+    tok_ctx c = {fx, &st, state & 1, 0, a};
     if (ascii) tokenize_ascii(&c, (const unsigned char *)text + a, b - a);
-    else tbk_tokenize_valid(fx->tok, text + a, b - a, on_token, &c);
+    else tbk_tokenize_hashed(fx->tok, text + a, b - a, on_token, &c);
     if (c.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fx->pref[k + 1] = fx->pref[k];
     add_stats(&fx->pref[k + 1], &st);
   }
   fx->piece_tok[nb - 1] = (uint32_t)fx->n_tok;
+  fx->tok_text = text;
+  fx->tok_len = T;
   return TBK_OK;
 }
 

@@ -176,7 +176,10 @@ struct tbk_features {
   fx_textstats *pref; size_t cap_pref;       /* pieces + 1 */
   uint32_t *piece_tok; size_t cap_piece_tok; /* first token of each piece */
   uint32_t *tok_word, *tok_cp;               /* page tokens: word id, length */
+  uint32_t *tok_pos;                         /* ... and start in the page text */
   size_t n_tok, cap_tok;
+  const char *tok_text;                      /* the text they are of, tok_len bytes */
+  size_t tok_len;                            /* (the content stage reuses them) */
   /* The page's distinct words (by 64-bit hash) get dense ids, so the
    * per-block maps are small arrays instead of word_dims-sized ones. */
   uint64_t *voc_h64;

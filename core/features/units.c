@@ -157,6 +157,7 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->nd);
   free(ux->scratch);
   free(ux->title_h);
+  free(ux->voc);
   free(ux);
 }
 
@@ -380,8 +381,48 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   return 0;
 }
 
-static int on_token(void *vc, const char *tok, size_t len) {
-  return add_token(vc, tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_text_length(tok, len));
+static int on_token(void *vc, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
+  (void)at;
+  return add_token(vc, h64, h32, cps);
+}
+
+/* What a unit's tokens need of a word of the page: the same as add_token
+ * finds from its hashes, found once per page and word. */
+typedef struct unit_word {
+  uint32_t bucket;    /* h32 % word_dims + 1 */
+  int16_t title;      /* index among the title's tokens, -1 = none */
+  uint8_t stop;
+} unit_word;
+
+/* add_token for the tokens [k0, k1) of the template features' pass. */
+static int add_shared_tokens(tok_ctx *c, const tbk_features *fx, size_t k0, size_t k1) {
+  tbk_units *ux = c->ux;
+  if (tbk_grow((void **)&ux->w_idx, &ux->cap_w, ux->n_w + (k1 - k0) + 1, sizeof *ux->w_idx)) {
+    c->fail = 1;
+    return 1;
+  }
+  for (size_t k = k0; k < k1; k++) {
+    const unit_word *w = &ux->voc[fx->tok_word[k]];
+    uint32_t cps = fx->tok_cp[k];
+    c->words++;
+    c->word_cps += cps;
+    c->stops += w->stop;
+    if (w->title >= 0) {
+      c->title_hits++;
+      if (w->title < 64) c->title_seen |= 1ULL << w->title;
+    }
+    c->line_len += (long)cps + 1;
+    if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
+    else c->line_words++;
+    ux->w_idx[ux->n_w++] = w->bucket;
+  }
+  return 0;
+}
+
+/* Nothing in the token pattern looks past a space, so text cut where a
+ * space is on either side has the same tokens as the text whole. */
+static int cut_is_safe(const char *text, size_t len, size_t at) {
+  return at == 0 || at >= len || text[at - 1] == ' ' || text[at] == ' ';
 }
 
 /* A pure-ASCII unit (most are) is tokenized here with the tokenizer's own
@@ -410,12 +451,26 @@ static int cmp_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Most units have a few words: an insertion sort beats qsort's calls. */
+static void sort_u32(uint32_t *a, size_t n) {
+  if (n > 48) {
+    qsort(a, n, sizeof *a, cmp_u32);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    uint32_t x = a[i];
+    size_t j = i;
+    while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+    a[j] = x;
+  }
+}
+
 /* Sort a unit's word indices and fold them to (index, count) pairs in
  * place (w_cnt holds at least n_w entries). */
 static void fold_words(tbk_units *ux, size_t from) {
   size_t n = ux->n_w - from;
   uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
-  qsort(idx, n, sizeof *idx, cmp_u32);
+  sort_u32(idx, n);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (k && idx[k - 1] == idx[i]) { cnt[k - 1]++; continue; }
@@ -444,40 +499,69 @@ typedef struct char_stats {
   int ends_terminal, starts_upper, copyright;
 } char_stats;
 
+/* What scan_chars asks of an ASCII character, from a table (most text). */
+enum { SC_UP = 1, SC_LOW = 2, SC_DIGIT = 4, SC_PUNCT = 8, SC_COMMA = 16, SC_SEP = 32 };
+static unsigned char sc_class[128];
+static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
+static void sc_init(void) {
+  for (uint32_t c = 0; c < 128; c++) {
+    unsigned f = 0;
+    if (c >= 'A' && c <= 'Z') f |= SC_UP;
+    if (c >= 'a' && c <= 'z') f |= SC_LOW;
+    if (c >= '0' && c <= '9') f |= SC_DIGIT;
+    if (is_punct_cp(c)) f |= SC_PUNCT;
+    if (c == ',') f |= SC_COMMA;
+    if (is_sep(c)) f |= SC_SEP;
+    sc_class[c] = (unsigned char)f;
+  }
+}
+
+/* Counters live in locals: the text pointer may alias anything. */
 static void scan_chars(const char *s, size_t n, char_stats *cs) {
-  memset(cs, 0, sizeof *cs);
   const unsigned char *u = (const unsigned char *)s;
-  uint32_t last = 0, prev = 0;
-  int first = 1;
+  uint32_t prev = 0, visible = 0, punct = 0, digits = 0, letters = 0, upper = 0, commas = 0, seps = 0, sentences = 0;
+  int first = 1, starts_upper = 0, copyright = 0;
   for (size_t i = 0; i < n;) {
-    size_t k = u[i] < 0x80 ? 1 : tbk_utf8_seq(u + i, n - i);
+    if (u[i] < 0x80) {
+      uint32_t c = u[i++];
+      if (c == ' ') { if (is_terminal(prev)) sentences++; prev = c; continue; }
+      unsigned f = sc_class[c];
+      visible++;
+      letters += (f & (SC_UP | SC_LOW)) != 0;
+      upper += f & SC_UP;
+      if (first) { starts_upper = f & SC_UP; first = 0; }
+      if (f & SC_DIGIT) digits++;
+      else if (f & SC_PUNCT) punct++;
+      commas += (f & SC_COMMA) != 0;
+      seps += (f & SC_SEP) != 0;
+      prev = c;
+      continue;
+    }
+    size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) { i++; continue; }
-    uint32_t c = k == 1 ? u[i] : tbk_utf8_decode(u + i, k);
+    uint32_t c = tbk_utf8_decode(u + i, k);
     i += k;
-    if (c == ' ') { if (is_terminal(prev)) cs->sentences++; prev = c; continue; }
-    cs->visible++;
-    int up = (c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3A9) ||
-             (c >= 0x410 && c <= 0x42F);
-    int low = (c >= 'a' && c <= 'z') || (c >= 0xDF && c <= 0xFF && c != 0xF7) || (c >= 0x3B1 && c <= 0x3C9) ||
-              (c >= 0x430 && c <= 0x44F);
-    if (up || low || (c >= 0x100 && !is_punct_cp(c) && !(c >= 0xFF10 && c <= 0xFF19))) cs->letters++;
-    if (up) cs->upper++;
-    if (first) { cs->starts_upper = up || (c >= 0x100 && !is_punct_cp(c)); first = 0; }
-    if ((c >= '0' && c <= '9') || (c >= 0xFF10 && c <= 0xFF19)) cs->digits++;
-    else if (is_punct_cp(c)) cs->punct++;
-    if (c == ',' || c == 0x3001 || c == 0xFF0C || c == 0x060C) cs->commas++;
-    if (is_sep(c)) cs->seps++;
-    if (c == 0xA9) cs->copyright = 1;
-    if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F) cs->sentences++;
-    last = c;
+    visible++;
+    int up = (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3A9) || (c >= 0x410 && c <= 0x42F);
+    int low = (c >= 0xDF && c <= 0xFF && c != 0xF7) || (c >= 0x3B1 && c <= 0x3C9) || (c >= 0x430 && c <= 0x44F);
+    if (up || low || (c >= 0x100 && !is_punct_cp(c) && !(c >= 0xFF10 && c <= 0xFF19))) letters++;
+    if (up) upper++;
+    if (first) { starts_upper = up || (c >= 0x100 && !is_punct_cp(c)); first = 0; }
+    if (c >= 0xFF10 && c <= 0xFF19) digits++;
+    else if (is_punct_cp(c)) punct++;
+    if (c == 0x3001 || c == 0xFF0C || c == 0x060C) commas++;
+    if (is_sep(c)) seps++;
+    if (c == 0xA9) copyright = 1;
+    if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F) sentences++;
     prev = c;
   }
+  int ends_terminal = 0;
   /* a closing quote or bracket after the terminal still ends a sentence */
   if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 && is_terminal((unsigned char)s[n - 2]))) {
-    cs->ends_terminal = 1;
-    cs->sentences++;
+    ends_terminal = 1;
+    sentences++;
   }
-  (void)last;
+  *cs = (char_stats){visible, punct, digits, letters, upper, commas, seps, sentences, ends_terminal, starts_upper, copyright};
 }
 
 /* The page's <title>, normalized, and its tokens as hashes. */
@@ -540,6 +624,12 @@ static int32_t block_of(const tbk_page *p, uint32_t node) {
 }
 
 tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_p, tbk_error *err) {
+  return tbk_units_page_with(ux, p, block_p, NULL, err);
+}
+
+tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
+                               tbk_error *err) {
+  pthread_once(&sc_once, sc_init);
   tbk_status st = tbk_units_segment(ux, p, err);
   if (st) return st;
   size_t nn = p->n_nodes, nu = ux->n, dim = ux->dim;
@@ -591,6 +681,21 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   ux->n_title = 0;
   if (ux->title[0]) tbk_tokenize_valid(ux->tok, ux->title, strlen(ux->title), on_title_token, &tc);
   if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (fx && (fx->tok_text != p->text.data || fx->tok_len != p->text.len)) fx = NULL; /* another page's */
+  if (fx) {
+    if (tbk_grow((void **)&ux->voc, &ux->cap_voc, fx->n_voc + 1, sizeof *ux->voc))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    for (size_t id = 0; id < fx->n_voc; id++) {
+      uint64_t h = fx->voc_h64[id];
+      unit_word *w = &ux->voc[id];
+      w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
+      w->stop = (uint8_t)is_stop(h);
+      w->title = -1;
+      for (size_t k = 0; k < ux->n_title; k++)
+        if (ux->title_h[k] == h) { w->title = (int16_t)k; break; }
+    }
+  }
+  size_t tok_k = 0, bound_k = 0; /* fx's first token and piece bound not before the unit */
   ux->n_w = 0;
   size_t page_words = 0;
   /* per unit: template probability, text density, then the plain
@@ -603,8 +708,25 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
     const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
-    if (is_ascii(ut, u->end - u->start)) tokenize_ascii(&c, ut, u->end - u->start);
-    else tbk_tokenize_valid(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
+    int shared = 0;
+    if (fx) {
+      const char *text = p->text.data;
+      size_t len = p->text.len;
+      while (tok_k < fx->n_tok && fx->tok_pos[tok_k] < u->start) tok_k++;
+      while (bound_k < fx->n_bounds && fx->bounds[bound_k] <= u->start) bound_k++;
+      shared = cut_is_safe(text, len, u->start) && cut_is_safe(text, len, u->end);
+      for (size_t b = bound_k; shared && b < fx->n_bounds && fx->bounds[b] < u->end; b++)
+        shared = cut_is_safe(text, len, fx->bounds[b]);
+      if (shared) {
+        size_t k1 = tok_k;
+        while (k1 < fx->n_tok && fx->tok_pos[k1] < u->end) k1++;
+        add_shared_tokens(&c, fx, tok_k, k1);
+        tok_k = k1;
+      }
+    }
+    if (shared) {}
+    else if (is_ascii(ut, u->end - u->start)) tokenize_ascii(&c, ut, u->end - u->start);
+    else tbk_tokenize_hashed(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
     if (c.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     /* fold_words writes a count beside every index */
     if (tbk_grow((void **)&ux->w_cnt, &ux->cap_wcnt, ux->n_w ? ux->n_w : 1, sizeof *ux->w_cnt))

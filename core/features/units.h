@@ -171,6 +171,8 @@ struct tbk_units {
   uint64_t *anc_bits; size_t cap_anc;
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;
+  struct unit_word *voc; size_t cap_voc;  /* per word of the template
+                                             features' page vocabulary */
 };
 
 /* Segment the page into units (no features): the shared first step of
@@ -220,4 +222,10 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
                                  const char *gold, size_t gold_len,
                                  double min_share, signed char *labels,
                                  double *share, tbk_error *err);
+
+/* tbk_units_page, reusing the tokens of the page that fx (NULL: none) has
+ * just computed the template features of (tbk_predict_units): the units
+ * then tokenize only where the template features' pieces cut a word. */
+tbk_status tbk_units_page_with(struct tbk_units *ux, const tbk_page *page, const double *block_p,
+                               const tbk_features *fx, tbk_error *err);
 #endif

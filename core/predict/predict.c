@@ -7,6 +7,7 @@
 #include "model.h"
 #include "predict_internal.h"
 #include "page_internal.h"
+#include "units.h"
 #include "util.h"
 
 /* One stage's decision function: a model's encoder, LR weights and NB
@@ -204,7 +205,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
   const double *bp = NULL;
   tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
-  if (st || (st = tbk_units_page(pr->ux, page, bp, err))) return st;
+  if (st || (st = tbk_units_page_with(pr->ux, page, bp, pr->no_template ? NULL : pr->fx, err))) return st;
   size_t nu = tbk_units_count(pr->ux);
   if (tbk_grow((void **)&pr->uprobs, &pr->ucap, nu ? nu : 1, sizeof *pr->uprobs) ||
       tbk_grow((void **)&pr->first, &pr->fcap, 3 * (nu ? nu : 1), sizeof *pr->first))

@@ -108,6 +108,7 @@ struct tbk_tokenizer {
   tbk_buf seen;                /* scratch: distinct tokens, NUL-separated */
   uint32_t *slots;             /* scratch hash set of offsets into seen */
   size_t nslots;
+  const char *emit_src;        /* where the token being emitted starts */
 };
 
 static locale_t fold_locale;
@@ -223,6 +224,7 @@ static int emit(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void
   const char *tok = fold_token(t, s, n, &flen);
   if (!tok) return 1;
   (*count)++;
+  t->emit_src = s;
   return fn && fn(ctx, tok, flen);
 }
 
@@ -359,6 +361,67 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
     int stop = run_ascii ? tokenize_ascii(t, u + i, j - i, fn, ctx, &count)
                          : tokenize_pcre(t, s + i, j - i, fn, ctx, &count);
     if (stop) break;
+    i = j;
+  }
+  return count;
+}
+
+typedef struct hashed_ctx {
+  tbk_hashed_token_fn fn;
+  void *ctx;
+  tbk_tokenizer *t;
+  const char *s; /* the text tbk_tokenize_hashed was given */
+} hashed_ctx;
+
+static int hash_token(void *vc, const char *tok, size_t len) {
+  hashed_ctx *c = vc;
+  const unsigned char *u = (const unsigned char *)tok;
+  uint64_t h64 = TBK_FNV64_INIT;
+  uint32_t h32 = TBK_FNV32_INIT;
+  for (size_t k = 0; k < len; k++) {
+    h64 = tbk_fnv64_step(h64, u[k]);
+    h32 = tbk_fnv32_step(h32, u[k]);
+  }
+  return c->fn(c->ctx, h64, h32, (uint32_t)tbk_text_length(tok, len), (size_t)(c->t->emit_src - c->s));
+}
+
+size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed_token_fn fn, void *ctx) {
+  const unsigned char *u = (const unsigned char *)s;
+  hashed_ctx hc = {fn, ctx, t, s};
+  size_t count = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    int run_ascii = -1;
+    while (j < n) { /* the runs tbk_tokenize_valid cuts */
+      size_t e = j;
+      int word_ascii = 1;
+      while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
+      if (run_ascii < 0) run_ascii = word_ascii;
+      else if (word_ascii != run_ascii) break;
+      j = e;
+      while (j < n && (u[j] == ' ' || u[j] == '\n')) j++;
+    }
+    if (!run_ascii) {
+      if (tokenize_pcre(t, s + i, j - i, hash_token, &hc, &count)) return count;
+      i = j;
+      continue;
+    }
+    /* tokenize_ascii's tokens, folded and hashed in place */
+    for (size_t a = i; a < j;) {
+      if (!tbk_ascii_word(u[a])) { a++; continue; }
+      size_t b = tbk_ascii_token_end(u, a, j);
+      uint64_t h64 = TBK_FNV64_INIT;
+      uint32_t h32 = TBK_FNV32_INIT;
+      for (size_t k = a; k < b; k++) { /* tbk_fx_hash_ascii_folded */
+        unsigned char c = u[k];
+        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
+        h64 = tbk_fnv64_step(h64, c);
+        h32 = tbk_fnv32_step(h32, c);
+      }
+      count++;
+      if (fn(ctx, h64, h32, (uint32_t)(b - a), a)) return count;
+      a = b;
+    }
     i = j;
   }
   return count;
