@@ -24,7 +24,9 @@ static void usage(void) {
          "  snippets  trafilatura's must-have / must-not-have snippet evaluation\n"
          "  chunks    Ma et al.'s metrics of the table-text-chunk labeller (atf, ttdr,\n"
          "            agreement with the blocks labeller), the sampling and threshold\n"
-         "            experiments\n\n"
+         "            experiments\n"
+         "  keywords  keyword extraction with and without template removal, the\n"
+         "            paper's top-N scores and paired t-tests\n\n"
          "Run 'tbk-eval COMMAND --help' for the options and exit statuses of each\n"
          "command.\n\n"
          "Options:\n"
@@ -36,12 +38,13 @@ static void usage(void) {
          "  2  usage error\n"
          "  3  done, but some input was skipped (each reported)\n"
          "  4  an output could not be written\n"
-         "  5  cv: the data sets were made with different feature schemas\n");
+         "  5  cv: the data sets were made with different feature schemas; keywords:\n"
+         "     the model refused\n");
 }
 
 int main(int argc, char **argv) {
   cli_init("tbk-eval");
-  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets or chunks)");
+  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks or keywords)");
   const char *cmd = argv[1];
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
   if (strcmp(cmd, "--version") == 0) return cli_version();
@@ -49,5 +52,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "gold") == 0) return cmd_gold(argc - 1, argv + 1);
   if (strcmp(cmd, "snippets") == 0) return cmd_snippets(argc - 1, argv + 1);
   if (strcmp(cmd, "chunks") == 0) return cmd_chunks(argc - 1, argv + 1);
-  cli_usage_error("unknown command '%s' (cv, gold, snippets or chunks)", cmd);
+  if (strcmp(cmd, "keywords") == 0) return cmd_keywords(argc - 1, argv + 1);
+  cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks or keywords)", cmd);
 }

@@ -136,6 +136,8 @@ tbk_status tbk_kw_df_add(tbk_kw_df *df, const tbk_kw_extractor *x, tbk_error *er
 tbk_status tbk_kw_df_merge(tbk_kw_df *df, const tbk_kw_df *other, tbk_error *err);
 size_t tbk_kw_df_docs(const tbk_kw_df *df);
 size_t tbk_kw_df_keys(const tbk_kw_df *df);
+/* Count one occurrence of any string (the table as a plain counter). */
+tbk_status tbk_kw_df_add_key(tbk_kw_df *df, const char *key, size_t len, tbk_error *err);
 uint32_t tbk_kw_df_get(const tbk_kw_df *df, const char *key, size_t len);
 /* The table as plain text, keys of df >= min_df only (the document count
  * stays that of the whole collection):
@@ -166,6 +168,9 @@ size_t tbk_kw_gold_count(const tbk_kw_gold *g);
 /* Keep only the keys that are candidates of the finished extractor (what
  * any ranking of that document could find); returns how many are left. */
 size_t tbk_kw_gold_restrict(tbk_kw_gold *g, const tbk_kw_extractor *x);
+/* Keep only the keys keep(ctx, key) says 1 to; returns how many are left
+ * (on out of memory the set stays as it was). */
+size_t tbk_kw_gold_keep_if(tbk_kw_gold *g, int (*keep)(void *ctx, const char *key), void *ctx);
 /* The i-th key (i < count). */
 const char *tbk_kw_gold_key(const tbk_kw_gold *g, size_t i);
 

@@ -50,6 +50,10 @@ tbk_status tbk_kw_df_add(tbk_kw_df *df, const tbk_kw_extractor *x, tbk_error *er
   return TBK_OK;
 }
 
+tbk_status tbk_kw_df_add_key(tbk_kw_df *df, const char *key, size_t len, tbk_error *err) {
+  return bump(df, key, len, 1) ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory") : TBK_OK;
+}
+
 tbk_status tbk_kw_df_merge(tbk_kw_df *df, const tbk_kw_df *other, tbk_error *err) {
   for (size_t i = 0; i < other->keys.n; i++)
     if (bump(df, kw_strtab_str(&other->keys, i), other->keys.len[i], other->df[i]))

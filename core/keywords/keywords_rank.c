@@ -51,27 +51,39 @@ long tbk_kw_gold_add(tbk_kw_gold *g, tbk_kw_extractor *x, const char *s, size_t 
   return added;
 }
 
+size_t tbk_kw_gold_keep_if(tbk_kw_gold *g, int (*keep)(void *ctx, const char *key), void *ctx) {
+  kw_strtab kept = {0};
+  for (size_t id = 0; id < g->keys.n; id++)
+    if (keep(ctx, kw_strtab_str(&g->keys, id)) && kw_strtab_intern(&kept, kw_strtab_str(&g->keys, id), g->keys.len[id], NULL) < 0) {
+      kw_strtab_free(&kept);
+      return g->keys.n;
+    }
+  kw_strtab_free(&g->keys);
+  g->keys = kept;
+  return g->keys.n;
+}
+
+typedef struct cand_set {
+  kw_strtab keys;
+  int nomem;
+} cand_set;
+
+static int is_candidate(void *ctx, const char *key) {
+  return kw_strtab_find(&((cand_set *)ctx)->keys, key, strlen(key)) >= 0;
+}
+
 size_t tbk_kw_gold_restrict(tbk_kw_gold *g, const tbk_kw_extractor *x) {
   size_t n = tbk_kw_count(x);
   const tbk_kw_cand *c = tbk_kw_cands((tbk_kw_extractor *)x);
-  unsigned char *found = calloc(g->keys.n ? g->keys.n : 1, 1);
-  if (!found) return g->keys.n; /* nothing lost: the set stays as it was */
-  for (size_t i = 0; i < n; i++) {
-    long id = kw_strtab_find(&g->keys, c[i].key, strlen(c[i].key));
-    if (id >= 0) found[id] = 1;
-  }
-  kw_strtab keep = {0};
-  int bad = 0;
-  for (size_t id = 0; id < g->keys.n && !bad; id++)
-    if (found[id]) bad = kw_strtab_intern(&keep, kw_strtab_str(&g->keys, id), g->keys.len[id], NULL) < 0;
-  free(found);
-  if (bad) {
-    kw_strtab_free(&keep);
-    return g->keys.n;
-  }
-  kw_strtab_free(&g->keys);
-  g->keys = keep;
-  return g->keys.n;
+  cand_set cs = {0};
+  for (size_t i = 0; i < n; i++)
+    if (kw_strtab_intern(&cs.keys, c[i].key, strlen(c[i].key), NULL) < 0) {
+      kw_strtab_free(&cs.keys);
+      return g->keys.n; /* nothing lost: the set stays as it was */
+    }
+  size_t left = tbk_kw_gold_keep_if(g, is_candidate, &cs);
+  kw_strtab_free(&cs.keys);
+  return left;
 }
 
 /* --------------------------------------------------------------- trainer */

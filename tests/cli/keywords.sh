@@ -69,6 +69,30 @@ head -n 2 "$TBK_TMP/r.ranker" | grep -q "^trained 8 " || die "the ranker should 
 expect_rc 0 "$KW" --ranker "$TBK_TMP/r.ranker" --df "$TBK_TMP/site.df" -d none -n 1 "$TBK_TMP/site/s/p3.html"
 grep -qP '^0\.\d{4}\tmeadow$' "$OUT" || die "trained ranker: $(cat "$OUT")"
 
+# tbk-eval keywords: train on the site, test on a second one; every page's
+# topic is its gold keyword ("weather", in every page's meta, is the site's
+# and left out), so every setting finds it first.
+mkdir -p "$TBK_TMP/site2/t"
+for i in 0 1 2 3; do
+  t=$(echo harbor orchard plateau estuary | cut -d' ' -f$((i + 1)))
+  sed "s/volcano/$t/g; s/Volcano/${t^}/g" "$TBK_TMP/site/s/p0.html" >"$TBK_TMP/site2/t/q$i.html"
+done
+expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site" --test "$TBK_TMP/site2" -o "$TBK_TMP/kw.json"
+grep -q "^test pages with gold: 4 (1.00 gold keywords" "$OUT" || die "tbk-eval keywords: $(head -n 3 "$OUT")"
+grep -qE "^ORD +4 +100.00 +100.00 +100.00 +100.00 +100.00$" "$OUT" || die "ORD row: $(cat "$OUT")"
+python3 - "$TBK_TMP/kw.json" <<'PY' || die "tbk-eval keywords JSON is malformed"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["test_pages"] == 4 and r["train_pages"] == 8, r
+rows = {(x["ranker"], x["setting"]): x for x in r["rows"] if "setting" in x}
+assert rows[("tfidf", "DN")]["top"][0] == 100.0, rows
+assert "tf_log" in r["ranker"], r
+PY
+expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --all-gold --train "$TBK_TMP/site" --test "$TBK_TMP/site2"
+grep -q "^test pages with gold: 4 (2.00 gold keywords" "$OUT" || die "--all-gold keeps 'weather': $(head -n 3 "$OUT")"
+expect_rc 2 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site"
+PROG=tbk-eval expect_messages
+
 # Refusals.
 expect_rc 2 "$KW" -d everything "$ex/news-article.html"
 expect_err "^tbk-keywords: error: --denoise: 'everything' is not none, template or content"

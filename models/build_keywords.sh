@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The recipe of a trained keyword ranker and its background table (not
+# shipped: the table of the shared sets is 2.5 MB of their n-grams, and a
+# ranker is only right with the table it was trained with). Trains on the
+# sets with <meta> keywords (dragnet, trafilatura_eval by default; see
+# EVALUATION.md "Keyword extraction") and writes OUT/keywords.ranker and
+# OUT/keywords.df, then use them:
+#   models/build_keywords.sh OUT [TRAIN_MANIFEST...]
+#   tbk-keywords --df OUT/keywords.df --ranker OUT/keywords.ranker page.html
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+out=${1:?usage: models/build_keywords.sh OUT [TRAIN_MANIFEST...]}
+shift
+cache=$src/datasets/cache
+(($#)) || set -- "$cache/dragnet/manifest.tsv" "$cache/trafilatura_eval/manifest.tsv"
+kw=${TBK_BIN:-$src/build}/keywords/tbk-keywords
+export TBK_MODEL=${TBK_MODEL:-$src/models/default.model}
+mkdir -p "$out"
+# The table from the training pages' whole text (the paper's IA table), the
+# ranker from the same pages' whole text (ORD), as tbk-eval keywords does.
+"$kw" --build-df --min-df 2 -d none -o "$out/keywords.df" "$@"
+"$kw" --train-ranker --df "$out/keywords.df" -d none -o "$out/keywords.ranker" "$@"
+echo "wrote $out/keywords.df and $out/keywords.ranker"
