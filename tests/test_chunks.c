@@ -198,7 +198,7 @@ static void run_site(const tbk_chunk_options *o, run *r) {
   for (int i = 1; i <= 5; i++) {
     site_page(i, &html);
     tbk_page *p = parse(html.data);
-    char id[8];
+    char id[16]; /* room for any int: gcc checks the bound, not the loop */
     snprintf(id, sizeof id, "p%d", i);
     tbk_page_ref ref = {.site = "s", .page = id, .url = ""};
     CHECK_INT(tbk_chunker_add_page(c, &ref, p, &err), TBK_OK);
