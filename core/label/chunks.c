@@ -185,10 +185,8 @@ int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_spa
 /* ------------------------------------------------------------ pass 1 */
 
 struct tbk_chunker {
-  char *site;
+  tbk_site_spill s; /* the keys' df; page and chunk records */
   tbk_chunk_options opt;
-  tbk_df_table df;
-  FILE *spill;
   uint32_t pages;
   uint64_t chunks;
   tbk_md5_ctx *md5;
@@ -219,17 +217,15 @@ tbk_status tbk_chunker_new(const char *site, const tbk_chunk_options *o, tbk_chu
   if (!c) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (o) c->opt = *o;
   else tbk_chunk_options_init(&c->opt);
-  c->site = strdup(site);
-  int nodf = tbk_df_init(&c->df);
+  tbk_status st = tbk_site_spill_open(&c->s, site, err);
+  if (st) {
+    free(c);
+    return st;
+  }
   c->md5 = tbk_md5_ctx_new();
-  if (!c->site || nodf || !c->md5) {
+  if (!c->md5) {
     tbk_chunker_free(c);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  }
-  c->spill = tmpfile();
-  if (!c->spill) {
-    tbk_chunker_free(c);
-    return tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file for site %s", site);
   }
   *out = c;
   return TBK_OK;
@@ -237,9 +233,7 @@ tbk_status tbk_chunker_new(const char *site, const tbk_chunk_options *o, tbk_chu
 
 void tbk_chunker_free(tbk_chunker *c) {
   if (!c) return;
-  free(c->site);
-  tbk_df_free(&c->df);
-  if (c->spill) fclose(c->spill);
+  tbk_site_spill_close(&c->s);
   tbk_md5_ctx_free(c->md5);
   tbk_buf_free(&c->keybuf);
   tbk_buf_free(&c->pagebuf);
@@ -290,7 +284,7 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
   r.tpath_len = (uint16_t)(s->tpath_len < 65535 ? s->tpath_len : 65535);
 
   int is_new;
-  tbk_df_slot *k = tbk_df_count(&c->df, r.key, c->pages, &is_new);
+  tbk_df_slot *k = tbk_df_count(&c->s.df, r.key, c->pages, &is_new);
   if (!k) return -1;
   if (is_new) k->words = r.words;
   c->chunks++;
@@ -322,12 +316,12 @@ tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const t
   while (a < b && t[a] == ' ') a++;
   while (b > a && t[b - 1] == ' ') b--;
   pr.words = count_words(t + a, b - a);
-  FILE *f = c->spill;
+  FILE *f = c->s.file;
   if (fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
       (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len) ||
       (c->pagebuf.len && fwrite(c->pagebuf.data, 1, c->pagebuf.len, f) != c->pagebuf.len))
     c->failed = 1;
-  if (c->failed) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->site);
+  if (c->failed) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->s.site);
   return TBK_OK;
 }
 
@@ -335,25 +329,12 @@ tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const t
 
 void tbk_chunker_set_df(tbk_chunker *c, size_t df) { c->opt.df = df; }
 
-static int read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off) {
-  *off = arena->len;
-  if (tbk_buf_reserve(arena, n + 1)) return -1;
-  if (n && fread(arena->data + arena->len, 1, n, f) != n) return -1;
-  arena->len += n;
-  arena->data[arena->len++] = '\0';
-  return 0;
-}
-
 static int cmp_key_idx(const void *a, const void *b, void *ctx) {
   const tbk_chunk *ch = ctx;
   size_t i = *(const size_t *)a, j = *(const size_t *)b;
   int c = memcmp(ch[i].key, ch[j].key, 16);
   if (c) return c;
   return (i > j) - (i < j);
-}
-
-static const char *label_name(tbk_label lab) {
-  return lab == TBK_LABEL_TEMPLATE ? "template" : lab == TBK_LABEL_CONTENT ? "content" : "ignored";
 }
 
 static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg, size_t k, uint32_t pages) {
@@ -370,7 +351,7 @@ static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg,
          tbk_buf_json_str(line, ch->path, strlen(ch->path)) || tbk_buf_puts(line, ",\"tag\":") ||
          tbk_buf_json_str(line, ch->tag, strlen(ch->tag)) ||
          tbk_buf_printf(line, ",\"block\":%d,\"md5\":\"%s\",\"key\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"",
-                        ch->block, hex, khex, ch->df, pages, label_name(ch->label)) ||
+                        ch->block, hex, khex, ch->df, pages, tbk_label_name(ch->label)) ||
          (ch->reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", ch->reason)) ||
          tbk_buf_printf(line, ",\"chars\":%u,\"words\":%u,\"text\":", ch->chars, ch->words) ||
          tbk_buf_json_str(line, ch->text, sn) || tbk_buf_puts(line, "}\n");
@@ -381,27 +362,27 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
   tbk_chunk_stats st = {0};
   st.pages = c->pages;
   st.chunks = (size_t)c->chunks;
-  st.keys = c->df.used;
+  st.keys = c->s.df.used;
   st.threshold = tbk_chunk_threshold(&c->opt, c->pages);
-  for (size_t i = 0; i < c->df.nslots; i++)
-    if (c->df.slots[i].last_page && c->df.slots[i].df >= st.threshold) {
+  for (size_t i = 0; i < c->s.df.nslots; i++)
+    if (c->s.df.slots[i].last_page && c->s.df.slots[i].df >= st.threshold) {
       st.template_keys++;
-      st.template_key_words += c->df.slots[i].words;
+      st.template_key_words += c->s.df.slots[i].words;
     }
   tbk_status status = TBK_OK;
   tbk_chunk *ch = NULL;
   size_t *order = NULL, *offs = NULL, cap = 0;
   tbk_buf arena = {0}, line = {0};
-  if (c->failed) status = tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->site);
-  else if (fflush(c->spill) || fseek(c->spill, 0, SEEK_SET))
-    status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+  if (c->failed) status = tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->s.site);
+  else if (fflush(c->s.file) || fseek(c->s.file, 0, SEEK_SET))
+    status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
   for (uint32_t pg = 0; pg < c->pages && status == TBK_OK; pg++) {
     page_rec pr;
     size_t page_off, url_off;
     arena.len = 0;
-    if (fread(&pr, sizeof pr, 1, c->spill) != 1 || read_str(c->spill, &arena, pr.page_len, &page_off) ||
-        read_str(c->spill, &arena, pr.url_len, &url_off)) {
-      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+    if (fread(&pr, sizeof pr, 1, c->s.file) != 1 || tbk_spill_read_str(c->s.file, &arena, pr.page_len, &page_off) ||
+        tbk_spill_read_str(c->s.file, &arena, pr.url_len, &url_off)) {
+      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
       break;
     }
     size_t n = pr.n_chunks;
@@ -416,11 +397,11 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
     }
     for (size_t i = 0; i < n && status == TBK_OK; i++) {
       chunk_rec r;
-      if (fread(&r, sizeof r, 1, c->spill) != 1 || read_str(c->spill, &arena, r.path_len, &offs[4 * i]) ||
-          read_str(c->spill, &arena, r.tag_len, &offs[4 * i + 1]) ||
-          read_str(c->spill, &arena, r.tpath_len, &offs[4 * i + 2]) ||
-          read_str(c->spill, &arena, r.text_len, &offs[4 * i + 3])) {
-        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->site);
+      if (fread(&r, sizeof r, 1, c->s.file) != 1 || tbk_spill_read_str(c->s.file, &arena, r.path_len, &offs[4 * i]) ||
+          tbk_spill_read_str(c->s.file, &arena, r.tag_len, &offs[4 * i + 1]) ||
+          tbk_spill_read_str(c->s.file, &arena, r.tpath_len, &offs[4 * i + 2]) ||
+          tbk_spill_read_str(c->s.file, &arena, r.text_len, &offs[4 * i + 3])) {
+        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
         break;
       }
       tbk_chunk *x = &ch[i];
@@ -432,7 +413,7 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
       x->start = r.start;
       x->text_len = r.text_len;
       x->block = r.block;
-      x->df = tbk_df_of(&c->df, r.key);
+      x->df = tbk_df_of(&c->s.df, r.key);
       order[i] = i;
     }
     if (status) break;
@@ -463,7 +444,7 @@ tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tb
       } else if (x->label == TBK_LABEL_CONTENT) st.contents++;
       else st.ignored++;
       if (!write || (x->label == TBK_LABEL_IGNORED && !c->opt.emit_ignored)) continue;
-      if (write_line(&line, c->site, &page, i, c->pages)) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (write_line(&line, c->s.site, &page, i, c->pages)) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       if (write(wctx, line.data, line.len)) { status = tbk_fail(err, TBK_ERR_IO, "cannot write output"); break; }
     }
     if (status == TBK_OK && page_fn && page_fn(pctx, &page)) status = tbk_fail(err, TBK_ERR_ARG, "stopped");

@@ -55,3 +55,34 @@ uint32_t tbk_df_of(const tbk_df_table *t, const unsigned char key[16]) {
   const tbk_df_slot *s = &t->slots[slot_of(t->slots, t->nslots, key)];
   return s->last_page ? s->df : 0;
 }
+
+tbk_status tbk_site_spill_open(tbk_site_spill *s, const char *site, tbk_error *err) {
+  memset(s, 0, sizeof *s);
+  s->site = strdup(site);
+  if (!s->site || tbk_df_init(&s->df)) {
+    tbk_site_spill_close(s);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  s->file = tmpfile();
+  if (!s->file) {
+    tbk_site_spill_close(s);
+    return tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file for site %s", site);
+  }
+  return TBK_OK;
+}
+
+void tbk_site_spill_close(tbk_site_spill *s) {
+  free(s->site);
+  tbk_df_free(&s->df);
+  if (s->file) fclose(s->file);
+  memset(s, 0, sizeof *s);
+}
+
+int tbk_spill_read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off) {
+  *off = arena->len;
+  if (tbk_buf_reserve(arena, n + 1)) return -1;
+  if (n && fread(arena->data + arena->len, 1, n, f) != n) return -1;
+  arena->len += n;
+  arena->data[arena->len++] = '\0';
+  return 0;
+}

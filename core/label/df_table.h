@@ -6,6 +6,9 @@
 #define TBK_DF_TABLE_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
 
 typedef struct tbk_df_slot {
   unsigned char key[16];
@@ -29,4 +32,21 @@ void tbk_df_free(tbk_df_table *t);
 tbk_df_slot *tbk_df_count(tbk_df_table *t, const unsigned char key[16], uint32_t page, int *is_new);
 /* Pages holding key (0 when never counted). */
 uint32_t tbk_df_of(const tbk_df_table *t, const unsigned char key[16]);
+
+/* What each labeller keeps of a site between its two passes: the keys'
+ * document frequencies in memory and the pages' records in a temporary
+ * file, so memory holds the site's distinct keys only. */
+typedef struct tbk_site_spill {
+  char *site;      /* owned */
+  tbk_df_table df; /* owned */
+  FILE *file;      /* owned temporary file */
+} tbk_site_spill;
+
+/* Nothing is held when it fails (out of memory, no temporary file). */
+tbk_status tbk_site_spill_open(tbk_site_spill *s, const char *site, tbk_error *err);
+void tbk_site_spill_close(tbk_site_spill *s);
+/* The next n bytes of the spill file appended to arena with a NUL after
+ * them, *off their offset (an offset, as the arena may move); 0 ok, -1 short
+ * read or out of memory. */
+int tbk_spill_read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off);
 #endif

@@ -34,10 +34,8 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
 }
 
 struct tbk_labeler {
-  char *site;               /* owned */
+  tbk_site_spill s;         /* the fingerprints' df; block records */
   tbk_label_options opt;
-  tbk_df_table df;          /* owned */
-  FILE *spill;              /* owned temporary file of block records */
   uint32_t pages;
   uint64_t candidates;
 };
@@ -63,16 +61,10 @@ tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
   if (!l) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (lopt) l->opt = *lopt;
   else tbk_label_options_init(&l->opt);
-  l->site = strdup(site);
-  int nodf = tbk_df_init(&l->df);
-  l->spill = tmpfile();
-  if (!l->site || nodf) {
-    tbk_labeler_free(l);
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  }
-  if (!l->spill) {
-    tbk_labeler_free(l);
-    return tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file for site %s", site);
+  tbk_status st = tbk_site_spill_open(&l->s, site, err);
+  if (st) {
+    free(l);
+    return st;
   }
   *out = l;
   return TBK_OK;
@@ -80,9 +72,7 @@ tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
 
 void tbk_labeler_free(tbk_labeler *l) {
   if (!l) return;
-  free(l->site);
-  tbk_df_free(&l->df);
-  if (l->spill) fclose(l->spill);
+  tbk_site_spill_close(&l->s);
   free(l);
 }
 
@@ -113,13 +103,13 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
   pr.text_chars = tbk_text_length(text, text_len);
-  FILE *f = l->spill;
+  FILE *f = l->s.file;
   int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
             (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);
   for (size_t i = 0; i < nb && !bad; i++) {
     const tbk_block *b = tbk_page_block(page, i);
     int is_new;
-    if (!tbk_df_count(&l->df, b->md5, pageno, &is_new)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (!tbk_df_count(&l->s.df, b->md5, pageno, &is_new)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     size_t tl = strlen(b->tag), pl = strlen(b->path);
     block_rec r;
     memset(&r, 0, sizeof r);
@@ -135,7 +125,7 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
           fwrite(b->path, 1, r.path_len, f) != r.path_len || fwrite(b->text, 1, r.snip_len, f) != r.snip_len;
   }
   l->candidates += nb;
-  if (bad) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary block file for site %s", l->site);
+  if (bad) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary block file for site %s", l->s.site);
   return TBK_OK;
 }
 
@@ -154,16 +144,7 @@ static int cmp_md5_idx(const void *a, const void *b, void *ctx) {
   return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
-static int read_str(FILE *f, tbk_buf *arena, size_t n, size_t *off) {
-  *off = arena->len;
-  if (tbk_buf_reserve(arena, n + 1)) return -1;
-  if (n && fread(arena->data + arena->len, 1, n, f) != n) return -1;
-  arena->len += n;
-  arena->data[arena->len++] = '\0';
-  return 0;
-}
-
-static const char *label_name(tbk_label lab) {
+const char *tbk_label_name(tbk_label lab) {
   return lab == TBK_LABEL_TEMPLATE ? "template" : lab == TBK_LABEL_CONTENT ? "content" : "ignored";
 }
 
@@ -179,14 +160,14 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
   size_t *order = NULL, cap = 0;
   tbk_buf arena = {0}, line = {0};
   size_t *offs = NULL;
-  rewind(l->spill);
+  rewind(l->s.file);
   for (uint32_t pg = 0; pg < l->pages && status == TBK_OK; pg++) {
     page_rec pr;
     arena.len = 0;
     size_t page_off, url_off;
-    if (fread(&pr, sizeof pr, 1, l->spill) != 1 || read_str(l->spill, &arena, pr.page_len, &page_off) ||
-        read_str(l->spill, &arena, pr.url_len, &url_off)) {
-      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->site);
+    if (fread(&pr, sizeof pr, 1, l->s.file) != 1 || tbk_spill_read_str(l->s.file, &arena, pr.page_len, &page_off) ||
+        tbk_spill_read_str(l->s.file, &arena, pr.url_len, &url_off)) {
+      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
       break;
     }
     page_chars += pr.text_chars;
@@ -197,10 +178,10 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
     size_t n = pr.n_blocks;
     for (size_t i = 0; i < n; i++) {
       block_rec *r = &blocks[i].r;
-      if (fread(r, sizeof *r, 1, l->spill) != 1 || read_str(l->spill, &arena, r->tag_len, &offs[3 * i]) ||
-          read_str(l->spill, &arena, r->path_len, &offs[3 * i + 1]) ||
-          read_str(l->spill, &arena, r->snip_len, &offs[3 * i + 2])) {
-        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->site);
+      if (fread(r, sizeof *r, 1, l->s.file) != 1 || tbk_spill_read_str(l->s.file, &arena, r->tag_len, &offs[3 * i]) ||
+          tbk_spill_read_str(l->s.file, &arena, r->path_len, &offs[3 * i + 1]) ||
+          tbk_spill_read_str(l->s.file, &arena, r->snip_len, &offs[3 * i + 2])) {
+        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
         break;
       }
     }
@@ -210,7 +191,7 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
       blocks[i].tag = arena.data + offs[3 * i];
       blocks[i].path = arena.data + offs[3 * i + 1];
       blocks[i].snip = arena.data + offs[3 * i + 2];
-      blocks[i].df = tbk_df_of(&l->df, blocks[i].r.md5);
+      blocks[i].df = tbk_df_of(&l->s.df, blocks[i].r.md5);
       blocks[i].dup = 0;
       order[i] = i;
     }
@@ -248,13 +229,13 @@ tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
       char hex[33];
       tbk_md5_hex(b->r.md5, hex);
       line.len = 0;
-      int bad = tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, l->site, strlen(l->site)) ||
+      int bad = tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, l->s.site, strlen(l->s.site)) ||
                 tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, page_id, pr.page_len) ||
                 tbk_buf_puts(&line, ",\"url\":") || tbk_buf_json_str(&line, url, pr.url_len) ||
                 tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, b->path, b->r.path_len) ||
                 tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, b->tag, b->r.tag_len) ||
                 tbk_buf_printf(&line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
-                               l->pages, label_name(lab)) ||
+                               l->pages, tbk_label_name(lab)) ||
                 (reason && tbk_buf_printf(&line, ",\"reason\":\"%s\"", reason)) ||
                 tbk_buf_printf(&line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
                                b->r.depth) ||

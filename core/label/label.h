@@ -12,6 +12,9 @@ typedef enum tbk_label {
   TBK_LABEL_CONTENT = -1
 } tbk_label;
 
+/* "template", "content" or "ignored", as the labels JSONL writes it. */
+const char *tbk_label_name(tbk_label lab);
+
 /* The labeler's options, stats and lifetime are public (tbk.h); what the
  * programs add: pages named by their input reference. */
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
