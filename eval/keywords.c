@@ -38,6 +38,7 @@ static void usage(void) {
          "      --all-gold         keep the site-wide meta keywords as gold\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
          "                         tests); the table goes to stdout\n"
+         CLI_PROGRESS_HELP
          "  -h, --help             show this help and exit\n\n"
          "Exit status:\n"
          "  0  ok\n"
@@ -102,6 +103,7 @@ static tbk_page *load(kw_eval *e, const tbk_page_ref *ref) {
     if (ref->charset && *ref->charset) o.charset_hint = ref->charset;
     st = tbk_kw_page_parse(e->raw.data ? e->raw.data : "", e->raw.len, &o, &page, &e->meta, &err);
   }
+  cli_progress_step(&e->pages.meter, ++e->pages.loaded, e->raw.len);
   if (st) {
     cli_pages_skip(&e->pages, ref, err.msg);
     return NULL;
@@ -238,7 +240,7 @@ int cmd_keywords(int argc, char **argv) {
       {"cost", required_argument, 0, 'C'},        {"ranker-out", required_argument, 0, OPT_RANKER_OUT},
       {"df-out", required_argument, 0, OPT_DF_OUT}, {"output", required_argument, 0, 'o'},
       {"all-gold", no_argument, 0, OPT_ALL_GOLD}, {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+      CLI_PROGRESS_LONGOPTS,                      {0, 0, 0, 0}};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":m:C:o:h", longopts, NULL)) != -1) {
@@ -253,7 +255,8 @@ int cmd_keywords(int argc, char **argv) {
     case OPT_ALL_GOLD: e.all_gold = 1; break;
     case 'o': output = optarg; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    default: cli_bad_option(c, argv);
+    default:
+      if (!cli_progress_option(&e.pages.progress, c)) cli_bad_option(c, argv);
     }
   }
   if (optind < argc) cli_usage_error("unexpected argument '%s' (inputs go after --train or --test)", argv[optind]);
@@ -275,6 +278,8 @@ int cmd_keywords(int argc, char **argv) {
 
   /* Document frequencies: the training pages (the paper's IA), and those
    * with the test pages added (its DF setting). */
+  /* Each page is read twice: for the DF tables, then to train or test. */
+  cli_pages_progress_start(&e.pages, 2 * (tr.n + te.n));
   tbk_kw_df *df_train, *df_test, *df_all;
   if (tbk_kw_df_new(&df_train, &err) || tbk_kw_df_new(&df_test, &err) || tbk_kw_df_new(&df_all, &err))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
@@ -348,6 +353,7 @@ int cmd_keywords(int argc, char **argv) {
     }
     tbk_page_free(page);
   }
+  cli_pages_progress_end(&e.pages);
   if (!s.n) cli_die(TBK_EXIT_FAIL, "no test page has gold keywords among its candidates");
 
   /* The tables: means over the pages each text exists for; the tests pair
