@@ -375,23 +375,14 @@ static size_t cand_hash(const uint32_t id[TBK_KW_MAX_WORDS]) {
   return (size_t)tbk_hash64(id, sizeof(uint32_t) * TBK_KW_MAX_WORDS);
 }
 
-static int cand_rehash(tbk_kw_extractor *x, size_t ns) {
-  uint32_t *slots = calloc(ns, sizeof *slots);
-  if (!slots) return -1;
-  free(x->cslots);
-  x->cslots = slots;
-  x->cnslots = ns;
-  for (size_t c = 0; c < x->ncand; c++) {
-    size_t h = cand_hash(x->cid[c]) & (ns - 1);
-    while (slots[h]) h = (h + 1) & (ns - 1);
-    slots[h] = (uint32_t)c + 1;
-  }
-  return 0;
+static size_t cand_hash_of(const void *ctx, size_t c) {
+  const tbk_kw_extractor *x = ctx;
+  return cand_hash(x->cid[c]);
 }
 
 /* The candidate of these stems (ids + 1), made when new; -1 out of memory. */
 static long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS], uint32_t tok, uint8_t words) {
-  if ((x->ncand + 1) * 2 > x->cnslots && cand_rehash(x, x->cnslots ? x->cnslots * 2 : 1024)) return -1;
+  if (kw_slots_reserve(&x->cslots, &x->cnslots, x->ncand, 1024, cand_hash_of, x)) return -1;
   size_t h = cand_hash(id) & (x->cnslots - 1);
   for (;; h = (h + 1) & (x->cnslots - 1)) {
     uint32_t v = x->cslots[h];

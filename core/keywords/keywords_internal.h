@@ -21,6 +21,12 @@ void kw_strtab_clear(kw_strtab *t);
 long kw_strtab_intern(kw_strtab *t, const char *s, size_t n, int *added);
 /* The id of s, or -1 when absent. */
 long kw_strtab_find(const kw_strtab *t, const char *s, size_t n);
+/* Room in an open-addressing table (*slots: id + 1, 0 empty; at most half
+ * full) for one more of the n ids stored so far: rebuilt at twice its size
+ * (`first` slots at first, a power of two) when full, each id placed by
+ * hash(ctx, id). 0 ok, -1 out of memory. */
+int kw_slots_reserve(uint32_t **slots, size_t *nslots, size_t n, size_t first,
+                     size_t (*hash)(const void *ctx, size_t id), const void *ctx);
 static inline const char *kw_strtab_str(const kw_strtab *t, size_t id) { return t->arena.data + t->off[id]; }
 
 /* The candidates of a finished extractor's document, for the DF table and

@@ -31,25 +31,33 @@ long kw_strtab_find(const kw_strtab *t, const char *s, size_t n) {
   }
 }
 
-static int rehash(kw_strtab *t, size_t ns) {
-  uint32_t *slots = calloc(ns, sizeof *slots);
-  if (!slots) return -1;
-  free(t->slots);
-  t->slots = slots;
-  t->nslots = ns;
-  for (size_t id = 0; id < t->n; id++) {
-    size_t h = slot_of(t, t->arena.data + t->off[id], t->len[id]);
-    while (slots[h]) h = (h + 1) & (ns - 1);
-    slots[h] = (uint32_t)id + 1;
+int kw_slots_reserve(uint32_t **slots, size_t *nslots, size_t n, size_t first,
+                     size_t (*hash)(const void *ctx, size_t id), const void *ctx) {
+  if ((n + 1) * 2 <= *nslots) return 0;
+  size_t ns = *nslots ? *nslots * 2 : first;
+  uint32_t *s = calloc(ns, sizeof *s);
+  if (!s) return -1;
+  for (size_t id = 0; id < n; id++) {
+    size_t h = hash(ctx, id) & (ns - 1);
+    while (s[h]) h = (h + 1) & (ns - 1);
+    s[h] = (uint32_t)id + 1;
   }
+  free(*slots);
+  *slots = s;
+  *nslots = ns;
   return 0;
+}
+
+static size_t hash_of_id(const void *ctx, size_t id) {
+  const kw_strtab *t = ctx;
+  return (size_t)tbk_hash64(t->arena.data + t->off[id], t->len[id]);
 }
 
 long kw_strtab_intern(kw_strtab *t, const char *s, size_t n, int *added) {
   if (added) *added = 0;
   long id = kw_strtab_find(t, s, n);
   if (id >= 0) return id;
-  if ((t->n + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 256)) return -1;
+  if (kw_slots_reserve(&t->slots, &t->nslots, t->n, 256, hash_of_id, t)) return -1;
   if (t->n >= UINT32_MAX - 1 || t->arena.len + n + 1 > UINT32_MAX) return -1;
   if (t->n == t->cap) {
     size_t cap = tbk_grow_cap(t->cap, t->n + 1, sizeof(uint32_t));
