@@ -200,6 +200,14 @@ char *cli_output_name(const char *dir, const char *page, const char *ext);
 char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
+/* Write data to the file name (one of cli_output_names'), creating its
+ * directories, through cli_out: it appears only when complete. Dies with
+ * TBK_EXIT_WRITE when it cannot. */
+void cli_write_file(char *name, const char *data, size_t n);
+
+/* The model to load: given (-m) when not NULL, else $TBK_MODEL, else the
+ * shipped default.model of this installation (or build tree). */
+const char *cli_model_path(const char *given);
 
 /* A tbk_warn_fn that warns "FILE: msg". */
 void cli_warn_file(void *ctx, const char *file, const char *msg);

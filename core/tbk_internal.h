@@ -21,6 +21,7 @@
 #include "ml.h"
 #include "model.h"
 #include "model_io.h"
+#include "predict.h"
 #include "keywords.h"
 #include "eval.h"
 #include "chunks_eval.h"

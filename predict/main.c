@@ -1,13 +1,9 @@
 /* tbk-predict: score the blocks (template stage) and text units (content
  * stage) of unseen pages and write their clean text (stage 4). */
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -73,42 +69,31 @@ static void usage(void) {
 }
 
 enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT };
-enum format { FMT_TEXT, FMT_JSONL, FMT_HTML };
 
-/* The shipped model is looked for relative to this program's directory
- * first, so a moved installation and the build tree (which keeps a copy at
- * the same relative place) find theirs; no build path is compiled in. */
-static const char *find_model(const char *given) {
-  if (given) return given;
-  const char *env = getenv("TBK_MODEL");
-  if (env && *env) return env;
-  static char path[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", path, sizeof path);
-  char *slash = NULL;
-  if (n > 0 && (size_t)n < sizeof path) {
-    path[n] = '\0';
-    slash = strrchr(path, '/');
-  }
-  size_t rel = strlen(TBK_MODEL_FROM_BIN);
-  if (slash && (size_t)(slash + 1 - path) + rel < sizeof path) {
-    memcpy(slash + 1, TBK_MODEL_FROM_BIN, rel + 1);
-    if (access(path, R_OK) == 0) return path;
-  }
-  return TBK_INSTALLED_MODEL;
+typedef struct run {
+  cli_pages pages;
+  const char *model, *output, *output_dir;
+  tbk_render_options ro;
+  int annotate, summary, stage; /* stage: -1 = the model's best, 0 template, 1 combined, 2 content */
+  int combined_only;            /* an option of the combined stage was given */
+  double threshold, precision;
+} run;
+
+static int parse_format(const char *arg) {
+  if (strcmp(arg, "text") == 0) return TBK_FORMAT_TEXT;
+  if (strcmp(arg, "jsonl") == 0) return TBK_FORMAT_JSONL;
+  if (strcmp(arg, "html") == 0) return TBK_FORMAT_HTML;
+  cli_usage_error("--format: '%s' is not text, jsonl or html", arg);
 }
 
+static int parse_stage(const char *arg) {
+  if (strcmp(arg, "template") == 0) return 0;
+  if (strcmp(arg, "combined") == 0) return 1;
+  if (strcmp(arg, "content") == 0) return 2;
+  cli_usage_error("--stage: '%s' is not template, combined or content", arg);
+}
 
-int main(int argc, char **argv) {
-  cli_init("tbk-predict");
-  cli_pages pages;
-  cli_pages_init(&pages);
-  const char *model_path = NULL, *output = NULL, *output_dir = NULL;
-  enum format fmt = FMT_TEXT;
-  int annotate = 0, summary = 0, stage = -1; /* -1 = the model's best, 0 template, 1 combined */
-  tbk_content_options copt;
-  tbk_content_options_init(&copt);
-  int combined_only = 0; /* an option of the combined stage was given */
-  double threshold = NAN, precision = NAN;
+static void parse_options(run *r, int argc, char **argv) {
   static const struct option longopts[] = {
       {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
       {"annotate", no_argument, 0, OPT_ANNOTATE}, {"threshold", required_argument, 0, 't'},
@@ -118,164 +103,133 @@ int main(int argc, char **argv) {
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
       CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+  tbk_content_options *copt = &r->ro.content;
   int c;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":m:f:t:p:o:h", longopts, NULL)) != -1) {
     if (c == CLI_OPT_BLOCKS || c == CLI_OPT_MIN_CHARS || c == CLI_OPT_MIN_WORDS)
       cli_usage_error("segmentation options come from the model; --blocks, --min-chars and --min-words "
                       "apply to tbk-label and tbk-features");
-    if (cli_pages_option(&pages, c, optarg)) continue;
+    if (cli_pages_option(&r->pages, c, optarg)) continue;
     switch (c) {
-    case 'm': model_path = optarg; break;
-    case 'f':
-      if (strcmp(optarg, "text") == 0) fmt = FMT_TEXT;
-      else if (strcmp(optarg, "jsonl") == 0) fmt = FMT_JSONL;
-      else if (strcmp(optarg, "html") == 0) fmt = FMT_HTML;
-      else cli_usage_error("--format: '%s' is not text, jsonl or html", optarg);
-      break;
-    case OPT_ANNOTATE: annotate = 1; break;
-    case 't': threshold = cli_double("--threshold", optarg, 0.0, 1.0); break;
-    case 'p': precision = cli_double("--precision", optarg, 0.0, 1.0); break;
-    case 'o': output = optarg; break;
-    case OPT_OUTPUT_DIR: output_dir = optarg; break;
-    case OPT_SUMMARY: summary = 1; break;
-    case OPT_STAGE:
-      if (strcmp(optarg, "template") == 0) stage = 0;
-      else if (strcmp(optarg, "combined") == 0) stage = 1;
-      else if (strcmp(optarg, "content") == 0) stage = 2;
-      else cli_usage_error("--stage: '%s' is not template, combined or content", optarg);
-      break;
+    case 'm': r->model = optarg; break;
+    case 'f': r->ro.fmt = parse_format(optarg); break;
+    case OPT_ANNOTATE: r->annotate = 1; break;
+    case 't': r->threshold = cli_double("--threshold", optarg, 0.0, 1.0); break;
+    case 'p': r->precision = cli_double("--precision", optarg, 0.0, 1.0); break;
+    case 'o': r->output = optarg; break;
+    case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
+    case OPT_SUMMARY: r->summary = 1; break;
+    case OPT_STAGE: r->stage = parse_stage(optarg); break;
     case OPT_KEEP:
       if (strcmp(optarg, "comments") != 0) cli_usage_error("--keep: '%s' is not comments", optarg);
-      copt.keep_comments = 1;
+      copt->keep_comments = 1;
       break;
-    case OPT_NO_TITLE: copt.title = 0; break;
+    case OPT_NO_TITLE: copt->title = 0; break;
     case OPT_MIN_KEPT:
-      copt.min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
-      combined_only = 1;
+      copt->min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
+      r->combined_only = 1;
       break;
-    case 'h': usage(); return cli_exit(TBK_EXIT_OK);
-    case OPT_VERSION: return cli_version();
+    case 'h': usage(); exit(cli_exit(TBK_EXIT_OK));
+    case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
     }
   }
   if (optind >= argc) cli_usage_error("no input given");
-  if (!isnan(threshold) && !isnan(precision)) cli_usage_error("--threshold and --precision exclude each other");
-  if (output && output_dir) cli_usage_error("--output and --output-dir exclude each other");
-  if (annotate && fmt != FMT_HTML) cli_usage_error("--annotate needs --format html");
-  if (output_dir && !*output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
-  cli_output_check("-o", output);
+  if (!isnan(r->threshold) && !isnan(r->precision)) cli_usage_error("--threshold and --precision exclude each other");
+  if (r->output && r->output_dir) cli_usage_error("--output and --output-dir exclude each other");
+  if (r->annotate && r->ro.fmt != TBK_FORMAT_HTML) cli_usage_error("--annotate needs --format html");
+  if (r->output_dir && !*r->output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
+  cli_output_check("-o", r->output);
+  if (r->annotate) r->ro.fmt = TBK_FORMAT_HTML_ANNOTATED;
+}
 
-  const char *mp = find_model(model_path);
-  tbk_model *model;
+/* The model, its stage and threshold as the options choose them, and the
+ * pages segmented as it was trained. */
+static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   tbk_error err = {0};
   cli_reads_add(mp);
-  if (tbk_model_load(mp, &model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
-  if (stage >= 1 && !tbk_model_content(model))
+  if (tbk_model_load(mp, model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
+  const tbk_model *content = tbk_model_content(*model);
+  if (r->stage >= 1 && !content)
     cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage %s needs a two-stage model)", mp,
-            stage == 1 ? "combined" : "content");
-  if (stage < 0) stage = tbk_model_content(model) != NULL;
-  if (!stage && (copt.keep_comments || !copt.title || combined_only))
+            r->stage == 1 ? "combined" : "content");
+  if (r->stage < 0) r->stage = content != NULL;
+  const tbk_content_options *copt = &r->ro.content;
+  if (!r->stage && (copt->keep_comments || !copt->title || r->combined_only))
     cli_usage_error("--keep, --no-title and --min-kept-words apply to --stage combined");
-  const tbk_model *sm = stage ? tbk_model_content(model) : model;
-  if (isnan(threshold)) {
-    threshold = isnan(precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, precision);
-    if (isnan(threshold)) cli_die(TBK_EXIT_MODEL, "%s: the model stores no operating point for precision %g", mp, precision);
+  const tbk_model *sm = r->stage ? content : *model;
+  double t = r->threshold;
+  if (isnan(t)) {
+    t = isnan(r->precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, r->precision);
+    if (isnan(t)) cli_die(TBK_EXIT_MODEL, "%s: the model stores no operating point for precision %g", mp, r->precision);
   }
-  copt.threshold = threshold;
-  unsigned char *keep = NULL;
-  size_t keep_cap = 0;
+  r->ro.content.threshold = t;
+  r->ro.units = r->stage != 0;
   tbk_predictor *pred;
-  tbk_status st = tbk_predictor_new(model, &pred, &err);
+  tbk_status st = tbk_predictor_new(*model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
-  if (stage == 2) tbk_predictor_template_inputs(pred, 0);
-  /* Segmentation comes from the model; the resource limits stay the user's
-   * (tbk_model_page_options resets them to the defaults). */
-  tbk_page_options limits = pages.page;
-  tbk_model_page_options(model, &pages.page);
-  pages.page.max_page_bytes = limits.max_page_bytes;
-  pages.page.max_depth = limits.max_depth;
-  pages.page.max_blocks = limits.max_blocks;
-  pages.page.max_nodes = limits.max_nodes;
-  pages.page.fingerprints = 0;
+  if (r->stage == 2) tbk_predictor_template_inputs(pred, 0);
+  cli_pages_segment_as(&r->pages, *model);
+  r->pages.page.fingerprints = 0;
+  return pred;
+}
 
+static void print_summary(const run *r, const char *page, const tbk_page_summary *s) {
+  fprintf(stderr, r->stage ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
+                           : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
+          page, s->blocks, s->template_blocks, s->chars, s->template_chars,
+          s->chars ? (double)s->template_chars / (double)s->chars : 0.0);
+}
+
+int main(int argc, char **argv) {
+  cli_init("tbk-predict");
+  run r = {.stage = -1, .threshold = NAN, .precision = NAN, .ro.fmt = TBK_FORMAT_TEXT};
+  cli_pages_init(&r.pages);
+  tbk_content_options_init(&r.ro.content);
+  parse_options(&r, argc, argv);
+  tbk_model *model;
+  tbk_predictor *pred = load_model(&r, cli_model_path(r.model), &model);
   tbk_page_list list;
-  cli_pages_list(&pages, argv + optind, argc - optind, &list);
-  const char *ext = fmt == FMT_TEXT ? ".txt" : fmt == FMT_JSONL ? ".jsonl" : ".html";
+  cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  const char *ext = r.ro.fmt == TBK_FORMAT_TEXT ? ".txt" : r.ro.fmt == TBK_FORMAT_JSONL ? ".jsonl" : ".html";
   cli_out out;
-  char **names = output_dir ? cli_output_names(output_dir, &list, ext) : NULL;
-  if (!output_dir) cli_out_open(&out, output);
+  char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext) : NULL;
+  if (!r.output_dir) cli_out_open(&out, r.output);
   tbk_buf buf = {0};
-  cli_pages_progress_start(&pages, list.n);
+  tbk_error err = {0};
+  cli_pages_progress_start(&r.pages, list.n);
   for (size_t i = 0; i < list.n; i++) {
     const tbk_page_ref *ref = &list.refs[i];
-    tbk_page *page = cli_pages_load(&pages, ref);
+    tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
-    const double *probs, *uprobs = NULL;
-    const tbk_units *ux = tbk_predictor_units(pred);
-    tbk_status ps = stage ? tbk_predict_units(pred, page, &probs, &uprobs, &err)
-                          : tbk_predict_page(pred, page, &probs, &err);
-    if (ps == TBK_ERR_LIMIT) {
-      cli_pages_skip(&pages, ref, err.msg);
-      tbk_page_free(page);
+    buf.len = 0;
+    if (!r.output_dir && list.n > 1 && r.ro.fmt != TBK_FORMAT_JSONL)
+      cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
+    tbk_page_summary sum = {0};
+    tbk_status st = tbk_predict_render_as(pred, page, ref->page, &r.ro, &buf, r.summary ? &sum : NULL, &err);
+    tbk_page_free(page);
+    if (st == TBK_ERR_LIMIT) {
+      cli_pages_skip(&r.pages, ref, err.msg);
       continue;
     }
-    if (ps) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-    if (stage) {
-      size_t nu = tbk_units_count(ux);
-      if (nu > keep_cap && !(keep = realloc(keep, keep_cap = nu * 2))) cli_die(TBK_EXIT_FAIL, "out of memory");
-      tbk_content_decide(page, ux, uprobs, &copt, keep);
-    }
-    buf.len = 0;
-    tbk_page_summary sum = {0};
-    if (!output_dir && list.n > 1 && fmt != FMT_JSONL) cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
-    tbk_status rs;
-    if (fmt == FMT_TEXT || summary) {
-      size_t before = buf.len;
-      rs = stage ? tbk_render_units_text(page, ux, keep, &copt, &buf, &sum)
-                 : tbk_render_text(page, probs, threshold, &buf, &sum);
-      if (fmt != FMT_TEXT) buf.len = before;
-      if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
-    }
-    if (fmt == FMT_JSONL)
-      rs = stage ? tbk_render_units_jsonl(page, ux, ref->page, uprobs, keep, &buf)
-                 : tbk_render_jsonl(page, ref->page, probs, threshold, &buf);
-    else if (fmt == FMT_HTML)
-      rs = stage ? tbk_render_units_html(page, ux, keep, uprobs, annotate, &buf)
-                 : tbk_render_html(page, probs, threshold, annotate, &buf);
-    else rs = TBK_OK;
-    if (rs) cli_die(TBK_EXIT_FAIL, "out of memory");
-    if (summary)
-      fprintf(stderr, stage ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
-                            : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
-              ref->page, sum.blocks, sum.template_blocks, sum.chars, sum.template_chars,
-              sum.chars ? (double)sum.template_chars / (double)sum.chars : 0.0);
-    if (output_dir) {
-      char *name = names[i];
-      char *slash = strrchr(name, '/');
-      if (slash) *slash = '\0';
-      int bad = slash && cli_mkdirs(name);
-      if (slash) *slash = '/';
-      if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
-      cli_out po;
-      cli_out_open(&po, name);
-      if (buf.len && fwrite(buf.data, 1, buf.len, po.f) != buf.len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
-      cli_out_commit(&po);
-      free(name);
+    if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    if (r.summary) print_summary(&r, ref->page, &sum);
+    if (r.output_dir) {
+      cli_write_file(names[i], buf.data, buf.len);
+      free(names[i]);
       names[i] = NULL;
     } else if (buf.len && fwrite(buf.data, 1, buf.len, out.f) != buf.len) {
-      cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write output", r.output ? r.output : "standard output");
     }
-    tbk_page_free(page);
   }
-  cli_pages_progress_end(&pages);
-  if (!output_dir) cli_out_commit(&out);
-  for (size_t i = 0; output_dir && i < list.n; i++) free(names[i]);
+  cli_pages_progress_end(&r.pages);
+  if (!r.output_dir) cli_out_commit(&out);
+  for (size_t i = 0; r.output_dir && i < list.n; i++) free(names[i]);
   free(names);
   tbk_buf_free(&buf);
-  free(keep);
   tbk_page_list_free(&list);
   tbk_predictor_free(pred);
   tbk_model_free(model);
-  return cli_exit(cli_pages_exit(&pages));
+  return cli_exit(cli_pages_exit(&r.pages));
 }

@@ -1,28 +1,57 @@
 /* One page, start to end, as tbk-predict writes it: the stage the model is
  * best at (combined for a two-stage model, else template), its decision,
- * one rendering. The programs' loop and the Python module both call this,
- * so what a user scripts is what the programs print. */
+ * one rendering. tbk-predict and the Python module both come here, so what
+ * a user scripts is what the programs print. */
 #include <stdlib.h>
 
 #include "model.h"
+#include "predict.h"
 #include "predict_internal.h"
 #include "units.h"
 
 tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const char *page_id, tbk_format fmt,
                               const tbk_content_options *o, tbk_buf *out, tbk_error *err) {
-  if (!pr || !page || !out || fmt < TBK_FORMAT_TEXT || fmt > TBK_FORMAT_HTML_ANNOTATED)
+  if (!pr) return tbk_fail(err, TBK_ERR_ARG, "tbk_predict_render: bad argument");
+  tbk_render_options ro = {tbk_model_content(tbk_predictor_model(pr)) != NULL, fmt,
+                           o ? *o : tbk_content_options_default};
+  if (!ro.units) ro.content.threshold = tbk_model_default_threshold(tbk_predictor_model(pr));
+  return tbk_predict_render_as(pr, page, page_id, &ro, out, NULL, err);
+}
+
+/* The rendering of a decided page: keep holds the units' decisions, probs
+ * their probabilities; without keep (the template stage) probs are the
+ * blocks'. */
+static tbk_status render(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *probs,
+                         const unsigned char *keep, const tbk_render_options *o, tbk_buf *out,
+                         tbk_page_summary *summary) {
+  double thr = o->content.threshold;
+  int annotate = o->fmt == TBK_FORMAT_HTML_ANNOTATED;
+  tbk_status st = TBK_OK;
+  if (o->fmt == TBK_FORMAT_TEXT || summary) {
+    size_t before = out->len;
+    st = keep ? tbk_render_units_text(page, ux, keep, &o->content, out, summary)
+              : tbk_render_text(page, probs, thr, out, summary);
+    if (o->fmt != TBK_FORMAT_TEXT) out->len = before; /* only the summary was wanted */
+  }
+  if (st || o->fmt == TBK_FORMAT_TEXT) return st;
+  if (o->fmt == TBK_FORMAT_JSONL)
+    return keep ? tbk_render_units_jsonl(page, ux, page_id, probs, keep, out)
+                : tbk_render_jsonl(page, page_id, probs, thr, out);
+  return keep ? tbk_render_units_html(page, ux, keep, probs, annotate, out)
+              : tbk_render_html(page, probs, thr, annotate, out);
+}
+
+tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const char *page_id,
+                                 const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary,
+                                 tbk_error *err) {
+  if (!pr || !page || !o || !out || o->fmt < TBK_FORMAT_TEXT || o->fmt > TBK_FORMAT_HTML_ANNOTATED)
     return tbk_fail(err, TBK_ERR_ARG, "tbk_predict_render: bad argument");
   if (!page_id) page_id = "";
-  tbk_content_options copt = o ? *o : tbk_content_options_default;
   const double *probs, *uprobs;
   tbk_status st;
-  int annotate = fmt == TBK_FORMAT_HTML_ANNOTATED;
-  if (!tbk_model_content(tbk_predictor_model(pr))) {
-    double thr = tbk_model_default_threshold(tbk_predictor_model(pr));
+  if (!o->units) {
     if ((st = tbk_predict_page(pr, page, &probs, err))) return st;
-    st = fmt == TBK_FORMAT_TEXT    ? tbk_render_text(page, probs, thr, out, NULL)
-         : fmt == TBK_FORMAT_JSONL ? tbk_render_jsonl(page, page_id, probs, thr, out)
-                                   : tbk_render_html(page, probs, thr, annotate, out);
+    st = render(page, NULL, page_id, probs, NULL, o, out, summary);
     return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
   }
   if ((st = tbk_predict_units(pr, page, &probs, &uprobs, err))) return st;
@@ -30,10 +59,8 @@ tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const cha
   size_t n = tbk_units_count(ux);
   unsigned char *keep = malloc(n ? n : 1);
   if (!keep) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  tbk_content_decide(page, ux, uprobs, &copt, keep);
-  st = fmt == TBK_FORMAT_TEXT    ? tbk_render_units_text(page, ux, keep, &copt, out, NULL)
-       : fmt == TBK_FORMAT_JSONL ? tbk_render_units_jsonl(page, ux, page_id, uprobs, keep, out)
-                                 : tbk_render_units_html(page, ux, keep, uprobs, annotate, out);
+  tbk_content_decide(page, ux, uprobs, &o->content, keep);
+  st = render(page, ux, page_id, uprobs, keep, o, out, summary);
   free(keep);
   return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
 }
