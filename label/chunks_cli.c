@@ -79,17 +79,7 @@ static int write_stripped(void *ctx, const tbk_chunk_page *p) {
   strip_ctx *s = ctx;
   s->buf.len = 0;
   if (tbk_chunk_page_strip(p, &s->buf)) cli_die(TBK_EXIT_FAIL, "out of memory");
-  char *name = s->names[s->added[p->index]];
-  char *slash = strrchr(name, '/');
-  if (slash) *slash = '\0';
-  int bad = slash && cli_mkdirs(name);
-  if (slash) *slash = '/';
-  if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
-  cli_out po;
-  cli_out_open(&po, name);
-  if (s->buf.len && fwrite(s->buf.data, 1, s->buf.len, po.f) != s->buf.len)
-    cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
-  cli_out_commit(&po);
+  cli_write_file(s->names[s->added[p->index]], s->buf.data, s->buf.len);
   return 0;
 }
 
