@@ -4,7 +4,7 @@
 # tbk-predict writes, byte for byte, on our example pages (and on a
 # site_mirrors site when ../shared is there); its labels equal tbk-label's
 # on a synthetic site read from a WARC; a missing model raises tbk.Error
-# naming the file.
+# naming the file; `pip install ./python` gives the same module.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
@@ -19,14 +19,14 @@ unset TBK_LIBRARY TBK_MODEL
 # python3 is not built with a sanitizer: it loads a sanitizer build's
 # libtbk.so only with the runtime preloaded, and its own allocations are
 # not ours to leak-check.
-tbk_python() { python3 "$@"; }
+tbk_python() { "${TBK_PY:-python3}" "$@"; }
 case $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$TBK_BIN/CMakeCache.txt") in
   Asan)
     tbk_python() {
       LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
-        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 python3 "$@"
+        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "${TBK_PY:-python3}" "$@"
     } ;;
-  Ubsan) tbk_python() { LD_PRELOAD=$(cc -print-file-name=libubsan.so) python3 "$@"; } ;;
+  Ubsan) tbk_python() { LD_PRELOAD=$(cc -print-file-name=libubsan.so) "${TBK_PY:-python3}" "$@"; } ;;
 esac
 IPRED=$PREFIX/bin/tbk-predict
 
@@ -63,6 +63,70 @@ else:
     raise SystemExit("no error")
 PY
 
+# 2b. the interface users rely on: the version is the programs', every
+#     public name documented; bytes in a legacy charset without a
+#     declaration are sniffed as tbk-predict sniffs them (every paragraph
+#     comes back as a unit), str is taken as text whatever its <meta> says.
+python3 - "$T/cjk" <<'PY' || die "making the legacy-charset pages failed"
+import os, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+paras = {"gb18030": ["本市今天召开新闻发布会，介绍了城市公共交通的最新进展和明年的建设计划。",
+                     "据介绍，全市将新增十二条公交线路，地铁三号线预计在明年年底前通车运营。"],
+         "big5": ["本市今天召開新聞發布會，介紹了城市公共交通的最新進展和明年的建設計劃。",
+                  "據介紹，全市將新增十二條公車路線，捷運三號線預計在明年年底前通車營運。"],
+         "shift_jis": ["市は今日記者会見を開き、公共交通の最新の状況と来年の整備計画について説明しました。",
+                       "説明によると、市内には新しいバス路線が十二本追加され、地下鉄三号線は来年末に開業します。"],
+         "euc_kr": ["시는 오늘 기자회견을 열고 대중교통의 최신 현황과 내년 건설 계획을 발표했습니다.",
+                    "설명에 따르면 시내에 새로운 버스 노선 열두 개가 추가되고 지하철 삼호선은 내년 말 개통됩니다."]}
+for cs, ps in paras.items():
+    html = "<html><head><title>%s</title></head><body>%s</body></html>" % (
+        ps[0][:6], "".join("<div><p>%s</p></div>" % p for p in ps * 3))
+    open(os.path.join(sys.argv[1], cs + ".html"), "wb").write(html.encode(cs))
+    open(os.path.join(sys.argv[1], cs + ".txt"), "w", encoding="utf-8").write("\n".join(ps))
+PY
+"$IPRED" --version >"$T/version.txt" || die "tbk-predict --version failed"
+for f in "$T"/cjk/*.html; do "$IPRED" -f text "$f" >"${f%.html}.want" || die "tbk-predict failed on $f"; done
+tbk_python - "$T" "$TBK_SRC/python/pyproject.toml" <<'PY' || die "python module interface"
+import glob, inspect, re, sys, tbk
+tmp, pyproject = sys.argv[1], sys.argv[2]
+v = open(tmp + "/version.txt").read().split()[-1]
+assert tbk.__version__ == v, (tbk.__version__, v)
+assert re.search(r'^version = "%s"$' % re.escape(v), open(pyproject).read(), re.M), "pyproject.toml version is not " + v
+for name in ["Model", "Block", "Error", "label_site", "site_of_url"]:
+    obj = getattr(tbk, name)
+    assert inspect.getdoc(obj), name + " has no docstring"
+for name in ["text", "blocks", "close"]:
+    assert inspect.getdoc(getattr(tbk.Model, name)), "Model." + name + " has no docstring"
+assert "thread" in tbk.__doc__.lower(), "the module docstring does not state the thread safety"
+m = tbk.Model()
+for f in sorted(glob.glob(tmp + "/cjk/*.html")):
+    cs = f.rsplit("/", 1)[1][:-5]
+    raw = open(f, "rb").read()
+    got = m.text(raw)
+    assert got.encode("utf-8") == open(f[:-5] + ".want", "rb").read(), cs + ": text differs from tbk-predict's"
+    texts = [b.text for b in m.blocks(raw)]
+    for p in open(f[:-5] + ".txt", encoding="utf-8").read().split("\n"):
+        assert texts.count(p) == 3, "%s: %r not decoded: %r" % (cs, p, texts)
+    lying = raw.decode(cs).replace("<head>", '<head><meta charset="windows-1252">')
+    assert m.text(lying) == got, cs + ": a str was decoded again by its <meta>"
+PY
+
+# 2c. threads sharing one Model give the results of one thread.
+tbk_python - "$TBK_SRC/datasets/examples" <<'PY' || die "threads differ from one thread"
+import glob, sys, threading, tbk
+pages = [open(f, "rb").read() for f in sorted(glob.glob(sys.argv[1] + "/*.html"))] * 6
+m = tbk.Model()
+want = [(m.text(p), [b.record for b in m.blocks(p)]) for p in pages]
+got = [None] * len(pages)
+def work(k):
+    for i in range(k, len(pages), 4):
+        got[i] = (m.text(pages[i]), [b.record for b in m.blocks(pages[i])])
+ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+for t in ts: t.start()
+for t in ts: t.join()
+assert got == want
+PY
+
 # 3. labels of a synthetic site, from its WARC, against tbk-label.
 python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/synth" --sites 1 --pages 14 --seed 7 --warc "$T/site.warc" >/dev/null \
   || die "synth_sites.py failed"
@@ -87,30 +151,56 @@ import csv, json, os, subprocess, sys, tbk
 man, pred, label, tmp = sys.argv[1:5]
 base = os.path.dirname(man)
 rows = [r for r in csv.DictReader(open(man, encoding="utf-8"), delimiter="\t")]
-site = rows[0]["site"]
-mine = sorted((r for r in rows if r["site"] == site), key=lambda r: r["page"])
 m = tbk.Model()
-for r in mine[:15]:
-    p = os.path.join(base, r["page"])
-    html = open(p, "rb").read()
-    want = subprocess.run([pred, "-f", "text", p], capture_output=True, check=True).stdout
-    assert m.text(html).encode("utf-8") == want, p
-    want = subprocess.run([pred, "-f", "jsonl", p], capture_output=True, check=True).stdout.decode()
-    assert [b.record for b in m.blocks(html, url=p)] == [json.loads(l) for l in want.splitlines()], p
-# the site's labels: tbk-label on a manifest of this site alone
-sub = os.path.join(tmp, "site.tsv")
-with open(sub, "w", encoding="utf-8") as f:
-    f.write("site\tpage\turl\n")
-    for r in mine:
-        f.write("%s\t%s\t%s\n" % (site, os.path.join(base, r["page"]), r["url"]))
-want = subprocess.run([label, "-q", sub], capture_output=True, check=True).stdout.decode()
-pages = [(os.path.join(base, r["page"]), r["url"], open(os.path.join(base, r["page"]), "rb").read()) for r in mine]
-got = tbk.label_site(pages, site=site)
-want = [json.loads(l) for l in want.splitlines()]
-assert len(want) > 20 and got == want, "labels of %s differ (%d vs %d records)" % (site, len(got), len(want))
-print("site_mirrors: %s: text and blocks of 15 pages, labels of %d pages equal" % (site, len(mine)))
+# the first site (Latin) and a Chinese one (issue #21's segmentation)
+for site in [rows[0]["site"]] + [s for s in ["rookieterry.github.io"] if any(r["site"] == s for r in rows)]:
+    mine = sorted((r for r in rows if r["site"] == site), key=lambda r: r["page"])
+    for r in mine[:15]:
+        p = os.path.join(base, r["page"])
+        html = open(p, "rb").read()
+        want = subprocess.run([pred, "-f", "text", p], capture_output=True, check=True).stdout
+        assert m.text(html).encode("utf-8") == want, p
+        want = subprocess.run([pred, "-f", "jsonl", p], capture_output=True, check=True).stdout.decode()
+        assert [b.record for b in m.blocks(html, url=p)] == [json.loads(l) for l in want.splitlines()], p
+    # the site's labels: tbk-label on a manifest of this site alone
+    sub = os.path.join(tmp, "site.tsv")
+    with open(sub, "w", encoding="utf-8") as f:
+        f.write("site\tpage\turl\n")
+        for r in mine:
+            f.write("%s\t%s\t%s\n" % (site, os.path.join(base, r["page"]), r["url"]))
+    want = subprocess.run([label, "-q", sub], capture_output=True, check=True).stdout.decode()
+    pages = [(os.path.join(base, r["page"]), r["url"], open(os.path.join(base, r["page"]), "rb").read()) for r in mine]
+    got = tbk.label_site(pages, site=site)
+    want = [json.loads(l) for l in want.splitlines()]
+    assert len(want) > 20 and got == want, "labels of %s differ (%d vs %d records)" % (site, len(got), len(want))
+    assert {r["label"] for r in got} == {"template", "content"}, site
+    print("site_mirrors: %s: text and blocks of 15 pages, labels of %d pages equal" % (site, len(mine)))
 PY
 else
   echo "python_module: datasets/cache/site_mirrors absent: real-site comparison skipped"
+fi
+# 5. `pip install ./python` into a virtual environment (offline: the build
+#    backend, setuptools and wheel, must be there already), the library and
+#    model then named by TBK_LIBRARY and TBK_MODEL.
+PIPPY=
+for py in python3 /usr/bin/python3; do
+  command -v "$py" >/dev/null && "$py" -c "import venv, setuptools, wheel" 2>/dev/null && { PIPPY=$py; break; }
+done
+if [ -n "$PIPPY" ]; then
+  cp -r "$TBK_SRC/python" "$T/pysrc" # pip builds in the source directory: not in ours
+  "$PIPPY" -m venv --system-site-packages "$T/venv" || die "venv failed"
+  "$T/venv/bin/python" -m pip install -q --no-build-isolation --no-index "$T/pysrc" >"$T/pip.log" 2>&1 ||
+    die "pip install ./python failed: $(tail -5 "$T/pip.log")"
+  f=$TBK_SRC/datasets/examples/news-article.html
+  "$IPRED" -f text "$f" >"$T/want.txt"
+  (cd "$T" && unset PYTHONPATH && TBK_PY=$T/venv/bin/python \
+    TBK_LIBRARY=$(find "$PREFIX" -name libtbk.so.0 | head -1) TBK_MODEL=$(find "$PREFIX" -name default.model | head -1) \
+    tbk_python - "$f" "$T/want.txt" "$T/venv" <<'PY') || die "the pip-installed module differs"
+import os, sys, tbk
+assert os.path.realpath(tbk.__file__).startswith(os.path.realpath(sys.argv[3])), tbk.__file__
+assert tbk.Model().text(open(sys.argv[1], "rb").read()).encode("utf-8") == open(sys.argv[2], "rb").read()
+PY
+else
+  echo "python_module: no python3 with venv, setuptools and wheel: pip install ./python not checked"
 fi
 echo "python_module: ok"
