@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "features.h"
+#include "io.h"
 #include "page_internal.h"
 #include "text.h"
 
@@ -222,6 +223,16 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
                                  const char *gold, size_t gold_len,
                                  double min_share, signed char *labels,
                                  double *share, tbk_error *err);
+/* tbk_units_gold_labels, as tbk-label --gold writes it: one JSON line per
+ * labelled unit (site, page and url of ref; path, tag, md5, label
+ * "content" or "boilerplate", aligned share, words, chars and the first
+ * 200 bytes of text) appended to out, counted in *content and
+ * *boilerplate. */
+tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref,
+                                const tbk_page *page, const char *gold,
+                                size_t gold_len, double min_share,
+                                tbk_buf *out, size_t *content,
+                                size_t *boilerplate, tbk_error *err);
 
 /* tbk_units_page, reusing the tokens of the page that fx (NULL: none) has
  * just computed the template features of (tbk_predict_units): the units

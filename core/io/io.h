@@ -54,13 +54,21 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
                              const tbk_input_options *opt, tbk_buf *out,
                              tbk_error *err);
 
-/* Site key of a URL's host under the given policy (new string, caller frees),
- * or NULL when the URL has no host. */
 /* Append one ref (all strings copied; NULL url/gold become "", NULL charset
  * stays NULL). Returns 0, or -1 when out of memory. */
 int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
                        const char *url, const char *file, const char *gold,
                        const char *charset, uint64_t offset, uint64_t skip,
                        int is_warc);
+
+/* The gold text of a page (the file gold names; max_bytes as for
+ * tbk_read_file) into out (reset first); with comments, the page's user
+ * comments after a newline, from X.comments.txt beside gold file X.txt
+ * when that file can be read. */
+tbk_status tbk_gold_read(const char *gold, int comments, size_t max_bytes,
+                         tbk_buf *out, tbk_error *err);
+/* X.comments.txt for gold file X.txt (new string, caller frees); NULL when
+ * gold does not end in .txt, or out of memory. */
+char *tbk_gold_comments_path(const char *gold);
 
 #endif

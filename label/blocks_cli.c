@@ -1,0 +1,87 @@
+/* tbk-label --method blocks (the default): per site, every page's blocks
+ * counted by document frequency (tbk_labeler), then the site's labels,
+ * its row of --stats and of the table on stderr. */
+#include <errno.h>
+#include <string.h>
+
+#include "label_cli.h"
+
+static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
+  char share[32];
+  tbk_snprintf(share, sizeof share, "%.4f", s->template_text_share);
+  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\t%s\n", site, s->pages, s->bad_pages,
+                 s->candidates, s->templates, s->contents, s->ignored, share, status) < 0;
+}
+
+/* One site: list entries [i, j). Returns its status for --stats. */
+static const char *label_site(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list, size_t i,
+                              size_t j, cli_out *out, const char *output, tbk_site_stats *s) {
+  const char *site = list->refs[i].site;
+  tbk_labeler *lab;
+  tbk_error err = {0};
+  if (tbk_labeler_new(site, o, &lab, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  size_t bad_before = pages->bad_pages;
+  for (size_t k = i; k < j; k++) {
+    tbk_page *page = cli_pages_load(pages, &list->refs[k]);
+    if (!page) continue;
+    if (tbk_labeler_add_page(lab, &list->refs[k], page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+    tbk_page_free(page);
+  }
+  size_t bad = pages->bad_pages - bad_before;
+  const char *status = "labelled";
+  if (j - i - bad < o->min_pages) {
+    /* Unreadable pages pushed the site below the minimum. */
+    cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad, o->min_pages);
+    s->pages = j - i - bad;
+    status = "too-few-pages";
+  } else if (tbk_labeler_finish(lab, cli_out_write, out, s, &err)) {
+    if (ferror(out->f))
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", output ? output : "standard output", strerror(errno));
+    cli_die(err.code == TBK_ERR_IO ? TBK_EXIT_WRITE : TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  }
+  s->bad_pages = bad;
+  tbk_labeler_free(lab);
+  return status;
+}
+
+int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list, cli_out *out,
+                     const char *output, const char *stats_path, int quiet) {
+  cli_out stats;
+  if (stats_path) {
+    cli_out_open(&stats, stats_path);
+    if (fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",
+              stats.f) < 0)
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+  }
+  if (!quiet)
+    fprintf(stderr, "%-32s %6s %6s %9s %8s %8s %8s %6s\n", "site", "pages", "bad", "blocks", "template",
+            "content", "ignored", "tshare");
+  size_t skipped_sites = 0;
+  cli_pages_progress_start(pages, list->n);
+  for (size_t i = 0, j; i < list->n; i = j) {
+    for (j = i; j < list->n && strcmp(list->refs[j].site, list->refs[i].site) == 0;) j++;
+    const char *site = list->refs[i].site;
+    tbk_site_stats s = {0};
+    if (j - i < o->min_pages) {
+      s.pages = j - i;
+      /* A skip is a warning like any other: --quiet only drops the table. */
+      cli_warn("site %s: %zu pages < --min-pages %zu (skipped)", site, j - i, o->min_pages);
+      if (stats_path && write_stats(&stats, site, &s, "too-few-pages")) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+      skipped_sites++;
+      continue;
+    }
+    const char *status = label_site(o, pages, list, i, j, out, output, &s);
+    skipped_sites += strcmp(status, "labelled") != 0;
+    cli_progress_clear();
+    if (!quiet)
+      fprintf(stderr, "%-32s %6zu %6zu %9zu %8zu %8zu %8zu %6.3f\n", site, s.pages, s.bad_pages, s.candidates,
+              s.templates, s.contents, s.ignored, s.template_text_share);
+    if (stats_path && write_stats(&stats, site, &s, status)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+    if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
+  }
+  cli_pages_progress_end(pages);
+  cli_out_commit(out);
+  if (stats_path) cli_out_commit(&stats);
+  int code = cli_pages_exit(pages);
+  return code == TBK_EXIT_OK && skipped_sites ? TBK_EXIT_PARTIAL : code;
+}
