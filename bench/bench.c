@@ -434,8 +434,8 @@ int main(int argc, char **argv) {
     else
       res[M_FEATURES].available = 1;
   }
-  if (res[M_COMBINED].selected) res[M_PREDICT].selected = 1; /* shares its set-up */
-  if (res[M_PREDICT].selected) {
+  /* combined shares predict's set-up (model, predictor), not its runs */
+  if (res[M_PREDICT].selected || res[M_COMBINED].selected) {
     if (!model_path) {
       snprintf(res[M_PREDICT].why, sizeof res[M_PREDICT].why, "no model given (-m)");
     } else if (tbk_model_load(model_path, &c.model, &err)) {
@@ -445,11 +445,13 @@ int main(int argc, char **argv) {
     } else {
       tbk_model_page_options(c.model, &c.model_popt);
       c.model_popt.fingerprints = 0; /* as tbk-predict */
-      res[M_PREDICT].available = 1;
+      res[M_PREDICT].available = res[M_PREDICT].selected;
       if (res[M_COMBINED].selected && !tbk_predictor_units(c.pred))
         snprintf(res[M_COMBINED].why, sizeof res[M_COMBINED].why, "%s: no content stage", model_path);
       else res[M_COMBINED].available = res[M_COMBINED].selected;
     }
+    if (res[M_COMBINED].selected && !res[M_COMBINED].available && !res[M_COMBINED].why[0])
+      memcpy(res[M_COMBINED].why, res[M_PREDICT].why, sizeof res[M_COMBINED].why);
   }
   res[M_BASELINE].available = res[M_BASELINE].selected;
   res[M_LABEL].available = res[M_LABEL].selected;
