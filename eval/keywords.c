@@ -66,8 +66,6 @@ typedef struct kw_eval {
   int has_content;
   tbk_kw_extractor *x;
   tbk_kw_gold *gold;
-  unsigned char *keep;
-  size_t keep_cap;
   tbk_buf raw, meta, goldtext, scratch;
   tbk_kw_df *site_keys;  /* "site\x1fkey": pages of the site whose meta has key */
   tbk_kw_df *site_pages; /* "site": its pages with meta keywords */
@@ -93,36 +91,20 @@ static void list_inputs(kw_eval *e, char **inputs, size_t n, size_t max_pages, t
 /* Parse a page with its keyword <meta> removed (its contents into e->meta). */
 static tbk_page *load(kw_eval *e, const tbk_page_ref *ref) {
   tbk_error err = {0};
-  tbk_input_options in = e->pages.input;
-  if (!ref->is_warc) in.max_record_bytes = e->pages.page.max_page_bytes;
-  e->raw.len = e->meta.len = 0;
-  tbk_page *page = NULL;
-  tbk_status st = tbk_page_ref_read(ref, &in, &e->raw, &err);
-  if (!st) {
-    tbk_page_options o = e->pages.page;
-    if (ref->charset && *ref->charset) o.charset_hint = ref->charset;
-    st = tbk_kw_page_parse(e->raw.data ? e->raw.data : "", e->raw.len, &o, &page, &e->meta, &err);
-  }
+  tbk_page *page;
+  tbk_status st = tbk_kw_page_read(ref, &e->pages.input, &e->pages.page, &e->raw, &page, &e->meta, &err);
   cli_progress_step(&e->pages.meter, ++e->pages.loaded, e->raw.len);
-  if (st) {
-    cli_pages_skip(&e->pages, ref, err.msg);
-    return NULL;
-  }
+  if (st) cli_pages_skip(&e->pages, ref, err.msg);
   return page;
 }
 
 /* The extractor holds the page's candidates after mode. 0: skipped. */
 static int extract(kw_eval *e, const tbk_page_ref *ref, tbk_page *page, tbk_kw_denoise mode) {
   tbk_error err = {0};
-  tbk_status st = tbk_kw_page_keep(e->pred, page, mode, NULL, &e->keep, &e->keep_cap, &err);
-  if (st == TBK_ERR_LIMIT) {
-    cli_pages_skip(&e->pages, ref, err.msg);
-    return 0;
-  }
-  if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  tbk_kw_begin(e->x);
-  if (tbk_kw_add_page(e->x, page, e->keep) || tbk_kw_finish(e->x, &err)) cli_die(TBK_EXIT_FAIL, "out of memory");
-  return 1;
+  tbk_status st = tbk_kw_extract_page(e->x, e->pred, page, mode, &err);
+  if (st == TBK_ERR_LIMIT) cli_pages_skip(&e->pages, ref, err.msg);
+  else if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  return !st;
 }
 
 static const char *site_key(kw_eval *e, const char *key, size_t *len) {
@@ -443,7 +425,6 @@ int cmd_keywords(int argc, char **argv) {
   tbk_buf_free(&e.scratch);
   tbk_kw_df_free(e.site_keys);
   tbk_kw_df_free(e.site_pages);
-  free(e.keep);
   free(train);
   free(test);
   tbk_kw_trainer_free(trainer[0]);

@@ -133,6 +133,8 @@ struct tbk_kw_extractor {
   uint32_t *node_le;   /* add_page: per node, its line element */
   uint8_t *node_seg;   /* add_page: per node, heading/anchor */
   size_t node_cap;
+  unsigned char *keep; /* tbk_kw_extract_page: per text run, kept */
+  size_t keep_cap;
   int failed;          /* out of memory during tokenizing */
 };
 
@@ -171,6 +173,7 @@ void tbk_kw_free(tbk_kw_extractor *x) {
   tbk_buf_free(&x->title);
   free(x->node_le);
   free(x->node_seg);
+  free(x->keep);
   free(x);
 }
 
@@ -604,4 +607,19 @@ int tbk_kw_key_of(tbk_kw_extractor *x, const char *s, size_t n, tbk_buf *out) {
     return 0;
   }
   return tbk_buf_append(out, "", 1) ? -1 : 1;
+}
+
+tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk_error *err) {
+  tbk_kw_begin(x);
+  if (tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_kw_finish(x, err);
+}
+
+tbk_status tbk_kw_extract_page(tbk_kw_extractor *x, tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
+                               tbk_error *err) {
+  tbk_status st = tbk_kw_page_keep(pr, page, mode, NULL, &x->keep, &x->keep_cap, err);
+  if (st) return st;
+  tbk_kw_begin(x);
+  if (tbk_kw_add_page(x, page, x->keep)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_kw_finish(x, err);
 }

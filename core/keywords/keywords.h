@@ -11,9 +11,11 @@
  *   keywords_page.c  a page's text runs as the extractor's input, after the
  *                    template or content stage removed what it decides
  *   keywords_gold.c  gold keywords from <meta>, removed from the page
+ *   keywords_doc.c   an input document read and parsed, its keywords written
  */
 #ifndef TBK_KEYWORDS_H
 #define TBK_KEYWORDS_H
+#include "io.h"
 #include "ml.h"
 #include "page_internal.h"
 
@@ -184,6 +186,13 @@ void tbk_kw_trainer_free(tbk_kw_trainer *t);
  * gold candidate adds nothing. */
 tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df,
                               const tbk_kw_gold *gold, size_t max_rank, tbk_error *err);
+/* tbk_kw_trainer_add with the keys of meta[0..n) (a page's <meta>
+ * keywords, split as tbk_kw_gold_add does) that are candidates of the
+ * page. */
+tbk_status tbk_kw_trainer_add_meta(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df, const char *meta,
+                                   size_t n, size_t max_rank, tbk_error *err);
+/* Pages that added rows (those with a gold candidate). */
+size_t tbk_kw_trainer_pages(const tbk_kw_trainer *t);
 /* L2 logistic regression (LIBLINEAR, C), classes weighted to equal total
  * weight. Errors: TBK_ERR_EMPTY (no row of a class), those of tbk_lr_train. */
 tbk_status tbk_kw_trainer_fit(tbk_kw_trainer *t, double C, tbk_kw_ranker *out, tbk_error *err);
@@ -228,4 +237,28 @@ long tbk_kw_meta_strip(char *html, size_t n, tbk_buf *gold);
  * those of tbk_page_parse. */
 tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *o, tbk_page **out,
                              tbk_buf *gold, tbk_error *err);
+
+/* ------------------------------------------------------------ documents */
+
+/* Read ref into raw (a page file's limit is o's max_page_bytes, a WARC
+ * record's in's max_record_bytes) and, when out is not NULL, parse it as
+ * tbk_kw_page_parse does, with ref's charset as the hint; gold (may be
+ * NULL) is emptied first. Errors: those of tbk_page_ref_read and
+ * tbk_page_parse. */
+tbk_status tbk_kw_page_read(const tbk_page_ref *ref, const tbk_input_options *in, const tbk_page_options *o,
+                            tbk_buf *raw, tbk_page **out, tbk_buf *gold, tbk_error *err);
+/* The extractor holds the candidates of plain text s[0..n) (one segment),
+ * or of page after mode (tbk_kw_page_keep, the content stage's default
+ * options). Errors: those of tbk_kw_page_keep (TBK_ERR_LIMIT: the page is
+ * past the predictor's limits), TBK_ERR_NOMEM. */
+tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk_error *err);
+tbk_status tbk_kw_extract_page(tbk_kw_extractor *x, tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
+                               tbk_error *err);
+/* The first top candidates of the ranked extractor appended to out. Text:
+ * a line "==> PAGE <==" when page is not NULL, then one "SCORE<TAB>KEYWORD"
+ * line each (trained: the ranker's probability to 4 decimals, else 4
+ * significant digits). JSONL: one object {page, lang, tokens, keywords:
+ * [{term, score, tf}]}. 0 ok, -1 out of memory. */
+int tbk_kw_write_text(tbk_buf *out, tbk_kw_extractor *x, const char *page, size_t top, int trained);
+int tbk_kw_write_jsonl(tbk_buf *out, tbk_kw_extractor *x, const char *page, size_t top);
 #endif

@@ -93,6 +93,7 @@ struct tbk_kw_trainer {
   signed char *y;
   size_t n, cap;
   size_t pages, pos, neg;
+  tbk_kw_gold *gold; /* scratch of tbk_kw_trainer_add_meta */
 };
 
 tbk_status tbk_kw_trainer_new(tbk_kw_trainer **out, tbk_error *err) {
@@ -104,6 +105,7 @@ void tbk_kw_trainer_free(tbk_kw_trainer *t) {
   if (!t) return;
   free(t->x);
   free(t->y);
+  tbk_kw_gold_free(t->gold);
   free(t);
 }
 
@@ -136,6 +138,18 @@ tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_
   t->pages++;
   return TBK_OK;
 }
+
+tbk_status tbk_kw_trainer_add_meta(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df, const char *meta,
+                                   size_t n, size_t max_rank, tbk_error *err) {
+  if (!t->gold && tbk_kw_gold_new(&t->gold, err)) return TBK_ERR_NOMEM;
+  tbk_kw_gold *gold = t->gold;
+  tbk_kw_gold_clear(gold);
+  if (tbk_kw_gold_add(gold, x, meta ? meta : "", n) < 0) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (!tbk_kw_gold_restrict(gold, x)) return TBK_OK;
+  return tbk_kw_trainer_add(t, x, df, gold, max_rank, err);
+}
+
+size_t tbk_kw_trainer_pages(const tbk_kw_trainer *t) { return t->pages; }
 
 tbk_status tbk_kw_trainer_fit(tbk_kw_trainer *t, double C, tbk_kw_ranker *out, tbk_error *err) {
   if (!t->pos || !t->neg)
