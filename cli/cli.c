@@ -109,6 +109,12 @@ double cli_double(const char *opt, const char *s, double lo, double hi) {
   return v;
 }
 
+int cli_choice(const char *opt, const char *arg, const char *const *names, const char *expected) {
+  for (int i = 0; names[i]; i++)
+    if (strcmp(arg, names[i]) == 0) return i;
+  cli_usage_error("%s: '%s' is not %s", opt, arg, expected);
+}
+
 /* An unnamed file in the target's directory (Linux O_TMPFILE): a run killed
  * by SIGKILL leaves nothing behind, where a named temporary file would stay.
  * -1 where the file system or kernel cannot, or /proc (needed to give the
@@ -372,18 +378,20 @@ void cli_pages_init(cli_pages *c) {
 
 int cli_pages_option(cli_pages *c, int code, const char *arg) {
   switch (code) {
-  case CLI_OPT_BLOCKS:
-    if (strcmp(arg, "paper") == 0) c->page.blocks = TBK_BLOCKS_PAPER;
-    else if (strcmp(arg, "html5") == 0) c->page.blocks = TBK_BLOCKS_HTML5;
-    else cli_usage_error("--blocks: '%s' is not 'paper' or 'html5'", arg);
+  case CLI_OPT_BLOCKS: {
+    static const char *const names[] = {"paper", "html5", NULL};
+    static const tbk_blockset sets[] = {TBK_BLOCKS_PAPER, TBK_BLOCKS_HTML5};
+    c->page.blocks = sets[cli_choice("--blocks", arg, names, "'paper' or 'html5'")];
     return 1;
+  }
   case CLI_OPT_MIN_CHARS: c->page.min_chars = (size_t)cli_long("--min-chars", arg, 0, 1000000); return 1;
   case CLI_OPT_MIN_WORDS: c->page.min_words = (size_t)cli_long("--min-words", arg, 0, 1000000); return 1;
-  case CLI_OPT_SITE_KEY:
-    if (strcmp(arg, "domain") == 0) c->input.site_key = TBK_SITE_DOMAIN;
-    else if (strcmp(arg, "host") == 0) c->input.site_key = TBK_SITE_HOST;
-    else cli_usage_error("--site-key: '%s' is not 'domain' or 'host'", arg);
+  case CLI_OPT_SITE_KEY: {
+    static const char *const names[] = {"domain", "host", NULL};
+    static const tbk_site_key keys[] = {TBK_SITE_DOMAIN, TBK_SITE_HOST};
+    c->input.site_key = keys[cli_choice("--site-key", arg, names, "'domain' or 'host'")];
     return 1;
+  }
   case CLI_OPT_MAX_PAGE_BYTES: c->page.max_page_bytes = cli_size("--max-page-bytes", arg); return 1;
   case CLI_OPT_MAX_RECORD_BYTES: c->input.max_record_bytes = cli_size("--max-record-bytes", arg); return 1;
   case CLI_OPT_MAX_DEPTH: c->page.max_depth = (size_t)cli_long("--max-depth", arg, 1, 100000000); return 1;

@@ -43,6 +43,9 @@ void cli_bad_option(int c, char **argv) __attribute__((noreturn));
 size_t cli_size(const char *opt, const char *s);
 long cli_long(const char *opt, const char *s, long lo, long hi);
 double cli_double(const char *opt, const char *s, double lo, double hi);
+/* The index of arg in names (NULL-terminated), or a usage error
+ * "OPT: 'ARG' is not EXPECTED" (expected: "text, jsonl or html"). */
+int cli_choice(const char *opt, const char *arg, const char *const *names, const char *expected);
 
 /* An output stream: stdout for NULL or "-", else a temporary file beside
  * the target, renamed over it by cli_out_commit only when everything was

@@ -6,61 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "rows.h"
-#include "tbk_internal.h"
-
-static void usage(void) {
-  printf("Usage: tbk-features [OPTION]... INPUT...\n"
-         "Compute the feature vectors of the blocks of every page.\n"
-         "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a .warc or\n"
-         ".warc.gz file, or a single page ('-' = stdin), as for tbk-label.\n"
-         "With --labels, only the blocks tbk-label labelled are written (template +1,\n"
-         "content -1); without, every candidate block is written with label 0.\n\n"
-         "Output files:\n"
-         "  -o, --output FILE        dense features, LIBLINEAR/svmlight format\n"
-         "                           \"LABEL idx:val ...\" (default: stdout)\n"
-         "      --words FILE         hashed word counts \"LABEL idx:count ...\"\n"
-         "      --meta FILE          JSON Lines: first line {\"schema\",\"dim\",\"word_dims\",...},\n"
-         "                           then one {\"site\",\"page\",\"path\",\"tag\",\"md5\",\n"
-         "                           \"label\",\"block\"} per vector\n"
-         "The three files are aligned line by line (the meta file has one header line\n"
-         "first). Every FILE appears only when complete.\n\n"
-         "Options:\n"
-         "      --labels FILE        JSON Lines labels written by tbk-label (--gold labels\n"
-         "                           with --units: boilerplate +1, content -1)\n"
-         "      --units              the content stage's rows: one per leaf text unit\n"
-         "                           (schema tbk-units-1), instead of one per block\n"
-         "  -m, --model FILE         with --units: the template model whose block\n"
-         "                           probabilities become the units' tmpl.* features; its\n"
-         "                           segmentation options are used (without -m the tmpl.*\n"
-         "                           features are 0: rows for a content stage alone)\n"
-         "      --attr-dims N        hashed class/id token features per scope (128;\n"
-         "                           32 with --units)\n"
-         "      --word-dims N        hashed word buckets of the words file (262144;\n"
-         "                           16384 with --units)\n"
-         "      --bigrams            also hash word bigrams into the words file\n"
-         "      --schema             print every feature (index, name, kind; tab-separated)\n"
-         "                           and exit\n"
-         "      --schema-id          print the schema id and exit\n"
-         "  -h, --help               show this help and exit\n"
-         "      --version            show the version and exit\n\n"
-         "%s\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
-         "  3  some pages, label lines or labelled blocks were skipped (each reported)\n"
-         "  4  output could not be written\n"
-         "  5  the --units -m model refused (missing, corrupt, truncated, or built for\n"
-         "     another feature schema)\n",
-         cli_page_options_help);
-}
+#include "usage.h"
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
   OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS
 };
-
 
 typedef struct run {
   cli_pages pages;
@@ -75,7 +26,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"meta", required_argument, 0, OPT_META},       {"labels", required_argument, 0, OPT_LABELS},
       {"attr-dims", required_argument, 0, OPT_ATTR_DIMS}, {"word-dims", required_argument, 0, OPT_WORD_DIMS},
       {"bigrams", no_argument, 0, OPT_BIGRAMS},        {"schema", no_argument, 0, OPT_SCHEMA},
-      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},    
+      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},
       {"units", no_argument, 0, OPT_UNITS},            {"model", required_argument, 0, 'm'},
       {"help", no_argument, 0, 'h'},                   {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,                               {0, 0, 0, 0}};
@@ -95,7 +46,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_SCHEMA_ID: r->want_id = 1; break;
     case OPT_UNITS: r->units = 1; break;
     case 'm': r->model = optarg; break;
-    case 'h': usage(); exit(cli_exit(TBK_EXIT_OK));
+    case 'h': features_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
     }

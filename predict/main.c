@@ -6,67 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-static void usage(void) {
-  printf("Usage: tbk-predict [OPTION]... INPUT...\n"
-         "Write each page's clean text (or HTML, or per-unit JSON) with no site history:\n"
-         "with a two-stage model, the template stage scores every candidate block and\n"
-         "the content stage every text unit; with a template-only model, the page\n"
-         "without its template blocks.\n"
-         "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
-         ".warc/.warc.gz file.\n\n"
-         "Options:\n"
-         "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
-         "                         default.model in the installation's share/tbk/)\n"
-         "  -f, --format FMT       text (default): the headline, then the kept text in\n"
-         "                         reading order, one line per unit (template stage: per\n"
-         "                         paragraph-level element);\n"
-         "                         jsonl: one JSON object per unit (page, path, tag,\n"
-         "                         p_template, p_content, content, chars, text), or per\n"
-         "                         block in the template stage (p, template);\n"
-         "                         html: the page without what was removed\n"
-         "      --annotate         with -f html: keep everything, add\n"
-         "                         data-tbk-content=\"P\" to every unit's line element\n"
-         "                         (template stage: data-tbk-template to every block)\n"
-         "      --stage S          combined (default with a two-stage model): the\n"
-         "                         content stage decides every text unit of the page,\n"
-         "                         with the template stage's probabilities among its\n"
-         "                         inputs; template: the paper's block-level output;\n"
-         "                         content: the content stage without template inputs\n"
-         "                         (for a content stage trained on such rows)\n"
-         "      --keep comments    combined stage: keep user comments as content\n"
-         "      --no-title         combined stage, text: no headline first line\n"
-         "      --min-kept-words N\n"
-         "                         combined stage: a page keeping fewer words keeps\n"
-         "                         every unit below 0.95 (60; 0 = never)\n"
-         "  -t, --threshold P      remove a block (template stage) or unit (combined)\n"
-         "                         when its probability >= P\n"
-         "  -p, --precision X      use the stage's operating point for precision X (0.8,\n"
-         "                         0.9 or 0.95) of the removed blocks (template stage) or\n"
-         "                         of the kept units (combined), measured by\n"
-         "                         cross-site CV on the training data\n"
-         "                         (default: threshold 0.5)\n"
-         "  -o, --output FILE      write to FILE (default stdout); appears when complete\n"
-         "      --output-dir DIR   one output file per page under DIR, named after the\n"
-         "                         page (.txt, .jsonl or .html)\n"
-         "      --summary          per-page summary on stderr (units or blocks, and the\n"
-         "                         share of the text removed)\n"
-         "  -h, --help             show this help and exit\n"
-         "      --version          show the version and exit\n\n"
-         "%s\n"
-         "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
-         "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
-         "html).\n\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
-         "  3  some pages were skipped (each reported)\n"
-         "  4  output could not be written\n"
-         "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
-         "     schema)\n",
-         cli_input_options_help);
-}
+#include "usage.h"
 
 enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT };
 
@@ -79,20 +19,6 @@ typedef struct run {
   double threshold, precision;
 } run;
 
-static int parse_format(const char *arg) {
-  if (strcmp(arg, "text") == 0) return TBK_FORMAT_TEXT;
-  if (strcmp(arg, "jsonl") == 0) return TBK_FORMAT_JSONL;
-  if (strcmp(arg, "html") == 0) return TBK_FORMAT_HTML;
-  cli_usage_error("--format: '%s' is not text, jsonl or html", arg);
-}
-
-static int parse_stage(const char *arg) {
-  if (strcmp(arg, "template") == 0) return 0;
-  if (strcmp(arg, "combined") == 0) return 1;
-  if (strcmp(arg, "content") == 0) return 2;
-  cli_usage_error("--stage: '%s' is not template, combined or content", arg);
-}
-
 static void parse_options(run *r, int argc, char **argv) {
   static const struct option longopts[] = {
       {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
@@ -103,6 +29,8 @@ static void parse_options(run *r, int argc, char **argv) {
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
       CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+  static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
+  static const char *const stages[] = {"template", "combined", "content", NULL};
   tbk_content_options *copt = &r->ro.content;
   int c;
   opterr = 0; /* our message format, not getopt's */
@@ -113,14 +41,14 @@ static void parse_options(run *r, int argc, char **argv) {
     if (cli_pages_option(&r->pages, c, optarg)) continue;
     switch (c) {
     case 'm': r->model = optarg; break;
-    case 'f': r->ro.fmt = parse_format(optarg); break;
+    case 'f': r->ro.fmt = (tbk_format)cli_choice("--format", optarg, formats, "text, jsonl or html"); break;
     case OPT_ANNOTATE: r->annotate = 1; break;
     case 't': r->threshold = cli_double("--threshold", optarg, 0.0, 1.0); break;
     case 'p': r->precision = cli_double("--precision", optarg, 0.0, 1.0); break;
     case 'o': r->output = optarg; break;
     case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
     case OPT_SUMMARY: r->summary = 1; break;
-    case OPT_STAGE: r->stage = parse_stage(optarg); break;
+    case OPT_STAGE: r->stage = cli_choice("--stage", optarg, stages, "template, combined or content"); break;
     case OPT_KEEP:
       if (strcmp(optarg, "comments") != 0) cli_usage_error("--keep: '%s' is not comments", optarg);
       copt->keep_comments = 1;
@@ -130,7 +58,7 @@ static void parse_options(run *r, int argc, char **argv) {
       copt->min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
       r->combined_only = 1;
       break;
-    case 'h': usage(); exit(cli_exit(TBK_EXIT_OK));
+    case 'h': predict_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
     }

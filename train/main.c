@@ -62,18 +62,15 @@ int main(int argc, char **argv) {
       {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
       CLI_TRAIN_LONGOPTS,
       {0, 0, 0, 0}};
+  static const char *const part_names[] = {"all", "text", "nontext", NULL};
+  static const tbk_parts parts[] = {TBK_PARTS_ALL, TBK_PARTS_TEXT, TBK_PARTS_NONTEXT};
   int c;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":o:C:qh", longopts, NULL)) != -1) {
     if (cli_train_option(&opt, c, optarg)) continue;
     switch (c) {
     case 'o': output = optarg; break;
-    case OPT_PARTS:
-      if (strcmp(optarg, "all") == 0) opt.parts = TBK_PARTS_ALL;
-      else if (strcmp(optarg, "text") == 0) opt.parts = TBK_PARTS_TEXT;
-      else if (strcmp(optarg, "nontext") == 0) opt.parts = TBK_PARTS_NONTEXT;
-      else cli_usage_error("--parts: '%s' is not all, text or nontext", optarg);
-      break;
+    case OPT_PARTS: opt.parts = parts[cli_choice("--parts", optarg, part_names, "all, text or nontext")]; break;
     case OPT_CV_FOLDS: opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
     case OPT_TEMPLATE: template_path = optarg; break;
     case OPT_CONTEXT: context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
