@@ -272,6 +272,9 @@ static void test_measure(void) {
   CHECK_INT(len_of("、。「」"), 14);          /* CJK punctuation */
   CHECK_INT(len_of("\xF0\xA0\x80\x80"), 3); /* U+20000, plane 2 */
   CHECK_INT(len_of("ภาษาไทย"), 7);          /* Thai: code points */
+  CHECK_INT(len_of("ພາສາລາວ"), 7);          /* Lao, Khmer, Myanmar too (with their */
+  CHECK_INT(len_of("កម្ពុជា"), 7);          /* signs and joiners) */
+  CHECK_INT(len_of("မြန်မာ"), 6);
   /* The issue's menu: 37 code points, Latin-equivalent 107 (its English
    * twin is about 100 characters). */
   const char *menu = "首页 国内 国际 财经 体育 娱乐 科技 汽车 房产 教育 旅游 关于我们";
