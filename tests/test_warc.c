@@ -685,7 +685,8 @@ static void test_independent_records(void) {
  * member per record and one gzip stream: four records, the second claiming
  * 5,000 bytes but holding 120 (its length runs past the next record header);
  * the second 30 bytes short; the last running past the end of the file.
- * Every intact record is read; the liar is named by offset and URI. */
+ * The third record is WARC/1.1, the others WARC/1.0. Every intact record is
+ * read; the liar is named by offset and URI. */
 static void test_resync_shapes(void) {
   static const char *const want[3] = {"runs past the next record header (offset ",
                                       "ends 34 bytes short of the next record header (offset ",
@@ -715,6 +716,7 @@ static void test_resync_shapes(void) {
         delta = -30;
       }
       record(&recs[i], "response", uris[i], http, pages[i], blen, delta);
+      if (i == 2) recs[i].data[7] = '1'; /* the one after the liar is a WARC/1.1 record */
     }
     for (int form = 0; form < 3; form++) {
       const char *path = form == 0 ? TMP "/shape.warc" : form == 1 ? TMP "/shape-m.warc.gz" : TMP "/shape-s.warc.gz";
