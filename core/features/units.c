@@ -148,6 +148,8 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->u);
   tbk_buf_free(&ux->paths);
   free(ux->values);
+  free(ux->sp_col);
+  free(ux->sp_off);
   free(ux->w_off);
   free(ux->w_idx);
   free(ux->w_cnt);
@@ -185,6 +187,12 @@ tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tb
 
 const double *tbk_units_values(const tbk_units *ux, size_t i) {
   return i < ux->n ? ux->values + i * ux->dim : NULL;
+}
+
+size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols) {
+  if (i >= ux->n || i >= ux->sp_rows) { *cols = NULL; return 0; }
+  *cols = ux->sp_col + ux->sp_off[i];
+  return ux->sp_off[i + 1] - ux->sp_off[i];
 }
 
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
@@ -634,13 +642,25 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   if (st) return st;
   size_t nn = p->n_nodes, nu = ux->n, dim = ux->dim;
   size_t words_per = (ux->attr_width + 63) / 64;
+  /* The last page's sparse columns go back to 0 (the rest of its rows
+   * past the fixed features already is), before values may move. */
+  for (size_t i = 0; i < ux->sp_rows; i++)
+    for (size_t k = ux->sp_off[i]; k < ux->sp_off[i + 1]; k++) ux->values[i * dim + ux->sp_col[k]] = 0;
+  ux->sp_rows = 0;
+  ux->n_sp = 0;
+  size_t sp_max = 1 + UA_COUNT + 2 * (size_t)words_per * 64; /* per unit */
   int bad = tbk_grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
-            tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off);
+            tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
+            tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
   bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
         tbk_grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
         tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(ux->values, 0, (nu ? nu : 1) * dim * sizeof *ux->values);
+  if (ux->clean_rows > ux->cap_values / dim) ux->clean_rows = ux->cap_values / dim;
+  for (size_t i = 0; i < nu; i++)
+    memset(ux->values + i * dim, 0, (i < ux->clean_rows ? UX_FIXED_COUNT : dim) * sizeof *ux->values);
+  if (nu > ux->clean_rows) ux->clean_rows = nu;
+  ux->sp_off[0] = 0;
 
   /* Per node: ancestor flags and class/id bits (own, and all ancestors'),
    * visible and anchor characters of the subtree. */
@@ -771,23 +791,28 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
       if (n != TBK_NONE && p->nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
     }
     v[UX_ANCHORS] = anchors;
-    /* markup context */
+    /* markup context: the binary columns, in column order */
+    if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + sp_max, sizeof *ux->sp_col))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    uint32_t *sp = ux->sp_col + ux->n_sp, *sp0 = sp;
     int col = ux->tag_col[le->tag];
-    v[col >= 0 ? (size_t)col : ux->tag_other] = 1;
+    *sp++ = col >= 0 ? (uint32_t)col : (uint32_t)ux->tag_other;
     uint32_t fl = ux->nd[u->elem].anc_flags;
     /* inline elements around the unit's text count too (a, strong, time) */
     for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
-    for (size_t a = 0; a < UA_COUNT; a++)
-      if (fl >> a & 1) v[ux->anc_col + a] = 1;
+    for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
     v[UX_HEADING] = (fl >> UA_HEADING) & 1;
     const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
     const uint64_t *nearp = le->parent != TBK_NONE ? ux->self_bits + (size_t)le->parent * words_per : near;
     const uint64_t *anc = ux->anc_bits + (size_t)u->elem * words_per;
-    for (size_t w = 0; w < words_per; w++) {
-      /* only the set bits: most class/id columns are 0 */
-      for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) v[ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b)] = 1;
-      for (uint64_t b = anc[w]; b; b &= b - 1) v[ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b)] = 1;
-    }
+    for (size_t w = 0; w < words_per; w++)
+      for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
+    for (size_t w = 0; w < words_per; w++)
+      for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
+    for (const uint32_t *q = sp0; q < sp; q++) v[*q] = 1;
+    ux->n_sp += (size_t)(sp - sp0);
+    ux->sp_off[i + 1] = ux->n_sp;
+    ux->sp_rows = i + 1;
     /* template stage: innermost block's probability, weighted by chars */
     double tp = 0, inb = 0;
     for (uint32_t r = u->run_first; block_p && r < u->run_end; r++) {

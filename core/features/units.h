@@ -161,6 +161,14 @@ struct tbk_units {
   size_t n, cap;
   tbk_buf paths;
   double *values; size_t cap_values;
+  /* Past the fixed features every column is binary and most are 0 on a
+   * unit: each unit lists its nonzero ones (ascending), so scoring skips
+   * the zeros and the next page clears just these instead of every row. */
+  uint32_t *sp_col; size_t n_sp, cap_sp;
+  size_t *sp_off; size_t cap_spoff;        /* per unit + 1 */
+  size_t sp_rows;                          /* units whose sp_off range is set */
+  size_t clean_rows;                       /* rows of values that are 0 past the
+                                              fixed features, but for sp_col's */
   size_t *w_off; size_t cap_woff;
   uint32_t *w_idx, *w_cnt; size_t n_w, cap_w, cap_wcnt;
   char title[512];             /* the page's <title>, normalized */
@@ -203,6 +211,10 @@ void tbk_units_set_fingerprints(tbk_units *ux, int on);
 tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
                           const double *block_p, tbk_error *err);
 const double *tbk_units_values(const tbk_units *ux, size_t i);
+/* The columns of unit i past the UX_FIXED_COUNT fixed features that are
+ * nonzero (all binary), ascending: with the fixed features, every nonzero
+ * value of tbk_units_values' row. */
+size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols);
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
                        const uint32_t **cnt);
 /* Append unit i as a svmlight line (words = 0) or its words line (1), in

@@ -79,8 +79,11 @@ static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
   return e->delta;
 }
 
-static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, const uint32_t *wc, size_t nw,
-                              double *prob, tbk_error *err) {
+/* The decision of a row whose nonzero inputs are among its first nfixed
+ * and the columns cols[0..ncols) (ascending, all past nfixed); a dense row
+ * has nfixed = every input and no cols. */
+static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, const uint32_t *cols, size_t ncols,
+                              const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob, tbk_error *err) {
   const tbk_model *m = sc->m;
   double s = 0.0;
   if (m->nb) {
@@ -93,6 +96,7 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
    * decision to the last bit. */
   double z = sc->zero_decision;
   uint32_t nx = m->enc.nin ? m->enc.nin - 1 : 0; /* dense inputs; the NB score is last */
+  if (nfixed < nx) nx = nfixed;
   uint32_t j = 0;
   for (; j + 4 <= nx; j += 4) {
     /* four zeros at a time (most inputs): one test of their bits, the
@@ -105,7 +109,8 @@ static tbk_status scorer_prob(scorer *sc, const double *x, const uint32_t *wi, c
   }
   for (; j < nx; j++)
     if (x[j] != 0) z += scorer_delta(sc, j, x[j]);
-  if (m->enc.nin && s != 0) z += scorer_delta(sc, nx, s);
+  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], x[cols[k]]);
+  if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s);
   *prob = tbk_sigmoid(z);
   return TBK_OK;
 }
@@ -192,7 +197,9 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
   for (size_t b = 0; b < nb; b++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
-    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), wi, wc, nw, &pr->probs[b], err))) return st;
+    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), UINT32_MAX, NULL, 0, wi, wc, nw, &pr->probs[b],
+                          err)))
+      return st;
   }
   *probs = pr->probs;
   return TBK_OK;
@@ -214,7 +221,11 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   for (size_t i = 0; i < nu; i++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
-    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), wi, wc, nw, &pr->uprobs[i], err))) return st;
+    const uint32_t *sp;
+    size_t nsp = tbk_units_sparse(pr->ux, i, &sp);
+    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), UX_FIXED_COUNT, sp, nsp, wi, wc, nw,
+                          &pr->uprobs[i], err)))
+      return st;
   }
   if (c->context && nu) {
     /* The second pass sees the units training saw: those with words (a
@@ -234,7 +245,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
       tbk_context_features(p, chars, n, k, pr->row + c->dim);
       const uint32_t *wi = NULL, *wc = NULL;
       size_t nw = c->context->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
-      if ((st = scorer_prob(&pr->context, pr->row, wi, wc, nw, &pr->uprobs[i], err))) return st;
+      if ((st = scorer_prob(&pr->context, pr->row, UINT32_MAX, NULL, 0, wi, wc, nw, &pr->uprobs[i], err))) return st;
     }
   }
   *block_p = bp;
