@@ -341,23 +341,31 @@ static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn
 
 /* Text is cut into runs of whole space-separated words that are all ASCII
  * or all not: ASCII runs (most of any page) skip PCRE2 and its per-match
- * call; a word with any other byte goes to PCRE2 whole. */
+ * call; a word with any other byte goes to PCRE2 whole. The run from i
+ * ends where script_run_end says; *ascii tells which kind it is. */
+static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, int *ascii) {
+  size_t j = i;
+  int run_ascii = -1;
+  while (j < n) {
+    size_t e = j;
+    int word_ascii = 1;
+    while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
+    if (run_ascii < 0) run_ascii = word_ascii;
+    else if (word_ascii != run_ascii) break;
+    j = e;
+    while (j < n && (u[j] == ' ' || u[j] == '\n')) j++;
+  }
+  *ascii = run_ascii;
+  return j;
+}
+
 size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
                           tbk_token_fn fn, void *ctx) {
   const unsigned char *u = (const unsigned char *)s;
   size_t count = 0;
   for (size_t i = 0; i < n;) {
-    size_t j = i;
-    int run_ascii = -1;
-    while (j < n) {
-      size_t e = j;
-      int word_ascii = 1;
-      while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
-      if (run_ascii < 0) run_ascii = word_ascii;
-      else if (word_ascii != run_ascii) break;
-      j = e;
-      while (j < n && (u[j] == ' ' || u[j] == '\n')) j++;
-    }
+    int run_ascii;
+    size_t j = script_run_end(u, i, n, &run_ascii);
     int stop = run_ascii ? tokenize_ascii(t, u + i, j - i, fn, ctx, &count)
                          : tokenize_pcre(t, s + i, j - i, fn, ctx, &count);
     if (stop) break;
@@ -390,17 +398,8 @@ size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed
   hashed_ctx hc = {fn, ctx, t, s};
   size_t count = 0;
   for (size_t i = 0; i < n;) {
-    size_t j = i;
-    int run_ascii = -1;
-    while (j < n) { /* the runs tbk_tokenize_valid cuts */
-      size_t e = j;
-      int word_ascii = 1;
-      while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
-      if (run_ascii < 0) run_ascii = word_ascii;
-      else if (word_ascii != run_ascii) break;
-      j = e;
-      while (j < n && (u[j] == ' ' || u[j] == '\n')) j++;
-    }
+    int run_ascii; /* the runs tbk_tokenize_valid cuts */
+    size_t j = script_run_end(u, i, n, &run_ascii);
     if (!run_ascii) {
       if (tokenize_pcre(t, s + i, j - i, hash_token, &hc, &count)) return count;
       i = j;
