@@ -35,6 +35,8 @@ static void usage(void) {
          "  -C, --cost C           the ranker's inverse regularization (1)\n"
          "      --ranker-out FILE  write the ranker trained with the training DF table\n"
          "      --df-out FILE      write the training pages' DF table (terms in 2+ pages)\n"
+         "      --df FILE          use this DF table (tbk-keywords --build-df, e.g. the\n"
+         "                         shipped keywords.df) as the training table\n"
          "      --all-gold         keep the site-wide meta keywords as gold\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
          "                         tests); the table goes to stdout\n"
@@ -49,7 +51,7 @@ static void usage(void) {
          "  5  model refused\n");
 }
 
-enum { OPT_TRAIN = 2000, OPT_TEST, OPT_MAX_PAGES, OPT_RANKER_OUT, OPT_DF_OUT, OPT_ALL_GOLD };
+enum { OPT_TRAIN = 2000, OPT_TEST, OPT_MAX_PAGES, OPT_RANKER_OUT, OPT_DF_OUT, OPT_DF_IN, OPT_ALL_GOLD };
 
 #define NN 5
 static const size_t TOPS[NN] = {1, 2, 3, 5, 10};
@@ -211,7 +213,7 @@ static void compare(const double *a, const double *b, size_t n, double *ma, doub
 int cmd_keywords(int argc, char **argv) {
   kw_eval e = {0};
   cli_pages_init(&e.pages);
-  const char *model_path = getenv("TBK_MODEL"), *output = NULL, *ranker_out = NULL, *df_out = NULL;
+  const char *model_path = getenv("TBK_MODEL"), *output = NULL, *ranker_out = NULL, *df_out = NULL, *df_in = NULL;
   char **train = calloc((size_t)argc, sizeof *train), **test = calloc((size_t)argc, sizeof *test);
   if (!train || !test) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t ntrain = 0, ntest = 0, max_pages = 0;
@@ -220,8 +222,9 @@ int cmd_keywords(int argc, char **argv) {
       {"train", required_argument, 0, OPT_TRAIN}, {"test", required_argument, 0, OPT_TEST},
       {"model", required_argument, 0, 'm'},       {"max-pages", required_argument, 0, OPT_MAX_PAGES},
       {"cost", required_argument, 0, 'C'},        {"ranker-out", required_argument, 0, OPT_RANKER_OUT},
-      {"df-out", required_argument, 0, OPT_DF_OUT}, {"output", required_argument, 0, 'o'},
-      {"all-gold", no_argument, 0, OPT_ALL_GOLD}, {"help", no_argument, 0, 'h'},
+      {"df-out", required_argument, 0, OPT_DF_OUT}, {"df", required_argument, 0, OPT_DF_IN},
+      {"output", required_argument, 0, 'o'},      {"all-gold", no_argument, 0, OPT_ALL_GOLD},
+      {"help", no_argument, 0, 'h'},
       CLI_PROGRESS_LONGOPTS,                      {0, 0, 0, 0}};
   int c;
   opterr = 0;
@@ -234,6 +237,7 @@ int cmd_keywords(int argc, char **argv) {
     case 'C': cost = cli_double("--cost", optarg, 1e-6, 1e6); break;
     case OPT_RANKER_OUT: ranker_out = optarg; break;
     case OPT_DF_OUT: df_out = optarg; break;
+    case OPT_DF_IN: df_in = optarg; break;
     case OPT_ALL_GOLD: e.all_gold = 1; break;
     case 'o': output = optarg; break;
     case 'h': usage(); return cli_exit(TBK_EXIT_OK);
@@ -267,6 +271,11 @@ int cmd_keywords(int argc, char **argv) {
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   build_df(&e, &tr, df_train);
   build_df(&e, &te, df_test);
+  if (df_in) { /* the pages were still read: their meta decides the site-wide gold */
+    tbk_kw_df_free(df_train);
+    tbk_status st = tbk_kw_df_load(df_in, &df_train, &err);
+    if (st) cli_die(st == TBK_ERR_IO ? TBK_EXIT_FAIL : TBK_EXIT_MODEL, "%s: %s", df_in, err.msg);
+  }
   if (tbk_kw_df_merge(df_all, df_train, &err) || tbk_kw_df_merge(df_all, df_test, &err))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
 

@@ -95,6 +95,8 @@ int main(int argc, char **argv) {
   if (mode == TRAIN && r.text) cli_usage_error("--train-ranker reads its gold keywords from pages, not --text");
   if (r.text && denoise > 0) cli_usage_error("--denoise applies to pages, not --text");
 
+  if (!df_path && mode != BUILD_DF) df_path = kw_shipped_df(cli_model_path(model_path));
+  if (df_path && strcmp(df_path, "none") == 0) df_path = NULL;
   tbk_error err = {0};
   tbk_kw_df *df = NULL, *built = NULL;
   tbk_kw_ranker ranker;

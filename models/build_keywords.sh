@@ -7,15 +7,22 @@
 # OUT/keywords.df, then use them:
 #   models/build_keywords.sh OUT [TRAIN_MANIFEST...]
 #   tbk-keywords --df OUT/keywords.df --ranker OUT/keywords.ranker page.html
+# --shipped writes the shipped background table, models/keywords.df: the
+# same documents' table with only the terms of 10 or more of them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
-out=${1:?usage: models/build_keywords.sh OUT [TRAIN_MANIFEST...]}
+out=${1:?usage: models/build_keywords.sh OUT|--shipped [TRAIN_MANIFEST...]}
 shift
 cache=$src/datasets/cache
 (($#)) || set -- "$cache/dragnet/manifest.tsv" "$cache/trafilatura_eval/manifest.tsv"
 kw=${TBK_BIN:-$src/build}/keywords/tbk-keywords
 export TBK_MODEL=${TBK_MODEL:-$src/models/default.model}
+if [[ $out == --shipped ]]; then
+  "$kw" --build-df --min-df 10 -d none -o "$src/models/keywords.df" "$@"
+  echo "wrote $src/models/keywords.df"
+  exit 0
+fi
 mkdir -p "$out"
 # The table from the training pages' whole text (the paper's IA table), the
 # ranker from the same pages' whole text (ORD), as tbk-eval keywords does.

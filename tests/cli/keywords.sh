@@ -20,7 +20,7 @@ grep -qx "tbk-keywords $TBK_PROJECT_VERSION" "$OUT" || die "bad --version: $(cat
 # navigation and footer) only without denoising.
 expect_rc 0 "$KW" -n 5 "$ex/news-article.html"
 [[ $(wc -l <"$OUT") == 5 ]] || die "expected 5 keywords"
-head -n 1 "$OUT" | grep -qP '^\d+\tlibrary$' || die "first keyword is not 'library': $(cat "$OUT")"
+head -n 1 "$OUT" | grep -qP '^[\d.]+\tlibrary$' || die "first keyword is not 'library': $(cat "$OUT")"
 grep -q "courier" "$OUT" && die "a navigation word survived denoising"
 expect_rc 0 "$KW" -d none -n 5 "$ex/news-article.html"
 grep -q "courier" "$OUT" || die "without denoising the site name should rank: $(cat "$OUT")"
@@ -40,8 +40,23 @@ PY
 
 # Plain text: a line is a paragraph; stop words bound the phrases.
 printf 'The solar panels of the roof.\nSolar panels are cheap. Solar panels!\n' >"$TBK_TMP/t.txt"
-expect_rc 0 "$KW" --text -n 2 "$TBK_TMP/t.txt"
+expect_rc 0 "$KW" --text --df none -n 2 "$TBK_TMP/t.txt"
 [[ "$(cat "$OUT")" == $'3\tsolar\n3\tsolar panels' ]] || die "--text ranking: $(cat "$OUT")"
+# Without --df the shipped table beside the model: tf x (1 + ln((D+1)/(df+1))),
+# "solar" in 53 of its 2413 documents, "solar panel" in fewer than 10 (not
+# kept, df 0): 3 x 3.8002 and 3 x 8.7890.
+grep -qP '^53\tsolar$' "$TBK_SRC/models/keywords.df" || die "models/keywords.df: 'solar' is not in 53 documents"
+expect_rc 0 "$KW" --text -n 2 "$TBK_TMP/t.txt"
+[[ "$(cat "$OUT")" == $'26.37\tsolar panels\n14.4\tsolar' ]] || die "--text with the shipped table: $(cat "$OUT")"
+# A model in a directory of its own: no table (idf 1), until one is put beside
+# it ("solar" in all 9 documents: idf 1; "solar panel" in none: 1 + ln 10).
+mkdir -p "$TBK_TMP/mdir"
+cp "$TBK_MODEL" "$TBK_TMP/mdir/my.model"
+expect_rc 0 "$KW" -m "$TBK_TMP/mdir/my.model" --text -n 2 "$TBK_TMP/t.txt"
+[[ "$(cat "$OUT")" == $'3\tsolar\n3\tsolar panels' ]] || die "no table beside the model: $(cat "$OUT")"
+printf 'tbk-keywords-df 1\ndocs 9\nkeys 1\n9\tsolar\nend\n' >"$TBK_TMP/mdir/keywords.df"
+expect_rc 0 "$KW" -m "$TBK_TMP/mdir/my.model" --text -n 1 "$TBK_TMP/t.txt"
+[[ "$(cat "$OUT")" == $'9.908\tsolar panels' ]] || die "the table beside the model: $(cat "$OUT")"
 
 # Synthetic pages of one site: a navigation bar on every page, a topic each,
 # the topic in <meta name="keywords">.
