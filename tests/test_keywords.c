@@ -275,6 +275,42 @@ static void test_ranker(void) {
   tbk_kw_trainer_free(t);
 }
 
+/* What the programs print: the writers over a hand-ranked document, and a
+ * training page from its meta keywords (only those among its candidates). */
+static void test_writers_and_meta(void) {
+  CHECK_INT(tbk_kw_extract_text(x, PIE, strlen(PIE), NULL), TBK_OK);
+  tbk_kw_rank(x, NULL, NULL);
+  tbk_buf b = {0};
+  CHECK_INT(tbk_kw_write_text(&b, x, NULL, 2, 0), 0);
+  CHECK_STR(b.data, "3\tapple\n2\tapple pie\n");
+  b.len = 0;
+  CHECK_INT(tbk_kw_write_text(&b, x, "p.html", 1, 1), 0);
+  CHECK_STR(b.data, "==> p.html <==\n3.0000\tapple\n");
+  b.len = 0;
+  CHECK_INT(tbk_kw_write_jsonl(&b, x, "p\"1", 2), 0);
+  CHECK_STR(b.data, "{\"page\":\"p\\\"1\",\"lang\":\"en\",\"tokens\":7,\"keywords\":[{\"term\":\"apple\","
+                    "\"score\":3,\"tf\":3},{\"term\":\"apple pie\",\"score\":2,\"tf\":2}]}\n");
+  b.len = 0;
+  CHECK_INT(tbk_kw_write_text(&b, x, NULL, 100, 0), 0);
+  size_t lines = 0;
+  for (size_t i = 0; i < b.len; i++) lines += b.data[i] == '\n';
+  CHECK_INT(lines, 6); /* top past the candidates: all of them */
+  tbk_buf_free(&b);
+
+  tbk_kw_trainer *t;
+  CHECK_INT(tbk_kw_trainer_new(&t, NULL), TBK_OK);
+  const char meta[] = "Apple Pies, custard; apple";
+  CHECK_INT(tbk_kw_trainer_add_meta(t, x, NULL, meta, strlen(meta), 200, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_trainer_pages(t), 1);
+  CHECK_INT(tbk_kw_trainer_add_meta(t, x, NULL, "custard", 7, 200, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_trainer_pages(t), 1); /* no gold candidate: nothing added */
+  tbk_kw_ranker r;
+  CHECK_INT(tbk_kw_trainer_fit(t, 1.0, &r, NULL), TBK_OK);
+  CHECK_INT(r.positives, 2); /* apple, apple pie; custard is no candidate */
+  CHECK_INT(r.negatives, 4);
+  tbk_kw_trainer_free(t);
+}
+
 static void test_paired_t(void) {
   double m, t, p;
   /* df 1 is Cauchy: P(|T| >= 1) = 1/2; df 2: P(|T| >= t) = 1 - t / sqrt(2 + t^2). */
@@ -306,6 +342,7 @@ int main(void) {
   test_stems_and_languages();
   test_page();
   test_ranker();
+  test_writers_and_meta();
   test_paired_t();
   tbk_kw_free(x);
   return check_report();
