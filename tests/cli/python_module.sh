@@ -63,6 +63,15 @@ else:
     raise SystemExit("no error")
 PY
 
+# 2a. README's example runs (on an example page).
+python3 - "$TBK_SRC/README.md" "$TBK_SRC/datasets/examples/news-article.html" >"$T/readme.py" <<'PY' || die "no Python example in README.md"
+import re, sys
+code = re.search(r"## From Python.*?```python\n(.*?)```", open(sys.argv[1], encoding="utf-8").read(), re.S).group(1)
+assert len(code.splitlines()) == 5, code
+print(code.replace('"page.html"', repr(sys.argv[2])) + "assert blocks and model.text(html)\n")
+PY
+tbk_python "$T/readme.py" >/dev/null || die "README's Python example fails"
+
 # 2b. the interface users rely on: the version is the programs', every
 #     public name documented; bytes in a legacy charset without a
 #     declaration are sniffed as tbk-predict sniffs them (every paragraph
