@@ -50,6 +50,10 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
   fx->opt.bigrams = o->bigrams ? 1 : 0;
   tbk_status st = tbk_tokenizer_new(&fx->tok, err);
   if (st == TBK_OK) st = tbk_fx_schema_build(fx, err);
+  if (st == TBK_OK) /* counted tags by ascending column */
+    for (size_t col = 0; col < fx->dim; col++)
+      for (int t = 0; t < TBK_TAG_COUNT; t++)
+        if (fx->tag_col[t] == (int)col) fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
   if (st == TBK_OK) *out = fx;
   else tbk_features_free(fx);
   return st;
@@ -60,6 +64,8 @@ void tbk_features_free(tbk_features *fx) {
   tbk_tokenizer_free(fx->tok);
   tbk_fx_schema_free(fx);
   free(fx->values);
+  free(fx->sp_col);
+  free(fx->sp_off);
   free(fx->w_off);
   free(fx->w_idx);
   free(fx->w_cnt);
@@ -628,8 +634,15 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   fx->n_blocks = 0;
   fx->n_w = 0;
   size_t B = p->n_blocks, D = fx->dim;
+  /* The last page's sparse columns go back to 0 (the rest of its rows
+   * past the fixed features already is), before values may move. */
+  for (size_t b = 0; b < fx->sp_rows; b++)
+    for (size_t k = fx->sp_off[b]; k < fx->sp_off[b + 1]; k++) fx->values[b * D + fx->sp_col[k]] = 0;
+  fx->sp_rows = 0;
+  fx->n_sp = 0;
   if ((B && D > SIZE_MAX / sizeof(double) / B) || tbk_grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
       tbk_grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
+      tbk_grow(&fx->sp_off, &fx->cap_spoff, B + 1, sizeof *fx->sp_off) ||
       tbk_grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (TBK_GROW_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_link)))
@@ -651,7 +664,12 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   size_t tlen = p->text.len;
   while (tlen > 0 && text[tlen - 1] == ' ') tlen--;
   double T = (double)tlen, N = (double)p->n_nodes;
-  memset(fx->values, 0, B * D * sizeof *fx->values);
+  if (fx->clean_rows > fx->cap_values / D) fx->clean_rows = fx->cap_values / D;
+  for (size_t b = 0; b < B; b++)
+    memset(fx->values + b * D, 0, (b < fx->clean_rows ? FX_FIXED_COUNT : D) * sizeof *fx->values);
+  if (B > fx->clean_rows) fx->clean_rows = B;
+  fx->sp_off[0] = 0;
+  size_t sp_max = fx->n_tag_cols + 1 + 2 * words * 64; /* per block */
   for (size_t b = 0; b < B; b++) {
     const tbk_block *blk = &p->blocks[b];
     fx->cand_depth[b] = blk->parent >= 0 ? fx->cand_depth[blk->parent] + 1 : 0;
@@ -680,7 +698,6 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
       if (!c) continue;
       distinct++;
       if (fx->fmt_tag[tag]) format += c;
-      if (fx->tag_col[tag] >= 0) v[fx->tag_col[tag]] = c;
     }
     double w = t.words;
     /* lengths in Latin-equivalent characters (measure.h) */
@@ -746,12 +763,39 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     }
     v[FX_POS_CAND_DESC] = (double)(last - (b + 1));
     if (blk->parent >= 0) fx->values[(size_t)blk->parent * D + FX_POS_CAND_CHILDREN] += 1;
-    if (fx->blocktag_col[nd->tag] >= 0) v[fx->blocktag_col[nd->tag]] = 1;
-    const uint64_t *self = fx->bits + (size_t)fx->slot[blk->node] * 2 * words, *anc = self + words;
-    for (size_t wi = 0; wi < words; wi++) {
-      for (uint64_t m = self[wi]; m; m &= m - 1) v[fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m)] = 1;
-      for (uint64_t m = anc[wi]; m; m &= m - 1) v[fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m)] = 1;
+    /* tag counts, block tag, class/id bits: in column order */
+    if (tbk_grow(&fx->sp_col, &fx->cap_sp, fx->n_sp + sp_max, sizeof *fx->sp_col)) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
     }
+    uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
+    for (size_t k = 0; k < fx->n_tag_cols; k++) {
+      int tag = fx->tag_by_col[k];
+      uint32_t c = c1[tag] - c0[tag];
+      if (!c) continue;
+      v[fx->tag_col[tag]] = c;
+      *sp++ = (uint32_t)fx->tag_col[tag];
+    }
+    if (fx->blocktag_col[nd->tag] >= 0) {
+      v[fx->blocktag_col[nd->tag]] = 1;
+      *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
+    }
+    const uint64_t *self = fx->bits + (size_t)fx->slot[blk->node] * 2 * words, *anc = self + words;
+    for (size_t wi = 0; wi < words; wi++)
+      for (uint64_t m = self[wi]; m; m &= m - 1) {
+        size_t j = fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m);
+        v[j] = 1;
+        *sp++ = (uint32_t)j;
+      }
+    for (size_t wi = 0; wi < words; wi++)
+      for (uint64_t m = anc[wi]; m; m &= m - 1) {
+        size_t j = fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m);
+        v[j] = 1;
+        *sp++ = (uint32_t)j;
+      }
+    fx->n_sp += (size_t)(sp - sp0);
+    fx->sp_off[b + 1] = fx->n_sp;
+    fx->sp_rows = b + 1;
     fx->blk_words[b] = w;
     fx->blk_link[b] = v[FX_LINK_DENSITY];
   }
@@ -769,6 +813,12 @@ size_t tbk_features_blocks(const tbk_features *fx) { return fx->n_blocks; }
 
 const double *tbk_features_values(const tbk_features *fx, size_t block) {
   return block < fx->n_blocks ? fx->values + block * fx->dim : NULL;
+}
+
+size_t tbk_features_sparse(const tbk_features *fx, size_t block, const uint32_t **cols) {
+  if (block >= fx->n_blocks || block >= fx->sp_rows) { *cols = NULL; return 0; }
+  *cols = fx->sp_col + fx->sp_off[block];
+  return fx->sp_off[block + 1] - fx->sp_off[block];
 }
 
 size_t tbk_features_words(const tbk_features *fx, size_t block, const uint32_t **idx, const uint32_t **cnt) {

@@ -51,6 +51,10 @@ size_t tbk_features_blocks(const tbk_features *fx);
 /* Block i's dense vector: tbk_features_dim doubles, borrowed until the next
  * tbk_features_page call (NULL when out of range). */
 const double *tbk_features_values(const tbk_features *fx, size_t block);
+/* The columns of block i past the FX_FIXED_COUNT fixed features that are
+ * nonzero, ascending: with the fixed features, every nonzero value of
+ * tbk_features_values' row. */
+size_t tbk_features_sparse(const tbk_features *fx, size_t block, const uint32_t **cols);
 /* Block i's hashed words: n pairs (index in [1, word_dims], count), by
  * ascending index, borrowed like the values. */
 size_t tbk_features_words(const tbk_features *fx, size_t block,
@@ -166,6 +170,17 @@ struct tbk_features {
   size_t n_blocks;
   double *values;            /* n_blocks x dim */
   size_t cap_values;
+  /* Past the fixed features (tag counts, block tag, class/id bits) most
+   * columns are 0 on a block: each block lists its nonzero ones
+   * (ascending), so scoring skips the zeros and the next page clears these
+   * entries instead of every row. */
+  uint32_t *sp_col; size_t n_sp, cap_sp;
+  size_t *sp_off; size_t cap_spoff;   /* per block + 1 */
+  size_t sp_rows;                     /* blocks whose sp_off range is set */
+  size_t clean_rows;                  /* rows of values that are 0 past the
+                                         fixed features, but for sp_col's */
+  uint8_t tag_by_col[TBK_TAG_COUNT];  /* the counted tags in column order */
+  size_t n_tag_cols;
   size_t *w_off;             /* n_blocks + 1 */
   uint32_t *w_idx, *w_cnt;
   size_t n_w, cap_w, cap_woff;

@@ -197,8 +197,10 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
   for (size_t b = 0; b < nb; b++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
-    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), UINT32_MAX, NULL, 0, wi, wc, nw, &pr->probs[b],
-                          err)))
+    const uint32_t *sp;
+    size_t nsp = tbk_features_sparse(pr->fx, b, &sp);
+    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), FX_FIXED_COUNT, sp, nsp, wi, wc, nw,
+                          &pr->probs[b], err)))
       return st;
   }
   *probs = pr->probs;
