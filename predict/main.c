@@ -3,7 +3,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "usage.h"
@@ -14,7 +13,7 @@ typedef struct run {
   cli_pages pages;
   const char *model, *output, *output_dir;
   tbk_render_options ro;
-  int annotate, summary, stage; /* stage: -1 = the model's best, 0 template, 1 combined, 2 content */
+  int annotate, summary, stage; /* stage: as tbk_render_options_for's */
   int combined_only;            /* an option of the combined stage was given */
   double threshold, precision;
 } run;
@@ -31,6 +30,7 @@ static void parse_options(run *r, int argc, char **argv) {
       CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
+  static const char *const keeps[] = {"comments", NULL};
   tbk_content_options *copt = &r->ro.content;
   int c;
   opterr = 0; /* our message format, not getopt's */
@@ -49,10 +49,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
     case OPT_SUMMARY: r->summary = 1; break;
     case OPT_STAGE: r->stage = cli_choice("--stage", optarg, stages, "template, combined or content"); break;
-    case OPT_KEEP:
-      if (strcmp(optarg, "comments") != 0) cli_usage_error("--keep: '%s' is not comments", optarg);
-      copt->keep_comments = 1;
-      break;
+    case OPT_KEEP: copt->keep_comments = cli_choice("--keep", optarg, keeps, "comments") == 0; break;
     case OPT_NO_TITLE: copt->title = 0; break;
     case OPT_MIN_KEPT:
       copt->min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
@@ -78,22 +75,12 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   tbk_error err = {0};
   cli_reads_add(mp);
   if (tbk_model_load(mp, model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
-  const tbk_model *content = tbk_model_content(*model);
-  if (r->stage >= 1 && !content)
-    cli_die(TBK_EXIT_MODEL, "%s: the model has no content stage (--stage %s needs a two-stage model)", mp,
-            r->stage == 1 ? "combined" : "content");
-  if (r->stage < 0) r->stage = content != NULL;
   const tbk_content_options *copt = &r->ro.content;
-  if (!r->stage && (copt->keep_comments || !copt->title || r->combined_only))
+  int units = r->stage < 0 ? tbk_model_content(*model) != NULL : r->stage != 0;
+  if (!units && (copt->keep_comments || !copt->title || r->combined_only))
     cli_usage_error("--keep, --no-title and --min-kept-words apply to --stage combined");
-  const tbk_model *sm = r->stage ? content : *model;
-  double t = r->threshold;
-  if (isnan(t)) {
-    t = isnan(r->precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, r->precision);
-    if (isnan(t)) cli_die(TBK_EXIT_MODEL, "%s: the model stores no operating point for precision %g", mp, r->precision);
-  }
-  r->ro.content.threshold = t;
-  r->ro.units = r->stage != 0;
+  if (tbk_render_options_for(*model, r->stage, r->threshold, r->precision, &r->ro, &err))
+    cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   tbk_predictor *pred;
   tbk_status st = tbk_predictor_new(*model, &pred, &err);
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
@@ -104,8 +91,8 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
 }
 
 static void print_summary(const run *r, const char *page, const tbk_page_summary *s) {
-  fprintf(stderr, r->stage ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
-                           : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
+  fprintf(stderr, r->ro.units ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
+                              : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
           page, s->blocks, s->template_blocks, s->chars, s->template_chars,
           s->chars ? (double)s->template_chars / (double)s->chars : 0.0);
 }
@@ -145,8 +132,6 @@ int main(int argc, char **argv) {
     if (r.summary) print_summary(&r, ref->page, &sum);
     if (r.output_dir) {
       cli_write_file(names[i], buf.data, buf.len);
-      free(names[i]);
-      names[i] = NULL;
     } else if (buf.len && fwrite(buf.data, 1, buf.len, out.f) != buf.len) {
       cli_die(TBK_EXIT_WRITE, "%s: cannot write output", r.output ? r.output : "standard output");
     }

@@ -21,4 +21,15 @@ typedef struct tbk_render_options {
 tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const char *page_id,
                                  const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary,
                                  tbk_error *err);
+
+/* The render options for model m as tbk-predict's --stage, --threshold
+ * and --precision choose them: stage -1 = the model's best (combined with
+ * a content stage, else template), 0 template, 1 combined, 2 content (the
+ * content stage alone: the caller turns the predictor's template inputs
+ * off); threshold NaN: the stage's operating point for precision, or with
+ * precision NaN its default threshold. Sets o->units and
+ * o->content.threshold. Errors: TBK_ERR_ARG, stage 1 or 2 of a model
+ * without a content stage, or no operating point for precision. */
+tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshold, double precision,
+                                  tbk_render_options *o, tbk_error *err);
 #endif

@@ -2,6 +2,7 @@
  * best at (combined for a two-stage model, else template), its decision,
  * one rendering. tbk-predict and the Python module both come here, so what
  * a user scripts is what the programs print. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "model.h"
@@ -63,6 +64,22 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   st = render(page, ux, page_id, uprobs, keep, o, out, summary);
   free(keep);
   return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
+}
+
+tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshold, double precision,
+                                  tbk_render_options *o, tbk_error *err) {
+  const tbk_model *content = tbk_model_content(m);
+  if (stage >= 1 && !content)
+    return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage (--stage %s needs a two-stage model)",
+                    stage == 1 ? "combined" : "content");
+  o->units = stage < 0 ? content != NULL : stage != 0;
+  const tbk_model *sm = o->units ? content : m;
+  if (isnan(threshold))
+    threshold = isnan(precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, precision);
+  if (isnan(threshold))
+    return tbk_fail(err, TBK_ERR_ARG, "the model stores no operating point for precision %g", precision);
+  o->content.threshold = threshold;
+  return TBK_OK;
 }
 
 tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
