@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate a news site in English, Chinese and Japanese with the same
+"""Generate a news site in English, Chinese and Japanese (and Thai) with the same
 template: a menu, a "most read" ranking box, a copyright footer around each
 page's unique article (headline and paragraphs). The three sites are twins:
 same markup, same number of items and paragraphs, only the language
@@ -14,7 +14,7 @@ Layout of --out DIR:
   DIR/gold/<site>/<n>.txt       the article: headline, then one paragraph a line
   DIR/truth.jsonl               per page: site, page, menu, ranking, footer, paragraphs
 
-Usage: synth_news_cjk.py --out DIR [--pages N] [--seed S]
+Usage: synth_news_cjk.py --out DIR [--pages N] [--seed S] [--langs en,zh,ja,th]
 """
 import argparse
 import json
@@ -54,6 +54,19 @@ LANG = {
         "verbs": "発表しました 議論しました 承認しました 見直しました 延期しました 歓迎しました 拡大しました".split(),
         "sep": "", "end": "。", "comma": "、",
     },
+    "th": {
+        "site": "khao.example",
+        "menu": ["หน้าแรก", "ในประเทศ", "ต่างประเทศ", "เศรษฐกิจ", "กีฬา", "บันเทิง", "เทคโนโลยี", "ยานยนต์",
+                 "อสังหาริมทรัพย์", "การศึกษา", "ท่องเที่ยว", "เกี่ยวกับเรา"],
+        "ranking": "ข่าวยอดนิยม",
+        "footer": "สงวนลิขสิทธิ์ © 2024 ข่าวหุบเขา ห้ามคัดลอกหรือเผยแพร่โดยไม่ได้รับอนุญาต",
+        "words": ("เมือง สภา แผน ถนน โรงเรียน แม่น้ำ ตลาด สะพาน สถานี พิพิธภัณฑ์ ห้องสมุด ท่าเรือ "
+                  "สวนสาธารณะ เทศกาล งบประมาณ รายงาน นายกเทศมนตรี ครู นักเรียน คนงาน ครอบครัว "
+                  "นักท่องเที่ยว บริษัท โครงการ อากาศ รถไฟ รถเมล์ ฟาร์ม โรงพยาบาล").split(),
+        "verbs": "เปิด ประกาศ หารือ อนุมัติ ทบทวน เลื่อน ต้อนรับ ขยาย เยี่ยมชม".split(),
+        # no spaces between words; a space ends a clause or a sentence
+        "sep": "", "end": "", "comma": " ", "join": " ",
+    },
 }
 
 
@@ -69,8 +82,10 @@ def sentence(r, L):
 
 
 def page(r, L, k, headlines):
-    title = sentence(r, L)[:-1]
-    paras = [L["sep"].join(sentence(r, L) for _ in range(r.randint(2, 4))) for _ in range(r.randint(4, 7))]
+    title = sentence(r, L)
+    title = title[:-len(L["end"])] if L["end"] else title
+    paras = [L.get("join", L["sep"]).join(sentence(r, L) for _ in range(r.randint(2, 4)))
+             for _ in range(r.randint(4, 7))]
     menu = "".join('<li><a href="/%d/">%s</a></li>' % (i, m) for i, m in enumerate(L["menu"]))
     rank = "".join('<li><a href="/a/%d.html">%s</a></li>' % (i, h) for i, h in enumerate(headlines))
     html = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head><body>\n"
@@ -87,13 +102,17 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--langs", default="en,zh,ja", help="among en, zh, ja, th (Thai)")
     a = ap.parse_args()
+    langs = a.langs.split(",")
+    if not set(langs) <= set(LANG):
+        ap.error("--langs: unknown language in %r" % a.langs)
     os.makedirs(a.out, exist_ok=True)
     rows, truth = [], []
-    for lang, L in LANG.items():
+    for lang, L in ((k, LANG[k]) for k in LANG if k in langs):
         r = random.Random("%d-%s" % (a.seed, lang))
         # the ranking box changes a little over time, as such boxes do
-        pool = [sentence(r, L)[:-1][:24] for _ in range(7)]
+        pool = [sentence(r, L)[:-len(L["end"]) or None][:24] for _ in range(7)]
         site = L["site"]
         os.makedirs(os.path.join(a.out, "pages", site), exist_ok=True)
         os.makedirs(os.path.join(a.out, "gold", site), exist_ok=True)
