@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   run r = {0};
   cli_pages_init(&r.pages);
   const char *model_path = NULL, *output = NULL, *df_path = NULL, *ranker_path = NULL;
-  static const char *const denoise_names[] = {"none", "template", "content"};
+  static const char *const denoise_names[] = {"none", "template", "content", NULL}, *const formats[] = {"text", "jsonl", NULL};
   size_t top = 10, min_df = 2;
   int jsonl = 0, denoise = -1, c;
   double cost = 1.0;
@@ -68,18 +68,12 @@ int main(int argc, char **argv) {
     if (cli_pages_option(&r.pages, c, optarg)) continue;
     switch (c) {
     case 'n': top = (size_t)cli_long("--top", optarg, 1, 100000); break;
-    case 'd':
-      for (denoise = 2; denoise >= 0 && strcmp(optarg, denoise_names[denoise]); denoise--) continue;
-      if (denoise < 0) cli_usage_error("--denoise: '%s' is not none, template or content", optarg);
-      break;
+    case 'd': denoise = cli_choice("--denoise", optarg, denoise_names, "none, template or content"); break;
     case 'm': model_path = optarg; break;
     case OPT_DF: df_path = optarg; break;
     case OPT_RANKER: ranker_path = optarg; break;
     case OPT_TEXT: r.text = 1; break;
-    case 'f':
-      jsonl = strcmp(optarg, "jsonl") == 0;
-      if (!jsonl && strcmp(optarg, "text")) cli_usage_error("--format: '%s' is not text or jsonl", optarg);
-      break;
+    case 'f': jsonl = cli_choice("--format", optarg, formats, "text or jsonl"); break;
     case 'o': output = optarg; break;
     case OPT_BUILD_DF: mode = BUILD_DF; break;
     case OPT_MIN_DF: min_df = (size_t)cli_long("--min-df", optarg, 1, 1000000000); break;
