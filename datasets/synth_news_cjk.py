@@ -15,8 +15,12 @@ Layout of --out DIR:
   DIR/truth.jsonl               per page: site, page, menu, ranking, footer, paragraphs
 
 Usage: synth_news_cjk.py --out DIR [--pages N] [--seed S] [--langs en,zh,ja,th]
+       synth_news_cjk.py --out DIR --score LABELS UNITS   (one JSON line per language:
+         pages where tbk-label's LABELS make the menu, box, footer template and the
+         article content; units tbk-predict -f jsonl's UNITS keep)
 """
 import argparse
+import collections
 import json
 import os
 import random
@@ -97,13 +101,48 @@ def page(r, L, k, headlines):
     return html, title, paras
 
 
+def score(d, labels, units):
+    """Per language, on how many pages tbk-label made the menu, the ranking
+    box and the footer template and the article content, and what
+    tbk-predict -f jsonl kept: JSON lines, one per language."""
+    def by_page(path):
+        pages = collections.defaultdict(list)
+        for line in open(path, encoding="utf-8"):
+            o = json.loads(line)
+            pages[o["page"][o["page"].index("pages/"):]].append(o)
+        return pages
+    blocks, kept_units = by_page(labels), by_page(units)
+    got = collections.defaultdict(collections.Counter)
+    for t in map(json.loads, open(os.path.join(d, "truth.jsonl"), encoding="utf-8")):
+        s, bl, us = got[t["lang"]], blocks[t["page"]], kept_units[t["page"]]
+        s["pages"] += 1
+        # label text is a snippet: compare its start
+        lab = lambda prefix: next((b["label"] for b in bl if b["text"][:12] == prefix[:12]), None)
+        for part in ("menu", "ranking", "footer"):
+            s[part] += lab(t[part]) == "template"
+        s["article"] += lab(t["title"]) == "content"
+        kept = [u for u in us if u["content"]]
+        s["menu_kept"] += any(u["path"].startswith("/html[1]/body[1]/div[1]/") for u in kept)
+        s["ranking_kept"] += any("/div[2]/div[2]/" in u["path"] for u in kept)
+        s["ranking_items_kept"] += sum("/div[2]/div[2]/" in u["path"] for u in kept)
+        s["footer_kept"] += t["footer"] in {u["text"] for u in kept}
+        s["paragraphs"] += len(t["paragraphs"])
+        s["paragraphs_kept"] += sum("/div[2]/div[1]/p[" in u["path"] for u in kept)
+    for lang, s in sorted(got.items()):
+        print(json.dumps(dict(lang=lang, **s)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--langs", default="en,zh,ja", help="among en, zh, ja, th (Thai)")
+    ap.add_argument("--score", nargs=2, metavar=("LABELS", "UNITS"),
+                    help="score tbk-label's and tbk-predict -f jsonl's output on the --out site instead")
     a = ap.parse_args()
+    if a.score:
+        return score(a.out, *a.score)
     langs = a.langs.split(",")
     if not set(langs) <= set(LANG):
         ap.error("--langs: unknown language in %r" % a.langs)

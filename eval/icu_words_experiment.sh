@@ -50,31 +50,13 @@ for v in bigrams icu; do
     printf '%s %s ' "$v" "$lang"
     "$BIG/eval/tbk-eval" gold "$OUT/news/$lang.tsv" "$OUT/$v.text"
   done
-  python3 - "$OUT/news" "$OUT/$v.news.labels.jsonl" "$OUT/$v.news.units.jsonl" $v <<'PY'
-import collections, json, os, sys
-d, labels, pred, v = sys.argv[1:5]
-blocks, units = collections.defaultdict(list), collections.defaultdict(list)
-for l in open(labels, encoding="utf-8"):
-    o = json.loads(l)
-    blocks[o["page"][o["page"].index("pages/"):]].append(o)
-for l in open(pred, encoding="utf-8"):
-    o = json.loads(l)
-    units[o["page"][o["page"].index("pages/"):]].append(o)
-got = collections.defaultdict(collections.Counter)
-for t in map(json.loads, open(os.path.join(d, "truth.jsonl"), encoding="utf-8")):
-    s, bl, us = got[t["lang"]], blocks[t["page"]], units[t["page"]]
-    s["pages"] += 1
-    lab = lambda prefix: next((b["label"] for b in bl if b["text"][:12] == prefix[:12]), None)
-    for part in ("menu", "ranking", "footer"):
-        s[part] += lab(t[part]) == "template"
-    s["article"] += lab(t["title"]) == "content"
-    s["ranking_units_kept"] += sum(u["content"] and "/div[2]/div[2]/" in u["path"] for u in us)
-    s["paragraphs"] += len(t["paragraphs"])
-    s["paragraphs_kept"] += sum(u["content"] and "/div[2]/div[1]/p[" in u["path"] for u in us)
-for lang, s in sorted(got.items()):
-    print(v, lang, "labels (pages): menu %(menu)d, ranking %(ranking)d, footer %(footer)d template, article %(article)d content "
-          "of %(pages)d; predict keeps %(paragraphs_kept)d of %(paragraphs)d paragraphs, %(ranking_units_kept)d ranking items" % s)
-PY
+  python3 "$SRC/datasets/synth_news_cjk.py" --out "$OUT/news" --score "$OUT/$v.news.labels.jsonl" \
+    "$OUT/$v.news.units.jsonl" | python3 -c '
+import json, sys
+for s in map(json.loads, sys.stdin):
+    print(sys.argv[1], s["lang"], "labels (pages): menu %(menu)d, ranking %(ranking)d, footer %(footer)d template, "
+          "article %(article)d content of %(pages)d; predict keeps %(paragraphs_kept)d of %(paragraphs)d paragraphs, "
+          "%(ranking_items_kept)d ranking items" % s)' $v
   if [ -f "$SM/cjk-sites.tsv" ]; then
     "$B/label/tbk-label" -q --stats "$OUT/$v.sm.stats" -o "$OUT/$v.sm.labels.jsonl" "$SM/cjk-sites.tsv"
     valgrind --tool=callgrind --callgrind-out-file="$OUT/$v.sm.predict.cg" "$B/bench/tbk-bench" --mode predict \

@@ -15,37 +15,14 @@ MODEL=$TBK_SRC/models/default.model
 python3 "$TBK_SRC/datasets/synth_news_cjk.py" --out "$T/news" --pages 20 --seed 3 --langs en,zh,ja,th || die "synth_news_cjk.py failed"
 "$LABEL" -q -o "$T/l.jsonl" "$T/news/manifest.tsv" 2>"$T/err" || { cat "$T/err" >&2; die "tbk-label failed"; }
 "$PRED" -m "$MODEL" -f jsonl -o "$T/p.jsonl" "$T/news/manifest.tsv" 2>"$T/err" || { cat "$T/err" >&2; die "tbk-predict failed"; }
-python3 - "$T/news" "$T/l.jsonl" "$T/p.jsonl" <<'PY' || die "the CJK twins are not handled like the English site"
-import collections, json, os, sys
-d, labels, pred = sys.argv[1:4]
-truth = [json.loads(l) for l in open(os.path.join(d, "truth.jsonl"), encoding="utf-8")]
-blocks, units = collections.defaultdict(list), collections.defaultdict(list)
-for l in open(labels, encoding="utf-8"):
-    o = json.loads(l)
-    blocks[o["page"][o["page"].index("pages/"):]].append(o)
-for l in open(pred, encoding="utf-8"):
-    o = json.loads(l)
-    units[o["page"][o["page"].index("pages/"):]].append(o)
-got = collections.defaultdict(collections.Counter)
-for t in truth:
-    s, bl, us = got[t["lang"]], blocks[t["page"]], units[t["page"]]
-    s["pages"] += 1
-    def label_of(prefix):
-        for b in bl:  # label text is a snippet: compare its start
-            if b["text"][:12] == prefix[:12]:
-                return b["label"]
-    for part in ("menu", "ranking", "footer"):
-        s[part] += label_of(t[part]) == "template"
-    s["article"] += label_of(t["title"]) == "content"
-    kept = {u["text"] for u in us if u["content"]}
-    s["menu_kept"] += any(u["content"] and u["path"].startswith("/html[1]/body[1]/div[1]/") for u in us)
-    s["ranking_kept"] += any(u["content"] and "/div[2]/div[2]/" in u["path"] for u in us)
-    s["footer_kept"] += t["footer"] in kept
-    s["paragraphs"] += len(t["paragraphs"])
-    s["paragraphs_kept"] += sum(u["content"] and "/div[2]/div[1]/p[" in u["path"] for u in us)
+python3 "$TBK_SRC/datasets/synth_news_cjk.py" --out "$T/news" --score "$T/l.jsonl" "$T/p.jsonl" >"$T/score.jsonl" ||
+  die "scoring failed"
+python3 - "$T/score.jsonl" <<'PY' || die "the CJK twins are not handled like the English site"
+import json, sys
+got = {s["lang"]: s for s in map(json.loads, open(sys.argv[1], encoding="utf-8"))}
 bad = []
 for lang, s in sorted(got.items()):
-    print(lang, dict(s))
+    print(lang, s)
     n = s["pages"]
     for part in ("menu", "ranking", "footer"):
         if s[part] < 0.9 * n:
