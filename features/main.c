@@ -95,13 +95,6 @@ static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_
   return changed;
 }
 
-static int print_schema(const run *r, const tbk_rows *rows) {
-  if (r->want_id) printf("%s\n", tbk_rows_schema_id(rows));
-  for (size_t i = 0; r->want_schema && i < tbk_rows_dim(rows); i++)
-    printf("%zu\t%s\t%s\n", i + 1, tbk_rows_name(rows, i), tbk_rows_kind(rows, i));
-  return cli_exit(TBK_EXIT_OK);
-}
-
 int main(int argc, char **argv) {
   cli_init("tbk-features");
   run r = {0};
@@ -116,9 +109,12 @@ int main(int argc, char **argv) {
   tbk_error err = {0};
   if (tbk_rows_new(&r.fopt, r.units, &rows, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   if (r.want_schema || r.want_id) {
-    int rc = print_schema(&r, rows);
+    tbk_buf text = {0};
+    cli_mem(tbk_rows_schema_write(rows, r.want_id, r.want_schema, &text));
+    fwrite(text.data ? text.data : "", 1, text.len, stdout);
+    tbk_buf_free(&text);
     tbk_rows_free(rows);
-    return rc;
+    return cli_exit(TBK_EXIT_OK);
   }
   tbk_model *model = NULL;
   tbk_predictor *pred = r.model ? cli_predictor(r.model, &model) : NULL;

@@ -43,6 +43,13 @@ const char *tbk_rows_kind(const tbk_rows *r, size_t i) {
   return r->ux ? tbk_units_kind(r->ux, i) : tbk_features_kind(r->fx, i);
 }
 
+int tbk_rows_schema_write(const tbk_rows *r, int id, int names, tbk_buf *out) {
+  if (id && tbk_buf_printf(out, "%s\n", tbk_rows_schema_id(r))) return -1;
+  for (size_t i = 0; names && i < tbk_rows_dim(r); i++)
+    if (tbk_buf_printf(out, "%zu\t%s\t%s\n", i + 1, tbk_rows_name(r, i), tbk_rows_kind(r, i))) return -1;
+  return 0;
+}
+
 static tbk_status put(const tbk_rows_out *out, void *ctx, const tbk_buf *b, tbk_error *err) {
   if (b->len && out->write(ctx, b->data, b->len)) return tbk_fail(err, TBK_ERR_IO, "cannot write");
   return TBK_OK;

@@ -21,6 +21,10 @@ const char *tbk_rows_schema_id(const tbk_rows *r);
 size_t tbk_rows_dim(const tbk_rows *r);
 const char *tbk_rows_name(const tbk_rows *r, size_t i);
 const char *tbk_rows_kind(const tbk_rows *r, size_t i);
+/* The schema as tbk-features prints it, appended to out: with id the
+ * schema id on a line, with names a line "INDEX\tNAME\tKIND" per feature
+ * (INDEX from 1, as in the rows). -1 when out of memory. */
+int tbk_rows_schema_write(const tbk_rows *r, int id, int names, tbk_buf *out);
 
 /* Where the three files go; a NULL words or meta context: not written. A
  * write that returns non-zero stops with TBK_ERR_IO. */
