@@ -176,13 +176,15 @@ tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tb
   out->text = page->text.data + r->start;
   out->text_len = r->end - r->start;
   out->text_chars = r->chars;
-  out->path = ux->paths.data + r->path_off;
+  /* out is whole even then: callers that only need the text may go on */
+  int nomem = tbk_units_paths(ux, page) != 0;
+  out->path = nomem ? "" : ux->paths.data + r->path_off;
   out->tag = tbk_node_name(&page->nodes[r->elem]);
   memcpy(out->md5, r->md5, 16);
   out->start = r->start;
   out->end = r->end;
   out->words = r->words;
-  return TBK_OK;
+  return nomem ? TBK_ERR_NOMEM : TBK_OK;
 }
 
 const double *tbk_units_values(const tbk_units *ux, size_t i) {
@@ -292,13 +294,30 @@ static int node_path(tbk_units *ux, const tbk_page *p, uint32_t elem) {
 static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t ordinal, size_t *off) {
   if (node_path(ux, p, elem)) return -1;
   *off = ux->paths.len;
+  char num[16], *e = num + sizeof num, *d = e; /* "#<ordinal>" and the NUL */
+  *--d = '\0';
+  do *--d = (char)('0' + ordinal % 10); while (ordinal /= 10);
+  *--d = '#';
   return tbk_buf_append(&ux->paths, ux->node_paths.data + ux->nd[elem].path_off - 1, ux->nd[elem].path_len) ||
-         tbk_buf_printf(&ux->paths, "#%u", ordinal) || tbk_buf_append(&ux->paths, "", 1);
+         tbk_buf_append(&ux->paths, d, (size_t)(e - d));
+}
+
+int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
+  if (cux->paths_ready) return 0;
+  /* A cache of what the units already determine: the object itself is
+   * never const (tbk_units_new), only the readers' view of it. */
+  tbk_units *ux = (tbk_units *)cux;
+  ux->paths.len = 0;
+  for (size_t i = 0; i < ux->n; i++)
+    if (unit_path(ux, p, ux->u[i].elem, ux->u[i].ordinal, &ux->u[i].path_off)) return -1;
+  ux->paths_ready = 1;
+  return 0;
 }
 
 tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
+  ux->paths_ready = 0;
   if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(ux->nd, 0, p->n_nodes * sizeof *ux->nd);
@@ -344,7 +363,6 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
         if (p->nodes[p->runs[k].node].in_anchor)
           u->anchor_chars += (uint32_t)tbk_text_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
       if (u->anchor_chars > u->chars) u->anchor_chars = u->chars;
-      if (unit_path(ux, p, le, u->ordinal, &u->path_off)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       if (ux->fingerprints) tbk_md5(p->text.data + s, t - s, u->md5);
     }
     r = e;

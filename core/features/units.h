@@ -159,7 +159,8 @@ struct tbk_units {
   /* results of the last page (owned) */
   tbk_unit_rec *u;
   size_t n, cap;
-  tbk_buf paths;
+  tbk_buf paths;                /* built on demand: see tbk_units_paths */
+  int paths_ready;
   double *values; size_t cap_values;
   /* Past the fixed features every column is binary and most are 0 on a
    * unit: each unit lists its nonzero ones (ascending), so scoring skips
@@ -187,6 +188,11 @@ struct tbk_units {
 /* Segment the page into units (no features): the shared first step of
  * tbk_units_page and the gold labeller. */
 tbk_status tbk_units_segment(struct tbk_units *ux, const tbk_page *page, tbk_error *err);
+/* The units' locators (tbk_unit_rec.path_off into paths) of the page they
+ * were segmented from, built at the first call after segmentation: only
+ * the JSONL rendering and tbk_units_get read them, the text rendering
+ * never does. 0 ok, -1 out of memory. */
+int tbk_units_paths(const struct tbk_units *ux, const tbk_page *page);
 /* The extractor: schema, class/id tokenizer and per-page scratch; one per
  * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported);
  * o = NULL: the units' defaults, TBK_UNITS_WORD_DIMS word buckets and

@@ -60,6 +60,7 @@ tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref, const tb
   double *shares = malloc(cap * sizeof *shares);
   tbk_status st = labels && shares ? tbk_units_gold_labels(ux, page, gold, gold_len, min_share, labels, shares, err)
                                    : tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (st == TBK_OK && tbk_units_paths(ux, page)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t u = 0; st == TBK_OK && u < ux->n; u++) {
     if (!labels[u]) continue;
     tbk_unit un;

@@ -237,7 +237,7 @@ typedef struct tbk_unit {
 
 TBK_API size_t tbk_units_count(const tbk_units *ux);
 /* Unit i of the last page (which must be `page`). Errors: TBK_ERR_ARG
- * (i out of range). */
+ * (i out of range), TBK_ERR_NOMEM (out as for success, path ""). */
 TBK_API tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
                                  tbk_unit *out);
 

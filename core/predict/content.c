@@ -167,6 +167,7 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
 
 tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
                                   const double *unit_p, const unsigned char *keep, tbk_buf *out) {
+  if (tbk_units_paths(ux, page)) return TBK_ERR_NOMEM;
   for (size_t i = 0; i < ux->n; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
