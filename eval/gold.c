@@ -50,13 +50,8 @@ enum { GOLD_BASELINE = CLI_OPT_FIRST_FREE, GOLD_PER_PAGE, GOLD_NAME, GOLD_COMMEN
 /* X.comments.txt for gold file X.txt (NULL when the name does not end in
  * .txt or no such file exists). */
 static char *comments_file(const char *gold) {
-  size_t n = strlen(gold);
-  if (n < 4 || strcmp(gold + n - 4, ".txt") != 0) return NULL;
-  char *c = malloc(n + 16);
-  if (!c) cli_die(TBK_EXIT_FAIL, "out of memory");
-  memcpy(c, gold, n - 4);
-  strcpy(c + n - 4, ".comments.txt");
-  if (file_exists(c)) return c;
+  char *c = tbk_gold_comments_path(gold);
+  if (c && file_exists(c)) return c;
   free(c);
   return NULL;
 }
