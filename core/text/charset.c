@@ -234,6 +234,13 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs && strcmp(cs, "UTF-8") == 0) {
     rc = clean_utf8(body, blen, out);
+  } else if (cs && strcmp(cs, "WINDOWS-1252") == 0 && mostly_high((const unsigned char *)body, blen) &&
+             (det = detect(body, blen)) && east_asian(det)) {
+    /* declared Western (ISO-8859-1, a template's default) but its text is
+     * mostly East Asian byte pairs: Western text is mostly ASCII, so the
+     * declaration is wrong */
+    cs = det;
+    rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs) {
     rc = iconv_to_utf8(cs, body, blen, out);
     if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }

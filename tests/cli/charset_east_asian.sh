@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Pages in East Asian legacy charsets with no declaration (and one that
-# declares UTF-8 wrongly) decode to the text they were written from: each
+# Pages in East Asian legacy charsets with no declaration (and ones that
+# declare UTF-8 or ISO-8859-1 wrongly) decode to the text they were written from: each
 # page's UTF-8 source text is converted with iconv, tbk-label reads the
 # pages (tbk-label) and every paragraph must come back exactly from
 # tbk-predict's units. A page of non-ASCII
@@ -47,6 +47,11 @@ for k in 0 1; do
 done
 # a wrong declaration: UTF-8 claimed, GB18030 written
 { printf '<meta charset="utf-8">'; cat "$T/in/zh-hans.1.gb18030.html"; } >"$T/in/zh-hans.1.liar-utf8.html"
+# ... and Western claimed (a template's ISO-8859-1 default), GB18030, Big5,
+# Shift_JIS and EUC-KR written
+for p in zh-hans.1.gb18030 zh-hant.0.big5 ja.1.shift_jis ko.0.euc-kr; do
+  { printf '<meta charset="iso-8859-1">'; cat "$T/in/$p.html"; } >"$T/in/${p%.*}.liar-latin1-${p##*.}.html"
+done
 # random high bytes: no charset explains them
 python3 -c "
 import random, sys
@@ -73,7 +78,8 @@ for name in sorted(os.listdir(sys.argv[2])):
         continue
     stem = name[:-4]
     want = open(os.path.join(sys.argv[2], name), encoding="utf-8").read().split("\n")[:-1]
-    for enc in ("gb18030", "big5", "shift_jis", "euc-jp", "iso-2022-jp", "euc-kr", "liar-utf8"):
+    for enc in ("gb18030", "big5", "shift_jis", "euc-jp", "iso-2022-jp", "euc-kr", "liar-utf8", "liar-latin1-gb18030",
+                "liar-latin1-big5", "liar-latin1-shift_jis", "liar-latin1-euc-kr"):
         page = "%s.%s.html" % (stem, enc)
         if not os.path.exists(os.path.join(os.path.dirname(sys.argv[1]), "in", page)):
             continue
@@ -82,7 +88,7 @@ for name in sorted(os.listdir(sys.argv[2])):
         assert "\ufffd" not in got, (page, "replacement characters")
         for p in want:
             assert p in got, (page, p, got[:200])
-assert pages == 13, pages
+assert pages == 17, pages
 print("ok:", pages, "pages")
 PY
 echo ok
