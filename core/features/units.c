@@ -149,6 +149,7 @@ void tbk_units_free(tbk_units *ux) {
   tbk_buf_free(&ux->paths);
   free(ux->values);
   free(ux->sp_col);
+  free(ux->sort_tmp);
   free(ux->sp_off);
   free(ux->w_off);
   free(ux->w_idx);
@@ -477,10 +478,26 @@ static int cmp_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Most units have a few words: an insertion sort beats qsort's calls. */
-static void sort_u32(uint32_t *a, size_t n) {
+/* Most units have a few words: an insertion sort beats qsort's calls;
+ * long ones are radix-sorted a byte at a time through tmp (n entries; NULL:
+ * qsort). */
+static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp) {
   if (n > 48) {
-    qsort(a, n, sizeof *a, cmp_u32);
+    if (!tmp) {
+      qsort(a, n, sizeof *a, cmp_u32);
+      return;
+    }
+    uint32_t hi = 0;
+    for (size_t i = 0; i < n; i++) hi |= a[i];
+    uint32_t *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 32 && hi >> shift; shift += 8) {
+      size_t count[257] = {0};
+      for (size_t i = 0; i < n; i++) count[(src[i] >> shift & 0xFF) + 1]++;
+      for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+      for (size_t i = 0; i < n; i++) dst[count[src[i] >> shift & 0xFF]++] = src[i];
+      uint32_t *t = src; src = dst; dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
     return;
   }
   for (size_t i = 1; i < n; i++) {
@@ -496,7 +513,8 @@ static void sort_u32(uint32_t *a, size_t n) {
 static void fold_words(tbk_units *ux, size_t from) {
   size_t n = ux->n_w - from;
   uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
-  sort_u32(idx, n);
+  int tmp_ok = n <= 48 || !tbk_grow((void **)&ux->sort_tmp, &ux->cap_sort_tmp, n, sizeof *ux->sort_tmp);
+  sort_u32(idx, n, tmp_ok && n > 48 ? ux->sort_tmp : NULL);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (k && idx[k - 1] == idx[i]) { cnt[k - 1]++; continue; }
@@ -526,8 +544,13 @@ typedef struct char_stats {
 } char_stats;
 
 /* What scan_chars asks of an ASCII character, from a table (most text). */
-enum { SC_UP = 1, SC_LOW = 2, SC_DIGIT = 4, SC_PUNCT = 8, SC_COMMA = 16, SC_SEP = 32 };
+enum { SC_UP = 1, SC_LOW = 2, SC_DIGIT = 4, SC_PUNCT = 8, SC_COMMA = 16, SC_SEP = 32, SC_TERM = 64 };
 static unsigned char sc_class[128];
+/* The same as counts, one byte lane each (see SC_LANE): an ASCII character
+ * costs one addition whatever it is. */
+enum { LN_VISIBLE, LN_LETTER, LN_UPPER, LN_DIGIT, LN_PUNCT, LN_COMMA, LN_SEP };
+#define SC_LANE(l) ((uint64_t)1 << (8 * (l)))
+static uint64_t sc_inc[128];
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 static void sc_init(void) {
   for (uint32_t c = 0; c < 128; c++) {
@@ -538,29 +561,50 @@ static void sc_init(void) {
     if (is_punct_cp(c)) f |= SC_PUNCT;
     if (c == ',') f |= SC_COMMA;
     if (is_sep(c)) f |= SC_SEP;
+    if (is_terminal(c)) f |= SC_TERM;
     sc_class[c] = (unsigned char)f;
+    if (c == ' ') continue; /* not visible, counts nothing */
+    sc_inc[c] = SC_LANE(LN_VISIBLE) + ((f & (SC_UP | SC_LOW)) ? SC_LANE(LN_LETTER) : 0) +
+                ((f & SC_UP) ? SC_LANE(LN_UPPER) : 0) + ((f & SC_DIGIT) ? SC_LANE(LN_DIGIT) : 0) +
+                ((f & SC_PUNCT) && !(f & SC_DIGIT) ? SC_LANE(LN_PUNCT) : 0) + ((f & SC_COMMA) ? SC_LANE(LN_COMMA) : 0) +
+                ((f & SC_SEP) ? SC_LANE(LN_SEP) : 0);
   }
 }
+
+static uint32_t lane(uint64_t acc, int l) { return (uint32_t)(acc >> (8 * l) & 0xFF); }
 
 /* Counters live in locals: the text pointer may alias anything. */
 static void scan_chars(const char *s, size_t n, char_stats *cs) {
   const unsigned char *u = (const unsigned char *)s;
   uint32_t prev = 0, visible = 0, punct = 0, digits = 0, letters = 0, upper = 0, commas = 0, seps = 0, sentences = 0;
-  int first = 1, starts_upper = 0, copyright = 0;
+  int starts_upper = 0, copyright = 0;
+  /* the first visible character (spaces and invalid bytes skipped) */
+  for (size_t i = 0; i < n; i++) {
+    if (u[i] == ' ') continue;
+    if (u[i] < 0x80) { starts_upper = sc_class[u[i]] & SC_UP; break; }
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    if (!k) continue;
+    uint32_t c = tbk_utf8_decode(u + i, k);
+    int up = (c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3A9) || (c >= 0x410 && c <= 0x42F);
+    starts_upper = up || (c >= 0x100 && !is_punct_cp(c));
+    break;
+  }
+  uint64_t acc = 0; /* lanes of the ASCII characters since the last flush */
+  unsigned pending = 0;
   for (size_t i = 0; i < n;) {
     if (u[i] < 0x80) {
       uint32_t c = u[i++];
-      if (c == ' ') { if (is_terminal(prev)) sentences++; prev = c; continue; }
-      unsigned f = sc_class[c];
-      visible++;
-      letters += (f & (SC_UP | SC_LOW)) != 0;
-      upper += f & SC_UP;
-      if (first) { starts_upper = f & SC_UP; first = 0; }
-      if (f & SC_DIGIT) digits++;
-      else if (f & SC_PUNCT) punct++;
-      commas += (f & SC_COMMA) != 0;
-      seps += (f & SC_SEP) != 0;
+      acc += sc_inc[c];
+      /* a space after a terminal ends a sentence */
+      sentences += c == ' ' && (prev < 0x80 ? sc_class[prev] & SC_TERM : is_terminal(prev));
       prev = c;
+      if (++pending == 255) {
+        visible += lane(acc, LN_VISIBLE), letters += lane(acc, LN_LETTER), upper += lane(acc, LN_UPPER);
+        digits += lane(acc, LN_DIGIT), punct += lane(acc, LN_PUNCT), commas += lane(acc, LN_COMMA);
+        seps += lane(acc, LN_SEP);
+        acc = 0;
+        pending = 0;
+      }
       continue;
     }
     size_t k = tbk_utf8_seq(u + i, n - i);
@@ -572,7 +616,6 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
     int low = (c >= 0xDF && c <= 0xFF && c != 0xF7) || (c >= 0x3B1 && c <= 0x3C9) || (c >= 0x430 && c <= 0x44F);
     if (up || low || (c >= 0x100 && !is_punct_cp(c) && !(c >= 0xFF10 && c <= 0xFF19))) letters++;
     if (up) upper++;
-    if (first) { starts_upper = up || (c >= 0x100 && !is_punct_cp(c)); first = 0; }
     if (c >= 0xFF10 && c <= 0xFF19) digits++;
     else if (is_punct_cp(c)) punct++;
     if (c == 0x3001 || c == 0xFF0C || c == 0x060C) commas++;
@@ -581,6 +624,9 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
     if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F) sentences++;
     prev = c;
   }
+  visible += lane(acc, LN_VISIBLE), letters += lane(acc, LN_LETTER), upper += lane(acc, LN_UPPER);
+  digits += lane(acc, LN_DIGIT), punct += lane(acc, LN_PUNCT), commas += lane(acc, LN_COMMA);
+  seps += lane(acc, LN_SEP);
   int ends_terminal = 0;
   /* a closing quote or bracket after the terminal still ends a sentence */
   if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 && is_terminal((unsigned char)s[n - 2]))) {

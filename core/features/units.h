@@ -181,6 +181,7 @@ struct tbk_units {
   uint64_t *anc_bits; size_t cap_anc;
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;
+  uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
   struct unit_word *voc; size_t cap_voc;  /* per word of the template
                                              features' page vocabulary */
 };
