@@ -12,7 +12,8 @@ programs are built on) through ctypes: no compiled extension.
 
 Thread safety: a Model may be shared by threads (each thread gets its own
 predictor); the library's calls release the GIL (ctypes does), so threads
-run in parallel. Functions that label a site keep their state per call.
+run in parallel. Close a Model only when no thread is using it. Functions
+that label a site keep their state per call.
 
 The library is found through $TBK_LIBRARY, then the install prefix this
 package was installed into, then the loader's path (libtbk.so.0).
@@ -226,7 +227,8 @@ class Model:
         return [Block(json.loads(line)) for line in out.splitlines() if line]
 
     def close(self):
-        """Release the model (and every thread's predictor) now."""
+        """Release the model (and every thread's predictor) now; no thread
+        may be using it."""
         with self._lock:
             for pr in self._predictors:
                 _lib.tbk_predictor_free(pr)

@@ -176,6 +176,26 @@ assert got == want, "first difference at %d" % next(i for i, (a, b) in enumerate
 assert {r["label"] for r in got} == {"template", "content"}
 PY
 
+# 3b. a template-only model (trained here): blocks have p_content None and
+#     the template stage's records, as tbk-predict -f jsonl writes them.
+python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/s3" --sites 3 --pages 12 --seed 3 >/dev/null || die "synth failed"
+"$PREFIX/bin/tbk-label" -q -o "$T/s3.labels" "$T/s3/manifest.tsv" || die "tbk-label failed"
+"$PREFIX/bin/tbk-features" --labels "$T/s3.labels" -o "$T/s3.svm" --words "$T/s3.words" --meta "$T/s3.meta" \
+  "$T/s3/manifest.tsv" 2>/dev/null || die "tbk-features failed"
+"$PREFIX/bin/tbk-train" -q -o "$T/t.model" "$T/s3.svm" "$T/s3.words" "$T/s3.meta" || die "tbk-train failed"
+f=$TBK_SRC/datasets/examples/news-article.html
+"$IPRED" -m "$T/t.model" -f jsonl "$f" >"$T/t.jsonl" || die "tbk-predict -m t.model failed"
+"$IPRED" -m "$T/t.model" -f text "$f" >"$T/t.txt" || die "tbk-predict -m t.model failed"
+tbk_python - "$T/t.model" "$f" "$T/t.jsonl" "$T/t.txt" <<'PY' || die "template-only model differs"
+import json, sys, tbk
+m = tbk.Model(sys.argv[1])
+html = open(sys.argv[2], "rb").read()
+blocks = m.blocks(html, url=sys.argv[2])
+assert [b.record for b in blocks] == [json.loads(l) for l in open(sys.argv[3], encoding="utf-8")]
+assert blocks and all(b.p_content is None and b.p_template == b.record["p"] for b in blocks)
+assert m.text(html).encode("utf-8") == open(sys.argv[4], "rb").read()
+PY
+
 # 4. a real site, when the shared data sets are unpacked.
 M=$TBK_SRC/datasets/cache/site_mirrors/manifest.tsv
 if [ -f "$M" ]; then
