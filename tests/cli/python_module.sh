@@ -52,15 +52,17 @@ assert m.text(html.decode("utf-8")) == got.decode("utf-8")
 PY
 done
 
-# 2. a missing model: tbk.Error naming the file.
-tbk_python - "$T/no-such.model" <<'PY' || die "missing model not reported"
+# 2. a missing model, and one that is not a model: tbk.Error naming the file.
+printf 'tbk-model 1\nnot a model\n' >"$T/bad.model"
+tbk_python - "$T/no-such.model" "$T/bad.model" <<'PY' || die "missing or bad model not reported"
 import sys, tbk
-try:
-    tbk.Model(sys.argv[1])
-except tbk.Error as e:
-    assert sys.argv[1] in str(e) and "cannot open" in str(e), str(e)
-else:
-    raise SystemExit("no error")
+for path, what in [(sys.argv[1], "cannot open"), (sys.argv[2], "")]:
+    try:
+        tbk.Model(path)
+    except tbk.Error as e:
+        assert str(e).startswith(path + ": ") and what in str(e), str(e)
+    else:
+        raise SystemExit("no error for " + path)
 PY
 
 # 2a. README's example runs (on an example page).
