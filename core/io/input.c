@@ -156,114 +156,94 @@ static int seen_add(dir_seen *s, const struct stat *st) {
   return 1;
 }
 
+/* A walk over a directory tree: the directories still to read, the ones
+ * entered. */
+typedef struct dir_walk {
+  tbk_page_list *l;
+  const tbk_input_options *opt;
+  tbk_warn_fn warn;
+  void *ctx;
+  dir_todo *todo; /* owned, each entry too */
+  size_t ntodo, ctodo;
+  dir_seen seen;
+} dir_walk;
+
+/* One entry of directory cur: an HTML file listed, a subdirectory queued
+ * (once however it is reached, none deeper than DIR_MAX_DEPTH), anything
+ * else passed over. -1 when out of memory. */
+static int walk_entry(dir_walk *w, const dir_todo *cur, const char *name) {
+  char *full = path_join(cur->path, name);
+  if (!full) return -1;
+  struct stat es;
+  if (stat(full, &es) != 0) { /* dangling link, or gone meanwhile */
+    free(full);
+    return 0;
+  }
+  if (S_ISREG(es.st_mode) && (ends_with_ci(name, ".html") || ends_with_ci(name, ".htm"))) {
+    const char *site = w->opt->single_site || !cur->site ? "-" : cur->site;
+    int r = tbk_page_list_push(w->l, site, full, "", full, "", NULL, 0, 0, 0);
+    free(full);
+    return r ? -1 : 0;
+  }
+  int fresh = S_ISDIR(es.st_mode) ? seen_add(&w->seen, &es) : 0;
+  if (fresh <= 0) {
+    free(full);
+    return fresh;
+  }
+  if (cur->depth + 1 > DIR_MAX_DEPTH) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "directory nested deeper than %d levels; skipped", DIR_MAX_DEPTH);
+    warn_skip(w->l, w->warn, w->ctx, full, msg);
+    free(full);
+    return 0;
+  }
+  char *site = strdup(cur->site ? cur->site : name);
+  if (!site || tbk_grow(&w->todo, &w->ctodo, w->ntodo + 1, sizeof *w->todo)) {
+    free(site);
+    free(full);
+    return -1;
+  }
+  w->todo[w->ntodo++] = (dir_todo){full, site, cur->depth + 1};
+  return 0;
+}
+
 static tbk_status list_dir(tbk_page_list *l, const char *root, const struct stat *rst,
                            const tbk_input_options *opt, tbk_warn_fn warn, void *ctx,
                            tbk_error *err) {
-  dir_todo *todo = NULL;
-  size_t ntodo = 0, ctodo = 0;
-  dir_seen seen = {0};
+  dir_walk w = {l, opt, warn, ctx, NULL, 0, 0, {0}};
   size_t n0 = l->n;
   tbk_status st = TBK_OK;
-  char msg[256];
-
-  if (seen_add(&seen, rst) < 0) goto nomem;
-  todo = malloc(sizeof *todo);
-  if (!todo) goto nomem;
-  ctodo = 1;
-  todo[0].path = strdup(root);
-  todo[0].site = NULL;
-  todo[0].depth = 0;
-  if (!todo[0].path) goto nomem;
-  ntodo = 1;
-
-  while (ntodo) {
-    dir_todo cur = todo[--ntodo];
+  if (seen_add(&w.seen, rst) < 0 || tbk_grow(&w.todo, &w.ctodo, 1, sizeof *w.todo))
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  else if ((w.todo[0] = (dir_todo){strdup(root), NULL, 0}).path) w.ntodo = 1;
+  else st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  while (w.ntodo && st == TBK_OK) {
+    dir_todo cur = w.todo[--w.ntodo];
     DIR *d = opendir(cur.path);
-    if (!d) {
-      if (cur.depth == 0) {
-        st = tbk_fail(err, TBK_ERR_IO, "cannot open directory: %s", strerror(errno));
-      } else {
-        snprintf(msg, sizeof msg, "cannot open directory: %s", strerror(errno));
-        warn_skip(l, warn, ctx, cur.path, msg);
-      }
-      free(cur.path);
-      free(cur.site);
-      if (st) goto out;
-      continue;
+    if (!d && cur.depth == 0) {
+      st = tbk_fail(err, TBK_ERR_IO, "cannot open directory: %s", strerror(errno));
+    } else if (!d) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "cannot open directory: %s", strerror(errno));
+      warn_skip(l, warn, ctx, cur.path, msg);
     }
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-      char *full = path_join(cur.path, e->d_name);
-      if (!full) goto nomem_dir;
-      struct stat es;
-      if (stat(full, &es) != 0) { /* dangling link, or gone meanwhile */
-        free(full);
-        continue;
-      }
-      if (S_ISDIR(es.st_mode)) {
-        int fresh = seen_add(&seen, &es);
-        if (fresh < 0) {
-          free(full);
-          goto nomem_dir;
-        }
-        if (!fresh) {
-          free(full);
-          continue;
-        }
-        if (cur.depth + 1 > DIR_MAX_DEPTH) {
-          snprintf(msg, sizeof msg, "directory nested deeper than %d levels; skipped",
-                   DIR_MAX_DEPTH);
-          warn_skip(l, warn, ctx, full, msg);
-          free(full);
-          continue;
-        }
-        if (tbk_grow(&todo, &ctodo, ntodo + 1, sizeof *todo)) {
-          free(full);
-          goto nomem_dir;
-        }
-        char *site = strdup(cur.site ? cur.site : e->d_name);
-        if (!site) {
-          free(full);
-          goto nomem_dir;
-        }
-        todo[ntodo].path = full;
-        todo[ntodo].site = site;
-        todo[ntodo].depth = cur.depth + 1;
-        ntodo++;
-      } else if (S_ISREG(es.st_mode) &&
-                 (ends_with_ci(e->d_name, ".html") || ends_with_ci(e->d_name, ".htm"))) {
-        const char *site = opt->single_site || !cur.site ? "-" : cur.site;
-        int r = tbk_page_list_push(l, site, full, "", full, "", NULL, 0, 0, 0);
-        free(full);
-        if (r) goto nomem_dir;
-      } else {
-        free(full);
-      }
-    }
-    closedir(d);
+    while (d && st == TBK_OK && (e = readdir(d)) != NULL)
+      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && walk_entry(&w, &cur, e->d_name))
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (d) closedir(d);
     free(cur.path);
     free(cur.site);
-    continue;
-  nomem_dir:
-    closedir(d);
-    free(cur.path);
-    free(cur.site);
-    goto nomem;
   }
-  if (l->n == n0)
+  if (st == TBK_OK && l->n == n0)
     st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML files (*.html, *.htm) under this directory");
-  goto out;
-nomem:
-  st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-out:
-  for (size_t i = 0; i < ntodo; i++) {
-    free(todo[i].path);
-    free(todo[i].site);
+  for (size_t i = 0; i < w.ntodo; i++) {
+    free(w.todo[i].path);
+    free(w.todo[i].site);
   }
-  free(todo);
-  free(seen.dev);
-  free(seen.ino);
+  free(w.todo);
+  free(w.seen.dev);
+  free(w.seen.ino);
   return st;
 }
 
