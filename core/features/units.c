@@ -150,6 +150,7 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->values);
   free(ux->sp_col);
   free(ux->sort_tmp);
+  free(ux->need);
   free(ux->sp_off);
   free(ux->w_off);
   free(ux->w_idx);
@@ -718,7 +719,8 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
             tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
   bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
         tbk_grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch);
+        tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
+        tbk_grow((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (ux->clean_rows > ux->cap_values / dim) ux->clean_rows = ux->cap_values / dim;
   for (size_t i = 0; i < nu; i++)
@@ -727,17 +729,23 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   ux->sp_off[0] = 0;
 
   /* Per node: ancestor flags and class/id bits (own, and all ancestors'),
-   * visible and anchor characters of the subtree. */
-  memset(ux->self_bits, 0, nn * words_per * sizeof *ux->self_bits);
+   * visible and anchor characters of the subtree. Class/id bits are read
+   * only of the units' line elements and their ancestors (near, anc, the
+   * best-element scores): inline elements inside a unit (a, span, code)
+   * never need theirs. A marked node's ancestors are all marked. */
+  memset(ux->need, 0, nn);
+  for (size_t i = 0; i < nu; i++)
+    for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = p->nodes[x].parent) ux->need[x] = 1;
   for (uint32_t i = 0; i < nn; i++) {
     const tbk_node *nd = &p->nodes[i];
+    ux->nd[i].anc_flags = (nd->parent == TBK_NONE ? 0 : ux->nd[nd->parent].anc_flags) | anc_flag_of((tbk_tag)nd->tag);
+    if (!ux->need[i]) continue;
     uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
+    memset(sb, 0, words_per * sizeof *sb);
     tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd, sb);
     if (nd->parent == TBK_NONE) {
-      ux->nd[i].anc_flags = anc_flag_of((tbk_tag)nd->tag);
       memcpy(ab, sb, words_per * sizeof *ab);
     } else {
-      ux->nd[i].anc_flags = ux->nd[nd->parent].anc_flags | anc_flag_of((tbk_tag)nd->tag);
       const uint64_t *pb = ux->anc_bits + (size_t)nd->parent * words_per;
       for (size_t w = 0; w < words_per; w++) ab[w] = pb[w] | sb[w];
     }

@@ -179,6 +179,7 @@ struct tbk_units {
   tbk_buf node_paths;                      /* element locators, see unit_path */
   uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
   uint64_t *anc_bits; size_t cap_anc;
+  unsigned char *need; size_t cap_need;   /* per node: its bits are read */
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;
   uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
