@@ -115,6 +115,13 @@ enum {
 #define CLI_PROGRESS_LONGOPTS                                               \
   {"progress", no_argument, 0, CLI_OPT_PROGRESS},                           \
   {"no-progress", no_argument, 0, CLI_OPT_NO_PROGRESS}
+/* The rows every program's exit-status table in --help starts with (the
+ * codes of enum tbk_exit); each adds its own 3, 4 and 5. */
+#define CLI_EXIT_STATUS_HELP                                                \
+  "Exit status:\n"                                                          \
+  "  0  ok\n"                                                               \
+  "  1  fatal error\n"                                                      \
+  "  2  usage error\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \

@@ -32,10 +32,7 @@ static void usage(void) {
          "Options:\n"
          "  -h, --help     show this help and exit\n"
          "      --version  show the version and exit\n\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  done, but some input was skipped (each reported)\n"
          "  4  an output could not be written\n"
          "  5  cv: the data sets were made with different feature schemas; keywords:\n"

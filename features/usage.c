@@ -39,10 +39,7 @@ void features_usage(void) {
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  some pages, label lines or labelled blocks were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  the --units -m model refused (missing, corrupt, truncated, or built for\n"

@@ -33,10 +33,7 @@ static void usage(void) {
          "      --version            show the version and exit\n\n"
          "%s\n"
          "%s\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  some pages or sites were skipped (each reported)\n"
          "  4  output could not be written\n",
          label_chunks_help, cli_page_options_help);

@@ -53,10 +53,7 @@ void predict_usage(void) {
          "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
          "html).\n\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  some pages were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
