@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The Python module (python/tbk), installed by `cmake --install` into a
 # temporary prefix and imported from there: its text and blocks equal what
-# tbk-predict writes, byte for byte, on our example pages (and on a
-# site_mirrors site when ../shared is there); its labels equal tbk-label's
-# on a synthetic site read from a WARC; a missing model raises tbk.Error
-# naming the file; `pip install ./python` gives the same module.
+# tbk-predict writes, byte for byte, on our example pages, on legacy-charset
+# pages given as bytes, with a template-only model (and on a Latin and a
+# Chinese site_mirrors site when ../shared is there); its labels equal
+# tbk-label's on a synthetic site read from a WARC; a missing or bad model
+# raises tbk.Error naming the file; README's example runs; threads sharing a
+# Model agree with one thread and the GIL is released meanwhile;
+# `pip install ./python` gives the same module.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
