@@ -240,7 +240,11 @@ int cmd_keywords(int argc, char **argv) {
     case OPT_DF_IN: df_in = optarg; break;
     case OPT_ALL_GOLD: e.all_gold = 1; break;
     case 'o': output = optarg; break;
-    case 'h': usage(); return cli_exit(TBK_EXIT_OK);
+    case 'h':
+      free(train);
+      free(test);
+      usage();
+      return cli_exit(TBK_EXIT_OK);
     default:
       if (!cli_progress_option(&e.pages.progress, c)) cli_bad_option(c, argv);
     }
