@@ -53,10 +53,7 @@ static void usage_chunks(void) {
          "      --df-frac F        template if df >= max(ceil(F x pages), 3) (0.10)\n"
          "      --key K            text (default) or text+path\n\n"
          "%s\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  done, but some input was skipped (each reported)\n"
          "  4  an output could not be written\n",
          cli_page_options_help);

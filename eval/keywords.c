@@ -42,10 +42,7 @@ static void usage(void) {
          "                         tests); the table goes to stdout\n"
          CLI_PROGRESS_HELP
          "  -h, --help             show this help and exit\n\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  done, but some page was skipped (each reported)\n"
          "  4  an output could not be written\n"
          "  5  model refused\n");

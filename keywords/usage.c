@@ -51,10 +51,7 @@ void kw_usage(void) {
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text).\n"
          "Stop words: built-in lists for de, en, es, fr, it, nl, pt, sv; a page takes\n"
          "the list that covers most of its words.\n\n"
-         "Exit status:\n"
-         "  0  ok\n"
-         "  1  fatal error\n"
-         "  2  usage error\n"
+         CLI_EXIT_STATUS_HELP
          "  3  some pages were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model, ranker or document-frequency file refused (missing, corrupt,\n"
