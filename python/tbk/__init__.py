@@ -110,19 +110,20 @@ def _check(status, err, what=None):
         raise Error(f"{what}: {msg}" if what else msg)
 
 
-def _page_bytes(html):
-    """bytes are sniffed for their charset as the programs do; str is sent
-    as UTF-8 and said to be so."""
+def _page_bytes(html, charset=None):
+    """bytes are sniffed for their charset as the programs do, after the
+    charset of an HTTP Content-Type when one is given (as tbk-predict takes
+    a WARC record's); str is sent as UTF-8 and said to be so."""
     if isinstance(html, str):
         return html.encode("utf-8", "surrogatepass"), b"UTF-8"
     if isinstance(html, (bytes, bytearray, memoryview)):
-        return bytes(html), None
+        return bytes(html), charset.encode("ascii", "replace") if charset else None
     raise TypeError("html must be str or bytes")
 
 
 class _Page:
-    def __init__(self, model_handle, html, name):
-        data, hint = _page_bytes(html)
+    def __init__(self, model_handle, html, name, charset=None):
+        data, hint = _page_bytes(html, charset)
         self.handle = _P()
         err = _Err()
         _check(_lib.tbk_page_parse_for(model_handle, data, len(data), hint, ctypes.byref(self.handle),
@@ -201,9 +202,9 @@ class Model:
                 self._predictors.append(pr)
         return pr
 
-    def _render(self, html, url, fmt):
+    def _render(self, html, url, fmt, charset):
         pr = self._predictor()
-        page = _Page(self._handle, html, url or "page")
+        page = _Page(self._handle, html, url or "page", charset)
         buf = _Buf()
         err = _Err()
         try:
@@ -214,16 +215,18 @@ class Model:
             _lib.tbk_buf_free(ctypes.byref(buf))
             page.close()
 
-    def text(self, html, url=None):
+    def text(self, html, url=None, charset=None):
         """The page's clean text: exactly what `tbk-predict -f text` prints
-        for it (the headline, then one line per kept unit)."""
-        return self._render(html, url, _FORMAT_TEXT)
+        for it (the headline, then one line per kept unit). charset: that of
+        the HTTP Content-Type, when html is bytes from a response that had
+        one (a WARC record's, say): it comes before <meta> and sniffing."""
+        return self._render(html, url, _FORMAT_TEXT, charset)
 
-    def blocks(self, html, url=None):
+    def blocks(self, html, url=None, charset=None):
         """The page's scored units (or blocks), in page order, with the same
         probabilities as `tbk-predict -f jsonl`; url becomes the records'
-        page id."""
-        out = self._render(html, url, _FORMAT_JSONL)
+        page id; charset as for text()."""
+        out = self._render(html, url, _FORMAT_JSONL, charset)
         return [Block(json.loads(line)) for line in out.splitlines() if line]
 
     def close(self):

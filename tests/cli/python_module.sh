@@ -2,7 +2,7 @@
 # The Python module (python/tbk), installed by `cmake --install` into a
 # temporary prefix and imported from there: its text and blocks equal what
 # tbk-predict writes, byte for byte, on our example pages, on legacy-charset
-# pages given as bytes, with a template-only model (and on a Latin and a
+# pages given as bytes, with an HTTP charset, with a template-only model (and on a Latin and a
 # Chinese site_mirrors site when ../shared is there); its labels equal
 # tbk-label's on a synthetic site read from a WARC; a missing or bad model
 # raises tbk.Error naming the file; README's example runs; threads sharing a
@@ -163,6 +163,30 @@ b.join()
 inside = [t0] + [x for x in stamps if t0 < x < t1] + [t1]
 pause = max(y - x for x, y in zip(inside, inside[1:]))
 assert pause < 0.25 * (t1 - t0), "the other thread stopped for %.0f of %.0f ms: the GIL is held" % (pause * 1e3, (t1 - t0) * 1e3)
+PY
+
+# 2d. charset=: an HTTP Content-Type's charset, as tbk-predict takes a WARC
+#     record's (ISO-8859-2 Polish, mostly ASCII: sniffed alone it would be
+#     windows-1252).
+python3 - "$T/pl.warc" "$T/pl.html" <<'PY' || die "making the WARC failed"
+import sys
+p = "Zażółć gęślą jaźń: w Łodzi otwarto nową bibliotekę miejską, a mieszkańcy chwalą jej godziny otwarcia."
+body = ("<html><head><title>Łódź</title></head><body>" + "".join("<div><p>%s %d</p></div>" % (p, i) for i in range(6))
+        + "</body></html>").encode("iso-8859-2")
+http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-2\r\n\r\n" + body
+head = ("WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://pl.example/a\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n"
+        "Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(http)).encode()
+open(sys.argv[1], "wb").write(head + http + b"\r\n\r\n")
+open(sys.argv[2], "wb").write(body)
+PY
+"$IPRED" -f text "$T/pl.warc" >"$T/pl.want" || die "tbk-predict on the WARC failed"
+tbk_python - "$T/pl.html" "$T/pl.want" <<'PY' || die "charset= is not the HTTP charset"
+import sys, tbk
+m = tbk.Model()
+raw = open(sys.argv[1], "rb").read()
+assert m.text(raw, charset="ISO-8859-2").encode("utf-8") == open(sys.argv[2], "rb").read()
+assert any("gęślą jaźń" in b.text for b in m.blocks(raw, charset="iso-8859-2"))
+assert not any("gęślą" in b.text for b in m.blocks(raw)), "sniffed alone, ISO-8859-2 should not be found"
 PY
 
 # 3. labels of a synthetic site, from its WARC, against tbk-label.
