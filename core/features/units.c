@@ -304,6 +304,18 @@ static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t o
          tbk_buf_append(&ux->paths, d, (size_t)(e - d));
 }
 
+/* tbk_text_length, with the ASCII prefix (most text) counted eight bytes at
+ * a time: a prefix without wide code points adds exactly its bytes. */
+static size_t text_length(const char *s, size_t n) {
+  size_t i = 0;
+  for (uint64_t w; i + 8 <= n; i += 8) {
+    memcpy(&w, s + i, 8);
+    if (w & 0x8080808080808080ULL) break;
+  }
+  while (i < n && (unsigned char)s[i] < 0x80) i++;
+  return i == n ? n : i + tbk_text_length(s + i, n - i);
+}
+
 int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
   if (cux->paths_ready) return 0;
   /* A cache of what the units already determine: the object itself is
@@ -360,10 +372,10 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
         last_ord = u->ordinal;
       }
       last_elem = le;
-      u->chars = (uint32_t)tbk_text_length(p->text.data + s, t - s);
+      u->chars = (uint32_t)text_length(p->text.data + s, t - s);
       for (uint32_t k = r; k < e; k++)
         if (p->nodes[p->runs[k].node].in_anchor)
-          u->anchor_chars += (uint32_t)tbk_text_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
+          u->anchor_chars += (uint32_t)text_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
       if (u->anchor_chars > u->chars) u->anchor_chars = u->chars;
       if (ux->fingerprints) tbk_md5(p->text.data + s, t - s, u->md5);
     }
@@ -753,7 +765,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   size_t page_chars = 0, page_anchor = 0;
   for (size_t r = 0; r < p->n_runs; r++) {
     const tbk_run *run = &p->runs[r];
-    uint32_t c = (uint32_t)tbk_text_length(p->text.data + run->start, run->end - run->start);
+    uint32_t c = (uint32_t)text_length(p->text.data + run->start, run->end - run->start);
     ux->nd[run->node].chars += c;
     page_chars += c;
     if (p->nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }
