@@ -348,93 +348,108 @@ static cp_count cps_at(const tbk_buf *t, const cp_count *cps, size_t x) {
   return c;
 }
 
-static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
-  unsigned want = TAG_PAPER | (opt->blocks == TBK_BLOCKS_HTML5 ? TAG_HTML5 : 0);
-  tbk_tokenizer *tok = NULL;
-  tbk_status st = tbk_tokenizer_new(&tok, err);
-  if (st) return st;
-  tbk_md5_ctx *md5 = opt->fingerprints ? tbk_md5_ctx_new() : NULL;
-  cp_count *cps = count_cps(&p->text);
-  size_t *lens = calloc((size_t)p->max_depth + 1, sizeof *lens); /* see path_step */
-  if (!cps || !lens || (opt->fingerprints && !md5)) {
-    free(cps);
-    free(lens);
-    tbk_md5_ctx_free(md5);
-    tbk_tokenizer_free(tok);
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+/* What finding a page's candidate blocks needs besides the page. */
+typedef struct block_finder {
+  tbk_page *p;
+  const tbk_page_options *opt;
+  unsigned want;        /* tag flags of a candidate */
+  tbk_tokenizer *tok;
+  tbk_md5_ctx *md5;     /* NULL without fingerprints */
+  cp_count *cps;        /* count_cps of the page text */
+  size_t *lens;         /* see path_step */
+  tbk_buf scratch;      /* the current node's locator */
+  size_t *path_off;     /* each block's locator in p->paths */
+  size_t cap;
+} block_finder;
+
+/* 1 when node i is a candidate block: its text [*s, *e) of *chars
+ * Latin-equivalent characters passes the thresholds. A wrapper whose text
+ * is exactly its candidate ancestor's is the same block seen through more
+ * markup: it takes the outer one's block and is no candidate of its own. */
+static int is_candidate(block_finder *f, uint32_t i, uint32_t *s, uint32_t *e, size_t *chars) {
+  tbk_page *p = f->p;
+  tbk_node *n = &p->nodes[i];
+  if (!(tbk_tag_flags(n->tag) & f->want)) return 0;
+  tbk_node_text(p, n, s, e);
+  /* a code point is at least one byte, a wide one (3.7) at least three */
+  if ((size_t)(*e - *s) * 5 / 4 < f->opt->min_chars) return 0;
+  if (n->cand_anc != TBK_NONE) {
+    /* it passes the thresholds the outer one passed, so test this first */
+    uint32_t as, ae;
+    tbk_node_text(p, &p->nodes[n->cand_anc], &as, &ae);
+    if (as == *s && ae == *e) {
+      n->block = p->nodes[n->cand_anc].block;
+      return 0;
+    }
   }
-  size_t cap = 0;
-  size_t *path_off = NULL;
-  tbk_buf scratch = {0};
-  for (uint32_t i = 0; i < p->n_nodes; i++) {
+  cp_count ce = cps_at(&p->text, f->cps, *e), cs = cps_at(&p->text, f->cps, *s);
+  *chars = tbk_length_of(ce.cps - cs.cps, ce.wide - cs.wide);
+  if (*chars < f->opt->min_chars) return 0;
+  return !f->opt->min_words ||
+         tbk_unique_words_valid(f->tok, p->text.data + *s, *e - *s, f->opt->min_words) >= f->opt->min_words;
+}
+
+/* Node i becomes the next block, with text [s, e) and its locator in
+ * f->scratch. */
+static tbk_status add_block(block_finder *f, uint32_t i, uint32_t s, uint32_t e, size_t chars, tbk_error *err) {
+  tbk_page *p = f->p;
+  tbk_node *n = &p->nodes[i];
+  if (p->n_blocks >= f->opt->max_blocks)
+    return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", f->opt->max_blocks);
+  if (TBK_GROW_ALL(&f->cap, p->n_blocks + 1, TBK_ARRAY(p->blocks), TBK_ARRAY(f->path_off)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_block *b = &p->blocks[p->n_blocks];
+  b->text = p->text.data + s;
+  b->text_len = e - s;
+  b->text_chars = chars;
+  b->tag = tbk_tag_name(n->tag);
+  if (f->md5) tbk_md5_with(f->md5, b->text, b->text_len, b->md5);
+  else memset(b->md5, 0, sizeof b->md5);
+  b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
+  b->node = i;
+  b->line = n->line;
+  b->depth = n->depth;
+  f->path_off[p->n_blocks] = p->paths.len;
+  if (tbk_buf_append(&p->paths, f->scratch.data, f->scratch.len) || tbk_buf_append(&p->paths, "", 1))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (p->paths.len > TBK_MAX_PATH_BYTES)
+    return tbk_fail(err, TBK_ERR_LIMIT, "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
+                    TBK_MAX_PATH_BYTES >> 20);
+  n->block = (int32_t)p->n_blocks++;
+  return TBK_OK;
+}
+
+static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
+  block_finder f = {.p = p, .opt = opt, .want = TAG_PAPER | (opt->blocks == TBK_BLOCKS_HTML5 ? TAG_HTML5 : 0)};
+  tbk_status st = tbk_tokenizer_new(&f.tok, err);
+  if (st) return st;
+  f.md5 = opt->fingerprints ? tbk_md5_ctx_new() : NULL;
+  f.cps = count_cps(&p->text);
+  f.lens = calloc((size_t)p->max_depth + 1, sizeof *f.lens);
+  if (!f.cps || !f.lens || (opt->fingerprints && !f.md5)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (uint32_t i = 0; st == TBK_OK && i < p->n_nodes; i++) {
     tbk_node *n = &p->nodes[i];
     if (n->parent != TBK_NONE) {
       const tbk_node *up = &p->nodes[n->parent];
       n->cand_anc = up->block >= 0 ? n->parent : up->cand_anc;
     }
-    if (path_step(p, i, &scratch, lens)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-    if (!(tbk_tag_flags(n->tag) & want)) continue;
+    if (path_step(p, i, &f.scratch, f.lens)) {
+      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      break;
+    }
     uint32_t s, e;
-    tbk_node_text(p, n, &s, &e);
-    /* a code point is at least one byte, a wide one (3.7) at least three */
-    if ((size_t)(e - s) * 5 / 4 < opt->min_chars) continue;
-    if (n->cand_anc != TBK_NONE) {
-      /* A wrapper whose text is exactly its candidate ancestor's is the same
-       * block seen through more markup: fold it into the outer one (it
-       * passes the thresholds the outer one passed, so test this first). */
-      uint32_t as, ae;
-      tbk_node_text(p, &p->nodes[n->cand_anc], &as, &ae);
-      if (as == s && ae == e) {
-        n->block = p->nodes[n->cand_anc].block;
-        continue;
-      }
-    }
-    cp_count ce = cps_at(&p->text, cps, e), cs = cps_at(&p->text, cps, s);
-    size_t chars = tbk_length_of(ce.cps - cs.cps, ce.wide - cs.wide);
-    if (chars < opt->min_chars) continue;
-    if (opt->min_words &&
-        tbk_unique_words_valid(tok, p->text.data + s, e - s, opt->min_words) < opt->min_words)
-      continue;
-    if (p->n_blocks >= opt->max_blocks) {
-      st = tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", opt->max_blocks);
-      break;
-    }
-    if (TBK_GROW_ALL(&cap, p->n_blocks + 1, TBK_ARRAY(p->blocks), TBK_ARRAY(path_off))) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    tbk_block *b = &p->blocks[p->n_blocks];
-    b->text = p->text.data + s;
-    b->text_len = e - s;
-    b->text_chars = chars;
-    b->tag = tbk_tag_name(n->tag);
-    if (opt->fingerprints) tbk_md5_with(md5, b->text, b->text_len, b->md5);
-    else memset(b->md5, 0, sizeof b->md5);
-    b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
-    b->node = i;
-    b->line = n->line;
-    b->depth = n->depth;
-    path_off[p->n_blocks] = p->paths.len;
-    if (tbk_buf_append(&p->paths, scratch.data, scratch.len) || tbk_buf_append(&p->paths, "", 1)) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    if (p->paths.len > TBK_MAX_PATH_BYTES) {
-      st = tbk_fail(err, TBK_ERR_LIMIT, "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
-                    TBK_MAX_PATH_BYTES >> 20);
-      break;
-    }
-    n->block = (int32_t)p->n_blocks++;
+    size_t chars;
+    if (is_candidate(&f, i, &s, &e, &chars)) st = add_block(&f, i, s, e, chars, err);
   }
   /* The arena may have moved while growing: pointers are set at the end. */
   if (st == TBK_OK)
-    for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + path_off[k];
-  free(path_off);
-  tbk_buf_free(&scratch);
-  tbk_tokenizer_free(tok);
-  tbk_md5_ctx_free(md5);
-  free(cps);
-  free(lens);
+    for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + f.path_off[k];
+  free(f.path_off);
+  tbk_buf_free(&f.scratch);
+  tbk_tokenizer_free(f.tok);
+  tbk_md5_ctx_free(f.md5);
+  free(f.cps);
+  free(f.lens);
   return st;
 }
 
