@@ -2,13 +2,16 @@
  * of folded word tokens, each marked with whether a phrase ends before it,
  * whether it was capitalized and which segment (title, heading, anchor) it
  * came from; candidates are the stop-bounded 1-3 word n-grams of each
- * phrase, keyed by their words' stems so that "Banks" and "bank" are one. */
+ * phrase, keyed by their words' stems so that "Banks" and "bank" are one.
+ * Han and Kana runs bypass the tokenizer's bigrams: one token per
+ * character, and candidates are source spans of them (keywords.h). */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keywords_internal.h"
+#include "measure.h"
 #include "text_internal.h"
 
 const char *const tbk_kw_feature_names[TBK_KW_NFEAT] = {
@@ -102,7 +105,11 @@ typedef struct kw_tok {
   uint8_t brk;   /* a phrase ends before this token */
   uint8_t cap;   /* written with a capital */
   uint8_t seg;   /* TBK_KW_SEG_* */
+  uint8_t cstop; /* a Han/Kana character of a stop word (tbk_kw_finish) */
 } kw_tok;
+
+/* A candidate's ids: TBK_KW_MAX_WORDS stems, or a span's characters. */
+#define KW_MAX_IDS KW_CJK_MAX_CHARS
 
 struct tbk_kw_extractor {
   tbk_tokenizer *tok;
@@ -110,6 +117,7 @@ struct tbk_kw_extractor {
   uint32_t *w_stem;     /* per word: stem id */
   uint32_t *w_stop;     /* per word: stop-list mask */
   uint8_t *w_num;       /* per word: starts with a digit */
+  uint8_t *w_cjk;       /* per word: KW_CJK_* of a Han/Kana character */
   size_t w_cap;
   kw_strtab stems;
   uint32_t *s_count;    /* per stem: body occurrences */
@@ -122,7 +130,10 @@ struct tbk_kw_extractor {
   uint32_t lead_cp;
   /* candidates */
   tbk_kw_cand *cands;
-  uint32_t (*cid)[TBK_KW_MAX_WORDS]; /* per candidate: stem ids + 1, 0 = none */
+  uint32_t (*cid)[KW_MAX_IDS];       /* per candidate: stem ids + 1, 0 = none */
+  uint32_t *ckept;               /* per Han/Kana candidate: body occurrences not inside a longer
+                                        repeated span (count_cjk) */
+  uint32_t span_pos;                 /* count_cjk: body position of the token at hand */
   uint32_t *cfirst;                  /* per candidate: token of first occurrence */
   size_t ncand, cand_cap;
   uint32_t *cslots;
@@ -162,6 +173,8 @@ void tbk_kw_free(tbk_kw_extractor *x) {
   free(x->w_stem);
   free(x->w_stop);
   free(x->w_num);
+  free(x->w_cjk);
+  free(x->ckept);
   free(x->s_count);
   free(x->toks);
   free(x->cands);
@@ -200,7 +213,7 @@ static long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   if ((size_t)id >= x->w_cap) {
     size_t cap = tbk_grow_cap(x->w_cap, (size_t)id + 1, sizeof(uint32_t));
     if (!cap || tbk_resize(&x->w_stem, cap, sizeof *x->w_stem) || tbk_resize(&x->w_stop, cap, sizeof *x->w_stop) ||
-        tbk_resize(&x->w_num, cap, 1))
+        tbk_resize(&x->w_num, cap, 1) || tbk_resize(&x->w_cjk, cap, 1))
       return -1;
     x->w_cap = cap;
   }
@@ -216,6 +229,7 @@ static long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   x->w_stem[id] = (uint32_t)sid;
   x->w_stop[id] = stop_mask_of(w, n);
   x->w_num[id] = (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9';
+  x->w_cjk[id] = KW_CJK_NONE;
   return id;
 }
 
@@ -225,21 +239,30 @@ static uint32_t first_cp(const char *s, size_t n) {
   return k ? tbk_utf8_decode((const unsigned char *)s, k) : (unsigned char)s[0];
 }
 
-static int on_token(void *ctx, const char *tok, size_t len) {
-  tbk_kw_extractor *x = ctx;
-  long id = intern_word(x, tok, len);
+/* A token of word id, continuing the phrase unless x->brk; NULL out of
+ * memory. */
+static kw_tok *push_token(tbk_kw_extractor *x, long id) {
   if (id < 0 || tbk_grow(&x->toks, &x->tok_cap, x->ntok + 1, sizeof *x->toks)) {
     x->failed = 1;
-    return 1;
+    return NULL;
   }
   kw_tok *t = &x->toks[x->ntok++];
   t->word = (uint32_t)id;
   t->brk = (uint8_t)x->brk;
   t->seg = (uint8_t)x->seg;
+  t->cap = 0;
+  t->cstop = 0;
+  x->brk = 0;
+  return t;
+}
+
+static int on_token(void *ctx, const char *tok, size_t len) {
+  tbk_kw_extractor *x = ctx;
+  kw_tok *t = push_token(x, intern_word(x, tok, len));
+  if (!t) return 1;
   /* The fold is one code point for one, so a first code point that changed
    * was a capital. */
   t->cap = x->first_in_piece && x->lead_cp && x->lead_cp != first_cp(tok, len);
-  x->brk = 0;
   x->first_in_piece = 0;
   return 0;
 }
@@ -262,7 +285,7 @@ static size_t prev_start(const unsigned char *s, size_t e) {
  * piece opens with a bracket, quote or dash, or holds no word at all; a
  * phrase ends after a piece that closes with sentence or clause
  * punctuation. */
-static void add_piece(tbk_kw_extractor *x, const char *p, size_t n) {
+static void add_latin(tbk_kw_extractor *x, const char *p, size_t n) {
   const unsigned char *u = (const unsigned char *)p;
   size_t i = 0;
   int opened = 0;
@@ -299,6 +322,49 @@ static void add_piece(tbk_kw_extractor *x, const char *p, size_t n) {
     uint32_t c = u[s] < 0x80 ? u[s] : first_cp(p + s, n - s);
     if ((c < 0x80 && c && strchr(".,;:!?)]}\">", (int)c)) || (c >= 0x80 && punct_cp(c))) x->brk = 1;
   }
+}
+
+/* The Han/Kana letter at p[0..n) (its KW_CJK_* kind, *len its bytes), or
+ * KW_CJK_NONE. */
+static int cjk_at(const char *p, size_t n, size_t *len) {
+  const unsigned char *u = (const unsigned char *)p;
+  if (u[0] < 0xE3) return KW_CJK_NONE; /* below U+3000 */
+  size_t k = tbk_utf8_seq(u, n);
+  if (!k) return KW_CJK_NONE;
+  *len = k;
+  return kw_cjk_kind(tbk_utf8_decode(u, k));
+}
+
+/* A run of Han/Kana letters: a phrase of its own, one token per character
+ * (stop words are found once the page's language is known). */
+static void add_cjk(tbk_kw_extractor *x, const char *p, size_t n) {
+  x->brk = 1;
+  for (size_t i = 0, k = 0; i < n && !x->failed; i += k) {
+    int kind = cjk_at(p + i, n - i, &k);
+    long id = intern_word(x, p + i, k);
+    if (id >= 0) x->w_cjk[id] = (uint8_t)kind;
+    push_token(x, id);
+  }
+  x->brk = 1;
+}
+
+/* One space-free piece: its Han/Kana runs as characters, the rest through
+ * the tokenizer (a piece without them exactly as before they were). */
+static void add_piece(tbk_kw_extractor *x, const char *p, size_t n) {
+  size_t i = 0, from = 0, k = 0;
+  while (i < n && !x->failed) {
+    if (!cjk_at(p + i, n - i, &k)) {
+      i++;
+      continue;
+    }
+    size_t e = i + k;
+    while (e < n && cjk_at(p + e, n - e, &k)) e += k;
+    if (i > from) add_latin(x, p + from, i - from);
+    add_cjk(x, p + i, e - i);
+    i = from = e;
+  }
+  if (from == 0) add_latin(x, p, n);
+  else if (from < n) add_latin(x, p + from, n - from);
 }
 
 /* Valid, normalized UTF-8 without line ends. */
@@ -374,8 +440,8 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
 
 /* ------------------------------------------------------------ candidates */
 
-static size_t cand_hash(const uint32_t id[TBK_KW_MAX_WORDS]) {
-  return (size_t)tbk_hash64(id, sizeof(uint32_t) * TBK_KW_MAX_WORDS);
+static size_t cand_hash(const uint32_t id[KW_MAX_IDS]) {
+  return (size_t)tbk_hash64(id, sizeof(uint32_t) * KW_MAX_IDS);
 }
 
 static size_t cand_hash_of(const void *ctx, size_t c) {
@@ -384,7 +450,7 @@ static size_t cand_hash_of(const void *ctx, size_t c) {
 }
 
 /* The candidate of these stems (ids + 1), made when new; -1 out of memory. */
-static long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS], uint32_t tok, uint8_t words) {
+static long cand_get(tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS], uint32_t tok, uint8_t words) {
   if (kw_slots_reserve(&x->cslots, &x->cnslots, x->ncand, 1024, cand_hash_of, x)) return -1;
   size_t h = cand_hash(id) & (x->cnslots - 1);
   for (;; h = (h + 1) & (x->cnslots - 1)) {
@@ -395,19 +461,30 @@ static long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS], u
   if (x->ncand == x->cand_cap) {
     size_t cap = tbk_grow_cap(x->cand_cap, x->ncand + 1, sizeof(tbk_kw_cand));
     if (!cap || tbk_resize(&x->cands, cap, sizeof *x->cands) || tbk_resize(&x->cid, cap, sizeof *x->cid) ||
-        tbk_resize(&x->cfirst, cap, sizeof *x->cfirst))
+        tbk_resize(&x->cfirst, cap, sizeof *x->cfirst) || tbk_resize(&x->ckept, cap, sizeof *x->ckept))
       return -1;
     x->cand_cap = cap;
   }
   size_t c = x->ncand++;
   memcpy(x->cid[c], id, sizeof x->cid[0]);
   x->cfirst[c] = tok;
+  x->ckept[c] = 0;
   tbk_kw_cand *k = &x->cands[c];
   memset(k, 0, sizeof *k);
   k->first = UINT32_MAX;
   k->words = words;
   x->cslots[h] = (uint32_t)c + 1;
   return (long)c;
+}
+
+/* The candidate of these ids, or -1. */
+static long cand_find(const tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS]) {
+  if (!x->cnslots) return -1;
+  for (size_t h = cand_hash(id) & (x->cnslots - 1);; h = (h + 1) & (x->cnslots - 1)) {
+    uint32_t v = x->cslots[h];
+    if (!v) return -1;
+    if (memcmp(x->cid[v - 1], id, sizeof x->cid[0]) == 0) return (long)v - 1;
+  }
 }
 
 static int pick_language(tbk_kw_extractor *x) {
@@ -428,16 +505,19 @@ static int write_strings(tbk_kw_extractor *x) {
   if (!at) return -1;
   for (size_t c = 0; c < x->ncand; c++) {
     at[2 * c] = x->strs.len;
-    for (size_t k = 0; k < x->cands[c].words; k++) {
+    /* a Han/Kana span is written as in the source: no spaces */
+    size_t nid = x->cands[c].chars ? x->cands[c].chars : x->cands[c].words;
+    const char *sep = x->cands[c].chars ? "" : " ";
+    for (size_t k = 0; k < nid; k++) {
       uint32_t s = x->cid[c][k] - 1;
-      if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
+      if ((k && tbk_buf_append(&x->strs, sep, strlen(sep))) ||
           tbk_buf_append(&x->strs, kw_strtab_str(&x->stems, s), x->stems.len[s])) goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
     at[2 * c + 1] = x->strs.len;
-    for (size_t k = 0; k < x->cands[c].words; k++) {
+    for (size_t k = 0; k < nid; k++) {
       uint32_t w = x->toks[x->cfirst[c] + k].word;
-      if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
+      if ((k && tbk_buf_append(&x->strs, sep, strlen(sep))) ||
           tbk_buf_append(&x->strs, kw_strtab_str(&x->words, w), x->words.len[w])) goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
@@ -453,11 +533,153 @@ fail:
   return -1;
 }
 
+/* Stop words of the page's language inside Han/Kana phrases, marked on
+ * their characters: at each character the longest entry of up to
+ * KW_CJK_STOP_CHARS characters that matches. */
+#define KW_CJK_STOP_CHARS 4
+static int mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit) {
+  if (!lbit) return 0;
+  for (size_t i = 0; i < x->ntok;) {
+    if (!x->w_cjk[x->toks[i].word]) {
+      i++;
+      continue;
+    }
+    size_t m = 0;
+    x->scratch.len = 0;
+    for (size_t k = 0; k < KW_CJK_STOP_CHARS && i + k < x->ntok; k++) {
+      const kw_tok *t = &x->toks[i + k];
+      if (!x->w_cjk[t->word] || (k && t->brk)) break;
+      if (tbk_buf_append(&x->scratch, kw_strtab_str(&x->words, t->word), x->words.len[t->word])) return -1;
+      if (stop_mask_of(x->scratch.data, x->scratch.len) & lbit) m = k + 1;
+    }
+    for (size_t k = 0; k < m; k++) x->toks[i + k].cstop = 1;
+    i += m ? m : 1;
+  }
+  return 0;
+}
+
+/* The kind of token i when it may be part of a Han/Kana span, else 0. */
+static int span_kind(const tbk_kw_extractor *x, size_t i) {
+  return i < x->ntok && !x->toks[i].cstop ? x->w_cjk[x->toks[i].word] : KW_CJK_NONE;
+}
+
+/* A span's Latin-equivalent words: a word is about two Han characters. */
+static uint8_t span_words(unsigned units) {
+  unsigned w = (units + 3) / 4;
+  return (uint8_t)(w < 1 ? 1 : w > TBK_KW_MAX_WORDS ? TBK_KW_MAX_WORDS : w);
+}
+
+/* Calls fn(x, i, n, id, units) for every candidate span starting at
+ * token i (its ids in id, the rest 0); stops at fn's nonzero return. */
+typedef int (*span_fn)(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units);
+static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
+  int k0 = span_kind(x, i);
+  if (!k0 || k0 == KW_CJK_HIRAGANA) return 0;
+  uint32_t id[KW_MAX_IDS] = {0};
+  unsigned units = 0;
+  for (size_t n = 1; n <= KW_CJK_MAX_CHARS; n++) {
+    int kind = span_kind(x, i + n - 1);
+    if (!kind || (n > 1 && x->toks[i + n - 1].brk)) break;
+    units += kw_cjk_units(kind);
+    if (units > KW_CJK_MAX_UNITS) break;
+    id[n - 1] = x->w_stem[x->toks[i + n - 1].word] + 1;
+    if (n > 1 && kind != KW_CJK_HIRAGANA && fn(x, i, n, id, units)) return 1;
+  }
+  return 0;
+}
+
+static int count_span(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units) {
+  long c = cand_get(x, id, (uint32_t)i, span_words(units));
+  if (c < 0) return 1;
+  tbk_kw_cand *k = &x->cands[c];
+  k->chars = (uint8_t)n;
+  if (x->toks[i].seg & TBK_KW_SEG_TITLE) k->in_title = 1;
+  else k->tf++;
+  return 0;
+}
+
+/* Whether the longer span of tokens [a, b) (b - a > n of the one inside)
+ * grown to end on letters other than Hiragana is a candidate found twice. */
+static int repeated(const tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t hi) {
+  while (a > lo && span_kind(x, a) == KW_CJK_HIRAGANA) a--;
+  while (b < hi && span_kind(x, b - 1) == KW_CJK_HIRAGANA) b++;
+  if (span_kind(x, a) == KW_CJK_HIRAGANA || span_kind(x, b - 1) == KW_CJK_HIRAGANA) return 0;
+  if (b - a > KW_CJK_MAX_CHARS) return 0;
+  uint32_t id[KW_MAX_IDS] = {0};
+  unsigned units = 0;
+  for (size_t k = a; k < b; k++) {
+    units += kw_cjk_units(span_kind(x, k));
+    id[k - a] = x->w_stem[x->toks[k].word] + 1;
+  }
+  if (units > KW_CJK_MAX_UNITS) return 0;
+  long c = cand_find(x, id);
+  return c >= 0 && x->cands[c].tf >= 2;
+}
+
+/* A body occurrence inside a longer span found twice or more counts for
+ * that span only. One character more on either side (and any Hiragana
+ * after it) finds such a span whenever one holds the occurrence: every
+ * span between the two is found at least as often as the longer one. */
+static int keep_span(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units) {
+  (void)units;
+  if (x->toks[i].seg & TBK_KW_SEG_TITLE) return 0;
+  size_t lo = i, hi = i + n; /* the phrase's Han/Kana letters around it */
+  while (lo > 0 && !x->toks[lo].brk && span_kind(x, lo - 1)) lo--;
+  while (hi < x->ntok && !x->toks[hi].brk && span_kind(x, hi)) hi++;
+  if ((i > lo && repeated(x, i - 1, i + n, lo, hi)) || (i + n < hi && repeated(x, i, i + n + 1, lo, hi))) return 0;
+  long c = cand_find(x, id);
+  if (c < 0) return 0;
+  tbk_kw_cand *k = &x->cands[c];
+  if (!x->ckept[c]++) {
+    k->first = x->span_pos;
+    x->cfirst[c] = (uint32_t)i;
+  }
+  k->heading += (x->toks[i].seg & TBK_KW_SEG_HEADING) != 0;
+  k->anchor += (x->toks[i].seg & TBK_KW_SEG_ANCHOR) != 0;
+  return 0;
+}
+
+/* The Han/Kana spans' body counts once every span's raw count is known:
+ * the occurrences not inside a longer repeated span, the first of them
+ * and their heading and anchor shares; a span with none (all of it part of
+ * longer ones) is no candidate. */
+static void count_cjk(tbk_kw_extractor *x) {
+  for (size_t c = 0; c < x->ncand; c++)
+    if (x->cands[c].chars) {
+      x->ckept[c] = 0;
+      x->cands[c].heading = x->cands[c].anchor = 0;
+      x->cands[c].first = UINT32_MAX;
+    }
+  uint32_t body = 0;
+  for (size_t i = 0; i < x->ntok; i++) {
+    if (x->toks[i].seg & TBK_KW_SEG_TITLE) continue;
+    x->span_pos = body++;
+    each_span(x, i, keep_span);
+  }
+  size_t m = 0;
+  for (size_t c = 0; c < x->ncand; c++) {
+    tbk_kw_cand *k = &x->cands[c];
+    if (k->chars) {
+      if (k->tf && !x->ckept[c]) continue;
+      k->tf = x->ckept[c];
+    }
+    if (m != c) {
+      x->cands[m] = *k;
+      memcpy(x->cid[m], x->cid[c], sizeof x->cid[0]);
+      x->cfirst[m] = x->cfirst[c];
+    }
+    m++;
+  }
+  x->ncand = m;
+}
+
 tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
   if (x->failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   x->lang = pick_language(x);
   uint32_t lbit = x->lang < 0 ? 0 : 1u << x->lang;
+  if (mark_cjk_stops(x, lbit)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   size_t body = 0;
+  int any_cjk = 0;
   for (size_t i = 0; i < x->ntok; i++)
     if (!(x->toks[i].seg & TBK_KW_SEG_TITLE)) x->s_count[x->w_stem[x->toks[i].word]]++;
   for (size_t i = 0; i < x->ntok; i++) {
@@ -465,8 +687,13 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
     int in_title = (t0->seg & TBK_KW_SEG_TITLE) != 0;
     uint32_t pos = (uint32_t)body;
     if (!in_title) body++;
+    if (x->w_cjk[t0->word]) {
+      any_cjk = 1;
+      if (each_span(x, i, count_span)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      continue;
+    }
     if (x->w_stop[t0->word] & lbit) continue;
-    uint32_t id[TBK_KW_MAX_WORDS] = {0};
+    uint32_t id[KW_MAX_IDS] = {0};
     int all_caps = 1, number = 0, words = 0;
     for (size_t n = 1; n <= TBK_KW_MAX_WORDS && i + n <= x->ntok; n++) {
       const kw_tok *t = &x->toks[i + n - 1];
@@ -502,12 +729,14 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
     }
   }
   x->body = body;
+  if (any_cjk) count_cjk(x);
   for (size_t c = 0; c < x->ncand; c++) {
     double sum = 0;
     int n = 0;
-    for (size_t k = 0; k < x->cands[c].words; k++) {
+    size_t nid = x->cands[c].chars ? x->cands[c].chars : x->cands[c].words;
+    for (size_t k = 0; k < nid; k++) {
       uint32_t w = x->toks[x->cfirst[c] + k].word;
-      if (x->w_stop[w] & lbit) continue;
+      if (!x->cands[c].chars && (x->w_stop[w] & lbit)) continue;
       sum += log1p((double)x->s_count[x->w_stem[w]]);
       n++;
     }
@@ -543,7 +772,9 @@ static void features(const tbk_kw_extractor *x, tbk_kw_cand *c, const tbk_kw_df 
   f[TBK_KW_F_LEN3] = c->words == 3;
   f[TBK_KW_F_NUMBER] = c->number;
   f[TBK_KW_F_WORD_TF] = c->word_tf;
-  f[TBK_KW_F_CHARS] = log1p((double)strlen(c->key));
+  /* Latin-equivalent characters for a Han/Kana span (bytes would count a
+   * Han character three times) */
+  f[TBK_KW_F_CHARS] = log1p((double)(c->chars ? tbk_text_length(c->key, strlen(c->key)) : strlen(c->key)));
 }
 
 static int by_score(const void *a, const void *b) {
@@ -594,7 +825,35 @@ static int key_token(void *ctx, const char *tok, size_t len) {
   return bad;
 }
 
+/* The key of a Han/Kana phrase: itself, when it is all Han/Kana letters
+ * and could be a candidate span (1, appended with a NUL); 0 when it holds
+ * none of them; -2 when it holds some but is no span. */
+static int cjk_key(const char *s, size_t n, tbk_buf *out) {
+  while (n && s[0] == ' ') s++, n--;
+  while (n && s[n - 1] == ' ') n--;
+  size_t chars = 0, k = 0, nonc = 0;
+  unsigned units = 0;
+  int kind = KW_CJK_NONE, first = KW_CJK_NONE;
+  for (size_t i = 0; i < n; i += k) {
+    kind = cjk_at(s + i, n - i, &k);
+    if (!kind) {
+      k = 1;
+      nonc++;
+      continue;
+    }
+    if (!chars++) first = kind;
+    units += kw_cjk_units(kind);
+  }
+  if (!chars) return 0;
+  if (nonc || chars < 2 || chars > KW_CJK_MAX_CHARS || units > KW_CJK_MAX_UNITS || first == KW_CJK_HIRAGANA ||
+      kind == KW_CJK_HIRAGANA)
+    return -2;
+  return tbk_buf_append(out, s, n) || tbk_buf_append(out, "", 1) ? -1 : 1;
+}
+
 int tbk_kw_key_of(tbk_kw_extractor *x, const char *s, size_t n, tbk_buf *out) {
+  int r = tbk_utf8_valid(s, n) ? cjk_key(s, n, out) : 0;
+  if (r) return r == -2 ? 0 : r;
   size_t at = out->len;
   key_ctx k = {out, 0, NULL, 0};
   tbk_tokenize(x->tok, s, n, key_token, &k);

@@ -20,7 +20,13 @@
 #include "page_internal.h"
 
 /* Candidates are 1..TBK_KW_MAX_WORDS consecutive words of one phrase that
- * neither start nor end with a stop word. */
+ * neither start nor end with a stop word. Han and Kana text (no spaces) is
+ * taken a character at a time instead: a candidate is a span of 2 to 6 Han
+ * characters (a Kana letter counting half) written as in the source, not
+ * crossing a stop word of the page's language (particles, function
+ * characters) nor starting or ending with Hiragana, and the occurrences of
+ * a span inside a longer span found more than once are counted for the
+ * longer one only (博物馆 four times is not also 博物 and 物馆). */
 #define TBK_KW_MAX_WORDS 3
 
 /* Where a text segment comes from (tbk_kw_add_text's seg). */
@@ -59,7 +65,9 @@ typedef struct tbk_kw_cand {
   uint32_t first;    /* body token index of the first, UINT32_MAX: title only */
   uint32_t heading, anchor, caps; /* body occurrences in a heading, in
                                      anchor text, with every word capitalized */
-  uint8_t words;     /* 1..TBK_KW_MAX_WORDS */
+  uint8_t words;     /* 1..TBK_KW_MAX_WORDS (Chinese/Japanese: the span's
+                        Latin-equivalent words, a quarter of its units) */
+  uint8_t chars;     /* Chinese/Japanese: the span's characters; 0 Latin */
   uint8_t in_title;  /* found in the page's <title> */
   uint8_t number;    /* a word is a number (never all of them) */
   float word_tf;     /* mean log(1 + body count) of its non-stop words */

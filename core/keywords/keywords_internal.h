@@ -29,6 +29,19 @@ int kw_slots_reserve(uint32_t **slots, size_t *nslots, size_t n, size_t first,
                      size_t (*hash)(const void *ctx, size_t id), const void *ctx);
 static inline const char *kw_strtab_str(const kw_strtab *t, size_t id) { return t->arena.data + t->off[id]; }
 
+/* Chinese and Japanese letters: candidates of these are spans of the
+ * source text, one token per character (keywords.c). */
+enum { KW_CJK_NONE = 0, KW_CJK_HAN = 1, KW_CJK_HIRAGANA = 2, KW_CJK_KATAKANA = 3 };
+int kw_cjk_kind(uint32_t c);
+/* A span's length in half Han characters: a Han character is about a
+ * syllable and a word is mostly two of them, a Kana letter about a mora
+ * (half as much text). */
+static inline unsigned kw_cjk_units(int kind) { return kind == KW_CJK_HAN ? 2u : 1u; }
+/* Candidates of these scripts span at most this many units (six Han
+ * characters, twelve Kana: about TBK_KW_MAX_WORDS Latin words). */
+#define KW_CJK_MAX_UNITS 12
+#define KW_CJK_MAX_CHARS 12
+
 /* The candidates of a finished extractor's document, for the DF table and
  * gold restriction without exposing its internals. */
 #endif
