@@ -269,6 +269,28 @@ static void chomp(char *s, ssize_t *len) {
 
 enum { TSV_MAX_COLS = 256 };
 
+/* The columns of a manifest's header line (cut in place): site and page
+ * are required, url and gold optional (-1 when absent). */
+enum { COL_SITE, COL_PAGE, COL_URL, COL_GOLD, COL_COUNT };
+static tbk_status manifest_columns(char *line, int col[COL_COUNT], tbk_error *err) {
+  static const char *const names[COL_COUNT] = {"site", "page", "url", "gold"};
+  /* A UTF-8 BOM from spreadsheet exports would hide the first column name. */
+  char *hdr = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
+  char *fields[TSV_MAX_COLS];
+  size_t nf = split_tabs(hdr, fields, TSV_MAX_COLS);
+  for (int c = 0; c < COL_COUNT; c++) col[c] = -1;
+  for (size_t i = 0; i < nf; i++)
+    for (int c = 0; c < COL_COUNT; c++)
+      if (col[c] < 0 && strcmp(fields[i], names[c]) == 0) {
+        col[c] = (int)i;
+        break;
+      }
+  int no_site = col[COL_SITE] < 0, no_page = col[COL_PAGE] < 0;
+  if (!no_site && !no_page) return TBK_OK;
+  return tbk_fail(err, TBK_ERR_FORMAT, "manifest header lacks the column%s %s%s%s", no_site && no_page ? "s" : "",
+                  no_site ? "\"site\"" : "", no_site && no_page ? " and " : "", no_page ? "\"page\"" : "");
+}
+
 static tbk_status list_manifest(tbk_page_list *l, const char *path,
                                 const tbk_input_options *opt, tbk_warn_fn warn,
                                 void *ctx, tbk_error *err) {
@@ -289,22 +311,9 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     goto out;
   }
   chomp(line, &len);
-  /* A UTF-8 BOM from spreadsheet exports would hide the first column name. */
-  char *hdr = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
-  size_t nf = split_tabs(hdr, fields, TSV_MAX_COLS);
-  int c_site = -1, c_page = -1, c_url = -1, c_gold = -1;
-  for (size_t i = 0; i < nf; i++) {
-    if (strcmp(fields[i], "site") == 0 && c_site < 0) c_site = (int)i;
-    else if (strcmp(fields[i], "page") == 0 && c_page < 0) c_page = (int)i;
-    else if (strcmp(fields[i], "url") == 0 && c_url < 0) c_url = (int)i;
-    else if (strcmp(fields[i], "gold") == 0 && c_gold < 0) c_gold = (int)i;
-  }
-  if (c_site < 0 || c_page < 0) {
-    st = tbk_fail(err, TBK_ERR_FORMAT, "manifest header lacks the column%s %s%s%s",
-                  c_site < 0 && c_page < 0 ? "s" : "", c_site < 0 ? "\"site\"" : "",
-                  c_site < 0 && c_page < 0 ? " and " : "", c_page < 0 ? "\"page\"" : "");
-    goto out;
-  }
+  int col[COL_COUNT];
+  if ((st = manifest_columns(line, col, err))) goto out;
+  int c_site = col[COL_SITE], c_page = col[COL_PAGE], c_url = col[COL_URL], c_gold = col[COL_GOLD];
   const char *slash = strrchr(path, '/');
   dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup("");
   if (!dir) goto nomem;
@@ -314,7 +323,7 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     row++;
     chomp(line, &len);
     if (len == 0) continue;
-    nf = split_tabs(line, fields, TSV_MAX_COLS);
+    size_t nf = split_tabs(line, fields, TSV_MAX_COLS);
     const char *site = (size_t)c_site < nf ? fields[c_site] : "";
     const char *page = (size_t)c_page < nf ? fields[c_page] : "";
     const char *url = c_url >= 0 && (size_t)c_url < nf ? fields[c_url] : "";
