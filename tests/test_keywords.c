@@ -1,5 +1,6 @@
 /* Keyword extraction: candidates, hand-computed TF-IDF rankings with and
- * without a background table, the paper's top-N scores, stems, gold from
+ * without a background table, Chinese and Japanese spans, the paper's
+ * top-N scores, stems, gold from
  * <meta>, the DF and ranker files, the trainer and the paired t-test. */
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,62 @@ static void test_stems_and_languages(void) {
   CHECK(have_en);
 }
 
+/* Chinese and Japanese: candidates are source spans of Han/Kana characters
+ * bounded by the language's function words; a span inside a longer one
+ * found twice is counted for the longer one only. */
+static void test_cjk(void) {
+  /* Phrases: 博物馆很大 / 参观 博物馆 图书馆 (我们 了 和 are stop words) /
+   * 图书馆 博物馆旁边 (在) / 博物馆 展览很好 (的). 34 character tokens. */
+  doc("博物馆很大。我们参观了博物馆和图书馆。图书馆在博物馆旁边。博物馆的展览很好。");
+  CHECK_STR(tbk_kw_lang(x), "zh");
+  CHECK_INT(tbk_kw_tokens(x), 34);
+  /* 博物 and 物馆 occur only inside 博物馆 (4 times), 图书 and 书馆 only
+   * inside 图书馆 (twice): no candidates. Of the 27 spans 23 are left. */
+  CHECK(find("博物") == NULL && find("物馆") == NULL && find("图书") == NULL && find("书馆") == NULL);
+  CHECK_INT(tbk_kw_count(x), 23);
+  const tbk_kw_cand *c = find("博物馆");
+  CHECK(c && c->tf == 4 && c->first == 0 && c->chars == 3 && c->words == 2 && strcmp(c->text, "博物馆") == 0);
+  c = find("图书馆");
+  CHECK(c && c->tf == 2 && c->first == 14);
+  c = find("参观");
+  CHECK(c && c->tf == 1 && c->first == 7 && c->words == 1);
+  CHECK(find("我们参观") == NULL && find("参观了") == NULL && find("馆和图") == NULL && find("馆的展") == NULL);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK(strncmp(ranking(), "博物馆|图书馆|博物馆很|博物馆很大|物馆很|", strlen("博物馆|图书馆|博物馆很|博物馆很大|物馆很|")) == 0);
+  CHECK_NEAR(tbk_kw_cands(x)[0].score, 4.0, 1e-12);
+
+  /* Japanese: の を では しました ました are stop words; 見 alone is too short.
+   * 25 tokens; 博物館 twice, 東京 at 0, 見学 at 7, 展示 at 18. */
+  doc("東京の博物館を見学しました。博物館では展示を見ました。");
+  CHECK_STR(tbk_kw_lang(x), "ja");
+  CHECK_INT(tbk_kw_tokens(x), 25);
+  CHECK_INT(tbk_kw_count(x), 4);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_STR(ranking(), "博物館|東京|見学|展示");
+  /* An inflection outside the stop list is no candidate: no span starts or
+   * ends with Hiragana (行われた, われ, れた). */
+  doc("展示が行われた。展示が行われた。");
+  CHECK_INT(tbk_kw_count(x), 1);
+  CHECK(find("展示") && find("展示")->tf == 2);
+  /* Katakana words are spans too; Latin words beside them stay words. */
+  doc("ロンドンのホテル。ロンドンのiPhone。");
+  CHECK(find("ロンドン") && find("ロンドン")->tf == 2 && find("ロン") == NULL && find("iphone") != NULL);
+
+  /* Gold keys of these scripts are the span itself. */
+  tbk_buf k = {0};
+  CHECK_INT(tbk_kw_key_of(x, "博物馆", strlen("博物馆"), &k), 1);
+  CHECK_STR(k.data, "博物馆");
+  k.len = 0;
+  CHECK_INT(tbk_kw_key_of(x, " ロンドン ", strlen(" ロンドン "), &k), 1);
+  CHECK_STR(k.data, "ロンドン");
+  k.len = 0;
+  CHECK_INT(tbk_kw_key_of(x, "した", strlen("した"), &k), 0);
+  CHECK_INT(tbk_kw_key_of(x, "博", strlen("博"), &k), 0);
+  CHECK_INT(tbk_kw_key_of(x, "iPhone手机", strlen("iPhone手机"), &k), 0);
+  CHECK_INT(k.len, 0);
+  tbk_buf_free(&k);
+}
+
 static const char SOLAR[] =
     "<html><head><meta name=\"keywords\" content=\"solar panels, sun &amp; power\">"
     "<title>Solar Power</title><META property='article:tag' content=roofs>"
@@ -340,6 +397,7 @@ int main(void) {
   test_df_ranking();
   test_topn();
   test_stems_and_languages();
+  test_cjk();
   test_page();
   test_ranker();
   test_writers_and_meta();
