@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tbk-keywords: the example article's keywords with the shipped model (the
 # navigation's words gone after denoising), both formats, --text, a
-# background table built and used, a ranker trained from <meta> keywords
-# and used, and the refusals with their exit codes.
+# background table built and used, Chinese and Japanese spans, a ranker
+# trained from <meta> keywords and used, and the refusals with their exit
+# codes.
 . "$(dirname "$0")/lib.sh"
 tmp_reset
 KW=$TBK_BIN/keywords/tbk-keywords
@@ -57,6 +58,21 @@ expect_rc 0 "$KW" -m "$TBK_TMP/mdir/my.model" --text -n 2 "$TBK_TMP/t.txt"
 printf 'tbk-keywords-df 1\ndocs 9\nkeys 1\n9\tsolar\nend\n' >"$TBK_TMP/mdir/keywords.df"
 expect_rc 0 "$KW" -m "$TBK_TMP/mdir/my.model" --text -n 1 "$TBK_TMP/t.txt"
 [[ "$(cat "$OUT")" == $'9.908\tsolar panels' ]] || die "the table beside the model: $(cat "$OUT")"
+
+# Chinese and Japanese: keywords are spans of the source text (博物馆, not
+# the bigrams 博物 / 物馆), bounded by function words (了 和 在 的; の を
+# では), never a Kana inflection (しました).
+printf '博物馆很大。我们参观了博物馆和图书馆。\n图书馆在博物馆旁边。博物馆的展览很好。\n' >"$TBK_TMP/zh.txt"
+expect_rc 0 "$KW" --text --df none -n 2 "$TBK_TMP/zh.txt"
+[[ "$(cat "$OUT")" == $'4\t博物馆\n2\t图书馆' ]] || die "Chinese keywords: $(cat "$OUT")"
+printf '東京の博物館を見学しました。博物館では展示を見ました。\n' >"$TBK_TMP/ja.txt"
+expect_rc 0 "$KW" --text --df none -f jsonl "$TBK_TMP/ja.txt"
+python3 - "$OUT" <<'PY' || die "Japanese keywords: $(cat "$OUT")"
+import json, sys
+r = json.loads(open(sys.argv[1], encoding="utf-8").read())
+assert r["lang"] == "ja" and r["tokens"] == 25, r
+assert [(k["term"], k["tf"]) for k in r["keywords"]] == [("博物館", 2), ("東京", 1), ("見学", 1), ("展示", 1)], r
+PY
 
 # Synthetic pages of one site: a navigation bar on every page, a topic each,
 # the topic in <meta name="keywords">.
