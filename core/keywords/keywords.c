@@ -487,14 +487,19 @@ static long cand_find(const tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS]) 
   }
 }
 
-static int pick_language(tbk_kw_extractor *x) {
+/* The list covering most of the words (Han/Kana characters left to
+ * cjk_language); *hits its count. */
+static int pick_language(tbk_kw_extractor *x, size_t *hits) {
   size_t count[KW_MAX_LANGS] = {0};
   for (size_t i = 0; i < x->ntok; i++)
-    for (uint32_t m = x->w_stop[x->toks[i].word]; m; m &= m - 1) count[__builtin_ctz(m)]++;
+    if (!x->w_cjk[x->toks[i].word])
+      for (uint32_t m = x->w_stop[x->toks[i].word]; m; m &= m - 1) count[__builtin_ctz(m)]++;
   int best = -1;
+  *hits = 0;
   size_t nl = tbk_kw_languages(NULL);
   for (size_t l = 0; l < nl; l++)
     if (count[l] && (best < 0 || count[l] > count[best])) best = (int)l;
+  if (best >= 0) *hits = count[best];
   return best;
 }
 
@@ -533,12 +538,13 @@ fail:
   return -1;
 }
 
-/* Stop words of the page's language inside Han/Kana phrases, marked on
- * their characters: at each character the longest entry of up to
- * KW_CJK_STOP_CHARS characters that matches. */
+/* Stop words of list lbit inside Han/Kana phrases: at each character the
+ * longest entry of up to KW_CJK_STOP_CHARS characters that matches, marked
+ * on its characters when mark. Returns the entries found, -1 out of
+ * memory. */
 #define KW_CJK_STOP_CHARS 4
-static int mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit) {
-  if (!lbit) return 0;
+static long mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit, int mark) {
+  long found = 0;
   for (size_t i = 0; i < x->ntok;) {
     if (!x->w_cjk[x->toks[i].word]) {
       i++;
@@ -552,10 +558,31 @@ static int mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit) {
       if (tbk_buf_append(&x->scratch, kw_strtab_str(&x->words, t->word), x->words.len[t->word])) return -1;
       if (stop_mask_of(x->scratch.data, x->scratch.len) & lbit) m = k + 1;
     }
-    for (size_t k = 0; k < m; k++) x->toks[i + k].cstop = 1;
+    for (size_t k = 0; mark && k < m; k++) x->toks[i + k].cstop = 1;
+    found += m > 0;
     i += m ? m : 1;
   }
-  return 0;
+  return found;
+}
+
+/* The stop list of the Han/Kana text: the one whose entries are found most
+ * often in it (particles and function words are frequent enough that a page
+ * of a few sentences has some), chosen apart from the Latin words' list so
+ * that a Chinese page's English menu keeps English stop words. *hits its
+ * count; -1 none, -2 out of memory. */
+static int cjk_language(tbk_kw_extractor *x, size_t *hits) {
+  int best = -1;
+  *hits = 0;
+  size_t nl = tbk_kw_languages(NULL);
+  for (size_t l = 0; l < nl; l++) {
+    long f = mark_cjk_stops(x, 1u << l, 0);
+    if (f < 0) return -2;
+    if (f > 0 && (size_t)f > *hits) {
+      best = (int)l;
+      *hits = (size_t)f;
+    }
+  }
+  return best;
 }
 
 /* The kind of token i when it may be part of a Han/Kana span, else 0. */
@@ -675,11 +702,18 @@ static void count_cjk(tbk_kw_extractor *x) {
 
 tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
   if (x->failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  x->lang = pick_language(x);
+  size_t hits, cjk_hits = 0;
+  x->lang = pick_language(x, &hits);
   uint32_t lbit = x->lang < 0 ? 0 : 1u << x->lang;
-  if (mark_cjk_stops(x, lbit)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  size_t body = 0;
   int any_cjk = 0;
+  for (size_t i = 0; i < x->ntok && !any_cjk; i++) any_cjk = x->w_cjk[x->toks[i].word] != 0;
+  if (any_cjk) {
+    int cl = cjk_language(x, &cjk_hits);
+    if (cl == -2 || (cl >= 0 && mark_cjk_stops(x, 1u << cl, 1) < 0))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (cl >= 0 && cjk_hits > hits) x->lang = cl; /* the page's language as reported */
+  }
+  size_t body = 0;
   for (size_t i = 0; i < x->ntok; i++)
     if (!(x->toks[i].seg & TBK_KW_SEG_TITLE)) x->s_count[x->w_stem[x->toks[i].word]]++;
   for (size_t i = 0; i < x->ntok; i++) {
@@ -688,7 +722,6 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
     uint32_t pos = (uint32_t)body;
     if (!in_title) body++;
     if (x->w_cjk[t0->word]) {
-      any_cjk = 1;
       if (each_span(x, i, count_span)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       continue;
     }
