@@ -103,14 +103,16 @@ tbk_status tbk_kw_add_text(tbk_kw_extractor *x, const char *s, size_t n, unsigne
  * crosses a line element (p, li, td, div, h1...) nor removed text; heading
  * and anchor text are marked as such. */
 tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep);
-/* Choose the stop list (the language whose list covers most tokens), then
- * make the candidates. Errors: TBK_ERR_NOMEM. */
+/* Choose the stop lists (the Latin words': the language whose list covers
+ * most of them; the Han/Kana text's: the list whose entries are found most
+ * often in it), then make the candidates. Errors: TBK_ERR_NOMEM. */
 tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err);
 /* The candidates (borrowed until the next tbk_kw_begin), in the order of
  * the last tbk_kw_rank (before it: of first occurrence). */
 size_t tbk_kw_count(const tbk_kw_extractor *x);
 tbk_kw_cand *tbk_kw_cands(tbk_kw_extractor *x);
-/* Body tokens of the document, and the chosen stop list's language code
+/* Body tokens of the document (a Han/Kana character is one), and the
+ * chosen stop list's language code, of the two lists the one with more hits
  * ("" when no list matched a word). */
 size_t tbk_kw_tokens(const tbk_kw_extractor *x);
 const char *tbk_kw_lang(const tbk_kw_extractor *x);
