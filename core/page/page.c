@@ -55,18 +55,6 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
   return p->text.data ? p->text.data : "";
 }
 
-/* libxml2 reports each recovered error here, with the parse's counter as
- * user data; we only count them. libxml2 2.12 made the error const. */
-#if LIBXML_VERSION >= 21200
-typedef const xmlError tbk_xml_error;
-#else
-typedef xmlError tbk_xml_error;
-#endif
-static void count_error(void *count, tbk_xml_error *e) {
-  (void)e;
-  if (count) ++*(size_t *)count;
-}
-
 /* Statically invisible: the hidden attribute, or an inline style that
  * hides it. What a stylesheet hides cannot be known without rendering. */
 static int is_hidden(xmlNode *n) {
@@ -451,36 +439,6 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   free(f.cps);
   free(f.lens);
   return st;
-}
-
-tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err) {
-  *doc = NULL;
-  *errors = 0;
-  if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
-  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
-  if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
-  size_t count = 0;
-#if LIBXML_VERSION >= 21300
-  /* The parser context's own handler, which takes precedence over every
-   * other one: no thread state is touched. */
-  xmlCtxtSetErrorHandler(ctxt, count_error, &count);
-#else
-  /* Before 2.13, libxml2 only consults sax->serror for SAX2 contexts, so
-   * errors are caught with the thread's structured handler, restored
-   * right after. */
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-  xmlSetStructuredErrorFunc(&count, count_error);
-#endif
-  *doc = htmlCtxtReadMemory(ctxt, s, (int)n, NULL, "UTF-8",
-                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
-                                HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-#if LIBXML_VERSION < 21300
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
-#endif
-  *errors = count;
-  htmlFreeParserCtxt(ctxt);
-  return *doc ? TBK_OK : tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
 }
 
 tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,

@@ -24,6 +24,8 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
  * second parse by tbk_html_parse_utf8. */
 tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
                                 tbk_buf *source, tbk_error *err);
+/* libxml2's parse of clean UTF-8, errors counted; a page whose parse would
+ * take quadratic time (see html_parse.c) is refused with TBK_ERR_LIMIT. */
 tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
 
 /* The start tag with more than max_attrs attributes (libxml2 checks

@@ -1,0 +1,140 @@
+/* libxml2's HTML parser under a watch that stops a page whose parse would
+ * cost more than linear time. Two shapes are quadratic in libxml2 2.9 and
+ * pass every size limit:
+ *  - end tags (and misplaced <body>/<head>/<html> tags) that match nothing
+ *    open: each is looked up through the whole stack of open elements, so
+ *    a page 90,000 elements deep with as many stray end tags takes minutes;
+ *  - distinct names: element and attribute names are interned in a
+ *    dictionary whose table stops growing at 16,384 buckets, after which
+ *    every lookup walks chains as long as the names are many (16 MiB of
+ *    distinct attribute names take 100 s).
+ * Every such scan reports a recovered error, so the error handler charges
+ * the stack's depth to a budget proportional to the page's size; the
+ * dictionary's size is polled at every SAX event. Either bound stops the
+ * parser, and the page is refused with a limit error. */
+#include <stdint.h>
+
+#include <libxml/SAX2.h>
+#include <libxml/dict.h>
+
+#include "page_xml.h"
+
+/* Stack entries a parse may look through in its recovered errors: per byte
+ * of page, and at least. An ordinary page with 30 open elements and an
+ * error every 20 bytes uses 1.5 a byte. */
+enum { TBK_SCAN_PER_BYTE = 64 };
+#define TBK_SCAN_FLOOR ((uint64_t)16 << 20)
+/* Distinct names the dictionary may hold: chains of about six entries.
+ * Pages use a few hundred; a page of Han characters each in its own
+ * made-up element would use some thousands. */
+enum { TBK_MAX_NAMES = 100000 };
+
+/* libxml2 2.12 made the error const. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError tbk_xml_error;
+#else
+typedef xmlError tbk_xml_error;
+#endif
+
+typedef struct parse_watch {
+  htmlParserCtxtPtr ctxt;
+  const xmlSAXHandler *sax; /* libxml2's own handlers, which build the tree */
+  size_t errors;
+  uint64_t scanned, scan_budget;
+  size_t max_names;
+  int stopped; /* 1: stack scans over budget; 2: too many names */
+} parse_watch;
+
+static void stop(parse_watch *w, int why) {
+  if (w->stopped) return;
+  w->stopped = why;
+  xmlStopParser(w->ctxt);
+}
+
+static void check_names(parse_watch *w) {
+  if (w->max_names && (size_t)xmlDictSize(w->ctxt->dict) > w->max_names) stop(w, 2);
+}
+
+static void on_error(void *data, tbk_xml_error *e) {
+  (void)e;
+  parse_watch *w = data;
+  w->errors++;
+  if (w->stopped) return;
+  w->scanned += (uint64_t)(w->ctxt->nameNr > 0 ? w->ctxt->nameNr : 0) + 1;
+  if (w->scanned > w->scan_budget) stop(w, 1);
+  else check_names(w);
+}
+
+/* The SAX events come with the parser context as their user data; the
+ * watch rides in its _private field, which libxml2 leaves alone. */
+static parse_watch *watch_of(void *ctx) { return ((htmlParserCtxtPtr)ctx)->_private; }
+
+static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
+  parse_watch *w = watch_of(ctx);
+  w->sax->startElement(ctx, name, atts);
+  check_names(w);
+}
+
+static void on_end(void *ctx, const xmlChar *name) {
+  parse_watch *w = watch_of(ctx);
+  w->sax->endElement(ctx, name);
+  check_names(w);
+}
+
+static void on_text(void *ctx, const xmlChar *s, int len) {
+  parse_watch *w = watch_of(ctx);
+  w->sax->characters(ctx, s, len);
+  check_names(w);
+}
+
+static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data) {
+  parse_watch *w = watch_of(ctx);
+  if (w->sax->processingInstruction) w->sax->processingInstruction(ctx, target, data);
+  check_names(w);
+}
+
+tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err) {
+  *doc = NULL;
+  *errors = 0;
+  if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
+  htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+  if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
+  xmlSAXHandler own = *ctxt->sax;
+  parse_watch w = {.ctxt = ctxt, .sax = &own, .max_names = TBK_MAX_NAMES,
+                   .scan_budget = TBK_SCAN_FLOOR + (uint64_t)n * TBK_SCAN_PER_BYTE};
+  ctxt->_private = &w;
+  ctxt->sax->startElement = on_start;
+  ctxt->sax->endElement = on_end;
+  ctxt->sax->characters = on_text;
+  ctxt->sax->processingInstruction = on_pi;
+#if LIBXML_VERSION >= 21300
+  /* The parser context's own handler, which takes precedence over every
+   * other one: no thread state is touched. */
+  xmlCtxtSetErrorHandler(ctxt, on_error, &w);
+#else
+  /* Before 2.13, libxml2 only consults sax->serror for SAX2 contexts, so
+   * errors are caught with the thread's structured handler, restored
+   * right after. */
+  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
+  void *saved_ctx = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(&w, on_error);
+#endif
+  *doc = htmlCtxtReadMemory(ctxt, s, (int)n, NULL, "UTF-8",
+                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
+                                HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+#if LIBXML_VERSION < 21300
+  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+#endif
+  *errors = w.errors;
+  ctxt->_private = NULL;
+  htmlFreeParserCtxt(ctxt);
+  if (w.stopped) {
+    if (*doc) xmlFreeDoc(*doc);
+    *doc = NULL;
+    if (w.stopped == 1)
+      return tbk_fail(err, TBK_ERR_LIMIT,
+                      "too many parse errors under deeply nested elements: parsing would take quadratic time");
+    return tbk_fail(err, TBK_ERR_LIMIT, "more than %d distinct element and attribute names", TBK_MAX_NAMES);
+  }
+  return *doc ? TBK_OK : tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
+}
