@@ -349,6 +349,14 @@ tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
   if (next_line(&c) || strcmp(c.buf, "end") != 0) BAD("expected \"end\"");
   st = tbk_nb_finish(nb, err);
   if (st) goto fail;
+  /* Numbers that parse yet overflow the logs (an alpha or counts near
+   * 1e308) would make every score NaN: refused on load. */
+  for (size_t i = 0; i < o.dim; i++)
+    if (!isfinite(nb->ratio[i]) || !isfinite(nb->base)) {
+      st = tbk_fail(err, TBK_ERR_MODEL,
+                    "naive bayes model: numbers out of range (the log odds of word %zu are not finite)", i);
+      goto fail;
+    }
   if (consumed) *consumed = (size_t)(c.p - text);
   *out = nb;
   return TBK_OK;

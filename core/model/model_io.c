@@ -234,12 +234,15 @@ static tbk_status parse_header(reader *r, tbk_model *m, int *enc, int *parts, tb
   m->page.min_words = u;
   if ((*enc = name_index(expect(r, "encoding"), ENC_NAMES, 3)) < 0) BAD("line %zu: expected encoding", r->line);
   if ((*parts = name_index(expect(r, "parts"), PART_NAMES, 3)) < 0) BAD("line %zu: expected parts", r->line);
-  if (to_double(expect(r, "C"), &m->C) || !(m->C > 0)) BAD("line %zu: expected C", r->line);
+  if (to_double(expect(r, "C"), &m->C) || !(m->C > 0) || !isfinite(m->C)) BAD("line %zu: expected C", r->line);
   if (to_ulong(expect(r, "train_rows"), ULONG_MAX, &u)) BAD("line %zu: expected train_rows", r->line);
   m->train_rows = u;
   if (to_ulong(expect(r, "train_sites"), ULONG_MAX, &u)) BAD("line %zu: expected train_sites", r->line);
   m->train_sites = u;
-  if (to_double(expect(r, "cv_pr_auc"), &m->cv_pr_auc)) BAD("line %zu: expected cv_pr_auc", r->line);
+  /* An area under a curve, or nan when there was no cross-validation. */
+  if (to_double(expect(r, "cv_pr_auc"), &m->cv_pr_auc) ||
+      !(isnan(m->cv_pr_auc) || (m->cv_pr_auc >= 0 && m->cv_pr_auc <= 1)))
+    BAD("line %zu: expected cv_pr_auc (between 0 and 1, or nan)", r->line);
   return TBK_OK;
 }
 
@@ -263,8 +266,11 @@ static tbk_status parse_ops(reader *r, tbk_model *m, tbk_error *err) {
       if (end == p) break;
       p = end;
     }
-    if (nf != 3 || !(op->precision > 0) ||
-        !(op->precision <= 1) || isnan(op->threshold))
+    /* The threshold is on a probability (inf: nothing reaches it); the
+     * recall is a share. */
+    if (nf != 3 || !(op->precision > 0) || !(op->precision <= 1) ||
+        !(op->threshold >= 0 && (op->threshold <= 1 || isinf(op->threshold))) ||
+        !(op->recall >= 0 && op->recall <= 1))
       BAD("line %zu: bad operating point", r->line);
   }
 }
