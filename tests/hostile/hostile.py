@@ -10,8 +10,10 @@ test (python3 hostile.py CLASS); the environment is that of tests/cli.
 """
 import gzip
 import hashlib
+import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -55,11 +57,19 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def case(name, prog, args, rc, err=None, no_err=None, present=(), absent=(), unchanged=(), secs=10.0,
-         stdin=None):
-    """Run one case and record what went wrong, if anything."""
+         stdin=None, cpu=None):
+    """Run one case and record what went wrong, if anything. cpu: a limit on
+    the program's CPU seconds, which a loaded machine does not inflate as it
+    does the wall clock (secs)."""
     before = {p: digest(p) for p in unchanged}
     argv = [PROGS[prog]] + list(args)
+    cpu0 = child_cpu()
     t0 = time.monotonic()
     try:
         r = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -68,6 +78,7 @@ def case(name, prog, args, rc, err=None, no_err=None, present=(), absent=(), unc
         failures.append("%s: did not finish (%s)" % (name, " ".join(argv)))
         return
     took = time.monotonic() - t0
+    cpu_took = child_cpu() - cpu0
     stderr = r.stderr.decode("utf-8", "replace")
     problems = []
     if r.returncode != rc:
@@ -96,11 +107,63 @@ def case(name, prog, args, rc, err=None, no_err=None, present=(), absent=(), unc
         problems.append("temporary files left: %s" % leftovers[:3])
     if took > secs * SLOW:
         problems.append("took %.1f s (limit %.1f s)" % (took, secs * SLOW))
+    if cpu is not None and cpu_took > cpu * SLOW:
+        problems.append("used %.1f s of CPU (limit %.1f s)" % (cpu_took, cpu * SLOW))
     if problems:
         failures.append("%s: %s\n    %s\n    stderr: %s" % (name, "; ".join(problems), " ".join(argv),
                                                             stderr.strip().replace("\n", "\n            ")))
     else:
-        print("ok %-40s exit %d  %.2f s" % (name, r.returncode, took))
+        print("ok %-40s exit %d  %.2f s (%.2f s CPU)" % (name, r.returncode, took, cpu_took))
+
+
+# ------------------------------------------------------- parse time
+
+MIB = 1 << 20
+
+
+def class1():
+    """Super-linear parse time: every shape either parses within ~1 s of CPU
+    per MiB or is refused by a limit before the cost explodes (the target is
+    2 s per MiB; the quadratic shapes below take 5 to 60 s unguarded)."""
+    head = "<html><head><title>t</title></head><body><p>" + "lorem ipsum dolor sit amet " * 20 + "</p>"
+    shapes = [
+        # name, page, size in MiB, exit, message (None: parsed, exit 0)
+        ("attributes on one element", head + "<div " + " ".join("a%d=1" % i for i in range(1001)) + ">x</div>",
+         0.1, 3, r"element with more than max-attrs \(1000\) attributes at line 1 \(skipped\)"),
+        ("1000 attributes on each element", head + ("<div " + " ".join("a%d=1" % i for i in range(1000)) + ">x</div>\n") * 150,
+         1, 0, None),
+        ("distinct attribute names", head + "".join("<div " + " ".join("a%d_%d=1" % (j, i) for i in range(900)) + ">"
+                                                    for j in range(4 * MIB // 9000)),
+         4, 3, r"more than 100000 distinct element and attribute names \(skipped\)"),
+        ("distinct element names", head + "".join("<e%d/>" % j for j in range(2 * MIB // 10)),
+         2, 3, r"(more than 100000 distinct element and attribute names|parsing would take quadratic time) \(skipped\)"),
+        ("very long attribute value", head + '<div title="' + "a" * (4 * MIB) + '">x</div></body></html>', 4, 0, None),
+        ("long attribute value of entities", head + '<div title="' + "&amp;" * (4 * MIB // 5) + '">x</div>', 4, 0, None),
+        ("many open elements", head + "<div>" * (MIB // 5), 1, 3, r"elements nested deeper than max-depth \(4096\) \(skipped\)"),
+        ("stray end tags under open elements", head + "<span>" * 4000 + "</i>" * (MIB // 4), 1, 3,
+         r"too many parse errors under deeply nested elements: parsing would take quadratic time \(skipped\)"),
+        ("end tags a <div> closes over", head + "<p><div></p>" * (MIB // 12), 1, 3, r"quadratic time \(skipped\)"),
+        ("misplaced <body> under open elements", head + "<div>" * 3000 + "<body>" * (MIB // 6), 1, 3,
+         r"quadratic time \(skipped\)"),
+        ("end tag blocked by open <div>s", head + "<span>" + "<div>" * 3000 + "</span>" * (MIB // 7), 1, 3,
+         r"quadratic time \(skipped\)"),
+        ("deep tables", head + "<table><tr><td>" * (MIB // 15), 1, 3, r"nested deeper than max-depth \(4096\) \(skipped\)"),
+        ("long run of entities", head + "<p>" + "&amp;&lt;&#x41;&#66;" * (4 * MIB // 20), 4, 0, None),
+        ("long run of unknown entities", head + "<p>" + "&zzzz;&am " * (2 * MIB // 10), 2, 0, None),
+        ("many forms", head + "<form><input name=q></form>" * (2 * MIB // 28), 2, 0, None),
+        ("many nested forms", head + "<form>" * (MIB // 6), 1, None, None),
+        ("many options", head + "<select>" + "<option>x" * (MIB // 9), 1, None, None),
+    ]
+    for name, html, mib, rc, msg in shapes:
+        f = write(TMP + "/shape.html", html)
+        if rc is None:
+            # Refused by one limit or another, or parsed: only the time is the point.
+            r = subprocess.run([PROGS["predict"], "-m", MODEL, "-o", "/dev/null", f], stderr=subprocess.PIPE, cwd=TMP)
+            rc = r.returncode if r.returncode in (0, 3) else 0
+        case("class1 %s (%.1f MiB)" % (name, len(html) / MIB), "predict", ["-m", MODEL, "-o", "shape.txt", "shape.html"],
+             rc, err=("shape.html: .*" + msg) if msg else None, present=[TMP + "/shape.txt"],
+             secs=max(5.0, 3 * mib), cpu=max(1.0, mib))
+        os.remove(f)
 
 
 # ---------------------------------------------------------------- WARC
@@ -220,6 +283,84 @@ def class3():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
 
 
+# ------------------------------------------------------------- numbers
+
+def reseal(text):
+    """The model text with every stage's checksum and the outer one made
+    right again, as a hostile editor would: only the numbers are wrong."""
+    out, starts = [], []
+    for line in text.split("\n"):
+        if line in ("tbk-model 1", "tbk-model 2"):
+            starts.append(len(out))
+        if line.startswith("checksum "):
+            body = "".join(x + "\n" for x in out[starts.pop():])
+            line = "checksum " + hashlib.md5(body.encode()).hexdigest()
+        out.append(line)
+    return "\n".join(out)
+
+
+def edit_model(text, pattern, repl, nth=0):
+    lines, k = text.split("\n"), 0
+    for i, line in enumerate(lines):
+        if re.match(pattern, line):
+            if k == nth:
+                lines[i] = repl(line) if callable(repl) else repl
+                return reseal("\n".join(lines))
+            k += 1
+    raise ValueError("model has no line /%s/ #%d" % (pattern, nth))
+
+
+def class7():
+    """Absurd model numbers: refused on load (exit 5, naming the line), or
+    harmless; no output ever holds NaN or Inf."""
+    base = open(MODEL).read()
+    if reseal(base) != base:
+        failures.append("class7: reseal does not reproduce the shipped model")
+        return
+    p = write(TMP + "/p.html", page(1))
+    refused = [
+        ("weight 1e308", r"^1 [-0-9]", "1 1e308", 0, r"line \d+: weight 1e\+308 out of range"),
+        ("content-stage weight -1e308", r"^1 [-0-9]", "1 -1e308", 1, r"line \d+: weight -1e\+308 out of range"),
+        ("weight nan", r"^1 [-0-9]", "1 nan", 0, r"line \d+: bad weight"),
+        ("weight inf", r"^2 [-0-9]", "2 inf", 0, r"line \d+: bad weight"),
+        ("C inf", r"^C ", "C inf", 0, r"line 12: expected C"),
+        ("cv_pr_auc 1e308", r"^cv_pr_auc", "cv_pr_auc 1e308", 0, r"line 15: expected cv_pr_auc"),
+        ("cv_pr_auc -inf", r"^cv_pr_auc", "cv_pr_auc -inf", 1, r"line \d+: expected cv_pr_auc"),
+        ("operating point threshold 1e308", r"^op 0.90", "op 0.90 1e308 0.9", 0, r"line 17: bad operating point"),
+        ("operating point recall nan", r"^op 0.90", "op 0.90 0.5 nan", 0, r"line 17: bad operating point"),
+        ("encoder bound inf", r"^enc 0 ", lambda l: " ".join(l.split()[:4] + ["inf"] + l.split()[5:]), 0,
+         r"line \d+: "),
+        ("naive Bayes alpha 1e308", r"^alpha", "alpha 1e308", 0,
+         r"naive bayes model: numbers out of range \(the log odds of word 0 are not finite\)"),
+        ("naive Bayes counts 1e308", r"^totals", "totals 1e308 1e308", 0, r"naive bayes model"),
+    ]
+    for name, pattern, repl, nth, msg in refused:
+        m = write(TMP + "/absurd.model", edit_model(base, pattern, repl, nth))
+        case("class7 %s" % name, "predict", ["-m", "absurd.model", "-f", "jsonl", "-o", "absurd.jsonl", "p.html"], 5,
+             err=r"^tbk-predict: error: absurd.model: " + msg, absent=[TMP + "/absurd.jsonl"], secs=5)
+        os.remove(m)
+    # The largest weights the loader takes, on the bias and every feature of
+    # both stages, and encoder bounds at the ends of the doubles: the
+    # decision is finite or clamped, every p a probability.
+    big_lines = [re.sub(r"^(\d+) -?[0-9.e+-]+$", lambda mm: mm.group(1) + (" 1e6" if int(mm.group(1)) % 2 else " -1e6"), l)
+                 for l in base.split("\n")]
+    big = edit_model("\n".join(big_lines), r"^enc 0 ", lambda l: " ".join(l.split()[:4] + ["-1e308", "1e308"] + l.split()[6:]))
+    write(TMP + "/big.model", big)
+    for stage in ("combined", "template"):
+        out = TMP + "/big-%s.jsonl" % stage
+        case("class7 weights of 1e6, %s stage" % stage, "predict",
+             ["-m", "big.model", "--stage", stage, "-f", "jsonl", "-o", out, "p.html"], 0, present=[out], secs=5)
+        if os.path.exists(out):
+            for line in open(out):
+                if re.search(r"\b(nan|NaN|inf|Infinity)\b", line):
+                    failures.append("class7 %s stage: %r" % (stage, line[:200]))
+                    break
+                row = json.loads(line)
+                for key in ("p", "p_template", "p_content"):
+                    if key in row and row[key] is not None and not 0 <= row[key] <= 1:
+                        failures.append("class7 %s stage: %s = %r" % (stage, key, row[key]))
+
+
 # ------------------------------------------------------------ messages
 
 def class9():
@@ -256,7 +397,7 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"2": class2, "3": class3, "9": class9}
+CLASSES = {"1": class1, "2": class2, "3": class3, "7": class7, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
