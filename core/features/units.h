@@ -144,7 +144,7 @@ typedef struct tbk_unit_rec {
 
 struct tbk_units {
   tbk_feature_options opt;
-  uint32_t vhash[UX_VOCAB_MAX]; /* FNV-1a 32 of tbk_ux_vocab's words */
+  uint32_t vhash[UX_VOCAB_MAX]; /* FNV-1a 32 of ux_vocab_all's words */
   tbk_tokenizer *tok;          /* owned */
   int fingerprints;
   /* schema */
