@@ -105,11 +105,10 @@ typedef struct kw_tok {
   uint8_t brk;   /* a phrase ends before this token */
   uint8_t cap;   /* written with a capital */
   uint8_t seg;   /* TBK_KW_SEG_* */
-  uint8_t cstop; /* a Han/Kana character of a stop word (tbk_kw_finish) */
+  uint8_t cjk;   /* a Han/Kana character: its KW_CJK_*, | KW_TOK_STOP in a
+                    stop word (tbk_kw_finish) */
 } kw_tok;
 
-/* A candidate's ids: TBK_KW_MAX_WORDS stems, or a span's characters. */
-#define KW_MAX_IDS KW_CJK_MAX_CHARS
 
 struct tbk_kw_extractor {
   tbk_tokenizer *tok;
@@ -117,7 +116,6 @@ struct tbk_kw_extractor {
   uint32_t *w_stem;     /* per word: stem id */
   uint32_t *w_stop;     /* per word: stop-list mask */
   uint8_t *w_num;       /* per word: starts with a digit */
-  uint8_t *w_cjk;       /* per word: KW_CJK_* of a Han/Kana character */
   size_t w_cap;
   kw_strtab stems;
   uint32_t *s_count;    /* per stem: body occurrences */
@@ -130,10 +128,13 @@ struct tbk_kw_extractor {
   uint32_t lead_cp;
   /* candidates */
   tbk_kw_cand *cands;
-  uint32_t (*cid)[KW_MAX_IDS];       /* per candidate: stem ids + 1, 0 = none */
+  uint32_t (*cid)[TBK_KW_MAX_WORDS]; /* per candidate: stem ids + 1, 0 = none (a Han/Kana span: its
+                                        string's id in stems + 1, then 0s) */
   uint32_t *ckept;               /* per Han/Kana candidate: body occurrences not inside a longer
                                         repeated span (count_cjk) */
   uint32_t span_pos;                 /* count_cjk: body position of the token at hand */
+  tbk_buf span;                      /* each_span: the span at hand */
+  int any_cjk;                       /* the document has a Han/Kana token */
   uint32_t *cfirst;                  /* per candidate: token of first occurrence */
   size_t ncand, cand_cap;
   uint32_t *cslots;
@@ -173,7 +174,6 @@ void tbk_kw_free(tbk_kw_extractor *x) {
   free(x->w_stem);
   free(x->w_stop);
   free(x->w_num);
-  free(x->w_cjk);
   free(x->ckept);
   free(x->s_count);
   free(x->toks);
@@ -183,6 +183,7 @@ void tbk_kw_free(tbk_kw_extractor *x) {
   free(x->cslots);
   tbk_buf_free(&x->strs);
   tbk_buf_free(&x->scratch);
+  tbk_buf_free(&x->span);
   tbk_buf_free(&x->title);
   free(x->node_le);
   free(x->node_seg);
@@ -197,6 +198,7 @@ void tbk_kw_begin(tbk_kw_extractor *x) {
   x->strs.len = 0;
   x->lang = -1;
   x->failed = 0;
+  x->any_cjk = 0;
   x->brk = 1;
   if (x->cslots) memset(x->cslots, 0, x->cnslots * sizeof *x->cslots);
 }
@@ -206,14 +208,14 @@ tbk_kw_cand *tbk_kw_cands(tbk_kw_extractor *x) { return x->cands; }
 size_t tbk_kw_tokens(const tbk_kw_extractor *x) { return x->body; }
 const char *tbk_kw_lang(const tbk_kw_extractor *x) { return x->lang < 0 ? "" : tbk_kw_stop_codes[x->lang]; }
 
-static long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
+static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   int added;
   long id = kw_strtab_intern(&x->words, w, n, &added);
   if (id < 0 || !added) return id;
   if ((size_t)id >= x->w_cap) {
     size_t cap = tbk_grow_cap(x->w_cap, (size_t)id + 1, sizeof(uint32_t));
     if (!cap || tbk_resize(&x->w_stem, cap, sizeof *x->w_stem) || tbk_resize(&x->w_stop, cap, sizeof *x->w_stop) ||
-        tbk_resize(&x->w_num, cap, 1) || tbk_resize(&x->w_cjk, cap, 1))
+        tbk_resize(&x->w_num, cap, 1))
       return -1;
     x->w_cap = cap;
   }
@@ -229,9 +231,10 @@ static long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   x->w_stem[id] = (uint32_t)sid;
   x->w_stop[id] = stop_mask_of(w, n);
   x->w_num[id] = (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9';
-  x->w_cjk[id] = KW_CJK_NONE;
   return id;
 }
+
+static long intern_word_call(tbk_kw_extractor *x, const char *w, size_t n) { return intern_word(x, w, n); }
 
 static uint32_t first_cp(const char *s, size_t n) {
   if (!n) return 0;
@@ -241,7 +244,7 @@ static uint32_t first_cp(const char *s, size_t n) {
 
 /* A token of word id, continuing the phrase unless x->brk; NULL out of
  * memory. */
-static kw_tok *push_token(tbk_kw_extractor *x, long id) {
+static inline __attribute__((always_inline)) kw_tok *push_token(tbk_kw_extractor *x, long id) {
   if (id < 0 || tbk_grow(&x->toks, &x->tok_cap, x->ntok + 1, sizeof *x->toks)) {
     x->failed = 1;
     return NULL;
@@ -251,7 +254,7 @@ static kw_tok *push_token(tbk_kw_extractor *x, long id) {
   t->brk = (uint8_t)x->brk;
   t->seg = (uint8_t)x->seg;
   t->cap = 0;
-  t->cstop = 0;
+  t->cjk = 0;
   x->brk = 0;
   return t;
 }
@@ -285,7 +288,7 @@ static size_t prev_start(const unsigned char *s, size_t e) {
  * piece opens with a bracket, quote or dash, or holds no word at all; a
  * phrase ends after a piece that closes with sentence or clause
  * punctuation. */
-static void add_latin(tbk_kw_extractor *x, const char *p, size_t n) {
+static inline __attribute__((always_inline)) void add_latin(tbk_kw_extractor *x, const char *p, size_t n) {
   const unsigned char *u = (const unsigned char *)p;
   size_t i = 0;
   int opened = 0;
@@ -339,18 +342,22 @@ static int cjk_at(const char *p, size_t n, size_t *len) {
  * (stop words are found once the page's language is known). */
 static void add_cjk(tbk_kw_extractor *x, const char *p, size_t n) {
   x->brk = 1;
+  x->any_cjk = 1;
   for (size_t i = 0, k = 0; i < n && !x->failed; i += k) {
     int kind = cjk_at(p + i, n - i, &k);
-    long id = intern_word(x, p + i, k);
-    if (id >= 0) x->w_cjk[id] = (uint8_t)kind;
-    push_token(x, id);
+    long id = intern_word_call(x, p + i, k);
+    kw_tok *t = push_token(x, id);
+    if (t) t->cjk = (uint8_t)kind;
   }
   x->brk = 1;
 }
 
-/* One space-free piece: its Han/Kana runs as characters, the rest through
- * the tokenizer (a piece without them exactly as before they were). */
-static void add_piece(tbk_kw_extractor *x, const char *p, size_t n) {
+static void add_latin_part(tbk_kw_extractor *x, const char *p, size_t n) { add_latin(x, p, n); }
+
+/* A space-free piece with a byte of U+3000 or above: its Han/Kana runs as
+ * characters, the rest through the tokenizer (a piece without them exactly
+ * as before they were). */
+static void add_mixed(tbk_kw_extractor *x, const char *p, size_t n) {
   size_t i = 0, from = 0, k = 0;
   while (i < n && !x->failed) {
     if (!cjk_at(p + i, n - i, &k)) {
@@ -359,22 +366,30 @@ static void add_piece(tbk_kw_extractor *x, const char *p, size_t n) {
     }
     size_t e = i + k;
     while (e < n && cjk_at(p + e, n - e, &k)) e += k;
-    if (i > from) add_latin(x, p + from, i - from);
+    if (i > from) add_latin_part(x, p + from, i - from);
     add_cjk(x, p + i, e - i);
     i = from = e;
   }
-  if (from == 0) add_latin(x, p, n);
-  else if (from < n) add_latin(x, p + from, n - from);
+  if (from == 0) add_latin_part(x, p, n);
+  else if (from < n) add_latin_part(x, p + from, n - from);
 }
 
 /* Valid, normalized UTF-8 without line ends. */
 static void add_valid(tbk_kw_extractor *x, const char *s, size_t n) {
+  /* Nothing below U+3000 is Han/Kana: one pass (vectorized) tells whether
+   * any piece needs add_mixed. */
+  const unsigned char *u = (const unsigned char *)s;
+  int high = 0;
+  for (size_t k = 0; k < n; k++) high |= u[k] >= 0xE3;
   size_t i = 0;
   while (i < n && !x->failed) {
     while (i < n && s[i] == ' ') i++;
     size_t j = i;
     while (j < n && s[j] != ' ') j++;
-    if (j > i) add_piece(x, s + i, j - i);
+    if (j > i) {
+      if (high) add_mixed(x, s + i, j - i);
+      else add_latin(x, s + i, j - i);
+    }
     i = j;
   }
 }
@@ -440,8 +455,8 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
 
 /* ------------------------------------------------------------ candidates */
 
-static size_t cand_hash(const uint32_t id[KW_MAX_IDS]) {
-  return (size_t)tbk_hash64(id, sizeof(uint32_t) * KW_MAX_IDS);
+static size_t cand_hash(const uint32_t id[TBK_KW_MAX_WORDS]) {
+  return (size_t)tbk_hash64(id, sizeof(uint32_t) * TBK_KW_MAX_WORDS);
 }
 
 static size_t cand_hash_of(const void *ctx, size_t c) {
@@ -449,8 +464,9 @@ static size_t cand_hash_of(const void *ctx, size_t c) {
   return cand_hash(x->cid[c]);
 }
 
-/* The candidate of these stems (ids + 1), made when new; -1 out of memory. */
-static long cand_get(tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS], uint32_t tok, uint8_t words) {
+/* The candidate of these stems (ids + 1), made when new; -1 out of memory.
+ * Inlined: called for every Latin n-gram. */
+static inline __attribute__((always_inline)) long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS], uint32_t tok, uint8_t words) {
   if (kw_slots_reserve(&x->cslots, &x->cnslots, x->ncand, 1024, cand_hash_of, x)) return -1;
   size_t h = cand_hash(id) & (x->cnslots - 1);
   for (;; h = (h + 1) & (x->cnslots - 1)) {
@@ -468,7 +484,6 @@ static long cand_get(tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS], uint32_
   size_t c = x->ncand++;
   memcpy(x->cid[c], id, sizeof x->cid[0]);
   x->cfirst[c] = tok;
-  x->ckept[c] = 0;
   tbk_kw_cand *k = &x->cands[c];
   memset(k, 0, sizeof *k);
   k->first = UINT32_MAX;
@@ -478,7 +493,7 @@ static long cand_get(tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS], uint32_
 }
 
 /* The candidate of these ids, or -1. */
-static long cand_find(const tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS]) {
+static long cand_find(const tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS]) {
   if (!x->cnslots) return -1;
   for (size_t h = cand_hash(id) & (x->cnslots - 1);; h = (h + 1) & (x->cnslots - 1)) {
     uint32_t v = x->cslots[h];
@@ -492,7 +507,7 @@ static long cand_find(const tbk_kw_extractor *x, const uint32_t id[KW_MAX_IDS]) 
 static int pick_language(tbk_kw_extractor *x, size_t *hits) {
   size_t count[KW_MAX_LANGS] = {0};
   for (size_t i = 0; i < x->ntok; i++)
-    if (!x->w_cjk[x->toks[i].word])
+    if (!x->toks[i].cjk)
       for (uint32_t m = x->w_stop[x->toks[i].word]; m; m &= m - 1) count[__builtin_ctz(m)]++;
   int best = -1;
   *hits = 0;
@@ -511,18 +526,21 @@ static int write_strings(tbk_kw_extractor *x) {
   for (size_t c = 0; c < x->ncand; c++) {
     at[2 * c] = x->strs.len;
     /* a Han/Kana span is written as in the source: no spaces */
-    size_t nid = x->cands[c].chars ? x->cands[c].chars : x->cands[c].words;
-    const char *sep = x->cands[c].chars ? "" : " ";
+    size_t nid = x->cands[c].chars ? 1 : x->cands[c].words;
     for (size_t k = 0; k < nid; k++) {
       uint32_t s = x->cid[c][k] - 1;
-      if ((k && tbk_buf_append(&x->strs, sep, strlen(sep))) ||
+      if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
           tbk_buf_append(&x->strs, kw_strtab_str(&x->stems, s), x->stems.len[s])) goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
     at[2 * c + 1] = x->strs.len;
-    for (size_t k = 0; k < nid; k++) {
+    if (x->cands[c].chars) { /* the span as written: its key */
+      uint32_t s = x->cid[c][0] - 1;
+      if (tbk_buf_append(&x->strs, kw_strtab_str(&x->stems, s), x->stems.len[s])) goto fail;
+    }
+    for (size_t k = 0; !x->cands[c].chars && k < nid; k++) {
       uint32_t w = x->toks[x->cfirst[c] + k].word;
-      if ((k && tbk_buf_append(&x->strs, sep, strlen(sep))) ||
+      if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
           tbk_buf_append(&x->strs, kw_strtab_str(&x->words, w), x->words.len[w])) goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
@@ -538,6 +556,8 @@ fail:
   return -1;
 }
 
+#define KW_TOK_STOP 0x80
+
 /* Stop words of list lbit inside Han/Kana phrases: at each character the
  * longest entry of up to KW_CJK_STOP_CHARS characters that matches, marked
  * on its characters when mark. Returns the entries found, -1 out of
@@ -546,7 +566,7 @@ fail:
 static long mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit, int mark) {
   long found = 0;
   for (size_t i = 0; i < x->ntok;) {
-    if (!x->w_cjk[x->toks[i].word]) {
+    if (!x->toks[i].cjk) {
       i++;
       continue;
     }
@@ -554,11 +574,11 @@ static long mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit, int mark) {
     x->scratch.len = 0;
     for (size_t k = 0; k < KW_CJK_STOP_CHARS && i + k < x->ntok; k++) {
       const kw_tok *t = &x->toks[i + k];
-      if (!x->w_cjk[t->word] || (k && t->brk)) break;
+      if (!t->cjk || (k && t->brk)) break;
       if (tbk_buf_append(&x->scratch, kw_strtab_str(&x->words, t->word), x->words.len[t->word])) return -1;
       if (stop_mask_of(x->scratch.data, x->scratch.len) & lbit) m = k + 1;
     }
-    for (size_t k = 0; mark && k < m; k++) x->toks[i + k].cstop = 1;
+    for (size_t k = 0; mark && k < m; k++) x->toks[i + k].cjk |= KW_TOK_STOP;
     found += m > 0;
     i += m ? m : 1;
   }
@@ -587,7 +607,7 @@ static int cjk_language(tbk_kw_extractor *x, size_t *hits) {
 
 /* The kind of token i when it may be part of a Han/Kana span, else 0. */
 static int span_kind(const tbk_kw_extractor *x, size_t i) {
-  return i < x->ntok && !x->toks[i].cstop ? x->w_cjk[x->toks[i].word] : KW_CJK_NONE;
+  return i < x->ntok && !(x->toks[i].cjk & KW_TOK_STOP) ? x->toks[i].cjk : KW_CJK_NONE;
 }
 
 /* A span's Latin-equivalent words: a word is about two Han characters. */
@@ -596,26 +616,40 @@ static uint8_t span_words(unsigned units) {
   return (uint8_t)(w < 1 ? 1 : w > TBK_KW_MAX_WORDS ? TBK_KW_MAX_WORDS : w);
 }
 
-/* Calls fn(x, i, n, id, units) for every candidate span starting at
- * token i (its ids in id, the rest 0); stops at fn's nonzero return. */
-typedef int (*span_fn)(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units);
+/* The candidate ids of a span: its string's id in stems
+ * (added when new and add) + 1; id[0] 0 when absent. -1 out of memory. */
+static int span_ids(tbk_kw_extractor *x, const tbk_buf *span, int add, uint32_t id[TBK_KW_MAX_WORDS]) {
+  memset(id, 0, sizeof(uint32_t) * TBK_KW_MAX_WORDS);
+  long sid = add ? kw_strtab_intern(&x->stems, span->data, span->len, NULL)
+                 : kw_strtab_find(&x->stems, span->data, span->len);
+  if (sid < -1 || (add && sid < 0)) return -1;
+  id[0] = (uint32_t)(sid + 1);
+  return 0;
+}
+
+/* Calls fn(x, i, n, units) for every candidate span starting at token i,
+ * the span's text in x->span; stops at fn's nonzero return. */
+typedef int (*span_fn)(tbk_kw_extractor *x, size_t i, size_t n, unsigned units);
 static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
   int k0 = span_kind(x, i);
   if (!k0 || k0 == KW_CJK_HIRAGANA) return 0;
-  uint32_t id[KW_MAX_IDS] = {0};
   unsigned units = 0;
+  x->span.len = 0;
   for (size_t n = 1; n <= KW_CJK_MAX_CHARS; n++) {
     int kind = span_kind(x, i + n - 1);
     if (!kind || (n > 1 && x->toks[i + n - 1].brk)) break;
     units += kw_cjk_units(kind);
     if (units > KW_CJK_MAX_UNITS) break;
-    id[n - 1] = x->w_stem[x->toks[i + n - 1].word] + 1;
-    if (n > 1 && kind != KW_CJK_HIRAGANA && fn(x, i, n, id, units)) return 1;
+    uint32_t w = x->toks[i + n - 1].word;
+    if (tbk_buf_append(&x->span, kw_strtab_str(&x->words, w), x->words.len[w])) return 1;
+    if (n > 1 && kind != KW_CJK_HIRAGANA && fn(x, i, n, units)) return 1;
   }
   return 0;
 }
 
-static int count_span(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units) {
+static int count_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
+  uint32_t id[TBK_KW_MAX_WORDS];
+  if (span_ids(x, &x->span, 1, id)) return 1;
   long c = cand_get(x, id, (uint32_t)i, span_words(units));
   if (c < 0) return 1;
   tbk_kw_cand *k = &x->cands[c];
@@ -627,18 +661,20 @@ static int count_span(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id
 
 /* Whether the longer span of tokens [a, b) (b - a > n of the one inside)
  * grown to end on letters other than Hiragana is a candidate found twice. */
-static int repeated(const tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t hi) {
+static int repeated(tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t hi) {
   while (a > lo && span_kind(x, a) == KW_CJK_HIRAGANA) a--;
   while (b < hi && span_kind(x, b - 1) == KW_CJK_HIRAGANA) b++;
   if (span_kind(x, a) == KW_CJK_HIRAGANA || span_kind(x, b - 1) == KW_CJK_HIRAGANA) return 0;
   if (b - a > KW_CJK_MAX_CHARS) return 0;
-  uint32_t id[KW_MAX_IDS] = {0};
   unsigned units = 0;
+  x->scratch.len = 0;
   for (size_t k = a; k < b; k++) {
     units += kw_cjk_units(span_kind(x, k));
-    id[k - a] = x->w_stem[x->toks[k].word] + 1;
+    uint32_t w = x->toks[k].word;
+    if (tbk_buf_append(&x->scratch, kw_strtab_str(&x->words, w), x->words.len[w])) return 0;
   }
-  if (units > KW_CJK_MAX_UNITS) return 0;
+  uint32_t id[TBK_KW_MAX_WORDS];
+  if (units > KW_CJK_MAX_UNITS || span_ids(x, &x->scratch, 0, id) || !id[0]) return 0;
   long c = cand_find(x, id);
   return c >= 0 && x->cands[c].tf >= 2;
 }
@@ -647,13 +683,15 @@ static int repeated(const tbk_kw_extractor *x, size_t a, size_t b, size_t lo, si
  * that span only. One character more on either side (and any Hiragana
  * after it) finds such a span whenever one holds the occurrence: every
  * span between the two is found at least as often as the longer one. */
-static int keep_span(tbk_kw_extractor *x, size_t i, size_t n, const uint32_t id[KW_MAX_IDS], unsigned units) {
+static int keep_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
   (void)units;
   if (x->toks[i].seg & TBK_KW_SEG_TITLE) return 0;
   size_t lo = i, hi = i + n; /* the phrase's Han/Kana letters around it */
   while (lo > 0 && !x->toks[lo].brk && span_kind(x, lo - 1)) lo--;
   while (hi < x->ntok && !x->toks[hi].brk && span_kind(x, hi)) hi++;
   if ((i > lo && repeated(x, i - 1, i + n, lo, hi)) || (i + n < hi && repeated(x, i, i + n + 1, lo, hi))) return 0;
+  uint32_t id[TBK_KW_MAX_WORDS];
+  if (span_ids(x, &x->span, 0, id) || !id[0]) return 0;
   long c = cand_find(x, id);
   if (c < 0) return 0;
   tbk_kw_cand *k = &x->cands[c];
@@ -705,9 +743,7 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
   size_t hits, cjk_hits = 0;
   x->lang = pick_language(x, &hits);
   uint32_t lbit = x->lang < 0 ? 0 : 1u << x->lang;
-  int any_cjk = 0;
-  for (size_t i = 0; i < x->ntok && !any_cjk; i++) any_cjk = x->w_cjk[x->toks[i].word] != 0;
-  if (any_cjk) {
+  if (x->any_cjk) {
     int cl = cjk_language(x, &cjk_hits);
     if (cl == -2 || (cl >= 0 && mark_cjk_stops(x, 1u << cl, 1) < 0))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -721,12 +757,12 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
     int in_title = (t0->seg & TBK_KW_SEG_TITLE) != 0;
     uint32_t pos = (uint32_t)body;
     if (!in_title) body++;
-    if (x->w_cjk[t0->word]) {
+    if (t0->cjk) {
       if (each_span(x, i, count_span)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       continue;
     }
     if (x->w_stop[t0->word] & lbit) continue;
-    uint32_t id[KW_MAX_IDS] = {0};
+    uint32_t id[TBK_KW_MAX_WORDS] = {0};
     int all_caps = 1, number = 0, words = 0;
     for (size_t n = 1; n <= TBK_KW_MAX_WORDS && i + n <= x->ntok; n++) {
       const kw_tok *t = &x->toks[i + n - 1];
@@ -762,12 +798,12 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
     }
   }
   x->body = body;
-  if (any_cjk) count_cjk(x);
+  if (x->any_cjk) count_cjk(x);
   for (size_t c = 0; c < x->ncand; c++) {
     double sum = 0;
     int n = 0;
-    size_t nid = x->cands[c].chars ? x->cands[c].chars : x->cands[c].words;
-    for (size_t k = 0; k < nid; k++) {
+    size_t nw = x->cands[c].chars ? x->cands[c].chars : x->cands[c].words; /* a span: its characters */
+    for (size_t k = 0; k < nw; k++) {
       uint32_t w = x->toks[x->cfirst[c] + k].word;
       if (!x->cands[c].chars && (x->w_stop[w] & lbit)) continue;
       sum += log1p((double)x->s_count[x->w_stem[w]]);
