@@ -130,7 +130,7 @@ struct tbk_kw_extractor {
   tbk_kw_cand *cands;
   uint32_t (*cid)[TBK_KW_MAX_WORDS]; /* per candidate: stem ids + 1, 0 = none (a Han/Kana span: its
                                         string's id in stems + 1, then 0s) */
-  uint32_t *ckept;               /* per Han/Kana candidate: body occurrences not inside a longer
+  uint32_t *ckept;                   /* per Han/Kana candidate: body occurrences not inside a longer
                                         repeated span (count_cjk) */
   uint32_t span_pos;                 /* count_cjk: body position of the token at hand */
   tbk_buf span;                      /* each_span: the span at hand */
@@ -466,7 +466,8 @@ static size_t cand_hash_of(const void *ctx, size_t c) {
 
 /* The candidate of these stems (ids + 1), made when new; -1 out of memory.
  * Inlined: called for every Latin n-gram. */
-static inline __attribute__((always_inline)) long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS], uint32_t tok, uint8_t words) {
+static inline __attribute__((always_inline)) long cand_get(tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WORDS],
+                                                           uint32_t tok, uint8_t words) {
   if (kw_slots_reserve(&x->cslots, &x->cnslots, x->ncand, 1024, cand_hash_of, x)) return -1;
   size_t h = cand_hash(id) & (x->cnslots - 1);
   for (;; h = (h + 1) & (x->cnslots - 1)) {
