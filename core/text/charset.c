@@ -31,7 +31,11 @@ static const struct { const char *label, *name; } aliases[] = {
     {"tis-620", "CP874"}, {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"},
     {"gb18030", "GB18030"}, {"big5", "BIG5-HKSCS"}, {"big5-hkscs", "BIG5-HKSCS"},
     {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"}, {"x-sjis", "CP932"},
-    {"windows-31j", "CP932"}, {"euc-jp", "EUC-JP"}, {"iso-2022-jp", "ISO-2022-JP"},
+    {"windows-31j", "CP932"}, {"euc-jp", "EUC-JP"}, {"iso-2022-jp", "ISO-2022-JP"}, {"csiso2022jp", "ISO-2022-JP"},
+    {"iso-2022-jp-2", "ISO-2022-JP-2"}, {"iso-2022-jp-3", "ISO-2022-JP-3"}, {"iso-2022-kr", "ISO-2022-KR"},
+    {"csiso2022kr", "ISO-2022-KR"}, {"iso-2022-cn", "ISO-2022-CN"}, {"iso-2022-cn-ext", "ISO-2022-CN-EXT"},
+    {"utf-7", "UTF-7"}, {"unicode-1-1-utf-7", "UTF-7"}, {"csunicode11utf7", "UTF-7"},
+    {"hz-gb-2312", "HZ-GB-2312"}, {"hz", "HZ-GB-2312"},
     {"euc-kr", "CP949"}, {"uhc", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
 };
 
@@ -62,7 +66,9 @@ static const char *binary_kind(const unsigned char *s, size_t n) {
   return NULL;
 }
 
-/* UTF-16 without a BOM shows as NULs in every other byte. Returns
+/* UTF-16 without a BOM shows as NULs in every other byte: the high bytes
+ * of its ASCII markup, which in Han or Kana text may be a tenth of the
+ * bytes; binary data has NULs at both parities. Returns
  * "UTF-16LE"/"UTF-16BE", or NULL. */
 static const char *utf16_guess(const unsigned char *s, size_t n, size_t *nuls) {
   size_t even = 0, odd = 0, m = n < 4096 ? n : 4096;
@@ -72,8 +78,8 @@ static const char *utf16_guess(const unsigned char *s, size_t n, size_t *nuls) {
     else even++;
   }
   *nuls = even + odd;
-  if (m >= 16 && odd * 10 > m * 4 && even * 50 < m) return "UTF-16LE";
-  if (m >= 16 && even * 10 > m * 4 && odd * 50 < m) return "UTF-16BE";
+  if (m >= 16 && odd * 10 > m && even * 20 < odd) return "UTF-16LE";
+  if (m >= 16 && even * 10 > m && odd * 20 < even) return "UTF-16BE";
   return NULL;
 }
 
@@ -155,7 +161,9 @@ static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out
 /* East Asian multibyte charsets, whose byte pairs a detector tells apart
  * from Western text reliably. */
 static int east_asian(const char *cs) {
-  static const char *const names[] = {"GB18030", "BIG5-HKSCS", "CP932", "EUC-JP", "CP949", "ISO-2022-JP", "EUC-TW"};
+  static const char *const names[] = {"GB18030",     "BIG5-HKSCS",  "CP932",       "EUC-JP",
+                                      "CP949",       "ISO-2022-JP", "EUC-TW",      "ISO-2022-KR",
+                                      "ISO-2022-CN", "ISO-2022-JP-2"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcmp(cs, names[i]) == 0) return 1;
   return 0;
@@ -213,9 +221,11 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     size_t nuls;
     cs = utf16_guess(u, len, &nuls);
     if (!cs) {
+      /* ESC, SO and SI are the shifts of the 7-bit ISO-2022 charsets
+       * (Korean text shifts at every word): text, not binary. */
       size_t m = len < 4096 ? len : 4096, ctl = 0;
       for (size_t i = 0; i < m; i++)
-        if (u[i] < 0x20 && !strchr("\t\n\r\f", u[i])) ctl++;
+        if (u[i] < 0x20 && (!u[i] || !strchr("\t\n\r\f\x1b\x0e\x0f", u[i]))) ctl++; /* strchr finds NUL */
       if (ctl * 10 > m) return tbk_fail(err, TBK_ERR_BINARY, "not HTML: %zu of the first %zu bytes are control bytes", ctl, m);
     }
   }
@@ -243,6 +253,10 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs) {
     rc = iconv_to_utf8(cs, body, blen, out);
+    /* A stateful charset read as windows-1252 would keep its shift
+     * sequences as text: refused by name instead. */
+    if (rc == 1 && (strncmp(cs, "ISO-2022", 8) == 0 || strncmp(cs, "HZ", 2) == 0 || strcmp(cs, "UTF-7") == 0))
+      return tbk_fail(err, TBK_ERR_FORMAT, "charset %s is not supported (no converter for it on this system)", cs);
     if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
   } else if (tbk_utf8_valid(body, blen) && !memmem(body, blen, "\x1b$", 2)) {
     cs = "UTF-8";
