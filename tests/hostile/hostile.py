@@ -361,6 +361,63 @@ def class7():
                         failures.append("class7 %s stage: %s = %r" % (stage, key, row[key]))
 
 
+# ----------------------------------------------------------- encodings
+
+def class8():
+    """Stateful and 7-bit encodings, and UTF-16 without a BOM: decoded to
+    their text (declared or, for ISO-2022, detected), or refused by naming
+    the charset: never "not HTML" (binary) and never their raw shifts."""
+    ja = [("日本", "東京"), ("大阪", "京都"), ("名古屋", "横浜"), ("札幌", "福岡")]
+    ko = [("한국", "서울"), ("부산", "대구"), ("인천", "광주"), ("대전", "울산")]
+    zh = [("中文", "北京"), ("上海", "广州"), ("深圳", "天津"), ("重庆", "成都")]
+    latin = [("Grüße", "Köln"), ("schöne", "Straße"), ("Åre", "Malmö"), ("Zürich", "Genève")]
+
+    def table(pairs, meta):
+        # One short run a cell: the ISO-2022 shifts are a tenth of the bytes.
+        rows = "".join("<tr><td>%s</td><td>%s</td></tr>" % p for p in pairs * 60)
+        return ("<html><head>%s<title>t</title></head><body><table>%s</table><p>%s</p></body></html>"
+                % (meta, rows, " ".join(a + " " + b for a, b in pairs * 3)))
+
+    cases = [
+        # name, python codec, pairs, declared label (None: undeclared), expected outcome
+        ("ISO-2022-JP declared", "iso-2022-jp", ja, "iso-2022-jp", "text"),
+        ("ISO-2022-JP undeclared", "iso-2022-jp", ja, None, "text"),
+        ("ISO-2022-JP-2 declared", "iso-2022-jp-2", ja, "iso-2022-jp-2", "text"),
+        ("ISO-2022-KR declared", "iso-2022-kr", ko, "iso-2022-kr", "text"),
+        ("ISO-2022-KR undeclared", "iso-2022-kr", ko, None, "text"),
+        ("csISO2022KR declared", "iso-2022-kr", ko, "csISO2022KR", "text"),
+        ("UTF-7 declared", "utf-7", latin, "utf-7", "text"),
+        ("UTF-16LE without BOM", "utf-16-le", ja, "utf-16le", "text"),
+        ("UTF-16BE without BOM", "utf-16-be", ja, "utf-16be", "text"),
+        ("UTF-16BE without BOM, Latin", "utf-16-be", latin, None, "text"),
+        ("HZ-GB-2312 declared", "hz", zh, "hz-gb-2312",
+         r"charset HZ-GB-2312 is not supported \(no converter for it on this system\) \(skipped\)"),
+    ]
+    for name, codec, pairs, label, want in cases:
+        meta = "<meta charset=%s>" % label if label else ""
+        f = write(TMP + "/enc.html", table(pairs, meta).encode(codec))
+        out = TMP + "/enc.txt"
+        if os.path.exists(out):
+            os.remove(out)
+        if want == "text":
+            case("class8 %s" % name, "predict", ["-m", MODEL, "--stage", "template", "-f", "jsonl", "-o", "enc.txt", "enc.html"], 0,
+                 no_err=r"not HTML|control bytes", present=[out], secs=5)
+            # Every block with its text, whatever its score.
+            got = " ".join(json.loads(l)["text"] for l in open(out, encoding="utf-8")) if os.path.exists(out) else ""
+            missing = [w for p in pairs for w in p if w not in got]
+            if missing or "\ufffd" in got or re.search(r"\$\)C|\$B|\+AP|~\{", got):
+                failures.append("class8 %s: text not decoded (missing %s): %r" % (name, missing[:3], got[:120]))
+        else:
+            case("class8 %s" % name, "predict", ["-m", MODEL, "-o", "enc.txt", "enc.html"], 3,
+                 err=r"^tbk-predict: warning: enc.html: " + want, present=[out], secs=5)
+        os.remove(f)
+    # NUL bytes at both parities are still binary, not UTF-16.
+    f = write(TMP + "/nul.html", b"<html><body><p>" + b"text \0\0 more \0 " * 200 + b"</p></body></html>")
+    case("class8 NULs at both parities", "predict", ["-m", MODEL, "-o", "nul.txt", "nul.html"], 3,
+         err=r"nul.html: not HTML: \d+ of the first \d+ bytes are control bytes \(skipped\)", secs=5)
+    os.remove(f)
+
+
 # ------------------------------------------------------------ messages
 
 def class9():
@@ -397,7 +454,7 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "7": class7, "9": class9}
+CLASSES = {"1": class1, "2": class2, "3": class3, "7": class7, "8": class8, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
