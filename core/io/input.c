@@ -52,7 +52,8 @@ void tbk_input_options_init(tbk_input_options *o) {
 }
 
 static void ref_free(tbk_page_ref *r) {
-  if (r->is_temp && r->file) unlink(r->file);
+  if (r->is_temp == 2) close(r->temp_fd);
+  else if (r->is_temp && r->file) unlink(r->file);
   free(r->site);
   free(r->page);
   free(r->url);
@@ -384,7 +385,22 @@ static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
     free(tmpl);
     return st;
   }
-  FILE *f = fdopen(fd, "wb");
+  /* The copy is unlinked at once and read back through /proc/self/fd, so
+   * that a signal ending the program (the library installs no handlers)
+   * leaves nothing behind. Without /proc the named file stays until the
+   * list is freed. */
+  char anon[48];
+  int keep = -1;
+  snprintf(anon, sizeof anon, "/proc/self/fd/%d", fd);
+  if (access(anon, R_OK) == 0 && (keep = dup(fd)) >= 0 && unlink(tmpl) == 0) {
+    snprintf(anon, sizeof anon, "/proc/self/fd/%d", keep);
+    free(tmpl);
+    tmpl = strdup(anon);
+  } else if (keep >= 0) {
+    close(keep);
+    keep = -1;
+  }
+  FILE *f = tmpl ? fdopen(fd, "wb") : NULL;
   tbk_status st = TBK_OK;
   if (!f) {
     close(fd);
@@ -414,11 +430,13 @@ static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     goto fail;
   }
-  l->refs[l->n - 1].is_temp = 1;
+  l->refs[l->n - 1].is_temp = keep >= 0 ? 2 : 1;
+  l->refs[l->n - 1].temp_fd = keep;
   free(tmpl);
   return TBK_OK;
 fail:
-  unlink(tmpl);
+  if (keep >= 0) close(keep);
+  else if (tmpl) unlink(tmpl);
   free(tmpl);
   return st;
 }

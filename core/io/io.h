@@ -17,7 +17,9 @@ typedef struct tbk_page_ref {
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
   int is_warc;
   int is_temp;        /* file is a temporary copy of stdin, removed by
-                         tbk_page_list_free */
+                         tbk_page_list_free; 2: already unlinked, file is
+                         /proc/self/fd/<temp_fd>, closed by the free */
+  int temp_fd;
 } tbk_page_ref;
 
 typedef struct tbk_input_options {
