@@ -283,6 +283,58 @@ def class3():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
 
 
+# ------------------------------------------------------- special files
+
+def class6():
+    """FIFOs, devices and directories where a file is read, a full disk
+    where one is written, and the stdin spool under SIGTERM."""
+    p = write(TMP + "/p.html", page(1))
+    fifo = TMP + "/fifo"
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    os.makedirs(TMP + "/dir.html", exist_ok=True)
+    shapes = [
+        ("FIFO with no writer as a page", ["-m", MODEL, "-o", "o.txt", "fifo"], 3, r"fifo: empty page \(0 bytes\) \(skipped\)"),
+        ("FIFO with no writer as the model", ["-m", "fifo", "-o", "o.txt", "p.html"], 5,
+         r"fifo: truncated or not a tbk model"),
+        ("/dev/zero as the model", ["-m", "/dev/zero", "-o", "o.txt", "p.html"], 5,
+         r"/dev/zero: cannot read: is a device, not a file"),
+        ("/dev/zero as a page", ["-m", MODEL, "-o", "o.txt", "/dev/zero"], 3,
+         r"/dev/zero: cannot read: is a device, not a file \(skipped\)"),
+        ("a directory as the model", ["-m", "dir.html", "-o", "o.txt", "p.html"], 5, r"dir.html: cannot read: is a directory"),
+        ("-o on a full disk", ["-m", MODEL, "-o", "/dev/full", "p.html"], 4,
+         r"/dev/full: cannot write output: No space left on device"),
+    ]
+    for name, args, rc, msg in shapes:
+        absent = [TMP + "/o.txt"] if rc in (4, 5) else []
+        case("class6 " + name, "predict", args, rc, err=r"^tbk-predict: (error|warning): " + msg, absent=absent, secs=5)
+        if os.path.exists(TMP + "/o.txt"):
+            os.remove(TMP + "/o.txt")
+    case("class6 /dev/zero as labels", "features", ["--labels", "/dev/zero", "-o", "f.svm", "p.html"], 1,
+         err=r"^tbk-features: error: /dev/zero: cannot read: is a device, not a file", absent=[TMP + "/f.svm"], secs=5)
+    case("class6 a directory as labels", "features", ["--labels", "dir.html", "-o", "f.svm", "p.html"], 1,
+         err=r"^tbk-features: error: dir.html: cannot read: is a directory", absent=[TMP + "/f.svm"], secs=5)
+    # The stdin spool: the program ended by SIGTERM while stdin is still
+    # open leaves no copy of it in TMPDIR.
+    spool = TMP + "/spool"
+    shutil.rmtree(spool, ignore_errors=True)
+    os.makedirs(spool)
+    env = dict(os.environ, TMPDIR=spool)
+    proc = subprocess.Popen([PROGS["predict"], "-m", MODEL, "-o", TMP + "/stdin.txt", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=TMP)
+    proc.stdin.write(page(2).encode())
+    proc.stdin.flush()
+    time.sleep(0.5 * SLOW)
+    proc.terminate()
+    proc.wait()
+    proc.stdin.close()
+    left = os.listdir(spool)
+    if left or os.path.exists(TMP + "/stdin.txt"):
+        failures.append("class6 stdin spool under SIGTERM: left %s" % (left + ["stdin.txt"] * os.path.exists(TMP + "/stdin.txt")))
+    else:
+        print("ok class6 stdin spool under SIGTERM")
+
+
 # ------------------------------------------------------------- numbers
 
 def reseal(text):
@@ -454,7 +506,7 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "7": class7, "8": class8, "9": class9}
+CLASSES = {"1": class1, "2": class2, "3": class3, "6": class6, "7": class7, "8": class8, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
