@@ -1,7 +1,7 @@
 /* libxml2's HTML parser under a watch that stops a page whose parse would
  * cost more than linear time. Two shapes are quadratic in libxml2 2.9 and
  * pass every size limit:
- *  - end tags (and misplaced <body>/<head>/<html> tags) that match nothing
+ *  - end tags (and misplaced <body> tags) that match nothing
  *    open: each is looked up through the whole stack of open elements, so
  *    a page 90,000 elements deep with as many stray end tags takes minutes;
  *  - distinct names: element and attribute names are interned in a
@@ -10,7 +10,7 @@
  *    distinct attribute names take 100 s).
  * Every such scan reports a recovered error, so the error handler charges
  * the stack's depth to a budget proportional to the page's size; the
- * dictionary's size is polled at every SAX event. Either bound stops the
+ * dictionary's size is polled at every element, text and error. Either bound stops the
  * parser, and the page is refused with a limit error. */
 #include <stdint.h>
 
