@@ -10,8 +10,8 @@
  *    distinct attribute names take 100 s).
  * Every such scan reports a recovered error, so the error handler charges
  * the stack's depth to a budget proportional to the page's size; the
- * dictionary's size is polled at every element, text and error. Either bound stops the
- * parser, and the page is refused with a limit error. */
+ * dictionary's size is polled at every element, text and error. Either
+ * bound stops the parser, and the page is refused with a limit error. */
 #include <stdint.h>
 
 #include <libxml/SAX2.h>
