@@ -15,7 +15,7 @@
 #include "tbk_internal.h"
 
 static const char *prog_name = "tbk";
-static cli_out *open_outs[8]; /* removed on cli_die, so no half file stays */
+static cli_out *open_outs[16]; /* removed on cli_die, so no half file stays */
 
 void cli_init(const char *prog) { prog_name = prog; }
 const char *cli_prog(void) { return prog_name; }
@@ -282,31 +282,37 @@ static void forget(cli_out *o) {
 
 void cli_out_abort(cli_out *o) {
   if (!o->tmp) return;
-  fclose(o->f);
+  if (o->f) fclose(o->f);
+  /* A finished file has its temporary name already (see cli_out_finish). */
   if (!o->anon) unlink(o->tmp);
   forget(o);
 }
 
-void cli_out_commit(cli_out *o) {
+void cli_out_finish(cli_out *o) {
   if (!o->tmp) {
     FILE *f = o->f;
+    if (!f) return;
     const char *name = o->path ? o->path : "standard output";
     int bad = fflush(f) || ferror(f);
     if (f != stdout && fclose(f)) bad = 1;
-    if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", name, strerror(errno));
-    free(o->path);
-    o->path = NULL;
     o->f = NULL;
+    if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", name, strerror(errno));
     return;
   }
+  if (!o->f) return;
   int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
   int saved = errno;
   /* The unnamed file needs its descriptor to get a name: before fclose. */
   if (!bad && o->anon && name_anonymous(o)) { bad = 1; saved = errno; }
   if (fclose(o->f)) { bad = 1; saved = errno; }
   o->f = NULL;
-  if (!bad && rename(o->tmp, o->path)) { bad = 1; saved = errno; }
-  if (bad) {
+  /* Still registered: cli_die removes this file with every other one. */
+  if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", o->path, strerror(saved));
+}
+
+void cli_out_publish(cli_out *o) {
+  if (o->tmp && rename(o->tmp, o->path)) {
+    int saved = errno;
     if (!o->anon) unlink(o->tmp);
     char *path = o->path;
     o->path = NULL;
@@ -314,6 +320,18 @@ void cli_out_commit(cli_out *o) {
     cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", path, strerror(saved));
   }
   forget(o);
+}
+
+void cli_out_commit(cli_out *o) {
+  cli_out_finish(o);
+  cli_out_publish(o);
+}
+
+void cli_out_commit_all(cli_out *const *outs, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (outs[i]) cli_out_finish(outs[i]);
+  for (size_t i = 0; i < n; i++)
+    if (outs[i]) cli_out_publish(outs[i]);
 }
 
 int cli_out_write(void *ctx, const char *data, size_t n) {

@@ -77,6 +77,14 @@ void cli_output_check(const char *opt, const char *path);
  * TBK_EXIT_WRITE on failure (removing the temporary file). */
 void cli_out_commit(cli_out *o);
 void cli_out_abort(cli_out *o);
+/* The two halves of cli_out_commit, for a run with several outputs: finish
+ * every output (flush, fsync: where a full disk shows) before publishing
+ * (renaming) any, so a run that fails leaves none of them behind. A
+ * finished output not yet published is removed by cli_die. */
+void cli_out_finish(cli_out *o);
+void cli_out_publish(cli_out *o);
+/* Finish all of outs (NULL entries skipped), then publish them all. */
+void cli_out_commit_all(cli_out *const *outs, size_t n);
 /* tbk_write_fn adaptor: ctx is a cli_out. */
 int cli_out_write(void *ctx, const char *data, size_t n);
 /* The same, but a write that fails dies ("FILE: cannot write", exit 4). */

@@ -143,9 +143,8 @@ int main(int argc, char **argv) {
   tbk_rows_free(rows);
   tbk_predictor_free(pred);
   tbk_model_free(model);
-  cli_out_commit(&out);
-  if (r.words) cli_out_commit(&words);
-  if (r.meta) cli_out_commit(&meta);
+  cli_out *const outs[] = {&out, r.words ? &words : NULL, r.meta ? &meta : NULL};
+  cli_out_commit_all(outs, 3);
   int code = cli_pages_exit(&r.pages);
   if (code == TBK_EXIT_OK && (bad_lines || changed || missing)) code = TBK_EXIT_PARTIAL;
   return cli_exit(code);

@@ -80,8 +80,8 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
     if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
   }
   cli_pages_progress_end(pages);
-  cli_out_commit(out);
-  if (stats_path) cli_out_commit(&stats);
+  cli_out *const outs[] = {out, stats_path ? &stats : NULL};
+  cli_out_commit_all(outs, 2);
   int code = cli_pages_exit(pages);
   return code == TBK_EXIT_OK && skipped_sites ? TBK_EXIT_PARTIAL : code;
 }

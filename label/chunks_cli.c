@@ -165,8 +165,8 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     free(sx.names);
   }
   free(sx.added);
-  cli_out_commit(out);
-  if (stats_path) cli_out_commit(&stats);
+  cli_out *const outs[] = {out, stats_path ? &stats : NULL};
+  cli_out_commit_all(outs, 2);
   int code = cli_pages_exit(pages);
   if (code == TBK_EXIT_OK && skipped_sites) code = TBK_EXIT_PARTIAL;
   return code;
