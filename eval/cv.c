@@ -1,4 +1,5 @@
 /* tbk-eval cv: cross-site cross-validation with the text / non-text ablation. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -335,6 +336,74 @@ static void write_summary(const cv_run *c) {
   tbk_buf_free(&js);
 }
 
+/* --out is built in a directory beside it and moved into place only when
+ * every file is written, so a run that fails (or is killed) midway leaves
+ * no partial --out: at most a "DIR.tmp.XXXXXX" that a failure removes. */
+static char *staged_dir;
+
+static void remove_staged(void) {
+  if (!staged_dir) return;
+  DIR *d = opendir(staged_dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      char *p = join(staged_dir, e->d_name);
+      if (p) unlink(p);
+      free(p);
+    }
+  if (d) closedir(d);
+  rmdir(staged_dir);
+  free(staged_dir);
+  staged_dir = NULL;
+}
+
+static char *stage_dir(const char *outdir) {
+  const char *slash = strrchr(outdir, '/');
+  if (slash && slash != outdir) {
+    char *parent = strndup(outdir, (size_t)(slash - outdir));
+    if (!parent) cli_die(TBK_EXIT_FAIL, "out of memory");
+    if (cli_mkdirs(parent)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", parent, strerror(errno));
+    free(parent);
+  }
+  size_t n = strlen(outdir) + 16;
+  char *tmp = malloc(n);
+  if (!tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(tmp, n, "%s.tmp.XXXXXX", outdir);
+  if (!mkdtemp(tmp)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", outdir, strerror(errno));
+  staged_dir = tmp;
+  atexit(remove_staged);
+  /* mkdtemp makes it 0700; --out should get the usual mode. */
+  mode_t um = umask(0);
+  umask(um);
+  if (chmod(tmp, 0777 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", tmp, strerror(errno));
+  return tmp;
+}
+
+/* A new --out is the staged directory renamed; an existing one gets the
+ * staged files renamed into it, only now that all of them are complete. */
+static void publish_dir(const char *outdir) {
+  if (rename(staged_dir, outdir) == 0) {
+    free(staged_dir);
+    staged_dir = NULL;
+    return;
+  }
+  if (errno != EEXIST && errno != ENOTEMPTY)
+    cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", outdir, strerror(errno));
+  DIR *d = opendir(staged_dir);
+  if (!d) cli_die(TBK_EXIT_WRITE, "%s: cannot read: %s", staged_dir, strerror(errno));
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    char *from = join(staged_dir, e->d_name), *to = join(outdir, e->d_name);
+    if (!from || !to) cli_die(TBK_EXIT_FAIL, "out of memory");
+    if (rename(from, to)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", to, strerror(errno));
+    free(from);
+    free(to);
+  }
+  closedir(d);
+  remove_staged();
+}
+
 int cmd_cv(int argc, char **argv) {
   cli_init("tbk-eval cv");
   cv_run c = {0};
@@ -357,7 +426,8 @@ int cmd_cv(int argc, char **argv) {
   if (!c.quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites, %u folds (schema %s)\n", cli_prog(), c.rows, c.nsites, c.folds,
             tbk_dataset_schema(c.ds));
-  if (cli_mkdirs(c.outdir)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", c.outdir, strerror(errno));
+  const char *outdir = c.outdir;
+  c.outdir = stage_dir(outdir);
   index_rows(&c);
   cli_progress_start(&meter, c.progress, NULL, 0);
   for (int vi = 0; vi < 3; vi++)
@@ -366,6 +436,10 @@ int cmd_cv(int argc, char **argv) {
   write_plot(&c);
   write_per_site(&c);
   write_summary(&c);
+  /* The table on stdout is an output too: --out appears only if it went out. */
+  int code = cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  if (code != TBK_EXIT_WRITE) publish_dir(outdir);
+  c.outdir = outdir;
   for (int v = 0; v < 3; v++) {
     tbk_ranking_free(&c.res[v].rank);
     free(c.res[v].scores);
@@ -374,5 +448,5 @@ int cmd_cv(int argc, char **argv) {
   free(c.site_name);
   free(c.site_of);
   tbk_dataset_free(c.ds);
-  return cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  return code;
 }
