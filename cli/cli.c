@@ -281,7 +281,13 @@ static void forget(cli_out *o) {
 }
 
 void cli_out_abort(cli_out *o) {
-  if (!o->tmp) return;
+  if (!o->tmp) {
+    if (o->f && o->f != stdout) fclose(o->f);
+    o->f = NULL;
+    free(o->path);
+    o->path = NULL;
+    return;
+  }
   if (o->f) fclose(o->f);
   /* A finished file has its temporary name already (see cli_out_finish). */
   if (!o->anon) unlink(o->tmp);
@@ -325,6 +331,12 @@ void cli_out_publish(cli_out *o) {
 void cli_out_commit(cli_out *o) {
   cli_out_finish(o);
   cli_out_publish(o);
+}
+
+int cli_out_settle(cli_out *o, int code) {
+  if (code == TBK_EXIT_WRITE) cli_out_abort(o);
+  else cli_out_publish(o);
+  return code;
 }
 
 void cli_out_commit_all(cli_out *const *outs, size_t n) {

@@ -83,6 +83,9 @@ void cli_out_abort(cli_out *o);
  * finished output not yet published is removed by cli_die. */
 void cli_out_finish(cli_out *o);
 void cli_out_publish(cli_out *o);
+/* Publish a finished output, or remove it when code (what cli_exit
+ * returned) is TBK_EXIT_WRITE: stdout failed, so the run did. Returns code. */
+int cli_out_settle(cli_out *o, int code);
 /* Finish all of outs (NULL entries skipped), then publish them all. */
 void cli_out_commit_all(cli_out *const *outs, size_t n);
 /* tbk_write_fn adaptor: ctx is a cli_out. */

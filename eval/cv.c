@@ -438,7 +438,7 @@ int cmd_cv(int argc, char **argv) {
   write_summary(&c);
   /* The table on stdout is an output too: --out appears only if it went out. */
   int code = cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
-  if (code != TBK_EXIT_WRITE) publish_dir(outdir);
+  if (publish_files(code) != TBK_EXIT_WRITE) publish_dir(outdir);
   c.outdir = outdir;
   for (int v = 0; v < 3; v++) {
     tbk_ranking_free(&c.res[v].rank);

@@ -47,11 +47,30 @@ int json_num(tbk_buf *b, double v) {
   return isnan(v) || isinf(v) ? tbk_buf_puts(b, "null") : tbk_buf_printf(b, "%.4f", v);
 }
 
+/* Files written but not yet renamed into place (see publish_files). */
+static cli_out **pending;
+static size_t npending;
+
 void write_file(const char *path, const tbk_buf *b) {
-  cli_out o;
-  cli_out_open(&o, path);
-  if (b->len && fwrite(b->data, 1, b->len, o.f) != b->len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", path);
-  cli_out_commit(&o);
+  cli_out **grown = realloc(pending, (npending + 1) * sizeof *pending);
+  cli_out *o = malloc(sizeof *o);
+  if (!grown || !o) cli_die(TBK_EXIT_FAIL, "out of memory");
+  pending = grown;
+  cli_out_open(o, path);
+  if (b->len && fwrite(b->data, 1, b->len, o->f) != b->len) cli_die(TBK_EXIT_WRITE, "%s: cannot write", path);
+  cli_out_finish(o);
+  pending[npending++] = o;
+}
+
+int publish_files(int code) {
+  for (size_t i = 0; i < npending; i++) {
+    cli_out_settle(pending[i], code);
+    free(pending[i]);
+  }
+  free(pending);
+  pending = NULL;
+  npending = 0;
+  return code;
 }
 
 const char *fmt4(char *buf, double v) {

@@ -20,8 +20,14 @@ char *join(const char *a, const char *b);
 char *find_prediction(const char *dir, const char *page);
 /* Append a number for JSON: null for NaN and infinities; 0 ok, -1 nomem. */
 int json_num(tbk_buf *b, double v) __attribute__((warn_unused_result));
-/* Write b to path atomically (dies on failure). */
+/* Write b to a temporary file for path (dies on failure); publish_files
+ * renames it into place, so a run with several outputs leaves none of
+ * them when one fails. */
 void write_file(const char *path, const tbk_buf *b);
+/* Call with the run's exit code once everything is written (stdout
+ * included, see cli_exit): renames the files of write_file into place, or
+ * removes them when code is TBK_EXIT_WRITE. Returns code. */
+int publish_files(int code);
 /* "%.4f", or "-" for NaN; buf holds 32 bytes. */
 const char *fmt4(char *buf, double v);
 #endif

@@ -171,7 +171,7 @@ int cmd_gold(int argc, char **argv) {
       fprintf(pp.f, "%s\t%s\t%s\t%zu\t%zu\n", ref->site, ref->page, prf, ov.pred_tokens, ov.gold_tokens);
     }
   }
-  if (per_page) cli_out_commit(&pp);
+  if (per_page) cli_out_finish(&pp); /* renamed into place once stdout is written too */
   if (npages == 0) cli_die(TBK_EXIT_FAIL, "%s: no page has a gold file", manifest);
   double pm, pmed, rm, rmed, fm, fmed;
   tbk_mean_median(P, npages, &pm, &pmed);
@@ -201,6 +201,7 @@ int cmd_gold(int argc, char **argv) {
   free(F);
   tbk_tokenizer_free(tok);
   tbk_page_list_free(&list);
-  return cli_exit(problems ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  int code = cli_exit(problems ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  return per_page ? cli_out_settle(&pp, code) : code;
 }
 

@@ -46,9 +46,9 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
   if (strcmp(cmd, "--version") == 0) return cli_version();
   if (strcmp(cmd, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
-  if (strcmp(cmd, "gold") == 0) return cmd_gold(argc - 1, argv + 1);
-  if (strcmp(cmd, "snippets") == 0) return cmd_snippets(argc - 1, argv + 1);
-  if (strcmp(cmd, "chunks") == 0) return cmd_chunks(argc - 1, argv + 1);
-  if (strcmp(cmd, "keywords") == 0) return cmd_keywords(argc - 1, argv + 1);
+  if (strcmp(cmd, "gold") == 0) return publish_files(cmd_gold(argc - 1, argv + 1));
+  if (strcmp(cmd, "snippets") == 0) return publish_files(cmd_snippets(argc - 1, argv + 1));
+  if (strcmp(cmd, "chunks") == 0) return publish_files(cmd_chunks(argc - 1, argv + 1));
+  if (strcmp(cmd, "keywords") == 0) return publish_files(cmd_keywords(argc - 1, argv + 1));
   cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks or keywords)", cmd);
 }

@@ -229,7 +229,7 @@ int cmd_snippets(int argc, char **argv) {
       fprintf(pp.f, "%s\t%s\t%zu\t%zu\t%zu\t%zu\n", p->key, page ? page : "", pc.tp, pc.fn, pc.fp, pc.tn);
   }
   if (unmapped > 10) cli_warn("%zu keys in all are not in %s", unmapped, tsv_path);
-  if (per_page) cli_out_commit(&pp);
+  if (per_page) cli_out_finish(&pp); /* renamed into place once stdout is written too */
   double tp = (double)total.tp, fn = (double)total.fn, fp = (double)total.fp, tn = (double)total.tn;
   double prec = tp + fp > 0 ? tp / (tp + fp) : 0, rec = tp + fn > 0 ? tp / (tp + fn) : 0;
   double acc = tp + fn + fp + tn > 0 ? (tp + tn) / (tp + fn + fp + tn) : 0;
@@ -255,6 +255,7 @@ int cmd_snippets(int argc, char **argv) {
   free(sorted);
   free(base);
   tbk_snippets_free(set);
-  return cli_exit(problems || unmapped ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  int code = cli_exit(problems || unmapped ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
+  return per_page ? cli_out_settle(&pp, code) : code;
 }
 
