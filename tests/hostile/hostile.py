@@ -314,6 +314,17 @@ def class6():
          err=r"^tbk-features: error: /dev/zero: cannot read: is a device, not a file", absent=[TMP + "/f.svm"], secs=5)
     case("class6 a directory as labels", "features", ["--labels", "dir.html", "-o", "f.svm", "p.html"], 1,
          err=r"^tbk-features: error: dir.html: cannot read: is a directory", absent=[TMP + "/f.svm"], secs=5)
+    # Two outputs, the second on a full disk: the first is not left either.
+    pages = TMP + "/sixpages"
+    for i in range(3):
+        write(pages + "/p%d.html" % i, page(i))
+    case("class6 label --stats on a full disk", "label", ["-q", "--min-pages", "2", "-o", "lab.jsonl", "--stats",
+         "/dev/full", "sixpages"], 4, err=r"^tbk-label: error: /dev/full: cannot write output: No space left on device",
+         absent=[TMP + "/lab.jsonl"], secs=5)
+    case("class6 features --meta on a full disk", "features", ["-o", "f.svm", "--words", "f.words", "--meta",
+         "/dev/full", "sixpages"], 4, err=r"^tbk-features: error: /dev/full: cannot write output: No space left",
+         absent=[TMP + "/f.svm", TMP + "/f.words"], secs=5)
+    cv_full_stdout()
     # The stdin spool: the program ended by SIGTERM while stdin is still
     # open leaves no copy of it in TMPDIR.
     spool = TMP + "/spool"
@@ -333,6 +344,42 @@ def class6():
         failures.append("class6 stdin spool under SIGTERM: left %s" % (left + ["stdin.txt"] * os.path.exists(TMP + "/stdin.txt")))
     else:
         print("ok class6 stdin spool under SIGTERM")
+
+
+def cv_full_stdout():
+    """tbk-eval cv whose table cannot be written (stdout on a full disk):
+    exit 4 and neither --out nor its staging directory left."""
+    syn = TMP + "/synth"
+    if not os.path.exists(syn + "/manifest.tsv"):
+        subprocess.run([sys.executable, SRC + "/datasets/synth_sites.py", "--out", syn, "--sites", "3", "--pages", "6",
+                        "--seed", "3"], stdout=subprocess.DEVNULL, check=True)
+    rows = [TMP + "/cv.svm", TMP + "/cv.words", TMP + "/cv.meta"]
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/cv.jsonl", syn + "/manifest.tsv"],
+                   stderr=subprocess.DEVNULL, check=True)
+    subprocess.run([PROGS["features"], "--labels", TMP + "/cv.jsonl", "-o", rows[0], "--words", rows[1], "--meta",
+                    rows[2], syn + "/manifest.tsv"], stderr=subprocess.DEVNULL)
+    out = TMP + "/cvout"
+    shutil.rmtree(out, ignore_errors=True)
+    t0 = time.monotonic()
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([PROGS["eval"], "cv", "-q", "-k", "3", "--out", out] + rows, stdout=full,
+                           stderr=subprocess.PIPE, timeout=60 * SLOW, cwd=TMP)
+    took = time.monotonic() - t0
+    stderr = r.stderr.decode("utf-8", "replace")
+    left = [f for f in os.listdir(TMP) if f.startswith("cvout")]
+    problems = []
+    if r.returncode != 4:
+        problems.append("exit %d, expected 4" % r.returncode)
+    if not re.search(r"^tbk-eval cv: error: cannot write to standard output: No space left", stderr, re.M):
+        problems.append("stderr lacks the stdout error")
+    if left:
+        problems.append("left behind: %s" % left)
+    if took > 10 * SLOW:
+        problems.append("took %.1f s" % took)
+    if problems:
+        failures.append("class6 eval cv, stdout on a full disk: %s\n    stderr: %s" % ("; ".join(problems), stderr))
+    else:
+        print("ok %-40s exit 4  %.2f s" % ("class6 eval cv, stdout on a full disk", took))
 
 
 # ------------------------------------------------------------- numbers
