@@ -178,6 +178,10 @@ static tbk_status read_stream(tbk_label_set *s, FILE *f, const char *path, tbk_w
   }
   free(line);
   if (st == TBK_OK && ferror(f)) st = tbk_fail(err, TBK_ERR_IO, "read error");
+  /* Nothing at all is no set of labels: most often a FIFO nobody writes
+   * to (tbk_open_read does not wait for one) or a labelling run that
+   * failed, and reading it as "no block labelled" would hide either. */
+  if (st == TBK_OK && lineno == 0) st = tbk_fail(err, TBK_ERR_FORMAT, "empty labels file (0 bytes)");
   return st;
 }
 

@@ -314,6 +314,11 @@ def class6():
          err=r"^tbk-features: error: /dev/zero: cannot read: is a device, not a file", absent=[TMP + "/f.svm"], secs=5)
     case("class6 a directory as labels", "features", ["--labels", "dir.html", "-o", "f.svm", "p.html"], 1,
          err=r"^tbk-features: error: dir.html: cannot read: is a directory", absent=[TMP + "/f.svm"], secs=5)
+    case("class6 FIFO with no writer as labels", "features", ["--labels", "fifo", "-o", "f.svm", "p.html"], 1,
+         err=r"^tbk-features: error: fifo: empty labels file \(0 bytes\)", absent=[TMP + "/f.svm"], secs=5)
+    write(TMP + "/empty.jsonl", "")
+    case("class6 empty labels file", "features", ["--labels", "empty.jsonl", "-o", "f.svm", "p.html"], 1,
+         err=r"^tbk-features: error: empty.jsonl: empty labels file \(0 bytes\)", absent=[TMP + "/f.svm"], secs=5)
     # Two outputs, the second on a full disk: the first is not left either.
     pages = TMP + "/sixpages"
     for i in range(3):
