@@ -712,20 +712,38 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
   return tbk_units_page_with(ux, p, block_p, NULL, err);
 }
 
-tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
-                               tbk_error *err) {
-  pthread_once(&sc_once, sc_init);
-  tbk_status st = tbk_units_segment(ux, p, err);
-  if (st) return st;
-  size_t nn = p->n_nodes, nu = ux->n, dim = ux->dim;
-  size_t words_per = (ux->attr_width + 63) / 64;
-  /* The last page's sparse columns go back to 0 (the rest of its rows
-   * past the fixed features already is), before values may move. */
+/* One page's pass over its units: what the steps below share. */
+typedef struct unit_pass {
+  tbk_units *ux;
+  const tbk_page *p;
+  const double *block_p;
+  const tbk_features *fx; /* NULL when it is another page's */
+  size_t nn, nu, dim, words_per, sp_max;
+  size_t page_chars, page_anchor, page_words;
+  double *tmpl_p, *dens; /* per unit: template probability, text density */
+  size_t tok_k, bound_k; /* fx's first token and piece bound not before the unit */
+  /* Readability's best element, its runner-up and the long units */
+  uint32_t best, best2;
+  double best_s, best_share;
+  double max_plain, plain_total, best_long, long_total;
+  double *longs;
+  size_t n_long;
+  /* the maximum-sum span of units */
+  size_t sa, sb;
+  double span_chars;
+  uint32_t first_h1;
+} unit_pass;
+
+/* The buffers sized for the page, and the rows zeroed: the last page's
+ * sparse columns go back to 0 (the rest of its rows past the fixed
+ * features already is) before values may move. */
+static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
+  tbk_units *ux = up->ux;
+  size_t nn = up->nn, nu = up->nu, dim = up->dim, words_per = up->words_per;
   for (size_t i = 0; i < ux->sp_rows; i++)
     for (size_t k = ux->sp_off[i]; k < ux->sp_off[i + 1]; k++) ux->values[i * dim + ux->sp_col[k]] = 0;
   ux->sp_rows = 0;
   ux->n_sp = 0;
-  size_t sp_max = 1 + UA_COUNT + 2 * (size_t)words_per * 64; /* per unit */
   int bad = tbk_grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
             tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
             tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
@@ -739,12 +757,18 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     memset(ux->values + i * dim, 0, (i < ux->clean_rows ? UX_FIXED_COUNT : dim) * sizeof *ux->values);
   if (nu > ux->clean_rows) ux->clean_rows = nu;
   ux->sp_off[0] = 0;
+  return TBK_OK;
+}
 
-  /* Per node: ancestor flags and class/id bits (own, and all ancestors'),
-   * visible and anchor characters of the subtree. Class/id bits are read
-   * only of the units' line elements and their ancestors (near, anc, the
-   * best-element scores): inline elements inside a unit (a, span, code)
-   * never need theirs. A marked node's ancestors are all marked. */
+/* Per node: ancestor flags and class/id bits (own, and all ancestors'),
+ * visible and anchor characters of the subtree. Class/id bits are read
+ * only of the units' line elements and their ancestors (near, anc, the
+ * best-element scores): inline elements inside a unit (a, span, code)
+ * never need theirs. A marked node's ancestors are all marked. */
+static void node_stats(unit_pass *up) {
+  tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
   memset(ux->need, 0, nn);
   for (size_t i = 0; i < nu; i++)
     for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = p->nodes[x].parent) ux->need[x] = 1;
@@ -776,155 +800,211 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     ux->nd[par].chars += ux->nd[i].chars;
     ux->nd[par].anchor += ux->nd[i].anchor;
   }
+  up->page_chars = page_chars;
+  up->page_anchor = page_anchor;
+}
 
-  /* Title tokens, then every unit's tokens, words line and text stats. */
-  read_title(ux, p);
+/* The title's tokens; with the template features' pass of this page, what
+ * every word of it means to a unit, found once per word (add_shared_tokens). */
+static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
+  tbk_units *ux = up->ux;
+  read_title(ux, up->p);
   title_ctx tc = {ux, 0, 0};
   free(ux->title_h);
   ux->title_h = NULL;
   ux->n_title = 0;
   if (ux->title[0]) tbk_tokenize_valid(ux->tok, ux->title, strlen(ux->title), on_title_token, &tc);
   if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (fx && (fx->tok_text != p->text.data || fx->tok_len != p->text.len)) fx = NULL; /* another page's */
+  const tbk_features *fx = up->fx;
+  if (fx && (fx->tok_text != up->p->text.data || fx->tok_len != up->p->text.len)) fx = up->fx = NULL; /* another page's */
+  if (!fx) return TBK_OK;
+  if (tbk_grow((void **)&ux->voc, &ux->cap_voc, fx->n_voc + 1, sizeof *ux->voc))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t id = 0; id < fx->n_voc; id++) {
+    uint64_t h = fx->voc_h64[id];
+    unit_word *w = &ux->voc[id];
+    w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
+    w->stop = (uint8_t)is_stop(h);
+    w->title = -1;
+    for (size_t k = 0; k < ux->n_title; k++)
+      if (ux->title_h[k] == h) { w->title = (int16_t)k; break; }
+  }
+  return TBK_OK;
+}
+
+/* A unit's tokens: taken from the template features' pass when no cut of
+ * it (the unit's ends, fx's piece bounds inside) can change them, else
+ * tokenized here. Fails only for memory. */
+static int unit_tokens(unit_pass *up, const tbk_unit_rec *u, tok_ctx *c) {
+  const tbk_features *fx = up->fx;
+  const tbk_page *p = up->p;
+  const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
+  int shared = 0;
   if (fx) {
-    if (tbk_grow((void **)&ux->voc, &ux->cap_voc, fx->n_voc + 1, sizeof *ux->voc))
-      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    for (size_t id = 0; id < fx->n_voc; id++) {
-      uint64_t h = fx->voc_h64[id];
-      unit_word *w = &ux->voc[id];
-      w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
-      w->stop = (uint8_t)is_stop(h);
-      w->title = -1;
-      for (size_t k = 0; k < ux->n_title; k++)
-        if (ux->title_h[k] == h) { w->title = (int16_t)k; break; }
+    const char *text = p->text.data;
+    size_t len = p->text.len;
+    while (up->tok_k < fx->n_tok && fx->tok_pos[up->tok_k] < u->start) up->tok_k++;
+    while (up->bound_k < fx->n_bounds && fx->bounds[up->bound_k] <= u->start) up->bound_k++;
+    shared = cut_is_safe(text, len, u->start) && cut_is_safe(text, len, u->end);
+    for (size_t b = up->bound_k; shared && b < fx->n_bounds && fx->bounds[b] < u->end; b++)
+      shared = cut_is_safe(text, len, fx->bounds[b]);
+    if (shared) {
+      size_t k1 = up->tok_k;
+      while (k1 < fx->n_tok && fx->tok_pos[k1] < u->end) k1++;
+      add_shared_tokens(c, fx, up->tok_k, k1);
+      up->tok_k = k1;
     }
   }
-  size_t tok_k = 0, bound_k = 0; /* fx's first token and piece bound not before the unit */
+  if (shared) {}
+  else if (is_ascii(ut, u->end - u->start)) tokenize_ascii(c, ut, u->end - u->start);
+  else tbk_tokenize_hashed(up->ux->tok, p->text.data + u->start, u->end - u->start, on_token, c);
+  return c->fail;
+}
+
+/* The unit's own text: lengths, sentences, character classes, density,
+ * title words, position, links. */
+static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v) {
+  const tbk_page *p = up->p;
+  const tbk_unit_rec *u = &up->ux->u[i];
+  size_t nu = up->nu, n_title = up->ux->n_title;
+  char_stats cs;
+  scan_chars(p->text.data + u->start, u->end - u->start, &cs);
+  double words = c->words;
+  v[UX_CHARS] = u->chars;
+  v[UX_WORDS] = words;
+  v[UX_MEAN_WORD_LEN] = c->words ? (double)c->word_cps / words : 0;
+  v[UX_SENTENCES] = cs.sentences;
+  v[UX_WORDS_PER_SENT] = words / (cs.sentences ? cs.sentences : 1);
+  v[UX_ENDS_PUNCT] = cs.ends_terminal;
+  v[UX_STARTS_UPPER] = cs.starts_upper;
+  v[UX_COMMAS] = cs.commas;
+  v[UX_PUNCT_RATIO] = cs.visible ? (double)cs.punct / cs.visible : 0;
+  v[UX_SEP_RATIO] = cs.visible ? (double)cs.seps / cs.visible : 0;
+  v[UX_DIGIT_RATIO] = cs.visible ? (double)cs.digits / cs.visible : 0;
+  v[UX_UPPER_RATIO] = cs.letters ? (double)cs.upper / cs.letters : 0;
+  v[UX_STOP_RATIO] = c->words ? (double)c->stops / words : 0;
+  double d = c->wrapped ? (double)(c->words - c->line_words) / c->wrapped : words;
+  up->dens[i] = d;
+  v[UX_DENSITY] = d;
+  v[UX_COPYRIGHT] = cs.copyright;
+  v[UX_LINK_RATIO] = u->chars ? (double)u->anchor_chars / u->chars : 0;
+  v[UX_RUNS] = u->run_end - u->run_first;
+  const tbk_node *le = &p->nodes[u->elem];
+  v[UX_DEPTH] = le->depth;
+  v[UX_DEPTH_REL] = p->max_depth ? (double)le->depth / p->max_depth : 0;
+  v[UX_OFFSET_REL] = p->text.len ? (double)u->start / (double)p->text.len : 0;
+  v[UX_INDEX_REL] = nu > 1 ? (double)i / (double)(nu - 1) : 0;
+  v[UX_TITLE_SHARE] = c->words ? (double)(c->title_hits < c->words ? c->title_hits : c->words) / words : 0;
+  v[UX_TITLE_COVER] = n_title ? (double)__builtin_popcountll(c->title_seen) / (double)(n_title < 64 ? n_title : 64) : 0;
+  /* anchors: distinct <a> elements among the unit's runs */
+  uint32_t anchors = 0, last_a = TBK_NONE;
+  for (uint32_t r = u->run_first; r < u->run_end; r++) {
+    uint32_t n = p->runs[r].node;
+    while (n != TBK_NONE && p->nodes[n].tag != TBK_TAG_A && p->nodes[n].in_anchor) n = p->nodes[n].parent;
+    if (n != TBK_NONE && p->nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
+  }
+  v[UX_ANCHORS] = anchors;
+}
+
+/* Markup context: the binary columns, in column order, kept as the row's
+ * sparse list too (prepare_rows clears them for the next page). */
+static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error *err) {
+  tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  const tbk_unit_rec *u = &ux->u[i];
+  size_t words_per = up->words_per;
+  if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + up->sp_max, sizeof *ux->sp_col))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  const tbk_node *le = &p->nodes[u->elem];
+  uint32_t *sp = ux->sp_col + ux->n_sp, *sp0 = sp;
+  int col = ux->tag_col[le->tag];
+  *sp++ = col >= 0 ? (uint32_t)col : (uint32_t)ux->tag_other;
+  uint32_t fl = ux->nd[u->elem].anc_flags;
+  /* inline elements around the unit's text count too (a, strong, time) */
+  for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
+  for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
+  v[UX_HEADING] = (fl >> UA_HEADING) & 1;
+  const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
+  const uint64_t *nearp = le->parent != TBK_NONE ? ux->self_bits + (size_t)le->parent * words_per : near;
+  const uint64_t *anc = ux->anc_bits + (size_t)u->elem * words_per;
+  for (size_t w = 0; w < words_per; w++)
+    for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
+  for (size_t w = 0; w < words_per; w++)
+    for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
+  for (const uint32_t *q = sp0; q < sp; q++) v[*q] = 1;
+  ux->n_sp += (size_t)(sp - sp0);
+  ux->sp_off[i + 1] = ux->n_sp;
+  ux->sp_rows = i + 1;
+  return TBK_OK;
+}
+
+/* Template stage: the innermost block's probability, weighted by chars,
+ * and the outermost block's. */
+static void unit_template_cols(unit_pass *up, size_t i, double *v) {
+  const tbk_page *p = up->p;
+  const tbk_unit_rec *u = &up->ux->u[i];
+  const double *block_p = up->block_p;
+  double tp = 0, inb = 0;
+  for (uint32_t r = u->run_first; block_p && r < u->run_end; r++) {
+    int32_t b = block_of(p, p->runs[r].node);
+    if (b < 0) continue;
+    double w = (double)(p->runs[r].end - p->runs[r].start);
+    tp += w * block_p[b];
+    inb += w;
+  }
+  double tot = 0;
+  for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(p->runs[r].end - p->runs[r].start);
+  v[UX_TMPL_P] = tot > 0 ? tp / tot : 0;
+  v[UX_TMPL_IN_BLOCK] = tot > 0 ? inb / tot : 0;
+  up->tmpl_p[i] = v[UX_TMPL_P];
+  double outer = 0;
+  for (int32_t b = block_p ? block_of(p, u->elem) : -1; b >= 0; b = p->blocks[b].parent) outer = block_p[b];
+  v[UX_TMPL_OUTER_P] = outer;
+}
+
+/* Every unit's own columns: tokens, words line, text stats, markup and
+ * template probability. */
+static tbk_status unit_own_cols(unit_pass *up, tbk_error *err) {
+  tbk_units *ux = up->ux;
+  size_t nu = up->nu;
   ux->n_w = 0;
-  size_t page_words = 0;
-  /* per unit: template probability, text density, then the plain
-   * lengths of the long units (three arrays in one scratch) */
-  double *tmpl_p = ux->scratch, *dens = ux->scratch + nu;
+  up->page_words = 0;
+  up->tmpl_p = ux->scratch;
+  up->dens = ux->scratch + nu;
   for (size_t i = 0; i < nu; i++) {
     tbk_unit_rec *u = &ux->u[i];
-    double *v = ux->values + i * dim;
+    double *v = ux->values + i * up->dim;
     ux->w_off[i] = ux->n_w;
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
-    const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
-    int shared = 0;
-    if (fx) {
-      const char *text = p->text.data;
-      size_t len = p->text.len;
-      while (tok_k < fx->n_tok && fx->tok_pos[tok_k] < u->start) tok_k++;
-      while (bound_k < fx->n_bounds && fx->bounds[bound_k] <= u->start) bound_k++;
-      shared = cut_is_safe(text, len, u->start) && cut_is_safe(text, len, u->end);
-      for (size_t b = bound_k; shared && b < fx->n_bounds && fx->bounds[b] < u->end; b++)
-        shared = cut_is_safe(text, len, fx->bounds[b]);
-      if (shared) {
-        size_t k1 = tok_k;
-        while (k1 < fx->n_tok && fx->tok_pos[k1] < u->end) k1++;
-        add_shared_tokens(&c, fx, tok_k, k1);
-        tok_k = k1;
-      }
-    }
-    if (shared) {}
-    else if (is_ascii(ut, u->end - u->start)) tokenize_ascii(&c, ut, u->end - u->start);
-    else tbk_tokenize_hashed(ux->tok, p->text.data + u->start, u->end - u->start, on_token, &c);
-    if (c.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (unit_tokens(up, u, &c)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     /* fold_words writes a count beside every index */
     if (tbk_grow((void **)&ux->w_cnt, &ux->cap_wcnt, ux->n_w ? ux->n_w : 1, sizeof *ux->w_cnt))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fold_words(ux, before);
     u->words = c.words;
-    page_words += c.words;
-    char_stats cs;
-    scan_chars(p->text.data + u->start, u->end - u->start, &cs);
-    double words = c.words;
-    v[UX_CHARS] = u->chars;
-    v[UX_WORDS] = words;
-    v[UX_MEAN_WORD_LEN] = c.words ? (double)c.word_cps / words : 0;
-    v[UX_SENTENCES] = cs.sentences;
-    v[UX_WORDS_PER_SENT] = words / (cs.sentences ? cs.sentences : 1);
-    v[UX_ENDS_PUNCT] = cs.ends_terminal;
-    v[UX_STARTS_UPPER] = cs.starts_upper;
-    v[UX_COMMAS] = cs.commas;
-    v[UX_PUNCT_RATIO] = cs.visible ? (double)cs.punct / cs.visible : 0;
-    v[UX_SEP_RATIO] = cs.visible ? (double)cs.seps / cs.visible : 0;
-    v[UX_DIGIT_RATIO] = cs.visible ? (double)cs.digits / cs.visible : 0;
-    v[UX_UPPER_RATIO] = cs.letters ? (double)cs.upper / cs.letters : 0;
-    v[UX_STOP_RATIO] = c.words ? (double)c.stops / words : 0;
-    double d = c.wrapped ? (double)(c.words - c.line_words) / c.wrapped : words;
-    dens[i] = d;
-    v[UX_DENSITY] = d;
-    v[UX_COPYRIGHT] = cs.copyright;
-    v[UX_LINK_RATIO] = u->chars ? (double)u->anchor_chars / u->chars : 0;
-    v[UX_RUNS] = u->run_end - u->run_first;
-    const tbk_node *le = &p->nodes[u->elem];
-    v[UX_DEPTH] = le->depth;
-    v[UX_DEPTH_REL] = p->max_depth ? (double)le->depth / p->max_depth : 0;
-    v[UX_OFFSET_REL] = p->text.len ? (double)u->start / (double)p->text.len : 0;
-    v[UX_INDEX_REL] = nu > 1 ? (double)i / (double)(nu - 1) : 0;
-    v[UX_TITLE_SHARE] = c.words ? (double)(c.title_hits < c.words ? c.title_hits : c.words) / words : 0;
-    v[UX_TITLE_COVER] = ux->n_title ? (double)__builtin_popcountll(c.title_seen) / (double)(ux->n_title < 64 ? ux->n_title : 64) : 0;
-    /* anchors: distinct <a> elements among the unit's runs */
-    uint32_t anchors = 0, last_a = TBK_NONE;
-    for (uint32_t r = u->run_first; r < u->run_end; r++) {
-      uint32_t n = p->runs[r].node;
-      while (n != TBK_NONE && p->nodes[n].tag != TBK_TAG_A && p->nodes[n].in_anchor) n = p->nodes[n].parent;
-      if (n != TBK_NONE && p->nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
-    }
-    v[UX_ANCHORS] = anchors;
-    /* markup context: the binary columns, in column order */
-    if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + sp_max, sizeof *ux->sp_col))
-      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    uint32_t *sp = ux->sp_col + ux->n_sp, *sp0 = sp;
-    int col = ux->tag_col[le->tag];
-    *sp++ = col >= 0 ? (uint32_t)col : (uint32_t)ux->tag_other;
-    uint32_t fl = ux->nd[u->elem].anc_flags;
-    /* inline elements around the unit's text count too (a, strong, time) */
-    for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
-    for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
-    v[UX_HEADING] = (fl >> UA_HEADING) & 1;
-    const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
-    const uint64_t *nearp = le->parent != TBK_NONE ? ux->self_bits + (size_t)le->parent * words_per : near;
-    const uint64_t *anc = ux->anc_bits + (size_t)u->elem * words_per;
-    for (size_t w = 0; w < words_per; w++)
-      for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
-    for (size_t w = 0; w < words_per; w++)
-      for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
-    for (const uint32_t *q = sp0; q < sp; q++) v[*q] = 1;
-    ux->n_sp += (size_t)(sp - sp0);
-    ux->sp_off[i + 1] = ux->n_sp;
-    ux->sp_rows = i + 1;
-    /* template stage: innermost block's probability, weighted by chars */
-    double tp = 0, inb = 0;
-    for (uint32_t r = u->run_first; block_p && r < u->run_end; r++) {
-      int32_t b = block_of(p, p->runs[r].node);
-      if (b < 0) continue;
-      double w = (double)(p->runs[r].end - p->runs[r].start);
-      tp += w * block_p[b];
-      inb += w;
-    }
-    double tot = 0;
-    for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(p->runs[r].end - p->runs[r].start);
-    v[UX_TMPL_P] = tot > 0 ? tp / tot : 0;
-    v[UX_TMPL_IN_BLOCK] = tot > 0 ? inb / tot : 0;
-    tmpl_p[i] = v[UX_TMPL_P];
-    double outer = 0;
-    for (int32_t b = block_p ? block_of(p, u->elem) : -1; b >= 0; b = p->blocks[b].parent) outer = block_p[b];
-    v[UX_TMPL_OUTER_P] = outer;
+    up->page_words += c.words;
+    unit_text_cols(up, i, &c, v);
+    tbk_status st = unit_markup_cols(up, i, v, err);
+    if (st) return st;
+    unit_template_cols(up, i, v);
   }
   ux->w_off[nu] = ux->n_w;
+  return TBK_OK;
+}
 
-  /* Readability's best element: every prose-like unit adds to its line
-   * element's parent (full), grandparent (half) and great-grandparent
-   * (a third); scores are then cut by the element's link density and
-   * moved by its class/id words. */
+/* Readability's best element: every prose-like unit adds to its line
+ * element's parent (full), grandparent (half) and great-grandparent
+ * (a third); scores are then cut by the element's link density and
+ * moved by its class/id words. */
+static void best_element(unit_pass *up) {
+  tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  size_t nu = up->nu, nn = up->nn;
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     if (u->chars < 25 || u->anchor_chars * 2 > u->chars) continue;
-    double s = 1 + ux->values[i * dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
+    double s = 1 + ux->values[i * up->dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
     uint32_t a = p->nodes[u->elem].parent;
     for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
       ux->nd[a].score += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
@@ -934,7 +1014,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   for (uint32_t i = 0; i < nn; i++) {
     if (ux->nd[i].score <= 0) continue;
     double ld = ux->nd[i].chars ? (double)ux->nd[i].anchor / ux->nd[i].chars : 0;
-    double s = (ux->nd[i].score + readability_weight(ux->self_bits + (size_t)i * words_per,
+    double s = (ux->nd[i].score + readability_weight(ux->self_bits + (size_t)i * up->words_per,
                                                  ux->opt.attr_dims)) * (1 - ld);
     ux->nd[i].score = s;
     if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
@@ -943,8 +1023,21 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   /* The second-best element counts only when it is not inside the best
    * one (an article split in two containers, a lone long paragraph). */
   if (best2 != TBK_NONE && best2 >= best && best2 < p->nodes[best].end) best2 = TBK_NONE;
-  /* Unit lengths relative to the page's longest prose: one long paragraph
-   * is content wherever the best element went. */
+  up->best = best;
+  up->best2 = best2;
+  up->best_s = best_s;
+  up->best_share = best != TBK_NONE && up->page_chars ? (double)ux->nd[best].chars / up->page_chars : 0;
+}
+
+/* Unit lengths relative to the page's longest prose: one long paragraph
+ * is content wherever the best element went. Then the maximum-sum span of
+ * units: long unlinked text gains, links and short units cost; the span
+ * is where the page's prose is. */
+static void long_units_and_span(unit_pass *up) {
+  tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  size_t nu = up->nu;
+  uint32_t best = up->best;
   double max_plain = 0, plain_total = 0;
   for (size_t i = 0; i < nu; i++) {
     double pl = (double)ux->u[i].chars - ux->u[i].anchor_chars;
@@ -962,9 +1055,6 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     long_total += 1;
     if (best != TBK_NONE && ux->u[i].elem >= best && ux->u[i].elem < p->nodes[best].end) best_long += 1;
   }
-
-  /* Maximum-sum span of units: long unlinked text gains, links and short
-   * units cost; the span is where the page's prose is. */
   size_t sa = 0, sb = 0, cur_a = 0;
   double bestsum = -1, cur = 0;
   for (size_t i = 0; i < nu; i++) {
@@ -976,14 +1066,29 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   }
   double span_chars = 0;
   for (size_t i = sa; i < sb; i++) span_chars += ux->u[i].chars;
+  up->max_plain = max_plain;
+  up->plain_total = plain_total;
+  up->longs = longs;
+  up->n_long = n_long;
+  up->best_long = best_long;
+  up->long_total = long_total;
+  up->sa = sa;
+  up->sb = sb;
+  up->span_chars = span_chars;
+}
 
-  /* Units and words under each line element's parent: counted at the
-   * units' own line elements and summed up the tree like the characters. */
+/* Units and words under each line element's parent: counted at the
+ * units' own line elements and summed up the tree like the characters;
+ * and the first unit in an <h1>. */
+static void subtree_units(unit_pass *up) {
+  tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  size_t nu = up->nu;
   for (size_t i = 0; i < nu; i++) {
     ux->nd[ux->u[i].elem].units++;
     ux->nd[ux->u[i].elem].words += ux->u[i].words;
   }
-  for (size_t i = nn; i-- > 0;) {
+  for (size_t i = up->nn; i-- > 0;) {
     uint32_t par = p->nodes[i].parent;
     if (par == TBK_NONE) continue;
     ux->nd[par].units += ux->nd[i].units;
@@ -992,89 +1097,124 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   uint32_t first_h1 = TBK_NONE;
   for (size_t i = 0; i < nu && first_h1 == TBK_NONE; i++)
     if (p->nodes[ux->u[i].elem].tag == TBK_TAG_H1) first_h1 = (uint32_t)i;
-  double best_share = best != TBK_NONE && page_chars ? (double)ux->nd[best].chars / page_chars : 0;
+  up->first_h1 = first_h1;
+}
+
+/* Where the unit is from the best element: inside, before, after, steps
+ * up to the common ancestor and down. */
+static void unit_best_cols(const unit_pass *up, const tbk_unit_rec *u, double *v) {
+  const tbk_page *p = up->p;
+  uint32_t best = up->best;
+  const tbk_node *b = &p->nodes[best];
+  uint32_t steps = 0, x = u->elem;
+  while (x != TBK_NONE && !(x <= best && best < p->nodes[x].end)) { x = p->nodes[x].parent; steps++; }
+  int inside = u->elem >= best && u->elem < b->end;
+  v[UX_BEST_IN] = inside;
+  v[UX_BEST_UP] = steps;
+  v[UX_BEST_DOWN] = x == TBK_NONE ? 0 : b->depth - p->nodes[x].depth;
+  v[UX_BEST_SHARE] = up->best_share;
+  v[UX_BEST_BEFORE] = !inside && u->elem < best;
+  v[UX_BEST_AFTER] = !inside && u->elem >= b->end;
+  uint32_t par = p->nodes[u->elem].parent;
+  v[UX_PARENT_SCORE] = par != TBK_NONE && up->best_s > 0 ? fmax(0, up->ux->nd[par].score) / up->best_s : 0;
+}
+
+/* The unit against the page's long units, the prose span and headings. */
+static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
+  const tbk_units *ux = up->ux;
+  const tbk_unit_rec *u = &ux->u[i];
+  size_t nu = up->nu, sa = up->sa, sb = up->sb;
+  double plain = (double)u->chars - u->anchor_chars;
+  v[UX_CHARS_REL_MAX] = up->max_plain > 0 ? plain / up->max_plain : 0;
+  v[UX_PLAIN_SHARE] = up->plain_total > 0 ? plain / up->plain_total : 0;
+  /* rank among units by plain characters, counted by the longer ones */
+  double rank = 50;
+  if (plain >= 80) {
+    size_t lo = 0, hi = up->n_long; /* first index not longer than plain */
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (up->longs[mid] > plain) lo = mid + 1;
+      else hi = mid;
+    }
+    rank = fmin(50, (double)lo + 1);
+  }
+  v[UX_CHARS_RANK] = rank;
+  uint32_t best2 = up->best2;
+  v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < up->p->nodes[best2].end;
+  v[UX_BEST_LONG_SHARE] = up->long_total > 0 ? up->best_long / up->long_total : 0;
+  v[UX_SPAN_IN] = i >= sa && i < sb;
+  v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
+  v[UX_SPAN_SHARE] = up->page_chars ? up->span_chars / up->page_chars : 0;
+  v[UX_FIRST_H1] = up->first_h1 == i;
+  v[UX_HEADING_BEFORE] = i > 0 && ux->values[(i - 1) * up->dim + UX_HEADING] > 0;
+  v[UX_HEADING_THEN_TEXT] = v[UX_HEADING] > 0 && i + 1 < nu && ux->u[i + 1].words >= 15;
+}
+
+/* The units around: two on each side, a window of seven, the siblings. */
+static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
+  const tbk_units *ux = up->ux;
+  const tbk_page *p = up->p;
+  const tbk_unit_rec *u = &ux->u[i];
+  size_t nu = up->nu;
+  static const int nb_off[4] = {-2, -1, 1, 2};
+  static const int nb_words[4] = {UX_PREV2_WORDS, UX_PREV_WORDS, UX_NEXT_WORDS, UX_NEXT2_WORDS};
+  static const int nb_link[4] = {UX_PREV2_LINK, UX_PREV_LINK, UX_NEXT_LINK, UX_NEXT2_LINK};
+  for (int k = 0; k < 4; k++) {
+    long j = (long)i + nb_off[k];
+    if (j < 0 || (size_t)j >= nu) continue;
+    v[nb_words[k]] = ux->u[j].words;
+    v[nb_link[k]] = ux->u[j].chars ? (double)ux->u[j].anchor_chars / ux->u[j].chars : 0;
+  }
+  if (i > 0) {
+    v[UX_PREV_DENSITY] = up->dens[i - 1];
+    v[UX_PREV_TMPL] = up->tmpl_p[i - 1];
+    v[UX_PREV_SAME_PARENT] = p->nodes[ux->u[i - 1].elem].parent == p->nodes[u->elem].parent;
+  }
+  if (i + 1 < nu) {
+    v[UX_NEXT_DENSITY] = up->dens[i + 1];
+    v[UX_NEXT_TMPL] = up->tmpl_p[i + 1];
+    v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
+  }
+  double ww = 0, wc = 0, wa = 0;
+  for (size_t j = i >= 3 ? i - 3 : 0; j < nu && j <= i + 3; j++) {
+    ww += ux->u[j].words;
+    wc += ux->u[j].chars;
+    wa += ux->u[j].anchor_chars;
+  }
+  v[UX_WIN_WORDS] = ww;
+  v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
+  uint32_t par = p->nodes[u->elem].parent;
+  if (par != TBK_NONE) {
+    v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
+    v[UX_SIB_UNITS] = ux->nd[par].units;
+    v[UX_SIB_WORDS] = ux->nd[par].words;
+  }
+}
+
+tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
+                               tbk_error *err) {
+  pthread_once(&sc_once, sc_init);
+  tbk_status st = tbk_units_segment(ux, p, err);
+  if (st) return st;
+  unit_pass up = {.ux = ux, .p = p, .block_p = block_p, .fx = fx, .nn = p->n_nodes, .nu = ux->n, .dim = ux->dim};
+  up.words_per = (ux->attr_width + 63) / 64;
+  up.sp_max = 1 + UA_COUNT + 2 * (size_t)up.words_per * 64; /* per unit */
+  if ((st = prepare_rows(&up, err))) return st;
+  node_stats(&up);
+  if ((st = title_and_words(&up, err)) || (st = unit_own_cols(&up, err))) return st;
+  best_element(&up);
+  long_units_and_span(&up);
+  subtree_units(&up);
+  size_t nu = up.nu;
+  double page_link = up.page_chars ? (double)up.page_anchor / up.page_chars : 0;
   for (size_t i = 0; i < nu; i++) {
-    const tbk_unit_rec *u = &ux->u[i];
-    double *v = ux->values + i * dim;
+    double *v = ux->values + i * up.dim;
     v[UX_PAGE_UNITS] = (double)nu;
-    v[UX_PAGE_WORDS] = (double)page_words;
-    v[UX_PAGE_LINK_RATIO] = page_chars ? (double)page_anchor / page_chars : 0;
-    if (best != TBK_NONE) {
-      const tbk_node *b = &p->nodes[best];
-      uint32_t up = 0, x = u->elem;
-      /* steps up from the unit to the common ancestor, then down */
-      while (x != TBK_NONE && !(x <= best && best < p->nodes[x].end)) { x = p->nodes[x].parent; up++; }
-      int inside = u->elem >= best && u->elem < b->end;
-      v[UX_BEST_IN] = inside;
-      v[UX_BEST_UP] = up;
-      v[UX_BEST_DOWN] = x == TBK_NONE ? 0 : b->depth - p->nodes[x].depth;
-      v[UX_BEST_SHARE] = best_share;
-      v[UX_BEST_BEFORE] = !inside && u->elem < best;
-      v[UX_BEST_AFTER] = !inside && u->elem >= b->end;
-      uint32_t par = p->nodes[u->elem].parent;
-      v[UX_PARENT_SCORE] = par != TBK_NONE && best_s > 0 ? fmax(0, ux->nd[par].score) / best_s : 0;
-    }
-    double plain = (double)u->chars - u->anchor_chars;
-    v[UX_CHARS_REL_MAX] = max_plain > 0 ? plain / max_plain : 0;
-    v[UX_PLAIN_SHARE] = plain_total > 0 ? plain / plain_total : 0;
-    /* rank among units by plain characters, counted by the longer ones */
-    double rank = 50;
-    if (plain >= 80) {
-      size_t lo = 0, hi = n_long; /* first index not longer than plain */
-      while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (longs[mid] > plain) lo = mid + 1;
-        else hi = mid;
-      }
-      rank = fmin(50, (double)lo + 1);
-    }
-    v[UX_CHARS_RANK] = rank;
-    v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < p->nodes[best2].end;
-    v[UX_BEST_LONG_SHARE] = long_total > 0 ? best_long / long_total : 0;
-    v[UX_SPAN_IN] = i >= sa && i < sb;
-    v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
-    v[UX_SPAN_SHARE] = page_chars ? span_chars / page_chars : 0;
-    v[UX_FIRST_H1] = first_h1 == i;
-    v[UX_HEADING_BEFORE] = i > 0 && ux->values[(i - 1) * dim + UX_HEADING] > 0;
-    v[UX_HEADING_THEN_TEXT] = v[UX_HEADING] > 0 && i + 1 < nu && ux->u[i + 1].words >= 15;
-    /* neighbours */
-#define NB(off, wcol, lcol)                                                                            \
-    do {                                                                                               \
-      long j = (long)i + (off);                                                                        \
-      if (j >= 0 && (size_t)j < nu) {                                                                  \
-        v[wcol] = ux->u[j].words;                                                                      \
-        v[lcol] = ux->u[j].chars ? (double)ux->u[j].anchor_chars / ux->u[j].chars : 0;                 \
-      }                                                                                                \
-    } while (0)
-    NB(-2, UX_PREV2_WORDS, UX_PREV2_LINK);
-    NB(-1, UX_PREV_WORDS, UX_PREV_LINK);
-    NB(1, UX_NEXT_WORDS, UX_NEXT_LINK);
-    NB(2, UX_NEXT2_WORDS, UX_NEXT2_LINK);
-#undef NB
-    if (i > 0) {
-      v[UX_PREV_DENSITY] = dens[i - 1];
-      v[UX_PREV_TMPL] = tmpl_p[i - 1];
-      v[UX_PREV_SAME_PARENT] = p->nodes[ux->u[i - 1].elem].parent == p->nodes[u->elem].parent;
-    }
-    if (i + 1 < nu) {
-      v[UX_NEXT_DENSITY] = dens[i + 1];
-      v[UX_NEXT_TMPL] = tmpl_p[i + 1];
-      v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
-    }
-    double ww = 0, wc = 0, wa = 0;
-    for (size_t j = i >= 3 ? i - 3 : 0; j < nu && j <= i + 3; j++) {
-      ww += ux->u[j].words;
-      wc += ux->u[j].chars;
-      wa += ux->u[j].anchor_chars;
-    }
-    v[UX_WIN_WORDS] = ww;
-    v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
-    uint32_t par = p->nodes[u->elem].parent;
-    if (par != TBK_NONE) {
-      v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
-      v[UX_SIB_UNITS] = ux->nd[par].units;
-      v[UX_SIB_WORDS] = ux->nd[par].words;
-    }
+    v[UX_PAGE_WORDS] = (double)up.page_words;
+    v[UX_PAGE_LINK_RATIO] = page_link;
+    if (up.best != TBK_NONE) unit_best_cols(&up, &ux->u[i], v);
+    unit_rank_cols(&up, i, v);
+    unit_neighbour_cols(&up, i, v);
   }
   return TBK_OK;
 }
