@@ -630,12 +630,30 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
   return 0;
 }
 
-tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
-  fx->n_blocks = 0;
-  fx->n_w = 0;
-  size_t B = p->n_blocks, D = fx->dim;
-  /* The last page's sparse columns go back to 0 (the rest of its rows
-   * past the fixed features already is), before values may move. */
+/* One page's pass over its blocks: what the steps below share. */
+typedef struct block_pass {
+  tbk_features *fx;
+  const tbk_page *p;
+  const char *text;
+  const fx_textstats *page_st;
+  double T, N;        /* visible text length, elements */
+  double page_anchors;
+  size_t B, D, words; /* blocks, row width, class/id bit words */
+  size_t sp_max;      /* sparse columns per block, at most */
+} block_pass;
+
+/* One block's text and word statistics, found before its columns. */
+typedef struct block_text {
+  fx_textstats t;
+  uint32_t s, e;      /* the block's text in the page's */
+  double uniq, density, kl;
+  const uint32_t *c0, *c1; /* tag counts before the block and after it */
+} block_text;
+
+/* The buffers sized for the page: the last page's sparse columns go back
+ * to 0 (the rest of its rows past the fixed features already is) before
+ * values may move. */
+static tbk_status prepare_blocks(tbk_features *fx, size_t B, size_t D, tbk_error *err) {
   for (size_t b = 0; b < fx->sp_rows; b++)
     for (size_t k = fx->sp_off[b]; k < fx->sp_off[b + 1]; k++) fx->values[b * D + fx->sp_col[k]] = 0;
   fx->sp_rows = 0;
@@ -647,8 +665,166 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (TBK_GROW_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_link)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
 
-  tbk_status st = text_pass(fx, p, err);
+/* Text, link, markup and page-share columns of block b. */
+static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt, double *v) {
+  const tbk_features *fx = bp->fx;
+  const tbk_page *p = bp->p;
+  const tbk_node *nd = &p->nodes[p->blocks[b].node];
+  const fx_textstats *t = &bt->t;
+  double anchors = (double)(bt->c1[TBK_TAG_A] - bt->c0[TBK_TAG_A]);
+  double elements = (double)(nd->end - p->blocks[b].node);
+  size_t distinct = 0, format = 0;
+  for (int tag = 0; tag < TBK_TAG_COUNT; tag++) {
+    uint32_t c = bt->c1[tag] - bt->c0[tag];
+    if (!c) continue;
+    distinct++;
+    if (fx->fmt_tag[tag]) format += c;
+  }
+  double w = t->words;
+  /* lengths in Latin-equivalent characters (measure.h) */
+  double chars = (double)tbk_length_of(t->chars, t->wide), nonspace = (double)tbk_length_of(t->nonspace, t->wide);
+  double heading_chars = (double)tbk_length_of(t->heading_chars, t->heading_wide);
+  double anchor_chars = (double)tbk_length_of(t->anchor_chars, t->anchor_wide);
+  v[FX_TEXT_CHARS] = chars;
+  v[FX_TEXT_WORDS] = w;
+  v[FX_TEXT_UNIQUE] = bt->uniq;
+  v[FX_TEXT_UNIQUE_RATIO] = ratio(bt->uniq, w);
+  v[FX_TEXT_MEAN_WORD_LEN] = ratio(t->word_cps, w);
+  v[FX_TEXT_SHORT_RATIO] = ratio(t->short_words, w);
+  v[FX_TEXT_SENTENCES] = t->sentences;
+  v[FX_TEXT_WORDS_PER_SENT] = w / (t->sentences ? t->sentences : 1);
+  v[FX_TEXT_PUNCT] = t->punct;
+  v[FX_TEXT_PUNCT_RATIO] = ratio(t->punct, nonspace);
+  v[FX_TEXT_DIGIT_RATIO] = ratio(t->digits, nonspace);
+  v[FX_TEXT_UPPER_RATIO] = ratio(t->upper, t->letters);
+  v[FX_TEXT_CAP_RATIO] = ratio(t->cap_words, w);
+  v[FX_TEXT_HEADING_CHARS] = heading_chars;
+  v[FX_TEXT_HEADING_RATIO] = ratio(heading_chars, nonspace);
+  v[FX_TEXT_DENSITY] = bt->density;
+  v[FX_LINK_ANCHOR_WORDS] = t->anchor_words;
+  v[FX_LINK_DENSITY] = ratio(t->anchor_words, w);
+  v[FX_LINK_CHAR_DENSITY] = ratio(anchor_chars, nonspace);
+  v[FX_LINK_WORDS_PER_ANCHOR] = ratio(t->anchor_words, anchors);
+  v[FX_MARKUP_ELEMENTS] = elements;
+  v[FX_MARKUP_DISTINCT] = (double)distinct;
+  v[FX_MARKUP_FORMAT] = (double)format;
+  v[FX_MARKUP_TAG_TEXT] = ratio(elements, chars);
+  v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
+  v[FX_MARKUP_CHILDREN] = nd->child_elems;
+  v[FX_PAGE_WORDS] = (double)fx->n_tok;
+  v[FX_PAGE_ELEMENTS] = bp->N;
+  v[FX_PAGE_WORD_SHARE] = ratio(w, (double)fx->n_tok);
+  v[FX_PAGE_CHAR_SHARE] = ratio(nonspace, (double)tbk_length_of(bp->page_st->nonspace, bp->page_st->wide));
+  v[FX_PAGE_TAG_SHARE] = ratio(elements, bp->N);
+  v[FX_PAGE_LINK_SHARE] = ratio(anchors, bp->page_anchors);
+  v[FX_PAGE_KL] = bt->kl;
+}
+
+/* Position columns of block b: in the text, the tree and among the
+ * candidate blocks. */
+static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt, double *v) {
+  tbk_features *fx = bp->fx;
+  const tbk_page *p = bp->p;
+  const tbk_block *blk = &p->blocks[b];
+  const tbk_node *nd = &p->nodes[blk->node];
+  size_t B = bp->B;
+  v[FX_POS_LINE] = blk->line;
+  v[FX_POS_LINE_REL] = ratio(blk->line, p->n_lines);
+  v[FX_POS_OFFSET_REL] = ratio(bt->s, bp->T);
+  v[FX_POS_END_REL] = ratio(bt->e, bp->T);
+  v[FX_POS_DEPTH] = blk->depth;
+  v[FX_POS_DEPTH_REL] = ratio(blk->depth, p->max_depth);
+  v[FX_POS_SIB_LEFT] = nd->sib_index;
+  v[FX_POS_SIB_RIGHT] = nd->sib_count > nd->sib_index ? nd->sib_count - 1 - nd->sib_index : 0;
+  v[FX_POS_SIBLINGS] = nd->sib_count;
+  v[FX_POS_BLOCK_INDEX] = (double)b;
+  v[FX_POS_BLOCK_REL] = ratio((double)b, (double)B);
+  v[FX_POS_BLOCKS] = (double)B;
+  v[FX_POS_HAS_CAND_ANC] = blk->parent >= 0;
+  v[FX_POS_CAND_ANCESTORS] = fx->cand_depth[b];
+  /* Blocks are in document order, so the descendants follow b directly. */
+  size_t lo = b + 1, hi = B;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
+  }
+  v[FX_POS_CAND_DESC] = (double)(lo - (b + 1));
+  if (blk->parent >= 0) fx->values[(size_t)blk->parent * bp->D + FX_POS_CAND_CHILDREN] += 1;
+}
+
+/* Tag counts, block tag, class/id bits of block b: in column order, kept
+ * as the row's sparse list too (prepare_blocks clears them). */
+static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_text *bt, double *v,
+                                    tbk_error *err) {
+  tbk_features *fx = bp->fx;
+  const tbk_node *nd = &bp->p->nodes[bp->p->blocks[b].node];
+  size_t words = bp->words;
+  if (tbk_grow(&fx->sp_col, &fx->cap_sp, fx->n_sp + bp->sp_max, sizeof *fx->sp_col))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
+  for (size_t k = 0; k < fx->n_tag_cols; k++) {
+    int tag = fx->tag_by_col[k];
+    uint32_t c = bt->c1[tag] - bt->c0[tag];
+    if (!c) continue;
+    v[fx->tag_col[tag]] = c;
+    *sp++ = (uint32_t)fx->tag_col[tag];
+  }
+  if (fx->blocktag_col[nd->tag] >= 0) {
+    v[fx->blocktag_col[nd->tag]] = 1;
+    *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
+  }
+  const uint64_t *self = fx->bits + (size_t)fx->slot[bp->p->blocks[b].node] * 2 * words, *anc = self + words;
+  for (size_t wi = 0; wi < words; wi++)
+    for (uint64_t m = self[wi]; m; m &= m - 1) {
+      size_t j = fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m);
+      v[j] = 1;
+      *sp++ = (uint32_t)j;
+    }
+  for (size_t wi = 0; wi < words; wi++)
+    for (uint64_t m = anc[wi]; m; m &= m - 1) {
+      size_t j = fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m);
+      v[j] = 1;
+      *sp++ = (uint32_t)j;
+    }
+  fx->n_sp += (size_t)(sp - sp0);
+  fx->sp_off[b + 1] = fx->n_sp;
+  fx->sp_rows = b + 1;
+  return TBK_OK;
+}
+
+/* Block b's row: its text statistics and words line, then its columns. */
+static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
+  tbk_features *fx = bp->fx;
+  const tbk_block *blk = &bp->p->blocks[b];
+  double *v = fx->values + b * bp->D;
+  block_text bt;
+  bt.s = (uint32_t)(blk->text - bp->text);
+  bt.e = bt.s + (uint32_t)blk->text_len;
+  size_t ks = find_u32(fx->bounds, fx->n_bounds, bt.s), ke = find_u32(fx->bounds, fx->n_bounds, bt.e);
+  bt.t = diff_stats(&fx->pref[ke], &fx->pref[ks]);
+  if (block_words(fx, fx->piece_tok[ks], fx->piece_tok[ke], &bt.uniq, &bt.density, &bt.kl))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->w_off[b + 1] = fx->n_w;
+  bt.c0 = snapshot(fx, blk->node);
+  bt.c1 = snapshot(fx, bp->p->nodes[blk->node].end);
+  block_text_cols(bp, b, &bt, v);
+  block_pos_cols(bp, b, &bt, v);
+  tbk_status st = block_sparse_cols(bp, b, &bt, v, err);
+  if (st) return st;
+  fx->blk_words[b] = bt.t.words;
+  fx->blk_link[b] = v[FX_LINK_DENSITY];
+  return TBK_OK;
+}
+
+tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
+  fx->n_blocks = 0;
+  fx->n_w = 0;
+  size_t B = p->n_blocks, D = fx->dim;
+  tbk_status st = prepare_blocks(fx, B, D, err);
+  if (st == TBK_OK) st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;
   size_t words = 0;
   if (st == TBK_OK) st = rank_words(fx, err);
@@ -656,150 +832,26 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-
-  const char *text = p->text.data ? p->text.data : "";
-  const fx_textstats *page_st = &fx->pref[fx->n_bounds - 1];
+  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bounds - 1],
+                   .N = (double)p->n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
   /* The page text may end in a collapsed space: positions are relative to
    * the visible text, shares count visible characters. */
   size_t tlen = p->text.len;
-  while (tlen > 0 && text[tlen - 1] == ' ') tlen--;
-  double T = (double)tlen, N = (double)p->n_nodes;
+  while (tlen > 0 && bp.text[tlen - 1] == ' ') tlen--;
+  bp.T = (double)tlen;
+  bp.sp_max = fx->n_tag_cols + 1 + 2 * words * 64;
   if (fx->clean_rows > fx->cap_values / D) fx->clean_rows = fx->cap_values / D;
   for (size_t b = 0; b < B; b++)
     memset(fx->values + b * D, 0, (b < fx->clean_rows ? FX_FIXED_COUNT : D) * sizeof *fx->values);
   if (B > fx->clean_rows) fx->clean_rows = B;
   fx->sp_off[0] = 0;
-  size_t sp_max = fx->n_tag_cols + 1 + 2 * words * 64; /* per block */
   for (size_t b = 0; b < B; b++) {
     const tbk_block *blk = &p->blocks[b];
     fx->cand_depth[b] = blk->parent >= 0 ? fx->cand_depth[blk->parent] + 1 : 0;
   }
   fx->w_off[0] = 0;
-  for (size_t b = 0; b < B && st == TBK_OK; b++) {
-    const tbk_block *blk = &p->blocks[b];
-    const tbk_node *nd = &p->nodes[blk->node];
-    double *v = fx->values + b * D;
-    uint32_t s = (uint32_t)(blk->text - text), e = s + (uint32_t)blk->text_len;
-    size_t ks = find_u32(fx->bounds, fx->n_bounds, s), ke = find_u32(fx->bounds, fx->n_bounds, e);
-    fx_textstats t = diff_stats(&fx->pref[ke], &fx->pref[ks]);
-    size_t t0 = fx->piece_tok[ks], t1 = fx->piece_tok[ke];
-    double uniq, density, kl;
-    if (block_words(fx, t0, t1, &uniq, &density, &kl)) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    fx->w_off[b + 1] = fx->n_w;
-    const uint32_t *c0 = snapshot(fx, blk->node), *c1 = snapshot(fx, nd->end);
-    double anchors = (double)(c1[TBK_TAG_A] - c0[TBK_TAG_A]);
-    double elements = (double)(nd->end - blk->node);
-    size_t distinct = 0, format = 0;
-    for (int tag = 0; tag < TBK_TAG_COUNT; tag++) {
-      uint32_t c = c1[tag] - c0[tag];
-      if (!c) continue;
-      distinct++;
-      if (fx->fmt_tag[tag]) format += c;
-    }
-    double w = t.words;
-    /* lengths in Latin-equivalent characters (measure.h) */
-    double chars = (double)tbk_length_of(t.chars, t.wide), nonspace = (double)tbk_length_of(t.nonspace, t.wide);
-    double heading_chars = (double)tbk_length_of(t.heading_chars, t.heading_wide);
-    double anchor_chars = (double)tbk_length_of(t.anchor_chars, t.anchor_wide);
-    v[FX_TEXT_CHARS] = chars;
-    v[FX_TEXT_WORDS] = w;
-    v[FX_TEXT_UNIQUE] = uniq;
-    v[FX_TEXT_UNIQUE_RATIO] = ratio(uniq, w);
-    v[FX_TEXT_MEAN_WORD_LEN] = ratio(t.word_cps, w);
-    v[FX_TEXT_SHORT_RATIO] = ratio(t.short_words, w);
-    v[FX_TEXT_SENTENCES] = t.sentences;
-    v[FX_TEXT_WORDS_PER_SENT] = w / (t.sentences ? t.sentences : 1);
-    v[FX_TEXT_PUNCT] = t.punct;
-    v[FX_TEXT_PUNCT_RATIO] = ratio(t.punct, nonspace);
-    v[FX_TEXT_DIGIT_RATIO] = ratio(t.digits, nonspace);
-    v[FX_TEXT_UPPER_RATIO] = ratio(t.upper, t.letters);
-    v[FX_TEXT_CAP_RATIO] = ratio(t.cap_words, w);
-    v[FX_TEXT_HEADING_CHARS] = heading_chars;
-    v[FX_TEXT_HEADING_RATIO] = ratio(heading_chars, nonspace);
-    v[FX_TEXT_DENSITY] = density;
-    v[FX_LINK_ANCHOR_WORDS] = t.anchor_words;
-    v[FX_LINK_DENSITY] = ratio(t.anchor_words, w);
-    v[FX_LINK_CHAR_DENSITY] = ratio(anchor_chars, nonspace);
-    v[FX_LINK_WORDS_PER_ANCHOR] = ratio(t.anchor_words, anchors);
-    v[FX_MARKUP_ELEMENTS] = elements;
-    v[FX_MARKUP_DISTINCT] = (double)distinct;
-    v[FX_MARKUP_FORMAT] = (double)format;
-    v[FX_MARKUP_TAG_TEXT] = ratio(elements, chars);
-    v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
-    v[FX_MARKUP_CHILDREN] = nd->child_elems;
-    v[FX_PAGE_WORDS] = (double)fx->n_tok;
-    v[FX_PAGE_ELEMENTS] = N;
-    v[FX_PAGE_WORD_SHARE] = ratio(w, (double)fx->n_tok);
-    v[FX_PAGE_CHAR_SHARE] = ratio(nonspace, (double)tbk_length_of(page_st->nonspace, page_st->wide));
-    v[FX_PAGE_TAG_SHARE] = ratio(elements, N);
-    v[FX_PAGE_LINK_SHARE] = ratio(anchors, page_anchors);
-    v[FX_PAGE_KL] = kl;
-    v[FX_POS_LINE] = blk->line;
-    v[FX_POS_LINE_REL] = ratio(blk->line, p->n_lines);
-    v[FX_POS_OFFSET_REL] = ratio(s, T);
-    v[FX_POS_END_REL] = ratio(e, T);
-    v[FX_POS_DEPTH] = blk->depth;
-    v[FX_POS_DEPTH_REL] = ratio(blk->depth, p->max_depth);
-    v[FX_POS_SIB_LEFT] = nd->sib_index;
-    v[FX_POS_SIB_RIGHT] = nd->sib_count > nd->sib_index ? nd->sib_count - 1 - nd->sib_index : 0;
-    v[FX_POS_SIBLINGS] = nd->sib_count;
-    v[FX_POS_BLOCK_INDEX] = (double)b;
-    v[FX_POS_BLOCK_REL] = ratio((double)b, (double)B);
-    v[FX_POS_BLOCKS] = (double)B;
-    v[FX_POS_HAS_CAND_ANC] = blk->parent >= 0;
-    v[FX_POS_CAND_ANCESTORS] = fx->cand_depth[b];
-    /* Blocks are in document order, so the descendants follow b directly. */
-    size_t last = b + 1;
-    {
-      size_t lo = b + 1, hi = B;
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
-      }
-      last = lo;
-    }
-    v[FX_POS_CAND_DESC] = (double)(last - (b + 1));
-    if (blk->parent >= 0) fx->values[(size_t)blk->parent * D + FX_POS_CAND_CHILDREN] += 1;
-    /* tag counts, block tag, class/id bits: in column order */
-    if (tbk_grow(&fx->sp_col, &fx->cap_sp, fx->n_sp + sp_max, sizeof *fx->sp_col)) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
-    for (size_t k = 0; k < fx->n_tag_cols; k++) {
-      int tag = fx->tag_by_col[k];
-      uint32_t c = c1[tag] - c0[tag];
-      if (!c) continue;
-      v[fx->tag_col[tag]] = c;
-      *sp++ = (uint32_t)fx->tag_col[tag];
-    }
-    if (fx->blocktag_col[nd->tag] >= 0) {
-      v[fx->blocktag_col[nd->tag]] = 1;
-      *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
-    }
-    const uint64_t *self = fx->bits + (size_t)fx->slot[blk->node] * 2 * words, *anc = self + words;
-    for (size_t wi = 0; wi < words; wi++)
-      for (uint64_t m = self[wi]; m; m &= m - 1) {
-        size_t j = fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m);
-        v[j] = 1;
-        *sp++ = (uint32_t)j;
-      }
-    for (size_t wi = 0; wi < words; wi++)
-      for (uint64_t m = anc[wi]; m; m &= m - 1) {
-        size_t j = fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m);
-        v[j] = 1;
-        *sp++ = (uint32_t)j;
-      }
-    fx->n_sp += (size_t)(sp - sp0);
-    fx->sp_off[b + 1] = fx->n_sp;
-    fx->sp_rows = b + 1;
-    fx->blk_words[b] = w;
-    fx->blk_link[b] = v[FX_LINK_DENSITY];
-  }
-  if (st != TBK_OK) return st;
+  for (size_t b = 0; b < B; b++)
+    if ((st = block_row(&bp, b, err))) return st;
   for (size_t b = 0; b < B; b++) {
     double *v = fx->values + b * D;
     if (b > 0) { v[FX_NB_PREV_WORDS] = fx->blk_words[b - 1]; v[FX_NB_PREV_LINK] = fx->blk_link[b - 1]; }
