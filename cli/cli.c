@@ -438,6 +438,48 @@ void cli_warn_file(void *ctx, const char *file, const char *msg) {
   cli_warn("%s: %s", file, msg);
 }
 
+/* A page listed twice (the same file or WARC record reached through two
+ * inputs, two manifest rows or two spellings) would count twice in every
+ * document frequency: warned about with a count, fatal with --strict. */
+typedef struct page_id {
+  dev_t dev;
+  ino_t ino;
+  uint64_t offset, skip;
+  size_t index;
+} page_id;
+
+static int page_id_cmp(const void *a, const void *b) {
+  const page_id *x = a, *y = b;
+  if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+  if (x->ino != y->ino) return x->ino < y->ino ? -1 : 1;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  if (x->skip != y->skip) return x->skip < y->skip ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+static void warn_duplicates(const cli_pages *c, const tbk_page_list *l) {
+  page_id *ids = malloc((l->n ? l->n : 1) * sizeof *ids);
+  if (!ids) cli_die(TBK_EXIT_FAIL, "out of memory");
+  size_t m = 0, dups = 0;
+  struct stat sb;
+  for (size_t i = 0; i < l->n; i++)
+    if (!l->refs[i].is_temp && stat(l->refs[i].file, &sb) == 0 && S_ISREG(sb.st_mode))
+      ids[m++] = (page_id){sb.st_dev, sb.st_ino, l->refs[i].offset, l->refs[i].skip, i};
+  qsort(ids, m, sizeof *ids, page_id_cmp);
+  for (size_t i = 1, first = 0; i < m; i++) {
+    const page_id *a = &ids[i], *b = &ids[first];
+    if (a->dev != b->dev || a->ino != b->ino || a->offset != b->offset || a->skip != b->skip) {
+      first = i;
+      continue;
+    }
+    const char *page = l->refs[a->index].page, *same = l->refs[b->index].page;
+    if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: the same page as %s, listed twice (--strict)", page, same);
+    if (++dups <= 20) cli_warn("%s: the same page as %s, listed twice (it counts twice)", page, same);
+  }
+  free(ids);
+  if (dups) cli_warn("%zu pages listed more than once (each copy is read)", dups);
+}
+
 void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   memset(out, 0, sizeof *out);
   for (int i = 0; i < n; i++) {
@@ -450,6 +492,7 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   }
   c->bad_pages += out->skipped;
   tbk_page_list_sort(out);
+  warn_duplicates(c, out);
   cli_reads_argv(inputs, n);
   for (size_t i = 0; i < out->n; i++) {
     if (!out->refs[i].is_temp) cli_reads_add(out->refs[i].file);

@@ -283,6 +283,27 @@ def class3():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
 
 
+# ------------------------------------------------ bad labels and gold
+
+def class5():
+    """Input that would be silently miscounted: a page listed twice (its
+    words would count twice in every document frequency) is warned about
+    with a count, and is fatal with --strict."""
+    d = TMP + "/pages"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/p%d.html" % i, page(i))
+    case("class5 a page listed twice", "features", ["-o", "f.svm", "pages", "pages/./p1.html"], 0,
+         err=r"^tbk-features: warning: pages/p1.html: the same page as pages/\./p1.html, listed twice(.|\n)*"
+             r"^tbk-features: warning: 1 pages listed more than once", present=[TMP + "/f.svm"], secs=5)
+    os.remove(TMP + "/f.svm")
+    case("class5 a page listed twice, --strict", "label", ["-q", "--strict", "-o", "l.jsonl", "pages", "pages/./p1.html"],
+         1, err=r"^tbk-label: error: pages/p1.html: the same page as pages/\./p1.html, listed twice \(--strict\)",
+         absent=[TMP + "/l.jsonl"], secs=5)
+    case("class5 distinct pages, no warning", "features", ["-o", "f.svm", "pages"], 0, no_err=r"listed twice",
+         present=[TMP + "/f.svm"], secs=5)
+
+
 # ------------------------------------------------------- special files
 
 def class6():
@@ -558,7 +579,7 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "6": class6, "7": class7, "8": class8, "9": class9}
+CLASSES = {"1": class1, "2": class2, "3": class3, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
