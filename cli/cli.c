@@ -268,7 +268,9 @@ void cli_out_open(cli_out *o, const char *path) {
   o->f = fdopen(fd, "w");
   if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
   for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
-    if (!open_outs[i]) { open_outs[i] = o; break; }
+    if (!open_outs[i]) { open_outs[i] = o; return; }
+  /* An unregistered output would survive cli_die half written. */
+  cli_die(TBK_EXIT_FAIL, "%s: more outputs than the %zu one run may hold", path, sizeof open_outs / sizeof open_outs[0]);
 }
 
 static void forget(cli_out *o) {

@@ -89,7 +89,8 @@ int main(int argc, char **argv) {
   if (mode == TRAIN && r.text) cli_usage_error("--train-ranker reads its gold keywords from pages, not --text");
   if (r.text && denoise > 0) cli_usage_error("--denoise applies to pages, not --text");
 
-  if (!df_path && mode != BUILD_DF) df_path = kw_shipped_df(cli_model_path(model_path));
+  const char *mp = cli_model_path(model_path); /* the model, and the shipped table beside it */
+  if (!df_path && mode != BUILD_DF) df_path = kw_shipped_df(mp);
   if (df_path && strcmp(df_path, "none") == 0) df_path = NULL;
   tbk_error err = {0};
   tbk_kw_df *df = NULL, *built = NULL;
@@ -98,7 +99,6 @@ int main(int argc, char **argv) {
   if (ranker_path) check_load(tbk_kw_ranker_load(ranker_path, &ranker, &err), ranker_path, &err);
   tbk_model *model = NULL;
   if (!r.text) {
-    const char *mp = cli_model_path(model_path);
     r.pred = cli_predictor(mp, &model);
     if (denoise < 0) denoise = tbk_model_content(model) ? TBK_KW_DENOISE_CONTENT : TBK_KW_DENOISE_TEMPLATE;
     if (denoise == TBK_KW_DENOISE_CONTENT && !tbk_model_content(model))
