@@ -37,3 +37,24 @@ int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out) {
   xmlFree(s);
   return rc;
 }
+
+int tbk_page_base_href(const tbk_page *p, tbk_buf *out) {
+  xmlNode *root = xmlDocGetRootElement(p->doc);
+  /* <base> belongs in the head, which the node table leaves out: a bounded
+   * search of the root's and the head's children, as for the title. */
+  size_t budget = 400;
+  for (xmlNode *x = root ? root->children : NULL; x && budget; x = x->next, budget--) {
+    if (x->type != XML_ELEMENT_NODE) continue;
+    xmlNode *y = x, *end = x->next;
+    if (xmlStrcasecmp(x->name, BAD_CAST "head") == 0) { y = x->children; end = NULL; }
+    for (; y != end && budget; y = y->next, budget--) {
+      if (y->type != XML_ELEMENT_NODE || xmlStrcasecmp(y->name, BAD_CAST "base") != 0) continue;
+      xmlChar *h = xmlGetProp(y, BAD_CAST "href");
+      if (!h) continue;
+      int rc = tbk_buf_puts(out, (const char *)h);
+      xmlFree(h);
+      return rc;
+    }
+  }
+  return 0;
+}

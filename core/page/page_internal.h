@@ -122,4 +122,8 @@ void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx);
  * normalized. 0 ok (out untouched when there is no title), -1 out of
  * memory. */
 int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out);
+/* The href of the page's first <base> with one (in the head or at the top
+ * of the root), appended to out as written. 0 ok (out untouched when there
+ * is none), -1 out of memory. */
+int tbk_page_base_href(const tbk_page *p, tbk_buf *out);
 #endif
