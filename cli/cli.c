@@ -582,13 +582,17 @@ static int name_key_cmp(const void *key, const void *elem) {
   return strcmp(sort_key, sort_names[*(const size_t *)elem]);
 }
 
+static char *output_name(const char *dir, const char *page, const char *ext, int *shortened);
+
 char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext) {
   if (!*dir) cli_usage_error("--output-dir: an empty directory name names no directory");
   char **names = calloc(l->n ? l->n : 1, sizeof *names), **alts = calloc(l->n ? l->n : 1, sizeof *alts);
   size_t *order = malloc((l->n ? l->n : 1) * sizeof *order);
   if (!names || !alts || !order) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (size_t i = 0; i < l->n; i++) {
-    names[i] = cli_output_name(dir, l->refs[i].page, ext);
+    int shortened;
+    names[i] = output_name(dir, l->refs[i].page, ext, &shortened);
+    if (shortened) cli_warn("%s: its output name is too long for a file system; written as %s", l->refs[i].page, names[i]);
     cli_output_check("--output-dir", names[i]);
     order[i] = i;
   }
@@ -625,9 +629,46 @@ char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext
   return names;
 }
 
-char *cli_output_name(const char *dir, const char *page, const char *ext) {
-  size_t n = strlen(dir) + strlen(page) + strlen(ext) + 8;
-  char *out = malloc(n), *rel = malloc(strlen(page) + 1);
+/* File systems refuse a name part over NAME_MAX (255 bytes) and a path
+ * over PATH_MAX, and a URL can be longer than either: such a part keeps its
+ * first bytes and gets the hash of the whole, so one long URL is written
+ * under a stable name instead of ending the run. */
+enum { NAME_PART_MAX = 200, NAME_PART_KEEP = 150, NAME_REL_MAX = 2048 };
+
+/* Bytes of s[0..n) to keep so that no UTF-8 sequence is cut. */
+static size_t utf8_keep(const char *s, size_t n) {
+  while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+  return n;
+}
+
+/* Shorten rel in place: every part over NAME_PART_MAX, then all past the
+ * first part when the whole is still over NAME_REL_MAX. 1 when shortened. */
+static int shorten_rel(char *rel) {
+  size_t n = strlen(rel), k = 0;
+  int shortened = 0;
+  for (size_t i = 0; i <= n; i++) {
+    size_t j = i;
+    while (j < n && rel[j] != '/') j++;
+    size_t len = j - i, keep = len > NAME_PART_MAX ? utf8_keep(rel + i, NAME_PART_KEEP) : len;
+    unsigned long long h = (unsigned long long)tbk_hash64(rel + i, len);
+    memmove(rel + k, rel + i, keep); /* k <= i: only bytes already read are overwritten */
+    k += keep;
+    if (keep < len) k += (size_t)snprintf(rel + k, 18, "~%016llx", h), shortened = 1;
+    if (j < n) rel[k++] = '/';
+    i = j;
+  }
+  rel[k] = '\0';
+  char *slash = strchr(rel, '/');
+  if (k > NAME_REL_MAX && slash) {
+    snprintf(slash + 1, 18, "~%016llx", (unsigned long long)tbk_hash64(slash + 1, strlen(slash + 1)));
+    shortened = 1;
+  }
+  return shortened;
+}
+
+static char *output_name(const char *dir, const char *page, const char *ext, int *shortened) {
+  size_t n = strlen(dir) + strlen(page) + strlen(ext) + 24;
+  char *out = malloc(n), *rel = malloc(strlen(page) + 24);
   if (!out || !rel) cli_die(TBK_EXIT_FAIL, "out of memory");
   const char *s = strstr(page, "://") ? strstr(page, "://") + 3 : page;
   size_t k = 0;
@@ -642,9 +683,15 @@ char *cli_output_name(const char *dir, const char *page, const char *ext) {
   rel[k] = '\0';
   char *slash = strrchr(rel, '/'), *dot = strrchr(rel, '.');
   if (dot && (!slash || dot > slash) && dot != rel) *dot = '\0';
+  *shortened = shorten_rel(rel);
   snprintf(out, n, "%s/%s%s", dir, *rel ? rel : "page", ext);
   free(rel);
   return out;
+}
+
+char *cli_output_name(const char *dir, const char *page, const char *ext) {
+  int shortened;
+  return output_name(dir, page, ext, &shortened);
 }
 
 const char cli_train_options_help[] =

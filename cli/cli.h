@@ -208,9 +208,11 @@ void cli_pages_segment_as(cli_pages *c, const tbk_model *model);
 tbk_predictor *cli_predictor(const char *path, tbk_model **model);
 
 /* DIR/<page id> with a new extension (".txt"): URL schemes dropped,
- * "? # : \\" replaced, leading ".." defused, so nothing lands outside DIR.
- * The one mapping tbk-predict --output-dir writes and tbk-eval reads.
- * Caller frees. */
+ * "? # : \\" replaced, leading ".." defused, so nothing lands outside DIR;
+ * a part over 200 bytes keeps 150 and the hash of the whole, and all past
+ * the first part is hashed when the rest is still over 2048 bytes, so no
+ * URL is too long for a file system. The one mapping tbk-predict
+ * --output-dir writes and tbk-eval reads. Caller frees. */
 char *cli_output_name(const char *dir, const char *page, const char *ext);
 /* The output names of every page of l under dir (cli_output_name each),
  * checked by cli_output_check and made unique: a page whose name an
