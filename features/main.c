@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "shard.h"
 #include "usage.h"
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
-  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS
+  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS, OPT_SHARD
 };
 
 typedef struct run {
@@ -26,7 +26,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"meta", required_argument, 0, OPT_META},       {"labels", required_argument, 0, OPT_LABELS},
       {"attr-dims", required_argument, 0, OPT_ATTR_DIMS}, {"word-dims", required_argument, 0, OPT_WORD_DIMS},
       {"bigrams", no_argument, 0, OPT_BIGRAMS},        {"schema", no_argument, 0, OPT_SCHEMA},
-      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},
+      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},   {"shard", required_argument, 0, OPT_SHARD},
       {"units", no_argument, 0, OPT_UNITS},            {"model", required_argument, 0, 'm'},
       {"help", no_argument, 0, 'h'},                   {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,                               {0, 0, 0, 0}};
@@ -45,6 +45,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_SCHEMA: r->want_schema = 1; break;
     case OPT_SCHEMA_ID: r->want_id = 1; break;
     case OPT_UNITS: r->units = 1; break;
+    case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case 'm': r->model = optarg; break;
     case 'h': features_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
@@ -129,13 +130,13 @@ int main(int argc, char **argv) {
   if (r.labels && tbk_label_set_read(r.labels, cli_warn_file, NULL, &labels, &bad_lines, &err))
     cli_die(TBK_EXIT_FAIL, "%s: %s", r.labels, err.msg);
   tbk_page_list list;
-  cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  cli_shard_list(&r.pages, argv + optind, argc - optind, &list);
   cli_out out, words, meta;
   tbk_rows_out ro = {cli_out_put, &out, r.words ? &words : NULL, r.meta ? &meta : NULL};
   cli_out_open(&out, r.output);
   if (r.words) cli_out_open(&words, r.words);
   if (r.meta) cli_out_open(&meta, r.meta);
-  if (r.meta && tbk_rows_meta_header(rows, &r.pages.page, &ro, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  if (r.meta && cli_shard_headers() && tbk_rows_meta_header(rows, &r.pages.page, &ro, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   changed = write_rows(&r, rows, pred, labels, &list, &ro);
   if (labels) missing = report_labels(&r, labels, bad_lines);
   tbk_label_set_free(labels);

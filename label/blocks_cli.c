@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "label_cli.h"
+#include "shard.h"
 
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
   char share[32];
@@ -49,7 +50,7 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
-    if (fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",
+    if (cli_shard_headers() && fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",
               stats.f) < 0)
       cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
   }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chunks_cli.h"
+#include "shard.h"
 
 const char label_chunks_help[] =
     "Labeller options:\n"
@@ -105,7 +106,7 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
-    if (fputs("site\tpages\tbad_pages\tchunks\tkeys\tthreshold\ttemplate_keys\ttemplate\tcontent\tignored\tatf\t"
+    if (cli_shard_headers() && fputs("site\tpages\tbad_pages\tchunks\tkeys\tthreshold\ttemplate_keys\ttemplate\tcontent\tignored\tatf\t"
               "template_share\tstatus\n",
               stats.f) < 0)
       cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);

@@ -4,12 +4,13 @@
 #include <stdlib.h>
 
 #include "chunks_cli.h"
+#include "shard.h"
 #include "label_cli.h"
 #include "usage.h"
 
 enum {
   OPT_STATS = CLI_OPT_FIRST_FREE, OPT_SHARE, OPT_MIN_DF, OPT_MIN_PAGES, OPT_ALL, OPT_VERSION, OPT_GOLD,
-  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS
+  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS, OPT_SHARD
 };
 
 int main(int argc, char **argv) {
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
       {"gold", no_argument, 0, OPT_GOLD},
       {"gold-share", required_argument, 0, OPT_GOLD_SHARE},
       {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
+      {"shard", required_argument, 0, OPT_SHARD},
       {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
@@ -53,6 +55,7 @@ int main(int argc, char **argv) {
     case OPT_GOLD: gold = 1; break;
     case OPT_GOLD_SHARE: gold_share = cli_double("--gold-share", optarg, 0.0, 1.0); break;
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
+    case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
     case 'h': label_usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
@@ -67,7 +70,7 @@ int main(int argc, char **argv) {
   if (chunks.on && gold) cli_usage_error("--gold labels units from gold text, not --method chunks");
 
   tbk_page_list list;
-  cli_pages_list(&pages, argv + optind, argc - optind, &list);
+  cli_shard_list(&pages, argv + optind, argc - optind, &list);
   cli_out out;
   cli_out_open(&out, output);
   int code;

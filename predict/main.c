@@ -4,10 +4,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT, OPT_SHARD };
 
 typedef struct run {
   cli_pages pages;
@@ -27,7 +27,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
-      CLI_PAGE_LONGOPTS,                        {0, 0, 0, 0}};
+      {"shard", required_argument, 0, OPT_SHARD}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
   static const char *const keeps[] = {"comments", NULL};
@@ -48,6 +48,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case 'o': r->output = optarg; break;
     case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
     case OPT_SUMMARY: r->summary = 1; break;
+    case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case OPT_STAGE: r->stage = cli_choice("--stage", optarg, stages, "template, combined or content"); break;
     case OPT_KEEP: copt->keep_comments = cli_choice("--keep", optarg, keeps, "comments") == 0; break;
     case OPT_NO_TITLE: copt->title = 0; break;
@@ -113,8 +114,10 @@ int main(int argc, char **argv) {
   if (!r.output_dir) cli_out_open(&out, r.output);
   tbk_buf buf = {0};
   tbk_error err = {0};
-  cli_pages_progress_start(&r.pages, list.n);
-  for (size_t i = 0; i < list.n; i++) {
+  size_t lo, hi; /* names and "==> page <==" are the full list's, so shards join into one run's output */
+  cli_shard_pages(list.n, &lo, &hi);
+  cli_pages_progress_start(&r.pages, hi - lo);
+  for (size_t i = lo; i < hi; i++) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
