@@ -1,0 +1,67 @@
+/* A page as the MDL clustering sees it: the set of its root-to-element tag
+ * paths, plus, for each element that holds text itself, the element's path
+ * with a text marker (the text's words do not matter, only where text
+ * sits). Paths are 64-bit hashes built down the node table, a child's from
+ * its parent's and its tag name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+
+/* splitmix64's finalizer: consecutive inputs give unrelated outputs. */
+static inline uint64_t mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The text marker's step, a value no tag name's FNV hash is likely to be. */
+#define TEXT_STEP 0x23746578742d2d23ULL
+
+tbk_status tbk_cluster_page_paths(const tbk_page *p, uint64_t **out, size_t *n, tbk_error *err) {
+  *out = NULL;
+  *n = 0;
+  size_t nn = p->n_nodes;
+  uint64_t *h = malloc((3 * nn + 1) * sizeof *h);
+  unsigned char *has_text = calloc(nn + 1, 1);
+  if (!h || !has_text) {
+    free(h);
+    free(has_text);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  for (size_t r = 0; r < p->n_runs; r++)
+    if (p->runs[r].end > p->runs[r].start && p->runs[r].node < nn) has_text[p->runs[r].node] = 1;
+  size_t m = 0;
+  uint64_t *path = h + nn; /* after each node's own: up to two paths a node */
+  for (size_t i = 0; i < nn; i++) {
+    const tbk_node *nd = &p->nodes[i];
+    const char *name = tbk_node_name(nd);
+    uint64_t step = tbk_hash64(name, strlen(name));
+    uint64_t up = nd->parent == TBK_NONE || nd->parent >= i ? 0 : h[nd->parent];
+    h[i] = mix64(up * 0x9e3779b97f4a7c15ULL ^ step);
+    path[m++] = h[i];
+    if (has_text[i]) path[m++] = mix64(h[i] ^ TEXT_STEP);
+  }
+  free(has_text);
+  qsort(path, m, sizeof *path, cmp_u64);
+  size_t u = 0;
+  for (size_t i = 0; i < m; i++)
+    if (u == 0 || path[i] != path[u - 1]) path[u++] = path[i];
+  uint64_t *set = malloc((u ? u : 1) * sizeof *set);
+  if (!set) {
+    free(h);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  memcpy(set, path, u * sizeof *set);
+  free(h);
+  *out = set;
+  *n = u;
+  return TBK_OK;
+}
