@@ -37,7 +37,7 @@ int label_chunks_option(label_chunks *c, int code, const char *arg) {
   case LABEL_OPT_METHOD:
     if (strcmp(arg, "chunks") == 0) c->on = 1;
     else if (strcmp(arg, "blocks") == 0) c->on = 0;
-    else cli_usage_error("--method: '%s' is neither blocks nor chunks", arg);
+    else cli_usage_error("--method: '%s' is not blocks, chunks or etdm", arg);
     return 1;
   case LABEL_OPT_CHUNK_TAGS:
     if (tbk_chunk_tags_parse(&c->opt, arg, &err)) cli_usage_error("--chunk-tags: %s", err.msg);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "chunks_cli.h"
+#include "etdm_cli.h"
 #include "shard.h"
 #include "label_cli.h"
 #include "usage.h"
@@ -24,6 +25,8 @@ int main(int argc, char **argv) {
   double gold_share = 0.5;
   label_chunks chunks;
   label_chunks_init(&chunks);
+  label_etdm etdm;
+  label_etdm_init(&etdm);
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'},
       {"stats", required_argument, 0, OPT_STATS},
@@ -40,11 +43,14 @@ int main(int argc, char **argv) {
       {"version", no_argument, 0, OPT_VERSION},
       CLI_PAGE_LONGOPTS,
       LABEL_CHUNK_LONGOPTS,
+      LABEL_ETDM_LONGOPTS,
       {0, 0, 0, 0}};
   int c;
   opterr = 0; /* getopt's own message has neither our prefix nor our form */
   while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-    if (cli_pages_option(&pages, c, optarg) || label_chunks_option(&chunks, c, optarg)) continue;
+    if (cli_pages_option(&pages, c, optarg) || label_etdm_option(&etdm, c, optarg, LABEL_OPT_METHOD) ||
+        label_chunks_option(&chunks, c, optarg))
+      continue;
     switch (c) {
     case 'o': output = optarg; break;
     case OPT_STATS: stats_path = optarg; break;
@@ -66,7 +72,10 @@ int main(int argc, char **argv) {
   cli_output_check("-o", output);
   cli_output_check("--stats", stats_path);
   if (chunks.strip_dir && !*chunks.strip_dir) cli_usage_error("--strip needs a directory");
+  if (etdm.on) chunks.on = 0; /* --method etdm came last */
   label_chunks_check(&chunks);
+  label_etdm_check(&etdm);
+  if (etdm.on && gold) cli_usage_error("--gold labels units from gold text, not --method etdm");
   if (chunks.on && gold) cli_usage_error("--gold labels units from gold text, not --method chunks");
 
   tbk_page_list list;
@@ -77,6 +86,8 @@ int main(int argc, char **argv) {
   if (gold) {
     if (stats_path) cli_usage_error("--stats applies to auto-labelling, not --gold");
     code = label_gold_run(&pages, &list, &out, gold_share, gold_comments, quiet);
+  } else if (etdm.on) {
+    code = label_etdm_run(&etdm, &pages, &list, &out, output, stats_path, lopt.emit_ignored, quiet);
   } else if (chunks.on) {
     code = label_chunks_run(&chunks, &pages, &list, &out, output, stats_path, lopt.min_pages, lopt.emit_ignored, quiet);
   } else {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "chunks_cli.h"
+#include "etdm_cli.h"
 #include "label_cli.h"
 #include "usage.h"
 
@@ -35,8 +36,9 @@ void label_usage(void) {
          "      --version            show the version and exit\n\n"
          "%s\n"
          "%s\n"
+         "%s\n"
          CLI_EXIT_STATUS_HELP
          "  3  some pages or sites were skipped (each reported)\n"
          "  4  output could not be written\n",
-         label_chunks_help, cli_page_options_help);
+         label_chunks_help, label_etdm_help, cli_page_options_help);
 }

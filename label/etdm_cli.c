@@ -1,0 +1,329 @@
+/* tbk-label --method etdm: per site, pass 1 reads every page's links into
+ * the site's link graph; pass 2 takes each page as the key page, finds its
+ * n-CS (Algorithm 1), maps the CS pages onto it (Algorithm 2) and writes
+ * the template as block labels, and with --nodes / --template-html as
+ * element flags and HTML. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etdm_cli.h"
+
+const char label_etdm_help[] =
+    "Template extraction by hyperlink analysis (--method etdm, Alarte et al. 2015):\n"
+    "each page (the key page) is mapped, top down and equal node to equal node,\n"
+    "onto the pages it links to that all link to each other (the menu's complete\n"
+    "subdigraph, CS); what stays mapped on every one is the page's template.\n"
+    "      --cs-size N          pages of the CS searched for (4); when there is no\n"
+    "                           N-CS, the largest found\n"
+    "      --node-equal E       when two nodes are equal: tag, tag+id+class, or\n"
+    "                           weighted (default): same tag and 0.30 id + 0.25\n"
+    "                           classes + 0.15 child count + 0.10 position + 0.20\n"
+    "                           attribute names >= 0.8\n"
+    "      --nodes FILE         also write every element of every page (JSON Lines:\n"
+    "                           site, page, xpath, tag, template 1 or 0, cs)\n"
+    "      --template-html DIR  also write each page's template as HTML (the page\n"
+    "                           without its non-template elements) to DIR/<page>.html\n"
+    "With --method etdm a block is template when its element and every element in\n"
+    "it are in the template, content when none is (the top-most such block); df\n"
+    "is 1 + the CS pages that mapped its element, pages 1 + the CS's size. Links\n"
+    "are <a href> resolved against the page's URL, its <base>, or its path below\n"
+    "the directory named after its site, and kept when they lead to a page of the\n"
+    "input's same site; a page that links to none gets no labels (counted as\n"
+    "no_cs per site; --nodes and --template-html give it the whole page).\n";
+
+void label_etdm_init(label_etdm *e) {
+  memset(e, 0, sizeof *e);
+  e->cs_size = 4;
+  e->eq = TBK_NODE_EQ_WEIGHTED;
+}
+
+int label_etdm_option(label_etdm *e, int code, const char *arg, int method_code) {
+  if (code == method_code) {
+    e->on = strcmp(arg, "etdm") == 0;
+    return e->on;
+  }
+  switch (code) {
+  case LABEL_OPT_CS_SIZE:
+    e->cs_size = (size_t)cli_long("--cs-size", arg, 1, 64);
+    e->given = "--cs-size";
+    return 1;
+  case LABEL_OPT_NODE_EQUAL:
+    if (tbk_node_eq_parse(arg, &e->eq)) cli_usage_error("--node-equal: '%s' is not tag, tag+id+class or weighted", arg);
+    e->given = "--node-equal";
+    return 1;
+  case LABEL_OPT_NODES:
+    e->nodes_path = arg;
+    e->given = "--nodes";
+    return 1;
+  case LABEL_OPT_TEMPLATE_HTML:
+    e->html_dir = arg;
+    e->given = "--template-html";
+    return 1;
+  default: return 0;
+  }
+}
+
+void label_etdm_check(const label_etdm *e) {
+  if (!e->on && e->given) cli_usage_error("%s applies to --method etdm", e->given);
+  if (e->html_dir && !*e->html_dir) cli_usage_error("--template-html needs a directory");
+  if (e->nodes_path) cli_output_check("--nodes", e->nodes_path);
+}
+
+/* Trees of the CS pages, which the key pages of a site mostly share (the
+ * menu's pages): a few kept, the least recently used replaced. */
+enum { TREE_CACHE = 32 };
+typedef struct tree_cache {
+  size_t idx[TREE_CACHE];
+  tbk_etdm_tree *t[TREE_CACHE];
+  unsigned long used[TREE_CACHE], clock;
+} tree_cache;
+
+static void cache_clear(tree_cache *c) {
+  for (int i = 0; i < TREE_CACHE; i++) {
+    tbk_etdm_tree_free(c->t[i]);
+    c->t[i] = NULL;
+  }
+}
+
+static tbk_etdm_tree *cache_get(tree_cache *c, cli_pages *pages, const tbk_page_list *list, size_t idx) {
+  int slot = 0;
+  for (int i = 0; i < TREE_CACHE; i++) {
+    if (c->t[i] && c->idx[i] == idx) {
+      c->used[i] = ++c->clock;
+      return c->t[i];
+    }
+    if (!c->t[i] || (c->t[slot] && c->used[i] < c->used[slot])) slot = i;
+  }
+  tbk_page *p = cli_pages_load(pages, &list->refs[idx]);
+  if (!p) return NULL;
+  tbk_etdm_tree *t;
+  tbk_error err = {0};
+  if (tbk_etdm_tree_new(p, &t, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", list->refs[idx].page, err.msg);
+  tbk_page_free(p);
+  tbk_etdm_tree_free(c->t[slot]);
+  c->t[slot] = t;
+  c->idx[slot] = idx;
+  c->used[slot] = ++c->clock;
+  return t;
+}
+
+typedef struct site_stats {
+  size_t pages, bad, links, no_cs, cs_sum, loads_sum, templates, contents, ignored;
+  double node_share_sum; /* template nodes / nodes, summed over key pages */
+  size_t keys;
+} site_stats;
+
+typedef struct run_ctx {
+  label_etdm *e;
+  cli_pages *pages;
+  const tbk_page_list *list;
+  cli_out *out, *nodes;
+  const char *output;
+  char **html_names;
+  int emit_ignored;
+  tree_cache cache;
+  tbk_buf line, arena, html;
+} run_ctx;
+
+static void put(run_ctx *r, cli_out *o, const char *name) {
+  if (fwrite(r->line.data, 1, r->line.len, o->f) != r->line.len)
+    cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", name ? name : "standard output", strerror(errno));
+}
+
+static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep,
+                         const uint32_t *hits, size_t cs_n, site_stats *s) {
+  size_t nb = page->n_blocks;
+  tbk_label *labels = malloc((nb + 1) * sizeof *labels);
+  const char **reasons = malloc((nb + 1) * sizeof *reasons);
+  tbk_error err = {0};
+  if (!labels || !reasons) cli_die(TBK_EXIT_FAIL, "out of memory");
+  if (tbk_etdm_block_labels(page, keep, labels, reasons, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  for (size_t b = 0; b < nb; b++) {
+    const tbk_block *bl = &page->blocks[b];
+    tbk_label lab = labels[b];
+    s->templates += lab == TBK_LABEL_TEMPLATE;
+    s->contents += lab == TBK_LABEL_CONTENT;
+    s->ignored += lab == TBK_LABEL_IGNORED;
+    if (lab == TBK_LABEL_IGNORED && !r->emit_ignored) continue;
+    char hex[33];
+    tbk_md5_hex(bl->md5, hex);
+    size_t sn = bl->text_len < 80 ? bl->text_len : 80;
+    while (sn > 0 && sn < bl->text_len && ((unsigned char)bl->text[sn] & 0xC0) == 0x80) sn--;
+    r->line.len = 0;
+    cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
+            tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
+            tbk_buf_puts(&r->line, ",\"url\":") || tbk_buf_json_str(&r->line, ref->url, strlen(ref->url)) ||
+            tbk_buf_puts(&r->line, ",\"path\":") || tbk_buf_json_str(&r->line, bl->path, strlen(bl->path)) ||
+            tbk_buf_puts(&r->line, ",\"tag\":") || tbk_buf_json_str(&r->line, bl->tag, strlen(bl->tag)) ||
+            tbk_buf_printf(&r->line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%zu,\"label\":\"%s\"", hex,
+                           1 + hits[bl->node], 1 + cs_n, tbk_label_name(lab)) ||
+            (reasons[b] && tbk_buf_printf(&r->line, ",\"reason\":\"%s\"", reasons[b])) ||
+            tbk_buf_printf(&r->line, ",\"chars\":%zu,\"line\":%u,\"depth\":%u,\"text\":", bl->text_chars, bl->line,
+                           bl->depth) ||
+            tbk_buf_json_str(&r->line, bl->text, sn) || tbk_buf_puts(&r->line, "}\n"));
+    put(r, r->out, r->output);
+  }
+  free(labels);
+  free(reasons);
+}
+
+static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep, size_t cs_n) {
+  size_t *off;
+  tbk_error err = {0};
+  if (tbk_etdm_xpaths(page, &r->arena, &off, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  for (size_t i = 0; i < page->n_nodes; i++) {
+    const char *x = r->arena.data + off[i], *tag = tbk_node_name(&page->nodes[i]);
+    r->line.len = 0;
+    cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
+            tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
+            tbk_buf_puts(&r->line, ",\"xpath\":") || tbk_buf_json_str(&r->line, x, strlen(x)) ||
+            tbk_buf_puts(&r->line, ",\"tag\":") || tbk_buf_json_str(&r->line, tag, strlen(tag)) ||
+            tbk_buf_printf(&r->line, ",\"template\":%d,\"cs\":%zu}\n", keep[i] != 0, cs_n));
+    put(r, r->nodes, r->e->nodes_path);
+  }
+  free(off);
+}
+
+static void write_html(run_ctx *r, size_t idx, const tbk_page *page, const uint8_t *keep) {
+  /* The outermost elements out of the template go, with all inside them. */
+  tbk_html_drop *drop = malloc((page->n_nodes + 1) * sizeof *drop);
+  if (!drop) cli_die(TBK_EXIT_FAIL, "out of memory");
+  size_t nd = 0;
+  for (size_t i = 0; i < page->n_nodes; i++) {
+    uint32_t p = page->nodes[i].parent;
+    if (!keep[i] && (p == TBK_NONE || keep[p])) drop[nd++] = (tbk_html_drop){(uint32_t)i, 0};
+  }
+  tbk_html_edit ed = {.drop = drop, .n_drop = nd};
+  r->html.len = 0;
+  tbk_status st = tbk_page_html(page, &ed, &r->html);
+  free(drop);
+  if (st) cli_die(TBK_EXIT_FAIL, "%s: cannot render the template: %s", r->list->refs[idx].page, tbk_status_str(st));
+  cli_write_file(r->html_names[idx], r->html.data ? r->html.data : "", r->html.len);
+}
+
+/* One key page: its CS, the mapping with each CS page, the outputs. */
+static void key_page(run_ctx *r, const tbk_link_graph *g, const size_t *gl, uint32_t q, uint32_t *cs,
+                     site_stats *s) {
+  size_t loads = 0;
+  size_t cs_n = tbk_ncs_find(g, q, r->e->cs_size, cs, &loads);
+  const tbk_page_ref *ref = &r->list->refs[gl[q]];
+  tbk_page *page = cli_pages_load(r->pages, ref);
+  if (!page) return;
+  tbk_etdm_tree *kt;
+  tbk_error err = {0};
+  if (tbk_etdm_tree_new(page, &kt, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  size_t n = page->n_nodes;
+  uint8_t *keep = malloc(n + 1);
+  uint32_t *hits = calloc(n + 1, sizeof *hits);
+  if (!keep || !hits) cli_die(TBK_EXIT_FAIL, "out of memory");
+  memset(keep, 1, n + 1);
+  size_t kept = n;
+  for (size_t c = 0; c < cs_n; c++) {
+    tbk_etdm_tree *t = cache_get(&r->cache, r->pages, r->list, gl[cs[c]]);
+    if (!t) continue;
+    int skipped;
+    if (tbk_etdm_refine(kt, keep, hits, t, r->e->eq, &kept, &skipped, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  }
+  s->keys++;
+  s->loads_sum += loads;
+  s->cs_sum += cs_n;
+  if (!cs_n) s->no_cs++;
+  else {
+    s->node_share_sum += n ? (double)kept / (double)n : 0.0;
+    write_labels(r, ref, page, keep, hits, cs_n, s);
+  }
+  if (r->nodes) write_nodes(r, ref, page, keep, cs_n);
+  if (r->html_names) write_html(r, gl[q], page, keep);
+  free(keep);
+  free(hits);
+  tbk_etdm_tree_free(kt);
+  tbk_page_free(page);
+}
+
+static void site_run(run_ctx *r, size_t i, size_t j, site_stats *s) {
+  const char *site = r->list->refs[i].site;
+  size_t *gl = malloc((j - i + 1) * sizeof *gl);
+  uint32_t *cs = malloc((r->e->cs_size + 1) * sizeof *cs);
+  tbk_link_builder *lb;
+  tbk_error err = {0};
+  if (!gl || !cs || tbk_link_builder_new(&lb, &err)) cli_die(TBK_EXIT_FAIL, "out of memory");
+  size_t m = 0, bad_before = r->pages->bad_pages;
+  for (size_t k = i; k < j; k++) {
+    const tbk_page_ref *ref = &r->list->refs[k];
+    tbk_page *page = cli_pages_load(r->pages, ref);
+    if (!page) continue;
+    if (tbk_link_builder_add(lb, page, ref->site, ref->page, ref->url, &err))
+      cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+    gl[m++] = k;
+    tbk_page_free(page);
+  }
+  s->pages = j - i;
+  s->bad = r->pages->bad_pages - bad_before;
+  tbk_link_graph g;
+  if (tbk_link_builder_finish(lb, &g, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  tbk_link_builder_free(lb);
+  s->links = g.off[g.n];
+  for (uint32_t q = 0; q < g.n; q++) key_page(r, &g, gl, q, cs, s);
+  cache_clear(&r->cache);
+  tbk_link_graph_free(&g);
+  free(gl);
+  free(cs);
+}
+
+static int write_stats(cli_out *o, const char *site, const site_stats *s) {
+  char cs[32], loads[32], share[32];
+  size_t with = s->keys - s->no_cs;
+  tbk_snprintf(cs, sizeof cs, "%.2f", s->keys ? (double)s->cs_sum / (double)s->keys : 0.0);
+  tbk_snprintf(loads, sizeof loads, "%.2f", s->keys ? (double)s->loads_sum / (double)s->keys : 0.0);
+  tbk_snprintf(share, sizeof share, "%.4f", with ? s->node_share_sum / (double)with : 0.0);
+  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%s\t%s\t%s\t%zu\t%zu\t%zu\n", site, s->pages, s->bad, s->links,
+                 s->no_cs, cs, loads, share, s->templates, s->contents, s->ignored) < 0;
+}
+
+int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, cli_out *out, const char *output,
+                   const char *stats_path, int emit_ignored, int quiet) {
+  run_ctx r = {.e = e, .pages = pages, .list = list, .out = out, .output = output, .emit_ignored = emit_ignored};
+  cli_out nodes, stats;
+  if (e->nodes_path) {
+    cli_out_open(&nodes, e->nodes_path);
+    r.nodes = &nodes;
+  }
+  if (e->html_dir) r.html_names = cli_output_names(e->html_dir, list, ".html");
+  if (stats_path) {
+    cli_out_open(&stats, stats_path);
+    if (fputs("site\tpages\tbad_pages\tlinks\tno_cs\tmean_cs\tmean_loads\ttemplate_node_share\ttemplate\tcontent\t"
+              "ignored\n",
+              stats.f) < 0)
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+  }
+  if (!quiet)
+    fprintf(stderr, "%-32s %6s %6s %7s %6s %5s %6s %6s %8s %8s\n", "site", "pages", "bad", "links", "no_cs", "cs",
+            "loads", "tnodes", "template", "content");
+  for (size_t i = 0, j; i < list->n; i = j) {
+    for (j = i; j < list->n && strcmp(list->refs[j].site, list->refs[i].site) == 0;) j++;
+    site_stats s = {0};
+    site_run(&r, i, j, &s);
+    const char *site = list->refs[i].site;
+    if (s.no_cs) cli_warn("site %s: %zu of %zu pages link to no page of the site (no labels)", site, s.no_cs, s.keys);
+    if (!quiet) {
+      size_t with = s.keys - s.no_cs;
+      fprintf(stderr, "%-32s %6zu %6zu %7zu %6zu %5.2f %6.2f %6.3f %8zu %8zu\n", site, s.pages, s.bad, s.links,
+              s.no_cs, s.keys ? (double)s.cs_sum / (double)s.keys : 0.0,
+              s.keys ? (double)s.loads_sum / (double)s.keys : 0.0, with ? s.node_share_sum / (double)with : 0.0,
+              s.templates, s.contents);
+    }
+    if (stats_path && write_stats(&stats, site, &s)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+  }
+  tbk_buf_free(&r.line);
+  tbk_buf_free(&r.arena);
+  tbk_buf_free(&r.html);
+  if (r.html_names) {
+    for (size_t k = 0; k < list->n; k++) free(r.html_names[k]);
+    free(r.html_names);
+  }
+  cli_out *const outs[] = {out, stats_path ? &stats : NULL, r.nodes};
+  cli_out_commit_all(outs, 3);
+  return cli_pages_exit(pages);
+}
