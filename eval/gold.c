@@ -115,7 +115,7 @@ int cmd_gold(int argc, char **argv) {
     const tbk_page_ref *ref = &list.refs[i];
     if (!ref->gold[0]) continue;
     gold.len = 0;
-    if (tbk_read_file(ref->gold, 0, &gold, &err)) {
+    if (tbk_gold_read(ref->gold, 0, 0, &gold, &err)) {
       cli_warn("%s: %s (scored as empty gold)", ref->gold, err.msg);
       problems++;
       gold.len = 0;
@@ -123,7 +123,7 @@ int cmd_gold(int argc, char **argv) {
     char *cfile = comments ? comments_file(ref->gold) : NULL;
     if (cfile) {
       tbk_buf more = {0};
-      if (tbk_read_file(cfile, 0, &more, &err)) {
+      if (tbk_read_file(cfile, TBK_GOLD_MAX_BYTES, &more, &err)) {
         cli_warn("%s: %s (comments left out)", cfile, err.msg);
         problems++;
       } else if (tbk_buf_append(&gold, "\n", 1) || tbk_buf_append(&gold, more.data ? more.data : "", more.len)) {

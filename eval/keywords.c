@@ -319,7 +319,7 @@ int cmd_keywords(int argc, char **argv) {
       if (t == T_GOLD) {
         if (!ref->gold || !*ref->gold) continue;
         e.goldtext.len = 0;
-        if (tbk_read_file(ref->gold, 0, &e.goldtext, &err)) {
+        if (tbk_gold_read(ref->gold, 0, 0, &e.goldtext, &err)) {
           cli_warn("%s: %s (GOLD left out for this page)", ref->gold, err.msg);
           continue;
         }

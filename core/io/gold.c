@@ -18,7 +18,12 @@ char *tbk_gold_comments_path(const char *gold) {
 
 tbk_status tbk_gold_read(const char *gold, int comments, size_t max_bytes, tbk_buf *out, tbk_error *err) {
   out->len = 0;
+  if (!max_bytes) max_bytes = TBK_GOLD_MAX_BYTES;
   tbk_status st = tbk_read_file(gold, max_bytes, out, err);
+  if (st == TBK_ERR_LIMIT) return tbk_fail(err, st, "gold file exceeds %zu bytes", max_bytes);
+  /* No data set has an empty gold file, and a FIFO nobody writes to reads
+   * as one: scoring it as "no content" would hide either. */
+  if (st == TBK_OK && out->len == 0) return tbk_fail(err, TBK_ERR_EMPTY, "empty gold file (0 bytes)");
   if (st || !comments) return st;
   char *cpath = tbk_gold_comments_path(gold);
   tbk_buf extra = {0};

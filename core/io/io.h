@@ -63,10 +63,12 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
                        const char *charset, uint64_t offset, uint64_t skip,
                        int is_warc);
 
-/* The gold text of a page (the file gold names; max_bytes as for
- * tbk_read_file) into out (reset first); with comments, the page's user
- * comments after a newline, from X.comments.txt beside gold file X.txt
- * when that file can be read. */
+/* The gold text of a page (the file gold names, at most max_bytes, 0 =
+ * TBK_GOLD_MAX_BYTES: TBK_ERR_LIMIT) into out (reset first); with comments,
+ * the page's user comments after a newline, from X.comments.txt beside
+ * gold file X.txt when that file can be read. An empty gold file (or a FIFO
+ * with no writer) is TBK_ERR_EMPTY; a directory or device TBK_ERR_IO. */
+#define TBK_GOLD_MAX_BYTES ((size_t)64 << 20)
 tbk_status tbk_gold_read(const char *gold, int comments, size_t max_bytes,
                          tbk_buf *out, tbk_error *err);
 /* X.comments.txt for gold file X.txt (new string, caller frees); NULL when
