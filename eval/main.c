@@ -26,7 +26,9 @@ static void usage(void) {
          "            agreement with the blocks labeller), the sampling and threshold\n"
          "            experiments\n"
          "  keywords  keyword extraction with and without template removal, the\n"
-         "            paper's top-N scores and paired t-tests\n\n"
+         "            paper's top-N scores and paired t-tests\n"
+         "  nodes     node-level recall/precision/F1 of a template against a reference\n"
+         "            template (Alarte et al.'s Table 1)\n\n"
          "Run 'tbk-eval COMMAND --help' for the options and exit statuses of each\n"
          "command.\n\n"
          "Options:\n"
@@ -41,7 +43,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   cli_init("tbk-eval");
-  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks or keywords)");
+  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks, keywords or nodes)");
   const char *cmd = argv[1];
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
   if (strcmp(cmd, "--version") == 0) return cli_version();
@@ -50,5 +52,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "snippets") == 0) return publish_files(cmd_snippets(argc - 1, argv + 1));
   if (strcmp(cmd, "chunks") == 0) return publish_files(cmd_chunks(argc - 1, argv + 1));
   if (strcmp(cmd, "keywords") == 0) return publish_files(cmd_keywords(argc - 1, argv + 1));
-  cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks or keywords)", cmd);
+  if (strcmp(cmd, "nodes") == 0) return publish_files(cmd_nodes(argc - 1, argv + 1));
+  cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks, keywords or nodes)", cmd);
 }
