@@ -55,12 +55,27 @@ static void check_names(parse_watch *w) {
   if (w->max_names && (size_t)xmlDictSize(w->ctxt->dict) > w->max_names) stop(w, 2);
 }
 
+/* libxml2 2.14 marks the context's fields deprecated yet offers no call
+ * for the depth of the open-element stack, which its HTML parser still
+ * keeps in nameNr and still scans for every stray end tag (2.15 too). */
+static int stack_depth(htmlParserCtxtPtr ctxt) {
+#if LIBXML_VERSION >= 21400
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  return ctxt->nameNr;
+#if LIBXML_VERSION >= 21400
+#pragma GCC diagnostic pop
+#endif
+}
+
 static void on_error(void *data, tbk_xml_error *e) {
   (void)e;
   parse_watch *w = data;
   w->errors++;
   if (w->stopped) return;
-  w->scanned += (uint64_t)(w->ctxt->nameNr > 0 ? w->ctxt->nameNr : 0) + 1;
+  int depth = stack_depth(w->ctxt);
+  w->scanned += (uint64_t)(depth > 0 ? depth : 0) + 1;
   if (w->scanned > w->scan_budget) stop(w, 1);
   else check_names(w);
 }
