@@ -580,6 +580,7 @@ class Builder:
     def __init__(self, site, page):
         self.site, self.page = site, page
         self.regions = []  # (role, kind, shared, element)
+        self.page_only = []  # wrappers of page-specific regions only (not template)
 
     def reg(self, role, kind, shared, el):
         self.regions.append((role, kind, shared, el))
@@ -593,6 +594,12 @@ class Builder:
 
     def m(self, kind, el):
         return self.reg("meta", kind, "page", el)
+
+    def pg(self, el):
+        """A wrapper that holds only page-specific regions (an article's list
+        or table, the comments): not part of the node-level template."""
+        self.page_only.append(el)
+        return el
 
 
 def head(site, page, style_css, extra_meta):
@@ -618,16 +625,55 @@ def article_nodes(b, tag_p="p", heading="h2", table_attrs=None, list_tag="ul"):
         elif kind == "h":
             nodes.append(b.c("heading", h(heading, None, payload)))
         elif kind == "ul":
-            nodes.append(h(list_tag, None, [b.c("list-item", h("li", None, x)) for x in payload]))
+            nodes.append(b.pg(h(list_tag, None, [b.c("list-item", h("li", None, x)) for x in payload])))
         elif kind == "pre":
             nodes.append(b.c("code", h("pre", {"class": "code"}, payload)))
         elif kind == "table":
             head_row, rows = payload
-            nodes.append(h("table", table_attrs or {"class": "data"},
-                           b.c("table-row", h("tr", None, [h("th", None, x) for x in head_row])),
-                           [b.c("table-row", h("tr", None, [h("td", None, x) for x in row]))
-                            for row in rows]))
+            nodes.append(b.pg(h("table", table_attrs or {"class": "data"},
+                                b.c("table-row", h("tr", None, [h("th", None, x) for x in head_row])),
+                                [b.c("table-row", h("tr", None, [h("td", None, x) for x in row]))
+                                 for row in rows])))
     return nodes
+
+
+def nav_link(site, i, default, label):
+    """Menu entry i: with --links its sections lead to the section pages (a
+    "#" and a script call with --links dynamic: a menu only JavaScript can
+    follow); else the default href, a page no site has."""
+    links = getattr(site, "links", None)
+    if links is None or not 1 <= i <= len(site.section_pages):
+        return h("a", {"href": default}, label)
+    href = site_link(site, site.section_pages[i - 1])
+    if links == "dynamic":
+        return h("a", {"href": "#", "onclick": "go('%s');return false" % href}, label)
+    return h("a", {"href": href}, label)
+
+
+def make_section_pages(s, args):
+    """--links: one page per menu section, in the site's template, listing
+    (as text) the titles of its articles."""
+    L = s.lang
+    out = []
+    for k, name in enumerate(s.sections):
+        r = random.Random("section:%d:%d:%d" % (args.seed, s.index, k))
+        p = Page()
+        p.is_section = True
+        p.index = k
+        p.title = name
+        p.date = s.start
+        p.author = s.authors[0]
+        p.section = name
+        p.id = "section-%02d" % (k + 1)
+        p.urlpath = "section/%02d/" % (k + 1)
+        p.url = "http://%s/%s" % (s.host, p.urlpath)
+        titles = [q.title for q in s.pages if q.section == name] or [L.title(r)]
+        p.body = [("p", L.paragraph(r, 2, 4)), ("ul", titles)]
+        p.related = False
+        p.promo = False
+        p.comments = []
+        out.append(p)
+    return out
 
 
 def footer_links(site, ui):
@@ -643,7 +689,7 @@ def style_table(b):
     s, p, ui = b.site, b.page, b.site.lang.ui
     menu = b.t("nav", h("td", {"class": "navcell", "width": "160", "valign": "top"},
                         h("b", None, ui["site_menu"]), h("br"),
-                        [[h("a", {"href": "/?cat=%d" % i}, label), h("br")] for i, label in enumerate(s.nav)]))
+                        [[nav_link(s, i, "/?cat=%d" % i, label), h("br")] for i, label in enumerate(s.nav)]))
     banner = b.t("header", h("td", {"colspan": "3", "class": "hdr", "bgcolor": "#336699"},
                              h("font", {"size": "5", "color": "#ffffff"}, h("b", None, s.name)),
                              h("br"),
@@ -670,10 +716,10 @@ def style_table(b):
                                       for i, t in enumerate(s.related_titles)]), shared="some"))
     if p.comments:
         rows.append(b.t("comments-heading", h("h3", None, ui["guestbook"]), shared="some"))
-        rows.append(h("table", {"class": "gb", "width": "100%", "cellpadding": "4"},
+        rows.append(b.pg(h("table", {"class": "gb", "width": "100%", "cellpadding": "4"},
                       [b.c("comment", h("tr", None, h("td", {"class": "gbentry"},
                                                       h("b", None, who), " (", when, "):", h("br"), txt)))
-                       for who, when, txt in p.comments]))
+                       for who, when, txt in p.comments])))
     main = h("td", {"class": "maincell", "valign": "top"}, rows)
     right = h("td", {"class": "sidecell", "width": "200", "valign": "top"},
               b.t("sidebar-links", h("div", {"class": "box"}, h("b", None, ui["links"]), h("br"),
@@ -717,7 +763,7 @@ def style_div(b):
                    b.t("nav", h("div", {"class": "menu-main-container"},
                                 h("ul", {"id": "menu-main", "class": "menu"},
                                   [h("li", {"class": "menu-item menu-item-%d" % (i + 10)},
-                                     h("a", {"href": "/category/%d/" % i}, label))
+                                     nav_link(s, i, "/category/%d/" % i, label))
                                    for i, label in enumerate(s.nav)])))))
     entry = [h("div", {"class": "entry-header"},
                b.c("title", h("h1", {"class": "entry-title"}, p.title)),
@@ -746,14 +792,14 @@ def style_div(b):
     if p.comments:
         comments.append(b.m("comment-count", h("h2", {"class": "comments-title"},
                                                "%d %s" % (len(p.comments), ui["comments"]))))
-        comments.append(h("ol", {"class": "commentlist"},
+        comments.append(b.pg(h("ol", {"class": "commentlist"},
                           [b.c("comment", h("li", {"class": "comment"},
                                              h("div", {"class": "comment-author vcard"},
                                                h("cite", {"class": "fn"}, who), " ",
                                                h("span", {"class": "says"}, ui["says"])),
                                              h("div", {"class": "comment-meta commentmetadata"}, when),
                                              h("p", None, txt)))
-                           for who, when, txt in p.comments]))
+                           for who, when, txt in p.comments])))
     comments.append(b.t("comment-form", h("div", {"id": "respond"},
                                           h("h3", {"id": "reply-title"}, ui["leave"]),
                                           h("form", {"action": "/wp-comments-post.php", "method": "post"},
@@ -813,7 +859,7 @@ def style_html5(b):
                             h("a", {"class": "logo", "href": "/"}, s.name), " ",
                             h("span", {"class": "claim"}, s.tagline))),
             b.t("nav", h("nav", {"aria-label": "Main", "class": "primary-nav"},
-                         h("ul", None, [h("li", None, h("a", {"href": "/%d/" % i}, label))
+                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label))
                                         for i, label in enumerate(s.nav)]))))
     art = []
     if s.breadcrumb:
@@ -831,12 +877,12 @@ def style_html5(b):
                                   h("h2", None, ui["share"]),
                                   h("ul", None, [h("li", None, h("a", {"href": "#"}, n)) for n in s.social]))))
     if p.comments:
-        art.append(h("section", {"class": "comments", "id": "comments"},
+        art.append(b.pg(h("section", {"class": "comments", "id": "comments"},
                      b.t("comments-heading", h("h2", None, ui["comments"]), shared="some"),
                      [b.c("comment", h("article", {"class": "comment"},
                                        h("header", None, h("b", None, who), " ", h("time", None, when)),
                                        h("p", None, txt)))
-                      for who, when, txt in p.comments]))
+                      for who, when, txt in p.comments])))
     main = [h("article", {"class": "story"}, art)]
     if p.related:
         main.append(b.t("related", h("section", {"class": "related"},
@@ -893,7 +939,7 @@ def style_docs(b):
                            [h("li", {"class": "toctree-l1"}, h("a", {"href": "/docs/ch%d.html" % i}, c))
                             for i, c in enumerate(s.doc_chapters)]),
                          h("h3", None, ui["links"]),
-                         h("ul", None, [h("li", None, h("a", {"href": "/%d/" % i}, label))
+                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label))
                                         for i, label in enumerate(s.nav)]))),
             b.t("sidebar-about", h("div", {"class": "sidebar-about"},
                                    h("h3", None, ui["about_site"]),
@@ -919,20 +965,22 @@ def style_docs(b):
                                                        for i, t in enumerate(s.related_titles)])), shared="some"))
     pages = s.pages
     links = []
-    if p.index > 0:
+    if getattr(p, "is_section", False):
+        pass
+    elif p.index > 0:
         links.append(h("a", {"class": "prev", "href": site_link(s, pages[p.index - 1])},
                        "« " + ui["prev"] + ": " + pages[p.index - 1].title))
-    if p.index + 1 < len(pages):
+    if not getattr(p, "is_section", False) and p.index + 1 < len(pages):
         links.append(h("a", {"class": "next", "href": site_link(s, pages[p.index + 1])},
                        ui["next"] + ": " + pages[p.index + 1].title + " »"))
     if links:
         content.append(b.m("prev-next", h("div", {"class": "rst-footer-buttons"}, links)))
     if p.comments:
-        content.append(h("div", {"class": "discussion"},
+        content.append(b.pg(h("div", {"class": "discussion"},
                          b.t("comments-heading", h("h2", None, ui["comments"]), shared="some"),
                          h("dl", None, [[b.m("comment-meta", h("dt", None, who + " · " + when)),
                                          b.c("comment", h("dd", None, txt))]
-                                        for who, when, txt in p.comments])))
+                                        for who, when, txt in p.comments]))))
     foot = b.t("footer", h("div", {"class": "footer", "role": "contentinfo"},
                            "© %s %d. " % (s.name, s.year), ui["powered"].format(engine=s.engine), " ",
                            h("a", {"href": "/docs/_sources/"}, ui["edit"]), " · ",
@@ -969,7 +1017,43 @@ def render(site, page):
             continue
         regions.append({"role": role, "kind": kind, "shared": shared, "tag": el.tag,
                         "path": paths[id(el)], "text": text})
-    return html, regions
+    if getattr(site, "links", None) is None:
+        return html, regions
+    return html, regions, template_nodes(root, b, paths)
+
+
+# Template regions a page may lack (the related box, the promo, the comments'
+# heading): not part of the template every page shares.
+OPTIONAL_KINDS = {"related", "promo", "comments-heading"}
+
+
+def template_nodes(root, b, paths):
+    """The node-level gold (--links): every element tbk's page model holds
+    (none under a DROP tag), in document order, as (xpath, tag, template).
+    An element is template unless it is in a content or meta region, an
+    optional template region, or a page-only wrapper (Builder.pg)."""
+    out_ids = set()
+
+    def mark(el):
+        stack = [el]
+        while stack:
+            n = stack.pop()
+            out_ids.add(id(n))
+            stack.extend(k for k in n.kids if isinstance(k, E))
+    for role, kind, shared, el in b.regions:
+        if role != "template" or kind in OPTIONAL_KINDS:
+            mark(el)
+    for el in b.page_only:
+        mark(el)
+    rows = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag in DROP:
+            continue
+        rows.append((paths[id(n)], n.tag, 0 if id(n) in out_ids else 1))
+        stack.extend(reversed([k for k in n.kids if isinstance(k, E)]))
+    return rows
 
 
 # ----------------------------------------------------------------- output
@@ -1037,6 +1121,18 @@ Everything here is generated; regenerate with
   are page-specific navigation, neither template nor article.
 """
 
+README_LINKS = """<!-- --links {links} -->
+With `--links {links}` every site also has one section page per menu section
+(`section/NN/`, in the site's template; `missing`: not written, so the menu leads
+out of the crawl; `dynamic`: written, but the menu's links are `href="#"` with
+a JavaScript call), and `nodes.jsonl` holds the node-level gold template: one
+line per element of each page that tbk's page model holds (nothing under head,
+script, style...), in document order: `site`, `page`, `xpath`, `tag`, `template`
+(1: made by the site's template and on every page; 0: in the article, a
+byline, the comments, the related box or promo, or a wrapper of those only).
+
+"""
+
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Generate synthetic multi-page sites with known "
@@ -1051,6 +1147,11 @@ def main(argv=None):
     ap.add_argument("--manifest", action="store_true",
                     help="print the path of the written manifest.tsv on stdout")
     ap.add_argument("--warc", metavar="FILE", help="also write all pages as WARC/1.0 (.warc or .warc.gz)")
+    ap.add_argument("--links", choices=["menu", "missing", "dynamic"],
+                    help="menus that link to section pages (one per menu section, in the template), "
+                         "and the node-level gold template in nodes.jsonl: menu (the section pages are "
+                         "written), missing (they are not: the menu leads out of the crawl), dynamic "
+                         "(written, but the menu's links are JavaScript calls)")
     args = ap.parse_args(argv)
     if args.sites < 1 or args.pages < 1:
         ap.error("--sites and --pages must be >= 1")
@@ -1068,6 +1169,9 @@ def main(argv=None):
             for p in s.pages:
                 p.url = "http://%s/%s" % (s.host, urllib.parse.quote(p.urlpath, safe="/?=&"))
         keys.add(s.key)
+        if args.links:
+            s.links = args.links
+            s.section_pages = make_section_pages(s, args)
         sites.append(s)
 
     out = args.out
@@ -1075,12 +1179,14 @@ def main(argv=None):
         os.makedirs(out, exist_ok=True)
         for sub in ("pages", "gold"):
             shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
-        manifest, truth, warc_items = [], [], []
+        manifest, truth, warc_items, nodes = [], [], [], []
         for s in sites:
             os.makedirs(os.path.join(out, "pages", s.key))
             os.makedirs(os.path.join(out, "gold", s.key))
-            for p in s.pages:
-                html, regions = render(s, p)
+            written = s.pages + (s.section_pages if args.links in ("menu", "dynamic") else [])
+            for p in written:
+                rendered = render(s, p)
+                html, regions = rendered[0], rendered[1]
                 data = html.encode("utf-8")
                 page_rel = "pages/%s/%s.html" % (s.key, p.id)
                 gold_rel = "gold/%s/%s.txt" % (s.key, p.id)
@@ -1102,6 +1208,10 @@ def main(argv=None):
                     "content": [r["text"] for r in regions if r["role"] == "content"],
                     "regions": regions}, ensure_ascii=False, sort_keys=True)))
                 warc_items.append((p.url, data, p.date))
+                if args.links:
+                    nodes.append((page_rel, [json.dumps({"site": s.key, "page": page_rel, "xpath": x, "tag": t,
+                                                         "template": f}, ensure_ascii=False)
+                                             for x, t, f in rendered[2]]))
         manifest.sort()
         with open(os.path.join(out, "manifest.tsv"), "w", encoding="utf-8", newline="\n") as f:
             f.write("site\tpage\turl\tgold\n")
@@ -1111,9 +1221,16 @@ def main(argv=None):
         with open(os.path.join(out, "truth.jsonl"), "w", encoding="utf-8", newline="\n") as f:
             for _, _, line in truth:
                 f.write(line + "\n")
+        if args.links:
+            nodes.sort(key=lambda it: it[0])
+            with open(os.path.join(out, "nodes.jsonl"), "w", encoding="utf-8", newline="\n") as f:
+                for _, lines in nodes:
+                    f.write("".join(line + "\n" for line in lines))
         rows = "\n".join("| %s | %s | %d %s | %s |" % (s.key, s.lang.code, s.style, STYLES[s.style][0], s.name)
                          for s in sites)
         with open(os.path.join(out, "README.md"), "w", encoding="utf-8", newline="\n") as f:
+            if args.links:
+                f.write(README_LINKS.format(links=args.links))
             f.write(README.format(seed=args.seed, sites=args.sites, pages=args.pages,
                                   style="mixed (site i: i % 4)" if args.template_style is None
                                   else args.template_style,
