@@ -548,6 +548,27 @@ void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
   c->bad_pages++;
 }
 
+/* A bad labels line with --strict: the run stops at it, named as warned. */
+static void warn_label_line(void *ctx, const char *file, const char *msg) {
+  if (!*(const int *)ctx) {
+    cli_warn("%s: %s", file, msg);
+    return;
+  }
+  size_t n = strlen(msg), k = strlen(" (skipped)");
+  if (n >= k && strcmp(msg + n - k, " (skipped)") == 0) n -= k;
+  cli_die(TBK_EXIT_FAIL, "%s: %.*s (--strict)", file, (int)n, msg);
+}
+
+tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines) {
+  static int strict_ctx;
+  strict_ctx = strict;
+  tbk_label_set *labels;
+  tbk_error err = {0};
+  if (tbk_label_set_read(path, warn_label_line, &strict_ctx, &labels, bad_lines, &err))
+    cli_die(TBK_EXIT_FAIL, "%s: %s", path, err.msg);
+  return labels;
+}
+
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
 
 void cli_pages_segment_as(cli_pages *c, const tbk_model *model) {

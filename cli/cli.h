@@ -197,6 +197,11 @@ void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why);
  * size); each load is a step. */
 void cli_pages_progress_start(cli_pages *c, size_t total);
 void cli_pages_progress_end(cli_pages *c);
+/* tbk_label_set_read(path), dying on failure. Each bad line (broken, over
+ * the line limit, an invalid label, a conflicting one) is warned about and
+ * counted in *bad_lines; with strict the first one is fatal. */
+tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines);
+
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
 /* Segment pages as the model's training did (--blocks, --min-chars and

@@ -66,9 +66,10 @@ static void warn_missing(void *ctx, const char *page, const char *msg) {
 
 static size_t report_labels(const run *r, const tbk_label_set *labels, size_t bad_lines) {
   size_t shown = 0, unread, missing = tbk_label_set_unmatched(labels, warn_missing, &shown, &unread);
-  if (missing > 10) cli_warn("%zu labelled blocks in all were not found", missing);
+  if (missing && r->pages.strict) cli_die(TBK_EXIT_FAIL, "%s: %zu labelled blocks not found (--strict)", r->labels, missing);
+  if (missing) cli_warn("%s: %zu labelled blocks in all were not found", r->labels, missing);
   if (unread) cli_warn("note: %zu labelled blocks belong to pages not read", unread);
-  if (bad_lines) cli_warn("%s: %zu broken lines skipped", r->labels, bad_lines);
+  if (bad_lines) cli_warn("%s: %zu label lines skipped (broken, invalid or conflicting)", r->labels, bad_lines);
   return missing;
 }
 
@@ -127,8 +128,7 @@ int main(int argc, char **argv) {
   r.pages.page.fingerprints = r.labels || r.meta;
   tbk_label_set *labels = NULL;
   size_t bad_lines = 0, changed, missing = 0;
-  if (r.labels && tbk_label_set_read(r.labels, cli_warn_file, NULL, &labels, &bad_lines, &err))
-    cli_die(TBK_EXIT_FAIL, "%s: %s", r.labels, err.msg);
+  if (r.labels) labels = cli_labels_read(r.labels, r.pages.strict, &bad_lines);
   tbk_page_list list;
   cli_shard_list(&r.pages, argv + optind, argc - optind, &list);
   cli_out out, words, meta;

@@ -73,11 +73,15 @@ typedef struct tbk_label_set tbk_label_set;
 
 /* Read JSON Lines from path ("-" = stdin). A line needs "page", "path",
  * "md5" (32 lowercase hex digits) and "label": "template" or "boilerplate"
- * (+1), "content" (-1), or the number 1 or -1; other labels ("ignored")
- * are left out silently. A broken line goes to warn, with "PATH:LINE" as the
- * file and a message ending in "(skipped)", and is counted in *bad_lines.
- * When a (page, path) comes twice the first line wins. Errors: TBK_ERR_IO
- * (cannot open or read), TBK_ERR_NOMEM. */
+ * (+1), "content" (-1), or the number 1 or -1; "ignored" and 0 are left out
+ * silently. A broken line, a line over TBK_LABEL_LINE_MAX bytes and any
+ * other label value go to warn, with "PATH:LINE" as the file and a message
+ * ending in "(skipped)", and are counted in *bad_lines. When a (page, path)
+ * comes twice with the same label the first line wins; with conflicting
+ * labels (or fingerprints) the block gets none, and each later line is
+ * warned about and counted. Errors: TBK_ERR_IO (cannot open or read),
+ * TBK_ERR_FORMAT (empty file), TBK_ERR_NOMEM. */
+#define TBK_LABEL_LINE_MAX ((size_t)16 << 20)
 tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn,
                               void *warn_ctx, tbk_label_set **out,
                               size_t *bad_lines, tbk_error *err);

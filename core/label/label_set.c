@@ -1,5 +1,6 @@
 /* Labels read back from a labelling run's JSON Lines, looked up by (page,
  * path) while tbk-features walks the same pages again. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,10 @@
 typedef struct label_entry {
   size_t key; /* offset of "page\0path\0" in the arena */
   size_t page_len, path_len;
+  size_t lineno;
   char md5[33];
   signed char label;
-  unsigned char used;        /* 1 matched, 2 duplicate line */
+  unsigned char used;        /* 1 matched, 2 duplicate line, 3 conflicting labels */
   unsigned char page_loaded; /* on a page's first entry: the page was read */
 } label_entry;
 
@@ -35,6 +37,8 @@ static const char *entry_path(const tbk_label_set *s, const label_entry *e) {
 static uint64_t key_hash(const char *page, size_t pl, const char *path, size_t ql) {
   return tbk_hash64(page, pl) ^ (tbk_hash64(path, ql) * 0x9E3779B97F4A7C15ULL);
 }
+
+static void warn_line(tbk_warn_fn warn, void *ctx, const char *path, size_t lineno, const char *why);
 
 static label_entry *find_entry(const tbk_label_set *s, const char *page, const char *path) {
   if (!s->nslots) return NULL;
@@ -62,8 +66,12 @@ static label_entry *page_entry(const tbk_label_set *s, const char *page) {
 }
 
 /* Both indexes are built once every line is read: the entries no longer
- * move then. */
-static tbk_status index_entries(tbk_label_set *s, tbk_error *err) {
+ * move then. A block labelled twice alike keeps its first line; labelled
+ * both ways (or with two fingerprints) it is not known which line is right,
+ * so the block gets no label and each later line is warned about and
+ * counted in *bad_lines. */
+static tbk_status index_entries(tbk_label_set *s, const char *file, tbk_warn_fn warn, void *warn_ctx,
+                                size_t *bad_lines, tbk_error *err) {
   s->nslots = 16;
   while (s->nslots < 2 * s->n) s->nslots *= 2;
   s->npages = s->nslots;
@@ -73,8 +81,16 @@ static tbk_status index_entries(tbk_label_set *s, tbk_error *err) {
   for (size_t i = 0; i < s->n; i++) {
     label_entry *e = &s->e[i];
     const char *page = entry_page(s, e), *path = entry_path(s, e);
-    if (find_entry(s, page, path)) {
-      e->used = 2; /* the first line wins */
+    label_entry *first = find_entry(s, page, path);
+    if (first) {
+      e->used = 2;
+      if (first->label != e->label || strcmp(first->md5, e->md5) != 0) {
+        char why[64];
+        snprintf(why, sizeof why, "conflicts with the label of line %zu for the same block", first->lineno);
+        warn_line(warn, warn_ctx, file, e->lineno, why);
+        first->used = 3;
+        ++*bad_lines;
+      }
       continue;
     }
     size_t h = key_hash(page, e->page_len, path, e->path_len) & (s->nslots - 1);
@@ -95,19 +111,21 @@ static int is_md5_hex(const char *s) {
   return n == 32;
 }
 
-/* +1, -1, or 0 for a label that is neither (an ignored block). */
+/* +1, -1, 0 for an ignored block (what tbk-label and tbk-features write),
+ * or 2 for any other value, which would otherwise pass as "ignored". */
 static int label_value(const tbk_jsonl_obj *o) {
   const char *lab = tbk_jsonl_str(o, "label");
   if (lab) {
     if (strcmp(lab, "template") == 0 || strcmp(lab, "boilerplate") == 0) return 1;
-    return strcmp(lab, "content") == 0 ? -1 : 0;
+    if (strcmp(lab, "content") == 0) return -1;
+    return strcmp(lab, "ignored") == 0 ? 0 : 2;
   }
-  double d = tbk_jsonl_num(o, "label", 0);
-  return d == 1 ? 1 : d == -1 ? -1 : 0;
+  double d = tbk_jsonl_num(o, "label", NAN);
+  return d == 1 ? 1 : d == -1 ? -1 : d == 0 ? 0 : 2;
 }
 
 static tbk_status add_entry(tbk_label_set *s, const char *page, const char *path, const char *md5, int label,
-                            tbk_error *err) {
+                            size_t lineno, tbk_error *err) {
   if (tbk_grow((void **)&s->e, &s->cap, s->n + 1, sizeof *s->e)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   label_entry *e = &s->e[s->n++];
   memset(e, 0, sizeof *e);
@@ -116,6 +134,7 @@ static tbk_status add_entry(tbk_label_set *s, const char *page, const char *path
   e->path_len = strlen(path);
   memcpy(e->md5, md5, 33);
   e->label = (signed char)label;
+  e->lineno = lineno;
   if (tbk_buf_append(&s->arena, page, e->page_len + 1) || tbk_buf_append(&s->arena, path, e->path_len + 1))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
@@ -155,28 +174,65 @@ static tbk_status read_line(tbk_label_set *s, const char *line, size_t len, cons
     int label = label_value(o);
     /* A chunk label (tbk-label --method chunks) that is not a block's has
      * no block to go to. */
-    if (label && tbk_jsonl_num(o, "block", 1) == 0) label = 0;
-    if (label) st = add_entry(s, page, bpath, md5, label, err);
+    if (label == 2) {
+      warn_line(warn, warn_ctx, path, lineno, "invalid label (not template, boilerplate, content, ignored, 1, -1 or 0)");
+      *broken = 1;
+    } else if (label && tbk_jsonl_num(o, "block", 1) == 0) {
+      label = 0;
+    }
+    if (label == 1 || label == -1) st = add_entry(s, page, bpath, md5, label, lineno, err);
   }
   tbk_jsonl_free(o);
   return st;
 }
 
+/* The next line of f into line (without its newline), at most
+ * TBK_LABEL_LINE_MAX bytes kept: a longer one is read to its end and
+ * *too_long set, so one endless line cannot take all memory. -1 at the end
+ * of the file, -2 when out of memory. */
+static int next_line(FILE *f, tbk_buf *line, int *too_long) {
+  line->len = 0;
+  *too_long = 0;
+  char chunk[4096];
+  size_t k = 0, n = 0;
+  int c;
+  while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+    n++;
+    chunk[k++] = (char)c;
+    if (k < sizeof chunk) continue;
+    if (line->len + k > TBK_LABEL_LINE_MAX) *too_long = 1;
+    else if (tbk_buf_append(line, chunk, k)) return -2;
+    k = 0;
+  }
+  if (line->len + k > TBK_LABEL_LINE_MAX) *too_long = 1;
+  else if (k && tbk_buf_append(line, chunk, k)) return -2;
+  if (c == EOF && n == 0) return -1;
+  while (line->len && line->data[line->len - 1] == '\r') line->len--;
+  return 0;
+}
+
 static tbk_status read_stream(tbk_label_set *s, FILE *f, const char *path, tbk_warn_fn warn, void *warn_ctx,
                               size_t *bad_lines, tbk_error *err) {
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  ssize_t len;
+  tbk_buf line = {0};
+  size_t lineno = 0;
+  int r, too_long;
   tbk_status st = TBK_OK;
-  while (st == TBK_OK && (len = getline(&line, &cap, f)) >= 0) {
+  while (st == TBK_OK && (r = next_line(f, &line, &too_long)) == 0) {
     lineno++;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
-    if (len == 0) continue;
+    if (too_long) {
+      char why[64];
+      snprintf(why, sizeof why, "line longer than %zu bytes", (size_t)TBK_LABEL_LINE_MAX);
+      warn_line(warn, warn_ctx, path, lineno, why);
+      ++*bad_lines;
+      continue;
+    }
+    if (line.len == 0) continue;
     int broken;
-    st = read_line(s, line, (size_t)len, path, lineno, warn, warn_ctx, &broken, err);
+    st = read_line(s, line.data, line.len, path, lineno, warn, warn_ctx, &broken, err);
     *bad_lines += (size_t)broken;
   }
-  free(line);
+  tbk_buf_free(&line);
+  if (st == TBK_OK && r == -2) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (st == TBK_OK && ferror(f)) st = tbk_fail(err, TBK_ERR_IO, "read error");
   /* Nothing at all is no set of labels: most often a FIFO nobody writes
    * to (tbk_open_read does not wait for one) or a labelling run that
@@ -200,7 +256,7 @@ tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx
   }
   tbk_status st = read_stream(s, f, path, warn, warn_ctx, bad_lines, err);
   if (!is_stdin) fclose(f);
-  if (st == TBK_OK) st = index_entries(s, err);
+  if (st == TBK_OK) st = index_entries(s, path, warn, warn_ctx, bad_lines, err);
   if (st == TBK_OK) *out = s;
   else tbk_label_set_free(s);
   return st;
@@ -225,7 +281,7 @@ void tbk_label_set_page_read(tbk_label_set *s, const char *page) {
 tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page, const char *path, const char *md5_hex,
                                     int *label, const char **labelled_md5) {
   label_entry *e = find_entry(s, page, path);
-  if (!e || e->used == 2) return TBK_MATCH_NONE;
+  if (!e || e->used >= 2) return TBK_MATCH_NONE;
   e->used = 1;
   *label = e->label;
   *labelled_md5 = e->md5;
