@@ -442,7 +442,8 @@ void cli_warn_file(void *ctx, const char *file, const char *msg) {
 
 /* A page listed twice (the same file or WARC record reached through two
  * inputs, two manifest rows or two spellings) would count twice in every
- * document frequency: warned about with a count, fatal with --strict. */
+ * document frequency: the later copies (in list order) are dropped, warned
+ * about with a count; fatal with --strict. */
 typedef struct page_id {
   dev_t dev;
   ino_t ino;
@@ -459,9 +460,10 @@ static int page_id_cmp(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
-static void warn_duplicates(const cli_pages *c, const tbk_page_list *l) {
+static void drop_duplicates(const cli_pages *c, tbk_page_list *l) {
   page_id *ids = malloc((l->n ? l->n : 1) * sizeof *ids);
-  if (!ids) cli_die(TBK_EXIT_FAIL, "out of memory");
+  unsigned char *drop = calloc(l->n ? l->n : 1, 1);
+  if (!ids || !drop) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t m = 0, dups = 0;
   struct stat sb;
   for (size_t i = 0; i < l->n; i++)
@@ -476,10 +478,13 @@ static void warn_duplicates(const cli_pages *c, const tbk_page_list *l) {
     }
     const char *page = l->refs[a->index].page, *same = l->refs[b->index].page;
     if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: the same page as %s, listed twice (--strict)", page, same);
-    if (++dups <= 20) cli_warn("%s: the same page as %s, listed twice (it counts twice)", page, same);
+    if (++dups <= 20) cli_warn("%s: the same page as %s, listed twice (read once)", page, same);
+    drop[a->index] = 1;
   }
   free(ids);
-  if (dups) cli_warn("%zu pages listed more than once (each copy is read)", dups);
+  if (dups) cli_warn("%zu pages listed more than once: the copies were dropped", dups);
+  tbk_page_list_drop(l, drop);
+  free(drop);
 }
 
 void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
@@ -494,7 +499,7 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   }
   c->bad_pages += out->skipped;
   tbk_page_list_sort(out);
-  warn_duplicates(c, out);
+  drop_duplicates(c, out);
   cli_reads_argv(inputs, n);
   for (size_t i = 0; i < out->n; i++) {
     if (!out->refs[i].is_temp) cli_reads_add(out->refs[i].file);

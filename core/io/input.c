@@ -95,6 +95,15 @@ void tbk_page_list_free(tbk_page_list *l) {
   memset(l, 0, sizeof *l);
 }
 
+void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop) {
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    if (drop[i]) ref_free(&l->refs[i]);
+    else l->refs[k++] = l->refs[i];
+  }
+  l->n = k;
+}
+
 static int ref_cmp(const void *a, const void *b) {
   const tbk_page_ref *x = a, *y = b;
   int c = strcmp(x->site, y->site);

@@ -47,6 +47,9 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
  * or archive order. */
 void tbk_page_list_sort(tbk_page_list *l);
 void tbk_page_list_free(tbk_page_list *l);
+/* Remove (and free) every ref i with drop[i] set; the others keep their
+ * order. */
+void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop);
 
 /* Read the raw bytes of one page into out (out->len is reset first): the
  * file, or for WARC the record's HTTP body, de-chunked and gzip/deflate
