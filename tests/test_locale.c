@@ -111,7 +111,7 @@ static void run(const char *phase, tbk_buf *out) {
   /* the values read back are the values written (to %.9g) */
   for (size_t b = 0; b < nb && tbk_dataset_rows(ds) == 2 * nb; b++)
     for (size_t j = 0; j < ds->dim; j++) {
-      double a = ds->values[b * ds->dim + j], w = tbk_features_values(fx, b)[j];
+      double a = tbk_dataset_value(ds, b, (uint32_t)j), w = tbk_features_values(fx, b)[j];
       CHECK_NEAR(a, w, 1e-8 * fmax(1.0, fabs(w)));
     }
   tbk_train_options to;

@@ -42,14 +42,14 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
      * out-of-fold score: they stand for no evidence */
     for (size_t r = 0; r < ds->n; r++) {
       if (isnan(oof[r])) oof[r] = 0.5;
-      chars[r] = ds->values[r * ds->dim]; /* u.chars is the first unit feature */
+      chars[r] = tbk_dataset_value(ds, r, 0); /* u.chars is the first unit feature */
     }
   }
   for (size_t a = 0; !st && a < ds->n;) {
     size_t b = a + 1;
     while (b < ds->n && ds->pageno[b] == ds->pageno[a]) b++;
     for (size_t r = a; !st && r < b; r++) {
-      memcpy(row, ds->values + r * ds->dim, ds->dim * sizeof *row);
+      tbk_dataset_dense(ds, r, row);
       tbk_context_features(oof + a, chars + a, b - a, r - a, row + ds->dim);
       size_t nw = ds->word_ptr[r + 1] - ds->word_ptr[r];
       if (TBK_GROW_ALL(&wcap, nw, TBK_ARRAY(widx), TBK_ARRAY(wcnt))) {

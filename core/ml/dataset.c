@@ -22,7 +22,10 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
   ds->dim = dim;
   ds->word_dims = word_dims;
   ds->word_ptr = calloc(1, sizeof *ds->word_ptr);
-  if (!ds->word_ptr) {
+  ds->val_ptr = calloc(1, sizeof *ds->val_ptr);
+  if (!ds->word_ptr || !ds->val_ptr) {
+    free(ds->word_ptr);
+    free(ds->val_ptr);
     free(ds);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
@@ -32,7 +35,9 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
 
 void tbk_dataset_free(tbk_dataset *ds) {
   if (!ds) return;
-  free(ds->values);
+  free(ds->val_ptr);
+  free(ds->val_idx);
+  free(ds->val);
   free(ds->label);
   free(ds->site);
   free(ds->pageno);
@@ -88,23 +93,29 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
     if (widx[k] < 1 || widx[k] > ds->word_dims || (k && widx[k] <= widx[k - 1]))
       return tbk_fail(err, TBK_ERR_ARG, "word index %u out of order or range", widx[k]);
   if (ds->n == ds->cap) {
-    /* A row's values are dim doubles; word_ptr has one entry more. */
-    size_t row = (size_t)ds->dim * sizeof *ds->values; /* dim is 32-bit */
-    size_t cap = tbk_grow_cap(ds->cap, ds->n + 1, row > sizeof *ds->word_ptr ? row : sizeof *ds->word_ptr);
-    if (!cap || tbk_resize(&ds->values, cap, row) || tbk_resize(&ds->label, cap, 1) ||
-        tbk_resize(&ds->site, cap, sizeof *ds->site) || tbk_resize(&ds->pageno, cap, sizeof *ds->pageno) ||
-        tbk_resize(&ds->word_ptr, cap + 1, sizeof *ds->word_ptr))
+    /* word_ptr and val_ptr have one entry more. */
+    size_t cap = tbk_grow_cap(ds->cap, ds->n + 1, sizeof *ds->word_ptr);
+    if (!cap || tbk_resize(&ds->label, cap, 1) || tbk_resize(&ds->site, cap, sizeof *ds->site) ||
+        tbk_resize(&ds->pageno, cap, sizeof *ds->pageno) || tbk_resize(&ds->word_ptr, cap + 1, sizeof *ds->word_ptr) ||
+        tbk_resize(&ds->val_ptr, cap + 1, sizeof *ds->val_ptr))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     ds->cap = cap;
   }
   /* Allocated on the first row even without words: ds->words + offset is
    * then never arithmetic on NULL. */
-  size_t need = ds->nwords + nwords;
+  size_t need = ds->nwords + nwords, nz = 0;
   if (nwords > SIZE_MAX - ds->nwords || tbk_grow(&ds->words, &ds->capwords, need ? need : 1, sizeof *ds->words))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t j = 0; j < ds->dim; j++) nz += values[j] != 0.0 || signbit(values[j]);
+  if (TBK_GROW_ALL(&ds->capval, ds->nval + nz + 1, TBK_ARRAY(ds->val_idx), TBK_ARRAY(ds->val)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t si;
   if (site_index(ds, site, &si)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memcpy(ds->values + ds->n * ds->dim, values, ds->dim * sizeof *values);
+  for (uint32_t j = 0; j < ds->dim; j++)
+    if (values[j] != 0.0 || signbit(values[j])) {
+      ds->val_idx[ds->nval] = j;
+      ds->val[ds->nval++] = values[j];
+    }
   ds->label[ds->n] = (signed char)label;
   ds->site[ds->n] = si;
   uint64_t key = ds->page_key ? ds->page_key : (uint64_t)si + 1;
@@ -120,7 +131,23 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
   }
   ds->n++;
   ds->word_ptr[ds->n] = ds->nwords;
+  ds->val_ptr[ds->n] = ds->nval;
   return TBK_OK;
+}
+
+void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x) {
+  memset(x, 0, ds->dim * sizeof *x);
+  for (size_t k = ds->val_ptr[r]; k < ds->val_ptr[r + 1]; k++) x[ds->val_idx[k]] = ds->val[k];
+}
+
+double tbk_dataset_value(const tbk_dataset *ds, size_t r, uint32_t j) {
+  size_t lo = ds->val_ptr[r], hi = ds->val_ptr[r + 1];
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ds->val_idx[mid] < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ds->val_ptr[r + 1] && ds->val_idx[lo] == j ? ds->val[lo] : 0.0;
 }
 
 /* Parse "LABEL idx:val idx:val ..." (1-based ascending indices). */

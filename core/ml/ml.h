@@ -353,6 +353,8 @@ typedef struct tbk_train_options {
   int dedup;             /* drop duplicate training rows (1) */
   int balance;           /* weight classes to equal total weight (1) */
   size_t max_site_rows;  /* cap rows per site, 0 = none (3000) */
+  unsigned threads;      /* cross-validation folds fitted at once (1); the
+                            model does not depend on it */
 } tbk_train_options;
 void tbk_train_options_init(tbk_train_options *o);
 

@@ -61,7 +61,14 @@ struct tbk_dataset {
   tbk_feature_options feat;
   uint32_t dim, word_dims;
   size_t n, cap;
-  double *values;      /* owned: n x dim */
+  /* Each row's nonzero values (compressed rows: a block has a few dozen
+   * of the schema's hundreds of features, and a dense n x dim copy was
+   * most of training's memory at a million rows). -0.0 is kept, so two
+   * rows are equal exactly when their dense vectors are. */
+  size_t *val_ptr;     /* owned: n + 1 offsets into val_idx / val */
+  uint32_t *val_idx;   /* owned: column (from 0), ascending within a row */
+  double *val;         /* owned */
+  size_t nval, capval;
   signed char *label;  /* owned: n */
   uint32_t *site;      /* owned: n, index into sites */
   uint32_t *pageno;    /* owned: n, page of the row (rows of a page are
@@ -78,6 +85,11 @@ struct tbk_dataset {
   uint32_t *site_slots;/* owned hash of site names -> index + 1 */
   size_t nslots;
 };
+
+/* Row r's values as a dense vector x of ds->dim entries. */
+void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x);
+/* Row r's value of column j (from 0). */
+double tbk_dataset_value(const tbk_dataset *ds, size_t r, uint32_t j);
 
 /* Map dense values x (dim) and NB score s to sparse LR columns; idx/val
  * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */

@@ -26,11 +26,19 @@ void tbk_train_options_init(tbk_train_options *o) {
   o->dedup = 1;
   o->balance = 1;
   o->max_site_rows = 3000;
+  o->threads = 1;
 }
 
 static int input_used(const tbk_encoder *enc, uint32_t j) {
   int is_nb = j + 1 == enc->nin;
   return enc->parts == TBK_PARTS_ALL || (enc->parts == TBK_PARTS_TEXT) == is_nb;
+}
+
+/* Row r's value of column j, *cur its first entry not yet passed. */
+static double column_value(const tbk_dataset *ds, size_t r, size_t *cur, uint32_t j) {
+  size_t end = ds->val_ptr[r + 1];
+  while (*cur < end && ds->val_idx[*cur] < j) (*cur)++;
+  return *cur < end && ds->val_idx[*cur] == j ? ds->val[*cur] : 0.0;
 }
 
 static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const size_t *rows, size_t n,
@@ -40,17 +48,22 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   enc->encoding = encoding;
   enc->parts = parts;
   double *x = malloc((n ? n : 1) * sizeof *x);
-  if (bad || !x) {
+  size_t *cur = malloc((n ? n : 1) * sizeof *cur);
+  if (bad || !x || !cur) {
     free(x);
+    free(cur);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
+  /* Columns are taken in order, so a cursor per row walks its sparse
+   * values once over all of them. */
+  for (size_t r = 0; r < n; r++) cur[r] = ds->val_ptr[rows[r]];
   uint32_t col = 1;
   for (uint32_t j = 0; j < enc->nin; j++) {
     if (!input_used(enc, j)) continue;
-    for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : ds->values[rows[r] * ds->dim + j];
+    for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(ds, rows[r], &cur[r], j);
     if (encoding != TBK_ENC_RAW) {
       tbk_status st = tbk_mdl_cuts(x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
-      if (st) { free(x); return st; }
+      if (st) { free(x); free(cur); return st; }
       if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
         enc->bin_col[j] = col;
         col += (uint32_t)enc->ncuts[j] + 1;
@@ -73,6 +86,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   enc->ncols = col - 1;
   tbk_encoder_prepare(enc);
   free(x);
+  free(cur);
   return TBK_OK;
 }
 
@@ -89,15 +103,18 @@ static size_t dedup_rows(const tbk_dataset *ds, size_t *rows, size_t n) {
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     size_t r = rows[i];
-    uint64_t h = tbk_hash64(ds->values + r * ds->dim, ds->dim * sizeof(double));
-    size_t w0 = ds->word_ptr[r], w1 = ds->word_ptr[r + 1];
+    size_t v0 = ds->val_ptr[r], v1 = ds->val_ptr[r + 1], w0 = ds->word_ptr[r], w1 = ds->word_ptr[r + 1];
+    uint64_t h = tbk_hash64(ds->val + v0, (v1 - v0) * sizeof *ds->val) ^
+                 tbk_hash64(ds->val_idx + v0, (v1 - v0) * sizeof *ds->val_idx) * 7;
     h ^= tbk_hash64(ds->words + w0, (w1 - w0) * sizeof(tbk_term)) * 31 + (uint64_t)(ds->label[r] + 2);
     size_t s = h & (nslots - 1);
     int dup = 0;
     while (slots[s] != SIZE_MAX) {
       size_t q = rows[slots[s]];
       if (hashes[slots[s]] == h && ds->label[q] == ds->label[r] &&
-          memcmp(ds->values + q * ds->dim, ds->values + r * ds->dim, ds->dim * sizeof(double)) == 0 &&
+          ds->val_ptr[q + 1] - ds->val_ptr[q] == v1 - v0 &&
+          memcmp(ds->val_idx + ds->val_ptr[q], ds->val_idx + v0, (v1 - v0) * sizeof *ds->val_idx) == 0 &&
+          memcmp(ds->val + ds->val_ptr[q], ds->val + v0, (v1 - v0) * sizeof *ds->val) == 0 &&
           ds->word_ptr[q + 1] - ds->word_ptr[q] == w1 - w0 &&
           memcmp(ds->words + ds->word_ptr[q], ds->words + w0, (w1 - w0) * sizeof(tbk_term)) == 0) {
         dup = 1;
@@ -252,11 +269,16 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
    * rows sizing for it would cost gigabytes. */
   size_t per = (size_t)out->enc.nin * 2, cap = 0;
   uint32_t *sidx = malloc(per * sizeof *sidx);
-  double *sval = malloc(per * sizeof *sval);
-  if (!sidx || !sval) { free(sidx); free(sval); st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  double *sval = malloc(per * sizeof *sval), *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
+  if (!sidx || !sval || !dense) {
+    free(sidx); free(sval); free(dense);
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   row_ptr[0] = 0;
   for (size_t i = 0; i < n && st == TBK_OK; i++) {
-    size_t k = tbk_encode(&out->enc, ds->values + rows[i] * ds->dim, score[i], sidx, sval);
+    tbk_dataset_dense(ds, rows[i], dense);
+    size_t k = tbk_encode(&out->enc, dense, score[i], sidx, sval);
     size_t need = row_ptr[i] + k;
     if (TBK_GROW_ALL(&cap, need, TBK_ARRAY(idx), TBK_ARRAY(val))) {
       st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -270,6 +292,7 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   }
   free(sidx);
   free(sval);
+  free(dense);
   if (st) goto done;
   tbk_sparse X = {n, out->enc.ncols, row_ptr, idx, val};
   tbk_lr_options lo;
@@ -296,7 +319,9 @@ done:
   return st;
 }
 
-static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, double *p, tbk_error *err) {
+/* dense: scratch of ds->dim entries. */
+static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, double *dense, double *p,
+                              tbk_error *err) {
   double s = 0.0;
   if (f->nb) {
     tbk_status st = nb_score_row(f->nb, ds, r, &s, err);
@@ -304,39 +329,95 @@ static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, 
   }
   uint32_t idx[2 * (f->enc.nin + 1)];
   double val[2 * (f->enc.nin + 1)];
-  size_t k = tbk_encode(&f->enc, ds->values + r * ds->dim, s, idx, val);
+  tbk_dataset_dense(ds, r, dense);
+  size_t k = tbk_encode(&f->enc, dense, s, idx, val);
   *p = tbk_lr_prob(f->w, f->enc.ncols, idx, val, k);
   return TBK_OK;
 }
 
+/* One cross-validation run: its folds share nothing but the dataset (read
+ * only) and their own rows of scores, so threads take folds in turn and
+ * the scores are the same whatever the number of threads. */
+typedef struct cv_run {
+  const tbk_dataset *ds;
+  const tbk_train_options *opt;
+  double C;
+  unsigned k, next;
+  const unsigned *fold;
+  double *scores;
+  tbk_status *st;       /* per fold */
+  tbk_error *err;       /* per fold */
+  tbk_progress_fn progress;
+  void *pctx;
+  pthread_mutex_t lock; /* next, and the progress callback */
+} cv_run;
+
+static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, double *dense, tbk_error *err) {
+  const tbk_dataset *ds = cv->ds;
+  size_t m = 0, held = 0;
+  for (size_t r = 0; r < ds->n; r++) {
+    if (cv->fold[ds->site[r]] != f) rows[m++] = r;
+    else held++;
+  }
+  if (!held) return TBK_OK;
+  if (cv->progress) {
+    char msg[96];
+    tbk_snprintf(msg, sizeof msg, "cross-validation fold %u/%u (C=%g)", f + 1, cv->k, cv->C);
+    pthread_mutex_lock(&cv->lock);
+    cv->progress(cv->pctx, msg);
+    pthread_mutex_unlock(&cv->lock);
+  }
+  fitted model;
+  tbk_status st = fit(ds, rows, m, cv->opt, cv->C, &model, NULL, err);
+  if (st) return st; /* fit freed the model */
+  for (size_t r = 0; r < ds->n && st == TBK_OK; r++)
+    if (cv->fold[ds->site[r]] == f) st = predict_row(&model, ds, r, dense, &cv->scores[r], err);
+  fitted_free(&model);
+  return st;
+}
+
+static void *cv_worker(void *arg) {
+  cv_run *cv = arg;
+  size_t *rows = malloc((cv->ds->n ? cv->ds->n : 1) * sizeof *rows);
+  double *dense = malloc(((size_t)cv->ds->dim + 1) * sizeof *dense);
+  for (;;) {
+    pthread_mutex_lock(&cv->lock);
+    unsigned f = cv->next++;
+    pthread_mutex_unlock(&cv->lock);
+    if (f >= cv->k) break;
+    cv->st[f] = rows && dense ? cv_fold(cv, f, rows, dense, &cv->err[f])
+                              : tbk_fail(&cv->err[f], TBK_ERR_NOMEM, "out of memory");
+  }
+  free(rows);
+  free(dense);
+  return NULL;
+}
+
 static tbk_status crossval_C(const tbk_dataset *ds, const tbk_train_options *opt, double C, unsigned k,
                              tbk_progress_fn progress, void *pctx, double *scores, tbk_error *err) {
-  unsigned *fold = site_folds(ds, k);
-  size_t *rows = malloc((ds->n ? ds->n : 1) * sizeof *rows);
-  if (!fold || !rows) { free(fold); free(rows); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
-  for (size_t r = 0; r < ds->n; r++) scores[r] = NAN;
+  cv_run cv = {ds, opt, C, k, 0, site_folds(ds, k), scores, calloc(k, sizeof(tbk_status)),
+               calloc(k, sizeof(tbk_error)), progress, pctx, PTHREAD_MUTEX_INITIALIZER};
+  unsigned nt = opt->threads < 1 ? 1 : opt->threads > k ? k : opt->threads, started = 0;
+  pthread_t *th = malloc(nt * sizeof *th);
   tbk_status st = TBK_OK;
-  for (unsigned f = 0; f < k && st == TBK_OK; f++) {
-    size_t m = 0, held = 0;
-    for (size_t r = 0; r < ds->n; r++) {
-      if (fold[ds->site[r]] != f) rows[m++] = r;
-      else held++;
+  if (!cv.fold || !cv.st || !cv.err || !th) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t r = 0; r < ds->n; r++) scores[r] = NAN;
+  /* The calling thread is one of the workers; a thread that cannot be
+   * started leaves its folds to the others. */
+  for (; !st && started + 1 < nt; started++)
+    if (pthread_create(&th[started], NULL, cv_worker, &cv)) break;
+  if (!st) cv_worker(&cv);
+  for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
+  for (unsigned f = 0; !st && f < k; f++)
+    if (cv.st[f]) {
+      st = cv.st[f];
+      if (err) *err = cv.err[f];
     }
-    if (!held) continue;
-    if (progress) {
-      char msg[96];
-      tbk_snprintf(msg, sizeof msg, "cross-validation fold %u/%u (C=%g)", f + 1, k, C);
-      progress(pctx, msg);
-    }
-    fitted model;
-    st = fit(ds, rows, m, opt, C, &model, NULL, err);
-    if (st) break;
-    for (size_t r = 0; r < ds->n && st == TBK_OK; r++)
-      if (fold[ds->site[r]] == f) st = predict_row(&model, ds, r, &scores[r], err);
-    fitted_free(&model);
-  }
-  free(fold);
-  free(rows);
+  pthread_mutex_destroy(&cv.lock);
+  free((void *)cv.fold);
+  free(cv.st);
+  free(cv.err);
+  free(th);
   return st;
 }
 
