@@ -2,12 +2,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +20,60 @@ static const char *prog_name = "tbk";
 static cli_out *open_outs[16]; /* removed on cli_die, so no half file stays */
 
 void cli_init(const char *prog) { prog_name = prog; }
+
+/* The staging directory a signal must not leave behind: its descriptor and
+ * path, set before the handlers can run. */
+static volatile sig_atomic_t guard_fd = -1;
+static char guard_path[4096];
+
+/* Empties and removes the guarded directory with async-signal-safe calls
+ * only (getdents64, unlinkat, rmdir), then dies of the signal as before. */
+static void guard_on_signal(int sig) {
+  int fd = guard_fd;
+  if (fd >= 0) {
+#ifdef SYS_getdents64
+    struct entry {
+      uint64_t ino;
+      int64_t off;
+      unsigned short reclen;
+      unsigned char type;
+      char name[];
+    };
+    _Alignas(8) char buf[4096];
+    int removed = 1;
+    while (removed && lseek(fd, 0, SEEK_SET) == 0) {
+      long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+      removed = 0;
+      for (long off = 0; off < n;) {
+        const struct entry *e = (const struct entry *)(void *)(buf + off);
+        if (strcmp(e->name, ".") && strcmp(e->name, "..") && unlinkat(fd, e->name, 0) == 0) removed = 1;
+        off += e->reclen;
+      }
+    }
+#endif
+    rmdir(guard_path);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void cli_guard_dir(const char *dir) {
+  int old = guard_fd;
+  guard_fd = -1;
+  if (old >= 0) close(old);
+  if (!dir || strlen(dir) >= sizeof guard_path) return;
+  snprintf(guard_path, sizeof guard_path, "%s", dir);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = guard_on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  guard_fd = fd;
+}
 const char *cli_prog(void) { return prog_name; }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap) {

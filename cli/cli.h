@@ -228,6 +228,10 @@ char *cli_output_name(const char *dir, const char *page, const char *ext);
 char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
+/* Remove dir and its files if SIGINT, SIGTERM or SIGHUP ends the program
+ * (a staging directory, as tbk-eval cv --out's); NULL: no longer (call it
+ * before renaming dir into place). One directory at a time. */
+void cli_guard_dir(const char *dir);
 /* Write data to the file name (one of cli_output_names'), creating its
  * directories, through cli_out: it appears only when complete. Dies with
  * TBK_EXIT_WRITE when it cannot. */

@@ -343,6 +343,7 @@ static char *staged_dir;
 
 static void remove_staged(void) {
   if (!staged_dir) return;
+  cli_guard_dir(NULL);
   DIR *d = opendir(staged_dir);
   struct dirent *e;
   while (d && (e = readdir(d)))
@@ -376,12 +377,14 @@ static char *stage_dir(const char *outdir) {
   mode_t um = umask(0);
   umask(um);
   if (chmod(tmp, 0777 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", tmp, strerror(errno));
+  cli_guard_dir(tmp); /* and a signal: atexit handlers do not run then */
   return tmp;
 }
 
 /* A new --out is the staged directory renamed; an existing one gets the
  * staged files renamed into it, only now that all of them are complete. */
 static void publish_dir(const char *outdir) {
+  cli_guard_dir(NULL); /* it is about to become --out */
   if (rename(staged_dir, outdir) == 0) {
     free(staged_dir);
     staged_dir = NULL;
