@@ -95,6 +95,11 @@ int main(int argc, char **argv) {
   if (!r.quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
+  /* Cross-site CV (cv_pr_auc, the operating points -p reads, --auto-C)
+   * needs two sites: say so now, not when tbk-predict -p refuses the model. */
+  if (tbk_dataset_sites(ds) < 2)
+    cli_warn("rows from %zu site: no cross-site CV, so the model gets no operating points (tbk-predict -p will "
+             "refuse it; -t works)", tbk_dataset_sites(ds));
   tbk_model *model = fit(&r, ds);
   if (tmpl) {
     tbk_status st = tbk_model_attach_content(tmpl, model, &err);

@@ -76,6 +76,11 @@ tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshol
   const tbk_model *sm = o->units ? content : m;
   if (isnan(threshold))
     threshold = isnan(precision) ? tbk_model_default_threshold(sm) : tbk_model_threshold_for(sm, precision);
+  const tbk_operating_point *ops;
+  if (isnan(threshold) && !tbk_model_operating_points(sm, &ops))
+    return tbk_fail(err, TBK_ERR_ARG,
+                    "the model stores no operating points (trained without cross-site CV, as on one site): "
+                    "-p %g needs one; give -t THRESHOLD instead", precision);
   if (isnan(threshold))
     return tbk_fail(err, TBK_ERR_ARG, "the model stores no operating point for precision %g", precision);
   o->content.threshold = threshold;
