@@ -8,6 +8,7 @@ int cmd_gold(int argc, char **argv);
 int cmd_snippets(int argc, char **argv);
 int cmd_chunks(int argc, char **argv);
 int cmd_keywords(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 int cmd_nodes(int argc, char **argv);
 
 /* 1 when path is a regular file. */

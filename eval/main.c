@@ -28,7 +28,9 @@ static void usage(void) {
          "  keywords  keyword extraction with and without template removal, the\n"
          "            paper's top-N scores and paired t-tests\n"
          "  nodes     node-level recall/precision/F1 of a template against a reference\n"
-         "            template (Alarte et al.'s Table 1)\n\n"
+         "            template (Alarte et al.'s Table 1)\n"
+         "  cluster   a tbk-cluster assignment against a reference grouping (ARI,\n"
+         "            purity), and the clustering's cost and time against pages\n\n"
          "Run 'tbk-eval COMMAND --help' for the options and exit statuses of each\n"
          "command.\n\n"
          "Options:\n"
@@ -43,7 +45,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   cli_init("tbk-eval");
-  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks, keywords or nodes)");
+  if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks, keywords, nodes or cluster)");
   const char *cmd = argv[1];
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
   if (strcmp(cmd, "--version") == 0) return cli_version();
@@ -52,6 +54,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "snippets") == 0) return publish_files(cmd_snippets(argc - 1, argv + 1));
   if (strcmp(cmd, "chunks") == 0) return publish_files(cmd_chunks(argc - 1, argv + 1));
   if (strcmp(cmd, "keywords") == 0) return publish_files(cmd_keywords(argc - 1, argv + 1));
+  if (strcmp(cmd, "cluster") == 0) return publish_files(cmd_cluster(argc - 1, argv + 1));
   if (strcmp(cmd, "nodes") == 0) return publish_files(cmd_nodes(argc - 1, argv + 1));
-  cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks, keywords or nodes)", cmd);
+  cli_usage_error("unknown command '%s' (cv, gold, snippets, chunks, keywords, nodes or cluster)", cmd);
 }

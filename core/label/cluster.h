@@ -28,9 +28,10 @@
 #include "page_internal.h"
 #include "util.h"
 
-/* The page's path set: the distinct 64-bit hashes of its tag paths, sorted,
+/* The page's path set: the distinct 64-bit hashes of its tag paths (attrs:
+ * each step also has the element's id and class, digits left out), sorted,
  * in *out (caller frees), *n of them. Errors: TBK_ERR_NOMEM. */
-tbk_status tbk_cluster_page_paths(const tbk_page *p, uint64_t **out, size_t *n, tbk_error *err);
+tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, size_t *n, tbk_error *err);
 
 /* ----- the MDL cost (cluster_mdl.c) */
 
@@ -106,6 +107,16 @@ typedef struct tbk_merge_stats {
 tbk_status tbk_mdl_agglomerate(const uint32_t *const *sets, const size_t *len, size_t n, uint32_t n_paths,
                                const tbk_pair *pairs, size_t n_pairs, uint32_t *assign, uint32_t *k,
                                tbk_merge_stats *stats, tbk_error *err);
+
+/* ----- agreement with a reference grouping (cluster_score.c) */
+
+/* The adjusted Rand index (Hubert & Arabie) of two groupings of n items
+ * (x[i], y[i] any labels) in *ari, 1 for identical partitions, about 0 for
+ * chance (1 when both put all items in one group, or n < 2); the purity of
+ * x against y in *purity: the share of items in the reference group most
+ * common in their x group. Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_cluster_agreement(const uint32_t *x, const uint32_t *y, size_t n, double *ari, double *purity,
+                                 tbk_error *err);
 
 /* ----- the whole procedure (cluster.c) */
 

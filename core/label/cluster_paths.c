@@ -22,10 +22,34 @@ static int cmp_u64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* With attrs, an element's id and class values join its step, digits left
+ * out: sites built on one framework share their tags but rarely their class
+ * names, and numbered ids ("post-1234") would make every page's paths its
+ * own. */
+typedef struct attr_hash {
+  uint64_t h;
+  int on; /* inside an id or class value */
+} attr_hash;
+
+static void hash_attr(void *ctx, const char *name, const char *chunk) {
+  attr_hash *a = ctx;
+  if (!chunk) {
+    a->on = 0;
+    return;
+  }
+  if (!a->on) {
+    if (strcmp(name, "id") != 0 && strcmp(name, "class") != 0) return;
+    a->on = 1;
+    a->h = tbk_fnv64_step(a->h, (unsigned char)name[0]);
+  }
+  for (const char *c = chunk; *c; c++)
+    if (*c < '0' || *c > '9') a->h = tbk_fnv64_step(a->h, (unsigned char)*c);
+}
+
 /* The text marker's step, a value no tag name's FNV hash is likely to be. */
 #define TEXT_STEP 0x23746578742d2d23ULL
 
-tbk_status tbk_cluster_page_paths(const tbk_page *p, uint64_t **out, size_t *n, tbk_error *err) {
+tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, size_t *n, tbk_error *err) {
   *out = NULL;
   *n = 0;
   size_t nn = p->n_nodes;
@@ -44,6 +68,11 @@ tbk_status tbk_cluster_page_paths(const tbk_page *p, uint64_t **out, size_t *n, 
     const tbk_node *nd = &p->nodes[i];
     const char *name = tbk_node_name(nd);
     uint64_t step = tbk_hash64(name, strlen(name));
+    if (attrs) {
+      attr_hash a = {step, 0};
+      tbk_node_attrs(nd, hash_attr, &a);
+      step = a.h;
+    }
     uint64_t up = nd->parent == TBK_NONE || nd->parent >= i ? 0 : h[nd->parent];
     h[i] = mix64(up * 0x9e3779b97f4a7c15ULL ^ step);
     path[m++] = h[i];

@@ -147,7 +147,7 @@ END {
   }
 }'
 
-for stage in label features train predict keywords eval; do
+for stage in label features train predict keywords eval cluster; do
   prog=tbk-$stage
   bin=$build/$stage/$prog
   sections=$here/sections/$prog.roff

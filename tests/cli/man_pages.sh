@@ -8,7 +8,7 @@ tmp_reset
 gen=$TBK_TMP/man
 bash "$TBK_SRC/docs/man/gen-man.sh" "$TBK_BIN" "$gen" || die "docs/man/gen-man.sh failed"
 stale=()
-for stage in label features train predict keywords eval; do
+for stage in label features train predict keywords eval cluster; do
   page=tbk-$stage.1
   [[ -f $TBK_SRC/docs/man/$page ]] || die "docs/man/$page is missing: run docs/man/gen-man.sh BUILD_DIR"
   if ! diff -u "$TBK_SRC/docs/man/$page" "$gen/$page" >"$TBK_TMP/$page.diff"; then
@@ -21,7 +21,7 @@ done
 
 # groff's and (where installed) mandoc's checks: any warning fails.
 command -v groff >/dev/null || skip "groff missing (setup.sh installs groff-base)"
-for stage in label features train predict keywords eval; do
+for stage in label features train predict keywords eval cluster; do
   page=$TBK_SRC/docs/man/tbk-$stage.1
   warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || die "groff failed on $page"
   [[ -z $warn ]] || die "groff warns on $page: $warn"

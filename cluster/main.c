@@ -1,0 +1,119 @@
+/* tbk-cluster: group pages by template (MDL clustering of tag paths over
+ * MinHash/LSH candidate pairs), for tbk-label --clusters. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cluster.h"
+#include "usage.h"
+
+enum { OPT_FORMAT = CLI_OPT_FIRST_FREE, OPT_SITES, OPT_BANDS, OPT_ROWS, OPT_SEED, OPT_PATHS, OPT_VERSION };
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One row; a page or site a TSV row cannot hold (tab, newline) is an
+ * error there, as a reader would split it. */
+static void write_row(cli_out *o, int jsonl, const tbk_page_ref *r, uint32_t cluster, uint32_t size) {
+  tbk_buf b = {0};
+  if (jsonl) {
+    cli_mem(tbk_buf_puts(&b, "{\"page\":") || tbk_buf_json_str(&b, r->page, strlen(r->page)) ||
+            tbk_buf_puts(&b, ",\"site\":") || tbk_buf_json_str(&b, r->site, strlen(r->site)) ||
+            tbk_buf_printf(&b, ",\"cluster\":%u,\"size\":%u}\n", cluster, size));
+  } else {
+    if (strpbrk(r->page, "\t\r\n") || strpbrk(r->site, "\t\r\n"))
+      cli_die(TBK_EXIT_FAIL, "%s: a tab or newline in the page or site cannot go in TSV (use --format jsonl)",
+              r->page);
+    cli_mem(tbk_buf_printf(&b, "%s\t%s\t%u\t%u\n", r->page, r->site, cluster, size));
+  }
+  cli_out_put(o, b.data, b.len);
+  tbk_buf_free(&b);
+}
+
+int main(int argc, char **argv) {
+  cli_init("tbk-cluster");
+  cli_pages pages;
+  cli_pages_init(&pages);
+  tbk_cluster_options copt = tbk_cluster_options_default;
+  const char *output = NULL;
+  int quiet = 0, jsonl = 0, by_site = 0, attrs = 0;
+  static const char *const formats[] = {"tsv", "jsonl", NULL}, *const path_kinds[] = {"tags", "attrs", NULL};
+  static const struct option longopts[] = {
+      {"output", required_argument, 0, 'o'}, {"format", required_argument, 0, OPT_FORMAT},
+      {"sites", no_argument, 0, OPT_SITES},  {"bands", required_argument, 0, OPT_BANDS},
+      {"rows", required_argument, 0, OPT_ROWS}, {"seed", required_argument, 0, OPT_SEED},
+      {"paths", required_argument, 0, OPT_PATHS},
+      {"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+      {"version", no_argument, 0, OPT_VERSION}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
+  int c;
+  opterr = 0; /* getopt's own message has neither our prefix nor our form */
+  while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+    if (cli_pages_option(&pages, c, optarg)) continue;
+    switch (c) {
+    case 'o': output = optarg; break;
+    case OPT_FORMAT: jsonl = cli_choice("--format", optarg, formats, "tsv or jsonl"); break;
+    case OPT_PATHS: attrs = cli_choice("--paths", optarg, path_kinds, "tags or attrs"); break;
+    case OPT_SITES: by_site = 1; break;
+    case OPT_BANDS: copt.bands = (uint32_t)cli_long("--bands", optarg, 1, 1000); break;
+    case OPT_ROWS: copt.rows = (uint32_t)cli_long("--rows", optarg, 1, 1000); break;
+    case OPT_SEED: copt.seed = (uint64_t)cli_long("--seed", optarg, 0, 2147483647L); break;
+    case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
+    case 'h': cluster_usage(); return cli_exit(TBK_EXIT_OK);
+    case OPT_VERSION: return cli_version();
+    default: cli_bad_option(c, argv);
+    }
+  }
+  if (optind >= argc) cli_usage_error("no input given");
+  cli_output_check("-o", output);
+
+  double t0 = now();
+  tbk_page_list list;
+  cli_pages_list(&pages, argv + optind, argc - optind, &list);
+  tbk_clusterer *cl;
+  tbk_error err = {0};
+  if (tbk_clusterer_new(&copt, &cl, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  /* The clusterer numbers the pages it was given; ref[i] is page i's. */
+  size_t *ref = malloc((list.n + 1) * sizeof *ref), n = 0;
+  if (!ref) cli_die(TBK_EXIT_FAIL, "out of memory");
+  uint32_t group = 0;
+  cli_pages_progress_start(&pages, list.n);
+  for (size_t i = 0; i < list.n; i++) {
+    if (by_site && i && strcmp(list.refs[i].site, list.refs[i - 1].site)) group++;
+    tbk_page *page = cli_pages_load(&pages, &list.refs[i]);
+    if (!page) continue;
+    uint64_t *paths;
+    size_t np;
+    if (tbk_cluster_page_paths(page, attrs, &paths, &np, &err) || tbk_clusterer_add(cl, group, paths, np, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", list.refs[i].page, err.msg);
+    free(paths);
+    tbk_page_free(page);
+    ref[n++] = i;
+  }
+  cli_pages_progress_end(&pages);
+  double t1 = now();
+  tbk_cluster_result res;
+  if (tbk_clusterer_run(cl, &res, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  double t2 = now();
+  cli_out out;
+  cli_out_open(&out, output);
+  if (!jsonl) cli_out_put(&out, "page\tsite\tcluster\tsize\n", 23);
+  for (size_t i = 0; i < n; i++)
+    write_row(&out, jsonl, &list.refs[ref[i]], res.cluster[i], res.size[res.cluster[i]]);
+  cli_out_commit(&out);
+  if (!quiet)
+    fprintf(stderr,
+            "%zu pages, %zu clusters; %zu candidate pairs, %zu merges, %zu merge costs computed; "
+            "%.0f -> %.0f bits; read %.2f s, clustered %.2f s\n",
+            n, res.n_clusters, res.candidate_pairs, res.merge.merges, res.merge.evaluations, res.merge.cost_start,
+            res.merge.cost_end, t1 - t0, t2 - t1);
+  tbk_cluster_result_free(&res);
+  tbk_clusterer_free(cl);
+  free(ref);
+  tbk_page_list_free(&list);
+  return cli_exit(cli_pages_exit(&pages));
+}
