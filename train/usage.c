@@ -16,6 +16,8 @@ void train_usage(void) {
          "      --parts P            all, text (NB only) or nontext (default all)\n"
          "      --cv-folds K         cross-site CV folds for operating points (default 5;\n"
          "                           0 = none)\n"
+         "      --threads N          fit N cross-validation folds at once (default 1;\n"
+         "                           the model is the same for any N)\n"
          "      --template MODEL     the rows are the content stage's (tbk-features --units\n"
          "                           -m MODEL): write a two-stage model, MODEL's template\n"
          "                           stage with the content stage fitted here\n"
