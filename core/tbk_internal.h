@@ -15,6 +15,7 @@
 #include "page_internal.h"
 #include "label.h"
 #include "chunks.h"
+#include "cluster.h"
 #include "features.h"
 #include "units.h"
 #include "rows.h"
