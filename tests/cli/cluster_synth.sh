@@ -1,0 +1,74 @@
+#!/bin/bash
+# tbk-cluster on generated hosts that each serve three templates, pages
+# interleaved (datasets/synth_mixed.py): within each host (--sites) the
+# clusters are the templates (ARI >= 0.98 against truth.tsv, scored by
+# tbk-eval cluster); over all hosts no cluster mixes two template styles;
+# the output is the same on a second run, as TSV and as JSONL; the usage
+# errors; tbk-eval cluster --curve writes its rows and plot.
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+cd "$TBK_TMP" || die "no scratch dir"
+CLUSTER=$TBK_BIN/cluster/tbk-cluster
+PROG=tbk-cluster
+
+python3 "$TBK_SRC/datasets/synth_mixed.py" --out mix --hosts 4 --templates 3 --pages 20 --seed 3 ||
+  die "synth_mixed.py failed"
+[[ $(tail -n +2 mix/manifest.tsv | wc -l) -eq 240 ]] || die "240 pages expected"
+
+expect_rc 0 "$CLUSTER" -q --sites -o sites.tsv mix/manifest.tsv
+[[ $(head -n 1 sites.tsv) == $'page\tsite\tcluster\tsize' ]] || die "TSV header"
+[[ $(tail -n +2 sites.tsv | wc -l) -eq 240 ]] || die "one row per page expected"
+expect_rc 0 "$EVAL" cluster --reference mix/truth.tsv --splits splits.tsv sites.tsv
+ari=$(sed -n 's/.*"ari":\([0-9.]*\).*/\1/p' "$OUT")
+python3 -c "import sys; sys.exit(0 if float('$ari') >= 0.98 else 1)" ||
+  die "--sites: ARI $ari < 0.98 against the templates: $(cat "$OUT")"
+grep -q '"groups":12' "$OUT" || die "12 templates expected: $(cat "$OUT")"
+# A row of the splits per (template, cluster): 12 when no template splits.
+[[ $(tail -n +2 splits.tsv | wc -l) -eq 12 ]] || die "a template split: $(cat splits.tsv)"
+
+# Against the sites, a site of three templates is three clusters: ARI well
+# below 1, purity 1 (no cluster spans two hosts with --sites).
+expect_rc 0 "$EVAL" cluster sites.tsv
+grep -q '"purity":1.0000' "$OUT" || die "--sites: a cluster spans hosts: $(cat "$OUT")"
+grep -q '"clusters":12' "$OUT" || die "12 clusters expected: $(cat "$OUT")"
+
+# Global mode: the same style on two hosts is one template's tag paths, so
+# clusters may join hosts but never two styles.
+expect_rc 0 "$CLUSTER" -q -o all.tsv mix/manifest.tsv
+awk -F'\t' 'NR == 1 {print "page\tsite"; next} {split($2, a, "/"); print $1 "\t" a[2]}' mix/truth.tsv >style.tsv
+expect_rc 0 "$EVAL" cluster --reference style.tsv all.tsv
+grep -q '"purity":1.0000' "$OUT" || die "global: a cluster mixes styles: $(cat "$OUT")"
+
+# Deterministic: the same bytes again; JSONL carries the same assignment.
+expect_rc 0 "$CLUSTER" -q --sites -o again.tsv mix/manifest.tsv
+cmp -s sites.tsv again.tsv || die "a second run differs"
+expect_rc 0 "$CLUSTER" -q --sites --format jsonl -o sites.jsonl mix/manifest.tsv
+python3 - sites.tsv sites.jsonl <<'PY' || die "JSONL differs from TSV"
+import json, sys
+tsv = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+js = [json.loads(l) for l in open(sys.argv[2])]
+assert [[r["page"], r["site"], str(r["cluster"]), str(r["size"])] for r in js] == tsv
+PY
+# The summary on stderr without -q.
+expect_rc 0 "$CLUSTER" --sites -o /dev/null mix/manifest.tsv
+expect_err '^240 pages, 12 clusters; [0-9]+ candidate pairs'
+
+# Usage errors exit 2, --help 0.
+expect_rc 2 "$CLUSTER"
+expect_err "no input given"
+expect_rc 2 "$CLUSTER" --bands 0 mix/manifest.tsv
+expect_rc 2 "$CLUSTER" --format xml mix/manifest.tsv
+expect_rc 2 "$CLUSTER" --paths dom mix/manifest.tsv
+expect_rc 0 "$CLUSTER" --help
+grep -q '^Usage: tbk-cluster' "$OUT" || die "--help"
+expect_rc 2 "$EVAL" cluster
+expect_rc 2 "$EVAL" cluster --csv x.csv sites.tsv
+expect_rc 2 "$EVAL" cluster --curve 10,5 mix/manifest.tsv
+
+# The scale curve: a row per size, the plot, the copies found again.
+expect_rc 0 "$EVAL" cluster --curve 100,480 --csv curve.csv --svg curve.svg --no-progress mix/manifest.tsv
+[[ $(wc -l <curve.csv) -eq 3 ]] || die "curve: 2 rows expected: $(cat curve.csv)"
+grep -q '^480,12,' curve.csv || die "curve: 480 pages (each page twice) in the 12 templates: $(cat curve.csv)"
+grep -q '<svg' curve.svg || die "curve: no SVG"
+echo ok
