@@ -13,6 +13,8 @@
  * dictionary's size is polled at every element, text and error. Either
  * bound stops the parser, and the page is refused with a limit error. */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/dict.h>
@@ -42,7 +44,8 @@ typedef struct parse_watch {
   size_t errors;
   uint64_t scanned, scan_budget;
   size_t max_names;
-  int stopped; /* 1: stack scans over budget; 2: too many names */
+  int stopped; /* 1: stack scans over budget; 2: too many names; 3: libxml2's own limit */
+  char limit[160]; /* libxml2's words for its limit (3) */
 } parse_watch;
 
 static void stop(parse_watch *w, int why) {
@@ -69,11 +72,26 @@ static int stack_depth(htmlParserCtxtPtr ctxt) {
 #endif
 }
 
+/* libxml2 2.13 caps the tree at 2048 levels even with XML_PARSE_HUGE and
+ * drops what lies deeper with a resource-limit error: the page would lose
+ * its text silently, so it is refused like one deeper than max-depth (any
+ * other resource limit of libxml2's is refused in its own words). */
+enum { TBK_XML_MAX_DEPTH = 2048 };
+
 static void on_error(void *data, tbk_xml_error *e) {
-  (void)e;
   parse_watch *w = data;
   w->errors++;
   if (w->stopped) return;
+#if LIBXML_VERSION >= 21300
+  if (e && e->code == XML_ERR_RESOURCE_LIMIT) {
+    snprintf(w->limit, sizeof w->limit, "%s", e->message ? e->message : "");
+    w->limit[strcspn(w->limit, "\n")] = '\0';
+    stop(w, 3);
+    return;
+  }
+#else
+  (void)e;
+#endif
   int depth = stack_depth(w->ctxt);
   w->scanned += (uint64_t)(depth > 0 ? depth : 0) + 1;
   if (w->scanned > w->scan_budget) stop(w, 1);
@@ -149,6 +167,9 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
     if (w.stopped == 1)
       return tbk_fail(err, TBK_ERR_LIMIT,
                       "too many parse errors under deeply nested elements: parsing would take quadratic time");
+    if (w.stopped == 3 && strstr(w.limit, "depth"))
+      return tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than libxml2 builds trees (%d)", TBK_XML_MAX_DEPTH);
+    if (w.stopped == 3) return tbk_fail(err, TBK_ERR_LIMIT, "libxml2's limit: %s", w.limit);
     return tbk_fail(err, TBK_ERR_LIMIT, "more than %d distinct element and attribute names", TBK_MAX_NAMES);
   }
   return *doc ? TBK_OK : tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
