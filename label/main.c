@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "chunks_cli.h"
+#include "clusters_cli.h"
 #include "etdm_cli.h"
 #include "shard.h"
 #include "label_cli.h"
@@ -11,7 +12,7 @@
 
 enum {
   OPT_STATS = CLI_OPT_FIRST_FREE, OPT_SHARE, OPT_MIN_DF, OPT_MIN_PAGES, OPT_ALL, OPT_VERSION, OPT_GOLD,
-  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS, OPT_SHARD
+  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS, OPT_SHARD, OPT_CLUSTERS
 };
 
 int main(int argc, char **argv) {
@@ -20,7 +21,7 @@ int main(int argc, char **argv) {
   cli_pages_init(&pages);
   tbk_label_options lopt;
   tbk_label_options_init(&lopt);
-  const char *output = NULL, *stats_path = NULL;
+  const char *output = NULL, *stats_path = NULL, *clusters = NULL;
   int quiet = 0, gold = 0, gold_comments = 0;
   double gold_share = 0.5;
   label_chunks chunks;
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
       {"gold-share", required_argument, 0, OPT_GOLD_SHARE},
       {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
       {"shard", required_argument, 0, OPT_SHARD},
+      {"clusters", required_argument, 0, OPT_CLUSTERS},
       {"quiet", no_argument, 0, 'q'},
       {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION},
@@ -62,6 +64,7 @@ int main(int argc, char **argv) {
     case OPT_GOLD_SHARE: gold_share = cli_double("--gold-share", optarg, 0.0, 1.0); break;
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
     case OPT_SHARD: cli_shard_set("--shard", optarg); break;
+    case OPT_CLUSTERS: clusters = optarg; break;
     case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
     case 'h': label_usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
@@ -80,6 +83,7 @@ int main(int argc, char **argv) {
 
   tbk_page_list list;
   cli_shard_list(&pages, argv + optind, argc - optind, &list);
+  if (clusters) label_clusters_apply(&pages, clusters, &list);
   cli_out out;
   cli_out_open(&out, output);
   int code;

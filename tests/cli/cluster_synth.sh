@@ -54,6 +54,21 @@ PY
 expect_rc 0 "$CLUSTER" --sites -o /dev/null mix/manifest.tsv
 expect_err '^240 pages, 12 clusters; [0-9]+ candidate pairs'
 
+# tbk-label --clusters labels each cluster as a site: 12 groups of 20.
+expect_rc 0 "$LABEL" -q --clusters sites.tsv --stats stats.tsv -o labels.jsonl mix/manifest.tsv
+[[ $(tail -n +2 stats.tsv | awk -F'\t' '$1 ~ /^c[0-9]+$/ && $2 == 20 && $9 == "labelled"' | wc -l) -eq 12 ]] ||
+  die "--clusters: 12 labelled clusters of 20 pages expected: $(cat stats.tsv)"
+grep -q '"label":"template"' labels.jsonl || die "--clusters: no template block"
+# A page the assignment lacks is skipped and reported (exit 3).
+grep -v 'p0007.html' sites.tsv >fewer.tsv
+PROG=tbk-label
+expect_rc 3 "$LABEL" -q --clusters fewer.tsv -o /dev/null mix/manifest.tsv
+expect_err 'p0007.html: in no cluster of fewer.tsv \(skipped\)'
+expect_messages
+expect_rc 1 "$LABEL" -q --clusters mix/truth.tsv -o /dev/null mix/manifest.tsv
+expect_err 'header needs "page" and "cluster" columns'
+PROG=tbk-cluster
+
 # Usage errors exit 2, --help 0.
 expect_rc 2 "$CLUSTER"
 expect_err "no input given"

@@ -1,0 +1,87 @@
+/* tbk-label --clusters: pages regrouped by tbk-cluster's assignment, so a
+ * host with several templates is labelled one template at a time and an
+ * unsorted crawl is labelled at all. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clusters_cli.h"
+
+typedef struct row {
+  const char *page, *cluster;
+} row;
+
+static int cmp_row(const void *a, const void *b) {
+  return strcmp(((const row *)a)->page, ((const row *)b)->page);
+}
+
+/* The rows of the TSV in b (its header names the columns), sorted by page. */
+static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
+  row *rows = NULL;
+  size_t cap = 0, line = 0;
+  int cp = -1, cc = -1;
+  *n = 0;
+  char *save = NULL;
+  for (char *l = b->len ? strtok_r(b->data, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+    line++;
+    size_t ll = strlen(l);
+    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
+    char *f[8];
+    int nf = 0;
+    for (char *p = l; nf < 8;) {
+      f[nf++] = p;
+      char *tab = strchr(p, '\t');
+      if (!tab) break;
+      *tab = '\0';
+      p = tab + 1;
+    }
+    if (line == 1) {
+      for (int i = 0; i < nf; i++) {
+        if (strcmp(f[i], "page") == 0) cp = i;
+        if (strcmp(f[i], "cluster") == 0) cc = i;
+      }
+      if (cp < 0 || cc < 0) cli_die(TBK_EXIT_FAIL, "%s: header needs \"page\" and \"cluster\" columns", file);
+      continue;
+    }
+    if (cp >= nf || cc >= nf || !*f[cc]) cli_die(TBK_EXIT_FAIL, "%s:%zu: no cluster", file, line);
+    if (tbk_grow(&rows, &cap, *n + 1, sizeof *rows)) cli_die(TBK_EXIT_FAIL, "out of memory");
+    rows[(*n)++] = (row){f[cp], f[cc]};
+  }
+  if (*n) qsort(rows, *n, sizeof *rows, cmp_row);
+  for (size_t i = 1; i < *n; i++)
+    if (strcmp(rows[i].page, rows[i - 1].page) == 0 && strcmp(rows[i].cluster, rows[i - 1].cluster) != 0)
+      cli_die(TBK_EXIT_FAIL, "%s: page %s is in two clusters", file, rows[i].page);
+  return rows;
+}
+
+void label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *list) {
+  tbk_buf b = {0};
+  tbk_error err = {0};
+  cli_reads_add(file);
+  if (tbk_read_file(file, 0, &b, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", file, err.msg);
+  size_t n;
+  row *rows = read_rows(file, &b, &n);
+  unsigned char *drop = calloc(list->n + 1, 1);
+  if (!drop) cli_die(TBK_EXIT_FAIL, "out of memory");
+  for (size_t i = 0; i < list->n; i++) {
+    tbk_page_ref *r = &list->refs[i];
+    row key = {r->page, NULL};
+    const row *hit = n ? bsearch(&key, rows, n, sizeof *rows, cmp_row) : NULL;
+    if (!hit) {
+      cli_warn("%s: in no cluster of %s (skipped)", r->page, file);
+      pages->bad_pages++;
+      drop[i] = 1;
+      continue;
+    }
+    size_t len = strlen(hit->cluster) + 2;
+    char *site = malloc(len);
+    if (!site) cli_die(TBK_EXIT_FAIL, "out of memory");
+    tbk_snprintf(site, len, "c%s", hit->cluster);
+    free(r->site);
+    r->site = site;
+  }
+  tbk_page_list_drop(list, drop);
+  tbk_page_list_sort(list);
+  free(drop);
+  free(rows);
+  tbk_buf_free(&b);
+}
