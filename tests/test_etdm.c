@@ -349,14 +349,21 @@ static void test_etdm(void) {
   tbk_etdm_tree_free(to);
   tbk_page_free(o);
 
-  /* Roots that differ (weighted: another id, classes and attributes,
-   * 0.25): the page is skipped and the template left as it was. */
-  o = parse("<html id='x' class='y' lang='en'><body><div id='menu'>m</div></body></html>");
+  /* Roots that differ (tag+id+class: another id and classes): the page is
+   * skipped and the template left as it was. The weighted relation
+   * compares html and body by their tags alone (their classes name the
+   * page), so it maps them; not the menu div, though its id is the same:
+   * 0.30 + 0 (classes) + 0 (2 children against none) + 0.10 (position) +
+   * 0.20 x 1/2 (attribute names) = 0.50. */
+  o = parse("<html id='x' class='y' lang='en'><body class='page-7'><div id='menu'>m</div></body></html>");
   CHECK(tbk_etdm_tree_new(o, &to, NULL) == TBK_OK);
   memset(keep, 1, sizeof keep);
-  CHECK(tbk_etdm_refine(tk, keep, NULL, to, TBK_NODE_EQ_WEIGHTED, &kept, &skipped, NULL) == TBK_OK);
+  CHECK(tbk_etdm_refine(tk, keep, NULL, to, TBK_NODE_EQ_TAG_ID_CLASS, &kept, &skipped, NULL) == TBK_OK);
   CHECK_INT(skipped, 1);
   CHECK_INT(kept, 9);
+  CHECK(tbk_etdm_map(tk, NULL, to, TBK_NODE_EQ_WEIGHTED, map, NULL) == TBK_OK);
+  CHECK(mapped_to(k, map, o, "/html[1]/body[1]", "/html[1]/body[1]"));
+  CHECK(mapped_to(k, map, o, "/html[1]/body[1]/div[1]", NULL));
   CHECK(tbk_etdm_refine(tk, keep, NULL, to, TBK_NODE_EQ_TAG, &kept, &skipped, NULL) == TBK_OK);
   CHECK_INT(skipped, 0);
   CHECK_INT(kept, 3); /* html, body, div */
@@ -364,6 +371,53 @@ static void test_etdm(void) {
   tbk_page_free(o);
   tbk_etdm_tree_free(tk);
   tbk_page_free(k);
+}
+
+/* A page of 48 sections, each a heading and a list of items links and
+ * spans: 3,026 elements; short, the lists of every eighth section hold
+ * `short_items` items instead of 20. */
+static char *big_page(int short_items) {
+  tbk_buf b = {0};
+  CHECK_BUF(tbk_buf_puts(&b, "<html><body>"));
+  for (int s = 0; s < 48; s++) {
+    CHECK_BUF(tbk_buf_printf(&b, "<div class='s'><h2>Section %d</h2><ul>", s));
+    int items = s % 8 == 0 ? short_items : 20;
+    for (int i = 0; i < items; i++)
+      CHECK_BUF(tbk_buf_printf(&b, "<li><a href='/p%d/%d'>Item %d</a><span>note %d</span></li>", s, i, i, s));
+    CHECK_BUF(tbk_buf_puts(&b, "</ul></div>"));
+  }
+  CHECK_BUF(tbk_buf_puts(&b, "</body></html>"));
+  return b.data;
+}
+
+/* The mapping of two 3,000-node pages (BENCHMARKS.md counts its
+ * instructions with valgrind --toggle-collect=map_big). */
+__attribute__((noinline)) static size_t map_big(const tbk_etdm_tree *a, const tbk_etdm_tree *b, tbk_node_eq e,
+                                                uint32_t *map) {
+  size_t n = 0;
+  CHECK(tbk_etdm_map(a, NULL, b, e, map, NULL) == TBK_OK);
+  for (size_t i = 0; i < tbk_etdm_tree_size(a); i++) n += map[i] != TBK_NONE;
+  return n;
+}
+
+static void test_big(void) {
+  char *ha = big_page(20), *hb = big_page(10);
+  tbk_page *a = parse(ha), *b = parse(hb);
+  tbk_etdm_tree *ta, *tb;
+  CHECK(tbk_etdm_tree_new(a, &ta, NULL) == TBK_OK);
+  CHECK(tbk_etdm_tree_new(b, &tb, NULL) == TBK_OK);
+  CHECK_INT(tbk_etdm_tree_size(ta), 3026);
+  uint32_t *map = malloc(3026 * sizeof *map);
+  /* html, body, then 42 whole sections of 63 nodes and 6 of which the
+   * div, heading, list and 10 items (3 nodes each) map: 2 + 2646 + 198. */
+  for (int e = 0; e < 3; e++) CHECK_INT(map_big(ta, tb, (tbk_node_eq)e, map), 2846);
+  free(map);
+  tbk_etdm_tree_free(ta);
+  tbk_etdm_tree_free(tb);
+  tbk_page_free(a);
+  tbk_page_free(b);
+  free(ha);
+  free(hb);
 }
 
 static void test_eq_names(void) {
@@ -383,5 +437,6 @@ int main(void) {
   test_ncs();
   test_etdm();
   test_eq_names();
+  test_big();
   return check_report();
 }

@@ -23,7 +23,9 @@ struct tbk_etdm_tree {
   uint32_t *kids;
   uint64_t *h;
   size_t nh, cap_h;
-  uint32_t root; /* first top-level element, TBK_NONE: empty page */
+  uint32_t *tops; /* top-level elements: the children of the document */
+  uint32_t ntops;
+  uint64_t html_h, body_h;
 };
 
 const char *tbk_node_eq_name(tbk_node_eq e) {
@@ -79,16 +81,18 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
   uint32_t *fill = NULL;
   if (!t) goto nomem;
   t->n = n;
-  t->root = TBK_NONE;
+  t->html_h = tbk_hash64("html", 4);
+  t->body_h = tbk_hash64("body", 4);
   t->nodes = calloc(n + 1, sizeof *t->nodes);
   t->kids = malloc((n + 1) * sizeof *t->kids);
+  t->tops = malloc((n + 1) * sizeof *t->tops);
   fill = calloc(n + 1, sizeof *fill);
-  if (!t->nodes || !t->kids || !fill) goto nomem;
+  if (!t->nodes || !t->kids || !t->tops || !fill) goto nomem;
   /* Children ranges: count, then place (nodes come in document order). */
   for (size_t i = 0; i < n; i++) {
     uint32_t p = page->nodes[i].parent;
     if (p != TBK_NONE) t->nodes[p].nkids++;
-    else if (t->root == TBK_NONE) t->root = (uint32_t)i;
+    else t->tops[t->ntops++] = (uint32_t)i;
   }
   uint32_t at = 0;
   for (size_t i = 0; i < n; i++) {
@@ -157,6 +161,7 @@ void tbk_etdm_tree_free(tbk_etdm_tree *t) {
   free(t->nodes);
   free(t->kids);
   free(t->h);
+  free(t->tops);
   free(t);
 }
 
@@ -178,6 +183,10 @@ int tbk_etdm_equal(const tbk_etdm_tree *ta, uint32_t a, const tbk_etdm_tree *tb,
   const etdm_node *x = &ta->nodes[a], *y = &tb->nodes[b];
   if (x->name_h != y->name_h) return 0;
   if (e == TBK_NODE_EQ_TAG) return 1;
+  /* A document has one html and one body: nothing to tell apart, and their
+   * classes and ids name the page (WordPress's page-id-N, Squarespace's
+   * collection ids), so the weighted relation compares their tags only. */
+  if (e == TBK_NODE_EQ_WEIGHTED && (x->name_h == ta->html_h || x->name_h == ta->body_h)) return 1;
   if (e == TBK_NODE_EQ_TAG_ID_CLASS) return x->key_h == y->key_h;
   double kids = x->nkids == y->nkids ? 1.0
                                      : (double)(x->nkids < y->nkids ? x->nkids : y->nkids) /
@@ -259,18 +268,21 @@ static int align(map_work *w, const tbk_etdm_tree *tk, const uint32_t *a, size_t
 tbk_status tbk_etdm_map(const tbk_etdm_tree *key, const uint8_t *keep, const tbk_etdm_tree *other, tbk_node_eq e,
                         uint32_t *map, tbk_error *err) {
   for (size_t i = 0; i < key->n; i++) map[i] = TBK_NONE;
-  if (key->root == TBK_NONE || other->root == TBK_NONE || (keep && !keep[key->root]) ||
-      !tbk_etdm_equal(key, key->root, other, other->root, e))
-    return TBK_OK;
   map_work w = {0};
   tbk_status st = TBK_OK;
-  if (push_pair(&w, key->root, other->root)) goto nomem;
+  /* The roots: the document's top-level elements (one html, or a second
+   * after a stray one), aligned as any children are. */
+  if (tbk_grow(&w.a, &w.cap_a, key->ntops + 1, sizeof *w.a)) goto nomem;
+  size_t na = 0;
+  for (uint32_t k = 0; k < key->ntops; k++)
+    if (!keep || keep[key->tops[k]]) w.a[na++] = key->tops[k];
+  if (na && other->ntops && align(&w, key, w.a, na, other, other->tops, other->ntops, e)) goto nomem;
   while (w.nstack) {
     uint32_t y = w.stack[--w.nstack], x = w.stack[--w.nstack];
     map[x] = y;
     const etdm_node *kx = &key->nodes[x], *oy = &other->nodes[y];
     if (tbk_grow(&w.a, &w.cap_a, kx->nkids + 1, sizeof *w.a)) goto nomem;
-    size_t na = 0;
+    na = 0;
     for (uint32_t k = 0; k < kx->nkids; k++) {
       uint32_t c = key->kids[kx->kids + k];
       if (!keep || keep[c]) w.a[na++] = c;
@@ -290,23 +302,20 @@ done:
 tbk_status tbk_etdm_refine(const tbk_etdm_tree *key, uint8_t *keep, uint32_t *hits, const tbk_etdm_tree *other,
                            tbk_node_eq e, size_t *kept, int *skipped, tbk_error *err) {
   *skipped = 0;
-  size_t n = 0;
-  if (key->root == TBK_NONE || other->root == TBK_NONE ||
-      !tbk_etdm_equal(key, key->root, other, other->root, e)) {
-    *skipped = 1;
-    for (size_t i = 0; i < key->n; i++) n += keep[i] != 0;
-    *kept = n;
-    return TBK_OK;
-  }
   uint32_t *map = malloc((key->n + 1) * sizeof *map);
   if (!map) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = tbk_etdm_map(key, keep, other, e, map, err);
-  if (st == TBK_OK)
-    for (size_t i = 0; i < key->n; i++) {
+  size_t n = 0, mapped = 0;
+  for (size_t i = 0; st == TBK_OK && i < key->n; i++) mapped += keep[i] && map[i] != TBK_NONE;
+  /* No root equal, nothing mapped: the page is skipped, as the paper does. */
+  if (st == TBK_OK && !mapped) *skipped = 1;
+  for (size_t i = 0; st == TBK_OK && i < key->n; i++) {
+    if (!*skipped) {
       keep[i] = keep[i] && map[i] != TBK_NONE;
       if (keep[i] && hits) hits[i]++;
-      n += keep[i];
     }
+    n += keep[i] != 0;
+  }
   free(map);
   *kept = n;
   return st;

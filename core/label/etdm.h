@@ -35,7 +35,8 @@ typedef enum tbk_node_eq {
   TBK_NODE_EQ_WEIGHTED        /* the paper's: same tag name, and a weighted
                                  similarity of id, classes, child count,
                                  position among siblings and attribute names
-                                 of at least TBK_NODE_EQ_THRESHOLD */
+                                 of at least TBK_NODE_EQ_THRESHOLD (html and
+                                 body: the tag name alone) */
 } tbk_node_eq;
 #define TBK_NODE_EQ_THRESHOLD 0.8
 /* "tag", "tag+id+class", "weighted"; parsing: 0 ok, -1 unknown name. */
@@ -56,8 +57,8 @@ int tbk_etdm_equal(const tbk_etdm_tree *ta, uint32_t a, const tbk_etdm_tree *tb,
 /* An exact top-down mapping of the template (the nodes i of key with
  * keep[i] != 0; keep NULL: all of key) onto other: map[i] gets the node of
  * other that node i is paired with, TBK_NONE when none. Pairs are equal
- * under e, and a pair's parents are a pair (the roots are paired when
- * equal). One-to-one and order-keeping: under each pair the children are
+ * under e, and a pair's parents are a pair (the roots, the document's
+ * top-level elements, are aligned like children). One-to-one and order-keeping: under each pair the children are
  * aligned by a longest common subsequence of equal nodes (a common prefix
  * and suffix first; when the two child lists' product exceeds
  * TBK_ETDM_MAX_CELLS, in-order greedy pairing instead), which makes it a
@@ -69,8 +70,9 @@ tbk_status tbk_etdm_map(const tbk_etdm_tree *key, const uint8_t *keep, const tbk
 
 /* Algorithm 2's step: the template keep[] of key refined by a mapping with
  * other (nodes left unmapped are cleared; hits[i], when hits is not NULL,
- * counts the pages that mapped node i). When the roots are not equal the
- * page is skipped (*skipped = 1, keep untouched), as the paper does.
+ * counts the pages that mapped node i). When no root is equal (nothing
+ * maps) the page is skipped (*skipped = 1, keep untouched), as the paper
+ * does.
  * *kept gets the nodes left. Errors: TBK_ERR_NOMEM. */
 tbk_status tbk_etdm_refine(const tbk_etdm_tree *key, uint8_t *keep, uint32_t *hits, const tbk_etdm_tree *other,
                            tbk_node_eq e, size_t *kept, int *skipped, tbk_error *err);
