@@ -283,6 +283,91 @@ def class3():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
 
 
+# ------------------------------------------------------ one bad item
+
+def class4():
+    """One bad item (an over-long URL, one page over a limit) costs that
+    item only: the others are processed, the run ends with exit 3 (some
+    input skipped) or 0 when nothing had to be, and --strict makes it fatal."""
+    u = "http://example.org/%s"
+    long_path = "/".join(["w" * 250] * 20)
+    recs = [record(u % 0, http(page(0).encode())),
+            record(u % ("x" * 200000), http(page(1).encode())),
+            record(u % 2, http(page(2).encode())),
+            record(u % ("y" * 3000), http(page(3).encode())),
+            record(u % long_path, http(page(4).encode())),
+            record(u % 5, http(page(5).encode()))]
+    for f in warc_files("longurl", recs):
+        out = TMP + "/" + f + ".jsonl"
+        case("class4 200 kB WARC-Target-URI " + f, "predict", ["-m", MODEL, "-f", "jsonl", "-o", out, f], 3,
+             err=re.escape(f) + r": record at offset \d+: WARC header line too long", present=[out], secs=5)
+        got = set(re.findall(r'"page":"http://example.org/(\w{1,3})', open(out).read())) if os.path.exists(out) else set()
+        if got != {"0", "2", "yyy", "www", "5"}:
+            failures.append("class4 200 kB WARC-Target-URI %s: pages %s" % (f, sorted(got)))
+        if os.path.exists(out):
+            os.remove(out)
+        case("class4 200 kB WARC-Target-URI, --strict " + f, "predict", ["--strict", "-m", MODEL, "-o", out, f], 1,
+             err=r"WARC header line too long\n^tbk-predict: error: %s: input skipped in part \(--strict\)" % re.escape(f),
+             absent=[out], secs=5)
+    # Names too long for a file system under --output-dir: shortened with the
+    # hash of the whole, every page written, exit 0.
+    od = TMP + "/od"
+    shutil.rmtree(od, ignore_errors=True)
+    f = write(TMP + "/names.warc", b"".join(recs[:1] + recs[2:]))
+    case("class4 URLs too long for file names", "predict", ["-m", MODEL, "--output-dir", "od", "names.warc"], 0,
+         err=r"^tbk-predict: warning: http://example.org/y{3000}: its output name is too long for a file system; "
+             r"written as od/example.org/y{150}~[0-9a-f]{16}\.txt$",
+         present=[od + "/example.org/0.txt", od + "/example.org/2.txt", od + "/example.org/5.txt"], secs=5)
+    if os.path.isdir(od + "/example.org") and not any(re.match(r"~[0-9a-f]{16}\.txt$", n) for n in os.listdir(od + "/example.org")):
+        failures.append("class4 URLs too long for file names: the 20-part URL was not written under its hash")
+    written = sum(len(files) for _, _, files in os.walk(od))
+    if written != 5:
+        failures.append("class4 URLs too long for file names: %d files written, expected 5" % written)
+    os.remove(f)
+    # One page over each limit, in every program that reads pages and every
+    # input form: the page is skipped by name, the others go through.
+    d = TMP + "/limits"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(4):
+        write(d + "/s/p%d.html" % i, page(i))
+    bad = {
+        "attrs": ("<html><body><div " + " ".join("a%d=1" % i for i in range(1100)) + ">x</div></body></html>",
+                  r"element with more than max-attrs \(1000\) attributes at line 1 \(skipped\)"),
+        "deep": ("<html><body>" + "<div>" * 5000 + "x</body></html>",
+                 r"elements nested deeper than max-depth \(4096\) \(skipped\)"),
+        "big": ("<html><body><p>" + "word " * 300000 + "</p></body></html>",
+                r"(file exceeds max-page-bytes|exceeds max-record-bytes) \(1048576\) \(skipped\)"),
+    }
+    for name, (html, _) in bad.items():
+        write(d + "/s/%s.html" % name, html)
+    write(TMP + "/limits.tsv", "site\tpage\n" + "".join("s\tlimits/s/%s.html\n" % n for n in
+                                                      ["p0", "p1", "p2", "p3"] + list(bad)))
+    lim = ["--max-page-bytes", "1M"]
+    progs = [("label", ["-q", "--min-pages", "2", "-o", "lim.out"]), ("features", ["-o", "lim.out"]),
+             ("predict", ["-m", MODEL, "-o", "lim.out"]), ("keywords", ["-o", "lim.out"])]
+    for prog, args in progs:
+        for form in ("limits", "limits.tsv"):
+            case("class4 one page over each limit, %s %s" % (prog, form), prog, lim + args + [form], 3,
+                 err="".join(r"(.|\n)*limits/s/%s.html: %s" % (n, m) for n, (_, m) in sorted(bad.items())),
+                 present=[TMP + "/lim.out"], secs=10)
+            if prog == "predict" and os.path.exists(TMP + "/lim.out"):
+                text = open(TMP + "/lim.out").read()
+                if not all("page %d of" % i in text for i in range(4)):
+                    failures.append("class4 %s %s: a good page is missing from the output" % (prog, form))
+            if os.path.exists(TMP + "/lim.out"):
+                os.remove(TMP + "/lim.out")
+        case("class4 one page over a limit, %s --strict" % prog, prog, ["--strict"] + lim + args + ["limits"], 1,
+             err=r"^tbk-%s: error: limits/s/\w+.html: " % prog, absent=[TMP + "/lim.out"], secs=10)
+    # stdin over the limit beside a good file.
+    case("class4 stdin over max-page-bytes", "predict", ["-m", MODEL, "--max-page-bytes", "1M", "-o", "lim.out", "-",
+         "limits/s/p1.html"], 3, err=r"^tbk-predict: warning: -: (file exceeds max-page-bytes|standard input exceeds)",
+         present=[TMP + "/lim.out"], stdin=bad["big"][0].encode(), secs=10)
+    # A manifest row naming a file whose name is too long: that row only.
+    write(TMP + "/longname.tsv", "site\tpage\ns\tlimits/s/p0.html\ns\t%s.html\ns\tlimits/s/p1.html\n" % ("z" * 5000))
+    case("class4 manifest row with a 5000-byte file name", "predict", ["-m", MODEL, "-o", "lim.out", "longname.tsv"], 3,
+         err=r"z{5000}\.html: manifest row 2: no such file", present=[TMP + "/lim.out"], secs=5)
+
+
 # ------------------------------------------------ bad labels and gold
 
 def class5():
@@ -579,7 +664,7 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9}
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
