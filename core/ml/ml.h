@@ -233,6 +233,14 @@ void tbk_lr_options_init(tbk_lr_options *o);
 tbk_status tbk_lr_train(const tbk_sparse *X, const signed char *y,
                         const tbk_lr_options *opt, double **w_out,
                         size_t *nw_out, tbk_error *err);
+/* The same on rows the caller makes one at a time, so a large training set
+ * is never held twice (as our matrix and as LIBLINEAR's): row(ctx, r, idx,
+ * val) writes row r's entries (at most max_row, 1-based ascending indices
+ * <= ncols) and returns their number. Rows are asked for once, in order. */
+typedef size_t (*tbk_lr_row_fn)(void *ctx, size_t r, uint32_t *idx, double *val);
+tbk_status tbk_lr_train_rows(size_t nrows, uint32_t ncols, size_t max_row, tbk_lr_row_fn row, void *ctx,
+                             const signed char *y, const tbk_lr_options *opt, double **w_out, size_t *nw_out,
+                             tbk_error *err);
 
 /*
  * Decision value sum_k w[index_k - 1] value_k + w[ncols] of one sparse row

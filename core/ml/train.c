@@ -235,6 +235,20 @@ static void fitted_free(fitted *f) {
   memset(f, 0, sizeof *f);
 }
 
+typedef struct encode_ctx {
+  const tbk_dataset *ds;
+  const size_t *rows;
+  const double *score;
+  const tbk_encoder *enc;
+  double *dense; /* scratch: ds->dim */
+} encode_ctx;
+
+static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
+  encode_ctx *e = ctx;
+  tbk_dataset_dense(e->ds, e->rows[i], e->dense);
+  return tbk_encode(e->enc, e->dense, e->score[i], idx, val);
+}
+
 /* The whole procedure on a subset of rows (which it may reorder/shrink). */
 static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_train_options *opt, double C,
                       fitted *out, size_t *used, tbk_error *err) {
@@ -249,11 +263,8 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
                     npos, n - npos);
   double *score = calloc(n, sizeof *score);
   signed char *y = malloc(n);
-  size_t *row_ptr = malloc((n + 1) * sizeof *row_ptr);
-  uint32_t *idx = NULL;
-  double *val = NULL;
   tbk_status st = TBK_OK;
-  if (!score || !y || !row_ptr) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!score || !y) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
   for (size_t i = 0; i < n; i++) y[i] = ds->label[rows[i]];
   if (opt->parts != TBK_PARTS_NONTEXT) {
     if ((st = nb_oof(ds, rows, n, opt, score, err))) goto done;
@@ -264,37 +275,10 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
     st = tbk_fail(err, TBK_ERR_EMPTY, "no feature separates the classes in the training data");
     goto done;
   }
-  /* Rows are encoded into scratch and appended: the worst case (two
-   * columns per input) is several times the usual count, and at a million
-   * rows sizing for it would cost gigabytes. */
-  size_t per = (size_t)out->enc.nin * 2, cap = 0;
-  uint32_t *sidx = malloc(per * sizeof *sidx);
-  double *sval = malloc(per * sizeof *sval), *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
-  if (!sidx || !sval || !dense) {
-    free(sidx); free(sval); free(dense);
-    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    goto done;
-  }
-  row_ptr[0] = 0;
-  for (size_t i = 0; i < n && st == TBK_OK; i++) {
-    tbk_dataset_dense(ds, rows[i], dense);
-    size_t k = tbk_encode(&out->enc, dense, score[i], sidx, sval);
-    size_t need = row_ptr[i] + k;
-    if (TBK_GROW_ALL(&cap, need, TBK_ARRAY(idx), TBK_ARRAY(val))) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    if (k) { /* idx is still NULL while every row so far encoded to nothing */
-      memcpy(idx + row_ptr[i], sidx, k * sizeof *idx);
-      memcpy(val + row_ptr[i], sval, k * sizeof *val);
-    }
-    row_ptr[i + 1] = need;
-  }
-  free(sidx);
-  free(sval);
-  free(dense);
-  if (st) goto done;
-  tbk_sparse X = {n, out->enc.ncols, row_ptr, idx, val};
+  /* Rows are encoded as LIBLINEAR takes them in: no matrix of their own. */
+  double *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
+  if (!dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  encode_ctx ec = {ds, rows, score, &out->enc, dense};
   tbk_lr_options lo;
   tbk_lr_options_init(&lo);
   lo.C = C;
@@ -308,13 +292,11 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
     lo.weight_neg *= (double)n / (2.0 * (double)(n - npos));
   }
   size_t nw;
-  st = tbk_lr_train(&X, y, &lo, &out->w, &nw, err);
+  st = tbk_lr_train_rows(n, out->enc.ncols, (size_t)out->enc.nin * 2, encode_row, &ec, y, &lo, &out->w, &nw, err);
+  free(dense);
 done:
   free(score);
   free(y);
-  free(row_ptr);
-  free(idx);
-  free(val);
   if (st) fitted_free(out);
   return st;
 }
