@@ -203,27 +203,14 @@ static int header_uint(const tbk_jsonl_obj *o, const char *key, uint32_t lo, uin
   return 0;
 }
 
-tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *words, const char *meta,
-                            tbk_warn_fn warn, void *warn_ctx, tbk_error *err) {
-  line_reader fr = {0}, wr = {0}, mr = {0};
-  tbk_status st = TBK_OK;
-  uint32_t *idx = NULL, *widx = NULL, *wcnt = NULL;
-  double *val = NULL, *dense = NULL, *wval = NULL;
+/* The meta file's first line says which schema the rows were built on:
+ * it sets an empty dataset's schema and options, and must match a
+ * dataset's that has rows already. */
+static tbk_status read_header(tbk_dataset *ds, line_reader *mr, const char *meta, tbk_error *err) {
   tbk_jsonl_obj *obj = NULL;
-  const char *paths[3] = {features, words, meta};
-  FILE **files[3] = {&fr.f, &wr.f, &mr.f};
-  for (int i = 0; i < 3; i++) {
-    tbk_error e;
-    if (tbk_open_read(paths[i], files[i], &e)) {
-      st = tbk_fail(err, e.code, "%s: %s", paths[i], e.msg);
-      goto done;
-    }
-  }
-  /* The meta file's first line says which schema the rows were built on. */
-  if (next_line(&mr) < 0 || tbk_jsonl_parse(mr.buf, strlen(mr.buf), &obj, NULL) != TBK_OK) {
-    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line is not the schema header", meta);
-    goto done;
-  }
+  if (next_line(mr) < 0 || tbk_jsonl_parse(mr->buf, strlen(mr->buf), &obj, NULL) != TBK_OK)
+    return tbk_fail(err, TBK_ERR_FORMAT, "%s: first line is not the schema header", meta);
+  tbk_status st = TBK_OK;
   const char *schema = tbk_jsonl_str(obj, "schema");
   if (!schema) {
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s: first line has no \"schema\"", meta);
@@ -260,68 +247,93 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     ds->feat.bigrams = (int)bigrams;
     ds->feat.word_dims = ds->word_dims;
   }
-  if (strcmp(schema, ds->schema) != 0 || dim != ds->dim || wdims != ds->word_dims) {
-    st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %u) is not %s (dim %u)", meta, schema, dim,
-                  ds->schema, ds->dim);
-    goto done;
-  }
+  if (strcmp(schema, ds->schema) != 0 || dim != ds->dim || wdims != ds->word_dims)
+    st = tbk_fail(err, TBK_ERR_SCHEMA, "%s: schema %s (dim %u) is not %s (dim %u)", meta, schema, dim, ds->schema,
+                  ds->dim);
+done:
   tbk_jsonl_free(obj);
-  obj = NULL;
-  idx = malloc((ds->dim + 1) * sizeof *idx);
-  val = malloc((ds->dim + 1) * sizeof *val);
-  dense = malloc((ds->dim + 1) * sizeof *dense);
-  if (!idx || !val || !dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
-  size_t wcap = 0;
+  return st;
+}
+
+/* Scratch for one row of each file, grown to the longest line. */
+typedef struct row_buf {
+  uint32_t *idx, *widx, *wcnt;
+  double *val, *dense, *wval;
+  size_t wcap;
+} row_buf;
+
+/* One aligned line of each file: added to ds, or why it is skipped in why
+ * (then TBK_OK). */
+static tbk_status read_row(tbk_dataset *ds, row_buf *b, line_reader *fr, line_reader *wr, line_reader *mr,
+                           ssize_t wlen, char *why, size_t whylen, tbk_error *err) {
+  int lab, wlab;
+  size_t n, nw;
+  size_t need = (size_t)wlen / 2 + 2; /* every word entry takes >= 4 chars */
+  if (TBK_GROW_ALL(&b->wcap, need, TBK_ARRAY(b->widx), TBK_ARRAY(b->wval), TBK_ARRAY(b->wcnt)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_jsonl_obj *obj = NULL;
+  if (parse_svm(fr->buf, &lab, ds->dim, b->idx, b->val, &n)) snprintf(why, whylen, "malformed feature line");
+  else if (parse_svm(wr->buf, &wlab, ds->word_dims, b->widx, b->wval, &nw)) snprintf(why, whylen, "malformed words line");
+  else if (lab != wlab) snprintf(why, whylen, "labels differ between features and words");
+  else if (lab != 1 && lab != -1) snprintf(why, whylen, "label %d is not +1 or -1 (unlabelled data?)", lab);
+  else if (tbk_jsonl_parse(mr->buf, strlen(mr->buf), &obj, NULL) != TBK_OK || !tbk_jsonl_str(obj, "site"))
+    snprintf(why, whylen, "meta line is not a JSON object with a site");
+  if (why[0]) {
+    tbk_jsonl_free(obj);
+    return TBK_OK;
+  }
+  memset(b->dense, 0, ds->dim * sizeof *b->dense);
+  for (size_t k = 0; k < n; k++) b->dense[b->idx[k] - 1] = b->val[k];
+  for (size_t k = 0; k < nw; k++) b->wcnt[k] = b->wval[k] > 0 && b->wval[k] < 4e9 ? (uint32_t)b->wval[k] : 1;
+  const char *site = tbk_jsonl_str(obj, "site"), *pg = tbk_jsonl_str(obj, "page");
+  ds->page_key = pg ? tbk_hash64(pg, strlen(pg)) ^ tbk_hash64(site, strlen(site)) : 0;
+  if (ds->page_key == 0 && pg) ds->page_key = 1;
+  tbk_status st = tbk_dataset_add(ds, site, lab, b->dense, b->widx, b->wcnt, nw, err);
+  ds->page_key = 0;
+  tbk_jsonl_free(obj);
+  return st;
+}
+
+tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *words, const char *meta,
+                            tbk_warn_fn warn, void *warn_ctx, tbk_error *err) {
+  line_reader fr = {0}, wr = {0}, mr = {0};
+  row_buf b = {0};
+  tbk_status st = TBK_OK;
+  const char *paths[3] = {features, words, meta};
+  FILE **files[3] = {&fr.f, &wr.f, &mr.f};
+  for (int i = 0; i < 3; i++) {
+    tbk_error e;
+    if (tbk_open_read(paths[i], files[i], &e)) {
+      st = tbk_fail(err, e.code, "%s: %s", paths[i], e.msg);
+      goto done;
+    }
+  }
+  if ((st = read_header(ds, &mr, meta, err))) goto done;
+  b.idx = malloc((ds->dim + 1) * sizeof *b.idx);
+  b.val = malloc((ds->dim + 1) * sizeof *b.val);
+  b.dense = malloc((ds->dim + 1) * sizeof *b.dense);
+  if (!b.idx || !b.val || !b.dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
   for (;;) {
-    ssize_t a = next_line(&fr), b = next_line(&wr), c = next_line(&mr);
-    if (a < 0 && b < 0 && c < 0) break;
-    if (a < 0 || b < 0 || c < 0) {
+    ssize_t l1 = next_line(&fr), l2 = next_line(&wr), l3 = next_line(&mr);
+    if (l1 < 0 && l2 < 0 && l3 < 0) break;
+    if (l1 < 0 || l2 < 0 || l3 < 0) {
       st = tbk_fail(err, TBK_ERR_FORMAT, "%s, %s and %s do not have the same number of lines", features, words, meta);
       goto done;
     }
     if (fr.buf[0] == '#' || fr.buf[0] == '\n') continue;
-    int lab, wlab;
-    size_t n, nw;
-    size_t need = (size_t)b / 2 + 2; /* every word entry takes >= 4 chars */
-    if (TBK_GROW_ALL(&wcap, need, TBK_ARRAY(widx), TBK_ARRAY(wval), TBK_ARRAY(wcnt))) {
-      st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      goto done;
-    }
     char why[96] = "";
-    if (parse_svm(fr.buf, &lab, ds->dim, idx, val, &n)) snprintf(why, sizeof why, "malformed feature line");
-    else if (parse_svm(wr.buf, &wlab, ds->word_dims, widx, wval, &nw)) snprintf(why, sizeof why, "malformed words line");
-    else if (lab != wlab) snprintf(why, sizeof why, "labels differ between features and words");
-    else if (lab != 1 && lab != -1) snprintf(why, sizeof why, "label %d is not +1 or -1 (unlabelled data?)", lab);
-    else if (tbk_jsonl_parse(mr.buf, strlen(mr.buf), &obj, NULL) != TBK_OK || !tbk_jsonl_str(obj, "site"))
-      snprintf(why, sizeof why, "meta line is not a JSON object with a site");
-    if (why[0]) {
-      if (warn) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "line %zu: %s (skipped)", fr.lineno, why);
-        warn(warn_ctx, features, msg);
-      }
-      tbk_jsonl_free(obj);
-      obj = NULL;
-      continue;
+    if ((st = read_row(ds, &b, &fr, &wr, &mr, l2, why, sizeof why, err))) goto done;
+    if (why[0] && warn) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "line %zu: %s (skipped)", fr.lineno, why);
+      warn(warn_ctx, features, msg);
     }
-    memset(dense, 0, ds->dim * sizeof *dense);
-    for (size_t k = 0; k < n; k++) dense[idx[k] - 1] = val[k];
-    for (size_t k = 0; k < nw; k++) wcnt[k] = wval[k] > 0 && wval[k] < 4e9 ? (uint32_t)wval[k] : 1;
-    const char *site = tbk_jsonl_str(obj, "site"), *pg = tbk_jsonl_str(obj, "page");
-    ds->page_key = pg ? tbk_hash64(pg, strlen(pg)) ^ tbk_hash64(site, strlen(site)) : 0;
-    if (ds->page_key == 0 && pg) ds->page_key = 1;
-    st = tbk_dataset_add(ds, site, lab, dense, widx, wcnt, nw, err);
-    ds->page_key = 0;
-    tbk_jsonl_free(obj);
-    obj = NULL;
-    if (st) goto done;
   }
 done:
-  tbk_jsonl_free(obj);
   if (fr.f) fclose(fr.f);
   if (wr.f) fclose(wr.f);
   if (mr.f) fclose(mr.f);
   free(fr.buf); free(wr.buf); free(mr.buf);
-  free(idx); free(val); free(dense); free(widx); free(wval); free(wcnt);
+  free(b.idx); free(b.val); free(b.dense); free(b.widx); free(b.wval); free(b.wcnt);
   return st;
 }
