@@ -387,6 +387,83 @@ def class5():
          absent=[TMP + "/l.jsonl"], secs=5)
     case("class5 distinct pages, no warning", "features", ["-o", "f.svm", "pages"], 0, no_err=r"listed twice",
          present=[TMP + "/f.svm"], secs=5)
+    # The copy is dropped: one page's rows once, not twice.
+    subprocess.run([PROGS["features"], "-o", TMP + "/once.svm", "pages"], stderr=subprocess.DEVNULL, cwd=TMP)
+    subprocess.run([PROGS["features"], "-o", TMP + "/twice.svm", "pages", "pages/./p1.html"], stderr=subprocess.DEVNULL,
+                   cwd=TMP)
+    if digest(TMP + "/once.svm") != digest(TMP + "/twice.svm"):
+        failures.append("class5 a page listed twice: its rows are not written once")
+    for f in ("f.svm", "once.svm", "twice.svm"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    labels_cases()
+    one_site()
+
+
+def labels_cases():
+    """Labels that match no block, invalid values, a block labelled both
+    ways, a line over the limit: each warned about by line, summed up at the
+    end (exit 3), and fatal with --strict."""
+    r = subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/good.jsonl", "pages"],
+                       stderr=subprocess.PIPE, cwd=TMP)
+    if r.returncode != 0:
+        failures.append("class5 labels: tbk-label failed: %s" % r.stderr.decode())
+        return
+    rows = [json.loads(l) for l in open(TMP + "/good.jsonl")]
+    bad = [json.dumps(o) for o in rows]
+    n = len(bad)
+    shapes = [
+        ("invalid label value", dict(rows[0], label="templat"),
+         r"labels.jsonl:%d: invalid label \(not template, boilerplate, content, ignored, 1, -1 or 0\) \(skipped\)" % (n + 1)),
+        ("numeric label 2", dict(rows[0], label=2), r"labels.jsonl:%d: invalid label" % (n + 1)),
+        ("conflicting labels", dict(rows[1], label="template" if rows[1]["label"] == "content" else "content"),
+         r"labels.jsonl:%d: conflicts with the label of line 2 for the same block \(skipped\)" % (n + 1)),
+        ("label that matches no block", dict(rows[0], path="/html[1]/body[1]/div[99]"),
+         r"pages/p0.html: labelled block /html\[1\]/body\[1\]/div\[99\] not found among the pages read \(skipped\)"
+         r"(.|\n)*labels.jsonl: 1 labelled blocks in all were not found"),
+        ("line over 16 MiB", "x" * (17 << 20), r"labels.jsonl:%d: line longer than 16777216 bytes \(skipped\)" % (n + 1)),
+    ]
+    for name, extra, msg in shapes:
+        write(TMP + "/labels.jsonl", "\n".join(bad + [extra if isinstance(extra, str) else json.dumps(extra)]) + "\n")
+        summary = r"" if "no block" in name else r"(.|\n)*^tbk-features: warning: labels.jsonl: 1 label lines skipped"
+        case("class5 labels: " + name, "features", ["--labels", "labels.jsonl", "-o", "f.svm", "pages"], 3,
+             err=r"^tbk-features: warning: " + msg + summary, present=[TMP + "/f.svm"], secs=10)
+        os.remove(TMP + "/f.svm")
+        case("class5 labels: %s, --strict" % name, "features", ["--strict", "--labels", "labels.jsonl", "-o", "f.svm",
+             "pages"], 1, err=r"^tbk-features: error: .*\(--strict\)$", absent=[TMP + "/f.svm"], secs=10)
+    # A block labelled both ways gets no label: its row is not written.
+    write(TMP + "/labels.jsonl", "\n".join(bad + [json.dumps(dict(rows[1], label="template" if rows[1]["label"] == "content"
+                                                                  else "content"))]) + "\n")
+    subprocess.run([PROGS["features"], "--labels", "labels.jsonl", "-o", "both.svm", "pages"], stderr=subprocess.DEVNULL,
+                   cwd=TMP)
+    subprocess.run([PROGS["features"], "--labels", "good.jsonl", "-o", "good.svm", "pages"], stderr=subprocess.DEVNULL,
+                   cwd=TMP)
+    both, good = (sum(1 for _ in open(TMP + "/" + f)) for f in ("both.svm", "good.svm"))
+    if both != good - 1:
+        failures.append("class5 conflicting labels: %d rows, expected %d (the block unlabelled)" % (both, good - 1))
+    for f in ("labels.jsonl", "both.svm", "good.svm"):
+        os.remove(TMP + "/" + f)
+
+
+def one_site():
+    """A training set of one site: tbk-train warns (no cross-site CV, no
+    operating points) and tbk-predict -p says why it refuses the model."""
+    syn = TMP + "/onesite"
+    if not os.path.exists(syn + "/manifest.tsv"):
+        subprocess.run([sys.executable, SRC + "/datasets/synth_sites.py", "--out", syn, "--sites", "1", "--pages", "6",
+                        "--seed", "4"], stdout=subprocess.DEVNULL, check=True)
+    rows = [TMP + "/one.svm", TMP + "/one.words", TMP + "/one.meta"]
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/one.jsonl", syn + "/manifest.tsv"],
+                   stderr=subprocess.DEVNULL, check=True)
+    subprocess.run([PROGS["features"], "--labels", TMP + "/one.jsonl", "-o", rows[0], "--words", rows[1], "--meta",
+                    rows[2], syn + "/manifest.tsv"], stderr=subprocess.DEVNULL)
+    case("class5 one training site", "train", ["-q", "-o", "one.model"] + rows, 0,
+         err=r"^tbk-train: warning: rows from 1 site: no cross-site CV, so the model gets no operating points",
+         present=[TMP + "/one.model"], secs=20)
+    case("class5 -p on a one-site model", "predict", ["-m", "one.model", "-p", "0.9", "-o", "one.txt",
+         syn + "/manifest.tsv"], 5, err=r"^tbk-predict: error: one.model: the model stores no operating points "
+         r"\(trained without cross-site CV, as on one site\): -p 0.9 needs one; give -t THRESHOLD instead",
+         absent=[TMP + "/one.txt"], secs=5)
 
 
 # ------------------------------------------------------- special files
