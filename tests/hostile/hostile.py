@@ -513,6 +513,8 @@ def class6():
          "/dev/full", "sixpages"], 4, err=r"^tbk-features: error: /dev/full: cannot write output: No space left",
          absent=[TMP + "/f.svm", TMP + "/f.words"], secs=5)
     cv_full_stdout()
+    cv_killed()
+    gold_files()
     # The stdin spool: the program ended by SIGTERM while stdin is still
     # open leaves no copy of it in TMPDIR.
     spool = TMP + "/spool"
@@ -532,6 +534,60 @@ def class6():
         failures.append("class6 stdin spool under SIGTERM: left %s" % (left + ["stdin.txt"] * os.path.exists(TMP + "/stdin.txt")))
     else:
         print("ok class6 stdin spool under SIGTERM")
+
+
+def cv_killed():
+    """tbk-eval cv ended by SIGTERM or SIGINT at any point leaves neither --out
+    nor its DIR.tmp.* staging directory (files in it or not)."""
+    rows = [TMP + "/cv.svm", TMP + "/cv.words", TMP + "/cv.meta"]
+    out = TMP + "/cvkill"
+    problems, killed = [], 0
+    for sig, delay in (("TERM", 0.1), ("INT", 0.2), ("TERM", 0.3), ("INT", 0.5)):
+        proc = subprocess.Popen([PROGS["eval"], "cv", "-q", "-k", "3", "--out", out] + rows, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, cwd=TMP)
+        time.sleep(delay * SLOW)
+        killed += proc.poll() is None
+        proc.send_signal(getattr(__import__("signal"), "SIG" + sig))
+        proc.wait()
+        left = [f for f in os.listdir(TMP) if f.startswith("cvkill.tmp.")]
+        if left:
+            problems.append("SIG%s after %.1f s left %s" % (sig, delay, left))
+        shutil.rmtree(out, ignore_errors=True)
+        for f in left:
+            shutil.rmtree(TMP + "/" + f, ignore_errors=True)
+    if not killed:
+        problems.append("every run ended before its signal")
+    if problems:
+        failures.append("class6 eval cv killed: " + "; ".join(problems))
+    else:
+        print("ok class6 eval cv killed (SIGTERM, SIGINT): no --out staging left (%d of 4 killed mid-run)" % killed)
+
+
+def gold_files():
+    """Gold files that are empty, a FIFO with no writer, a device or a
+    directory: refused by name (the page scored as empty gold by tbk-eval
+    gold, exit 3; skipped by tbk-label --gold), never read as no content."""
+    g = TMP + "/gold"
+    shutil.rmtree(g, ignore_errors=True)
+    for i in range(5):
+        write(g + "/p%d.html" % i, page(i))
+        write(g + "/p%d.txt" % i, "page %d of example.org: alpha bravo charlie delta echo foxtrot golf hotel india" % i)
+    write(g + "/p1.txt", "")
+    os.mkfifo(g + "/fifo.txt")
+    os.makedirs(g + "/dir.txt")
+    golds = {"p0": "p0.txt", "p1": "p1.txt", "p2": "fifo.txt", "p3": "/dev/zero", "p4": "dir.txt"}
+    write(g + "/manifest.tsv", "site\tpage\tgold\n" + "".join("s\t%s.html\t%s\n" % kv for kv in golds.items()))
+    msgs = [r"gold/p1.txt: empty gold file \(0 bytes\)", r"gold/fifo.txt: empty gold file \(0 bytes\)",
+            r"/dev/zero: cannot read: is a device, not a file", r"gold/dir.txt: cannot read: is a directory"]
+    case("class6 gold files: eval gold", "eval", ["gold", "--baseline", "gold/manifest.tsv"], 3,
+         err="".join(r"(.|\n)*" + m + r" \(scored as empty gold\)" for m in msgs), secs=5)
+    case("class6 gold files: label --gold", "label", ["-q", "--gold", "-o", "gold.jsonl", "gold/manifest.tsv"], 3,
+         err="".join(r"(.|\n)*" + m + r" \(skipped\)" for m in msgs), present=[TMP + "/gold.jsonl"], secs=5)
+    if os.path.exists(TMP + "/gold.jsonl"):
+        got = {json.loads(l)["page"] for l in open(TMP + "/gold.jsonl")}
+        if got != {"p0.html"}:
+            failures.append("class6 gold files: label --gold labelled %s, expected only p0.html" % sorted(got))
+        os.remove(TMP + "/gold.jsonl")
 
 
 def cv_full_stdout():
