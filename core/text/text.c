@@ -155,29 +155,50 @@ void tbk_tokenizer_free(tbk_tokenizer *t) {
   free(t);
 }
 
-/* Simple (1:1) lowercase folding; ASCII stays on the fast path. */
+/* UTF-8 of cp (tbk_buf_utf8's encoding) at o; returns its length. */
+static size_t put_utf8(char *o, uint32_t cp) {
+  size_t k = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  static const unsigned char lead[5] = {0, 0x00, 0xC0, 0xE0, 0xF0};
+  o[0] = (char)(lead[k] | cp >> (6 * (k - 1)));
+  for (size_t i = 1; i < k; i++) o[i] = (char)(0x80 | ((cp >> (6 * (k - 1 - i))) & 0x3F));
+  return k;
+}
+
+/* Simple (1:1) lowercase folding, written straight into the scratch buffer
+ * (appending byte by byte was most of a token's cost). A lowercase code
+ * point needs at most 4 bytes and every input byte that is not ASCII is at
+ * least half of its code point, so 2n bytes always hold the result; 4n is
+ * kept for the bytes an invalid sequence could give. */
 static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t *len) {
   t->fold.len = 0;
+  if (n > SIZE_MAX / 4 - 1 || tbk_buf_reserve(&t->fold, 4 * n)) return NULL;
   const unsigned char *u = (const unsigned char *)s;
+  char *o = t->fold.data;
+  size_t j = 0;
   for (size_t i = 0; i < n;) {
-    if (u[i] < 0x80) {
-      char c = (char)u[i];
-      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
-      if (tbk_buf_append(&t->fold, &c, 1)) return NULL;
+    unsigned b = u[i];
+    if (b < 0x80) {
+      o[j++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
       i++;
       continue;
     }
     size_t k = tbk_utf8_seq(u + i, n - i);
-    if (!k) k = 1; /* cannot happen on validated input */
+    int valid = k != 0;
+    if (!valid) k = 1; /* cannot happen on validated input */
     uint32_t c = tbk_utf8_decode(u + i, k);
     uint32_t lc = fold_locale ? (uint32_t)towlower_l((wint_t)c, fold_locale) : c;
-    if (tbk_buf_utf8(&t->fold, lc)) return NULL;
+    if (lc == c && valid) { /* a valid sequence re-encodes to itself */
+      memcpy(o + j, u + i, k);
+      j += k;
+    } else {
+      j += put_utf8(o + j, lc);
+    }
     i += k;
   }
-  if (tbk_buf_reserve(&t->fold, 0)) return NULL;
-  t->fold.data[t->fold.len] = '\0';
-  *len = t->fold.len;
-  return t->fold.data;
+  o[j] = '\0';
+  t->fold.len = j;
+  *len = j;
+  return o;
 }
 
 static int ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
