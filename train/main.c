@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "usage.h"
 
-enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS };
+enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS, OPT_SAMPLE_T, OPT_SAMPLE_C };
 
 typedef struct run {
   tbk_train_options opt;
@@ -22,7 +22,8 @@ static void parse_options(run *r, int argc, char **argv) {
       {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'}, CLI_PROGRESS_LONGOPTS,
       {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
       {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
-      {"threads", required_argument, 0, OPT_THREADS},
+      {"threads", required_argument, 0, OPT_THREADS},  {"sample-template", required_argument, 0, OPT_SAMPLE_T},
+      {"sample-content", required_argument, 0, OPT_SAMPLE_C},
       CLI_TRAIN_LONGOPTS,
       {0, 0, 0, 0}};
   static const char *const part_names[] = {"all", "text", "nontext", NULL};
@@ -36,6 +37,8 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_PARTS: r->opt.parts = parts[cli_choice("--parts", optarg, part_names, "all, text or nontext")]; break;
     case OPT_CV_FOLDS: r->opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
     case OPT_TEMPLATE: r->template_path = optarg; break;
+    case OPT_SAMPLE_T: r->opt.sample_pos = cli_double("--sample-template", optarg, 1e-6, 1.0); break;
+    case OPT_SAMPLE_C: r->opt.sample_neg = cli_double("--sample-content", optarg, 1e-6, 1.0); break;
     case OPT_THREADS: r->opt.threads = (unsigned)cli_long("--threads", optarg, 1, 256); break;
     case OPT_CONTEXT: r->context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
     case 'q': r->quiet = 1; r->want_progress = CLI_PROGRESS_OFF; break;

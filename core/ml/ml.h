@@ -363,6 +363,11 @@ typedef struct tbk_train_options {
   size_t max_site_rows;  /* cap rows per site, 0 = none (3000) */
   unsigned threads;      /* cross-validation folds fitted at once (1); the
                             model does not depend on it */
+  double sample_pos;     /* share of template (+1) rows kept (1): each row
+                            by a hash of its index, the same in every fold;
+                            the class weight is divided by it (balance, the
+                            default, equalizes the classes anyway) */
+  double sample_neg;     /* the same for content (-1) rows (1) */
 } tbk_train_options;
 void tbk_train_options_init(tbk_train_options *o);
 

@@ -27,6 +27,8 @@ void tbk_train_options_init(tbk_train_options *o) {
   o->balance = 1;
   o->max_site_rows = 3000;
   o->threads = 1;
+  o->sample_pos = 1.0;
+  o->sample_neg = 1.0;
 }
 
 static int input_used(const tbk_encoder *enc, uint32_t j) {
@@ -222,6 +224,20 @@ static size_t cap_sites(const tbk_dataset *ds, size_t *rows, size_t n, size_t ca
   return kept;
 }
 
+/* Keep a share of each class's rows: row r stays when a hash of r falls
+ * below its class's share, so a row is in or out the same way in every
+ * fold and run. */
+static size_t sample_rows(const tbk_dataset *ds, size_t *rows, size_t n, double pos, double neg) {
+  if (pos >= 1.0 && neg >= 1.0) return n;
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = rows[i];
+    double u = (double)(tbk_hash64(&r, sizeof r) >> 11) * 0x1p-53;
+    if (u < (ds->label[rows[i]] > 0 ? pos : neg)) rows[kept++] = rows[i];
+  }
+  return kept;
+}
+
 typedef struct fitted {
   tbk_encoder enc;
   tbk_nb *nb;
@@ -255,6 +271,7 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   memset(out, 0, sizeof *out);
   n = cap_sites(ds, rows, n, opt->max_site_rows);
   if (opt->dedup) n = dedup_rows(ds, rows, n);
+  n = sample_rows(ds, rows, n, opt->sample_pos, opt->sample_neg);
   if (used) *used = n;
   size_t npos = 0;
   for (size_t i = 0; i < n; i++) npos += ds->label[rows[i]] > 0;
@@ -290,6 +307,10 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
      * threshold) should not depend on that accident of sampling. */
     lo.weight_pos *= (double)n / (2.0 * (double)npos);
     lo.weight_neg *= (double)n / (2.0 * (double)(n - npos));
+  } else {
+    /* Each row kept stands for 1 / share of its class's rows. */
+    lo.weight_pos /= opt->sample_pos;
+    lo.weight_neg /= opt->sample_neg;
   }
   size_t nw;
   st = tbk_lr_train_rows(n, out->enc.ncols, (size_t)out->enc.nin * 2, encode_row, &ec, y, &lo, &out->w, &nw, err);
