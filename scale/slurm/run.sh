@@ -30,7 +30,7 @@ die() { echo "run.sh: error: $*" >&2; exit 1; }
 usage_error() { echo "run.sh: error: $*" >&2; echo "Try 'run.sh --help'." >&2; exit 2; }
 
 shards=8 predict= bin= partition= dry=0
-label_mem=2G train_mem=4G predict_mem=1G
+label_mem=2G train_mem=8G predict_mem=1G
 while [[ $# -gt 0 ]]; do
   case $1 in
   --shards) shards=${2:-}; shift 2 || usage_error "--shards needs a value" ;;
