@@ -85,7 +85,7 @@ static tbk_status index_entries(tbk_label_set *s, const char *file, tbk_warn_fn 
     if (first) {
       e->used = 2;
       if (first->label != e->label || strcmp(first->md5, e->md5) != 0) {
-        char why[64];
+        char why[96];
         snprintf(why, sizeof why, "conflicts with the label of line %zu for the same block", first->lineno);
         warn_line(warn, warn_ctx, file, e->lineno, why);
         first->used = 3;
