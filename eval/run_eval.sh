@@ -89,27 +89,8 @@ for d in $TRAIN_SETS; do
     "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
 done
 
-# Copy features/words/meta of a training set without the rows of the sites
-# listed in a file (one site a line). The three files are aligned line by
-# line; meta has one header line first.
-filter_rows() { # IN_PREFIX OUT_PREFIX SITES_FILE
-  python3 - "$1" "$2" "$3" <<'EOF'
-import json, sys
-src, dst, sites_file = sys.argv[1:4]
-drop = set(l.rstrip("\n") for l in open(sites_file, encoding="utf-8") if l.strip())
-kept = dropped = 0
-with open(src + ".svm", encoding="utf-8") as fs, open(src + ".words", encoding="utf-8") as fw, \
-     open(src + ".meta", encoding="utf-8") as fm, open(dst + ".svm", "w", encoding="utf-8") as os_, \
-     open(dst + ".words", "w", encoding="utf-8") as ow, open(dst + ".meta", "w", encoding="utf-8") as om:
-    om.write(fm.readline())
-    for s, w, m in zip(fs, fw, fm):
-        if json.loads(m)["site"] in drop:
-            dropped += 1
-            continue
-        os_.write(s); ow.write(w); om.write(m); kept += 1
-print("%s: kept %d rows, dropped %d" % (dst, kept, dropped), file=sys.stderr)
-EOF
-}
+# A training set's rows without those of the sites listed in a file.
+filter_rows() { python3 "$SRC/eval/filter_rows.py" "$@"; } # IN_PREFIX OUT_PREFIX SITES_FILE
 
 # 3. One honest model per gold data set (and one for trafilatura_eval):
 # trained on every training set except the evaluated one, and without any
