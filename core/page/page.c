@@ -34,12 +34,14 @@ void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default;
 
 void tbk_page_free(tbk_page *p) {
   if (!p) return;
-  if (p->doc) xmlFreeDoc(p->doc);
+  /* The large arrays before the DOM's many small nodes: a large free makes
+   * malloc consolidate the small free chunks, which then are few. */
   free(p->nodes);
   free(p->runs);
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
+  if (p->doc) xmlFreeDoc(p->doc);
   free(p);
 }
 
@@ -60,6 +62,8 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
 static int is_hidden(xmlNode *n) {
   for (xmlAttr *a = n->properties; a; a = a->next) {
     const char *name = (const char *)a->name;
+    int first = name[0] | 0x20; /* most attributes are neither: skip both compares */
+    if (first != 'h' && first != 's') continue;
     if (strcasecmp(name, "hidden") == 0) return 1;
     if (strcasecmp(name, "style") != 0 || !a->children || !a->children->content) continue;
     char squeezed[256];
@@ -313,7 +317,24 @@ enum { CPS_STEP = 64 };
 typedef struct { uint32_t cps, wide; } cp_count;
 static void count_span(const tbk_buf *t, size_t a, size_t b, cp_count *c) {
   const unsigned char *u = (const unsigned char *)t->data;
-  for (size_t i = a; i < b; i++) {
+  size_t i = a;
+  /* Eight bytes at a time: a continuation byte is 10xxxxxx, and only a
+   * lead byte of 0xE2 or more (first 111xxxxx) can start a wide one. */
+  for (; i + 8 <= b; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    const uint64_t hi = 0x8080808080808080ULL;
+    if (!(w & hi)) {
+      c->cps += 8;
+      continue;
+    }
+    c->cps += 8 - (uint32_t)__builtin_popcountll(w & ~(w << 1) & hi);
+    for (uint64_t m = w & (w << 1) & (w << 2) & hi; m; m &= m - 1) {
+      size_t j = i + (size_t)(__builtin_ctzll(m) >> 3);
+      if (u[j] >= 0xE2) c->wide += (uint32_t)tbk_utf8_wide_at(u + j, t->len - j);
+    }
+  }
+  for (; i < b; i++) {
     c->cps += (u[i] & 0xC0) != 0x80;
     if (u[i] >= 0xE2) c->wide += (uint32_t)tbk_utf8_wide_at(u + i, t->len - i);
   }
