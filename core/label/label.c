@@ -148,108 +148,153 @@ const char *tbk_label_name(tbk_label lab) {
   return lab == TBK_LABEL_TEMPLATE ? "template" : lab == TBK_LABEL_CONTENT ? "content" : "ignored";
 }
 
+/* Pass 2's state: one page's blocks at a time, in arrays reused across
+ * the site's pages. */
+typedef struct finish_pass {
+  tbk_labeler *l;
+  size_t threshold;
+  page_rec pr;
+  const char *page_id, *url; /* into the arena */
+  loaded_block *blocks;
+  size_t *order, *offs, cap;
+  tbk_buf arena, line;
+  tbk_site_stats st;
+  uint64_t template_chars, page_chars;
+} finish_pass;
+
+static tbk_status read_failed(const tbk_labeler *l, tbk_error *err) {
+  return tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
+}
+
+/* The next page's record and its blocks from the spill file; the strings
+ * land in the arena, so the blocks point into it only once all are read
+ * (the arena may move while it grows). */
+static tbk_status read_page(finish_pass *f, tbk_error *err) {
+  FILE *file = f->l->s.file;
+  f->arena.len = 0;
+  size_t page_off, url_off;
+  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
+      tbk_spill_read_str(file, &f->arena, f->pr.page_len, &page_off) ||
+      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &url_off))
+    return read_failed(f->l, err);
+  f->page_chars += f->pr.text_chars;
+  size_t n = f->pr.n_blocks, *offs;
+  if (TBK_GROW_ALL(&f->cap, n, TBK_ARRAY(f->blocks), TBK_ARRAY(f->order), {&f->offs, 3 * sizeof *f->offs}))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  offs = f->offs;
+  for (size_t i = 0; i < n; i++) {
+    block_rec *r = &f->blocks[i].r;
+    if (fread(r, sizeof *r, 1, file) != 1 || tbk_spill_read_str(file, &f->arena, r->tag_len, &offs[3 * i]) ||
+        tbk_spill_read_str(file, &f->arena, r->path_len, &offs[3 * i + 1]) ||
+        tbk_spill_read_str(file, &f->arena, r->snip_len, &offs[3 * i + 2]))
+      return read_failed(f->l, err);
+  }
+  f->page_id = f->arena.data + page_off;
+  f->url = f->arena.data + url_off;
+  for (size_t i = 0; i < n; i++) {
+    loaded_block *b = &f->blocks[i];
+    b->tag = f->arena.data + offs[3 * i];
+    b->path = f->arena.data + offs[3 * i + 1];
+    b->snip = f->arena.data + offs[3 * i + 2];
+    b->df = tbk_df_of(&f->l->s.df, b->r.md5);
+    b->dup = 0;
+    f->order[i] = i;
+  }
+  return TBK_OK;
+}
+
+/* Which blocks are unique on the site and have nothing but unique blocks
+ * below them: the content rule's two conditions. */
+static void mark_unique(finish_pass *f) {
+  loaded_block *blocks = f->blocks;
+  size_t *order = f->order, n = f->pr.n_blocks;
+  /* The same text twice on one page: neither copy is a clean example. */
+  if (n > 1) /* a page without blocks has no arrays yet: qsort_r(NULL) is UB */
+    qsort_r(order, n, sizeof *order, cmp_md5_idx, blocks);
+  for (size_t i = 1; i < n; i++)
+    if (memcmp(blocks[order[i]].r.md5, blocks[order[i - 1]].r.md5, 16) == 0)
+      blocks[order[i]].dup = blocks[order[i - 1]].dup = 1;
+  /* Children follow parents in document order, so one reverse sweep
+   * propagates "something below is not unique" upwards. */
+  for (size_t i = 0; i < n; i++) blocks[i].all_unique = blocks[i].df == 1 && !blocks[i].dup;
+  for (size_t i = n; i-- > 0;)
+    if (!blocks[i].all_unique && blocks[i].r.parent >= 0) blocks[blocks[i].r.parent].all_unique = 0;
+}
+
+/* The rule of the file's header; *reason says why a block is ignored. */
+static tbk_label decide(const finish_pass *f, const loaded_block *b, const char **reason) {
+  int32_t par = b->r.parent;
+  *reason = NULL;
+  if (b->dup) *reason = "duplicate-in-page";
+  else if (b->df >= f->threshold) return TBK_LABEL_TEMPLATE;
+  else if (b->df > 1) *reason = "infrequent";
+  else if (!b->all_unique) *reason = "non-unique-below";
+  else if (par >= 0 && f->blocks[par].all_unique) *reason = "not-top-most";
+  else return TBK_LABEL_CONTENT;
+  return TBK_LABEL_IGNORED;
+}
+
+static void count_label(finish_pass *f, const loaded_block *b, tbk_label lab) {
+  if (lab == TBK_LABEL_TEMPLATE) {
+    f->st.templates++;
+    /* Text share counts only outermost template blocks. */
+    int32_t a = b->r.parent;
+    while (a >= 0 && !(f->blocks[a].df >= f->threshold && !f->blocks[a].dup)) a = f->blocks[a].r.parent;
+    if (a < 0) f->template_chars += b->r.chars;
+  } else if (lab == TBK_LABEL_CONTENT) f->st.contents++;
+  else f->st.ignored++;
+}
+
+/* One block's JSON line, written through the caller's function. */
+static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label lab, const char *reason,
+                              tbk_write_fn write, void *wctx, tbk_error *err) {
+  const tbk_labeler *l = f->l;
+  tbk_buf *line = &f->line;
+  char hex[33];
+  tbk_md5_hex(b->r.md5, hex);
+  line->len = 0;
+  int bad = tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, l->s.site, strlen(l->s.site)) ||
+            tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, f->page_id, f->pr.page_len) ||
+            tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, f->url, f->pr.url_len) ||
+            tbk_buf_puts(line, ",\"path\":") || tbk_buf_json_str(line, b->path, b->r.path_len) ||
+            tbk_buf_puts(line, ",\"tag\":") || tbk_buf_json_str(line, b->tag, b->r.tag_len) ||
+            tbk_buf_printf(line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
+                           l->pages, tbk_label_name(lab)) ||
+            (reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", reason)) ||
+            tbk_buf_printf(line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
+                           b->r.depth) ||
+            tbk_buf_json_str(line, b->snip, b->r.snip_len) || tbk_buf_puts(line, "}\n");
+  if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (write(wctx, line->data, line->len)) return tbk_fail(err, TBK_ERR_IO, "cannot write output");
+  return TBK_OK;
+}
+
 tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
                               tbk_site_stats *stats, tbk_error *err) {
-  tbk_site_stats st = {0};
-  st.pages = l->pages;
-  st.candidates = (size_t)l->candidates;
-  size_t threshold = tbk_template_df(&l->opt, l->pages);
-  uint64_t template_chars = 0, page_chars = 0;
+  finish_pass f = {.l = l, .threshold = tbk_template_df(&l->opt, l->pages)};
+  f.st.pages = l->pages;
+  f.st.candidates = (size_t)l->candidates;
   tbk_status status = TBK_OK;
-  loaded_block *blocks = NULL;
-  size_t *order = NULL, cap = 0;
-  tbk_buf arena = {0}, line = {0};
-  size_t *offs = NULL;
   rewind(l->s.file);
   for (uint32_t pg = 0; pg < l->pages && status == TBK_OK; pg++) {
-    page_rec pr;
-    arena.len = 0;
-    size_t page_off, url_off;
-    if (fread(&pr, sizeof pr, 1, l->s.file) != 1 || tbk_spill_read_str(l->s.file, &arena, pr.page_len, &page_off) ||
-        tbk_spill_read_str(l->s.file, &arena, pr.url_len, &url_off)) {
-      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
-      break;
-    }
-    page_chars += pr.text_chars;
-    if (TBK_GROW_ALL(&cap, pr.n_blocks, TBK_ARRAY(blocks), TBK_ARRAY(order), {&offs, 3 * sizeof *offs})) {
-      status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      break;
-    }
-    size_t n = pr.n_blocks;
-    for (size_t i = 0; i < n; i++) {
-      block_rec *r = &blocks[i].r;
-      if (fread(r, sizeof *r, 1, l->s.file) != 1 || tbk_spill_read_str(l->s.file, &arena, r->tag_len, &offs[3 * i]) ||
-          tbk_spill_read_str(l->s.file, &arena, r->path_len, &offs[3 * i + 1]) ||
-          tbk_spill_read_str(l->s.file, &arena, r->snip_len, &offs[3 * i + 2])) {
-        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
-        break;
-      }
-    }
+    status = read_page(&f, err);
     if (status) break;
-    const char *page_id = arena.data + page_off, *url = arena.data + url_off;
-    for (size_t i = 0; i < n; i++) {
-      blocks[i].tag = arena.data + offs[3 * i];
-      blocks[i].path = arena.data + offs[3 * i + 1];
-      blocks[i].snip = arena.data + offs[3 * i + 2];
-      blocks[i].df = tbk_df_of(&l->s.df, blocks[i].r.md5);
-      blocks[i].dup = 0;
-      order[i] = i;
-    }
-    /* The same text twice on one page: neither copy is a clean example. */
-    if (n > 1) /* a page without blocks has no arrays yet: qsort_r(NULL) is UB */
-      qsort_r(order, n, sizeof *order, cmp_md5_idx, blocks);
-    for (size_t i = 1; i < n; i++)
-      if (memcmp(blocks[order[i]].r.md5, blocks[order[i - 1]].r.md5, 16) == 0)
-        blocks[order[i]].dup = blocks[order[i - 1]].dup = 1;
-    /* Children follow parents in document order, so one reverse sweep
-     * propagates "something below is not unique" upwards. */
-    for (size_t i = 0; i < n; i++) blocks[i].all_unique = blocks[i].df == 1 && !blocks[i].dup;
-    for (size_t i = n; i-- > 0;)
-      if (!blocks[i].all_unique && blocks[i].r.parent >= 0) blocks[blocks[i].r.parent].all_unique = 0;
-    for (size_t i = 0; i < n; i++) {
-      loaded_block *b = &blocks[i];
-      int32_t par = b->r.parent;
-      tbk_label lab = TBK_LABEL_IGNORED;
-      const char *reason = NULL;
-      if (b->dup) reason = "duplicate-in-page";
-      else if (b->df >= threshold) lab = TBK_LABEL_TEMPLATE;
-      else if (b->df > 1) reason = "infrequent";
-      else if (!b->all_unique) reason = "non-unique-below";
-      else if (par >= 0 && blocks[par].all_unique) reason = "not-top-most";
-      else lab = TBK_LABEL_CONTENT;
-      if (lab == TBK_LABEL_TEMPLATE) {
-        st.templates++;
-        /* Text share counts only outermost template blocks. */
-        int32_t a = par;
-        while (a >= 0 && !(blocks[a].df >= threshold && !blocks[a].dup)) a = blocks[a].r.parent;
-        if (a < 0) template_chars += b->r.chars;
-      } else if (lab == TBK_LABEL_CONTENT) st.contents++;
-      else st.ignored++;
+    mark_unique(&f);
+    for (size_t i = 0; i < f.pr.n_blocks && status == TBK_OK; i++) {
+      const loaded_block *b = &f.blocks[i];
+      const char *reason;
+      tbk_label lab = decide(&f, b, &reason);
+      count_label(&f, b, lab);
       if (lab == TBK_LABEL_IGNORED && !l->opt.emit_ignored) continue;
-      char hex[33];
-      tbk_md5_hex(b->r.md5, hex);
-      line.len = 0;
-      int bad = tbk_buf_puts(&line, "{\"site\":") || tbk_buf_json_str(&line, l->s.site, strlen(l->s.site)) ||
-                tbk_buf_puts(&line, ",\"page\":") || tbk_buf_json_str(&line, page_id, pr.page_len) ||
-                tbk_buf_puts(&line, ",\"url\":") || tbk_buf_json_str(&line, url, pr.url_len) ||
-                tbk_buf_puts(&line, ",\"path\":") || tbk_buf_json_str(&line, b->path, b->r.path_len) ||
-                tbk_buf_puts(&line, ",\"tag\":") || tbk_buf_json_str(&line, b->tag, b->r.tag_len) ||
-                tbk_buf_printf(&line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
-                               l->pages, tbk_label_name(lab)) ||
-                (reason && tbk_buf_printf(&line, ",\"reason\":\"%s\"", reason)) ||
-                tbk_buf_printf(&line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
-                               b->r.depth) ||
-                tbk_buf_json_str(&line, b->snip, b->r.snip_len) || tbk_buf_puts(&line, "}\n");
-      if (bad) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-      if (write(wctx, line.data, line.len)) { status = tbk_fail(err, TBK_ERR_IO, "cannot write output"); break; }
+      status = write_label(&f, b, lab, reason, write, wctx, err);
     }
   }
-  st.template_text_share = page_chars ? (double)template_chars / (double)page_chars : 0.0;
-  if (stats) *stats = st;
-  free(blocks);
-  free(order);
-  free(offs);
-  tbk_buf_free(&arena);
-  tbk_buf_free(&line);
+  f.st.template_text_share = f.page_chars ? (double)f.template_chars / (double)f.page_chars : 0.0;
+  if (stats) *stats = f.st;
+  free(f.blocks);
+  free(f.order);
+  free(f.offs);
+  tbk_buf_free(&f.arena);
+  tbk_buf_free(&f.line);
   return status;
 }
