@@ -357,106 +357,143 @@ static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg,
          tbk_buf_json_str(line, ch->text, sn) || tbk_buf_puts(line, "}\n");
 }
 
+/* Pass 2's state: one page's chunks at a time, in arrays reused across
+ * the site's pages. */
+typedef struct chunk_pass {
+  tbk_chunker *c;
+  tbk_chunk_stats st;
+  page_rec pr;
+  size_t page_off, url_off; /* in the arena */
+  tbk_chunk *ch;
+  size_t *order, *offs, cap;
+  tbk_buf arena, line;
+} chunk_pass;
+
+static tbk_status chunk_read_failed(const tbk_chunker *c, tbk_error *err) {
+  return tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
+}
+
+/* The site's statistics that pass 1's key table already holds. */
+static void key_stats(chunk_pass *f) {
+  const tbk_chunker *c = f->c;
+  tbk_chunk_stats *st = &f->st;
+  st->pages = c->pages;
+  st->chunks = (size_t)c->chunks;
+  st->keys = c->s.df.used;
+  st->threshold = tbk_chunk_threshold(&c->opt, c->pages);
+  for (size_t i = 0; i < c->s.df.nslots; i++)
+    if (c->s.df.slots[i].last_page && c->s.df.slots[i].df >= st->threshold) {
+      st->template_keys++;
+      st->template_key_words += c->s.df.slots[i].words;
+    }
+}
+
+/* One chunk's record from the spill file; its strings land in the arena at
+ * offs[0..3] (pointed to once the page is read: the arena may move). */
+static tbk_status read_chunk(chunk_pass *f, tbk_chunk *x, size_t *offs, tbk_error *err) {
+  FILE *file = f->c->s.file;
+  chunk_rec r;
+  if (fread(&r, sizeof r, 1, file) != 1 || tbk_spill_read_str(file, &f->arena, r.path_len, &offs[0]) ||
+      tbk_spill_read_str(file, &f->arena, r.tag_len, &offs[1]) ||
+      tbk_spill_read_str(file, &f->arena, r.tpath_len, &offs[2]) ||
+      tbk_spill_read_str(file, &f->arena, r.text_len, &offs[3]))
+    return chunk_read_failed(f->c, err);
+  memset(x, 0, sizeof *x);
+  memcpy(x->key, r.key, 16);
+  memcpy(x->md5, r.md5, 16);
+  x->chars = r.chars;
+  x->words = r.words;
+  x->start = r.start;
+  x->text_len = r.text_len;
+  x->block = r.block;
+  x->df = tbk_df_of(&f->c->s.df, r.key);
+  return TBK_OK;
+}
+
+/* The next page's record and its chunks, with the chunks whose key occurs
+ * twice on the page marked. */
+static tbk_status read_chunk_page(chunk_pass *f, tbk_error *err) {
+  FILE *file = f->c->s.file;
+  f->arena.len = 0;
+  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
+      tbk_spill_read_str(file, &f->arena, f->pr.page_len, &f->page_off) ||
+      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &f->url_off))
+    return chunk_read_failed(f->c, err);
+  size_t n = f->pr.n_chunks;
+  if (TBK_GROW_ALL(&f->cap, n, TBK_ARRAY(f->ch), TBK_ARRAY(f->order), {&f->offs, 4 * sizeof *f->offs}))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_chunk *ch = f->ch;
+  for (size_t i = 0; i < n; i++) {
+    tbk_status st = read_chunk(f, &ch[i], &f->offs[4 * i], err);
+    if (st) return st;
+    f->order[i] = i;
+  }
+  for (size_t i = 0; i < n; i++) {
+    ch[i].path = f->arena.data + f->offs[4 * i];
+    ch[i].tag = f->arena.data + f->offs[4 * i + 1];
+    ch[i].tpath = f->arena.data + f->offs[4 * i + 2];
+    ch[i].text = f->arena.data + f->offs[4 * i + 3];
+  }
+  size_t *order = f->order;
+  if (n > 1) qsort_r(order, n, sizeof *order, cmp_key_idx, ch);
+  for (size_t i = 1; i < n; i++)
+    if (memcmp(ch[order[i]].key, ch[order[i - 1]].key, 16) == 0) ch[order[i]].dup = ch[order[i - 1]].dup = 1;
+  return TBK_OK;
+}
+
+static void label_chunk(tbk_chunk_stats *st, tbk_chunk *x) {
+  /* A template chunk repeated on its page is still template (the paper's
+   * navigation bar at top and bottom); a repeated rare one is not clean
+   * content. */
+  if (x->df >= st->threshold) x->label = TBK_LABEL_TEMPLATE;
+  else if (x->dup) x->reason = "duplicate-in-page";
+  else if (x->df > 1) x->reason = "infrequent";
+  else x->label = TBK_LABEL_CONTENT;
+  if (x->label == TBK_LABEL_TEMPLATE) {
+    st->templates++;
+    st->template_words += x->words;
+  } else if (x->label == TBK_LABEL_CONTENT) st->contents++;
+  else st->ignored++;
+}
+
+/* Labels the page read last, writes its lines and hands it to page_fn. */
+static tbk_status finish_page(chunk_pass *f, uint32_t pg, tbk_write_fn write, void *wctx,
+                              tbk_chunk_page_fn page_fn, void *pctx, tbk_error *err) {
+  const tbk_chunker *c = f->c;
+  tbk_chunk_page page = {.page = f->arena.data + f->page_off, .url = f->arena.data + f->url_off, .index = pg,
+                         .chunks = f->ch, .n = f->pr.n_chunks, .chars = f->pr.chars, .words = f->pr.words};
+  f->st.words += f->pr.words;
+  for (size_t i = 0; i < page.n; i++) {
+    tbk_chunk *x = &f->ch[i];
+    label_chunk(&f->st, x);
+    if (!write || (x->label == TBK_LABEL_IGNORED && !c->opt.emit_ignored)) continue;
+    if (write_line(&f->line, c->s.site, &page, i, c->pages)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (write(wctx, f->line.data, f->line.len)) return tbk_fail(err, TBK_ERR_IO, "cannot write output");
+  }
+  if (page_fn && page_fn(pctx, &page)) return tbk_fail(err, TBK_ERR_ARG, "stopped");
+  return TBK_OK;
+}
+
 tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn,
                               void *pctx, tbk_chunk_stats *stats, tbk_error *err) {
-  tbk_chunk_stats st = {0};
-  st.pages = c->pages;
-  st.chunks = (size_t)c->chunks;
-  st.keys = c->s.df.used;
-  st.threshold = tbk_chunk_threshold(&c->opt, c->pages);
-  for (size_t i = 0; i < c->s.df.nslots; i++)
-    if (c->s.df.slots[i].last_page && c->s.df.slots[i].df >= st.threshold) {
-      st.template_keys++;
-      st.template_key_words += c->s.df.slots[i].words;
-    }
+  chunk_pass f = {.c = c};
+  key_stats(&f);
   tbk_status status = TBK_OK;
-  tbk_chunk *ch = NULL;
-  size_t *order = NULL, *offs = NULL, cap = 0;
-  tbk_buf arena = {0}, line = {0};
   if (c->failed) status = tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->s.site);
-  else if (fflush(c->s.file) || fseek(c->s.file, 0, SEEK_SET))
-    status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
+  else if (fflush(c->s.file) || fseek(c->s.file, 0, SEEK_SET)) status = chunk_read_failed(c, err);
   for (uint32_t pg = 0; pg < c->pages && status == TBK_OK; pg++) {
-    page_rec pr;
-    size_t page_off, url_off;
-    arena.len = 0;
-    if (fread(&pr, sizeof pr, 1, c->s.file) != 1 || tbk_spill_read_str(c->s.file, &arena, pr.page_len, &page_off) ||
-        tbk_spill_read_str(c->s.file, &arena, pr.url_len, &url_off)) {
-      status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
-      break;
-    }
-    size_t n = pr.n_chunks;
-    if (n > cap) {
-      size_t nc = tbk_grow_cap(cap, n, sizeof *ch);
-      if (!nc || tbk_resize(&ch, nc, sizeof *ch) || tbk_resize(&order, nc, sizeof *order) ||
-          tbk_resize(&offs, nc, 4 * sizeof *offs)) {
-        status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        break;
-      }
-      cap = nc;
-    }
-    for (size_t i = 0; i < n && status == TBK_OK; i++) {
-      chunk_rec r;
-      if (fread(&r, sizeof r, 1, c->s.file) != 1 || tbk_spill_read_str(c->s.file, &arena, r.path_len, &offs[4 * i]) ||
-          tbk_spill_read_str(c->s.file, &arena, r.tag_len, &offs[4 * i + 1]) ||
-          tbk_spill_read_str(c->s.file, &arena, r.tpath_len, &offs[4 * i + 2]) ||
-          tbk_spill_read_str(c->s.file, &arena, r.text_len, &offs[4 * i + 3])) {
-        status = tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary chunk file for site %s", c->s.site);
-        break;
-      }
-      tbk_chunk *x = &ch[i];
-      memset(x, 0, sizeof *x);
-      memcpy(x->key, r.key, 16);
-      memcpy(x->md5, r.md5, 16);
-      x->chars = r.chars;
-      x->words = r.words;
-      x->start = r.start;
-      x->text_len = r.text_len;
-      x->block = r.block;
-      x->df = tbk_df_of(&c->s.df, r.key);
-      order[i] = i;
-    }
-    if (status) break;
-    for (size_t i = 0; i < n; i++) {
-      ch[i].path = arena.data + offs[4 * i];
-      ch[i].tag = arena.data + offs[4 * i + 1];
-      ch[i].tpath = arena.data + offs[4 * i + 2];
-      ch[i].text = arena.data + offs[4 * i + 3];
-    }
-    if (n > 1) qsort_r(order, n, sizeof *order, cmp_key_idx, ch);
-    for (size_t i = 1; i < n; i++)
-      if (memcmp(ch[order[i]].key, ch[order[i - 1]].key, 16) == 0) ch[order[i]].dup = ch[order[i - 1]].dup = 1;
-    tbk_chunk_page page = {.page = arena.data + page_off, .url = arena.data + url_off, .index = pg,
-                           .chunks = ch, .n = n, .chars = pr.chars, .words = pr.words};
-    st.words += pr.words;
-    for (size_t i = 0; i < n; i++) {
-      tbk_chunk *x = &ch[i];
-      /* A template chunk repeated on its page is still template (the
-       * paper's navigation bar at top and bottom); a repeated rare one is
-       * not clean content. */
-      if (x->df >= st.threshold) x->label = TBK_LABEL_TEMPLATE;
-      else if (x->dup) x->reason = "duplicate-in-page";
-      else if (x->df > 1) x->reason = "infrequent";
-      else x->label = TBK_LABEL_CONTENT;
-      if (x->label == TBK_LABEL_TEMPLATE) {
-        st.templates++;
-        st.template_words += x->words;
-      } else if (x->label == TBK_LABEL_CONTENT) st.contents++;
-      else st.ignored++;
-      if (!write || (x->label == TBK_LABEL_IGNORED && !c->opt.emit_ignored)) continue;
-      if (write_line(&line, c->s.site, &page, i, c->pages)) { status = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-      if (write(wctx, line.data, line.len)) { status = tbk_fail(err, TBK_ERR_IO, "cannot write output"); break; }
-    }
-    if (status == TBK_OK && page_fn && page_fn(pctx, &page)) status = tbk_fail(err, TBK_ERR_ARG, "stopped");
+    status = read_chunk_page(&f, err);
+    if (status == TBK_OK) status = finish_page(&f, pg, write, wctx, page_fn, pctx, err);
   }
-  if (st.pages && st.words) st.atf = (double)st.template_key_words / ((double)st.words / (double)st.pages);
-  st.template_share = st.words ? (double)st.template_words / (double)st.words : 0.0;
-  if (stats) *stats = st;
-  free(ch);
-  free(order);
-  free(offs);
-  tbk_buf_free(&arena);
-  tbk_buf_free(&line);
+  tbk_chunk_stats *st = &f.st;
+  if (st->pages && st->words) st->atf = (double)st->template_key_words / ((double)st->words / (double)st->pages);
+  st->template_share = st->words ? (double)st->template_words / (double)st->words : 0.0;
+  if (stats) *stats = *st;
+  free(f.ch);
+  free(f.order);
+  free(f.offs);
+  tbk_buf_free(&f.arena);
+  tbk_buf_free(&f.line);
   return status;
 }
 
