@@ -256,111 +256,114 @@ static const char *keyed(const cursor *c, const char *key) {
   return c->buf + k;
 }
 
-#define BAD(what)                                                          \
-  do {                                                                     \
-    st = tbk_fail(err, TBK_ERR_MODEL, "naive bayes model line %zu: %s",    \
-                  c.line, what);                                           \
-    goto fail;                                                             \
-  } while (0)
+static tbk_status bad_line(const cursor *c, const char *what, tbk_error *err) {
+  return tbk_fail(err, TBK_ERR_MODEL, "naive bayes model line %zu: %s", c->line, what);
+}
 
-tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
-                       size_t *consumed, tbk_error *err) {
-  *out = NULL;
-  if (consumed) *consumed = 0;
-  cursor c = {.p = text, .end = text + len, .line = 0};
-  tbk_nb *nb = NULL;
-  tbk_status st;
+/* What the header lines say, checked against each other before anything
+ * is allocated. */
+typedef struct nb_header {
   tbk_nb_options o;
+  double docs[2], totals[2];
+  unsigned long long words; /* word lines that follow */
+} nb_header;
+
+static tbk_status read_header(cursor *c, nb_header *h, tbk_error *err) {
   const char *s;
-  unsigned long long u, words;
-  double d0, d1, t0, t1;
+  unsigned long long u;
+  if (next_line(c) || strcmp(c->buf, "tbk-nb 1") != 0) return bad_line(c, "expected \"tbk-nb 1\"", err);
+  if (next_line(c) || !(s = keyed(c, "kind "))) return bad_line(c, "expected kind", err);
+  if (strcmp(s, "multinomial") == 0) h->o.kind = TBK_NB_MULTINOMIAL;
+  else if (strcmp(s, "bernoulli") == 0) h->o.kind = TBK_NB_BERNOULLI;
+  else return bad_line(c, "unknown kind", err);
+  if (next_line(c) || !(s = keyed(c, "dim")) || parse_size(&s, &u) || *s || u < 1 || u > NB_MAX_DIM)
+    return bad_line(c, "bad dim", err);
+  h->o.dim = (uint32_t)u;
+  if (next_line(c) || !(s = keyed(c, "alpha")) || parse_double(&s, &h->o.alpha) || *s || !(h->o.alpha > 0))
+    return bad_line(c, "bad alpha", err);
+  if (next_line(c) || !(s = keyed(c, "docs")) || parse_count(&s, &h->docs[0]) || parse_count(&s, &h->docs[1]) ||
+      *s)
+    return bad_line(c, "bad docs", err);
+  if (!(h->docs[0] > 0) || !(h->docs[1] > 0)) return bad_line(c, "a class has no documents", err);
+  if (next_line(c) || !(s = keyed(c, "totals")) || parse_count(&s, &h->totals[0]) ||
+      parse_count(&s, &h->totals[1]) || *s)
+    return bad_line(c, "bad totals", err);
+  if (h->o.kind == TBK_NB_BERNOULLI && (h->totals[0] != 0 || h->totals[1] != 0))
+    return bad_line(c, "bernoulli model with word totals", err);
+  if (next_line(c) || !(s = keyed(c, "words")) || parse_size(&s, &h->words) || *s || h->words > h->o.dim)
+    return bad_line(c, "bad words", err);
+  return TBK_OK;
+}
 
-  if (next_line(&c) || strcmp(c.buf, "tbk-nb 1") != 0)
-    BAD("expected \"tbk-nb 1\"");
-  if (next_line(&c) || !(s = keyed(&c, "kind ")))
-    BAD("expected kind");
-  if (strcmp(s, "multinomial") == 0)
-    o.kind = TBK_NB_MULTINOMIAL;
-  else if (strcmp(s, "bernoulli") == 0)
-    o.kind = TBK_NB_BERNOULLI;
-  else
-    BAD("unknown kind");
-  if (next_line(&c) || !(s = keyed(&c, "dim")) || parse_size(&s, &u) || *s ||
-      u < 1 || u > NB_MAX_DIM)
-    BAD("bad dim");
-  o.dim = (uint32_t)u;
-  if (next_line(&c) || !(s = keyed(&c, "alpha")) || parse_double(&s, &o.alpha) ||
-      *s || !(o.alpha > 0))
-    BAD("bad alpha");
-  if (next_line(&c) || !(s = keyed(&c, "docs")) || parse_count(&s, &d0) ||
-      parse_count(&s, &d1) || *s)
-    BAD("bad docs");
-  if (!(d0 > 0) || !(d1 > 0)) BAD("a class has no documents");
-  if (next_line(&c) || !(s = keyed(&c, "totals")) || parse_count(&s, &t0) ||
-      parse_count(&s, &t1) || *s)
-    BAD("bad totals");
-  if (o.kind == TBK_NB_BERNOULLI && (t0 != 0 || t1 != 0))
-    BAD("bernoulli model with word totals");
-  if (next_line(&c) || !(s = keyed(&c, "words")) || parse_size(&s, &words) ||
-      *s || words > o.dim)
-    BAD("bad words");
-
-  st = tbk_nb_new(&o, &nb, err);
-  if (st) return st;
-  nb->docs[0] = d0;
-  nb->docs[1] = d1;
-  nb->totals[0] = t0;
-  nb->totals[1] = t1;
-  /* Recomputed sums catch a damaged word list; the stored totals stay
-   * authoritative so the round trip is exact. */
+/* The word lines, ascending by index. Recomputed sums catch a damaged word
+ * list; the stored totals stay authoritative so the round trip is exact. */
+static tbk_status read_words(cursor *c, const nb_header *h, tbk_nb *nb, tbk_error *err) {
   double sum[2] = {0, 0};
   long long prev = -1;
-  for (unsigned long long k = 0; k < words; k++) {
+  for (unsigned long long k = 0; k < h->words; k++) {
     double a, b;
-    if (next_line(&c)) BAD("missing word line");
-    s = c.buf;
+    if (next_line(c)) return bad_line(c, "missing word line", err);
+    const char *s = c->buf;
     char *e;
     errno = 0;
-    if (*s < '0' || *s > '9') BAD("bad word index");
+    if (*s < '0' || *s > '9') return bad_line(c, "bad word index", err);
     unsigned long long idx = strtoull(s, &e, 10);
     s = e;
-    if (errno == ERANGE || idx >= o.dim || (long long)idx <= prev)
-      BAD("word index out of range or not ascending");
+    if (errno == ERANGE || idx >= h->o.dim || (long long)idx <= prev)
+      return bad_line(c, "word index out of range or not ascending", err);
     if (parse_count(&s, &a) || parse_count(&s, &b) || *s || (a == 0 && b == 0))
-      BAD("bad word counts");
-    if (o.kind == TBK_NB_BERNOULLI && (a > d0 || b > d1))
-      BAD("word in more documents than its class has");
+      return bad_line(c, "bad word counts", err);
+    if (h->o.kind == TBK_NB_BERNOULLI && (a > h->docs[0] || b > h->docs[1]))
+      return bad_line(c, "word in more documents than its class has", err);
     prev = (long long)idx;
     nb->cnt[2 * idx] = a;
     nb->cnt[2 * idx + 1] = b;
     sum[0] += a;
     sum[1] += b;
   }
-  if (o.kind == TBK_NB_MULTINOMIAL) {
+  if (h->o.kind == TBK_NB_MULTINOMIAL)
     for (int k = 0; k < 2; k++) {
-      double tot = k ? t1 : t0;
-      if (fabs(sum[k] - tot) > 1e-9 * (tot > 1 ? tot : 1)) {
-        st = tbk_fail(err, TBK_ERR_MODEL,
-                      "naive bayes model: word counts do not add up to totals");
-        goto fail;
-      }
+      double tot = h->totals[k];
+      if (fabs(sum[k] - tot) > 1e-9 * (tot > 1 ? tot : 1))
+        return tbk_fail(err, TBK_ERR_MODEL, "naive bayes model: word counts do not add up to totals");
     }
+  return TBK_OK;
+}
+
+/* Numbers that parse yet overflow the logs (an alpha or counts near 1e308)
+ * would make every score NaN: refused on load. */
+static tbk_status check_finite(const tbk_nb *nb, tbk_error *err) {
+  for (size_t i = 0; i < nb->opt.dim; i++)
+    if (!isfinite(nb->ratio[i]) || !isfinite(nb->base))
+      return tbk_fail(err, TBK_ERR_MODEL,
+                      "naive bayes model: numbers out of range (the log odds of word %zu are not finite)", i);
+  return TBK_OK;
+}
+
+tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
+                       size_t *consumed, tbk_error *err) {
+  *out = NULL;
+  if (consumed) *consumed = 0;
+  cursor c = {.p = text, .end = text + len, .line = 0};
+  nb_header h;
+  tbk_nb *nb = NULL;
+  tbk_status st = read_header(&c, &h, err);
+  if (st) return st;
+  st = tbk_nb_new(&h.o, &nb, err);
+  if (st) return st;
+  nb->docs[0] = h.docs[0];
+  nb->docs[1] = h.docs[1];
+  nb->totals[0] = h.totals[0];
+  nb->totals[1] = h.totals[1];
+  st = read_words(&c, &h, nb, err);
+  if (!st && (next_line(&c) || strcmp(c.buf, "end") != 0)) st = bad_line(&c, "expected \"end\"", err);
+  if (!st) st = tbk_nb_finish(nb, err);
+  if (!st) st = check_finite(nb, err);
+  if (st) {
+    tbk_nb_free(nb);
+    return st;
   }
-  if (next_line(&c) || strcmp(c.buf, "end") != 0) BAD("expected \"end\"");
-  st = tbk_nb_finish(nb, err);
-  if (st) goto fail;
-  /* Numbers that parse yet overflow the logs (an alpha or counts near
-   * 1e308) would make every score NaN: refused on load. */
-  for (size_t i = 0; i < o.dim; i++)
-    if (!isfinite(nb->ratio[i]) || !isfinite(nb->base)) {
-      st = tbk_fail(err, TBK_ERR_MODEL,
-                    "naive bayes model: numbers out of range (the log odds of word %zu are not finite)", i);
-      goto fail;
-    }
   if (consumed) *consumed = (size_t)(c.p - text);
   *out = nb;
   return TBK_OK;
-fail:
-  tbk_nb_free(nb);
-  return st;
 }
