@@ -260,121 +260,147 @@ static tbk_status json_fail(tbk_error *err, size_t pos, const char *why) {
   return tbk_fail(err, TBK_ERR_FORMAT, "invalid JSON at byte %zu: %s", pos, why);
 }
 
+/* The parser's state between tokens: the stack of open containers, where
+ * in the input it is, and the set built so far. */
+typedef struct snip_parser {
+  const char *s;
+  size_t len, i, at; /* at: where an error is reported */
+  frame st[SNIPPET_MAX_DEPTH];
+  size_t depth, cap;
+  int after_value, started;
+  tbk_buf str;
+  tbk_snippet_set *set;
+} snip_parser;
+
+static void skip_space(snip_parser *p) {
+  while (p->i < p->len && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
+    p->i++;
+}
+
+/* After a value: a comma, the end of its container, or (at the top) the end
+ * of input, which sets *done. */
+static const char *after_value(snip_parser *p, int *done) {
+  if (p->depth == 0) {
+    *done = 1;
+    return p->i < p->len ? "trailing data after the top-level object" : NULL;
+  }
+  frame *f = &p->st[p->depth - 1];
+  f->count++;
+  if (p->i >= p->len) return "unexpected end of input";
+  char c = p->s[p->i];
+  if (c == ',') {
+    p->i++;
+    p->after_value = 0;
+    if (f->kind == '{') f->expect_key = 1;
+  } else if ((c == '}' && f->kind == '{') || (c == ']' && f->kind == '[')) {
+    p->i++;
+    p->depth--;
+  } else return f->kind == '{' ? "expected ',' or '}'" : "expected ',' or ']'";
+  return NULL;
+}
+
+/* A key and its ':'. At the top level a key opens a page; in a page it says
+ * which member the next value is. */
+static const char *object_key(snip_parser *p, frame *f) {
+  const char *why;
+  if (p->s[p->i] != '"') return "expected a string key";
+  if ((why = read_string(p->s, p->len, &p->i, &p->str))) return why;
+  skip_space(p);
+  if (p->i >= p->len || p->s[p->i] != ':') {
+    p->at = p->i;
+    return "expected ':'";
+  }
+  p->i++;
+  f->expect_key = 0;
+  tbk_snippet_set *set = p->set;
+  const char *key = p->str.data;
+  if (f->role == ROLE_ROOT) {
+    if (tbk_grow(&set->pages, &p->cap, set->n + 1, sizeof *set->pages)) return "out of memory";
+    tbk_snippet_page *pg = &set->pages[set->n];
+    memset(pg, 0, sizeof *pg);
+    pg->key = strdup(key);
+    if (!pg->key) return "out of memory";
+    set->n++;
+  } else if (f->role == ROLE_PAGE) {
+    f->member = strcmp(key, "with") == 0      ? MEMBER_WITH
+                : strcmp(key, "without") == 0 ? MEMBER_WITHOUT
+                                              : MEMBER_OTHER;
+  }
+  return NULL;
+}
+
+/* A value, whose role follows from where it stands: containers open a
+ * frame, strings in a "with"/"without" list are kept, the rest skipped. */
+static const char *value(snip_parser *p, frame *f, char c) {
+  const char *why;
+  int role = !f                                                  ? ROLE_ROOT
+             : f->role == ROLE_ROOT                              ? ROLE_PAGE
+             : f->role == ROLE_PAGE && f->member == MEMBER_WITH    ? ROLE_WITH
+             : f->role == ROLE_PAGE && f->member == MEMBER_WITHOUT ? ROLE_WITHOUT
+                                                                   : ROLE_SKIP;
+  int in_list = f && (f->role == ROLE_WITH || f->role == ROLE_WITHOUT);
+  int container = c == '{' || c == '[';
+  if (container && in_list) return "a snippet is not a string";
+  if ((role == ROLE_ROOT || role == ROLE_PAGE) && c != '{')
+    return role == ROLE_ROOT ? "the top level is not an object" : "a page entry is not an object";
+  if ((role == ROLE_WITH || role == ROLE_WITHOUT) && c != '[') return "\"with\"/\"without\" is not an array";
+  if (container) {
+    if (p->depth == SNIPPET_MAX_DEPTH) return "nested too deeply";
+    p->st[p->depth++] = (frame){c, (char)role, c == '{', MEMBER_OTHER, 0};
+    p->i++;
+    return NULL;
+  }
+  if (c == '"') {
+    if ((why = read_string(p->s, p->len, &p->i, &p->str))) return why;
+    if (in_list) {
+      tbk_snippet_page *pg = &p->set->pages[p->set->n - 1];
+      int bad = f->role == ROLE_WITH ? push_str(&pg->with, &pg->nwith, p->str.data, p->str.len)
+                                     : push_str(&pg->without, &pg->nwithout, p->str.data, p->str.len);
+      if (bad) return "out of memory";
+    }
+  } else {
+    if (in_list) return "a snippet is not a string";
+    if ((why = skip_scalar(p->s, p->len, &p->i))) return why;
+  }
+  p->after_value = 1;
+  return NULL;
+}
+
+/* The next token; *done at the end of a well-formed input. */
+static const char *snippets_step(snip_parser *p, int *done) {
+  skip_space(p);
+  p->at = p->i;
+  if (p->after_value) return after_value(p, done);
+  if (p->i >= p->len) return p->started ? "unexpected end of input" : "empty input";
+  p->started = 1;
+  frame *f = p->depth ? &p->st[p->depth - 1] : NULL;
+  char c = p->s[p->i];
+  if (f && f->count == 0 && ((c == '}' && f->kind == '{' && f->expect_key) || (c == ']' && f->kind == '['))) {
+    p->i++;
+    p->depth--;
+    p->after_value = 1;
+    return NULL;
+  }
+  if (f && f->kind == '{' && f->expect_key) return object_key(p, f);
+  return value(p, f, c);
+}
+
 tbk_status tbk_snippets_parse(const char *json, size_t len, tbk_snippet_set **out, tbk_error *err) {
   *out = NULL;
-  tbk_snippet_set *set = calloc(1, sizeof *set);
-  if (!set) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  frame st[SNIPPET_MAX_DEPTH];
-  size_t depth = 0, cap = 0, i = 0;
-  int after_value = 0, started = 0;
-  tbk_buf str = {0};
-  const char *why = NULL;
-  size_t at = 0;
-  const char *s = json;
+  snip_parser p = {.s = json, .len = len};
+  p.set = calloc(1, sizeof *p.set);
+  if (!p.set) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Skip a UTF-8 BOM, as Python's json.load does not but editors add. */
-  if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) i = 3;
-  for (;;) {
-    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
-    at = i;
-    if (after_value) {
-      if (depth == 0) {
-        if (i < len) why = "trailing data after the top-level object";
-        break;
-      }
-      frame *f = &st[depth - 1];
-      f->count++;
-      if (i >= len) { why = "unexpected end of input"; break; }
-      if (s[i] == ',') {
-        i++;
-        after_value = 0;
-        if (f->kind == '{') f->expect_key = 1;
-      } else if ((s[i] == '}' && f->kind == '{') || (s[i] == ']' && f->kind == '[')) {
-        i++;
-        depth--;
-      } else {
-        why = f->kind == '{' ? "expected ',' or '}'" : "expected ',' or ']'";
-        break;
-      }
-      continue;
-    }
-    if (i >= len) { why = started ? "unexpected end of input" : "empty input"; break; }
-    started = 1;
-    frame *f = depth ? &st[depth - 1] : NULL;
-    char c = s[i];
-    if (f && f->count == 0 && ((c == '}' && f->kind == '{' && f->expect_key) || (c == ']' && f->kind == '['))) {
-      i++;
-      depth--;
-      after_value = 1;
-      continue;
-    }
-    if (f && f->kind == '{' && f->expect_key) {
-      if (c != '"') { why = "expected a string key"; break; }
-      if ((why = read_string(s, len, &i, &str))) break;
-      while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
-      if (i >= len || s[i] != ':') { at = i; why = "expected ':'"; break; }
-      i++;
-      f->expect_key = 0;
-      if (f->role == ROLE_ROOT) {
-        if (tbk_grow(&set->pages, &cap, set->n + 1, sizeof *set->pages)) {
-          why = "out of memory";
-          break;
-        }
-        tbk_snippet_page *p = &set->pages[set->n];
-        memset(p, 0, sizeof *p);
-        p->key = strdup(str.data);
-        if (!p->key) { why = "out of memory"; break; }
-        set->n++;
-      } else if (f->role == ROLE_PAGE) {
-        f->member = strcmp(str.data, "with") == 0      ? MEMBER_WITH
-                    : strcmp(str.data, "without") == 0 ? MEMBER_WITHOUT
-                                                       : MEMBER_OTHER;
-      }
-      continue;
-    }
-    /* A value. Its role follows from where it stands. */
-    int role = !f                                        ? ROLE_ROOT
-               : f->role == ROLE_ROOT                    ? ROLE_PAGE
-               : f->role == ROLE_PAGE && f->member == MEMBER_WITH    ? ROLE_WITH
-               : f->role == ROLE_PAGE && f->member == MEMBER_WITHOUT ? ROLE_WITHOUT
-                                                                     : ROLE_SKIP;
-    int in_list = f && (f->role == ROLE_WITH || f->role == ROLE_WITHOUT);
-    if (c == '{' || c == '[') {
-      if (in_list) { why = "a snippet is not a string"; break; }
-      if ((role == ROLE_ROOT || role == ROLE_PAGE) && c != '{') {
-        why = role == ROLE_ROOT ? "the top level is not an object" : "a page entry is not an object";
-        break;
-      }
-      if ((role == ROLE_WITH || role == ROLE_WITHOUT) && c != '[') { why = "\"with\"/\"without\" is not an array"; break; }
-      if (depth == SNIPPET_MAX_DEPTH) { why = "nested too deeply"; break; }
-      st[depth++] = (frame){c, (char)role, c == '{', MEMBER_OTHER, 0};
-      i++;
-      continue;
-    }
-    if (role == ROLE_ROOT || role == ROLE_PAGE) {
-      why = role == ROLE_ROOT ? "the top level is not an object" : "a page entry is not an object";
-      break;
-    }
-    if (role == ROLE_WITH || role == ROLE_WITHOUT) { why = "\"with\"/\"without\" is not an array"; break; }
-    if (c == '"') {
-      if ((why = read_string(s, len, &i, &str))) break;
-      if (in_list) {
-        tbk_snippet_page *p = &set->pages[set->n - 1];
-        int bad = f->role == ROLE_WITH ? push_str(&p->with, &p->nwith, str.data, str.len)
-                                       : push_str(&p->without, &p->nwithout, str.data, str.len);
-        if (bad) { why = "out of memory"; break; }
-      }
-    } else {
-      if (in_list) { why = "a snippet is not a string"; break; }
-      if ((why = skip_scalar(s, len, &i))) break;
-    }
-    after_value = 1;
-  }
-  tbk_buf_free(&str);
+  if (len >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) p.i = 3;
+  const char *why = NULL;
+  int done = 0;
+  while (!why && !done) why = snippets_step(&p, &done);
+  tbk_buf_free(&p.str);
   if (why) {
-    tbk_snippets_free(set);
-    return json_fail(err, at, why);
+    tbk_snippets_free(p.set);
+    return json_fail(err, p.at, why);
   }
-  *out = set;
+  *out = p.set;
   return TBK_OK;
 }
 
@@ -432,19 +458,11 @@ static int xml_text(tbk_buf *b, const char *s) {
 static double px_x(double recall) { return PL + recall * (SVG_W - PL - PR); }
 static double px_y(double precision) { return SVG_H - PB - precision * (SVG_H - PT - PB); }
 
-tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *title, double base_rate,
-                      tbk_buf *out, tbk_error *err) {
+/* A title too wide for one line (about 66 characters of bold 16 px) is
+ * broken at the space nearest its middle; a line still too wide gets a
+ * smaller font. */
+static int svg_title(tbk_buf *out, const char *title) {
   int r = 0;
-  double x0 = px_x(0), x1 = px_x(1), y0 = px_y(0), y1 = px_y(1);
-  r |= tbk_buf_printf(out,
-                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
-                      "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-                      SVG_W, SVG_H, SVG_W, SVG_H);
-  /* A title too wide for one line (about 66 characters of bold 16 px) is
-   * broken at the space nearest its middle; a line still too wide gets a
-   * smaller font. */
   const char *t = title ? title : "";
   size_t tl = strlen(t), cut = 0;
   if (tbk_utf8_length(t, tl) > 66) {
@@ -457,7 +475,7 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
     size_t ll = line ? tl - cut - 1 : (cut ? cut : tl), chars = tbk_utf8_length(ls, ll);
     double size = chars > 66 ? 16.0 * 66 / (double)chars : 16.0;
     char *text = strndup(ls, ll);
-    if (!text) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (!text) return -1;
     r |= tbk_buf_printf(out,
                         "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%.1f\" font-weight=\"bold\">",
                         SVG_W / 2, cut ? 24 + 22 * line : 34, size < 8 ? 8.0 : size);
@@ -465,6 +483,13 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
     r |= tbk_buf_puts(out, "</text>\n");
     free(text);
   }
+  return r;
+}
+
+/* The grid, the frame, the ticks and their numbers, the axis names. */
+static int svg_axes(tbk_buf *out) {
+  int r = 0;
+  double x0 = px_x(0), x1 = px_x(1), y0 = px_y(0), y1 = px_y(1);
   r |= tbk_buf_puts(out, "<g stroke=\"#dddddd\" stroke-width=\"1\">\n");
   for (int k = 1; k < 10; k++) {
     double v = k / 10.0;
@@ -492,40 +517,37 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
                       "<text x=\"22\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"15\" "
                       "transform=\"rotate(-90 22 %.1f)\">Precision (template blocks)</text>\n",
                       (y0 + y1) / 2, (y0 + y1) / 2);
-  if (!isnan(base_rate) && base_rate >= 0 && base_rate <= 1) {
-    double y = px_y(base_rate);
-    r |= tbk_buf_printf(out,
-                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" stroke-width=\"1.5\" "
-                        "stroke-dasharray=\"4 3\"/>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555555\" "
-                        "font-size=\"12\">random ranking (template share %.3f)</text>\n",
-                        x0, y, x1, y, x1 - 6, base_rate > 0.9 ? y + 16 : y - 6, base_rate);
-  }
-  for (size_t c = 0; c < ncurves; c++) {
-    const tbk_plot_curve *cv = &curves[c];
-    r |= tbk_buf_printf(out,
-                        "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
-                        "stroke-linejoin=\"round\" points=\"",
-                        COLORS[c % NCOLORS], DASHES[c % NDASHES]);
-    /* The curve starts at recall 0 with the precision of its first point,
-     * as scikit-learn draws it; points closer than half a pixel to the last
-     * one drawn add nothing visible. */
-    double lx = NAN, ly = NAN;
-    for (size_t i = 0; i < cv->n; i++) {
-      double x = px_x(cv->pts[i].recall), y = px_y(cv->pts[i].precision);
-      if (i == 0) {
-        r |= tbk_buf_printf(out, "%.1f,%.1f", px_x(0), y);
-        lx = px_x(0);
-        ly = y;
-      }
-      if (i + 1 < cv->n && fabs(x - lx) < 0.5 && fabs(y - ly) < 0.5) continue;
-      r |= tbk_buf_printf(out, " %.1f,%.1f", x, y);
-      lx = x;
+  return r;
+}
+
+/* The curve starts at recall 0 with the precision of its first point, as
+ * scikit-learn draws it; points closer than half a pixel to the last one
+ * drawn add nothing visible. */
+static int svg_curve(tbk_buf *out, const tbk_plot_curve *cv, size_t c) {
+  int r = tbk_buf_printf(out,
+                         "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
+                         "stroke-linejoin=\"round\" points=\"",
+                         COLORS[c % NCOLORS], DASHES[c % NDASHES]);
+  double lx = NAN, ly = NAN;
+  for (size_t i = 0; i < cv->n; i++) {
+    double x = px_x(cv->pts[i].recall), y = px_y(cv->pts[i].precision);
+    if (i == 0) {
+      r |= tbk_buf_printf(out, "%.1f,%.1f", px_x(0), y);
+      lx = px_x(0);
       ly = y;
     }
-    r |= tbk_buf_puts(out, "\"/>\n");
+    if (i + 1 < cv->n && fabs(x - lx) < 0.5 && fabs(y - ly) < 0.5) continue;
+    r |= tbk_buf_printf(out, " %.1f,%.1f", x, y);
+    lx = x;
+    ly = y;
   }
-  /* Legend in the lower left, where precision-recall curves rarely go. */
-  double lx0 = x0 + 14, ly0 = y0 - 14 - 22.0 * (double)ncurves;
+  return r | tbk_buf_puts(out, "\"/>\n");
+}
+
+/* The legend in the lower left, where precision-recall curves rarely go. */
+static int svg_legend(tbk_buf *out, const tbk_plot_curve *curves, size_t ncurves) {
+  int r = 0;
+  double lx0 = px_x(0) + 14, ly0 = px_y(0) - 14 - 22.0 * (double)ncurves;
   size_t longest = 0;
   for (size_t c = 0; c < ncurves; c++) {
     size_t l = tbk_utf8_length(curves[c].label ? curves[c].label : "", curves[c].label ? strlen(curves[c].label) : 0);
@@ -546,6 +568,29 @@ tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *
     r |= xml_text(out, curves[c].label);
     r |= tbk_buf_puts(out, "</text>\n");
   }
+  return r;
+}
+
+tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *title, double base_rate,
+                      tbk_buf *out, tbk_error *err) {
+  int r = tbk_buf_printf(out,
+                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                         "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n"
+                         "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                         SVG_W, SVG_H, SVG_W, SVG_H);
+  if (svg_title(out, title)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  r |= svg_axes(out);
+  if (!isnan(base_rate) && base_rate >= 0 && base_rate <= 1) {
+    double y = px_y(base_rate), x0 = px_x(0), x1 = px_x(1);
+    r |= tbk_buf_printf(out,
+                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" stroke-width=\"1.5\" "
+                        "stroke-dasharray=\"4 3\"/>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555555\" "
+                        "font-size=\"12\">random ranking (template share %.3f)</text>\n",
+                        x0, y, x1, y, x1 - 6, base_rate > 0.9 ? y + 16 : y - 6, base_rate);
+  }
+  for (size_t c = 0; c < ncurves; c++) r |= svg_curve(out, &curves[c], c);
+  r |= svg_legend(out, curves, ncurves);
   r |= tbk_buf_puts(out, "</svg>\n");
   return r ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory") : TBK_OK;
 }
