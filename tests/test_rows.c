@@ -54,11 +54,16 @@ static void test_valid_lines(void) {
       "{\"page\":\"p2\",\"path\":\"/u#1\",\"md5\":\"" MD5A "\",\"label\":\"boilerplate\"}\n"
       "{\"page\":\"p2\",\"path\":\"/u#2\",\"md5\":\"" MD5B "\",\"label\":-1}\n"
       "{\"page\":\"p2\",\"path\":\"/u#3\",\"md5\":\"" MD5B "\",\"label\":1}\n"
-      "{\"page\":\"p2\",\"path\":\"/u#3\",\"md5\":\"" MD5A "\",\"label\":-1}\n",
+      "{\"page\":\"p2\",\"path\":\"/u#3\",\"md5\":\"" MD5B "\",\"label\":\"template\"}\n"
+      "{\"page\":\"p2\",\"path\":\"/u#4\",\"md5\":\"" MD5B "\",\"label\":1}\n"
+      "{\"page\":\"p2\",\"path\":\"/u#4\",\"md5\":\"" MD5A "\",\"label\":-1}\n"
+      "{\"page\":\"p2\",\"path\":\"/u#5\",\"md5\":\"" MD5B "\",\"label\":0}\n",
       &w, &bad);
   if (!s) return;
-  CHECK_INT(bad, 0);
-  CHECK_INT(w.n, 0);
+  /* only the second label of /u#4 is bad: /u#3's lines agree */
+  CHECK_INT(bad, 1);
+  CHECK_INT(w.n, 1);
+  CHECK_STR(w.all, TMP "/labels.jsonl:10: conflicts with the label of line 9 for the same block (skipped)\n");
   CHECK(tbk_label_set_has_page(s, "p1"));
   CHECK(tbk_label_set_has_page(s, "p2"));
   CHECK(!tbk_label_set_has_page(s, "p3"));
@@ -70,8 +75,11 @@ static void test_valid_lines(void) {
   CHECK_INT(label_of(s, "p1", "/c", MD5A, NULL), 0); /* ignored: left out */
   CHECK_INT(label_of(s, "p2", "/u#1", MD5A, NULL), 1);
   CHECK_INT(label_of(s, "p2", "/u#2", MD5B, NULL), -1);
-  /* the first of two lines for one block wins */
+  /* two lines alike for one block: the label stands */
   CHECK_INT(label_of(s, "p2", "/u#3", MD5B, NULL), 1);
+  /* labelled both ways: which is right is not known, so neither counts */
+  CHECK_INT(label_of(s, "p2", "/u#4", MD5B, NULL), 0);
+  CHECK_INT(label_of(s, "p2", "/u#5", MD5B, NULL), 0);
   /* a block of a labelled page without a label of its own */
   CHECK_INT(label_of(s, "p1", "/d", MD5A, NULL), 0);
   /* the same path on another page is another block */
@@ -96,11 +104,21 @@ static void test_broken_lines(void) {
       "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"" "0123456789ABCDEF0123456789ABCDEF" "\",\"label\":1}\n" /* 5 */
       "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"" MD5B "\"}\n"                   /* 6: no label */
       "[1,2]\n"                                                                   /* 7 */
-      "{\"page\":\"p1\",\"path\":\"/c\",\"md5\":\"" MD5B "\",\"label\":\"content\"}\n",
+      "{\"page\":\"p1\",\"path\":\"/c\",\"md5\":\"" MD5B "\",\"label\":\"content\"}\n"
+      "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":\"templat\"}\n"  /* 9 */
+      "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":2}\n"           /* 10 */
+      "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":null}\n",       /* 11 */
       &w, &bad);
   if (!s) return;
-  CHECK_INT(bad, 6);
-  CHECK_INT(w.n, 6);
+  CHECK_INT(bad, 9);
+  CHECK_INT(w.n, 9);
+  for (int line = 9; line <= 11; line++) {
+    char want[200];
+    snprintf(want, sizeof want, TMP "/labels.jsonl:%d: invalid label (not template, boilerplate, content, ignored, "
+             "1, -1 or 0) (skipped)", line);
+    CHECK(strstr(w.all, want) != NULL);
+  }
+  CHECK_INT(label_of(s, "p1", "/d", MD5B, NULL), 0);
   CHECK(strstr(w.all, TMP "/labels.jsonl:2: ") != NULL);
   CHECK(strstr(w.all, TMP "/labels.jsonl:3: not a label line (needs page, path, md5 and label) (skipped)") != NULL);
   CHECK(strstr(w.all, TMP "/labels.jsonl:4: not a label line") != NULL);
@@ -127,7 +145,7 @@ static void test_unmatched(void) {
   tbk_label_set *s = read_labels(
       "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
       "{\"page\":\"read\",\"path\":\"/gone\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":-1}\n" /* duplicate: not missing */
+      "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n" /* duplicate: not missing */
       "{\"page\":\"notread\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
       "{\"page\":\"notread\",\"path\":\"/b\",\"md5\":\"" MD5A "\",\"label\":1}\n"
       "{\"page\":\"read\",\"path\":\"/changed\",\"md5\":\"" MD5A "\",\"label\":1}\n"
