@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "tbk_internal.h"
+#include "text_internal.h"
 
 static tbk_tokenizer *tok;
 
@@ -248,6 +249,28 @@ static void test_tokenize_paths(void) {
   TOKENS("one\ntwo\tthree \xC3\xA9\n4,5", "one two three \xC3\xA9 4,5");
 }
 
+/* Every code point the tokenizer takes as a Han/Kana letter without PCRE2
+ * is one PCRE2 matches alone by the pattern's first alternative, with the
+ * PCRE2 and Unicode tables this build links. */
+static void test_tokenize_hk_fast(void) {
+  int fast = 0, bad = 0;
+  for (uint32_t c = 0x80; c < 0x30000; c++) {
+    if (!tbk_hk_fast(c)) continue;
+    fast++;
+    if (!tbk_hk_fast_matches(tok, c) && bad++ < 5) fprintf(stderr, "  U+%04X: PCRE2 disagrees\n", (unsigned)c);
+  }
+  CHECK_INT(bad, 0);
+  CHECK(fast > 27000);
+  /* and the check can fail: a Latin letter, a CJK full stop, a Hangul syllable */
+  CHECK(!tbk_hk_fast_matches(tok, 0xE9));
+  CHECK(!tbk_hk_fast_matches(tok, 0x3002));
+  CHECK(!tbk_hk_fast_matches(tok, 0xD55C));
+  CHECK(tbk_hk_fast_matches(tok, 0x65E5));
+  TOKENS("\xE3\x83\xA2\xE3\x82\xB8\xE3\x83\xA5\xE3\x83\xBC\xE3\x83\xAB (mod_ssl)\xE3\x80\x82\xE6\x97\xA5",
+         "\xE3\x83\xA2\xE3\x82\xB8 \xE3\x82\xB8\xE3\x83\xA5 \xE3\x83\xA5\xE3\x83\xBC "
+         "\xE3\x83\xBC\xE3\x83\xAB mod_ssl \xE6\x97\xA5");
+}
+
 static void md5_of(const char *s, size_t n, char hex[33]) {
   unsigned char d[16];
   tbk_md5(s, n, d);
@@ -357,6 +380,7 @@ int main(void) {
   test_utf8();
   test_tokenize();
   test_tokenize_paths();
+  test_tokenize_hk_fast();
   test_measure();
   test_md5();
   test_json();

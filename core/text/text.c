@@ -321,38 +321,86 @@ static int has_sea(const char *s, size_t n) {
   return 0;
 }
 
+/* Code points the pattern's first alternative (a Han or Kana letter)
+ * matches whatever surrounds them: Hiragana and Katakana letters, the
+ * prolonged sound mark and the CJK ideograph blocks as assigned since
+ * Unicode 13. At a position where one of them starts, PCRE2's leftmost
+ * match is that letter alone (the first alternative is tried first), so
+ * tokenize_pcre takes it without a PCRE2 call: in Chinese and Japanese
+ * text that was one call per letter. tbk_hk_fast_matches checks every
+ * one of them against PCRE2 (test_text). */
+int tbk_hk_fast(uint32_t c) {
+  return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC ||
+         (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFC);
+}
+
+/* The first match of TOKEN_PATTERN in s[start, n) as [*m0, *m1), *hk when
+ * by the first alternative; 0 when none. */
+static int next_match(tbk_tokenizer *t, const char *s, size_t n, size_t start, size_t *m0, size_t *m1,
+                      int *hk) {
+  const unsigned char *u = (const unsigned char *)s;
+  /* An ASCII byte other than [A-Za-z0-9_] starts no alternative. */
+  while (start < n && u[start] < 0x80 && !tbk_ascii_word(u[start])) start++;
+  if (start >= n) return 0;
+  if (u[start] >= 0xE3 && u[start] <= 0xE9 && start + 3 <= n && tbk_utf8_seq(u + start, n - start) == 3 &&
+      tbk_hk_fast(tbk_utf8_decode(u + start, 3))) {
+    *m0 = start;
+    *m1 = start + 3;
+    *hk = 1;
+    return 1;
+  }
+  int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL)
+                  : pcre2_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL);
+  if (rc < 0) return 0;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
+  if (ov[1] <= ov[0]) return 0; /* pattern cannot match empty; be safe */
+  *m0 = ov[0];
+  *m1 = ov[1];
+  *hk = rc >= 2 && ov[2] != PCRE2_UNSET;
+  return 1;
+}
+
+int tbk_hk_fast_matches(tbk_tokenizer *t, uint32_t c) {
+  char e[4];
+  size_t k = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  if (c < 0x80) return 0;
+  for (size_t i = k; i-- > 1; c >>= 6) e[i] = (char)(0x80 | (c & 0x3F));
+  e[0] = (char)((k == 2 ? 0xC0 : k == 3 ? 0xE0 : 0xF0) | c);
+  int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)e, k, 0, PCRE2_NO_UTF_CHECK, t->match, NULL)
+                  : pcre2_match(t->code, (PCRE2_SPTR)e, k, 0, PCRE2_NO_UTF_CHECK, t->match, NULL);
+  if (rc < 2) return 0;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
+  return ov[0] == 0 && ov[1] == k && ov[2] == 0 && ov[3] == k;
+}
+
 /* Han and Kana letters in a row (no space or punctuation between) become
  * overlapping bigrams, a lone one a token of its own: a bigram is as often
  * a word or inside one as Chinese words are mostly two characters, and it
  * needs no dictionary. */
 static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
-  PCRE2_SIZE start = 0;
+  size_t start = 0;
   size_t run_prev = SIZE_MAX, run_end = 0; /* the last Han/Kana letter of an open run */
   int paired = 0;                          /* the open run has emitted a bigram */
-  while (start < n) {
-    int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL)
-                    : pcre2_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL);
-    if (rc < 0) break;
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
-    if (ov[1] <= ov[0]) break; /* pattern cannot match empty; be safe */
-    int hk = rc >= 2 && ov[2] != PCRE2_UNSET;
-    if (run_prev != SIZE_MAX && !(hk && ov[0] == run_end)) {
+  size_t m0, m1;
+  int hk;
+  while (start < n && next_match(t, s, n, start, &m0, &m1, &hk)) {
+    if (run_prev != SIZE_MAX && !(hk && m0 == run_end)) {
       if (!paired && emit(t, s + run_prev, run_end - run_prev, fn, ctx, count)) return 1;
       run_prev = SIZE_MAX;
     }
-    start = ov[1];
+    start = m1;
     if (hk) {
       if (run_prev != SIZE_MAX) {
-        if (emit(t, s + run_prev, ov[1] - run_prev, fn, ctx, count)) return 1;
+        if (emit(t, s + run_prev, m1 - run_prev, fn, ctx, count)) return 1;
         paired = 1;
       } else {
         paired = 0;
       }
-      run_prev = ov[0];
-      run_end = ov[1];
-    } else if (has_sea(s + ov[0], ov[1] - ov[0])) {
-      if (split_sea(t, s + ov[0], ov[1] - ov[0], fn, ctx, count)) return 1;
-    } else if (emit(t, s + ov[0], ov[1] - ov[0], fn, ctx, count)) {
+      run_prev = m0;
+      run_end = m1;
+    } else if (has_sea(s + m0, m1 - m0)) {
+      if (split_sea(t, s + m0, m1 - m0, fn, ctx, count)) return 1;
+    } else if (emit(t, s + m0, m1 - m0, fn, ctx, count)) {
       return 1;
     }
   }

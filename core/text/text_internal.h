@@ -26,6 +26,13 @@ static inline int tbk_ascii_word(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* A code point the tokenizer takes as a lone Han/Kana letter without
+ * asking PCRE2; tbk_hk_fast_matches says whether PCRE2 agrees (the
+ * pattern's first alternative matches exactly that code point alone), for
+ * test_text to check every one of them. */
+int tbk_hk_fast(uint32_t c);
+int tbk_hk_fast_matches(tbk_tokenizer *t, uint32_t c);
+
 /* MD5 with one digest context reused across calls (one per page), which
  * saves OpenSSL's per-call context setup on pages with many blocks. */
 typedef struct evp_md_ctx_st tbk_md5_ctx;
