@@ -87,7 +87,8 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
   t->kids = malloc((n + 1) * sizeof *t->kids);
   t->tops = malloc((n + 1) * sizeof *t->tops);
   fill = calloc(n + 1, sizeof *fill);
-  if (!t->nodes || !t->kids || !t->tops || !fill) goto nomem;
+  /* h never NULL: empty class and attribute lists point into it too. */
+  if (!t->nodes || !t->kids || !t->tops || !fill || tbk_grow(&t->h, &t->cap_h, 1, sizeof *t->h)) goto nomem;
   /* Children ranges: count, then place (nodes come in document order). */
   for (size_t i = 0; i < n; i++) {
     uint32_t p = page->nodes[i].parent;
@@ -125,7 +126,7 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
       if (k > s && push_h(t, tbk_hash64(w.cls.data + s, k - s))) goto nomem;
     }
     e->ncls = (uint32_t)(t->nh - e->cls);
-    qsort(t->h + e->cls, e->ncls, sizeof *t->h, cmp_u64);
+    if (e->ncls > 1) qsort(t->h + e->cls, e->ncls, sizeof *t->h, cmp_u64);
     /* A class written twice is one class. */
     uint32_t u = 0;
     for (uint32_t k = 0; k < e->ncls; k++)
@@ -139,7 +140,7 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
     for (size_t k = 0; k < w.nnames; k++)
       if (push_h(t, w.names[k])) goto nomem;
     e->nattrs = (uint32_t)w.nnames;
-    qsort(t->h + e->attrs, e->nattrs, sizeof *t->h, cmp_u64);
+    if (e->nattrs > 1) qsort(t->h + e->attrs, e->nattrs, sizeof *t->h, cmp_u64);
   }
   free(fill);
   tbk_buf_free(&w.id);
