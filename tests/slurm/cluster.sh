@@ -9,9 +9,12 @@
 #   slurm_wait IDS... wait until none of the jobs is queued or running
 SLURM_PIDS=()
 SLURM_WHY=
+SLURM_DIR=
 
 slurm_stop() {
   local pid
+  # munged runs under runuser: its own pid (from its pid file) is waited for too.
+  if [[ -n $SLURM_DIR && -s $SLURM_DIR/munge/munged.pid ]]; then SLURM_PIDS+=("$(cat "$SLURM_DIR/munge/munged.pid")"); fi
   for pid in "${SLURM_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${SLURM_PIDS[@]}"; do
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -40,6 +43,7 @@ slurm_start() {
   done
   id munge >/dev/null 2>&1 || { SLURM_WHY="no munge user"; return 1; }
   trap slurm_stop EXIT
+  SLURM_DIR=$d
   host=$(hostname -s)
   mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log"
   chmod 755 "$d"
