@@ -249,26 +249,35 @@ static void test_tokenize_paths(void) {
   TOKENS("one\ntwo\tthree \xC3\xA9\n4,5", "one two three \xC3\xA9 4,5");
 }
 
-/* Every code point the tokenizer takes as a Han/Kana letter without PCRE2
- * is one PCRE2 matches alone by the pattern's first alternative, with the
- * PCRE2 and Unicode tables this build links. */
-static void test_tokenize_hk_fast(void) {
-  int fast = 0, bad = 0;
+/* Every code point the tokenizer classifies without PCRE2 is classified as
+ * PCRE2 (with the Unicode tables this build links) would: a Han/Kana
+ * letter matches alone by the pattern's first alternative, a no-token
+ * code point matches nothing. */
+static void test_tokenize_fast_classes(void) {
+  int fast = 0, none = 0, bad = 0;
   for (uint32_t c = 0x80; c < 0x30000; c++) {
-    if (!tbk_hk_fast(c)) continue;
-    fast++;
-    if (!tbk_hk_fast_matches(tok, c) && bad++ < 5) fprintf(stderr, "  U+%04X: PCRE2 disagrees\n", (unsigned)c);
+    int want = tbk_hk_fast(c) ? 1 : tbk_no_token(c) ? 0 : -1;
+    if (want < 0) continue;
+    fast += want == 1;
+    none += want == 0;
+    if (tbk_token_probe(tok, c) != want && bad++ < 5) fprintf(stderr, "  U+%04X: PCRE2 disagrees\n", (unsigned)c);
   }
   CHECK_INT(bad, 0);
   CHECK(fast > 27000);
-  /* and the check can fail: a Latin letter, a CJK full stop, a Hangul syllable */
-  CHECK(!tbk_hk_fast_matches(tok, 0xE9));
-  CHECK(!tbk_hk_fast_matches(tok, 0x3002));
-  CHECK(!tbk_hk_fast_matches(tok, 0xD55C));
-  CHECK(tbk_hk_fast_matches(tok, 0x65E5));
+  CHECK(none > 70);
+  /* and the probe tells the cases apart */
+  CHECK_INT(tbk_token_probe(tok, 0xE9), 2);   /* é: a word by the third alternative */
+  CHECK_INT(tbk_token_probe(tok, 0x3002), 0); /* the CJK full stop */
+  CHECK_INT(tbk_token_probe(tok, 0xD55C), 2); /* a Hangul syllable */
+  CHECK_INT(tbk_token_probe(tok, 0x65E5), 1);
+  /* モジュール (mod_ssl)。日 */
   TOKENS("\xE3\x83\xA2\xE3\x82\xB8\xE3\x83\xA5\xE3\x83\xBC\xE3\x83\xAB (mod_ssl)\xE3\x80\x82\xE6\x97\xA5",
          "\xE3\x83\xA2\xE3\x82\xB8 \xE3\x82\xB8\xE3\x83\xA5 \xE3\x83\xA5\xE3\x83\xBC "
          "\xE3\x83\xBC\xE3\x83\xAB mod_ssl \xE6\x97\xA5");
+  /* 「東京」、“quoted”—dash：end */
+  TOKENS("\xE3\x80\x8C\xE6\x9D\xB1\xE4\xBA\xAC\xE3\x80\x8D\xE3\x80\x81\xE2\x80\x9Cquoted\xE2\x80\x9D"
+         "\xE2\x80\x94" "dash\xEF\xBC\x9A" "end",
+         "\xE6\x9D\xB1\xE4\xBA\xAC quoted dash end");
 }
 
 static void md5_of(const char *s, size_t n, char hex[33]) {
@@ -380,7 +389,7 @@ int main(void) {
   test_utf8();
   test_tokenize();
   test_tokenize_paths();
-  test_tokenize_hk_fast();
+  test_tokenize_fast_classes();
   test_measure();
   test_md5();
   test_json();

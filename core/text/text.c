@@ -328,10 +328,20 @@ static int has_sea(const char *s, size_t n) {
  * match is that letter alone (the first alternative is tried first), so
  * tokenize_pcre takes it without a PCRE2 call: in Chinese and Japanese
  * text that was one call per letter. tbk_hk_fast_matches checks every
- * one of them against PCRE2 (test_text). */
+ * one of them against PCRE2 (test_text, tbk_token_probe). */
 int tbk_hk_fast(uint32_t c) {
   return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC ||
          (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFC);
+}
+
+/* Code points that start no match (punctuation and spaces of the general,
+ * CJK and fullwidth blocks): PCRE2 would only scan past them, and at the
+ * end of a Chinese or Japanese run it scanned them to fail. Checked
+ * against PCRE2 like tbk_hk_fast. */
+int tbk_no_token(uint32_t c) {
+  return (c >= 0x2010 && c <= 0x2027) || (c >= 0x3000 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
+         (c >= 0x3014 && c <= 0x301F) || c == 0x30FB || (c >= 0xFF01 && c <= 0xFF0F) ||
+         (c >= 0xFF1A && c <= 0xFF20);
 }
 
 /* The first match of TOKEN_PATTERN in s[start, n) as [*m0, *m1), *hk when
@@ -339,15 +349,20 @@ int tbk_hk_fast(uint32_t c) {
 static int next_match(tbk_tokenizer *t, const char *s, size_t n, size_t start, size_t *m0, size_t *m1,
                       int *hk) {
   const unsigned char *u = (const unsigned char *)s;
-  /* An ASCII byte other than [A-Za-z0-9_] starts no alternative. */
-  while (start < n && u[start] < 0x80 && !tbk_ascii_word(u[start])) start++;
-  if (start >= n) return 0;
-  if (u[start] >= 0xE3 && u[start] <= 0xE9 && start + 3 <= n && tbk_utf8_seq(u + start, n - start) == 3 &&
-      tbk_hk_fast(tbk_utf8_decode(u + start, 3))) {
-    *m0 = start;
-    *m1 = start + 3;
-    *hk = 1;
-    return 1;
+  for (;;) {
+    /* An ASCII byte other than [A-Za-z0-9_] starts no alternative. */
+    while (start < n && u[start] < 0x80 && !tbk_ascii_word(u[start])) start++;
+    if (start >= n) return 0;
+    if (u[start] < 0xE2 || u[start] > 0xEF || start + 3 > n || tbk_utf8_seq(u + start, n - start) != 3) break;
+    uint32_t c = tbk_utf8_decode(u + start, 3);
+    if (tbk_hk_fast(c)) {
+      *m0 = start;
+      *m1 = start + 3;
+      *hk = 1;
+      return 1;
+    }
+    if (!tbk_no_token(c)) break;
+    start += 3;
   }
   int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL)
                   : pcre2_match(t->code, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, t->match, NULL);
@@ -360,17 +375,17 @@ static int next_match(tbk_tokenizer *t, const char *s, size_t n, size_t start, s
   return 1;
 }
 
-int tbk_hk_fast_matches(tbk_tokenizer *t, uint32_t c) {
+int tbk_token_probe(tbk_tokenizer *t, uint32_t c) {
   char e[4];
+  if (c < 0x80) return -1;
   size_t k = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  if (c < 0x80) return 0;
   for (size_t i = k; i-- > 1; c >>= 6) e[i] = (char)(0x80 | (c & 0x3F));
   e[0] = (char)((k == 2 ? 0xC0 : k == 3 ? 0xE0 : 0xF0) | c);
   int rc = t->jit ? pcre2_jit_match(t->code, (PCRE2_SPTR)e, k, 0, PCRE2_NO_UTF_CHECK, t->match, NULL)
                   : pcre2_match(t->code, (PCRE2_SPTR)e, k, 0, PCRE2_NO_UTF_CHECK, t->match, NULL);
-  if (rc < 2) return 0;
+  if (rc < 0) return 0;
   PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->match);
-  return ov[0] == 0 && ov[1] == k && ov[2] == 0 && ov[3] == k;
+  return rc >= 2 && ov[0] == 0 && ov[1] == k && ov[2] == 0 && ov[3] == k ? 1 : 2;
 }
 
 /* Han and Kana letters in a row (no space or punctuation between) become

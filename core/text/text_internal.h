@@ -26,12 +26,14 @@ static inline int tbk_ascii_word(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* A code point the tokenizer takes as a lone Han/Kana letter without
- * asking PCRE2; tbk_hk_fast_matches says whether PCRE2 agrees (the
- * pattern's first alternative matches exactly that code point alone), for
- * test_text to check every one of them. */
+/* Code points the tokenizer classifies without PCRE2: a lone Han/Kana
+ * letter (tbk_hk_fast) or one that starts no token (tbk_no_token).
+ * tbk_token_probe asks PCRE2 about c alone: 0 no match, 1 the pattern's
+ * first alternative matches exactly c, 2 another match; -1 for ASCII.
+ * test_text checks every classified code point with it. */
 int tbk_hk_fast(uint32_t c);
-int tbk_hk_fast_matches(tbk_tokenizer *t, uint32_t c);
+int tbk_no_token(uint32_t c);
+int tbk_token_probe(tbk_tokenizer *t, uint32_t c);
 
 /* MD5 with one digest context reused across calls (one per page), which
  * saves OpenSSL's per-call context setup on pages with many blocks. */
