@@ -448,15 +448,7 @@ def labels_cases():
 def one_site():
     """A training set of one site: tbk-train warns (no cross-site CV, no
     operating points) and tbk-predict -p says why it refuses the model."""
-    syn = TMP + "/onesite"
-    if not os.path.exists(syn + "/manifest.tsv"):
-        subprocess.run([sys.executable, SRC + "/datasets/synth_sites.py", "--out", syn, "--sites", "1", "--pages", "6",
-                        "--seed", "4"], stdout=subprocess.DEVNULL, check=True)
-    rows = [TMP + "/one.svm", TMP + "/one.words", TMP + "/one.meta"]
-    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/one.jsonl", syn + "/manifest.tsv"],
-                   stderr=subprocess.DEVNULL, check=True)
-    subprocess.run([PROGS["features"], "--labels", TMP + "/one.jsonl", "-o", rows[0], "--words", rows[1], "--meta",
-                    rows[2], syn + "/manifest.tsv"], stderr=subprocess.DEVNULL)
+    syn, rows = synth_rows("one", 1, 4)
     case("class5 one training site", "train", ["-q", "-o", "one.model"] + rows, 0,
          err=r"^tbk-train: warning: rows from 1 site: no cross-site CV, so the model gets no operating points",
          present=[TMP + "/one.model"], secs=20)
@@ -590,18 +582,25 @@ def gold_files():
         os.remove(TMP + "/gold.jsonl")
 
 
+def synth_rows(stem, sites, seed):
+    """Synthetic sites (6 pages each) labelled and featurized: the manifest's
+    directory and the rows STEM.svm, STEM.words, STEM.meta."""
+    syn = TMP + "/synth-" + stem
+    if not os.path.exists(syn + "/manifest.tsv"):
+        subprocess.run([sys.executable, SRC + "/datasets/synth_sites.py", "--out", syn, "--sites", str(sites), "--pages",
+                        "6", "--seed", str(seed)], stdout=subprocess.DEVNULL, check=True)
+    rows = [TMP + "/%s.%s" % (stem, ext) for ext in ("svm", "words", "meta")]
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/" + stem + ".jsonl", syn + "/manifest.tsv"],
+                   stderr=subprocess.DEVNULL, check=True)
+    subprocess.run([PROGS["features"], "--labels", TMP + "/" + stem + ".jsonl", "-o", rows[0], "--words", rows[1],
+                    "--meta", rows[2], syn + "/manifest.tsv"], stderr=subprocess.DEVNULL)
+    return syn, rows
+
+
 def cv_full_stdout():
     """tbk-eval cv whose table cannot be written (stdout on a full disk):
     exit 4 and neither --out nor its staging directory left."""
-    syn = TMP + "/synth"
-    if not os.path.exists(syn + "/manifest.tsv"):
-        subprocess.run([sys.executable, SRC + "/datasets/synth_sites.py", "--out", syn, "--sites", "3", "--pages", "6",
-                        "--seed", "3"], stdout=subprocess.DEVNULL, check=True)
-    rows = [TMP + "/cv.svm", TMP + "/cv.words", TMP + "/cv.meta"]
-    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", TMP + "/cv.jsonl", syn + "/manifest.tsv"],
-                   stderr=subprocess.DEVNULL, check=True)
-    subprocess.run([PROGS["features"], "--labels", TMP + "/cv.jsonl", "-o", rows[0], "--words", rows[1], "--meta",
-                    rows[2], syn + "/manifest.tsv"], stderr=subprocess.DEVNULL)
+    _, rows = synth_rows("cv", 3, 3)
     out = TMP + "/cvout"
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.monotonic()
