@@ -34,14 +34,12 @@ void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default;
 
 void tbk_page_free(tbk_page *p) {
   if (!p) return;
-  /* The large arrays before the DOM's many small nodes: a large free makes
-   * malloc consolidate the small free chunks, which then are few. */
+  if (p->doc) xmlFreeDoc(p->doc);
   free(p->nodes);
   free(p->runs);
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
-  if (p->doc) xmlFreeDoc(p->doc);
   free(p);
 }
 
@@ -113,6 +111,11 @@ static int append_text(walker *w, xmlNode *x, uint32_t owner) {
     if (c > 0x20 && c < 0x7F) {
       /* Printable ASCII, most of any page: copied by the run. */
       size_t j = i + 1;
+      for (uint64_t x; j + 8 <= n; j += 8) { /* eight bytes of 0x21..0x7E at a time */
+        memcpy(&x, u + j, 8);
+        const uint64_t lo7 = x & 0x7F7F7F7F7F7F7F7FULL;
+        if ((x | (lo7 + 0x0101010101010101ULL) | ~(lo7 + 0x5F5F5F5F5F5F5F5FULL)) & 0x8080808080808080ULL) break;
+      }
       while (j < n && u[j] > 0x20 && u[j] < 0x7F) j++;
       memcpy(t->data + t->len, s + i, j - i);
       t->len += j - i;
@@ -298,10 +301,15 @@ static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) 
   uint32_t v = n->nth;
   do *--d = (char)('0' + v % 10); while (v /= 10);
   *--d = '[';
+  size_t nlen = strlen(name), slen = (size_t)(e - d);
   cur->len = lens[n->depth - 1];
-  if (tbk_buf_append(cur, "/", 1) || tbk_buf_append(cur, name, strlen(name)) ||
-      tbk_buf_append(cur, d, (size_t)(e - d)))
-    return -1;
+  if (tbk_buf_reserve(cur, 1 + nlen + slen)) return -1;
+  char *o = cur->data + cur->len;
+  *o++ = '/';
+  memcpy(o, name, nlen);
+  memcpy(o + nlen, d, slen);
+  o[nlen + slen] = '\0';
+  cur->len += 1 + nlen + slen;
   lens[n->depth] = cur->len;
   return 0;
 }
