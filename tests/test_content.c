@@ -24,6 +24,15 @@ static const char PAGE[] =
     "<p>A paragraph that mentions JavaScript and enabling it, in a long sentence about the city's new "
     "traffic website, which lists the closures of every road near the bridge for the coming winter "
     "months and the detours drivers can take.</p>"
+    "<div>Advertisement</div>"
+    "<p>Monday, November 18, 2019, 04:05 pm PT</p>"
+    "<p>Updated: 19/11/2019 10:02</p>"
+    "<p>On May 4, 2019 the council voted for the bridge.</p>"
+    "<h3>Sign up for our newsletter</h3>"
+    "<h3>How the money was raised</h3>"
+    "<p>Tags: bridges, harbour, traffic</p>"
+    "<table><tr><td>Visitors</td><td>1192</td></tr></table>"
+    "<ul><li><a href=\"/2019/09\">September (12)</a></li><li>Steel (40%) and concrete</li></ul>"
     "</article></body></html>";
 
 typedef struct expect {
@@ -65,9 +74,11 @@ int main(void) {
   tbk_content_options_init(&co);
   co.min_kept_words = 0; /* the fallback would bring back what a page this short loses */
 
-  /* The default: captions, credit lines and script notices go; a table,
-   * a quotation in a <figure> and a long paragraph that merely names
-   * JavaScript stay. */
+  /* The default: captions, credit lines, script notices, an ad's label,
+   * bare dates, a sign-up heading, the tag line and an archive entry go; a
+   * table, a quotation in a <figure>, a long paragraph that merely names
+   * JavaScript, a sentence with a date, another heading, a list item with
+   * a parenthesis and a number alone stay. */
   static const expect deflt[] = {
       {"Harbour bridge opens", 1},
       {"The new harbour bridge opened", 1},
@@ -80,6 +91,16 @@ int main(void) {
       {"Length in metres", 1},
       {"finest crossing", 1},
       {"A paragraph that mentions JavaScript", 1},
+      {"Advertisement", 0},
+      {"Monday, November 18, 2019", 0},
+      {"Updated: 19/11/2019", 0},
+      {"On May 4, 2019 the council", 1},
+      {"Sign up for our newsletter", 0},
+      {"How the money was raised", 1},
+      {"Tags: bridges", 0},
+      {"September (12)", 0},
+      {"Steel (40%)", 1},
+      {"1192", 1},
   };
   check_units(p, ux, &co, deflt, sizeof deflt / sizeof *deflt);
 

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "predict_internal.h"
 #include "units.h"
 #include "util.h"
 
@@ -33,69 +33,6 @@ static int is_headline(const tbk_units *ux, size_t i) {
   return v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5;
 }
 
-/* ASCII case-insensitive: does hay (n bytes) hold needle (lower case)? */
-static int has_word(const char *hay, size_t n, const char *needle) {
-  size_t m = strlen(needle);
-  for (size_t i = 0; i + m <= n; i++) {
-    size_t j = 0;
-    while (j < m && (hay[i + j] | 0x20) == needle[j]) j++;
-    if (j == m) return 1;
-  }
-  return 0;
-}
-
-/* Whether an element's class or id holds one of a list of words. */
-typedef struct named {
-  const char *const *words;
-  int in_value, hit;
-} named;
-
-static void on_attr(void *ctx, const char *name, const char *chunk) {
-  named *a = ctx;
-  if (!chunk) {
-    a->in_value = 0;
-    return;
-  }
-  if (!a->in_value) a->in_value = strcasecmp(name, "class") == 0 || strcasecmp(name, "id") == 0 ? 1 : -1;
-  for (size_t w = 0; a->in_value > 0 && !a->hit && a->words[w]; w++) a->hit = has_word(chunk, strlen(chunk), a->words[w]);
-}
-
-/* The unit's line element or an ancestor that holds little more than the
- * unit (its wrapper, not the article around it) is named by one of words. */
-static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const char *const *words) {
-  named a = {words, 0, 0};
-  uint32_t limit = ux->u[i].chars + 400;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit && !a.hit; k = page->nodes[k].parent)
-    tbk_node_attrs(&page->nodes[k], on_attr, &a);
-  return a.hit;
-}
-
-/* An image's caption or credit line: text in a <figcaption>, in a
- * <figure> (unless in a table, quotation, code or list the figure
- * holds), or in a small element named caption or credit. No gold set
- * counts them as main text (EVALUATION.md "Content stage"). */
-static int is_caption(const tbk_page *page, const tbk_units *ux, size_t i) {
-  static const char *const words[] = {"caption", "credit", NULL};
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE; k = page->nodes[k].parent) {
-    int tag = page->nodes[k].tag;
-    if (tag == TBK_TAG_FIGCAPTION || tag == TBK_TAG_FIGURE) return 1;
-    if (tag == TBK_TAG_TABLE || tag == TBK_TAG_PRE || tag == TBK_TAG_BLOCKQUOTE || tag == TBK_TAG_UL ||
-        tag == TBK_TAG_OL)
-      break;
-  }
-  return named_near(page, ux, i, words);
-}
-
-/* "This slideshow requires JavaScript", "Please enable JavaScript": what
- * a page shows a browser without scripts, never the article. */
-static int is_script_notice(const char *t, size_t n) {
-  static const char *const verbs[] = {"requires", "require", "enable", "disabled", "turn on", "support", NULL};
-  if (!has_word(t, n, "javascript")) return 0;
-  for (size_t w = 0; verbs[w]; w++)
-    if (has_word(t, n, verbs[w])) return 1;
-  return 0;
-}
-
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
   long comment = vocab_col(ux, ux->attr_anc, "comment");
@@ -118,7 +55,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
       int byline = n > 3 && (t[0] == 'B' || t[0] == 'b') && t[1] == 'y' && t[2] == ' ';
       if (byline || v[ux->anc_col + UA_TIME] > 0) keep[i] = 0;
     }
-    if (keep[i] && ((v[UX_WORDS] <= 25 && is_script_notice(t, n)) || is_caption(page, ux, i))) keep[i] = 0;
+    if (keep[i] && tbk_unit_furniture(page, ux, i)) keep[i] = 0;
   }
   /* A page that keeps almost nothing has almost always lost its article
    * (a post made of a short list, a layout no training site had): then

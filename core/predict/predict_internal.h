@@ -3,6 +3,17 @@
 #define TBK_PREDICT_INTERNAL_H
 #include "model.h"
 
+/* Why a text unit is page furniture whatever the model says (content_rules.c). */
+enum {
+  TBK_FURNITURE_NOTICE = 1, /* "requires JavaScript", an ad's label, a sign-up heading */
+  TBK_FURNITURE_LINKS,      /* a tag or category line, an archive entry with its count */
+  TBK_FURNITURE_CAPTION,    /* an image's caption or credit line */
+  TBK_FURNITURE_DATE        /* a date or time stamp alone */
+};
+/* Whether unit i of ux (the units of page) is furniture: 0 no, else a
+ * TBK_FURNITURE_* reason. */
+int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
+
 /* The model a predictor was made from (borrowed). */
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr);
 #endif

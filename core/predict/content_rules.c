@@ -1,0 +1,181 @@
+/* The content stage's fixed rules: text units that are page furniture on
+ * every page, whatever the model scores them (captions, notices, labels,
+ * tag lines, bare dates). Each was measured on every gold set before it
+ * went in: EVALUATION.md "Content stage: what was measured". */
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#include "predict_internal.h"
+#include "units.h"
+
+/* ASCII case-insensitive: does hay (n bytes) hold needle (lower case)? */
+static int has_word(const char *hay, size_t n, const char *needle) {
+  size_t m = strlen(needle);
+  for (size_t i = 0; i + m <= n; i++) {
+    size_t j = 0;
+    while (j < m && (hay[i + j] | 0x20) == needle[j]) j++;
+    if (j == m) return 1;
+  }
+  return 0;
+}
+
+/* Whether an element's class or id holds one of a list of words. */
+typedef struct named {
+  const char *const *words;
+  int in_value, hit;
+} named;
+
+static void on_attr(void *ctx, const char *name, const char *chunk) {
+  named *a = ctx;
+  if (!chunk) {
+    a->in_value = 0;
+    return;
+  }
+  if (!a->in_value) a->in_value = strcasecmp(name, "class") == 0 || strcasecmp(name, "id") == 0 ? 1 : -1;
+  for (size_t w = 0; a->in_value > 0 && !a->hit && a->words[w]; w++) a->hit = has_word(chunk, strlen(chunk), a->words[w]);
+}
+
+/* The unit's line element or an ancestor that holds little more than the
+ * unit (its wrapper, not the article around it) is named by one of words. */
+static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const char *const *words) {
+  named a = {words, 0, 0};
+  uint32_t limit = ux->u[i].chars + 400;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit && !a.hit; k = page->nodes[k].parent)
+    tbk_node_attrs(&page->nodes[k], on_attr, &a);
+  return a.hit;
+}
+
+/* An image's caption or credit line: text in a <figcaption>, in a
+ * <figure> (unless in a table, quotation, code or list the figure
+ * holds), or in a small element named caption or credit. No gold set
+ * counts them as main text (EVALUATION.md "Content stage"). */
+static int is_caption(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const words[] = {"caption", "credit", NULL};
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE; k = page->nodes[k].parent) {
+    int tag = page->nodes[k].tag;
+    if (tag == TBK_TAG_FIGCAPTION || tag == TBK_TAG_FIGURE) return 1;
+    if (tag == TBK_TAG_TABLE || tag == TBK_TAG_PRE || tag == TBK_TAG_BLOCKQUOTE || tag == TBK_TAG_UL ||
+        tag == TBK_TAG_OL)
+      break;
+  }
+  return named_near(page, ux, i, words);
+}
+
+/* "This slideshow requires JavaScript", "Please enable JavaScript": what
+ * a page shows a browser without scripts, never the article. */
+static int is_script_notice(const char *t, size_t n) {
+  static const char *const verbs[] = {"requires", "require", "enable", "disabled", "turn on", "support", NULL};
+  if (!has_word(t, n, "javascript")) return 0;
+  for (size_t w = 0; verbs[w]; w++)
+    if (has_word(t, n, verbs[w])) return 1;
+  return 0;
+}
+
+/* The text, trimmed of what is not a letter or digit at both ends, is one
+ * of words (ASCII case ignored). */
+static int is_one_of(const char *t, size_t n, const char *const *words) {
+  while (n && !((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z') && (unsigned char)t[0] < 0x80) t++, n--;
+  while (n && !((t[n - 1] | 0x20) >= 'a' && (t[n - 1] | 0x20) <= 'z') && (unsigned char)t[n - 1] < 0x80) n--;
+  for (size_t w = 0; words[w]; w++)
+    if (strlen(words[w]) == n && strncasecmp(t, words[w], n) == 0) return 1;
+  return 0;
+}
+
+/* An advertisement's label ("Advertisement", "Anzeige") on its own. */
+static int is_ad_label(const char *t, size_t n) {
+  static const char *const words[] = {"advertisement", "advertising", "ad", "ads", "sponsored", "anzeige",
+                                      "werbung", "publicidad", "publicit\xc3\xa9", "pubblicit\xc3\xa0",
+                                      "reklama", NULL};
+  return is_one_of(t, n, words);
+}
+
+/* A heading that invites the reader to sign up for something. */
+static int is_signup_heading(const tbk_page *page, const tbk_units *ux, size_t i, const char *t, size_t n) {
+  static const char *const words[] = {"newsletter", "sign up", "signup", "subscribe", NULL};
+  int tag = page->nodes[ux->u[i].elem].tag;
+  if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6 || ux->u[i].words > 12) return 0;
+  for (size_t w = 0; words[w]; w++)
+    if (has_word(t, n, words[w])) return 1;
+  return 0;
+}
+
+/* "Tags: a, b", "Filed under: c": the post's tag or category line. */
+static int is_tag_line(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {"tags:", "tagged:", "tagged with:", "filed under:", "categories:",
+                                      "category:", "topics:", NULL};
+  if (words > 40) return 0;
+  for (size_t h = 0; heads[h]; h++) {
+    size_t m = strlen(heads[h]);
+    if (n >= m && strncasecmp(t, heads[h], m) == 0) return 1;
+  }
+  return 0;
+}
+
+/* "September (193)", "2019 (12)": an archive list's entry with its count. */
+static int is_archive_count(const tbk_page *page, const tbk_units *ux, size_t i, const char *t, size_t n) {
+  if (page->nodes[ux->u[i].elem].tag != TBK_TAG_LI || ux->u[i].words > 3 || n < 4 || t[n - 1] != ')') return 0;
+  size_t k = n - 1;
+  while (k > 0 && t[k - 1] >= '0' && t[k - 1] <= '9') k--;
+  return k > 1 && k < n - 1 && t[k - 1] == '(' && t[k - 2] == ' ';
+}
+
+/* A word of a date or time stamp: 2 for a month or weekday name or its
+ * abbreviation, 1 for a time-zone or am/pm letter group or a word that
+ * stamps a date ("updated", "posted on"), 0 for any other word. */
+static int date_word(const char *w, size_t n) {
+  static const char *const names[] = {"january", "february", "march", "april", "may", "june", "july",
+                                      "august", "september", "october", "november", "december", "monday",
+                                      "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", NULL};
+  static const char *const stamps[] = {"updated", "published", "posted", "last", "modified", "on", "at", "and",
+                                       "th", "st", "nd", "rd", "am", "pm", "utc", "gmt", NULL};
+  for (size_t k = 0; names[k]; k++)
+    if (n >= 3 && n <= strlen(names[k]) && strncasecmp(w, names[k], n) == 0) return 2;
+  if ((n == 4 && strncasecmp(w, "sept", 4) == 0) || (n == 4 && strncasecmp(w, "tues", 4) == 0) ||
+      (n == 5 && strncasecmp(w, "thurs", 5) == 0))
+    return 2;
+  if (n == 1) return 1; /* a.m., p.m. */
+  for (size_t k = 0; stamps[k]; k++)
+    if (strlen(stamps[k]) == n && strncasecmp(w, stamps[k], n) == 0) return 1;
+  return n <= 4 && (w[n - 1] | 0x20) == 't'; /* ET, PDT, CEST */
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The unit is a date or time stamp and nothing else ("Monday, November
+ * 18, 2019, 04:05 pm PT", "Updated: 19/11/2019 10:02"): ASCII only, every
+ * letter group a date word, with a digit, and a month or weekday name or
+ * digits joined by '/', '.', '-' or ':' (so a bare number is no date). */
+static int is_bare_date(const char *t, size_t n, size_t words) {
+  if (words > 12) return 0;
+  int digit = 0, named = 0, joined = 0;
+  for (size_t k = 0; k < n;) {
+    unsigned char c = (unsigned char)t[k];
+    if (c >= 0x80) return 0;
+    if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) {
+      size_t e = k;
+      while (e < n && ((t[e] | 0x20) >= 'a' && (t[e] | 0x20) <= 'z')) e++;
+      int d = date_word(t + k, e - k);
+      if (!d) return 0;
+      named |= d == 2;
+      k = e;
+      continue;
+    }
+    digit |= is_digit(t[k]);
+    if (k > 0 && k + 1 < n && is_digit(t[k - 1]) && is_digit(t[k + 1]) && strchr("/.-:", t[k])) joined = 1;
+    k++;
+  }
+  return digit && (named || joined);
+}
+
+int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const char *t = page->text.data + ux->u[i].start;
+  size_t n = ux->u[i].end - ux->u[i].start, words = ux->u[i].words;
+  if (words <= 25 && is_script_notice(t, n)) return TBK_FURNITURE_NOTICE;
+  if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
+  if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
+  if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
+  if (is_caption(page, ux, i)) return TBK_FURNITURE_CAPTION;
+  if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
+  return 0;
+}
