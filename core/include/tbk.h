@@ -267,6 +267,9 @@ typedef struct tbk_content_options {
                          links (0: remove them) */
   size_t min_kept_words;     /* a page keeping fewer words than this (60) */
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
+  int body;           /* 1: the article body alone, as schema.org's
+                         articleBody: no headline, byline, date, caption or
+                         standfirst (0) */
 } tbk_content_options;
 TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);
