@@ -136,6 +136,15 @@ struct tbk_predictor {
 void tbk_predictor_template_inputs(tbk_predictor *pr, int on) { pr->no_template = !on; }
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr) { return pr->m; }
 
+/* A model scores only the vectors of the extractor it was trained with:
+ * the same schema (names, kinds, options) and so the same dimension. */
+static tbk_status check_schema(const char *stage, const char *rows, const tbk_model *m, const char *schema,
+                               size_t dim, tbk_error *err) {
+  if (strcmp(schema, m->schema) == 0 && dim == m->dim) return TBK_OK;
+  return tbk_fail(err, TBK_ERR_SCHEMA, "%s was trained on %s %s (dim %u); this build extracts %s (dim %zu)", stage,
+                  rows, m->schema, m->dim, schema, dim);
+}
+
 tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err) {
   *out = NULL;
   tbk_predictor *pr = calloc(1, sizeof *pr);
@@ -145,10 +154,7 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
   tbk_model_feature_options(m, &fo);
   tbk_status st = tbk_features_new(&fo, &pr->fx, err);
   if (st) { tbk_predictor_free(pr); return st; }
-  const char *schema = tbk_features_schema_id(pr->fx);
-  if (strcmp(schema, m->schema) != 0 || tbk_features_dim(pr->fx) != m->dim) {
-    st = tbk_fail(err, TBK_ERR_SCHEMA, "model was trained on features %s (dim %u); this build extracts %s (dim %zu)",
-                  m->schema, m->dim, schema, tbk_features_dim(pr->fx));
+  if ((st = check_schema("model", "features", m, tbk_features_schema_id(pr->fx), tbk_features_dim(pr->fx), err))) {
     tbk_predictor_free(pr);
     return st;
   }
@@ -157,10 +163,7 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
     const tbk_model *c = m->content;
     if ((st = tbk_units_new(&c->feat, &pr->ux, err))) { tbk_predictor_free(pr); return st; }
     tbk_units_set_fingerprints(pr->ux, 0);
-    const char *us = tbk_units_schema_id(pr->ux);
-    if (strcmp(us, c->schema) != 0 || tbk_units_dim(pr->ux) != c->dim) {
-      st = tbk_fail(err, TBK_ERR_SCHEMA, "content stage was trained on units %s (dim %u); this build extracts %s (dim %zu)",
-                    c->schema, c->dim, us, tbk_units_dim(pr->ux));
+    if ((st = check_schema("content stage", "units", c, tbk_units_schema_id(pr->ux), tbk_units_dim(pr->ux), err))) {
       tbk_predictor_free(pr);
       return st;
     }
