@@ -422,6 +422,15 @@ typedef struct key_slot {
   int used;
 } key_slot;
 
+/* The slot of key k in t (cap a power of two): its own, or the free one
+ * where it would go; *h gets its hash. */
+static size_t slot_of(const key_slot *t, size_t cap, const char *arena, const char *k, uint64_t *h) {
+  *h = tbk_hash64(k, strlen(k));
+  size_t s = *h & (cap - 1);
+  while (t[s].used && !(t[s].hash == *h && strcmp(arena + t[s].key, k) == 0)) s = (s + 1) & (cap - 1);
+  return s;
+}
+
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return (x > y) - (x < y);
@@ -444,10 +453,8 @@ tbk_status tbk_link_builder_finish(tbk_link_builder *b, tbk_link_graph *g, tbk_e
   }
   for (size_t i = 0; i < b->n_pages; i++) {
     if (b->page_key[i] == SIZE_MAX) continue;
-    const char *k = b->arena.data + b->page_key[i];
-    uint64_t h = tbk_hash64(k, strlen(k));
-    size_t s = h & (cap - 1);
-    while (t[s].used && !(t[s].hash == h && strcmp(b->arena.data + t[s].key, k) == 0)) s = (s + 1) & (cap - 1);
+    uint64_t h;
+    size_t s = slot_of(t, cap, b->arena.data, b->arena.data + b->page_key[i], &h);
     if (!t[s].used) t[s] = (key_slot){h, b->page_key[i], (uint32_t)i, 1};
   }
   size_t n = 0;
@@ -455,10 +462,8 @@ tbk_status tbk_link_builder_finish(tbk_link_builder *b, tbk_link_graph *g, tbk_e
     g->off[i] = (uint32_t)n;
     size_t end = i + 1 < b->n_pages ? b->link_start[i + 1] : b->n_links;
     for (size_t l = b->link_start[i]; l < end; l++) {
-      const char *k = b->arena.data + b->links[l];
-      uint64_t h = tbk_hash64(k, strlen(k));
-      size_t s = h & (cap - 1);
-      while (t[s].used && !(t[s].hash == h && strcmp(b->arena.data + t[s].key, k) == 0)) s = (s + 1) & (cap - 1);
+      uint64_t h;
+      size_t s = slot_of(t, cap, b->arena.data, b->arena.data + b->links[l], &h);
       if (!t[s].used || t[s].page == i) continue;
       uint32_t d = t[s].page;
       /* seen[d] holds 1 + the last page that linked to d. */
