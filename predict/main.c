@@ -7,7 +7,7 @@
 #include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_MIN_KEPT, OPT_SHARD };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_SHARD };
 
 typedef struct run {
   cli_pages pages;
@@ -26,7 +26,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"output-dir", required_argument, 0, OPT_OUTPUT_DIR}, {"summary", no_argument, 0, OPT_SUMMARY},
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
-      {"no-title", no_argument, 0, OPT_NO_TITLE}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
+      {"no-title", no_argument, 0, OPT_NO_TITLE}, {"body", no_argument, 0, OPT_BODY}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
       {"shard", required_argument, 0, OPT_SHARD}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
@@ -52,6 +52,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_STAGE: r->stage = cli_choice("--stage", optarg, stages, "template, combined or content"); break;
     case OPT_KEEP: copt->keep_comments = cli_choice("--keep", optarg, keeps, "comments") == 0; break;
     case OPT_NO_TITLE: copt->title = 0; break;
+    case OPT_BODY: copt->body = 1; break;
     case OPT_MIN_KEPT:
       copt->min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
       r->combined_only = 1;
@@ -78,8 +79,8 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   if (tbk_model_load(mp, model, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   const tbk_content_options *copt = &r->ro.content;
   int units = r->stage < 0 ? tbk_model_content(*model) != NULL : r->stage != 0;
-  if (!units && (copt->keep_comments || !copt->title || r->combined_only))
-    cli_usage_error("--keep, --no-title and --min-kept-words apply to --stage combined");
+  if (!units && (copt->keep_comments || !copt->title || copt->body || r->combined_only))
+    cli_usage_error("--keep, --no-title, --body and --min-kept-words apply to --stage combined");
   if (tbk_render_options_for(*model, r->stage, r->threshold, r->precision, &r->ro, &err))
     cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   tbk_predictor *pred;

@@ -10,7 +10,9 @@
 
 static const char PAGE[] =
     "<html><head><title>Harbour bridge opens - Coast News</title></head><body>"
-    "<article><h1>Harbour bridge opens</h1>"
+    "<article><h1>Harbour bridge opens</h1><h2>Three years of work end</h2>"
+    "<div class=\"article-byline\">Jo Lee, harbour reporter</div>"
+    "<p class=\"standfirst\">The city's longest crossing carries its first cars.</p>"
     "<p>The new harbour bridge opened to traffic on Monday after three years of work.</p>"
     "<figure><img src=\"a.jpg\"><figcaption>The bridge at dawn on its first day.</figcaption>"
     "<span>Photo: Jo Lee</span></figure>"
@@ -81,6 +83,9 @@ int main(void) {
    * a parenthesis and a number alone stay. */
   static const expect deflt[] = {
       {"Harbour bridge opens", 1},
+      {"Three years of work end", 1},
+      {"Jo Lee, harbour", 1},
+      {"longest crossing", 1},
       {"The new harbour bridge opened", 1},
       {"The bridge at dawn", 0},
       {"Photo: Jo Lee", 0},
@@ -103,6 +108,23 @@ int main(void) {
       {"1192", 1},
   };
   check_units(p, ux, &co, deflt, sizeof deflt / sizeof *deflt);
+
+  /* --body (schema.org articleBody): the headline, the heading before the
+   * first paragraph, the byline and the standfirst go too; the body's
+   * paragraphs and its later headings stay. */
+  static const expect body[] = {
+      {"Harbour bridge opens", 0},      {"Three years of work end", 0},     {"Jo Lee, harbour", 0},
+      {"longest crossing", 0},          {"The new harbour bridge opened", 1}, {"Engineers said", 1},
+      {"How the money was raised", 1},  {"The bridge at dawn", 0},
+  };
+  co.body = 1;
+  check_units(p, ux, &co, body, sizeof body / sizeof *body);
+  tbk_buf text = {0};
+  unsigned char *keep = calloc(tbk_units_count(ux), 1);
+  CHECK_INT(tbk_render_units_text(p, ux, keep, &co, &text, NULL), TBK_OK);
+  CHECK(text.len == 0); /* no headline line either */
+  tbk_buf_free(&text);
+  free(keep);
 
   tbk_page_free(p);
   tbk_units_free(ux);

@@ -47,7 +47,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
      * user keeps comments, and then it stays unless it is mostly links
      * (reply / report rows). Measured in EVALUATION.md. */
     if (comment >= 0 && v[comment] > 0) keep[i] = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
-    if (!o->title && is_headline(ux, i)) keep[i] = 0;
+    if ((!o->title || o->body) && is_headline(ux, i)) keep[i] = 0;
     /* A short dateline or byline (a <time> element, "By Ann Smith") is
      * page furniture to two of the three gold sets and neutral to the
      * third: measured in EVALUATION.md. */
@@ -56,6 +56,15 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
       if (byline || v[ux->anc_col + UA_TIME] > 0) keep[i] = 0;
     }
     if (keep[i] && tbk_unit_furniture(page, ux, i)) keep[i] = 0;
+    if (keep[i] && o->body && tbk_unit_outside_body(page, ux, i)) keep[i] = 0;
+  }
+  /* The body starts at its first paragraph: headings before it are the
+   * headline's and standfirst's. */
+  for (size_t i = 0; o->body && i < ux->n; i++) {
+    if (!keep[i]) continue;
+    int tag = page->nodes[ux->u[i].elem].tag;
+    if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6) break;
+    keep[i] = 0;
   }
   /* A page that keeps almost nothing has almost always lost its article
    * (a post made of a short list, a layout no training site had): then
@@ -66,7 +75,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     if (keep[i]) kept += ux->values[i * ux->dim + UX_WORDS];
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
-      if (unit_p[i] < o->fallback_threshold && (o->title || !is_headline(ux, i))) keep[i] = 1;
+      if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i))) keep[i] = 1;
 }
 
 /* The headline in the title: sites append or prepend their name with a
@@ -113,7 +122,7 @@ tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, cons
       have_headline = 1;
     }
   }
-  if (o->title && ux->title[0] && !have_headline) {
+  if (o->title && !o->body && ux->title[0] && !have_headline) {
     char h[sizeof ux->title];
     headline(ux->title, h, sizeof h);
     if (h[0] && (tbk_buf_puts(out, h) || tbk_buf_append(out, "\n", 1))) return TBK_ERR_NOMEM;

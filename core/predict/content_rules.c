@@ -179,3 +179,12 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
   return 0;
 }
+
+int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const meta[] = {"byline", "author", "dateline", "timestamp", "date", "published", NULL};
+  static const char *const lead[] = {"standfirst", "dek", "subtitle", "summary", "description", "excerpt",
+                                     "teaser", NULL};
+  if (page->nodes[ux->u[i].elem].tag == TBK_TAG_H1) return 1;
+  if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return 1;
+  return ux->u[i].words <= 80 && named_near(page, ux, i, lead);
+}

@@ -13,6 +13,10 @@ enum {
 /* Whether unit i of ux (the units of page) is furniture: 0 no, else a
  * TBK_FURNITURE_* reason. */
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
+/* Whether unit i is outside schema.org's articleBody though it belongs to
+ * the article: its headline (h1), byline or date line, standfirst or
+ * summary (by the class or id of a small element around it). */
+int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
 /* The model a predictor was made from (borrowed). */
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr);
