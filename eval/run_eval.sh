@@ -169,7 +169,7 @@ for d in $GOLD_SETS; do
   fi
   log "predict + score: $d"
   rm -rf "$WORK/pred/$d" "$WORK/pred/$d.template" "$WORK/pred/$d.content" "$WORK/pred/$d.comments" \
-    "$WORK/pred/$d.no-title"
+    "$WORK/pred/$d.no-title" "$WORK/pred/$d.body"
   # Every page of the gold data sets has gold, so the whole manifest is run.
   pages=$(($(wc -l < "$DATA/$d/manifest.tsv") - 1))
   timed "$d" "$pages" "$DATA/$d/pages" \
@@ -186,6 +186,10 @@ for d in $GOLD_SETS; do
   "$PREDICT" -m "$WORK/models/no-$d.two.model" --no-title --output-dir "$WORK/pred/$d.no-title" \
     "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
   score "$d" tbk-no-title "$WORK/pred/$d.no-title"
+  # The articleBody alone (schema.org): what scrapinghub_aeb's gold is.
+  "$PREDICT" -m "$WORK/models/no-$d.two.model" --body --output-dir "$WORK/pred/$d.body" \
+    "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
+  score "$d" "tbk --body" "$WORK/pred/$d.body"
   if [ "$d" = dragnet ]; then
     "$PREDICT" -m "$WORK/models/no-$d.two.model" --keep comments --output-dir "$WORK/pred/$d.comments" \
       "$DATA/$d/manifest.tsv" || [ $? -eq 3 ]
