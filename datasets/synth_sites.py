@@ -1003,7 +1003,10 @@ STYLES = [("table", style_table), ("div", style_div), ("html5", style_html5), ("
 
 def render(site, page):
     b = Builder(site, page)
-    root, doctype = STYLES[site.style][1](b)
+    style = site.style
+    if getattr(page, "is_section", False) and getattr(site, "links", None) == "foreign":
+        style = (style + 1) % len(STYLES)
+    root, doctype = STYLES[style][1](b)
     out = [doctype]
     serialize(root, out)
     html = "".join(out).replace("\n\n", "\n") + "\n"
@@ -1125,7 +1128,8 @@ README_LINKS = """<!-- --links {links} -->
 With `--links {links}` every site also has one section page per menu section
 (`section/NN/`, in the site's template; `missing`: not written, so the menu leads
 out of the crawl; `dynamic`: written, but the menu's links are `href="#"` with
-a JavaScript call), and `nodes.jsonl` holds the node-level gold template: one
+a JavaScript call; `foreign`: written in the next template style, so the
+pages the menu links to do not share the articles' template), and `nodes.jsonl` holds the node-level gold template: one
 line per element of each page that tbk's page model holds (nothing under head,
 script, style...), in document order: `site`, `page`, `xpath`, `tag`, `template`
 (1: made by the site's template and on every page; 0: in the article, a
@@ -1147,11 +1151,12 @@ def main(argv=None):
     ap.add_argument("--manifest", action="store_true",
                     help="print the path of the written manifest.tsv on stdout")
     ap.add_argument("--warc", metavar="FILE", help="also write all pages as WARC/1.0 (.warc or .warc.gz)")
-    ap.add_argument("--links", choices=["menu", "missing", "dynamic"],
+    ap.add_argument("--links", choices=["menu", "missing", "dynamic", "foreign"],
                     help="menus that link to section pages (one per menu section, in the template), "
                          "and the node-level gold template in nodes.jsonl: menu (the section pages are "
                          "written), missing (they are not: the menu leads out of the crawl), dynamic "
-                         "(written, but the menu's links are JavaScript calls)")
+                         "(written, but the menu's links are JavaScript calls), foreign (written in "
+                         "another template style)")
     args = ap.parse_args(argv)
     if args.sites < 1 or args.pages < 1:
         ap.error("--sites and --pages must be >= 1")
@@ -1183,7 +1188,7 @@ def main(argv=None):
         for s in sites:
             os.makedirs(os.path.join(out, "pages", s.key))
             os.makedirs(os.path.join(out, "gold", s.key))
-            written = s.pages + (s.section_pages if args.links in ("menu", "dynamic") else [])
+            written = s.pages + (s.section_pages if args.links not in (None, "missing") else [])
             for p in written:
                 rendered = render(s, p)
                 html, regions = rendered[0], rendered[1]
