@@ -28,6 +28,16 @@
 #include "page_internal.h"
 #include "util.h"
 
+/* splitmix64's finalizer: consecutive inputs give unrelated outputs (path
+ * steps, MinHash seeds, band keys). */
+static inline uint64_t tbk_mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 /* The page's path set: the distinct 64-bit hashes of its tag paths (attrs:
  * each step also has the element's id and class, digits left out), sorted,
  * in *out (caller frees), *n of them. Errors: TBK_ERR_NOMEM. */

@@ -9,19 +9,11 @@
 
 #include "cluster.h"
 
-static inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 void tbk_minhash(const uint64_t *set, size_t n, uint64_t seed, uint32_t k, uint64_t *sig) {
   for (uint32_t i = 0; i < k; i++) {
-    uint64_t s = mix64(seed + 0x9e3779b97f4a7c15ULL * (i + 1)), m = UINT64_MAX;
+    uint64_t s = tbk_mix64(seed + 0x9e3779b97f4a7c15ULL * (i + 1)), m = UINT64_MAX;
     for (size_t j = 0; j < n; j++) {
-      uint64_t v = mix64(set[j] ^ s);
+      uint64_t v = tbk_mix64(set[j] ^ s);
       if (v < m) m = v;
     }
     sig[i] = m;
@@ -59,9 +51,9 @@ tbk_status tbk_lsh_pairs(const uint64_t *sigs, size_t n, uint32_t bands, uint32_
     for (size_t d = 0; d < n; d++) {
       /* The band number is hashed in, so equal rows in different bands
        * are different buckets. */
-      uint64_t h = mix64(band + 1);
+      uint64_t h = tbk_mix64(band + 1);
       const uint64_t *row = sigs + d * width + (size_t)band * rows;
-      for (uint32_t r = 0; r < rows; r++) h = mix64(h ^ row[r]);
+      for (uint32_t r = 0; r < rows; r++) h = tbk_mix64(h ^ row[r]);
       kd[d] = (keyed){h, (uint32_t)d};
     }
     qsort(kd, n, sizeof *kd, cmp_keyed);

@@ -8,15 +8,6 @@
 
 #include "cluster.h"
 
-/* splitmix64's finalizer: consecutive inputs give unrelated outputs. */
-static inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
@@ -74,9 +65,9 @@ tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, 
       step = a.h;
     }
     uint64_t up = nd->parent == TBK_NONE || nd->parent >= i ? 0 : h[nd->parent];
-    h[i] = mix64(up * 0x9e3779b97f4a7c15ULL ^ step);
+    h[i] = tbk_mix64(up * 0x9e3779b97f4a7c15ULL ^ step);
     path[m++] = h[i];
-    if (has_text[i]) path[m++] = mix64(h[i] ^ TEXT_STEP);
+    if (has_text[i]) path[m++] = tbk_mix64(h[i] ^ TEXT_STEP);
   }
   free(has_text);
   qsort(path, m, sizeof *path, cmp_u64);
