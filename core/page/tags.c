@@ -19,6 +19,7 @@ static const unsigned flags_of[] = {
  * element's name, and a binary search of strcmp calls was ~250
  * instructions each. Built once; read-only after. */
 enum { SLOTS = 256 };
+_Static_assert(TBK_TAG_COUNT <= 255 && (int)TBK_TAG_COUNT < (int)SLOTS, "tag ids fit a byte and leave an empty slot");
 static uint8_t slot_tag[SLOTS]; /* 0 = empty (OTHER is never stored) */
 static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
 
