@@ -226,6 +226,17 @@ static int curve(cli_pages *pages, char **inputs, int n_inputs, const char *size
   return cli_exit(cli_pages_exit(pages));
 }
 
+typedef struct triple {
+  uint32_t g, c, i; /* group, cluster, page */
+} triple;
+
+static int cmp_triple(const void *a, const void *b) {
+  const triple *x = a, *y = b;
+  if (x->g != y->g) return x->g < y->g ? -1 : 1;
+  if (x->c != y->c) return x->c < y->c ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
 static int score(const char *path, char **refs, size_t n_refs, const char *splits) {
   static const char *const names[] = {"page", "site", "cluster"};
   table a;
@@ -270,23 +281,18 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
       tbk_cluster_agreement(gid, cid, n, &ari, &inv_purity, &err))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   if (splits) {
-    /* Rows by (group, cluster): the order sorted by group, then cluster. */
+    /* Rows by (group, cluster), each with its pages and its first page. */
     tbk_buf b = {0};
     cli_mem(tbk_buf_puts(&b, "site\tcluster\tpages\texample\n"));
-    number_strings(group, n, gid, order);
+    triple *t = malloc((n + 1) * sizeof *t);
+    if (!t) cli_die(TBK_EXIT_FAIL, "out of memory");
+    for (size_t i = 0; i < n; i++) t[i] = (triple){gid[i], cid[i], (uint32_t)i};
+    qsort(t, n, sizeof *t, cmp_triple);
     for (size_t i = 0, j; i < n; i = j) {
-      for (j = i; j < n && gid[order[j]] == gid[order[i]];) j++;
-      /* Within the group: count each cluster (a small group: quadratic). */
-      for (size_t x = i; x < j; x++) {
-        size_t first = x;
-        for (size_t y = i; y < x; y++)
-          if (cid[order[y]] == cid[order[x]]) first = y;
-        if (first != x) continue;
-        size_t c = 0;
-        for (size_t y = x; y < j; y++) c += cid[order[y]] == cid[order[x]];
-        cli_mem(tbk_buf_printf(&b, "%s\t%s\t%zu\t%s\n", group[order[x]], cluster[order[x]], c, a.cell[order[x] * 3]));
-      }
+      for (j = i; j < n && t[j].g == t[i].g && t[j].c == t[i].c;) j++;
+      cli_mem(tbk_buf_printf(&b, "%s\t%s\t%zu\t%s\n", group[t[i].i], cluster[t[i].i], j - i, a.cell[t[i].i * 3]));
     }
+    free(t);
     write_file(splits, &b);
     tbk_buf_free(&b);
   }
