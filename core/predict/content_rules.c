@@ -148,7 +148,7 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
  * digits joined by '/', '.', '-' or ':' (so a bare number is no date). */
 static int is_bare_date(const char *t, size_t n, size_t words) {
   if (words > 12) return 0;
-  int digit = 0, named = 0, joined = 0;
+  int digit = 0, month_or_day = 0, joined = 0;
   for (size_t k = 0; k < n;) {
     unsigned char c = (unsigned char)t[k];
     if (c >= 0x80) return 0;
@@ -157,7 +157,7 @@ static int is_bare_date(const char *t, size_t n, size_t words) {
       while (e < n && ((t[e] | 0x20) >= 'a' && (t[e] | 0x20) <= 'z')) e++;
       int d = date_word(t + k, e - k);
       if (!d) return 0;
-      named |= d == 2;
+      month_or_day |= d == 2;
       k = e;
       continue;
     }
@@ -165,7 +165,7 @@ static int is_bare_date(const char *t, size_t n, size_t words) {
     if (k > 0 && k + 1 < n && is_digit(t[k - 1]) && is_digit(t[k + 1]) && strchr("/.-:", t[k])) joined = 1;
     k++;
   }
-  return digit && (named || joined);
+  return digit && (month_or_day || joined);
 }
 
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
