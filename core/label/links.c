@@ -170,77 +170,81 @@ static int put_authority(const char *a, size_t n, int https, tbk_buf *out) {
   return 0;
 }
 
-int tbk_url_resolve(const char *base, const char *href, size_t n, tbk_buf *out) {
-  /* Browsers strip leading and trailing C0 controls and spaces, drop tabs
-   * and newlines anywhere, and read '\' as '/' in http(s) URLs. */
+/* Browsers strip leading and trailing C0 controls and spaces, drop tabs
+ * and newlines anywhere, and read '\\' as '/' in http(s) URLs. */
+static int clean_href(const char *href, size_t n, tbk_buf *ref) {
   while (n && (unsigned char)href[0] <= 0x20) href++, n--;
   while (n && (unsigned char)href[n - 1] <= 0x20) n--;
-  tbk_buf ref = {0}, path = {0}, merged = {0};
-  int rc = 1;
-  if (tbk_buf_reserve(&ref, n + 1)) return -1;
+  if (tbk_buf_reserve(ref, n + 1)) return -1;
   for (size_t i = 0; i < n; i++) {
     char c = href[i];
     if (c == '\t' || c == '\n' || c == '\r') continue;
     if (c == '\\') c = '/';
-    if (tbk_buf_append(&ref, &c, 1)) goto nomem;
+    if (tbk_buf_append(ref, &c, 1)) return -1;
   }
-  url_parts r, b;
-  url_split(ref.data ? ref.data : "", ref.len, &r);
-  if (!ref.len || ref.data[0] == '#') goto done;
-  if (r.has_scheme && !scheme_is(&r, "http") && !scheme_is(&r, "https")) goto done;
+  return 0;
+}
+
+/* RFC 3986 5.2.2's target before it is written: whose scheme, which
+ * authority and query; its dot-free path is in a buffer beside it. */
+typedef struct url_target {
   const url_parts *scheme_of;
-  const char *auth;
-  size_t auth_n;
-  const char *query = NULL;
-  size_t query_n = 0;
-  int has_query = 0;
-  if (r.has_scheme && r.has_auth) {
-    scheme_of = &r;
-    auth = r.auth, auth_n = r.auth_n;
-    if (remove_dots(r.path, r.path_n, &path)) goto nomem;
-    query = r.query, query_n = r.query_n, has_query = r.has_query;
+  const char *auth, *query;
+  size_t auth_n, query_n;
+  int has_query;
+} url_target;
+
+static void take_query(url_target *t, const url_parts *u) {
+  t->query = u->query, t->query_n = u->query_n, t->has_query = u->has_query;
+}
+
+/* A reference with its own authority keeps its path and query. */
+static int own_authority(const url_parts *r, url_target *t, tbk_buf *path) {
+  t->auth = r->auth, t->auth_n = r->auth_n;
+  take_query(t, r);
+  return remove_dots(r->path, r->path_n, path) ? -1 : 1;
+}
+
+/* A relative path is merged with the base's directory (5.2.3). */
+static int merge_path(const url_parts *r, const url_parts *b, tbk_buf *merged, tbk_buf *path) {
+  if (r->path[0] == '/') {
+    if (tbk_buf_append(merged, r->path, r->path_n)) return -1;
   } else {
-    if (!base || !*base) goto done;
-    url_split(base, strlen(base), &b);
-    if (!b.has_auth || !(scheme_is(&b, "http") || scheme_is(&b, "https"))) goto done;
-    /* "http:page" with the base's scheme is relative (RFC 3986 5.2.2's
-     * non-strict reading, as browsers do); another scheme names no host. */
-    if (r.has_scheme && !scheme_is(&b, r.scheme_n == 4 ? "http" : "https")) goto done;
-    scheme_of = &b;
-    if (r.has_auth) {
-      auth = r.auth, auth_n = r.auth_n;
-      if (remove_dots(r.path, r.path_n, &path)) goto nomem;
-      query = r.query, query_n = r.query_n, has_query = r.has_query;
-    } else {
-      auth = b.auth, auth_n = b.auth_n;
-      if (!r.path_n) {
-        if (tbk_buf_append(&path, b.path, b.path_n)) goto nomem;
-        if (r.has_query) query = r.query, query_n = r.query_n, has_query = 1;
-        else query = b.query, query_n = b.query_n, has_query = b.has_query;
-      } else {
-        if (r.path[0] == '/') {
-          if (tbk_buf_append(&merged, r.path, r.path_n)) goto nomem;
-        } else {
-          size_t keep = b.path_n;
-          while (keep && b.path[keep - 1] != '/') keep--;
-          if (!b.path_n && tbk_buf_append(&merged, "/", 1)) goto nomem;
-          if (tbk_buf_append(&merged, b.path, keep) || tbk_buf_append(&merged, r.path, r.path_n)) goto nomem;
-        }
-        if (remove_dots(merged.data, merged.len, &path)) goto nomem;
-        query = r.query, query_n = r.query_n, has_query = r.has_query;
-      }
-    }
+    size_t keep = b->path_n;
+    while (keep && b->path[keep - 1] != '/') keep--;
+    if (!b->path_n && tbk_buf_append(merged, "/", 1)) return -1;
+    if (tbk_buf_append(merged, b->path, keep) || tbk_buf_append(merged, r->path, r->path_n)) return -1;
   }
-  if (!auth_n) goto done;
-  int https = scheme_is(scheme_of, "https");
-  size_t start = out->len;
-  if (tbk_buf_puts(out, https ? "https://" : "http://") || put_authority(auth, auth_n, https, out)) goto nomem_out;
-  size_t path_at = out->len;
-  if (!path.len || path.data[0] != '/') {
-    if (tbk_buf_append(out, "/", 1)) goto nomem_out;
+  return remove_dots(merged->data, merged->len, path) ? -1 : 1;
+}
+
+/* 1 the target is an http(s) URL, 0 it names none, -1 out of memory. The
+ * target may point into b, so b lives in the caller. */
+static int resolve_target(const url_parts *r, const char *base, url_parts *b, url_target *t, tbk_buf *merged,
+                          tbk_buf *path) {
+  if (r->has_scheme && r->has_auth) {
+    t->scheme_of = r;
+    return own_authority(r, t, path);
   }
-  if (path.len && pct_norm(path.data, path.len, out)) goto nomem_out;
-  /* A trailing index file names its directory. */
+  if (!base || !*base) return 0;
+  url_split(base, strlen(base), b);
+  if (!b->has_auth || !(scheme_is(b, "http") || scheme_is(b, "https"))) return 0;
+  /* "http:page" with the base's scheme is relative (RFC 3986 5.2.2's
+   * non-strict reading, as browsers do); another scheme names no host. */
+  if (r->has_scheme && !scheme_is(b, r->scheme_n == 4 ? "http" : "https")) return 0;
+  t->scheme_of = b;
+  if (r->has_auth) return own_authority(r, t, path);
+  t->auth = b->auth, t->auth_n = b->auth_n;
+  if (!r->path_n) {
+    take_query(t, r->has_query ? r : b);
+    return tbk_buf_append(path, b->path, b->path_n) ? -1 : 1;
+  }
+  take_query(t, r);
+  return merge_path(r, b, merged, path);
+}
+
+/* A trailing index file names its directory. */
+static void drop_index_file(tbk_buf *out, size_t path_at) {
   size_t seg = out->len;
   while (seg > path_at && out->data[seg - 1] != '/') seg--;
   for (size_t k = 0; k < sizeof index_files / sizeof *index_files; k++) {
@@ -250,20 +254,45 @@ int tbk_url_resolve(const char *base, const char *href, size_t n, tbk_buf *out) 
     while (j < fl && lower((unsigned char)out->data[seg + j]) == index_files[k][j]) j++;
     if (j == fl) {
       out->len = seg;
-      break;
+      return;
     }
   }
-  if (has_query && query_n && (tbk_buf_append(out, "?", 1) || pct_norm(query, query_n, out))) goto nomem_out;
-  if (tbk_buf_reserve(out, 1)) goto nomem_out;
+}
+
+static int write_url(const url_target *t, const tbk_buf *path, tbk_buf *out) {
+  int https = scheme_is(t->scheme_of, "https");
+  if (tbk_buf_puts(out, https ? "https://" : "http://") || put_authority(t->auth, t->auth_n, https, out)) return -1;
+  size_t path_at = out->len;
+  if ((!path->len || path->data[0] != '/') && tbk_buf_append(out, "/", 1)) return -1;
+  if (path->len && pct_norm(path->data, path->len, out)) return -1;
+  drop_index_file(out, path_at);
+  if (t->has_query && t->query_n && (tbk_buf_append(out, "?", 1) || pct_norm(t->query, t->query_n, out))) return -1;
+  if (tbk_buf_reserve(out, 1)) return -1;
   out->data[out->len] = '\0';
-  rc = 0;
-  goto done;
-nomem_out:
-  out->len = start;
-  if (out->data) out->data[out->len] = '\0';
-nomem:
-  rc = -1;
-done:
+  return 0;
+}
+
+int tbk_url_resolve(const char *base, const char *href, size_t n, tbk_buf *out) {
+  tbk_buf ref = {0}, path = {0}, merged = {0};
+  url_parts r, b;
+  url_target t = {0};
+  int rc = clean_href(href, n, &ref);
+  if (rc == 0) {
+    url_split(ref.data ? ref.data : "", ref.len, &r);
+    int skip = !ref.len || ref.data[0] == '#' || (r.has_scheme && !scheme_is(&r, "http") && !scheme_is(&r, "https"));
+    rc = skip ? 0 : resolve_target(&r, base, &b, &t, &merged, &path);
+    if (rc == 1 && !t.auth_n) rc = 0;
+    if (rc == 1) {
+      size_t start = out->len;
+      rc = write_url(&t, &path, out);
+      if (rc) {
+        out->len = start;
+        if (out->data) out->data[out->len] = '\0';
+      }
+    } else if (rc == 0) {
+      rc = 1;
+    }
+  }
   tbk_buf_free(&ref);
   tbk_buf_free(&path);
   tbk_buf_free(&merged);
