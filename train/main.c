@@ -7,12 +7,13 @@
 #include "cli.h"
 #include "usage.h"
 
-enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS, OPT_SAMPLE_T, OPT_SAMPLE_C };
+enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS, OPT_SAMPLE_T, OPT_SAMPLE_C,
+       OPT_STRICT };
 
 typedef struct run {
   tbk_train_options opt;
   const char *output, *template_path;
-  int quiet, want_progress;
+  int quiet, want_progress, strict;
   unsigned context_folds;
 } run;
 
@@ -23,7 +24,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
       {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
       {"threads", required_argument, 0, OPT_THREADS},  {"sample-template", required_argument, 0, OPT_SAMPLE_T},
-      {"sample-content", required_argument, 0, OPT_SAMPLE_C},
+      {"sample-content", required_argument, 0, OPT_SAMPLE_C}, {"strict", no_argument, 0, OPT_STRICT},
       CLI_TRAIN_LONGOPTS,
       {0, 0, 0, 0}};
   static const char *const part_names[] = {"all", "text", "nontext", NULL};
@@ -41,6 +42,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_SAMPLE_C: r->opt.sample_neg = cli_double("--sample-content", optarg, 1e-6, 1.0); break;
     case OPT_THREADS: r->opt.threads = (unsigned)cli_long("--threads", optarg, 1, 256); break;
     case OPT_CONTEXT: r->context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
+    case OPT_STRICT: r->strict = 1; break;
     case 'q': r->quiet = 1; r->want_progress = CLI_PROGRESS_OFF; break;
     case CLI_OPT_PROGRESS:
     case CLI_OPT_NO_PROGRESS: cli_progress_option(&r->want_progress, c); break;
@@ -102,6 +104,10 @@ int main(int argc, char **argv) {
             tbk_dataset_sites(ds), tbk_dataset_schema(ds));
   /* Cross-site CV (cv_pr_auc, the operating points -p reads, --auto-C)
    * needs two sites: say so now, not when tbk-predict -p refuses the model. */
+  if (r.strict && skipped_rows) cli_die(TBK_EXIT_FAIL, "%zu malformed rows (--strict)", skipped_rows);
+  if (tbk_dataset_sites(ds) < 2 && r.strict)
+    cli_die(TBK_EXIT_FAIL, "rows from %zu site: no cross-site CV, so no operating points (--strict)",
+            tbk_dataset_sites(ds));
   if (tbk_dataset_sites(ds) < 2)
     cli_warn("rows from %zu site: no cross-site CV, so the model gets no operating points (tbk-predict -p will "
              "refuse it; -t works)", tbk_dataset_sites(ds));

@@ -28,6 +28,8 @@ void train_usage(void) {
          "      --context K          with --template: add the contextual pass, trained on\n"
          "                           K-fold (by site) out-of-fold first-pass probabilities\n"
          "                           (0 = none, the default)\n"
+         "      --strict             malformed rows, or rows from one site only (no\n"
+         "                           cross-site CV, no operating points), are fatal\n"
          "  -q, --quiet              no progress and no summary on stderr\n"
          CLI_PROGRESS_HELP
          "  -h, --help               show this help and exit\n"
@@ -35,7 +37,7 @@ void train_usage(void) {
          "%s\n"
          "Exit status:\n"
          "  0  ok\n"
-         "  1  fatal error (including no usable data)\n"
+         "  1  fatal error (including no usable data, and what --strict refuses)\n"
          "  2  usage error\n"
          "  3  trained, but malformed rows were skipped\n"
          "  4  model could not be written\n"

@@ -452,6 +452,9 @@ def one_site():
     case("class5 one training site", "train", ["-q", "-o", "one.model"] + rows, 0,
          err=r"^tbk-train: warning: rows from 1 site: no cross-site CV, so the model gets no operating points",
          present=[TMP + "/one.model"], secs=20)
+    case("class5 one training site --strict", "train", ["-q", "--strict", "-o", "strict.model"] + rows, 1,
+         err=r"^tbk-train: error: rows from 1 site: no cross-site CV, so no operating points \(--strict\)",
+         absent=[TMP + "/strict.model"], secs=20)
     case("class5 -p on a one-site model", "predict", ["-m", "one.model", "-p", "0.9", "-o", "one.txt",
          syn + "/manifest.tsv"], 5, err=r"^tbk-predict: error: one.model: the model stores no operating points "
          r"\(trained without cross-site CV, as on one site\): -p 0.9 needs one; give -t THRESHOLD instead",
