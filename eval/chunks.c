@@ -54,7 +54,7 @@ static void usage_chunks(void) {
          "      --key K            text (default) or text+path\n\n"
          "%s\n"
          CLI_EXIT_STATUS_HELP
-         "  3  done, but some input was skipped (each reported)\n"
+         "  3  done, but some input or label lines were skipped (each reported)\n"
          "  4  an output could not be written\n",
          cli_page_options_help);
 }
@@ -296,10 +296,10 @@ int cmd_chunks(int argc, char **argv) {
   tbk_chunk_truth truth = {0};
   if (truth_path && tbk_chunk_truth_read(truth_path, &truth, &err))
     cli_die(err.code == TBK_ERR_NOMEM ? TBK_EXIT_FAIL : TBK_EXIT_FAIL, "%s: %s", truth_path, err.msg);
+  size_t bad_labels = 0;
   if (blocks_path) {
-    size_t bad = 0;
-    if (tbk_label_set_read(blocks_path, cli_warn_file, NULL, &ro.blocks, &bad, &err))
-      cli_die(TBK_EXIT_FAIL, "%s: %s", blocks_path, err.msg);
+    ro.blocks = cli_labels_read(blocks_path, pages.strict, &bad_labels);
+    if (bad_labels) cli_warn("%s: %zu label lines skipped", blocks_path, bad_labels);
   }
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
@@ -439,6 +439,6 @@ int cmd_chunks(int argc, char **argv) {
   tbk_label_set_free(ro.blocks);
   tbk_chunk_truth_free(&truth);
   int code = cli_pages_exit(&pages);
-  if (code == TBK_EXIT_OK && skipped) code = TBK_EXIT_PARTIAL;
+  if (code == TBK_EXIT_OK && (skipped || bad_labels)) code = TBK_EXIT_PARTIAL;
   return cli_exit(code);
 }

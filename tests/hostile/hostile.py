@@ -431,6 +431,21 @@ def labels_cases():
         os.remove(TMP + "/f.svm")
         case("class5 labels: %s, --strict" % name, "features", ["--strict", "--labels", "labels.jsonl", "-o", "f.svm",
              "pages"], 1, err=r"^tbk-features: error: .*\(--strict\)$", absent=[TMP + "/f.svm"], secs=10)
+    # tbk-eval chunks reads labels the same way (--blocks-labels); its
+    # messages say "tbk-eval", not "tbk-eval chunks", so case() is not used.
+    write(TMP + "/labels.jsonl", "\n".join(bad + [json.dumps(dict(rows[0], label="templat"))]) + "\n")
+    for strict, rc, msg in ((False, 3, r"^tbk-eval: warning: labels.jsonl:%d: invalid label(.|\n)*"
+                             r"^tbk-eval: warning: labels.jsonl: 1 label lines skipped" % (n + 1)),
+                            (True, 1, r"^tbk-eval: error: labels.jsonl:%d: invalid label.*\(--strict\)$" % (n + 1))):
+        r = subprocess.run([PROGS["eval"], "chunks"] + (["--strict"] if strict else []) +
+                           ["--min-pages", "2", "--blocks-labels", "labels.jsonl", "pages"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=TMP, timeout=60)
+        err = r.stderr.decode("utf-8", "replace")
+        name = "class5 labels: invalid value in tbk-eval chunks" + (", --strict" if strict else "")
+        if r.returncode != rc or not re.search(msg, err, re.M):
+            failures.append("%s: exit %d (expected %d), stderr %r" % (name, r.returncode, rc, err))
+        else:
+            print("ok %-40s exit %d" % (name, rc))
     # A block labelled both ways gets no label: its row is not written.
     write(TMP + "/labels.jsonl", "\n".join(bad + [json.dumps(dict(rows[1], label="template" if rows[1]["label"] == "content"
                                                                   else "content"))]) + "\n")
