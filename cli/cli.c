@@ -666,6 +666,65 @@ static int name_key_cmp(const void *key, const void *elem) {
 
 static char *output_name(const char *dir, const char *page, const char *ext, int *shortened);
 
+/* names[k] told apart: its stem with the first ~N (from suffix on) that no
+ * name as mapped holds (order: the names sorted). Another group's suffixed
+ * names have other stems: only the names as mapped can be taken. */
+static char *alt_name(char **names, const size_t *order, size_t n, size_t k, const char *ext, size_t suffix) {
+  size_t extlen = strlen(ext), len = strlen(names[k]) + 24;
+  char *alt = malloc(len);
+  if (!alt) cli_die(TBK_EXIT_FAIL, "out of memory");
+  for (;; suffix++) {
+    snprintf(alt, len, "%.*s~%zu%s", (int)(strlen(names[k]) - extlen), names[k], suffix, ext);
+    sort_key = alt;
+    if (!bsearch(&sort_key, order, n, sizeof *order, name_key_cmp)) return alt;
+  }
+}
+
+/* The told-apart names replace the mapped ones only now, so every lookup
+ * above saw the names as mapped. */
+static void apply_alts(char **names, char **alts, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (alts[i]) {
+      free(names[i]);
+      names[i] = alts[i];
+    }
+  free(alts);
+}
+
+/* The first place in order (sorted names) at or after from whose name is
+ * x followed by '/', or n: where a name of x's would need x as a directory. */
+static size_t dir_user(char **names, const size_t *order, size_t from, size_t n, const char *x) {
+  size_t xl = strlen(x), lo = from, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *m = names[order[mid]];
+    int c = strncmp(m, x, xl);
+    if (c < 0 || (c == 0 && (unsigned char)m[xl] < '/')) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && strncmp(names[order[lo]], x, xl) == 0 && names[order[lo]][xl] == '/' ? lo : n;
+}
+
+/* A name that another page's name goes on below ("h/a.txt" and
+ * "h/a.txt/b.txt") cannot be a file and a directory at once: the file is
+ * told apart as equal names are, and the directory keeps its name. */
+static void files_off_dirs(char **names, size_t *order, const tbk_page_list *l, const char *ext) {
+  sort_names = names;
+  qsort(order, l->n, sizeof *order, name_cmp);
+  char **alts = calloc(l->n ? l->n : 1, sizeof *alts);
+  if (!alts) cli_die(TBK_EXIT_FAIL, "out of memory");
+  for (size_t i = 0; i < l->n; i++) {
+    size_t k = order[i], user = dir_user(names, order, i + 1, l->n, names[k]);
+    if (user == l->n) continue;
+    char *alt = alt_name(names, order, l->n, k, ext, 2);
+    cli_warn("%s: its output name %s is a directory for %s; written as %s", l->refs[k].page, names[k],
+             l->refs[order[user]].page, alt);
+    cli_output_check("--output-dir", alt);
+    alts[k] = alt;
+  }
+  apply_alts(names, alts, l->n);
+}
+
 char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext) {
   if (!*dir) cli_usage_error("--output-dir: an empty directory name names no directory");
   char **names = calloc(l->n ? l->n : 1, sizeof *names), **alts = calloc(l->n ? l->n : 1, sizeof *alts);
@@ -686,27 +745,14 @@ char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext
     if (strcmp(names[first], names[k]) != 0) continue;
     size_t g = i;
     while (g > 0 && strcmp(names[order[g - 1]], names[k]) == 0) g--;
-    size_t extlen = strlen(ext), n = strlen(names[k]) + 24;
-    char *alt = malloc(n);
-    if (!alt) cli_die(TBK_EXIT_FAIL, "out of memory");
-    for (size_t suffix = i - g + 1;; suffix++) {
-      snprintf(alt, n, "%.*s~%zu%s", (int)(strlen(names[k]) - extlen), names[k], suffix, ext);
-      /* Another group's suffixed names have other stems: only the names
-       * as mapped can be taken. */
-      sort_key = alt;
-      if (!bsearch(&sort_key, order, l->n, sizeof *order, name_key_cmp)) break;
-    }
+    char *alt = alt_name(names, order, l->n, k, ext, i - g + 1);
     cli_warn("%s: its output name %s is taken by %s; written as %s", l->refs[k].page, names[k],
              l->refs[order[g]].page, alt);
     cli_output_check("--output-dir", alt);
     alts[k] = alt;
   }
-  for (size_t i = 0; i < l->n; i++)
-    if (alts[i]) {
-      free(names[i]);
-      names[i] = alts[i];
-    }
-  free(alts);
+  apply_alts(names, alts, l->n);
+  files_off_dirs(names, order, l, ext);
   free(order);
   return names;
 }

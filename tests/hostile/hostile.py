@@ -281,6 +281,17 @@ def class3():
          present=[out + "/pages/a.txt", out + "/pages/a~2.txt", out + "/pages/q_x.txt", out + "/pages/q_x~2.txt"])
     if os.path.exists(out + "/pages/a~2.txt") and "page 1 of" not in open(out + "/pages/a~2.txt").read():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
+    # One page's name is a directory another page's name needs: the file is told apart.
+    fd = warc_files("filedir", [record("http://h.example/a.txt", http(page(7).encode())),
+                                record("http://h.example/a.txt/b", http(page(8).encode()))])[0]
+    out = TMP + "/out2"
+    shutil.rmtree(out, ignore_errors=True)
+    case("class3 a file name another name needs as a directory", "predict", ["-m", model, "--output-dir", "out2", fd],
+         0, err=r"http://h.example/a.txt: its output name out2/h.example/a.txt is a directory for "
+                r"http://h.example/a.txt/b; written as out2/h.example/a~2.txt",
+         present=[out + "/h.example/a~2.txt", out + "/h.example/a.txt/b.txt"])
+    if os.path.exists(out + "/h.example/a~2.txt") and "page 7 of" not in open(out + "/h.example/a~2.txt").read():
+        failures.append("class3 file and directory names: a~2.txt does not hold a.txt's text")
 
 
 # ------------------------------------------------------ one bad item
