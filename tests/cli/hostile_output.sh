@@ -52,10 +52,20 @@ ls "$T"/target.svm.* >/dev/null 2>&1 && die "a failed run left a temporary file"
 # SIGKILL midway: the target is never half-written (the temporary file
 # beside it is what remains).
 # The kill must land while the run is still going: grow the input until it
-# does (a fast machine may finish a small input within the wait).
+# does (a fast machine may finish a small input within the wait). The pages
+# are copies, not the manifest's rows repeated: a page listed twice is
+# read once.
+many() { # many REPS: $T/sites/many.tsv lists REPS copies of every page
+  local r
+  head -1 "$M" >"$T/sites/many.tsv"
+  for ((r = 0; r < $1; r++)); do
+    [ -d "$T/sites/copy$r" ] || cp -r "$T/sites/pages" "$T/sites/copy$r"
+    awk -F '\t' -v OFS='\t' -v r="$r" 'NR > 1 { sub(/^pages\//, "copy" r "/", $2); print }' "$M" >>"$T/sites/many.tsv"
+  done
+}
 killed=0
-for reps in 3 30 300; do
-  for ((i = 0; i < reps; i++)); do cat "$M"; done | awk 'NR == 1 || !/^site/' >"$T/sites/many.tsv"
+for reps in 3 30 150; do
+  many $reps
   "$FEAT" -o "$T/target.svm" --words "$T/target.words" "$T/sites/many.tsv" 2>/dev/null &
   pid=$!
   sleep 0.5
