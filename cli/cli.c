@@ -907,3 +907,25 @@ tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped)
   if (*skipped) cli_warn("%zu malformed rows skipped", *skipped);
   return ds;
 }
+
+int cli_tsv_split(char *line, char **f, int max) {
+  size_t n = strlen(line);
+  if (n && line[n - 1] == '\r') line[n - 1] = '\0';
+  int nf = 0;
+  for (char *p = line; nf < max;) {
+    f[nf++] = p;
+    char *tab = strchr(p, '\t');
+    if (!tab) break;
+    *tab = '\0';
+    p = tab + 1;
+  }
+  return nf;
+}
+
+void cli_tsv_columns(char **f, int nf, const char *const *names, size_t n, int *at) {
+  for (size_t c = 0; c < n; c++) {
+    at[c] = -1;
+    for (int i = 0; i < nf; i++)
+      if (strcmp(f[i], names[c]) == 0) at[c] = i;
+  }
+}

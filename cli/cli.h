@@ -202,6 +202,13 @@ void cli_pages_progress_end(cli_pages *c);
  * counted in *bad_lines; with strict the first one is fatal. */
 tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines);
 
+/* One line of a TSV file read in place: a trailing CR dropped, split at tabs
+ * into at most max fields (the last keeps any further tabs). The count. */
+int cli_tsv_split(char *line, char **f, int max);
+/* Where each of the n names stands among a header's nf fields, -1 where it
+ * does not (the last of equal names counts). */
+void cli_tsv_columns(char **f, int nf, const char *const *names, size_t n, int *at);
+
 /* The exit code a run ends with: PARTIAL when pages were skipped. */
 int cli_pages_exit(const cli_pages *c);
 /* Segment pages as the model's training did (--blocks, --min-chars and

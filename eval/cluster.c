@@ -61,21 +61,11 @@ static void read_table(const char *path, const char *const *names, size_t cols, 
   char *save = NULL;
   for (char *l = t->b.len ? strtok_r(t->b.data, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
     line++;
-    size_t ll = strlen(l);
-    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
     char *f[16];
-    int nf = 0;
-    for (char *p = l; nf < 16;) {
-      f[nf++] = p;
-      char *tab = strchr(p, '\t');
-      if (!tab) break;
-      *tab = '\0';
-      p = tab + 1;
-    }
+    int nf = cli_tsv_split(l, f, 16);
     if (line == 1) {
+      cli_tsv_columns(f, nf, names, cols, at);
       for (size_t c = 0; c < cols; c++) {
-        for (int i = 0; i < nf; i++)
-          if (strcmp(f[i], names[c]) == 0) at[c] = i;
         if (at[c] < 0) cli_die(TBK_EXIT_FAIL, "%s: header has no \"%s\" column", path, names[c]);
       }
       continue;

@@ -60,22 +60,13 @@ static void read_page_map(const char *path, page_map *m, size_t **sorted) {
   char *save = NULL;
   for (char *l = b.len ? strtok_r(b.data, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
     line++;
-    size_t ll = strlen(l);
-    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
     char *f[8];
-    int nf = 0;
-    for (char *p = l; nf < 8;) {
-      f[nf++] = p;
-      char *t = strchr(p, '\t');
-      if (!t) break;
-      *t = '\0';
-      p = t + 1;
-    }
+    int nf = cli_tsv_split(l, f, 8);
     if (line == 1) {
-      for (int i = 0; i < nf; i++) {
-        if (strcmp(f[i], "key") == 0) ck = i;
-        if (strcmp(f[i], "page") == 0) cp = i;
-      }
+      static const char *const names[] = {"key", "page"};
+      int at[2];
+      cli_tsv_columns(f, nf, names, 2, at);
+      ck = at[0], cp = at[1];
       if (ck < 0 || cp < 0) cli_die(TBK_EXIT_FAIL, "%s: header needs \"key\" and \"page\" columns", path);
       continue;
     }

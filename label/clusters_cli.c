@@ -23,22 +23,13 @@ static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
   char *save = NULL;
   for (char *l = b->len ? strtok_r(b->data, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
     line++;
-    size_t ll = strlen(l);
-    if (ll && l[ll - 1] == '\r') l[--ll] = '\0';
     char *f[8];
-    int nf = 0;
-    for (char *p = l; nf < 8;) {
-      f[nf++] = p;
-      char *tab = strchr(p, '\t');
-      if (!tab) break;
-      *tab = '\0';
-      p = tab + 1;
-    }
+    int nf = cli_tsv_split(l, f, 8);
     if (line == 1) {
-      for (int i = 0; i < nf; i++) {
-        if (strcmp(f[i], "page") == 0) cp = i;
-        if (strcmp(f[i], "cluster") == 0) cc = i;
-      }
+      static const char *const names[] = {"page", "cluster"};
+      int at[2];
+      cli_tsv_columns(f, nf, names, 2, at);
+      cp = at[0], cc = at[1];
       if (cp < 0 || cc < 0) cli_die(TBK_EXIT_FAIL, "%s: header needs \"page\" and \"cluster\" columns", file);
       continue;
     }
