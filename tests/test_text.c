@@ -280,6 +280,63 @@ static void test_tokenize_fast_classes(void) {
          "\xE6\x9D\xB1\xE4\xBA\xAC quoted dash end");
 }
 
+/* tbk_tokenize_hashed gives tbk_tokenize's tokens: the FNV-1a hashes and
+ * tbk_text_length of each folded token (folding counts the length on the
+ * way, and CJK letters skip the case table), at its start in the text.
+ * Words are split at spaces and newlines eight bytes at a time, so texts
+ * of every length around that word size are tried. */
+typedef struct hashed_tok { uint64_t h64; uint32_t h32, cps; size_t at; } hashed_tok;
+typedef struct hashed_list { hashed_tok t[256]; size_t n; const char *base; } hashed_list;
+static int on_plain(void *p, const char *tok, size_t len) {
+  hashed_list *l = p;
+  if (l->n >= 256) return 1;
+  l->t[l->n++] = (hashed_tok){tbk_hash64(tok, len), tbk_hash32(tok, len), (uint32_t)tbk_text_length(tok, len), 0};
+  return 0;
+}
+static int on_hashed(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
+  hashed_list *l = p;
+  if (l->n >= 256) return 1;
+  l->t[l->n++] = (hashed_tok){h64, h32, cps, at};
+  return 0;
+}
+static void test_tokenize_hashed(void) {
+  static const char *const words[] = {"Word", "\xC3\x89T\xC3\x89", "\xCE\xA3\xCE\xBF\xCF\x86\xCE\xAF\xCE\xB1",
+                                      "\xE6\x9D\xB1\xE4\xBA\xAC\xE9\x83\xBD", "\xE3\x83\xA2\xE3\x82\xB8\xE3\x83\xA5",
+                                      "3.14", "x_y", "\xEF\xBC\xA1\xEF\xBC\xA2", "\xE0\xB8\xA0\xE0\xB8\xB2\xE0\xB8\xA9\xE0\xB8\xB2",
+                                      "\xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0", "a", "\xF0\xA0\x80\x8B\xF0\xA0\x80\x8C",
+                                      "ABCDEFGHIJKLMNOPQ", "caf\xC3\xA9-bar", "\xE3\x80\x82"};
+  static const char *const seps[] = {" ", "\n", "  ", "", " \n"};
+  unsigned seed = 7;
+  int bad = 0;
+  char text[512];
+  for (int trial = 0; trial < 2000; trial++) {
+    size_t n = 0, k = 1 + trial % 9;
+    for (size_t i = 0; i < k; i++) {
+      seed = seed * 1103515245u + 12345u;
+      const char *w = words[(seed >> 16) % (sizeof words / sizeof *words)];
+      const char *sp = seps[(seed >> 8) % (sizeof seps / sizeof *seps)];
+      n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", w, sp);
+    }
+    hashed_list a = {.n = 0}, b = {.n = 0};
+    tbk_tokenize(tok, text, n, on_plain, &a);
+    tbk_tokenize_hashed(tok, text, n, on_hashed, &b);
+    int same = a.n == b.n;
+    for (size_t i = 0; same && i < a.n; i++)
+      same = a.t[i].h64 == b.t[i].h64 && a.t[i].h32 == b.t[i].h32 && a.t[i].cps == b.t[i].cps && b.t[i].at < n;
+    if (!same && bad++ < 5) fprintf(stderr, "  \"%s\": %zu plain tokens, %zu hashed, or a hash/length differs\n", text, a.n, b.n);
+  }
+  CHECK_INT(bad, 0);
+  /* positions: where each token starts */
+  hashed_list l = {.n = 0};
+  const char *s = "Ab  \xE6\x9D\xB1\xE4\xBA\xAC x";
+  tbk_tokenize_hashed(tok, s, strlen(s), on_hashed, &l);
+  CHECK_INT(l.n, 3);
+  CHECK_INT(l.t[0].at, 0);
+  CHECK_INT(l.t[1].at, 4);
+  CHECK_INT(l.t[1].cps, 7); /* two Han letters, 3.7 each, floored */
+  CHECK_INT(l.t[2].at, 11);
+}
+
 static void md5_of(const char *s, size_t n, char hex[33]) {
   unsigned char d[16];
   tbk_md5(s, n, d);
@@ -390,6 +447,7 @@ int main(void) {
   test_tokenize();
   test_tokenize_paths();
   test_tokenize_fast_classes();
+  test_tokenize_hashed();
   test_measure();
   test_md5();
   test_json();

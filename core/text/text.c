@@ -109,6 +109,7 @@ struct tbk_tokenizer {
   uint32_t *slots;             /* scratch hash set of offsets into seen */
   size_t nslots;
   const char *emit_src;        /* where the token being emitted starts */
+  size_t emit_length;          /* its folded form's tbk_text_length */
 };
 
 static locale_t fold_locale;
@@ -168,14 +169,17 @@ static size_t put_utf8(char *o, uint32_t cp) {
  * (appending byte by byte was most of a token's cost). A lowercase code
  * point needs at most 4 bytes and every input byte that is not ASCII is at
  * least half of its code point, so 2n bytes always hold the result; 4n is
- * kept for the bytes an invalid sequence could give. */
-static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t *len) {
+ * kept for the bytes an invalid sequence could give. *length gets the
+ * folded token's tbk_text_length, counted on the way (code points and
+ * wide ones) instead of by a second decoding pass. */
+static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t *len, size_t *length) {
   t->fold.len = 0;
   if (n > SIZE_MAX / 4 - 1 || tbk_buf_reserve(&t->fold, 4 * n)) return NULL;
   const unsigned char *u = (const unsigned char *)s;
   char *o = t->fold.data;
-  size_t j = 0;
-  for (size_t i = 0; i < n;) {
+  size_t j = 0, cps = 0, wide = 0;
+  int exact = 1; /* no invalid byte met: the counts are the output's */
+  for (size_t i = 0; i < n; cps++) {
     unsigned b = u[i];
     if (b < 0x80) {
       o[j++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
@@ -186,18 +190,23 @@ static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t 
     int valid = k != 0;
     if (!valid) k = 1; /* cannot happen on validated input */
     uint32_t c = tbk_utf8_decode(u + i, k);
-    uint32_t lc = fold_locale ? (uint32_t)towlower_l((wint_t)c, fold_locale) : c;
+    /* Han and Kana letters have no case: skip the locale's table */
+    uint32_t lc = tbk_hk_fast(c) || !fold_locale ? c : (uint32_t)towlower_l((wint_t)c, fold_locale);
     if (lc == c && valid) { /* a valid sequence re-encodes to itself */
-      memcpy(o + j, u + i, k);
+      for (size_t q = 0; q < k; q++) o[j + q] = (char)u[i + q];
       j += k;
+      wide += (size_t)tbk_cp_wide(c);
     } else {
       j += put_utf8(o + j, lc);
+      wide += (size_t)tbk_cp_wide(lc);
+      exact &= valid;
     }
     i += k;
   }
   o[j] = '\0';
   t->fold.len = j;
   *len = j;
+  *length = exact ? tbk_length_of(cps, wide) : tbk_text_length(o, j);
   return o;
 }
 
@@ -230,8 +239,8 @@ static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tb
   for (size_t i = 0; i < n;) {
     if (!tbk_ascii_word(s[i])) { i++; continue; }
     size_t j = tbk_ascii_token_end(s, i, n);
-    size_t flen;
-    const char *tok = fold_token(t, (const char *)s + i, j - i, &flen);
+    size_t flen, length;
+    const char *tok = fold_token(t, (const char *)s + i, j - i, &flen, &length);
     if (!tok) return 1;
     (*count)++;
     if (fn && fn(ctx, tok, flen)) return 1;
@@ -242,7 +251,7 @@ static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tb
 
 static int emit(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
   size_t flen;
-  const char *tok = fold_token(t, s, n, &flen);
+  const char *tok = fold_token(t, s, n, &flen, &t->emit_length);
   if (!tok) return 1;
   (*count)++;
   t->emit_src = s;
@@ -423,6 +432,32 @@ static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn
   return 0;
 }
 
+/* The end of the word that starts at e (the first ' ' or '\n' at or after
+ * it, or n), eight bytes at a time; *ascii &= whether it is all ASCII. */
+static inline size_t word_end(const unsigned char *u, size_t e, size_t n, int *ascii) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  for (; e + 8 <= n; e += 8) {
+    uint64_t w, sp, nl;
+    memcpy(&w, u + e, 8);
+    sp = w ^ (ones * ' ');
+    nl = w ^ (ones * '\n');
+    /* a zero byte's high bit (bytes above the first zero may be false
+     * hits; only the first is read) */
+    uint64_t hit = ((sp - ones) & ~sp & highs) | ((nl - ones) & ~nl & highs);
+    if (hit) {
+      unsigned at = (unsigned)__builtin_ctzll(hit) / 8; /* little-endian lanes */
+      uint64_t before = at ? w & (~0ULL >> (64 - 8 * at)) : 0;
+      if (before & highs) *ascii = 0;
+      return e + at;
+    }
+    if (w & highs) *ascii = 0;
+  }
+#endif
+  while (e < n && u[e] != ' ' && u[e] != '\n') *ascii &= u[e++] < 0x80;
+  return e;
+}
+
 /* Text is cut into runs of whole space-separated words that are all ASCII
  * or all not: ASCII runs (most of any page) skip PCRE2 and its per-match
  * call; a word with any other byte goes to PCRE2 whole. The run from i
@@ -431,9 +466,8 @@ static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, 
   size_t j = i;
   int run_ascii = -1;
   while (j < n) {
-    size_t e = j;
     int word_ascii = 1;
-    while (e < n && u[e] != ' ' && u[e] != '\n') word_ascii &= u[e++] < 0x80;
+    size_t e = word_end(u, j, n, &word_ascii);
     if (run_ascii < 0) run_ascii = word_ascii;
     else if (word_ascii != run_ascii) break;
     j = e;
@@ -474,7 +508,7 @@ static int hash_token(void *vc, const char *tok, size_t len) {
     h64 = tbk_fnv64_step(h64, u[k]);
     h32 = tbk_fnv32_step(h32, u[k]);
   }
-  return c->fn(c->ctx, h64, h32, (uint32_t)tbk_text_length(tok, len), (size_t)(c->t->emit_src - c->s));
+  return c->fn(c->ctx, h64, h32, (uint32_t)c->t->emit_length, (size_t)(c->t->emit_src - c->s));
 }
 
 size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed_token_fn fn, void *ctx) {
