@@ -834,7 +834,11 @@ const char cli_train_options_help[] =
     "      --no-dedup           keep duplicate rows\n"
     "      --no-balance         do not reweight the classes to equal total weight\n"
     "      --max-site-rows N    cap rows per site, evenly spaced (default 3000;\n"
-    "                           0 = no cap)\n";
+    "                           0 = no cap)\n"
+    "      --sparse-intervals   leave each MDL-binned feature's most frequent interval\n"
+    "                           out of the fit (weight 0, the bias absorbs it): about\n"
+    "                           a third of the memory of a large fit, a slightly\n"
+    "                           different model\n";
 
 int cli_train_option(tbk_train_options *o, int code, const char *arg) {
   switch (code) {
@@ -853,6 +857,7 @@ int cli_train_option(tbk_train_options *o, int code, const char *arg) {
   case CLI_OPT_NO_DEDUP: o->dedup = 0; return 1;
   case CLI_OPT_NO_BALANCE: o->balance = 0; return 1;
   case CLI_OPT_MAX_SITE_ROWS: o->max_site_rows = cli_size("--max-site-rows", arg); return 1;
+  case CLI_OPT_SPARSE_INTERVALS: o->sparse_intervals = 1; return 1;
   }
   return 0;
 }

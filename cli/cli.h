@@ -263,7 +263,7 @@ tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped)
 /* ----- training options shared by tbk-train and tbk-eval cv */
 enum {
   CLI_OPT_ENCODING = 1100, CLI_OPT_AUTO_C, CLI_OPT_WEIGHT_T, CLI_OPT_WEIGHT_C, CLI_OPT_NB_ALPHA,
-  CLI_OPT_NB_FOLDS, CLI_OPT_NO_DEDUP, CLI_OPT_NO_BALANCE, CLI_OPT_MAX_SITE_ROWS
+  CLI_OPT_NB_FOLDS, CLI_OPT_NO_DEDUP, CLI_OPT_NO_BALANCE, CLI_OPT_MAX_SITE_ROWS, CLI_OPT_SPARSE_INTERVALS
 };
 #define CLI_TRAIN_LONGOPTS                                                  \
   {"encoding", required_argument, 0, CLI_OPT_ENCODING},                     \
@@ -275,7 +275,8 @@ enum {
   {"nb-folds", required_argument, 0, CLI_OPT_NB_FOLDS},                     \
   {"no-dedup", no_argument, 0, CLI_OPT_NO_DEDUP},                           \
   {"no-balance", no_argument, 0, CLI_OPT_NO_BALANCE},                       \
-  {"max-site-rows", required_argument, 0, CLI_OPT_MAX_SITE_ROWS}
+  {"max-site-rows", required_argument, 0, CLI_OPT_MAX_SITE_ROWS},           \
+  {"sparse-intervals", no_argument, 0, CLI_OPT_SPARSE_INTERVALS}
 extern const char cli_train_options_help[];
 /* Handle one of CLI_TRAIN_LONGOPTS (or -C); returns 1 when it was one. */
 int cli_train_option(tbk_train_options *o, int code, const char *arg);

@@ -368,6 +368,14 @@ typedef struct tbk_train_options {
                             the class weight is divided by it (balance, the
                             default, equalizes the classes anyway) */
   double sample_neg;     /* the same for content (-1) rows (1) */
+  int sparse_intervals;  /* leave each MDL-binned input's most frequent
+                            interval (lowest on ties) out of the fit (0):
+                            the bias absorbs it and its weight is written
+                            as 0, so prediction and the model format are
+                            unchanged, but most rows no longer carry one
+                            indicator per binned input (those indicators
+                            were most of LIBLINEAR's memory). It changes
+                            the fit: L2 no longer shrinks that interval */
 } tbk_train_options;
 void tbk_train_options_init(tbk_train_options *o);
 

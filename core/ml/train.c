@@ -43,9 +43,21 @@ static double column_value(const tbk_dataset *ds, size_t r, size_t *cur, uint32_
   return *cur < end && ds->val_idx[*cur] == j ? ds->val[*cur] : 0.0;
 }
 
+/* The column of input j's interval that most of x[0..n) fall in (the
+ * lowest on ties): what --sparse-intervals leaves out. */
+static uint32_t most_frequent_bin(const tbk_encoder *enc, uint32_t j, const double *x, size_t n) {
+  size_t count[MDL_MAX_CUTS + 1] = {0}, best = 0;
+  for (size_t r = 0; r < n; r++) count[tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], x[r])]++;
+  for (size_t b = 1; b <= enc->ncuts[j]; b++)
+    if (count[b] > count[best]) best = b;
+  return enc->bin_col[j] + (uint32_t)best;
+}
+
+/* drop (nin entries, or NULL): with it, the column of each binned input's
+ * most frequent interval, 0 for inputs without bins. */
 static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const size_t *rows, size_t n,
                               const double *nb_score, const signed char *y, tbk_encoding encoding,
-                              tbk_parts parts, tbk_error *err) {
+                              tbk_parts parts, uint32_t *drop, tbk_error *err) {
   int bad = tbk_encoder_alloc(enc, ds->dim + 1);
   enc->encoding = encoding;
   enc->parts = parts;
@@ -69,6 +81,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
       if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
         enc->bin_col[j] = col;
         col += (uint32_t)enc->ncuts[j] + 1;
+        if (drop) drop[j] = most_frequent_bin(enc, j, x, n);
       }
     }
     if (encoding != TBK_ENC_MDL) {
@@ -256,13 +269,32 @@ typedef struct encode_ctx {
   const size_t *rows;
   const double *score;
   const tbk_encoder *enc;
-  double *dense; /* scratch: ds->dim */
+  double *dense;              /* scratch: ds->dim */
+  const unsigned char *drop;  /* NULL, or ncols + 1 flags: columns left out */
 } encode_ctx;
 
 static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
   encode_ctx *e = ctx;
   tbk_dataset_dense(e->ds, e->rows[i], e->dense);
-  return tbk_encode(e->enc, e->dense, e->score[i], idx, val);
+  size_t n = tbk_encode(e->enc, e->dense, e->score[i], idx, val);
+  if (!e->drop) return n;
+  size_t kept = 0;
+  for (size_t k = 0; k < n; k++)
+    if (!e->drop[idx[k]]) {
+      idx[kept] = idx[k];
+      val[kept++] = val[k];
+    }
+  return kept;
+}
+
+/* --sparse-intervals: flags (ncols + 1, by 1-based column) of the columns
+ * left out of the fit, from each input's dropped column. */
+static unsigned char *drop_flags(const tbk_encoder *enc, const uint32_t *drop) {
+  unsigned char *flag = calloc((size_t)enc->ncols + 1, 1);
+  if (flag)
+    for (uint32_t j = 0; j < enc->nin; j++)
+      if (drop[j]) flag[drop[j]] = 1;
+  return flag;
 }
 
 /* The whole procedure on a subset of rows (which it may reorder/shrink). */
@@ -280,22 +312,25 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
                     npos, n - npos);
   double *score = calloc(n, sizeof *score);
   signed char *y = malloc(n);
+  uint32_t *drop = opt->sparse_intervals ? calloc((size_t)ds->dim + 1, sizeof *drop) : NULL;
+  unsigned char *dropped = NULL;
   tbk_status st = TBK_OK;
-  if (!score || !y) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!score || !y || (opt->sparse_intervals && !drop)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
   for (size_t i = 0; i < n; i++) y[i] = ds->label[rows[i]];
   if (opt->parts != TBK_PARTS_NONTEXT) {
     if ((st = nb_oof(ds, rows, n, opt, score, err))) goto done;
     if ((st = nb_train(ds, rows, n, opt, &out->nb, err))) goto done;
   }
-  if ((st = fit_encoder(&out->enc, ds, rows, n, score, y, opt->encoding, opt->parts, err))) goto done;
+  if ((st = fit_encoder(&out->enc, ds, rows, n, score, y, opt->encoding, opt->parts, drop, err))) goto done;
   if (out->enc.ncols == 0) {
     st = tbk_fail(err, TBK_ERR_EMPTY, "no feature separates the classes in the training data");
     goto done;
   }
+  if (drop && !(dropped = drop_flags(&out->enc, drop))) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
   /* Rows are encoded as LIBLINEAR takes them in: no matrix of their own. */
   double *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
   if (!dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
-  encode_ctx ec = {ds, rows, score, &out->enc, dense};
+  encode_ctx ec = {ds, rows, score, &out->enc, dense, dropped};
   tbk_lr_options lo;
   tbk_lr_options_init(&lo);
   lo.C = C;
@@ -315,9 +350,17 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   size_t nw;
   st = tbk_lr_train_rows(n, out->enc.ncols, (size_t)out->enc.nin * 2, encode_row, &ec, y, &lo, &out->w, &nw, err);
   free(dense);
+  /* A column no row has keeps LIBLINEAR's starting weight 0 (its steps
+   * are 0 there); set here all the same, so the file says 0, not -0 after
+   * a sign flip, whatever the solver version does. */
+  if (!st && dropped)
+    for (uint32_t c = 1; c <= out->enc.ncols; c++)
+      if (dropped[c]) out->w[c - 1] = 0.0;
 done:
   free(score);
   free(y);
+  free(drop);
+  free(dropped);
   if (st) fitted_free(out);
   return st;
 }
