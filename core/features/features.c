@@ -159,6 +159,40 @@ static fx_textstats diff_stats(const fx_textstats *b, const fx_textstats *a) {
 /* Classes of ASCII characters, for the fast path of scan_piece. */
 enum { C_PUNCT = 1, C_DIGIT = 2, C_UPPER = 4, C_LOWER = 8, C_TERM = 16, C_CLOSER = 32, C_WORD = 64 };
 static unsigned char ascii_class[128];
+
+/* scan_piece between two characters is in one of six states: pending (0
+ * none, 1 after a terminal run, 2 after a wide terminal) * 2 + prev_word.
+ * An ASCII character's counts and next state depend on that state and the
+ * character alone, so they come from two tables filled by the character
+ * loop's own rules (piece_rules): one addition of byte lanes and one
+ * lookup per character. */
+enum { PIECE_STATES = 6 };
+enum { PL_SPACE, PL_PUNCT, PL_DIGIT, PL_LETTER, PL_UPPER, PL_CAP, PL_SENT };
+#define PIECE_LANE(l) ((uint64_t)1 << (8 * (l)))
+static uint64_t piece_inc[PIECE_STATES][128];
+static unsigned char piece_next[PIECE_STATES][128];
+
+/* The rules for an ASCII character c of class f, from the state
+ * (*pending, *prev_word): what it counts, as lanes. */
+static uint64_t piece_rules(unsigned c, unsigned f, int *pending, int *prev_word) {
+  uint64_t inc = 0;
+  if (*pending && !(f & C_TERM)) {
+    if (*pending == 2 || c == ' ' || (f & C_CLOSER)) inc += PIECE_LANE(PL_SENT);
+    *pending = 0;
+  }
+  if (c == ' ') {
+    *prev_word = 0;
+    return inc + PIECE_LANE(PL_SPACE);
+  }
+  if (f & C_TERM) *pending = *pending == 2 ? 2 : 1;
+  if (f & C_PUNCT) inc += PIECE_LANE(PL_PUNCT);
+  if (f & C_DIGIT) inc += PIECE_LANE(PL_DIGIT);
+  if (f & (C_UPPER | C_LOWER)) inc += PIECE_LANE(PL_LETTER);
+  if (f & C_UPPER) inc += PIECE_LANE(PL_UPPER) + (*prev_word ? 0 : PIECE_LANE(PL_CAP));
+  *prev_word = (f & C_WORD) != 0;
+  return inc;
+}
+
 static void ascii_init(void) {
   for (uint32_t c = 0; c < 128; c++) {
     unsigned f = 0;
@@ -171,7 +205,15 @@ static void ascii_init(void) {
     if (is_closer(c)) f |= C_CLOSER;
     ascii_class[c] = (unsigned char)f;
   }
+  for (int st = 0; st < PIECE_STATES; st++)
+    for (unsigned c = 0; c < 128; c++) {
+      int pending = st / 2, prev_word = st % 2;
+      piece_inc[st][c] = piece_rules(c, ascii_class[c], &pending, &prev_word);
+      piece_next[st][c] = (unsigned char)(pending * 2 + prev_word);
+    }
 }
+
+static uint32_t piece_lane(uint64_t acc, int l) { return (uint32_t)(acc >> (8 * l) & 0xFF); }
 
 /* Character statistics of one piece (valid UTF-8, spaces collapsed).
  * Counters live in locals: the text pointer may alias anything. */
@@ -179,28 +221,27 @@ static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading,
   int ascii = 1;
   uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0,
            wide = 0;
-  int prev_word = 0, pending = 0; /* pending: 1 terminal run, 2 wide terminal */
+  unsigned state = 0;   /* see PIECE_STATES */
+  uint64_t acc = 0;     /* lanes of the ASCII characters since the last flush */
+  unsigned lanes_n = 0; /* ... and how many they are (a lane holds 255) */
   for (size_t i = 0; i < n;) {
-    chars++;
     if (s[i] < 0x80) {
-      unsigned c = s[i++], f = ascii_class[c];
-      if (pending && !(f & C_TERM)) {
-        if (pending == 2 || c == ' ' || (f & C_CLOSER)) sentences++;
-        pending = 0;
+      unsigned c = s[i++];
+      acc += piece_inc[state][c];
+      state = piece_next[state][c];
+      if (++lanes_n == 255) {
+        chars += lanes_n, spaces += piece_lane(acc, PL_SPACE), punct += piece_lane(acc, PL_PUNCT);
+        digits += piece_lane(acc, PL_DIGIT), letters += piece_lane(acc, PL_LETTER);
+        upper += piece_lane(acc, PL_UPPER), cap_words += piece_lane(acc, PL_CAP);
+        sentences += piece_lane(acc, PL_SENT);
+        acc = 0;
+        lanes_n = 0;
       }
-      if (c == ' ') { spaces++; prev_word = 0; continue; }
-      if (f & C_TERM) pending = pending == 2 ? 2 : 1;
-      punct += (f & C_PUNCT) != 0;
-      digits += (f & C_DIGIT) != 0;
-      letters += (f & (C_UPPER | C_LOWER)) != 0;
-      if (f & C_UPPER) {
-        upper++;
-        cap_words += !prev_word;
-      }
-      prev_word = (f & C_WORD) != 0;
       continue;
     }
+    chars++;
     ascii = 0;
+    int pending = (int)(state / 2), prev_word = (int)(state % 2);
     size_t k = tbk_utf8_seq(s + i, n - i);
     uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
     i += k ? k : 1;
@@ -224,8 +265,13 @@ static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading,
       cap_words += !prev_word;
     }
     prev_word = letter || digit || is_mark(c);
+    state = (unsigned)(pending * 2 + prev_word);
   }
-  if (pending) sentences++;
+  chars += lanes_n, spaces += piece_lane(acc, PL_SPACE), punct += piece_lane(acc, PL_PUNCT);
+  digits += piece_lane(acc, PL_DIGIT), letters += piece_lane(acc, PL_LETTER);
+  upper += piece_lane(acc, PL_UPPER), cap_words += piece_lane(acc, PL_CAP);
+  sentences += piece_lane(acc, PL_SENT);
+  if (state / 2) sentences++;
   st->chars += chars;
   st->nonspace += chars - spaces;
   if (anchor) st->anchor_chars += chars - spaces;
