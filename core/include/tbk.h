@@ -101,6 +101,10 @@ typedef struct tbk_page_options {
   const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
   int fingerprints;         /* compute each block's md5 (1); prediction,
                                which never needs them, sets 0 */
+  int keep_dom;             /* keep libxml2's tree for HTML output (0: the
+                               page is parsed by streaming, without a tree,
+                               and its first HTML rendering parses it
+                               again into one); the same blocks either way */
 } tbk_page_options;
 
 /* Options start from the defaults (the values in parentheses above):

@@ -1,59 +1,85 @@
-/* The few questions the layers above ask of the DOM itself (tag names,
- * attributes, the title), answered here so that libxml2 stays inside the
- * page layer. */
-#include <string.h>
+/* The few questions the layers above ask of the page's tree (tag names,
+ * attributes, the title, the base URL), answered here from the arena
+ * (arena.h), the same for a streamed page and one that keeps its DOM. */
+#include <strings.h>
 
-#include "page_xml.h"
+#include "page_internal.h"
 
-const char *tbk_node_name(const tbk_node *nd) { return (const char *)nd->xml->name; }
+const char *tbk_node_name(const tbk_node *nd) { return nd->name; }
 
 void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx) {
-  for (const xmlAttr *a = nd->xml->properties; a; a = a->next) {
-    const char *name = (const char *)a->name;
-    for (const xmlNode *c = a->children; c; c = c->next)
-      if (c->content) fn(ctx, name, (const char *)c->content);
+  const char *p = nd->attrs, *name, *value;
+  while ((name = tbk_attr_next(&p, &value))) {
+    if (value) fn(ctx, name, value);
     fn(ctx, name, NULL);
   }
 }
 
+/* The document's first element, as xmlDocGetRootElement finds it. */
+static uint32_t root_of(const tbk_arena *a) {
+  uint32_t x = a->count ? a->n[0].first : TBK_ANONE;
+  while (x != TBK_ANONE && a->n[x].type != TBK_AN_ELEMENT) x = a->n[x].next;
+  return x;
+}
+
+static int is_element(const tbk_arena *a, uint32_t x, const char *name) {
+  return a->n[x].type == TBK_AN_ELEMENT && strcasecmp(a->n[x].name, name) == 0;
+}
+
+/* The text of every text and CDATA node under element t, in document order
+ * (xmlNodeGetContent). */
+static int content_of(const tbk_arena *a, uint32_t t, tbk_buf *out) {
+  uint32_t x = a->n[t].first;
+  while (x != TBK_ANONE) {
+    if ((a->n[x].type == TBK_AN_TEXT || a->n[x].type == TBK_AN_CDATA) && tbk_buf_puts(out, tbk_arena_text(a, x)))
+      return -1;
+    if (a->n[x].first != TBK_ANONE) {
+      x = a->n[x].first;
+      continue;
+    }
+    while (x != t && a->n[x].next == TBK_ANONE) x = a->n[x].parent;
+    x = x == t ? TBK_ANONE : a->n[x].next;
+  }
+  return 0;
+}
+
 int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out) {
-  xmlNode *root = xmlDocGetRootElement(p->doc);
-  xmlNode *t = NULL;
+  const tbk_arena *a = &p->arena;
+  uint32_t root = root_of(a), t = TBK_ANONE;
   /* The title is in the head, near the top: a bounded search. */
   size_t budget = 400;
-  for (xmlNode *x = root ? root->children : NULL; x && budget && !t; x = x->next, budget--) {
-    if (x->type != XML_ELEMENT_NODE) continue;
-    if (xmlStrcasecmp(x->name, BAD_CAST "title") == 0) { t = x; break; }
-    if (xmlStrcasecmp(x->name, BAD_CAST "head") == 0)
-      for (xmlNode *y = x->children; y && budget; y = y->next, budget--)
-        if (y->type == XML_ELEMENT_NODE && xmlStrcasecmp(y->name, BAD_CAST "title") == 0) { t = y; break; }
+  for (uint32_t x = root != TBK_ANONE ? a->n[root].first : TBK_ANONE; x != TBK_ANONE && budget && t == TBK_ANONE;
+       x = a->n[x].next, budget--) {
+    if (a->n[x].type != TBK_AN_ELEMENT) continue;
+    if (is_element(a, x, "title")) { t = x; break; }
+    if (is_element(a, x, "head"))
+      for (uint32_t y = a->n[x].first; y != TBK_ANONE && budget; y = a->n[y].next, budget--)
+        if (is_element(a, y, "title")) { t = y; break; }
   }
-  if (!t) return 0;
-  xmlChar *s = xmlNodeGetContent(t);
-  if (!s) return 0;
-  size_t n = strlen((const char *)s);
-  if (n > max_bytes) n = max_bytes;
-  int rc = tbk_text_normalize((const char *)s, n, out);
-  xmlFree(s);
+  if (t == TBK_ANONE) return 0;
+  tbk_buf s = {0};
+  int rc = content_of(a, t, &s);
+  if (rc == 0) rc = tbk_text_normalize(s.data ? s.data : "", s.len < max_bytes ? s.len : max_bytes, out);
+  tbk_buf_free(&s);
   return rc;
 }
 
 int tbk_page_base_href(const tbk_page *p, tbk_buf *out) {
-  xmlNode *root = xmlDocGetRootElement(p->doc);
+  const tbk_arena *a = &p->arena;
+  uint32_t root = root_of(a);
   /* <base> belongs in the head, which the node table leaves out: a bounded
    * search of the root's and the head's children, as for the title. */
   size_t budget = 400;
-  for (xmlNode *x = root ? root->children : NULL; x && budget; x = x->next, budget--) {
-    if (x->type != XML_ELEMENT_NODE) continue;
-    xmlNode *y = x, *end = x->next;
-    if (xmlStrcasecmp(x->name, BAD_CAST "head") == 0) { y = x->children; end = NULL; }
-    for (; y != end && budget; y = y->next, budget--) {
-      if (y->type != XML_ELEMENT_NODE || xmlStrcasecmp(y->name, BAD_CAST "base") != 0) continue;
-      xmlChar *h = xmlGetProp(y, BAD_CAST "href");
-      if (!h) continue;
-      int rc = tbk_buf_puts(out, (const char *)h);
-      xmlFree(h);
-      return rc;
+  for (uint32_t x = root != TBK_ANONE ? a->n[root].first : TBK_ANONE; x != TBK_ANONE && budget;
+       x = a->n[x].next, budget--) {
+    if (a->n[x].type != TBK_AN_ELEMENT) continue;
+    uint32_t y = x, end = a->n[x].next;
+    if (is_element(a, x, "head")) { y = a->n[x].first; end = TBK_ANONE; }
+    for (; y != end && budget; y = a->n[y].next, budget--) {
+      if (!is_element(a, y, "base")) continue;
+      const char *q = tbk_arena_attrs(a, y), *name, *value;
+      while ((name = tbk_attr_next(&q, &value)))
+        if (strcmp(name, "href") == 0) return tbk_buf_puts(out, value ? value : "");
     }
   }
   return 0;

@@ -40,7 +40,8 @@ typedef xmlError tbk_xml_error;
 
 typedef struct parse_watch {
   htmlParserCtxtPtr ctxt;
-  const xmlSAXHandler *sax; /* libxml2's own handlers, which build the tree */
+  const xmlSAXHandler *sax; /* the handlers that build: libxml2's tree or stream.c's arena */
+  void *user;               /* the builder's state (tbk_html_sax_user) */
   size_t errors;
   uint64_t scanned, scan_budget;
   size_t max_names;
@@ -102,6 +103,10 @@ static void on_error(void *data, tbk_xml_error *e) {
  * watch rides in its _private field, which libxml2 leaves alone. */
 static parse_watch *watch_of(void *ctx) { return ((htmlParserCtxtPtr)ctx)->_private; }
 
+void *tbk_html_sax_user(void *ctx) { return watch_of(ctx)->user; }
+
+void tbk_html_sax_error(void *ctx) { on_error(watch_of(ctx), NULL); }
+
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
   parse_watch *w = watch_of(ctx);
   w->sax->startElement(ctx, name, atts);
@@ -126,16 +131,26 @@ static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data) {
   check_names(w);
 }
 
-tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err) {
+tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
+                              size_t *errors, tbk_error *err) {
   *doc = NULL;
   *errors = 0;
   if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
   htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
   if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
-  xmlSAXHandler own = *ctxt->sax;
-  parse_watch w = {.ctxt = ctxt, .sax = &own, .max_names = TBK_MAX_NAMES,
+  xmlSAXHandler own = build ? *build : *ctxt->sax;
+  parse_watch w = {.ctxt = ctxt, .sax = &own, .user = user, .max_names = TBK_MAX_NAMES,
                    .scan_budget = TBK_SCAN_FLOOR + (uint64_t)n * TBK_SCAN_PER_BYTE};
   ctxt->_private = &w;
+  if (build) {
+    /* The events the watch does not look at go straight to the builder. */
+    ctxt->sax->startDocument = own.startDocument;
+    ctxt->sax->endDocument = own.endDocument;
+    ctxt->sax->internalSubset = own.internalSubset;
+    ctxt->sax->cdataBlock = own.cdataBlock;
+    ctxt->sax->comment = own.comment;
+    ctxt->sax->ignorableWhitespace = own.ignorableWhitespace;
+  }
   ctxt->sax->startElement = on_start;
   ctxt->sax->endElement = on_end;
   ctxt->sax->characters = on_text;
@@ -172,5 +187,15 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
     if (w.stopped == 3) return tbk_fail(err, TBK_ERR_LIMIT, "libxml2's limit: %s", w.limit);
     return tbk_fail(err, TBK_ERR_LIMIT, "more than %d distinct element and attribute names", TBK_MAX_NAMES);
   }
+  if (build) {
+    /* A builder of its own leaves libxml2 no tree to build. */
+    if (*doc) xmlFreeDoc(*doc);
+    *doc = NULL;
+    return TBK_OK;
+  }
   return *doc ? TBK_OK : tbk_fail(err, TBK_ERR_FORMAT, "HTML parser produced no document");
+}
+
+tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err) {
+  return tbk_html_parse_sax(s, n, NULL, NULL, doc, errors, err);
 }

@@ -28,6 +28,7 @@ const tbk_page_options tbk_page_options_default = {
     .max_attrs = 1000,
     .charset_hint = NULL,
     .fingerprints = 1,
+    .keep_dom = 0,
 };
 
 void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default; }
@@ -35,6 +36,9 @@ void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default;
 void tbk_page_free(tbk_page *p) {
   if (!p) return;
   if (p->doc) xmlFreeDoc(p->doc);
+  tbk_page_free(p->dom);
+  tbk_arena_free(&p->arena);
+  tbk_buf_free(&p->source);
   free(p->nodes);
   free(p->runs);
   free(p->blocks);
@@ -57,16 +61,16 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
 
 /* Statically invisible: the hidden attribute, or an inline style that
  * hides it. What a stylesheet hides cannot be known without rendering. */
-static int is_hidden(xmlNode *n) {
-  for (xmlAttr *a = n->properties; a; a = a->next) {
-    const char *name = (const char *)a->name;
+static int is_hidden(const char *attrs) {
+  const char *name, *value;
+  while ((name = tbk_attr_next(&attrs, &value))) {
     int first = name[0] | 0x20; /* most attributes are neither: skip both compares */
     if (first != 'h' && first != 's') continue;
     if (strcasecmp(name, "hidden") == 0) return 1;
-    if (strcasecmp(name, "style") != 0 || !a->children || !a->children->content) continue;
+    if (strcasecmp(name, "style") != 0 || !value) continue;
     char squeezed[256];
     size_t k = 0;
-    for (const char *s = (const char *)a->children->content; *s && k + 1 < sizeof squeezed; s++)
+    for (const char *s = value; *s && k + 1 < sizeof squeezed; s++)
       if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
         squeezed[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
     squeezed[k] = '\0';
@@ -76,7 +80,7 @@ static int is_hidden(xmlNode *n) {
 }
 
 typedef struct name_count {
-  const xmlChar *name; /* borrowed from the doc; NULL = free slot */
+  const char *name;    /* borrowed from the arena; NULL = free slot */
   uint64_t hash;
   uint32_t parent;     /* node index of the parent, TBK_NONE at the root */
   uint32_t count;
@@ -84,6 +88,7 @@ typedef struct name_count {
 
 typedef struct walker {
   tbk_page *p;
+  const tbk_arena *a;
   const tbk_page_options *opt;
   size_t cap_nodes;
   int at_space; /* text buffer ends in a (collapsed) space, or is empty */
@@ -99,12 +104,12 @@ static int soft_space(walker *w) {
   return tbk_buf_append(&w->p->text, " ", 1);
 }
 
-static int append_text(walker *w, xmlNode *x, uint32_t owner) {
-  const char *s = (const char *)x->content;
+static int append_text(walker *w, uint32_t x, uint32_t owner) {
+  const char *s = tbk_arena_text(w->a, x);
   tbk_buf *t = &w->p->text;
   size_t before = t->len;
   const unsigned char *u = (const unsigned char *)s;
-  size_t n = strlen(s);
+  size_t n = strnlen(s, w->a->n[x].len);
   if (tbk_buf_reserve(t, n + 1)) return -1;
   for (size_t i = 0; i < n;) {
     unsigned c = u[i];
@@ -149,20 +154,20 @@ static int append_text(walker *w, xmlNode *x, uint32_t owner) {
   if (t->len == before) return 0;
   tbk_page *p = w->p;
   if (tbk_grow(&p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs)) return -1;
-  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, x};
+  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, w->a->xml ? w->a->xml[x] : NULL};
   return 0;
 }
 
-static uint32_t count_child_elems(xmlNode *n) {
+static uint32_t count_child_elems(const tbk_arena *a, uint32_t x) {
   uint32_t c = 0;
-  for (xmlNode *k = n->children; k; k = k->next) c += k->type == XML_ELEMENT_NODE;
+  for (uint32_t k = a->n[x].first; k != TBK_ANONE; k = a->n[k].next) c += a->n[k].type == TBK_AN_ELEMENT;
   return c;
 }
 
 /* Same-name index of an element whose tag we do not know by id, from a
  * hash of (parent, name) -> siblings seen so far: walking back over the
  * previous siblings instead made a million unknown siblings quadratic. */
-static int nth_by_name(walker *w, uint32_t parent, const xmlChar *name, uint32_t *nth) {
+static int nth_by_name(walker *w, uint32_t parent, const char *name, uint32_t *nth) {
   if ((w->names_used + 1) * 2 > w->names_cap) {
     size_t cap = w->names_cap ? w->names_cap * 2 : 256;
     name_count *t = calloc(cap, sizeof *t);
@@ -177,10 +182,10 @@ static int nth_by_name(walker *w, uint32_t parent, const xmlChar *name, uint32_t
     w->names = t;
     w->names_cap = cap;
   }
-  uint64_t h = tbk_hash64(name, strlen((const char *)name)) ^ (parent * 0x9E3779B97F4A7C15ULL);
+  uint64_t h = tbk_hash64(name, strlen(name)) ^ (parent * 0x9E3779B97F4A7C15ULL);
   size_t k = h & (w->names_cap - 1);
   for (; w->names[k].name; k = (k + 1) & (w->names_cap - 1))
-    if (w->names[k].parent == parent && xmlStrEqual(w->names[k].name, name)) {
+    if (w->names[k].parent == parent && (w->names[k].name == name || strcmp(w->names[k].name, name) == 0)) {
       *nth = ++w->names[k].count;
       return 0;
     }
@@ -190,7 +195,7 @@ static int nth_by_name(walker *w, uint32_t parent, const xmlChar *name, uint32_t
   return 0;
 }
 
-static tbk_status open_element(walker *w, xmlNode *x, tbk_tag tag, uint32_t parent,
+static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t parent,
                                uint32_t sib_index, uint32_t nth, uint32_t *idx, tbk_error *err) {
   tbk_page *p = w->p;
   if (p->n_nodes >= w->opt->max_nodes)
@@ -202,17 +207,20 @@ static tbk_status open_element(walker *w, xmlNode *x, tbk_tag tag, uint32_t pare
   uint32_t i = (uint32_t)p->n_nodes++;
   tbk_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
-  n->xml = x;
+  const tbk_arena *a = w->a;
+  n->xml = a->xml ? a->xml[x] : NULL;
+  n->name = a->n[x].name;
+  n->attrs = tbk_arena_attrs(a, x);
   n->parent = parent;
   n->depth = depth;
-  long line = xmlGetLineNo(x);
+  long line = tbk_arena_line(a, x);
   n->line = line > 0 ? (uint32_t)line : 0;
   n->text_start = (uint32_t)p->text.len;
   n->sib_index = sib_index;
   n->sib_count = parent == TBK_NONE ? 1 : p->nodes[parent].child_elems;
   if (n->sib_count <= sib_index) n->sib_count = sib_index + 1;
   n->nth = nth;
-  n->child_elems = count_child_elems(x);
+  n->child_elems = count_child_elems(a, x);
   n->block = -1;
   n->cand_anc = TBK_NONE;
   n->tag = (uint16_t)tag;
@@ -236,54 +244,54 @@ static int ensure_level(walker *w, size_t level) {
   return tbk_grow(&w->nth_counts, &w->nth_levels, level + 1, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
 }
 
-/* Depth-first walk over the DOM without recursion: element children are
- * entered, everything else is a leaf. */
+/* Depth-first walk over the arena without recursion: element children
+ * are entered, everything else is a leaf. */
 static tbk_status walk(walker *w, tbk_error *err) {
   tbk_page *p = w->p;
-  xmlNode *x = p->doc->children;
+  const tbk_anode *an = w->a->n;
+  uint32_t x = w->a->count ? an[0].first : TBK_ANONE;
   uint32_t parent = TBK_NONE;
   tbk_status st = TBK_OK;
   if (ensure_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(w->nth_counts, 0, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
-  while (x) {
+  while (x != TBK_ANONE) {
     uint32_t level = parent == TBK_NONE ? 0 : p->nodes[parent].depth;
-    if (x->type == XML_ELEMENT_NODE) {
+    if (an[x].type == TBK_AN_ELEMENT) {
       uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
       uint32_t sib = row[TBK_TAG_COUNT]++;
-      tbk_tag tag = tbk_tag_lookup((const char *)x->name);
+      tbk_tag tag = tbk_tag_lookup(an[x].name);
       uint32_t nth;
       if (tag != TBK_TAG_OTHER) nth = ++row[tag];
-      else if (nth_by_name(w, parent, x->name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-      if (!(tbk_tag_flags(tag) & TAG_DROP) && !is_hidden(x)) {
+      else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (!(tbk_tag_flags(tag) & TAG_DROP) && !is_hidden(tbk_arena_attrs(w->a, x))) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
           break;
         }
         uint32_t idx = TBK_NONE;
         if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
-        if (x->children) {
+        if (an[x].first != TBK_ANONE) {
           if (ensure_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
           memset(w->nth_counts + (size_t)(level + 1) * (TBK_TAG_COUNT + 1), 0,
                  (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
           parent = idx;
-          x = x->children;
+          x = an[x].first;
           continue;
         }
         if (close_element(w, idx)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       }
-    } else if ((x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) && x->content &&
-               parent != TBK_NONE) {
+    } else if ((an[x].type == TBK_AN_TEXT || an[x].type == TBK_AN_CDATA) && parent != TBK_NONE) {
       if (append_text(w, x, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
     }
     /* Advance: next sibling, or climb (closing what we opened) until one. */
-    while (x && !x->next) {
-      x = x->parent;
-      if (!x || x->type != XML_ELEMENT_NODE || parent == TBK_NONE) { x = NULL; break; }
-      if (close_element(w, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); x = NULL; break; }
+    while (x != TBK_ANONE && an[x].next == TBK_ANONE) {
+      x = an[x].parent;
+      if (x == TBK_ANONE || an[x].type != TBK_AN_ELEMENT || parent == TBK_NONE) { x = TBK_ANONE; break; }
+      if (close_element(w, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); x = TBK_ANONE; break; }
       parent = p->nodes[parent].parent;
     }
-    if (st != TBK_OK || !x) break;
-    x = x->next;
+    if (st != TBK_OK || x == TBK_ANONE) break;
+    x = an[x].next;
   }
   return st;
 }
@@ -294,7 +302,7 @@ static tbk_status walk(walker *w, tbk_error *err) {
  * level again for every block made deep nesting cost blocks x depth. */
 static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) {
   const tbk_node *n = &p->nodes[i];
-  const char *name = (const char *)n->xml->name;
+  const char *name = n->name;
   /* "[nth]" by hand: snprintf was most of the cost of a node's locator. */
   char num[16], *e = num + sizeof num, *d = e;
   *--d = ']';
@@ -470,25 +478,30 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   return st;
 }
 
-tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                                tbk_buf *source, tbk_error *err) {
+/* What tbk_html_load_source does before the parse: the decoded source in
+ * *utf8 (caller frees), its line count and charset in *out. */
+static tbk_status decode_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                                tbk_buf *utf8, tbk_error *err) {
   memset(out, 0, sizeof *out);
   if (opt->max_page_bytes && len > opt->max_page_bytes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
-  tbk_buf utf8 = {0};
-  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, &utf8, out->charset, err);
-  if (st) goto done;
-  if (utf8.len > INT32_MAX) { st = tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB"); goto done; }
+  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, utf8, out->charset, err);
+  if (st) return st;
+  if (utf8->len > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
   out->lines = 1;
-  for (const char *q = utf8.data; (q = memchr(q, '\n', utf8.len - (size_t)(q - utf8.data))); q++) out->lines++;
+  for (const char *q = utf8->data; (q = memchr(q, '\n', utf8->len - (size_t)(q - utf8->data))); q++) out->lines++;
   uint32_t line;
-  if (opt->max_attrs && tbk_attr_guard(utf8.data, utf8.len, opt->max_attrs, &line)) {
-    st = tbk_fail(err, TBK_ERR_LIMIT, "element with more than max-attrs (%zu) attributes at line %" PRIu32,
-                  opt->max_attrs, line);
-    goto done;
-  }
-  st = tbk_html_parse_utf8(utf8.data, utf8.len, &out->doc, &out->errors, err);
-done:
+  if (opt->max_attrs && tbk_attr_guard(utf8->data, utf8->len, opt->max_attrs, &line))
+    return tbk_fail(err, TBK_ERR_LIMIT, "element with more than max-attrs (%zu) attributes at line %" PRIu32,
+                    opt->max_attrs, line);
+  return TBK_OK;
+}
+
+tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
+                                tbk_buf *source, tbk_error *err) {
+  tbk_buf utf8 = {0};
+  tbk_status st = decode_source(data, len, opt, out, &utf8, err);
+  if (st == TBK_OK) st = tbk_html_parse_utf8(utf8.data, utf8.len, &out->doc, &out->errors, err);
   if (source && st == TBK_OK) {
     *source = utf8;
     return st;
@@ -502,9 +515,9 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
   return tbk_html_load_source(data, len, opt, out, NULL, err);
 }
 
-/* The walk over p->doc: nodes, runs and the normalized text. */
+/* The walk over p->arena: nodes, runs and the normalized text. */
 static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
-  walker w = {.p = p, .opt = opt, .at_space = 1};
+  walker w = {.p = p, .a = &p->arena, .opt = opt, .at_space = 1};
   tbk_status st = walk(&w, err);
   free(w.nth_counts);
   free(w.names);
@@ -528,12 +541,41 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   return TBK_OK;
 }
 
+/* The parse of clean UTF-8 source into p: libxml2's tree copied into the
+ * arena when the page keeps its DOM, else the streaming parse; then the
+ * walk. */
+static tbk_status parse_into(tbk_page *p, const char *s, size_t n, const tbk_page_options *opt, size_t *errors,
+                             tbk_error *err) {
+  p->opt = *opt;
+  p->opt.charset_hint = NULL;
+  tbk_status st;
+  if (opt->keep_dom) {
+    st = tbk_html_parse_utf8(s, n, &p->doc, errors, err);
+    if (st == TBK_OK && tbk_arena_from_doc(&p->arena, p->doc)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  } else {
+    st = tbk_html_stream(s, n, &p->arena, errors, err);
+  }
+  return st == TBK_OK ? build_text(p, opt, err) : st;
+}
+
+tbk_status tbk_page_reparse(const char *s, size_t n, const tbk_page_options *opt, tbk_page **out) {
+  tbk_page *p = calloc(1, sizeof *p);
+  size_t errors;
+  tbk_error ignored;
+  tbk_status st = p ? parse_into(p, s, n, opt, &errors, &ignored) : TBK_ERR_NOMEM;
+  if (st) {
+    tbk_page_free(p);
+    p = NULL;
+  }
+  *out = p;
+  return st;
+}
+
 /* The page parsed again from the repaired source, if that shows more text.
  * The page keeps the original's error count and line count (repairs keep
  * every newline): they describe the input. A second parse that fails only
  * costs the repair, so its errors are not the page's. */
-static tbk_status try_recovery(tbk_page **pp, const tbk_buf *source, const tbk_page_options *opt,
-                               tbk_error *err) {
+static tbk_status try_recovery(tbk_page **pp, tbk_buf *source, const tbk_page_options *opt, tbk_error *err) {
   tbk_page *p = *pp;
   tbk_buf fixed = {0};
   long repairs = tbk_recover_source(source->data, source->len, p->text.len, &fixed);
@@ -542,8 +584,7 @@ static tbk_status try_recovery(tbk_page **pp, const tbk_buf *source, const tbk_p
   tbk_page *q = calloc(1, sizeof *q);
   size_t errors;
   tbk_error ignored;
-  if (q && tbk_html_parse_utf8(fixed.data, fixed.len, &q->doc, &errors, &ignored) == TBK_OK &&
-      build_text(q, opt, &ignored) == TBK_OK && q->text.len > p->text.len) {
+  if (q && parse_into(q, fixed.data ? fixed.data : "", fixed.len, opt, &errors, &ignored) == TBK_OK && q->text.len > p->text.len) {
     q->raw_bytes = p->raw_bytes;
     q->n_lines = p->n_lines;
     q->parse_errors = p->parse_errors;
@@ -551,6 +592,9 @@ static tbk_status try_recovery(tbk_page **pp, const tbk_buf *source, const tbk_p
     memcpy(q->charset, p->charset, sizeof q->charset);
     *pp = q;
     q = p;
+    tbk_buf t = *source; /* the page's source is the repaired one */
+    *source = fixed;
+    fixed = t;
   }
   tbk_page_free(q);
   tbk_buf_free(&fixed);
@@ -570,14 +614,18 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   p->raw_bytes = len;
   tbk_html html;
   tbk_buf source = {0};
-  tbk_status st = tbk_html_load_source(data, len, opt, &html, &source, err);
+  tbk_status st = decode_source(data, len, opt, &html, &source, err);
   if (st) goto fail;
-  p->doc = html.doc;
   p->n_lines = html.lines;
-  p->parse_errors = html.errors;
   memcpy(p->charset, html.charset, sizeof p->charset);
-  if ((st = build_text(p, opt, err)) != TBK_OK) goto fail;
+  if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK)
+    goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
+  if (!opt->keep_dom) {
+    /* for the DOM parse of the first tbk_page_html */
+    p->source = source;
+    memset(&source, 0, sizeof source);
+  }
   tbk_buf_free(&source);
   if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
   *out = p;

@@ -2,7 +2,9 @@
  * marked, for the renderings of the stages above. The DOM is edited for
  * the time of one serialization and restored exactly afterwards, so the
  * page's tables (which point into the DOM) stay valid and a page can be
- * rendered any number of times, in any format, in any order. */
+ * rendered any number of times, in any format, in any order. A streamed
+ * page has no DOM: its first rendering parses its source again, keeping
+ * the DOM (the same tables, checked by their sizes), and renders that. */
 #include <stdlib.h>
 
 #include <libxml/HTMLtree.h>
@@ -56,7 +58,32 @@ static xmlNode *edit_target(const tbk_page *page, const tbk_html_drop *d) {
   return d->index < page->n_nodes ? page->nodes[d->index].xml : NULL;
 }
 
+tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom) {
+  if (page->doc) {
+    *dom = page;
+    return TBK_OK;
+  }
+  if (!page->dom) {
+    tbk_page_options o = page->opt;
+    o.keep_dom = 1;
+    tbk_page *q = NULL;
+    tbk_status st = tbk_page_reparse(page->source.data ? page->source.data : "", page->source.len, &o, &q);
+    if (st) return st;
+    if (q->n_nodes != page->n_nodes || q->n_runs != page->n_runs || q->text.len != page->text.len) {
+      tbk_page_free(q);
+      return TBK_ERR_FORMAT;
+    }
+    /* A cache of the page's own parse: the page is not changed, as the
+     * caller sees it. */
+    ((tbk_page *)page)->dom = q;
+  }
+  *dom = page->dom;
+  return TBK_OK;
+}
+
 tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out) {
+  tbk_status got = tbk_page_dom(page, &page);
+  if (got) return got;
   size_t nd = e ? e->n_drop : 0, na = e && e->attr ? e->n_mark : 0;
   cut *cuts = nd ? malloc(nd * sizeof *cuts) : NULL;
   xmlChar **saved = na ? calloc(na, sizeof *saved) : NULL;

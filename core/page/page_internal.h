@@ -6,6 +6,7 @@
  * disagree about what a block is. */
 #ifndef TBK_PAGE_INTERNAL_H
 #define TBK_PAGE_INTERNAL_H
+#include "arena.h"
 #include "tags.h"
 #include "text.h"
 
@@ -18,7 +19,9 @@ struct _xmlDoc;
 #define TBK_NONE UINT32_MAX
 
 typedef struct tbk_node {
-  struct _xmlNode *xml; /* borrowed from tbk_page.doc */
+  struct _xmlNode *xml; /* borrowed from tbk_page.doc; NULL when streamed */
+  const char *name;    /* tag name as parsed (lower case), borrowed */
+  const char *attrs;   /* packed attributes (arena.h), borrowed */
   uint32_t parent;     /* index of the parent element, TBK_NONE for roots */
   uint32_t end;        /* one past the last descendant */
   uint32_t depth;      /* root element = 1 */
@@ -38,11 +41,18 @@ typedef struct tbk_node {
 typedef struct tbk_run {
   uint32_t start, end; /* range of page text produced by one text node */
   uint32_t node;       /* element that holds the text node */
-  struct _xmlNode *xml; /* the text node itself (borrowed from the doc) */
+  struct _xmlNode *xml; /* the text node itself (borrowed from the doc);
+                           NULL when streamed */
 } tbk_run;
 
 struct tbk_page {
-  struct _xmlDoc *doc;  /* owned; kept for HTML output */
+  struct _xmlDoc *doc;  /* owned; kept for HTML output (keep_dom), else NULL */
+  tbk_arena arena;      /* owned: the nodes the tables were made from */
+  tbk_buf source;       /* owned, streamed pages only: the (repaired)
+                           decoded source, parsed again into a DOM on the
+                           first tbk_page_html */
+  struct tbk_page *dom; /* owned: that DOM parse, the same tables */
+  tbk_page_options opt; /* as parsed (charset_hint not kept) */
   tbk_node *nodes;      /* owned, n_nodes entries */
   size_t n_nodes;
   tbk_run *runs;        /* owned */
@@ -108,6 +118,10 @@ static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
 tbk_status tbk_bench_parse_walk(const char *data, size_t len,
                                 const tbk_page_options *opt, size_t *nodes,
                                 tbk_error *err);
+/* Every table of the page as text (page_dump.c): two pages with the same
+ * dump are the same to every stage. 0 ok, -1 out of memory. */
+int tbk_page_dump(const tbk_page *p, tbk_buf *out);
+
 /* The element's tag name as the parser wrote it (lower case). */
 const char *tbk_node_name(const tbk_node *nd);
 

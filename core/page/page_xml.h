@@ -28,6 +28,26 @@ tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_opt
  * take quadratic time (see html_parse.c) is refused with TBK_ERR_LIMIT. */
 tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *errors, tbk_error *err);
 
+/* The same parse with the SAX events that build going to build's
+ * handlers instead of libxml2's tree (stream.c): startElement, endElement,
+ * characters and processingInstruction under the watch, startDocument,
+ * endDocument, internalSubset, cdataBlock, comment and ignorableWhitespace
+ * as they are. *doc is then NULL. user is the builder's state, which its
+ * handlers get from their context with tbk_html_sax_user. */
+tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
+                              size_t *errors, tbk_error *err);
+void *tbk_html_sax_user(void *ctx);
+/* An error libxml2's tree builder would have reported, counted and
+ * watched as the parser's own. */
+void tbk_html_sax_error(void *ctx);
+
+/* A page's tables (no blocks) from clean UTF-8 source, the page's own
+ * parse without decoding or repair: for the DOM of a streamed page. */
+tbk_status tbk_page_reparse(const char *s, size_t n, const tbk_page_options *opt, tbk_page **out);
+/* The page itself when it keeps its DOM, else that parse of its source
+ * (made once and kept with the page). */
+tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom);
+
 /* The start tag with more than max_attrs attributes (libxml2 checks
  * attributes pairwise: quadratic in their number), if any: returns how many
  * were counted (max_attrs + 1) and its source line in *line; 0 when every

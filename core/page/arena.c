@@ -1,0 +1,62 @@
+/* The page's node arena (arena.h): growing it, freeing it, and libxml2's
+ * line lookup over it. */
+#include <stdlib.h>
+
+#include "page_xml.h"
+
+#include <libxml/dict.h>
+
+void tbk_arena_free(tbk_arena *a) {
+  free(a->n);
+  free(a->xml);
+  tbk_buf_free(&a->strs);
+  if (a->dict) xmlDictFree(a->dict);
+  memset(a, 0, sizeof *a);
+}
+
+uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line) {
+  if (a->count >= TBK_ANONE - 1 || tbk_grow(&a->n, &a->cap, a->count + 1, sizeof *a->n)) return TBK_ANONE;
+  uint32_t i = (uint32_t)a->count++;
+  tbk_anode *n = &a->n[i];
+  *n = (tbk_anode){.parent = parent, .first = TBK_ANONE, .last = TBK_ANONE, .next = TBK_ANONE,
+                   .prev = TBK_ANONE, .line = line, .type = (uint8_t)type};
+  if (parent != TBK_ANONE) {
+    tbk_anode *up = &a->n[parent];
+    n->prev = up->last;
+    if (up->last != TBK_ANONE) a->n[up->last].next = i;
+    else up->first = i;
+    up->last = i;
+  }
+  return i;
+}
+
+static int has_line(const tbk_anode *n) {
+  return n->type == TBK_AN_ELEMENT || n->type == TBK_AN_TEXT || n->type == TBK_AN_COMMENT || n->type == TBK_AN_PI;
+}
+
+/* xmlGetLineNo's lookup (tree.c, the same from 2.9 to 2.15): a node at
+ * line 65535 or later asks its first child, else its next, else its
+ * previous sibling, five levels at most; a node without a line of its own
+ * asks its previous sibling or its parent element. */
+static long line_at(const tbk_arena *a, uint32_t i, int depth) {
+  if (depth >= 5 || i == TBK_ANONE) return -1;
+  const tbk_anode *n = &a->n[i];
+  long r = -1;
+  if (has_line(n)) {
+    if (n->line == TBK_AN_LINE_MAX) {
+      if (n->type == TBK_AN_ELEMENT && n->first != TBK_ANONE) r = line_at(a, n->first, depth + 1);
+      else if (n->next != TBK_ANONE) r = line_at(a, n->next, depth + 1);
+      else if (n->prev != TBK_ANONE) r = line_at(a, n->prev, depth + 1);
+    }
+    if (r == -1 || r == TBK_AN_LINE_MAX) r = n->line;
+  } else if (n->prev != TBK_ANONE && has_line(&a->n[n->prev])) {
+    r = line_at(a, n->prev, depth + 1);
+  } else if (n->parent != TBK_ANONE && a->n[n->parent].type == TBK_AN_ELEMENT) {
+    r = line_at(a, n->parent, depth + 1);
+  }
+  return r;
+}
+
+long tbk_arena_line(const tbk_arena *a, uint32_t i) {
+  return a->lines_resolved ? (long)a->n[i].line : line_at(a, i, 0);
+}

@@ -1,0 +1,104 @@
+/* The page's tree as tbk reads it: a compact arena of the nodes libxml2's
+ * tree would hold (elements with their tag name and attributes, text,
+ * CDATA, comments, processing instructions), filled either straight from
+ * the parser's SAX events (stream.c, no libxml2 node at all) or copied from
+ * a libxml2 tree (dom_arena.c, for a page that keeps its DOM for HTML
+ * output). The walk that fills the page's tables (page.c) reads only this,
+ * so both paths give the same tables when they give the same arena.
+ *
+ * Node 0 is the document; every array grows by doubling, so a page costs a
+ * handful of allocations whatever its size, and freeing it is as many
+ * frees. Only code in core/page reads it (the layers above see the type
+ * through page_internal.h, never its fields). */
+#ifndef TBK_ARENA_H
+#define TBK_ARENA_H
+#include <stdint.h>
+#include <string.h>
+
+#include "util.h"
+
+enum {
+  TBK_AN_DOC = 0,
+  TBK_AN_ELEMENT = 1,
+  TBK_AN_TEXT = 3,  /* the values of libxml2's node types */
+  TBK_AN_CDATA = 4,
+  TBK_AN_PI = 7,
+  TBK_AN_COMMENT = 8,
+};
+
+/* libxml2 keeps a node's line in 16 bits: 65535 means "this or later". */
+enum { TBK_AN_LINE_MAX = 65535 };
+
+typedef struct tbk_anode {
+  uint32_t parent, first, last, next, prev; /* TBK_ANONE when absent */
+  uint32_t line;  /* as libxml2 stores it (at most TBK_AN_LINE_MAX) */
+  uint32_t str;   /* text, CDATA: offset of the content in strs */
+  uint32_t len;   /* its length in bytes */
+  uint32_t attrs; /* element: offset of its packed attributes in strs */
+  uint8_t type;   /* TBK_AN_* */
+  const char *name; /* element: tag name (the parser's dictionary) */
+} tbk_anode;
+
+#define TBK_ANONE UINT32_MAX
+
+/* Attributes are packed in strs, in source order: per attribute its name,
+ * NUL, a byte 1 (a value follows, NUL-terminated) or 0 (no value); an
+ * empty name ends the list. An element without attributes points at a
+ * lone NUL. */
+typedef struct tbk_arena {
+  tbk_anode *n;
+  size_t count, cap;
+  tbk_buf strs;            /* contents and attributes */
+  struct _xmlNode **xml;   /* the libxml2 node of each arena node, when
+                              copied from a tree (dom_arena.c); else NULL */
+  struct _xmlDict *dict;   /* owned reference to the names' dictionary */
+  int lines_resolved;      /* line holds xmlGetLineNo's answer already */
+} tbk_arena;
+
+void tbk_arena_free(tbk_arena *a);
+
+/* The line libxml2's xmlGetLineNo gives node i: its own when below 65535,
+ * else looked up through the neighbours as libxml2 does. */
+long tbk_arena_line(const tbk_arena *a, uint32_t i);
+
+/* The content of text/CDATA node i, NUL-terminated (borrowed). */
+static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) {
+  return a->strs.data + a->n[i].str;
+}
+
+/* The packed attributes of element i (see above), borrowed. */
+static inline const char *tbk_arena_attrs(const tbk_arena *a, uint32_t i) {
+  return a->strs.data + a->n[i].attrs;
+}
+
+/* Next attribute of a packed list: returns the name (NULL at the end),
+ * its value in *value (NULL: none) and moves *p past it. */
+static inline const char *tbk_attr_next(const char **p, const char **value) {
+  const char *s = *p;
+  if (!*s) return NULL;
+  const char *name = s;
+  s += strlen(s) + 1;
+  if (*s++) {
+    *value = s;
+    s += strlen(s) + 1;
+  } else {
+    *value = NULL;
+  }
+  *p = s;
+  return name;
+}
+
+/* Appends node of type t under parent (TBK_ANONE: none, a node of its own
+ * list) and returns its index, TBK_ANONE out of memory. */
+uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line);
+
+/* The streaming parse of clean UTF-8 into a (emptied first): the parse
+ * tbk_html_parse_utf8 makes, under the same watch and with the same
+ * errors, building the arena instead of a tree (stream.c). */
+tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err);
+
+/* The libxml2 tree under doc copied into a (emptied first): the same
+ * nodes, with each one's libxml2 node in a->xml. 0 ok, -1 out of memory. */
+struct _xmlDoc;
+int tbk_arena_from_doc(tbk_arena *a, struct _xmlDoc *doc);
+#endif

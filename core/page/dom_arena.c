@@ -1,0 +1,76 @@
+/* A libxml2 tree copied into the page's arena (arena.h), for the pages
+ * that keep their DOM (HTML output): the tables are then filled from the
+ * arena by the same walk as a streamed page's, and each arena node keeps
+ * its libxml2 node for tbk_page_html. */
+#include <stdlib.h>
+
+#include "arena.h"
+#include "page_xml.h"
+
+static int kept(const xmlNode *x) {
+  return x->type == XML_ELEMENT_NODE || x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE ||
+         x->type == XML_COMMENT_NODE || x->type == XML_PI_NODE;
+}
+
+/* The element's attributes packed as arena.h describes: a value is the
+ * concatenation of the attribute's text children. */
+static int pack_attrs(tbk_buf *b, const xmlNode *x) {
+  for (const xmlAttr *at = x->properties; at; at = at->next) {
+    int has = 0;
+    for (const xmlNode *c = at->children; c; c = c->next) has |= c->content != NULL;
+    if (tbk_buf_append(b, at->name, strlen((const char *)at->name) + 1) || tbk_buf_append(b, has ? "\1" : "", 1))
+      return -1;
+    if (!has) continue;
+    for (const xmlNode *c = at->children; c; c = c->next)
+      if (c->content && tbk_buf_puts(b, (const char *)c->content)) return -1;
+    if (tbk_buf_append(b, "", 1)) return -1;
+  }
+  return tbk_buf_append(b, "", 1);
+}
+
+static int copy_node(tbk_arena *a, xmlNode *x, uint32_t parent, uint32_t *idx, size_t *cap_xml) {
+  long line = x->type == XML_ELEMENT_NODE ? xmlGetLineNo(x) : (long)x->line;
+  uint32_t i = tbk_arena_add(a, parent, (int)x->type, line > 0 ? (uint32_t)line : 0);
+  if (i == TBK_ANONE || tbk_grow(&a->xml, cap_xml, a->count, sizeof *a->xml)) return -1;
+  a->xml[i] = x;
+  tbk_anode *n = &a->n[i];
+  if (x->type == XML_ELEMENT_NODE) {
+    n->name = (const char *)x->name;
+    n->attrs = (uint32_t)a->strs.len;
+    if (pack_attrs(&a->strs, x)) return -1;
+  } else if ((x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) && x->content) {
+    size_t len = strlen((const char *)x->content);
+    n->str = (uint32_t)a->strs.len;
+    n->len = (uint32_t)len;
+    if (tbk_buf_append(&a->strs, x->content, len + 1)) return -1;
+  }
+  *idx = i;
+  return 0;
+}
+
+int tbk_arena_from_doc(tbk_arena *a, xmlDoc *doc) {
+  tbk_arena_free(a);
+  size_t cap_xml = 0;
+  a->lines_resolved = 1;
+  if (tbk_arena_add(a, TBK_ANONE, TBK_AN_DOC, 0) == TBK_ANONE || tbk_grow(&a->xml, &cap_xml, 1, sizeof *a->xml))
+    return -1;
+  a->xml[0] = (xmlNode *)doc;
+  uint32_t parent = 0;
+  xmlNode *x = doc->children;
+  while (x) {
+    uint32_t i = TBK_ANONE;
+    if (kept(x) && copy_node(a, x, parent, &i, &cap_xml)) return -1;
+    if (i != TBK_ANONE && x->type == XML_ELEMENT_NODE && x->children) {
+      parent = i;
+      x = x->children;
+      continue;
+    }
+    while (x && !x->next) {
+      x = x->parent;
+      if (!x || x == (xmlNode *)doc) { x = NULL; break; }
+      parent = a->n[parent].parent;
+    }
+    if (x) x = x->next;
+  }
+  return 0;
+}
