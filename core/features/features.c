@@ -628,11 +628,27 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
   *density_out = wrapped ? (double)(n - line_words) / (double)wrapped : (double)n;
   double kl = 0.0, rest = (double)(fx->n_tok - n) + TBK_FX_KL_ALPHA * (double)fx->n_voc;
   uint32_t rmin = UINT32_MAX, rmax = 0;
+  /* A word's log term depends only on its count in the block and in the
+   * rest of the page (n and rest are the block's): most words share a few
+   * small pairs (once here, never elsewhere), so the logs of pairs up to
+   * (4, 15) are kept for the block, the same value computed once. */
+  double log_memo[64];
+  uint64_t log_have = 0;
   for (size_t j = 0; j < nt; j++) {
-    uint32_t id = fx->touched[j], c = fx->voc_blk[id];
-    double pw = (double)c / (double)n;
-    double qw = ((double)(fx->voc_cnt[id] - c) + TBK_FX_KL_ALPHA) / rest;
-    kl += pw * log(pw / qw);
+    uint32_t id = fx->touched[j], c = fx->voc_blk[id], other = fx->voc_cnt[id] - c;
+    double pw = (double)c / (double)n, lg;
+    unsigned slot = (c - 1) * 16 + other;
+    if (c <= 4 && other < 16 && (log_have >> slot & 1)) {
+      lg = log_memo[slot];
+    } else {
+      double qw = ((double)other + TBK_FX_KL_ALPHA) / rest;
+      lg = log(pw / qw);
+      if (c <= 4 && other < 16) {
+        log_memo[slot] = lg;
+        log_have |= 1ULL << slot;
+      }
+    }
+    kl += pw * lg;
     uint32_t r = fx->voc_rank[id];
     fx->rank_bits[r / 64] |= 1ULL << (r % 64);
     if (r < rmin) rmin = r;
