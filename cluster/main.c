@@ -9,7 +9,7 @@
 #include "cluster.h"
 #include "usage.h"
 
-enum { OPT_FORMAT = CLI_OPT_FIRST_FREE, OPT_SITES, OPT_BANDS, OPT_ROWS, OPT_SEED, OPT_PATHS, OPT_VERSION };
+enum { OPT_FORMAT = CLI_OPT_FIRST_FREE, OPT_SITES, OPT_BANDS, OPT_ROWS, OPT_SEED, OPT_PATHS, OPT_PATHNO, OPT_VERSION };
 
 static double now(void) {
   struct timespec ts;
@@ -42,12 +42,13 @@ int main(int argc, char **argv) {
   tbk_cluster_options copt = tbk_cluster_options_default;
   const char *output = NULL;
   int quiet = 0, jsonl = 0, by_site = 0, attrs = 0;
-  static const char *const formats[] = {"tsv", "jsonl", NULL}, *const path_kinds[] = {"tags", "attrs", NULL};
+  static const char *const formats[] = {"tsv", "jsonl", NULL}, *const path_kinds[] = {"tags", "attrs", NULL},
+                           *const scopes[] = {"component", "group", NULL};
   static const struct option longopts[] = {
       {"output", required_argument, 0, 'o'}, {"format", required_argument, 0, OPT_FORMAT},
       {"sites", no_argument, 0, OPT_SITES},  {"bands", required_argument, 0, OPT_BANDS},
       {"rows", required_argument, 0, OPT_ROWS}, {"seed", required_argument, 0, OPT_SEED},
-      {"paths", required_argument, 0, OPT_PATHS},
+      {"paths", required_argument, 0, OPT_PATHS}, {"pathno", required_argument, 0, OPT_PATHNO},
       {"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
       {"version", no_argument, 0, OPT_VERSION}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   int c;
@@ -58,6 +59,9 @@ int main(int argc, char **argv) {
     case 'o': output = optarg; break;
     case OPT_FORMAT: jsonl = cli_choice("--format", optarg, formats, "tsv or jsonl"); break;
     case OPT_PATHS: attrs = cli_choice("--paths", optarg, path_kinds, "tags or attrs"); break;
+    case OPT_PATHNO:
+      copt.pathno_scope = (tbk_pathno_scope)cli_choice("--pathno", optarg, scopes, "component or group");
+      break;
     case OPT_SITES: by_site = 1; break;
     case OPT_BANDS: copt.bands = (uint32_t)cli_long("--bands", optarg, 1, 1000); break;
     case OPT_ROWS: copt.rows = (uint32_t)cli_long("--rows", optarg, 1, 1000); break;

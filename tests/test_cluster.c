@@ -240,6 +240,53 @@ static void run_synth(int groups) {
   tbk_clusterer_free(c);
 }
 
+/* Pathno pollution (tbk_pathno_scope): 40 pages of template A, half of
+ * them with a 6-path nested content structure (a quoted post's div in div
+ * in div...), and 60 pages of an unrelated template B that all hold those 6
+ * generic paths. Counted over all 100 pages, the 6 paths' pathno (80)
+ * reaches A's mode (40), so they are non-content and split A in two (a
+ * merge would pay 120 exceptions to save a 60-path template); counted
+ * within A's LSH component (20 < 40) they are content, and A is one
+ * cluster. */
+static void test_pathno_scope(void) {
+  enum { NA = 40, NB = 60, T = 60 };
+  for (int scope = 0; scope < 2; scope++) {
+    tbk_cluster_options o = tbk_cluster_options_default;
+    o.pathno_scope = scope ? TBK_PATHNO_GROUP : TBK_PATHNO_COMPONENT;
+    tbk_clusterer *c;
+    tbk_error err = {0};
+    CHECK_INT(tbk_clusterer_new(&o, &c, &err), TBK_OK);
+    uint32_t truth[NA + NB];
+    uint64_t buf[T + 8];
+    for (int p = 0; p < NA + NB; p++) {
+      int b = p >= NA;
+      size_t n = 0;
+      for (int i = 0; i < T; i++) buf[n++] = (uint64_t)(b ? 20000 : 10000) + (uint64_t)i;
+      if (b || p % 2 == 0)
+        for (int i = 0; i < 6; i++) buf[n++] = 50000 + (uint64_t)i;
+      buf[n++] = 900000 + (uint64_t)p; /* the page's own text */
+      qsort(buf, n, sizeof *buf, cmp_u64);
+      CHECK_INT(tbk_clusterer_add(c, 0, buf, n, &err), TBK_OK);
+      truth[p] = (uint32_t)b;
+    }
+    tbk_cluster_result r;
+    CHECK_INT(tbk_clusterer_run(c, &r, &err), TBK_OK);
+    double ari, purity;
+    CHECK_INT(tbk_cluster_agreement(r.cluster, truth, NA + NB, &ari, &purity, &err), TBK_OK);
+    CHECK_NEAR(purity, 1, 1e-12);
+    if (scope) {
+      CHECK_INT(r.n_clusters, 3);
+      CHECK(r.cluster[0] != r.cluster[1]); /* with and without the nest */
+      CHECK_INT(r.cluster[0], r.cluster[2]);
+    } else {
+      CHECK_INT(r.n_clusters, 2);
+      CHECK_NEAR(ari, 1, 1e-12);
+    }
+    tbk_cluster_result_free(&r);
+    tbk_clusterer_free(c);
+  }
+}
+
 int main(void) {
   test_costs();
   test_mode();
@@ -248,5 +295,6 @@ int main(void) {
   test_page_paths();
   run_synth(0);
   run_synth(1);
+  test_pathno_scope();
   return check_report();
 }

@@ -1,13 +1,16 @@
 /* The clustering run: pages' path sets interned to dense ids, then for each
  * group (a site, or the whole crawl) the pathno of every path, each page's
  * non-content paths (pathno at least the mode of its paths' pathnos),
- * MinHash/LSH candidate pairs over those, and the MDL agglomeration. */
+ * MinHash/LSH candidate pairs over those, and the MDL agglomeration; by
+ * default (TBK_PATHNO_COMPONENT) each connected component of those
+ * candidate pairs then goes through the same steps as a group of its own. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
 
-const tbk_cluster_options tbk_cluster_options_default = {.bands = 20, .rows = 4, .seed = 0x74626b2d636c7573ULL};
+const tbk_cluster_options tbk_cluster_options_default = {
+    .bands = 20, .rows = 4, .seed = 0x74626b2d636c7573ULL, .pathno_scope = TBK_PATHNO_COMPONENT};
 
 /* Path hash -> dense id, open addressing at most half full. */
 typedef struct intern {
@@ -182,10 +185,11 @@ static void group_run_free(group_run *g) {
   free(g->assign);
 }
 
-/* Cluster the m pages docs[0..m) of one group; their clusters numbered
- * from *next_cluster on in res. */
-static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs, size_t m, tbk_cluster_result *res,
-                            uint32_t *next_cluster, tbk_error *err) {
+/* The candidate pairs of the m pages docs[0..m): each page's non-content
+ * paths by the pathno over these pages (g->sets, g->len; local ids below
+ * *n_local), their MinHash signatures, LSH. */
+static tbk_status candidates(tbk_clusterer *c, group_run *g, const uint32_t *docs, size_t m, uint32_t *n_local,
+                             tbk_pair **pairs, size_t *n_pairs, tbk_error *err) {
   size_t total = 0, widest = 0;
   for (size_t i = 0; i < m; i++) {
     size_t len = c->start[docs[i] + 1] - c->start[docs[i]];
@@ -204,9 +208,12 @@ static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs
   g->sigs = malloc((m * width + 1) * sizeof *g->sigs);
   g->assign = malloc((m + 1) * sizeof *g->assign);
   if (!g->nc || !g->nc_start || !g->sets || !g->len || !g->scratch || !g->scratch2 || !g->hashes || !g->sigs ||
-      !g->assign)
+      !g->assign) {
+    for (size_t i = 0; i < m; i++)
+      for (size_t j = c->start[docs[i]]; j < c->start[docs[i] + 1]; j++) g->df[c->ids[j]] = 0;
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  uint32_t n_local = 0;
+  }
+  *n_local = 0;
   size_t at = 0;
   for (size_t i = 0; i < m; i++) {
     const uint32_t *ids = c->ids + c->start[docs[i]];
@@ -217,7 +224,7 @@ static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs
     g->nc_start[i] = at;
     for (size_t j = 0; j < len; j++) {
       if (g->df[ids[j]] < thr) continue;
-      if (!g->local[ids[j]]) g->local[ids[j]] = ++n_local;
+      if (!g->local[ids[j]]) g->local[ids[j]] = ++*n_local;
       g->nc[at++] = g->local[ids[j]] - 1;
       g->hashes[h++] = c->in.by_id[ids[j]];
     }
@@ -229,9 +236,27 @@ static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs
   /* Leave df and local zero for the next group. */
   for (size_t i = 0; i < m; i++)
     for (size_t j = c->start[docs[i]]; j < c->start[docs[i] + 1]; j++) g->df[c->ids[j]] = g->local[c->ids[j]] = 0;
+  return tbk_lsh_pairs(g->sigs, m, c->opt.bands, c->opt.rows, pairs, n_pairs, err);
+}
+
+/* g's arrays of one run freed, df and local (zero) kept for the next. */
+static void group_run_reset(group_run *g) {
+  uint32_t *df = g->df, *local = g->local;
+  g->df = g->local = NULL;
+  group_run_free(g);
+  memset(g, 0, sizeof *g);
+  g->df = df;
+  g->local = local;
+}
+
+/* Cluster the m pages docs[0..m) together; their clusters numbered from
+ * *next_cluster on in res. */
+static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs, size_t m, tbk_cluster_result *res,
+                            uint32_t *next_cluster, tbk_error *err) {
+  uint32_t n_local;
   tbk_pair *pairs;
   size_t n_pairs;
-  tbk_status st = tbk_lsh_pairs(g->sigs, m, c->opt.bands, c->opt.rows, &pairs, &n_pairs, err);
+  tbk_status st = candidates(c, g, docs, m, &n_local, &pairs, &n_pairs, err);
   if (st) return st;
   res->candidate_pairs += n_pairs;
   uint32_t k;
@@ -250,6 +275,64 @@ static tbk_status run_group(tbk_clusterer *c, group_run *g, const uint32_t *docs
   }
   *next_cluster += k;
   return TBK_OK;
+}
+
+static uint32_t root_of(uint32_t *up, uint32_t x) {
+  while (up[x] != x) {
+    up[x] = up[up[x]];
+    x = up[x];
+  }
+  return x;
+}
+
+/* With pathno_scope TBK_PATHNO_COMPONENT: the group's candidate pairs
+ * first, then each connected component of them clustered as a group of
+ * its own (run_group), so pathnos count only pages that can ever share a
+ * cluster. docs is reordered by component. */
+static tbk_status run_scoped(tbk_clusterer *c, group_run *g, uint32_t *docs, size_t m, tbk_cluster_result *res,
+                             uint32_t *next_cluster, tbk_error *err) {
+  if (c->opt.pathno_scope != TBK_PATHNO_COMPONENT || m < 2) return run_group(c, g, docs, m, res, next_cluster, err);
+  uint32_t n_local;
+  tbk_pair *pairs;
+  size_t n_pairs;
+  tbk_status st = candidates(c, g, docs, m, &n_local, &pairs, &n_pairs, err);
+  group_run_reset(g);
+  if (st) return st;
+  res->candidate_pairs += n_pairs;
+  uint32_t *up = malloc(m * sizeof *up), *at = calloc(m + 1, sizeof *at);
+  uint32_t *sorted = malloc(2 * m * sizeof *sorted), *root = sorted + m;
+  if (!up || !at || !sorted) {
+    free(pairs);
+    free(up);
+    free(at);
+    free(sorted);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  /* A component is named by its first page (the smaller root wins), and
+   * pages keep their order within it: the result does not depend on the
+   * pairs' order. */
+  for (size_t i = 0; i < m; i++) up[i] = (uint32_t)i;
+  for (size_t i = 0; i < n_pairs; i++) {
+    uint32_t a = root_of(up, pairs[i].a), b = root_of(up, pairs[i].b);
+    if (a != b) up[a > b ? a : b] = a < b ? a : b;
+  }
+  free(pairs);
+  for (size_t i = 0; i < m; i++) at[(up[i] = root_of(up, (uint32_t)i)) + 1]++;
+  for (size_t r = 0; r < m; r++) at[r + 1] += at[r];
+  for (size_t i = 0; i < m; i++) {
+    root[at[up[i]]] = up[i];
+    sorted[at[up[i]]++] = docs[i];
+  }
+  memcpy(docs, sorted, m * sizeof *docs);
+  for (size_t i = 0, j; i < m && !st; i = j) {
+    for (j = i + 1; j < m && root[j] == root[i];) j++;
+    st = run_group(c, g, docs + i, j - i, res, next_cluster, err);
+    group_run_reset(g);
+  }
+  free(up);
+  free(at);
+  free(sorted);
+  return st;
 }
 
 static int cmp_by_group(const void *a, const void *b, void *ctx) {
@@ -278,14 +361,8 @@ tbk_status tbk_clusterer_run(tbk_clusterer *c, tbk_cluster_result *res, tbk_erro
   uint32_t next = 0;
   for (size_t i = 0, j; i < c->n && !st; i = j) {
     for (j = i; j < c->n && c->group[order[j]] == c->group[order[i]];) j++;
-    st = run_group(c, &g, order + i, j - i, res, &next, err);
-    /* Each group's own arrays, sized for it. */
-    uint32_t *df = g.df, *local = g.local;
-    g.df = g.local = NULL;
-    group_run_free(&g);
-    memset(&g, 0, sizeof g);
-    g.df = df;
-    g.local = local;
+    st = run_scoped(c, &g, order + i, j - i, res, &next, err);
+    group_run_reset(&g); /* each group's own arrays, sized for it */
   }
   res->n_clusters = next;
   /* Renumber by first page over all groups, as within one. */

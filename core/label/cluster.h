@@ -5,10 +5,11 @@
  *
  * A page is the set of its root-to-element tag paths, text reduced to a
  * marker path below the element that holds it (cluster_paths.c). Within a
- * group of pages (one site, or the whole crawl) a path's pathno is the
- * number of pages holding it; a page's non-content paths NC(d) are those
- * whose pathno reaches the page's threshold, the mode of the pathno of its
- * paths (cluster.c). A clustering is described by three matrices over the
+ * group of pages (one site, or the whole crawl, or by default one connected
+ * component of the LSH candidate pairs in either: tbk_pathno_scope) a
+ * path's pathno is the number of pages holding it; a page's non-content
+ * paths NC(d) are those whose pathno reaches the page's threshold, the
+ * mode of the pathno of its paths (cluster.c). A clustering is described by three matrices over the
  * P non-content paths, the n pages and the k clusters:
  *   template   P x k, 1 where a path is in a cluster's template (the paths
  *              held by more than half of its pages)
@@ -130,10 +131,22 @@ tbk_status tbk_cluster_agreement(const uint32_t *x, const uint32_t *y, size_t n,
 
 /* ----- the whole procedure (cluster.c) */
 
+/* Over which pages a path's pathno is counted. GROUP: all pages of the
+ * group (the site with --sites, else the whole crawl), as the seed counts
+ * it. COMPONENT (default): first the group's candidate pairs as GROUP
+ * gives them, then each connected component of those pairs is a group of
+ * its own: in a crawl of many sites, a generic path (div in div in div...)
+ * is held by pages of unrelated sites, which lifts its pathno over a
+ * page's mode and makes content paths (a post's nested quote) non-content;
+ * counted over the pages that can ever share a cluster with the page (a
+ * merge follows candidate pairs), it is what --sites counts within a site. */
+typedef enum tbk_pathno_scope { TBK_PATHNO_COMPONENT = 0, TBK_PATHNO_GROUP = 1 } tbk_pathno_scope;
+
 typedef struct tbk_cluster_options {
   uint32_t bands;  /* LSH bands */
   uint32_t rows;   /* MinHash values per band */
   uint64_t seed;   /* MinHash seed */
+  tbk_pathno_scope pathno_scope;
 } tbk_cluster_options;
 extern const tbk_cluster_options tbk_cluster_options_default;
 
