@@ -32,9 +32,10 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
   uint32_t dim2 = ds->dim + TBK_CTX_DIM;
   st = tbk_dataset_new(schema, dim2, ds->word_dims, &ds2, err);
   double *row = malloc((size_t)dim2 * sizeof *row), *chars = malloc((ds->n ? ds->n : 1) * sizeof *chars);
-  uint32_t *widx = NULL, *wcnt = NULL;
-  size_t wcap = 0;
-  if (!st && (!row || !chars)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t wmax = ds->max_words ? ds->max_words : 1;
+  uint32_t *widx = malloc(wmax * sizeof *widx), *wcnt = malloc(wmax * sizeof *wcnt);
+  tbk_term *terms = malloc(wmax * sizeof *terms);
+  if (!st && (!row || !chars || !widx || !wcnt || !terms)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (!st) {
     ds2->page = ds->page;
     ds2->feat = ds->feat;
@@ -51,15 +52,10 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
     for (size_t r = a; !st && r < b; r++) {
       tbk_dataset_dense(ds, r, row);
       tbk_context_features(oof + a, chars + a, b - a, r - a, row + ds->dim);
-      size_t nw = ds->word_ptr[r + 1] - ds->word_ptr[r];
-      if (TBK_GROW_ALL(&wcap, nw, TBK_ARRAY(widx), TBK_ARRAY(wcnt))) {
-        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-        break;
-      }
+      size_t nw = tbk_dataset_words(ds, r, terms);
       for (size_t k = 0; k < nw; k++) {
-        const tbk_term *t = &ds->words[ds->word_ptr[r] + k];
-        widx[k] = t->index + 1;
-        wcnt[k] = t->count >= 1 ? (uint32_t)t->count : 1;
+        widx[k] = terms[k].index + 1;
+        wcnt[k] = terms[k].count >= 1 ? (uint32_t)terms[k].count : 1;
       }
       st = tbk_dataset_add(ds2, ds->sites[ds->site[r]], ds->label[r], row, widx, wcnt, nw, err);
     }
@@ -70,6 +66,7 @@ tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt
   free(chars);
   free(widx);
   free(wcnt);
+  free(terms);
   tbk_model *m1 = NULL, *m2 = NULL;
   if (!st) {
     if (progress) progress(pctx, "contextual pass: first pass on all sites");

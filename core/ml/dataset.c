@@ -21,11 +21,8 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
   ds->feat.word_dims = word_dims; /* the rows' own word space, as the reader sets it */
   ds->dim = dim;
   ds->word_dims = word_dims;
-  ds->word_ptr = calloc(1, sizeof *ds->word_ptr);
-  ds->val_ptr = calloc(1, sizeof *ds->val_ptr);
-  if (!ds->word_ptr || !ds->val_ptr) {
-    free(ds->word_ptr);
-    free(ds->val_ptr);
+  ds->row_ptr = calloc(1, sizeof *ds->row_ptr);
+  if (!ds->row_ptr) {
     free(ds);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
@@ -35,14 +32,11 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
 
 void tbk_dataset_free(tbk_dataset *ds) {
   if (!ds) return;
-  free(ds->val_ptr);
-  free(ds->val_idx);
-  free(ds->val);
+  free(ds->row_ptr);
+  free(ds->bytes);
   free(ds->label);
   free(ds->site);
   free(ds->pageno);
-  free(ds->word_ptr);
-  free(ds->words);
   for (size_t i = 0; i < ds->nsites; i++) free(ds->sites[i]);
   free(ds->sites);
   free(ds->site_slots);
@@ -84,70 +78,170 @@ static int site_index(tbk_dataset *ds, const char *site, uint32_t *out) {
   return 0;
 }
 
+static size_t put_varint(unsigned char *p, uint64_t v) {
+  size_t n = 0;
+  for (; v >= 0x80; v >>= 7) p[n++] = (unsigned char)(v | 0x80);
+  p[n++] = (unsigned char)v;
+  return n;
+}
+
+static uint64_t get_varint(const unsigned char **p) {
+  uint64_t v = 0;
+  unsigned shift = 0;
+  unsigned char b;
+  do {
+    b = *(*p)++;
+    v |= (uint64_t)(b & 0x7F) << shift;
+    shift += 7;
+  } while (b & 0x80);
+  return v;
+}
+
+/* One value after column gap (see struct tbk_dataset): at most 3 + 8 bytes
+ * (gaps are below TBK_MAX_DIM < 2^19). */
+static size_t put_value(unsigned char *p, uint32_t gap, double v) {
+  uint64_t key = (uint64_t)gap << 2;
+  double a = fabs(v);
+  if (a >= 1 && a <= 4294967295.0 && a == floor(a)) {
+    size_t n = put_varint(p, key | (v < 0));
+    return n + put_varint(p + n, (uint64_t)a);
+  }
+  float f = (float)v;
+  double back = f;
+  if (memcmp(&back, &v, sizeof v) == 0) { /* bit for bit: -0.0 stays -0.0 */
+    size_t n = put_varint(p, key | 2);
+    memcpy(p + n, &f, sizeof f);
+    return n + sizeof f;
+  }
+  size_t n = put_varint(p, key | 3);
+  memcpy(p + n, &v, sizeof v);
+  return n + sizeof v;
+}
+
+void tbk_values_start(const tbk_dataset *ds, size_t r, tbk_values *it) {
+  const unsigned char *p = ds->bytes + ds->row_ptr[r];
+  size_t len = (size_t)get_varint(&p);
+  it->p = p;
+  it->end = p + len;
+  it->col = UINT32_MAX; /* the first gap counts from column -1 */
+  it->v = 0;
+}
+
+int tbk_values_next(tbk_values *it) {
+  if (it->p >= it->end) {
+    it->col = UINT32_MAX;
+    return 0;
+  }
+  uint64_t key = get_varint(&it->p);
+  it->col += (uint32_t)(key >> 2) + 1;
+  switch (key & 3) {
+  case 0: it->v = (double)get_varint(&it->p); break;
+  case 1: it->v = -(double)get_varint(&it->p); break;
+  case 2: {
+    float f;
+    memcpy(&f, it->p, sizeof f);
+    it->p += sizeof f;
+    it->v = f;
+    break;
+  }
+  default:
+    memcpy(&it->v, it->p, sizeof it->v);
+    it->p += sizeof it->v;
+  }
+  return 1;
+}
+
+size_t tbk_dataset_words(const tbk_dataset *ds, size_t r, tbk_term *out) {
+  const unsigned char *p = ds->bytes + ds->row_ptr[r], *end = ds->bytes + ds->row_ptr[r + 1];
+  size_t len = (size_t)get_varint(&p), n = 0;
+  uint32_t index = UINT32_MAX;
+  for (p += len; p < end; n++) {
+    /* Deduplication compares bytes, not terms; padding is zeroed anyway
+     * for whoever hashes terms. */
+    memset(&out[n], 0, sizeof out[n]);
+    index += (uint32_t)get_varint(&p) + 1;
+    out[n].index = index;
+    out[n].count = (double)get_varint(&p);
+  }
+  return n;
+}
+
+/* Row values and words packed into ds->bytes at ds->nbytes (room made by
+ * the caller); returns the bytes written. The values go 10 bytes on (the
+ * longest varint) and move back behind their length once it is known. */
+static size_t pack_row(tbk_dataset *ds, const double *values, const uint32_t *widx, const uint32_t *wcnt,
+                       size_t nwords) {
+  unsigned char *vals = ds->bytes + ds->nbytes + 10, *p = vals;
+  uint32_t prev = UINT32_MAX;
+  for (uint32_t j = 0; j < ds->dim; j++)
+    if (values[j] != 0.0 || signbit(values[j])) {
+      p += put_value(p, j - prev - 1, values[j]);
+      prev = j;
+    }
+  size_t vlen = (size_t)(p - vals);
+  unsigned char *q = ds->bytes + ds->nbytes;
+  q += put_varint(q, vlen);
+  memmove(q, vals, vlen);
+  q += vlen;
+  uint32_t wprev = UINT32_MAX;
+  for (size_t k = 0; k < nwords; k++) {
+    q += put_varint(q, widx[k] - 1 - wprev - 1);
+    q += put_varint(q, wcnt[k]);
+    wprev = widx[k] - 1;
+  }
+  return (size_t)(q - (ds->bytes + ds->nbytes));
+}
+
 tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const double *values,
                            const uint32_t *widx, const uint32_t *wcnt, size_t nwords, tbk_error *err) {
   if (label != 1 && label != -1) return tbk_fail(err, TBK_ERR_ARG, "label %d is not +1 or -1", label);
-  for (size_t j = 0; j < ds->dim; j++)
+  size_t nz = 0;
+  for (size_t j = 0; j < ds->dim; j++) {
     if (!isfinite(values[j])) return tbk_fail(err, TBK_ERR_ARG, "feature %zu is not a finite number", j + 1);
+    nz += values[j] != 0.0 || signbit(values[j]);
+  }
   for (size_t k = 0; k < nwords; k++)
     if (widx[k] < 1 || widx[k] > ds->word_dims || (k && widx[k] <= widx[k - 1]))
       return tbk_fail(err, TBK_ERR_ARG, "word index %u out of order or range", widx[k]);
   if (ds->n == ds->cap) {
-    /* word_ptr and val_ptr have one entry more. */
-    size_t cap = tbk_grow_cap(ds->cap, ds->n + 1, sizeof *ds->word_ptr);
+    /* row_ptr has one entry more. */
+    size_t cap = tbk_grow_cap(ds->cap, ds->n + 1, sizeof *ds->row_ptr);
     if (!cap || tbk_resize(&ds->label, cap, 1) || tbk_resize(&ds->site, cap, sizeof *ds->site) ||
-        tbk_resize(&ds->pageno, cap, sizeof *ds->pageno) || tbk_resize(&ds->word_ptr, cap + 1, sizeof *ds->word_ptr) ||
-        tbk_resize(&ds->val_ptr, cap + 1, sizeof *ds->val_ptr))
+        tbk_resize(&ds->pageno, cap, sizeof *ds->pageno) || tbk_resize(&ds->row_ptr, cap + 1, sizeof *ds->row_ptr))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     ds->cap = cap;
   }
-  /* Allocated on the first row even without words: ds->words + offset is
-   * then never arithmetic on NULL. */
-  size_t need = ds->nwords + nwords, nz = 0;
-  if (nwords > SIZE_MAX - ds->nwords || tbk_grow(&ds->words, &ds->capwords, need ? need : 1, sizeof *ds->words))
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (size_t j = 0; j < ds->dim; j++) nz += values[j] != 0.0 || signbit(values[j]);
-  if (TBK_GROW_ALL(&ds->capval, ds->nval + nz + 1, TBK_ARRAY(ds->val_idx), TBK_ARRAY(ds->val)))
+  /* The most a row can take: 10 bytes before the values, 11 a value, 10 a
+   * word (index and count varints). */
+  if (nwords > SIZE_MAX / 32 - nz || tbk_grow(&ds->bytes, &ds->capbytes, ds->nbytes + 10 + 11 * nz + 10 * nwords, 1))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t si;
   if (site_index(ds, site, &si)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (uint32_t j = 0; j < ds->dim; j++)
-    if (values[j] != 0.0 || signbit(values[j])) {
-      ds->val_idx[ds->nval] = j;
-      ds->val[ds->nval++] = values[j];
-    }
+  ds->nbytes += pack_row(ds, values, widx, wcnt, nwords);
+  if (nwords > ds->max_words) ds->max_words = nwords;
   ds->label[ds->n] = (signed char)label;
   ds->site[ds->n] = si;
   uint64_t key = ds->page_key ? ds->page_key : (uint64_t)si + 1;
   if (ds->n == 0 || key != ds->last_key) ds->npages++;
   ds->last_key = key;
   ds->pageno[ds->n] = ds->npages - 1;
-  for (size_t k = 0; k < nwords; k++) {
-    /* Deduplication hashes and compares whole terms: zero the padding. */
-    tbk_term *t = &ds->words[ds->nwords++];
-    memset(t, 0, sizeof *t);
-    t->index = widx[k] - 1;
-    t->count = (double)wcnt[k];
-  }
   ds->n++;
-  ds->word_ptr[ds->n] = ds->nwords;
-  ds->val_ptr[ds->n] = ds->nval;
+  ds->row_ptr[ds->n] = ds->nbytes;
   return TBK_OK;
 }
 
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x) {
   memset(x, 0, ds->dim * sizeof *x);
-  for (size_t k = ds->val_ptr[r]; k < ds->val_ptr[r + 1]; k++) x[ds->val_idx[k]] = ds->val[k];
+  tbk_values it;
+  tbk_values_start(ds, r, &it);
+  while (tbk_values_next(&it)) x[it.col] = it.v;
 }
 
 double tbk_dataset_value(const tbk_dataset *ds, size_t r, uint32_t j) {
-  size_t lo = ds->val_ptr[r], hi = ds->val_ptr[r + 1];
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ds->val_idx[mid] < j) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < ds->val_ptr[r + 1] && ds->val_idx[lo] == j ? ds->val[lo] : 0.0;
+  tbk_values it;
+  tbk_values_start(ds, r, &it);
+  while (tbk_values_next(&it) && it.col < j) continue;
+  return it.col == j ? it.v : 0.0;
 }
 
 /* Parse "LABEL idx:val idx:val ..." (1-based ascending indices). */

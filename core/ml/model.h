@@ -61,14 +61,20 @@ struct tbk_dataset {
   tbk_feature_options feat;
   uint32_t dim, word_dims;
   size_t n, cap;
-  /* Each row's nonzero values (compressed rows: a block has a few dozen
-   * of the schema's hundreds of features, and a dense n x dim copy was
-   * most of training's memory at a million rows). -0.0 is kept, so two
-   * rows are equal exactly when their dense vectors are. */
-  size_t *val_ptr;     /* owned: n + 1 offsets into val_idx / val */
-  uint32_t *val_idx;   /* owned: column (from 0), ascending within a row */
-  double *val;         /* owned */
-  size_t nval, capval;
+  /* Each row packed into bytes (a block has a few dozen of the schema's
+   * hundreds of features and a few dozen words; a dense n x dim copy, then
+   * 12 bytes a value and 16 a word, were most of training's memory at a
+   * million rows). Row r is bytes[row_ptr[r] .. row_ptr[r+1]): varint V,
+   * V bytes of values, then the words to the end. A value is varint
+   * (column gap << 2 | kind) and then its number: kind 0 a whole number
+   * 1..2^32-1 as a varint, 1 its negative, 2 a float that holds it exactly
+   * (-0.0 too), 3 the double; a word is varint index gap, varint count.
+   * One value has one encoding, so two rows are equal exactly when their
+   * bytes are (what deduplication compares). */
+  size_t *row_ptr;     /* owned: n + 1 offsets into bytes */
+  unsigned char *bytes;/* owned */
+  size_t nbytes, capbytes;
+  size_t max_words;    /* the most words of a row: scratch for tbk_dataset_words */
   signed char *label;  /* owned: n */
   uint32_t *site;      /* owned: n, index into sites */
   uint32_t *pageno;    /* owned: n, page of the row (rows of a page are
@@ -77,9 +83,6 @@ struct tbk_dataset {
                           page; 0 = the site stands for the page */
   uint64_t last_key;
   uint32_t npages;
-  size_t *word_ptr;    /* owned: n + 1 offsets into words */
-  tbk_term *words;     /* owned */
-  size_t nwords, capwords;
   char **sites;        /* owned site names */
   size_t nsites, capsites;
   uint32_t *site_slots;/* owned hash of site names -> index + 1 */
@@ -90,6 +93,18 @@ struct tbk_dataset {
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x);
 /* Row r's value of column j (from 0). */
 double tbk_dataset_value(const tbk_dataset *ds, size_t r, uint32_t j);
+/* Row r's words (out: room for ds->max_words terms); returns their number. */
+size_t tbk_dataset_words(const tbk_dataset *ds, size_t r, tbk_term *out);
+/* Row r's nonzero values in column order: tbk_values_start, then col and
+ * v are the current value while tbk_values_next returns 1 (col is
+ * UINT32_MAX past the last). */
+typedef struct tbk_values {
+  const unsigned char *p, *end;
+  uint32_t col;
+  double v;
+} tbk_values;
+void tbk_values_start(const tbk_dataset *ds, size_t r, tbk_values *it);
+int tbk_values_next(tbk_values *it);
 
 /* Map dense values x (dim) and NB score s to sparse LR columns; idx/val
  * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */

@@ -36,11 +36,27 @@ static int input_used(const tbk_encoder *enc, uint32_t j) {
   return enc->parts == TBK_PARTS_ALL || (enc->parts == TBK_PARTS_TEXT) == is_nb;
 }
 
-/* Row r's value of column j, *cur its first entry not yet passed. */
-static double column_value(const tbk_dataset *ds, size_t r, size_t *cur, uint32_t j) {
-  size_t end = ds->val_ptr[r + 1];
-  while (*cur < end && ds->val_idx[*cur] < j) (*cur)++;
-  return *cur < end && ds->val_idx[*cur] == j ? ds->val[*cur] : 0.0;
+/* A row's value of column j, it at its first value not yet passed. */
+static double column_value(tbk_values *it, uint32_t j) {
+  while (it->col < j && tbk_values_next(it)) continue;
+  return it->col == j ? it->v : 0.0;
+}
+
+/* Scratch for one row at a time: its dense values and its words. */
+typedef struct row_scratch {
+  double *dense; /* ds->dim + 1 */
+  tbk_term *terms; /* ds->max_words (at least 1) */
+} row_scratch;
+
+static int scratch_new(row_scratch *s, const tbk_dataset *ds) {
+  s->dense = malloc(((size_t)ds->dim + 1) * sizeof *s->dense);
+  s->terms = malloc((ds->max_words ? ds->max_words : 1) * sizeof *s->terms);
+  return s->dense && s->terms ? 0 : -1;
+}
+
+static void scratch_free(row_scratch *s) {
+  free(s->dense);
+  free(s->terms);
 }
 
 /* The column of input j's interval that most of x[0..n) fall in (the
@@ -62,7 +78,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   enc->encoding = encoding;
   enc->parts = parts;
   double *x = malloc((n ? n : 1) * sizeof *x);
-  size_t *cur = malloc((n ? n : 1) * sizeof *cur);
+  tbk_values *cur = malloc((n ? n : 1) * sizeof *cur);
   if (bad || !x || !cur) {
     free(x);
     free(cur);
@@ -70,11 +86,14 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   }
   /* Columns are taken in order, so a cursor per row walks its sparse
    * values once over all of them. */
-  for (size_t r = 0; r < n; r++) cur[r] = ds->val_ptr[rows[r]];
+  for (size_t r = 0; r < n; r++) {
+    tbk_values_start(ds, rows[r], &cur[r]);
+    tbk_values_next(&cur[r]);
+  }
   uint32_t col = 1;
   for (uint32_t j = 0; j < enc->nin; j++) {
     if (!input_used(enc, j)) continue;
-    for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(ds, rows[r], &cur[r], j);
+    for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(&cur[r], j);
     if (encoding != TBK_ENC_RAW) {
       tbk_status st = tbk_mdl_cuts(x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
       if (st) { free(x); free(cur); return st; }
@@ -118,20 +137,14 @@ static size_t dedup_rows(const tbk_dataset *ds, size_t *rows, size_t n) {
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     size_t r = rows[i];
-    size_t v0 = ds->val_ptr[r], v1 = ds->val_ptr[r + 1], w0 = ds->word_ptr[r], w1 = ds->word_ptr[r + 1];
-    uint64_t h = tbk_hash64(ds->val + v0, (v1 - v0) * sizeof *ds->val) ^
-                 tbk_hash64(ds->val_idx + v0, (v1 - v0) * sizeof *ds->val_idx) * 7;
-    h ^= tbk_hash64(ds->words + w0, (w1 - w0) * sizeof(tbk_term)) * 31 + (uint64_t)(ds->label[r] + 2);
+    size_t b0 = ds->row_ptr[r], len = ds->row_ptr[r + 1] - b0;
+    uint64_t h = tbk_hash64(ds->bytes + b0, len) * 31 + (uint64_t)(ds->label[r] + 2);
     size_t s = h & (nslots - 1);
     int dup = 0;
     while (slots[s] != SIZE_MAX) {
       size_t q = rows[slots[s]];
-      if (hashes[slots[s]] == h && ds->label[q] == ds->label[r] &&
-          ds->val_ptr[q + 1] - ds->val_ptr[q] == v1 - v0 &&
-          memcmp(ds->val_idx + ds->val_ptr[q], ds->val_idx + v0, (v1 - v0) * sizeof *ds->val_idx) == 0 &&
-          memcmp(ds->val + ds->val_ptr[q], ds->val + v0, (v1 - v0) * sizeof *ds->val) == 0 &&
-          ds->word_ptr[q + 1] - ds->word_ptr[q] == w1 - w0 &&
-          memcmp(ds->words + ds->word_ptr[q], ds->words + w0, (w1 - w0) * sizeof(tbk_term)) == 0) {
+      if (hashes[slots[s]] == h && ds->label[q] == ds->label[r] && ds->row_ptr[q + 1] - ds->row_ptr[q] == len &&
+          memcmp(ds->bytes + ds->row_ptr[q], ds->bytes + b0, len) == 0) {
         dup = 1;
         break;
       }
@@ -171,18 +184,23 @@ static tbk_status nb_train(const tbk_dataset *ds, const size_t *rows, size_t n, 
   tbk_nb_options_init(&no);
   no.dim = ds->word_dims;
   no.alpha = opt->nb_alpha;
+  tbk_term *terms = malloc((ds->max_words ? ds->max_words : 1) * sizeof *terms);
+  if (!terms) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = tbk_nb_new(&no, out, err);
   for (size_t i = 0; i < n && st == TBK_OK; i++) {
     size_t r = rows[i];
-    st = tbk_nb_add(*out, ds->label[r], ds->words + ds->word_ptr[r], ds->word_ptr[r + 1] - ds->word_ptr[r], 1.0, err);
+    st = tbk_nb_add(*out, ds->label[r], terms, tbk_dataset_words(ds, r, terms), 1.0, err);
   }
+  free(terms);
   if (st == TBK_OK) st = tbk_nb_finish(*out, err);
   if (st) { tbk_nb_free(*out); *out = NULL; }
   return st;
 }
 
-static tbk_status nb_score_row(const tbk_nb *nb, const tbk_dataset *ds, size_t r, double *s, tbk_error *err) {
-  return tbk_nb_score(nb, ds->words + ds->word_ptr[r], ds->word_ptr[r + 1] - ds->word_ptr[r], s, err);
+/* terms: scratch of ds->max_words. */
+static tbk_status nb_score_row(const tbk_nb *nb, const tbk_dataset *ds, size_t r, tbk_term *terms, double *s,
+                               tbk_error *err) {
+  return tbk_nb_score(nb, terms, tbk_dataset_words(ds, r, terms), s, err);
 }
 
 /* Out-of-fold NB scores for the training rows: each row is scored by a
@@ -192,7 +210,13 @@ static tbk_status nb_oof(const tbk_dataset *ds, const size_t *rows, size_t n, co
   unsigned k = opt->nb_folds < 2 ? 2 : opt->nb_folds;
   unsigned *fold = site_folds(ds, k);
   size_t *sub = malloc((n ? n : 1) * sizeof *sub);
-  if (!fold || !sub) { free(fold); free(sub); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  tbk_term *terms = malloc((ds->max_words ? ds->max_words : 1) * sizeof *terms);
+  if (!fold || !sub || !terms) {
+    free(fold);
+    free(sub);
+    free(terms);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   tbk_status st = TBK_OK;
   for (unsigned f = 0; f < k && st == TBK_OK; f++) {
     size_t m = 0, held = 0;
@@ -210,11 +234,12 @@ static tbk_status nb_oof(const tbk_dataset *ds, const size_t *rows, size_t n, co
       continue;
     }
     for (size_t i = 0; i < n && st == TBK_OK; i++)
-      if (fold[ds->site[rows[i]]] == f) st = nb_score_row(nb, ds, rows[i], &score[i], err);
+      if (fold[ds->site[rows[i]]] == f) st = nb_score_row(nb, ds, rows[i], terms, &score[i], err);
     tbk_nb_free(nb);
   }
   free(fold);
   free(sub);
+  free(terms);
   return st;
 }
 
@@ -365,18 +390,17 @@ done:
   return st;
 }
 
-/* dense: scratch of ds->dim entries. */
-static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, double *dense, double *p,
+static tbk_status predict_row(const fitted *f, const tbk_dataset *ds, size_t r, row_scratch *sc, double *p,
                               tbk_error *err) {
   double s = 0.0;
   if (f->nb) {
-    tbk_status st = nb_score_row(f->nb, ds, r, &s, err);
+    tbk_status st = nb_score_row(f->nb, ds, r, sc->terms, &s, err);
     if (st) return st;
   }
   uint32_t idx[2 * (f->enc.nin + 1)];
   double val[2 * (f->enc.nin + 1)];
-  tbk_dataset_dense(ds, r, dense);
-  size_t k = tbk_encode(&f->enc, dense, s, idx, val);
+  tbk_dataset_dense(ds, r, sc->dense);
+  size_t k = tbk_encode(&f->enc, sc->dense, s, idx, val);
   *p = tbk_lr_prob(f->w, f->enc.ncols, idx, val, k);
   return TBK_OK;
 }
@@ -398,7 +422,7 @@ typedef struct cv_run {
   pthread_mutex_t lock; /* next, and the progress callback */
 } cv_run;
 
-static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, double *dense, tbk_error *err) {
+static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, row_scratch *sc, tbk_error *err) {
   const tbk_dataset *ds = cv->ds;
   size_t m = 0, held = 0;
   for (size_t r = 0; r < ds->n; r++) {
@@ -417,7 +441,7 @@ static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, double *dense, t
   tbk_status st = fit(ds, rows, m, cv->opt, cv->C, &model, NULL, err);
   if (st) return st; /* fit freed the model */
   for (size_t r = 0; r < ds->n && st == TBK_OK; r++)
-    if (cv->fold[ds->site[r]] == f) st = predict_row(&model, ds, r, dense, &cv->scores[r], err);
+    if (cv->fold[ds->site[r]] == f) st = predict_row(&model, ds, r, sc, &cv->scores[r], err);
   fitted_free(&model);
   return st;
 }
@@ -425,17 +449,18 @@ static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, double *dense, t
 static void *cv_worker(void *arg) {
   cv_run *cv = arg;
   size_t *rows = malloc((cv->ds->n ? cv->ds->n : 1) * sizeof *rows);
-  double *dense = malloc(((size_t)cv->ds->dim + 1) * sizeof *dense);
+  row_scratch sc;
+  int bad = scratch_new(&sc, cv->ds);
   for (;;) {
     pthread_mutex_lock(&cv->lock);
     unsigned f = cv->next++;
     pthread_mutex_unlock(&cv->lock);
     if (f >= cv->k) break;
-    cv->st[f] = rows && dense ? cv_fold(cv, f, rows, dense, &cv->err[f])
+    cv->st[f] = rows && !bad ? cv_fold(cv, f, rows, &sc, &cv->err[f])
                               : tbk_fail(&cv->err[f], TBK_ERR_NOMEM, "out of memory");
   }
   free(rows);
-  free(dense);
+  scratch_free(&sc);
   return NULL;
 }
 
