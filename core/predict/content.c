@@ -33,31 +33,70 @@ static int is_headline(const tbk_units *ux, size_t i) {
   return v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5;
 }
 
+/* Whether a fixed rule removes unit i, whatever the model scored it
+ * (comment is the "comment" attribute column or -1). */
+static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o,
+                     long comment) {
+  const double *v = ux->values + i * ux->dim;
+  const char *t = page->text.data + ux->u[i].start;
+  size_t n = ux->u[i].end - ux->u[i].start;
+  /* User comments are page-specific text that no main-text gold counts
+   * (and the gold sets the content stage learns from rarely have any):
+   * what sits under an element named comment goes, unless the user keeps
+   * comments, and then it stays unless it is mostly links (reply /
+   * report rows). Measured in EVALUATION.md. */
+  if (comment >= 0 && v[comment] > 0 && !(o->keep_comments && v[UX_LINK_RATIO] < 0.5)) return 1;
+  if ((!o->title || o->body) && is_headline(ux, i)) return 1;
+  /* A short dateline or byline (a <time> element, "By Ann Smith") is
+   * page furniture to two of the three gold sets and neutral to the
+   * third: measured in EVALUATION.md. */
+  if (v[UX_WORDS] <= 15) {
+    int byline = n > 3 && (t[0] == 'B' || t[0] == 'b') && t[1] == 'y' && t[2] == ' ';
+    if (byline || v[ux->anc_col + UA_TIME] > 0) return 1;
+  }
+  if (tbk_unit_furniture(page, ux, i)) return 1;
+  return o->body && tbk_unit_outside_body(page, ux, i);
+}
+
+/* A run of at most this many paragraphs the model removed between two
+ * kept units of the same parent element is the article's too. */
+#define GAP_MAX 5
+
+/* Paragraphs the model removed in the middle of the article (a short
+ * question of an interview, a one-line aside): a <p> whose previous and
+ * next kept units share its parent element, with at most GAP_MAX such
+ * paragraphs between them, is kept unless a rule removes it. On every
+ * gold set most of the words this brings back are gold text
+ * (EVALUATION.md "Content stage"). keep[i] is 2 for a unit a rule
+ * removed. */
+static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
+                      unsigned char *keep) {
+  for (size_t i = 1; i < ux->n; i++) {
+    if (keep[i] || keep[i - 1] != 1) continue;
+    uint32_t parent = page->nodes[ux->u[i - 1].elem].parent;
+    size_t j = i;
+    while (j < ux->n && j - i <= GAP_MAX && !keep[j] && page->nodes[ux->u[j].elem].tag == TBK_TAG_P &&
+           page->nodes[ux->u[j].elem].parent == parent)
+      j++;
+    if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || page->nodes[ux->u[j].elem].parent != parent)
+      continue;
+    for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, comment);
+    i = j;
+  }
+}
+
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
   long comment = vocab_col(ux, ux->attr_anc, "comment");
   for (size_t i = 0; i < ux->n; i++) {
     const double *v = ux->values + i * ux->dim;
-    const char *t = page->text.data + ux->u[i].start;
-    size_t n = ux->u[i].end - ux->u[i].start;
-    keep[i] = unit_p[i] < o->threshold;
-    /* User comments are page-specific text that no main-text gold counts
-     * (and the gold sets the content stage learns from rarely have
-     * any): what sits under an element named comment goes, unless the
-     * user keeps comments, and then it stays unless it is mostly links
-     * (reply / report rows). Measured in EVALUATION.md. */
-    if (comment >= 0 && v[comment] > 0) keep[i] = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
-    if ((!o->title || o->body) && is_headline(ux, i)) keep[i] = 0;
-    /* A short dateline or byline (a <time> element, "By Ann Smith") is
-     * page furniture to two of the three gold sets and neutral to the
-     * third: measured in EVALUATION.md. */
-    if (keep[i] && v[UX_WORDS] <= 15) {
-      int byline = n > 3 && (t[0] == 'B' || t[0] == 'b') && t[1] == 'y' && t[2] == ' ';
-      if (byline || v[ux->anc_col + UA_TIME] > 0) keep[i] = 0;
-    }
-    if (keep[i] && tbk_unit_furniture(page, ux, i)) keep[i] = 0;
-    if (keep[i] && o->body && tbk_unit_outside_body(page, ux, i)) keep[i] = 0;
+    int k = unit_p[i] < o->threshold;
+    /* Kept comments stay whatever the model says. */
+    if (comment >= 0 && v[comment] > 0) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
+    keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment) ? 2 : 1) : 0);
   }
+  fill_gaps(page, ux, o, comment, keep);
+  for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
   for (size_t i = 0; o->body && i < ux->n; i++) {
