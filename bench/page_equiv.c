@@ -6,7 +6,10 @@
  * of the streamed page (its DOM parsed again on demand) must be the DOM
  * page's. Prints one line per page that differs and a summary.
  *
- *   page-equiv [-v] FILE...        page-equiv [-v] -l LIST
+ *   page-equiv [-v] [-d] FILE...        page-equiv [-v] [-d] -l LIST
+ *
+ * -v: the first differing line of each page that differs, on stderr;
+ * -d: the streamed page's dump (default options) on stdout.
  *
  * Exit 0: every page the same; 1: some differ; 2: usage or I/O error. */
 #include <stdio.h>
@@ -15,7 +18,7 @@
 
 #include "tbk_internal.h"
 
-static int verbose;
+static int verbose, dump_out;
 
 /* The dump of one parse, or its error as the dump. */
 static void parse_dump(const tbk_buf *raw, tbk_page_options o, int keep_dom, tbk_buf *dump, tbk_buf *html) {
@@ -59,6 +62,7 @@ static int check(const char *path) {
     tbk_buf d1 = {0}, d2 = {0}, h1 = {0}, h2 = {0};
     parse_dump(&raw, o, 1, &d1, fp ? &h1 : NULL);
     parse_dump(&raw, o, 0, &d2, fp ? &h2 : NULL);
+    if (dump_out && fp) fwrite(d2.data, 1, d2.len, stdout);
     if (d1.len != d2.len || memcmp(d1.data, d2.data, d1.len) != 0) {
       differ = 1;
       printf("differ %s\n", path);
@@ -82,9 +86,10 @@ int main(int argc, char **argv) {
   int a = 1;
   for (; a < argc && argv[a][0] == '-'; a++) {
     if (strcmp(argv[a], "-v") == 0) verbose = 1;
+    else if (strcmp(argv[a], "-d") == 0) dump_out = 1;
     else if (strcmp(argv[a], "-l") == 0 && a + 1 < argc) list = argv[++a];
     else {
-      fprintf(stderr, "usage: page-equiv [-v] FILE... | page-equiv [-v] -l LIST\n");
+      fprintf(stderr, "usage: page-equiv [-v] [-d] FILE... | page-equiv [-v] [-d] -l LIST\n");
       return 2;
     }
   }
