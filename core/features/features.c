@@ -316,7 +316,8 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   size_t j = (size_t)h & (fx->n_voc_slots - 1);
   for (; fx->voc_slots[j]; j = (j + 1) & (fx->n_voc_slots - 1))
     if (fx->voc_h64[fx->voc_slots[j] - 1] == h) return fx->voc_slots[j] - 1;
-  if (TBK_GROW_ALL(&fx->cap_voc, fx->n_voc + 1, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32),
+  if (fx->n_voc + 1 > fx->cap_voc &&
+      TBK_GROW_ALL(&fx->cap_voc, fx->n_voc + 1, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32),
                    TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk)))
     return -1;
   size_t id = fx->n_voc++;
@@ -331,7 +332,9 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
 
 static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
   tbk_features *fx = c->fx;
-  if (TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
+  /* the capacity test first: the call is for the rare token that grows */
+  if (fx->n_tok + 1 > fx->cap_tok &&
+      TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
                    TBK_ARRAY(fx->tok_pos))) {
     c->failed = 1;
     return 1;
