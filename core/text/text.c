@@ -210,26 +210,17 @@ static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t 
   return o;
 }
 
-static int ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-
-/* TOKEN_PATTERN on ASCII text reduces to: digits with [.,]digits groups
- * when one follows, else a run of [A-Za-z0-9_]. */
-size_t tbk_ascii_token_end(const unsigned char *s, size_t i, size_t n) {
-  size_t j = i;
-  if (ascii_digit(s[i])) {
-    while (j < n && ascii_digit(s[j])) j++;
-    int groups = 0;
-    while (j + 1 < n && (s[j] == '.' || s[j] == ',') && ascii_digit(s[j + 1])) {
-      j++;
-      while (j < n && ascii_digit(s[j])) j++;
-      groups = 1;
-    }
-    if (groups) return j;
-    j = i;
-  }
-  while (j < n && tbk_ascii_word(s[j])) j++;
-  return j;
-}
+const unsigned char tbk_ascii_word_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    /* 0x80..0xFF: no ASCII word byte */
+};
 
 /* Nothing in the pattern looks behind or past a space, so an ASCII word can
  * be tokenized here and the words around it by PCRE2 with the same result.
