@@ -33,6 +33,10 @@ static const char PAGE[] =
     "<h3>Sign up for our newsletter</h3>"
     "<h3>How the money was raised</h3>"
     "<p>Tags: bridges, harbour, traffic</p>"
+    "<p>Drivers queue at the toll gate (Image: Getty )</p>"
+    "<p>The toll rose by a third this year (in euros).</p>"
+    "<p>Read more: Bridge tolls explained</p>"
+    "<p>Related reading on the harbour's history is in the library.</p>"
     "<table><tr><td>Visitors</td><td>1192</td></tr></table>"
     "<ul><li><a href=\"/2019/09\">September (12)</a></li><li>Steel (40%) and concrete</li></ul>"
     "</article></body></html>";
@@ -133,7 +137,8 @@ int main(void) {
   co.min_kept_words = 0; /* the fallback would bring back what a page this short loses */
 
   /* The default: captions, credit lines, script notices, an ad's label,
-   * bare dates, a sign-up heading, the tag line and an archive entry go; a
+   * bare dates, a sign-up heading, the tag line, an archive entry, a
+   * caption ending in its credit and a "Read more:" pointer go; a
    * table, a quotation in a <figure>, a long paragraph that merely names
    * JavaScript, a sentence with a date, another heading, a list item with
    * a parenthesis and a number alone stay. */
@@ -159,6 +164,10 @@ int main(void) {
       {"Sign up for our newsletter", 0},
       {"How the money was raised", 1},
       {"Tags: bridges", 0},
+      {"Drivers queue", 0},
+      {"The toll rose", 1},
+      {"Read more: Bridge", 0},
+      {"Related reading", 1},
       {"September (12)", 0},
       {"Steel (40%)", 1},
       {"1192", 1},

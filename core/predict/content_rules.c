@@ -168,6 +168,45 @@ static int is_bare_date(const char *t, size_t n, size_t words) {
   return digit && (month_or_day || joined);
 }
 
+/* Whether t (n bytes) starts with one of words, ASCII case ignored, the
+ * word ending at a byte that is no ASCII letter. */
+static int starts_with_word(const char *t, size_t n, const char *const *words) {
+  for (size_t w = 0; words[w]; w++) {
+    size_t m = strlen(words[w]);
+    if (n >= m && strncasecmp(t, words[w], m) == 0 && (n == m || !(((t[m] | 0x20) >= 'a' && (t[m] | 0x20) <= 'z'))))
+      return 1;
+  }
+  return 0;
+}
+
+/* A caption that ends in its picture's credit: "Protesters in the
+ * square (Image: Getty)", "(Photo: Jo Lee/AP)". */
+static int is_credit_tail(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {"image", "images", "photo", "photos", "picture", "pic", "credit",
+                                      "foto", "ap photo", "getty", NULL};
+  while (n && (t[n - 1] == ' ' || t[n - 1] == '.')) n--;
+  if (words > 60 || !n || t[n - 1] != ')') return 0;
+  size_t k = n - 1;
+  while (k > 0 && t[k - 1] != '(' && t[k - 1] != ')') k--;
+  if (k == 0 || t[k - 1] != '(') return 0;
+  while (k < n && t[k] == ' ') k++;
+  return starts_with_word(t + k, n - k, heads);
+}
+
+/* "Read more: …", "RELATED: …", "Don't miss: …": a pointer to another
+ * story, its lead-in ended by a colon. */
+static int is_read_more(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {"read more", "see more", "don't miss", "don\xe2\x80\x99t miss", "read also",
+                                      "also read", "related", "more", "recommended", "see also", "leggi anche",
+                                      "lesen sie auch", "lire aussi", "leia tamb\xc3\xa9m", "leia mais", NULL};
+  if (words > 40) return 0;
+  for (size_t h = 0; heads[h]; h++) {
+    size_t m = strlen(heads[h]);
+    if (n > m && strncasecmp(t, heads[h], m) == 0 && t[m] == ':') return 1;
+  }
+  return 0;
+}
+
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   const char *t = page->text.data + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start, words = ux->u[i].words;
@@ -175,7 +214,8 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
-  if (is_caption(page, ux, i)) return TBK_FURNITURE_CAPTION;
+  if (is_read_more(t, n, words)) return TBK_FURNITURE_LINKS;
+  if (is_caption(page, ux, i) || is_credit_tail(t, n, words)) return TBK_FURNITURE_CAPTION;
   if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
   return 0;
 }
