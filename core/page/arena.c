@@ -1,6 +1,7 @@
 /* The page's node arena (arena.h): growing it, freeing it, and libxml2's
  * line lookup over it. */
 #include <stdlib.h>
+#include <strings.h>
 
 #include "page_xml.h"
 
@@ -28,6 +29,31 @@ uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line) {
     up->last = i;
   }
   return i;
+}
+
+int tbk_attrs_hidden(const char *attrs) {
+  const char *name, *value;
+  while ((name = tbk_attr_next(&attrs, &value))) {
+    int first = name[0] | 0x20; /* most attributes are neither: skip both compares */
+    if (first != 'h' && first != 's') continue;
+    if (strcasecmp(name, "hidden") == 0) return 1;
+    if (strcasecmp(name, "style") != 0 || !value) continue;
+    char squeezed[256];
+    size_t k = 0;
+    for (const char *s = value; *s && k + 1 < sizeof squeezed; s++)
+      if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+        squeezed[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+    squeezed[k] = '\0';
+    if (strstr(squeezed, "display:none") || strstr(squeezed, "visibility:hidden")) return 1;
+  }
+  return 0;
+}
+
+void tbk_arena_classify(tbk_arena *a, uint32_t i) {
+  tbk_anode *n = &a->n[i];
+  tbk_tag tag = tbk_tag_lookup(n->name);
+  n->tag = (uint16_t)tag;
+  n->unseen = (tbk_tag_flags(tag) & TAG_DROP) || tbk_attrs_hidden(tbk_arena_attrs(a, i));
 }
 
 static int has_line(const tbk_anode *n) {

@@ -36,6 +36,8 @@ typedef struct tbk_anode {
   uint32_t len;   /* its length in bytes */
   uint32_t attrs; /* element: offset of its packed attributes in strs */
   uint8_t type;   /* TBK_AN_* */
+  uint8_t unseen; /* element: dropped by its tag or hidden (tbk_arena_classify) */
+  uint16_t tag;   /* element: its tbk_tag */
   const char *name; /* element: tag name (the parser's dictionary) */
 } tbk_anode;
 
@@ -87,6 +89,14 @@ static inline const char *tbk_attr_next(const char **p, const char **value) {
   *p = s;
   return name;
 }
+
+/* Element i's tag id and whether its subtree is never visible text (a
+ * dropped tag, or hidden by an attribute: see tbk_attrs_hidden), from its
+ * name and attributes. */
+void tbk_arena_classify(tbk_arena *a, uint32_t i);
+/* Statically invisible: the hidden attribute, or an inline style that
+ * hides it, in packed attributes. */
+int tbk_attrs_hidden(const char *attrs);
 
 /* Appends node of type t under parent (TBK_ANONE: none, a node of its own
  * list) and returns its index, TBK_ANONE out of memory. */

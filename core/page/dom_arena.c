@@ -38,6 +38,7 @@ static int copy_node(tbk_arena *a, xmlNode *x, uint32_t parent, uint32_t *idx, s
     n->name = (const char *)x->name;
     n->attrs = (uint32_t)a->strs.len;
     if (pack_attrs(&a->strs, x)) return -1;
+    tbk_arena_classify(a, i);
   } else if ((x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) && x->content) {
     size_t len = strlen((const char *)x->content);
     n->str = (uint32_t)a->strs.len;

@@ -59,26 +59,6 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
   return p->text.data ? p->text.data : "";
 }
 
-/* Statically invisible: the hidden attribute, or an inline style that
- * hides it. What a stylesheet hides cannot be known without rendering. */
-static int is_hidden(const char *attrs) {
-  const char *name, *value;
-  while ((name = tbk_attr_next(&attrs, &value))) {
-    int first = name[0] | 0x20; /* most attributes are neither: skip both compares */
-    if (first != 'h' && first != 's') continue;
-    if (strcasecmp(name, "hidden") == 0) return 1;
-    if (strcasecmp(name, "style") != 0 || !value) continue;
-    char squeezed[256];
-    size_t k = 0;
-    for (const char *s = value; *s && k + 1 < sizeof squeezed; s++)
-      if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-        squeezed[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
-    squeezed[k] = '\0';
-    if (strstr(squeezed, "display:none") || strstr(squeezed, "visibility:hidden")) return 1;
-  }
-  return 0;
-}
-
 typedef struct name_count {
   const char *name;    /* borrowed from the arena; NULL = free slot */
   uint64_t hash;
@@ -259,11 +239,11 @@ static tbk_status walk(walker *w, tbk_error *err) {
     if (an[x].type == TBK_AN_ELEMENT) {
       uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
       uint32_t sib = row[TBK_TAG_COUNT]++;
-      tbk_tag tag = tbk_tag_lookup(an[x].name);
+      tbk_tag tag = (tbk_tag)an[x].tag;
       uint32_t nth;
       if (tag != TBK_TAG_OTHER) nth = ++row[tag];
       else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-      if (!(tbk_tag_flags(tag) & TAG_DROP) && !is_hidden(tbk_arena_attrs(w->a, x))) {
+      if (!an[x].unseen) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
           break;

@@ -19,6 +19,12 @@
  *    no letter is an error), unless it starts with one or ends with it;
  *  - a non-empty id attribute, or name on <a>, whose value an earlier one
  *    had is an error ("ID already defined", counted with the parser's).
+ * Text under an element whose subtree is never visible (a dropped tag such
+ * as <script>, or hidden) is not kept, only its node: nothing reads it
+ * (the walk does not enter such a subtree, and the title is looked for
+ * under <html> and <head> alone, which never start one; nor does anything
+ * inside <title>).
+ *
  * The HTML parser itself reads the tree in one place (areBlanks, whether
  * blank text is "ignorable"): with blanks kept (the default) both answers
  * send the text to characters(), and the implied <p> it may add depends
@@ -46,6 +52,8 @@ typedef struct builder {
   uint32_t first_root; /* the document's first node when an element */
   int doc_used;        /* the document has a first node (or a DOCTYPE) */
   int failed;          /* out of memory */
+  size_t unseen;       /* depth of the element that hides its text, 0: none */
+  size_t in_title;     /* open <title> elements */
   tbk_buf ids;         /* the IDs seen, NUL-terminated */
   uint32_t *id_at;     /* open addressing: offset in ids + 1, 0 = free */
   size_t id_cap, id_used;
@@ -82,7 +90,7 @@ static int seen_id(builder *b, const char *value) {
 static int check_ids(void *ctx, builder *b, const xmlChar *elem, const xmlChar **atts) {
   for (size_t k = 0; atts && atts[k]; k += 2) {
     const char *name = (const char *)atts[k], *value = (const char *)atts[k + 1];
-    if (!value || !value[0]) continue;
+    if (!value || !value[0] || (name[0] != 'i' && name[0] != 'n')) continue;
     if (strcmp(name, "id") != 0 && (strcmp(name, "name") != 0 || strcmp((const char *)elem, "a") != 0)) continue;
     int r = seen_id(b, value);
     if (r < 0) return -1;
@@ -114,14 +122,27 @@ static uint32_t add_top(builder *b, int type, uint32_t line) {
   return i;
 }
 
+/* n bytes of p appended to s: one reservation, one copy. */
+static int put(tbk_buf *s, const void *p, size_t n) {
+  if (tbk_buf_reserve(s, n)) return -1;
+  memcpy(s->data + s->len, p, n);
+  s->len += n;
+  return 0;
+}
+
 static int pack_attrs(tbk_buf *s, const xmlChar **atts) {
   for (size_t k = 0; atts && atts[k]; k += 2) {
     const char *name = (const char *)atts[k], *value = (const char *)atts[k + 1];
     if (!value && htmlIsBooleanAttr(atts[k])) value = name;
-    if (tbk_buf_append(s, name, strlen(name) + 1) || tbk_buf_append(s, value ? "\1" : "", 1)) return -1;
-    if (value && tbk_buf_append(s, value, strlen(value) + 1)) return -1;
+    size_t nl = strlen(name) + 1, vl = value ? strlen(value) + 1 : 0;
+    if (tbk_buf_reserve(s, nl + 1 + vl)) return -1;
+    char *o = s->data + s->len;
+    memcpy(o, name, nl);
+    o[nl] = value ? 1 : 0;
+    if (value) memcpy(o + nl + 1, value, vl);
+    s->len += nl + 1 + vl;
   }
-  return tbk_buf_append(s, "", 1);
+  return put(s, "", 1);
 }
 
 /* The name xmlSplitQName gives the element, the error it reports counted. */
@@ -154,12 +175,20 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
   if (pack_attrs(&a->strs, atts)) return oom(ctx, b);
   b->open[b->depth++] = i;
   if (atts && check_ids(ctx, b, name, atts)) return oom(ctx, b);
+  tbk_arena_classify(a, i);
+  const tbk_anode *n = &a->n[i];
+  if (n->tag == TBK_TAG_TITLE) b->in_title++;
+  if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD)
+    b->unseen = b->depth;
 }
 
 static void on_end(void *ctx, const xmlChar *name) {
   (void)name;
   builder *b = tbk_html_sax_user(ctx);
-  if (b->depth) b->depth--;
+  if (!b->depth) return;
+  if (b->unseen == b->depth) b->unseen = 0;
+  if (b->in_title && b->a->n[b->open[b->depth - 1]].tag == TBK_TAG_TITLE) b->in_title--;
+  b->depth--;
 }
 
 /* Text or CDATA: appended to the open element's last child when that is
@@ -172,6 +201,12 @@ static void add_text(void *ctx, const xmlChar *s, int len, int type) {
   uint32_t parent = top(b);
   if (b->failed || parent == TBK_ANONE || len < 0) return;
   uint32_t last = a->n[parent].last, i = last;
+  if (b->unseen) {
+    /* the node alone, its content the empty string at offset 0 */
+    if ((last == TBK_ANONE || a->n[last].type != type) && tbk_arena_add(a, parent, type, type == TBK_AN_TEXT ? line_of(ctx) : 0) == TBK_ANONE)
+      oom(ctx, b);
+    return;
+  }
   if (last == TBK_ANONE || a->n[last].type != type) {
     i = tbk_arena_add(a, parent, type, type == TBK_AN_TEXT ? line_of(ctx) : 0);
     if (i == TBK_ANONE) return oom(ctx, b);
@@ -181,7 +216,10 @@ static void add_text(void *ctx, const xmlChar *s, int len, int type) {
   } else {
     return oom(ctx, b); /* cannot happen: see above */
   }
-  if (tbk_buf_append(&a->strs, s, (size_t)len) || tbk_buf_append(&a->strs, "", 1)) return oom(ctx, b);
+  if (tbk_buf_reserve(&a->strs, (size_t)len + 1)) return oom(ctx, b);
+  memcpy(a->strs.data + a->strs.len, s, (size_t)len);
+  a->strs.len += (size_t)len;
+  a->strs.data[a->strs.len++] = '\0';
   a->n[i].len += (uint32_t)len;
 }
 
@@ -221,7 +259,15 @@ static void on_blank(void *ctx, const xmlChar *s, int len) { (void)ctx, (void)s,
 tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
   tbk_arena_free(a);
   builder b = {.a = a, .first_root = TBK_ANONE};
-  if (tbk_arena_add(a, TBK_ANONE, TBK_AN_DOC, 0) == TBK_ANONE) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  /* Sized for a typical page up front (a node per 40 bytes of source, text
+   * and attributes under half of it): a few reallocations at most. The
+   * strings start with the empty string that text not kept points at. */
+  size_t guess = n / 40 + 16;
+  if (tbk_grow(&a->n, &a->cap, guess, sizeof *a->n) || tbk_buf_reserve(&a->strs, n / 2 + 64) ||
+      put(&a->strs, "", 1) || tbk_arena_add(a, TBK_ANONE, TBK_AN_DOC, 0) == TBK_ANONE) {
+    tbk_arena_free(a);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   xmlSAXHandler h;
   memset(&h, 0, sizeof h);
   h.startDocument = on_nothing;
