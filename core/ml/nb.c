@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ml.h"
+#include "nb_view.h"
 #include "util.h"
 
 #define NB_MAX_DIM (1u << 26)
@@ -154,6 +155,12 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
   nb->base = base;
   nb->finished = 1;
   return TBK_OK;
+}
+
+int tbk_nb_get_view(const tbk_nb *nb, tbk_nb_view *v) {
+  if (!nb->finished) return -1;
+  *v = (tbk_nb_view){nb->ratio, nb->base, nb->opt.dim, nb->opt.kind == TBK_NB_BERNOULLI};
+  return 0;
 }
 
 tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,

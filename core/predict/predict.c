@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "nb_view.h"
 #include "predict_internal.h"
 #include "page_internal.h"
 #include "units.h"
@@ -33,6 +34,8 @@ typedef struct scorer {
                            (tags, flags, class/id tokens) and small counts
                            skip the interval search and the log */
   scorer_memo *memo;    /* owned: nin x MEMO_WAYS, see scorer_delta */
+  tbk_nb_view nb;       /* the text model's numbers (has_nb) */
+  int has_nb;
   tbk_term *terms;      /* owned scratch */
   size_t capterms;
 } scorer;
@@ -44,6 +47,7 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
   sc->int_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * SMALL_INTS * sizeof *sc->int_delta);
   sc->memo = calloc(((size_t)m->enc.nin ? m->enc.nin : 1) * MEMO_WAYS, sizeof *sc->memo);
   if (!sc->zero_contrib || !sc->int_delta || !sc->memo) return -1;
+  sc->has_nb = m->nb && tbk_nb_get_view(m->nb, &sc->nb) == 0;
   sc->zero_decision = m->w[m->enc.ncols];
   for (uint32_t j = 0; j < m->enc.nin; j++) {
     sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
@@ -86,7 +90,23 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
                               const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob, tbk_error *err) {
   const tbk_model *m = sc->m;
   double s = 0.0;
-  if (m->nb) {
+  /* tbk_nb_score's sum, term by term in the same order, while the terms
+   * pass its checks (indices ascending below dim, counts > 0); any that
+   * fails goes to tbk_nb_score for its error */
+  int nb_done = 0;
+  if (m->nb && sc->has_nb) {
+    const tbk_nb_view *v = &sc->nb;
+    s = v->base;
+    size_t k = 0;
+    for (uint32_t prev = 0; k < nw; k++) {
+      uint32_t i = wi[k];
+      if (i < 1 || i > v->dim || (k && i <= prev) || !wc[k]) break;
+      prev = i;
+      s += (v->bernoulli ? 1.0 : (double)wc[k]) * v->ratio[i - 1];
+    }
+    nb_done = k == nw;
+  }
+  if (m->nb && !nb_done) {
     if (tbk_grow(&sc->terms, &sc->capterms, nw, sizeof *sc->terms)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < nw; k++) sc->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
     tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
