@@ -27,6 +27,7 @@ for b in "$BUILD" "$REF"; do
   [ -x "$b/predict/tbk-predict" ] || { echo "$0: $b is not built" >&2; exit 2; }
 done
 [ -x "$BUILD/bench/page-equiv" ] || { echo "$0: $BUILD/bench/page-equiv is not built" >&2; exit 2; }
+mkdir -p "$OUT"
 echo "$0: outputs in $OUT" >&2
 fail=0
 

@@ -2,7 +2,9 @@
  * the feature vectors, predict, and render text, JSON Lines and HTML; then
  * parse again with tiny resource limits (and a charset hint) and render with
  * made-up probabilities. Cheap invariants of the page model are checked, so
- * a logic slip aborts like a crash does.
+ * a logic slip aborts like a crash does. Both parses run once more keeping
+ * the DOM: the streamed page's tables must be the DOM page's, byte for byte
+ * (tbk_page_dump), and a parse that fails must fail alike.
  *
  * The model comes from $TBK_FUZZ_MODEL, else from the seed model in the
  * source tree (an absolute path compiled in: libFuzzer runs from any
@@ -86,6 +88,27 @@ static void render_all(const tbk_page *page, const double *probs, double thresho
   tbk_buf_free(&again);
 }
 
+/* The page parsed with o both ways: same status, same tables. */
+static void same_both_ways(const char *s, size_t size, tbk_page_options o) {
+  tbk_buf d[2] = {{0}, {0}};
+  tbk_status st[2];
+  for (int k = 0; k < 2; k++) {
+    o.keep_dom = k;
+    tbk_page *p = NULL;
+    tbk_error err = {0};
+    st[k] = tbk_page_parse(s, size, &o, &p, &err);
+    if (st[k] == TBK_OK && tbk_page_dump(p, &d[k])) die("out of memory", NULL);
+    if (st[k] != TBK_OK && tbk_buf_puts(&d[k], err.msg)) die("out of memory", NULL);
+    tbk_page_free(p);
+  }
+  if (st[0] != st[1] || d[0].len != d[1].len || memcmp(d[0].data, d[1].data, d[0].len) != 0) {
+    fprintf(stderr, "fuzz_page: the streamed page differs from the DOM page\n");
+    abort();
+  }
+  tbk_buf_free(&d[0]);
+  tbk_buf_free(&d[1]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!model) init();
   const char *s = (const char *)data;
@@ -96,6 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tbk_model_page_options(model, &o);
   o.max_page_bytes = 1 << 20;
   tbk_page *page = NULL;
+  same_both_ways(s, size, o);
   if (tbk_page_parse(s, size, &o, &page, &err) == TBK_OK) {
     check_page(page);
     const double *probs = NULL;
@@ -120,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.max_blocks = 16;
   o.max_nodes = 256;
   o.charset_hint = hints[size % (sizeof hints / sizeof hints[0])];
+  same_both_ways(s, size, o);
   if (tbk_page_parse(s, size, &o, &page, &err) == TBK_OK) {
     check_page(page);
     if (tbk_features_page(fx_small, page, &err) == TBK_OK) {
