@@ -40,6 +40,11 @@ awk -F'\t' 'NR == 1 {print "page\tsite"; next} {split($2, a, "/"); print $1 "\t"
 expect_rc 0 "$EVAL" cluster --reference style.tsv all.tsv
 grep -q '"purity":1.0000' "$OUT" || die "global: a cluster mixes styles: $(cat "$OUT")"
 
+# The seed's pathno over the whole host finds the same templates here.
+expect_rc 0 "$CLUSTER" -q --sites --pathno group -o group.tsv mix/manifest.tsv
+expect_rc 0 "$EVAL" cluster --reference mix/truth.tsv group.tsv
+grep -q '"clusters":12,"groups":12,"ari":1.0000' "$OUT" || die "--pathno group: $(cat "$OUT")"
+
 # Deterministic: the same bytes again; JSONL carries the same assignment.
 expect_rc 0 "$CLUSTER" -q --sites -o again.tsv mix/manifest.tsv
 cmp -s sites.tsv again.tsv || die "a second run differs"
@@ -75,6 +80,8 @@ expect_err "no input given"
 expect_rc 2 "$CLUSTER" --bands 0 mix/manifest.tsv
 expect_rc 2 "$CLUSTER" --format xml mix/manifest.tsv
 expect_rc 2 "$CLUSTER" --paths dom mix/manifest.tsv
+expect_rc 2 "$CLUSTER" --pathno site mix/manifest.tsv
+expect_err "component or group"
 expect_rc 0 "$CLUSTER" --help
 grep -q '^Usage: tbk-cluster' "$OUT" || die "--help"
 expect_rc 2 "$EVAL" cluster
