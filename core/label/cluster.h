@@ -9,8 +9,9 @@
  * component of the LSH candidate pairs in either: tbk_pathno_scope) a
  * path's pathno is the number of pages holding it; a page's non-content
  * paths NC(d) are those whose pathno reaches the page's threshold, the
- * mode of the pathno of its paths (cluster.c). A clustering is described by three matrices over the
- * P non-content paths, the n pages and the k clusters:
+ * mode of the pathno of its paths (cluster.c). A clustering is described
+ * by three matrices over the P non-content paths, the n pages and the k
+ * clusters:
  *   template   P x k, 1 where a path is in a cluster's template (the paths
  *              held by more than half of its pages)
  *   membership k x n, 1 where a page is in a cluster
