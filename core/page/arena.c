@@ -27,6 +27,7 @@ uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line) {
     if (up->last != TBK_ANONE) a->n[up->last].next = i;
     else up->first = i;
     up->last = i;
+    up->kids += type == TBK_AN_ELEMENT;
   }
   return i;
 }
@@ -83,6 +84,4 @@ static long line_at(const tbk_arena *a, uint32_t i, int depth) {
   return r;
 }
 
-long tbk_arena_line(const tbk_arena *a, uint32_t i) {
-  return a->lines_resolved ? (long)a->n[i].line : line_at(a, i, 0);
-}
+long tbk_arena_line_lookup(const tbk_arena *a, uint32_t i) { return line_at(a, i, 0); }

@@ -35,6 +35,7 @@ typedef struct tbk_anode {
   uint32_t str;   /* text, CDATA: offset of the content in strs */
   uint32_t len;   /* its length in bytes */
   uint32_t attrs; /* element: offset of its packed attributes in strs */
+  uint32_t kids;  /* element children */
   uint8_t type;   /* TBK_AN_* */
   uint8_t unseen; /* element: dropped by its tag or hidden (tbk_arena_classify) */
   uint16_t tag;   /* element: its tbk_tag */
@@ -61,7 +62,10 @@ void tbk_arena_free(tbk_arena *a);
 
 /* The line libxml2's xmlGetLineNo gives node i: its own when below 65535,
  * else looked up through the neighbours as libxml2 does. */
-long tbk_arena_line(const tbk_arena *a, uint32_t i);
+long tbk_arena_line_lookup(const tbk_arena *a, uint32_t i);
+static inline long tbk_arena_line(const tbk_arena *a, uint32_t i) {
+  return a->lines_resolved || a->n[i].line < TBK_AN_LINE_MAX ? (long)a->n[i].line : tbk_arena_line_lookup(a, i);
+}
 
 /* The content of text/CDATA node i, NUL-terminated (borrowed). */
 static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) {

@@ -138,12 +138,6 @@ static int append_text(walker *w, uint32_t x, uint32_t owner) {
   return 0;
 }
 
-static uint32_t count_child_elems(const tbk_arena *a, uint32_t x) {
-  uint32_t c = 0;
-  for (uint32_t k = a->n[x].first; k != TBK_ANONE; k = a->n[k].next) c += a->n[k].type == TBK_AN_ELEMENT;
-  return c;
-}
-
 /* Same-name index of an element whose tag we do not know by id, from a
  * hash of (parent, name) -> siblings seen so far: walking back over the
  * previous siblings instead made a million unknown siblings quadratic. */
@@ -200,7 +194,7 @@ static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t pare
   n->sib_count = parent == TBK_NONE ? 1 : p->nodes[parent].child_elems;
   if (n->sib_count <= sib_index) n->sib_count = sib_index + 1;
   n->nth = nth;
-  n->child_elems = count_child_elems(a, x);
+  n->child_elems = a->n[x].kids;
   n->block = -1;
   n->cand_anc = TBK_NONE;
   n->tag = (uint16_t)tag;
