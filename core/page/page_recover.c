@@ -77,8 +77,8 @@ static size_t tag_name(const char *s, size_t n, size_t i, char *name, size_t cap
 }
 
 static int watched_id(const char *name) {
-  for (int k = 0; k < N_WATCHED; k++)
-    if (!strcmp(name, watched[k])) return k;
+  for (int k = 0; k < N_WATCHED; k++) /* the first letter rules out most */
+    if (name[0] == watched[k][0] && !strcmp(name, watched[k])) return k;
   return -1;
 }
 
