@@ -223,49 +223,60 @@ static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading,
            wide = 0;
   unsigned state = 0;   /* see PIECE_STATES */
   uint64_t acc = 0;     /* lanes of the ASCII characters since the last flush */
-  unsigned lanes_n = 0; /* ... and how many they are (a lane holds 255) */
+  unsigned lanes_n = 0; /* ... and how many they are */
   for (size_t i = 0; i < n;) {
-    if (s[i] < 0x80) {
-      unsigned c = s[i++];
-      acc += piece_inc[state][c];
-      state = piece_next[state][c];
-      if (++lanes_n == 255) {
-        chars += lanes_n, spaces += piece_lane(acc, PL_SPACE), punct += piece_lane(acc, PL_PUNCT);
-        digits += piece_lane(acc, PL_DIGIT), letters += piece_lane(acc, PL_LETTER);
-        upper += piece_lane(acc, PL_UPPER), cap_words += piece_lane(acc, PL_CAP);
-        sentences += piece_lane(acc, PL_SENT);
-        acc = 0;
-        lanes_n = 0;
+    uint64_t w8;
+    if (i + 8 <= n && (memcpy(&w8, s + i, 8), !(w8 & 0x8080808080808080ULL))) {
+      /* eight ASCII characters: one test for all of them */
+      for (size_t q = i; q < i + 8; q++) {
+        acc += piece_inc[state][s[q]];
+        state = piece_next[state][s[q]];
       }
+      i += 8;
+      lanes_n += 8;
+    } else if (s[i] < 0x80) {
+      acc += piece_inc[state][s[i]];
+      state = piece_next[state][s[i]];
+      i++;
+      lanes_n++;
+    } else {
+      chars++;
+      ascii = 0;
+      int pending = (int)(state / 2), prev_word = (int)(state % 2);
+      size_t k = tbk_utf8_seq(s + i, n - i);
+      uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
+      i += k ? k : 1;
+      wide += (uint32_t)tbk_cp_wide(c);
+      int term = is_terminal(c);
+      if (pending && !term) {
+        if (pending == 2 || is_closer(c)) sentences++;
+        pending = 0;
+      }
+      if (term) pending = is_wide_terminal(c) || pending == 2 ? 2 : 1;
+      punct += is_punct(c) != 0;
+      int digit = is_digit(c), letter = 0, up = 0;
+      if (!digit && cls_locale) {
+        letter = iswalpha_l((wint_t)c, cls_locale) != 0;
+        up = letter && iswupper_l((wint_t)c, cls_locale) != 0;
+      }
+      digits += digit != 0;
+      letters += letter;
+      if (up) {
+        upper++;
+        cap_words += !prev_word;
+      }
+      prev_word = letter || digit || is_mark(c);
+      state = (unsigned)(pending * 2 + prev_word);
       continue;
     }
-    chars++;
-    ascii = 0;
-    int pending = (int)(state / 2), prev_word = (int)(state % 2);
-    size_t k = tbk_utf8_seq(s + i, n - i);
-    uint32_t c = k ? tbk_utf8_decode(s + i, k) : 0xFFFD;
-    i += k ? k : 1;
-    wide += (uint32_t)tbk_cp_wide(c);
-    int term = is_terminal(c);
-    if (pending && !term) {
-      if (pending == 2 || is_closer(c)) sentences++;
-      pending = 0;
+    if (lanes_n >= 248) { /* a lane holds 255: flush before it could overflow */
+      chars += lanes_n, spaces += piece_lane(acc, PL_SPACE), punct += piece_lane(acc, PL_PUNCT);
+      digits += piece_lane(acc, PL_DIGIT), letters += piece_lane(acc, PL_LETTER);
+      upper += piece_lane(acc, PL_UPPER), cap_words += piece_lane(acc, PL_CAP);
+      sentences += piece_lane(acc, PL_SENT);
+      acc = 0;
+      lanes_n = 0;
     }
-    if (term) pending = is_wide_terminal(c) || pending == 2 ? 2 : 1;
-    punct += is_punct(c) != 0;
-    int digit = is_digit(c), letter = 0, up = 0;
-    if (!digit && cls_locale) {
-      letter = iswalpha_l((wint_t)c, cls_locale) != 0;
-      up = letter && iswupper_l((wint_t)c, cls_locale) != 0;
-    }
-    digits += digit != 0;
-    letters += letter;
-    if (up) {
-      upper++;
-      cap_words += !prev_word;
-    }
-    prev_word = letter || digit || is_mark(c);
-    state = (unsigned)(pending * 2 + prev_word);
   }
   chars += lanes_n, spaces += piece_lane(acc, PL_SPACE), punct += piece_lane(acc, PL_PUNCT);
   digits += piece_lane(acc, PL_DIGIT), letters += piece_lane(acc, PL_LETTER);
