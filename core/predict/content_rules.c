@@ -226,5 +226,7 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
                                      "teaser", NULL};
   if (page->nodes[ux->u[i].elem].tag == TBK_TAG_H1) return 1;
   if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return 1;
-  return ux->u[i].words <= 80 && named_near(page, ux, i, lead);
+  /* An article's <header> holds its headline, dek, byline and date. */
+  if (ux->u[i].words < 40 && ux->values[i * ux->dim + ux->anc_col + UA_HEADER] > 0) return 1;
+  return ux->u[i].words < 40 && named_near(page, ux, i, lead);
 }
