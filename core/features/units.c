@@ -561,9 +561,10 @@ enum { SC_UP = 1, SC_LOW = 2, SC_DIGIT = 4, SC_PUNCT = 8, SC_COMMA = 16, SC_SEP 
 static unsigned char sc_class[128];
 /* The same as counts, one byte lane each (see SC_LANE): an ASCII character
  * costs one addition whatever it is. */
-enum { LN_VISIBLE, LN_LETTER, LN_UPPER, LN_DIGIT, LN_PUNCT, LN_COMMA, LN_SEP };
+enum { LN_VISIBLE, LN_LETTER, LN_UPPER, LN_DIGIT, LN_PUNCT, LN_COMMA, LN_SEP, LN_SENT };
 #define SC_LANE(l) ((uint64_t)1 << (8 * (l)))
-static uint64_t sc_inc[128];
+/* [1][c] also counts a sentence when c is a space after a terminal */
+static uint64_t sc_inc[2][128];
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 static void sc_init(void) {
   for (uint32_t c = 0; c < 128; c++) {
@@ -576,8 +577,11 @@ static void sc_init(void) {
     if (is_sep(c)) f |= SC_SEP;
     if (is_terminal(c)) f |= SC_TERM;
     sc_class[c] = (unsigned char)f;
-    if (c == ' ') continue; /* not visible, counts nothing */
-    sc_inc[c] = SC_LANE(LN_VISIBLE) + ((f & (SC_UP | SC_LOW)) ? SC_LANE(LN_LETTER) : 0) +
+    if (c == ' ') { /* not visible */
+      sc_inc[1][c] = SC_LANE(LN_SENT);
+      continue;
+    }
+    sc_inc[1][c] = sc_inc[0][c] = SC_LANE(LN_VISIBLE) + ((f & (SC_UP | SC_LOW)) ? SC_LANE(LN_LETTER) : 0) +
                 ((f & SC_UP) ? SC_LANE(LN_UPPER) : 0) + ((f & SC_DIGIT) ? SC_LANE(LN_DIGIT) : 0) +
                 ((f & SC_PUNCT) && !(f & SC_DIGIT) ? SC_LANE(LN_PUNCT) : 0) + ((f & SC_COMMA) ? SC_LANE(LN_COMMA) : 0) +
                 ((f & SC_SEP) ? SC_LANE(LN_SEP) : 0);
@@ -604,22 +608,34 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
   }
   uint64_t acc = 0; /* lanes of the ASCII characters since the last flush */
   unsigned pending = 0;
+  /* a space after a terminal ends a sentence: after_term says whether prev is one */
+  unsigned after_term = 0;
   for (size_t i = 0; i < n;) {
-    if (u[i] < 0x80) {
-      uint32_t c = u[i++];
-      acc += sc_inc[c];
-      /* a space after a terminal ends a sentence */
-      sentences += c == ' ' && (prev < 0x80 ? sc_class[prev] & SC_TERM : is_terminal(prev));
-      prev = c;
-      if (++pending == 255) {
-        visible += lane(acc, LN_VISIBLE), letters += lane(acc, LN_LETTER), upper += lane(acc, LN_UPPER);
-        digits += lane(acc, LN_DIGIT), punct += lane(acc, LN_PUNCT), commas += lane(acc, LN_COMMA);
-        seps += lane(acc, LN_SEP);
-        acc = 0;
-        pending = 0;
+    uint64_t w8;
+    if (i + 8 <= n && (memcpy(&w8, u + i, 8), !(w8 & 0x8080808080808080ULL))) {
+      /* eight ASCII characters: one test for all of them */
+      for (size_t q = i; q < i + 8; q++) {
+        acc += sc_inc[after_term][u[q]];
+        after_term = (sc_class[u[q]] & SC_TERM) != 0;
       }
-      continue;
+      prev = u[i + 7];
+      i += 8;
+      pending += 8;
+    } else if (u[i] < 0x80) {
+      uint32_t c = u[i++];
+      acc += sc_inc[after_term][c];
+      after_term = (sc_class[c] & SC_TERM) != 0;
+      prev = c;
+      pending++;
     }
+    if (pending >= 248) { /* a lane holds 255: flush before it could overflow */
+      visible += lane(acc, LN_VISIBLE), letters += lane(acc, LN_LETTER), upper += lane(acc, LN_UPPER);
+      digits += lane(acc, LN_DIGIT), punct += lane(acc, LN_PUNCT), commas += lane(acc, LN_COMMA);
+      seps += lane(acc, LN_SEP), sentences += lane(acc, LN_SENT);
+      acc = 0;
+      pending = 0;
+    }
+    if (i >= n || u[i] < 0x80) continue;
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) { i++; continue; }
     uint32_t c = tbk_utf8_decode(u + i, k);
@@ -636,10 +652,11 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
     if (c == 0xA9) copyright = 1;
     if (c == 0x3002 || c == 0xFF01 || c == 0xFF1F) sentences++;
     prev = c;
+    after_term = (unsigned)is_terminal(c);
   }
   visible += lane(acc, LN_VISIBLE), letters += lane(acc, LN_LETTER), upper += lane(acc, LN_UPPER);
   digits += lane(acc, LN_DIGIT), punct += lane(acc, LN_PUNCT), commas += lane(acc, LN_COMMA);
-  seps += lane(acc, LN_SEP);
+  seps += lane(acc, LN_SEP), sentences += lane(acc, LN_SENT);
   int ends_terminal = 0;
   /* a closing quote or bracket after the terminal still ends a sentence */
   if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 && is_terminal((unsigned char)s[n - 2]))) {
