@@ -84,12 +84,12 @@ static int soft_space(walker *w) {
   return tbk_buf_append(&w->p->text, " ", 1);
 }
 
-static int append_text(walker *w, uint32_t x, uint32_t owner) {
-  const char *s = tbk_arena_text(w->a, x);
+static int append_text(walker *w, uint32_t tn, uint32_t owner) {
+  const char *s = tbk_arena_text(w->a, tn);
   tbk_buf *t = &w->p->text;
   size_t before = t->len;
   const unsigned char *u = (const unsigned char *)s;
-  size_t n = strnlen(s, w->a->n[x].len);
+  size_t n = strnlen(s, w->a->n[tn].len);
   if (tbk_buf_reserve(t, n + 1)) return -1;
   for (size_t i = 0; i < n;) {
     unsigned c = u[i];
@@ -134,7 +134,7 @@ static int append_text(walker *w, uint32_t x, uint32_t owner) {
   if (t->len == before) return 0;
   tbk_page *p = w->p;
   if (tbk_grow(&p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs)) return -1;
-  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, w->a->xml ? w->a->xml[x] : NULL};
+  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, w->a->xml ? w->a->xml[tn] : NULL};
   return 0;
 }
 
