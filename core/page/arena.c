@@ -15,23 +15,6 @@ void tbk_arena_free(tbk_arena *a) {
   memset(a, 0, sizeof *a);
 }
 
-uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line) {
-  if (a->count >= TBK_ANONE - 1 || tbk_grow(&a->n, &a->cap, a->count + 1, sizeof *a->n)) return TBK_ANONE;
-  uint32_t i = (uint32_t)a->count++;
-  tbk_anode *n = &a->n[i];
-  *n = (tbk_anode){.parent = parent, .first = TBK_ANONE, .last = TBK_ANONE, .next = TBK_ANONE,
-                   .prev = TBK_ANONE, .line = line, .type = (uint8_t)type};
-  if (parent != TBK_ANONE) {
-    tbk_anode *up = &a->n[parent];
-    n->prev = up->last;
-    if (up->last != TBK_ANONE) a->n[up->last].next = i;
-    else up->first = i;
-    up->last = i;
-    up->kids += type == TBK_AN_ELEMENT;
-  }
-  return i;
-}
-
 int tbk_attrs_hidden(const char *attrs) {
   const char *name, *value;
   while ((name = tbk_attr_next(&attrs, &value))) {

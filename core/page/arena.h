@@ -103,8 +103,24 @@ void tbk_arena_classify(tbk_arena *a, uint32_t i);
 int tbk_attrs_hidden(const char *attrs);
 
 /* Appends node of type t under parent (TBK_ANONE: none, a node of its own
- * list) and returns its index, TBK_ANONE out of memory. */
-uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line);
+ * list) and returns its index, TBK_ANONE out of memory. Inline: it runs
+ * once for every node of every page. */
+static inline uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, uint32_t line) {
+  if (a->count >= TBK_ANONE - 1 || tbk_grow(&a->n, &a->cap, a->count + 1, sizeof *a->n)) return TBK_ANONE;
+  uint32_t i = (uint32_t)a->count++;
+  tbk_anode *n = &a->n[i];
+  *n = (tbk_anode){.parent = parent, .first = TBK_ANONE, .last = TBK_ANONE, .next = TBK_ANONE,
+                   .prev = TBK_ANONE, .line = line, .type = (uint8_t)type};
+  if (parent != TBK_ANONE) {
+    tbk_anode *up = &a->n[parent];
+    n->prev = up->last;
+    if (up->last != TBK_ANONE) a->n[up->last].next = i;
+    else up->first = i;
+    up->last = i;
+    up->kids += type == TBK_AN_ELEMENT;
+  }
+  return i;
+}
 
 /* The streaming parse of clean UTF-8 into a (emptied first): the parse
  * tbk_html_parse_utf8 makes, under the same watch and with the same

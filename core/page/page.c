@@ -81,7 +81,13 @@ typedef struct walker {
 static int soft_space(walker *w) {
   if (w->at_space) return 0;
   w->at_space = 1;
-  return tbk_buf_append(&w->p->text, " ", 1);
+  tbk_buf *t = &w->p->text;
+  if (t->cap > t->len + 1) { /* the common case without a call */
+    t->data[t->len++] = ' ';
+    t->data[t->len] = '\0';
+    return 0;
+  }
+  return tbk_buf_append(t, " ", 1);
 }
 
 static int append_text(walker *w, uint32_t tn, uint32_t owner) {

@@ -122,9 +122,14 @@ static uint32_t add_top(builder *b, int type, uint32_t line) {
   return i;
 }
 
+/* Room for n more bytes (and a NUL) in s: the call only when it grows. */
+static inline int room(tbk_buf *s, size_t n) {
+  return s->cap > s->len && s->cap - s->len > n ? 0 : tbk_buf_reserve(s, n);
+}
+
 /* n bytes of p appended to s: one reservation, one copy. */
 static int put(tbk_buf *s, const void *p, size_t n) {
-  if (tbk_buf_reserve(s, n)) return -1;
+  if (room(s, n)) return -1;
   memcpy(s->data + s->len, p, n);
   s->len += n;
   return 0;
@@ -135,7 +140,7 @@ static int pack_attrs(tbk_buf *s, const xmlChar **atts) {
     const char *name = (const char *)atts[k], *value = (const char *)atts[k + 1];
     if (!value && htmlIsBooleanAttr(atts[k])) value = name;
     size_t nl = strlen(name) + 1, vl = value ? strlen(value) + 1 : 0;
-    if (tbk_buf_reserve(s, nl + 1 + vl)) return -1;
+    if (room(s, nl + 1 + vl)) return -1;
     char *o = s->data + s->len;
     memcpy(o, name, nl);
     o[nl] = value ? 1 : 0;
@@ -216,7 +221,7 @@ static void add_text(void *ctx, const xmlChar *s, int len, int type) {
   } else {
     return oom(ctx, b); /* cannot happen: see above */
   }
-  if (tbk_buf_reserve(&a->strs, (size_t)len + 1)) return oom(ctx, b);
+  if (room(&a->strs, (size_t)len + 1)) return oom(ctx, b);
   memcpy(a->strs.data + a->strs.len, s, (size_t)len);
   a->strs.len += (size_t)len;
   a->strs.data[a->strs.len++] = '\0';
