@@ -16,7 +16,7 @@
  * most rows, so the decision starts from what all-zero inputs give and adds
  * only the nonzero inputs' differences, instead of encoding every input to
  * columns and summing them all. */
-enum { SMALL_INTS = 64, MEMO_WAYS = 16 };
+enum { SMALL_INTS = 64, MEMO_BITS = 8, MEMO_WAYS = 1 << MEMO_BITS };
 
 /* A remembered input value (its bits; 0 = empty, never looked up since
  * zero inputs are skipped) and its contribution's difference from zero's. */
@@ -70,12 +70,14 @@ static void scorer_free(scorer *sc) {
  * need the MDL interval search and a log, so each input remembers the last
  * values it met (page-level features repeat on every unit of a page,
  * neighbour features on the next units): the same difference, computed
- * once. */
+ * once. 256 slots per input (16 missed 55 % of the lookups on debian_docs;
+ * 4 KiB per input, a few MiB per predictor) cut 26 M of 2.26 G
+ * instructions there. */
 static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
   if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
-  scorer_memo *e = &sc->memo[(size_t)j * MEMO_WAYS + (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 60)];
+  scorer_memo *e = &sc->memo[(size_t)j * MEMO_WAYS + (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS))];
   if (e->bits != bits) {
     e->bits = bits;
     e->delta = tbk_encode_contrib(&sc->m->enc, sc->m->w, j, v) - sc->zero_contrib[j];
