@@ -1,9 +1,10 @@
 /* Page parsing and block segmentation.
  *
- * libxml2's HTML parser (recover mode, no network) builds the DOM from text
- * we have already decoded to clean UTF-8. One iterative walk then flattens
- * the visible elements into tbk_page.nodes and their text into one collapsed
- * buffer; candidate blocks are elements of the block set whose trimmed text
+ * libxml2's HTML parser (recover mode, no network) parses text we have
+ * already decoded to clean UTF-8 into the page's node arena (arena.h: by
+ * streaming, or from its DOM when the page keeps one). One iterative walk
+ * over the arena then flattens the visible elements into tbk_page.nodes and
+ * their text into one collapsed buffer; candidate blocks are elements of the block set whose trimmed text
  * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
 #include <limits.h>
 #include <stdlib.h>

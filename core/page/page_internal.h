@@ -125,9 +125,9 @@ int tbk_page_dump(const tbk_page *p, tbk_buf *out);
 /* The element's tag name as the parser wrote it (lower case). */
 const char *tbk_node_name(const tbk_node *nd);
 
-/* Every attribute of an element, in source order: fn(ctx, name, chunk) for
- * each text chunk of its value (libxml2 may split a value around entity
- * references), then fn(ctx, name, NULL) once the attribute is done. */
+/* Every attribute of an element, in source order: fn(ctx, name, chunk) with
+ * its value (entities decoded; none for an attribute without one), then
+ * fn(ctx, name, NULL) once the attribute is done. */
 typedef void (*tbk_attr_fn)(void *ctx, const char *name, const char *chunk);
 void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx);
 
