@@ -156,9 +156,6 @@ size_t tbk_dataset_words(const tbk_dataset *ds, size_t r, tbk_term *out) {
   size_t len = (size_t)get_varint(&p), n = 0;
   uint32_t index = UINT32_MAX;
   for (p += len; p < end; n++) {
-    /* Deduplication compares bytes, not terms; padding is zeroed anyway
-     * for whoever hashes terms. */
-    memset(&out[n], 0, sizeof out[n]);
     index += (uint32_t)get_varint(&p) + 1;
     out[n].index = index;
     out[n].count = (double)get_varint(&p);
