@@ -38,6 +38,11 @@ static void parse_dump(const tbk_buf *raw, tbk_page_options o, int keep_dom, tbk
   tbk_page_free(p);
 }
 
+/* Two buffers with the same bytes (an empty one may have no storage). */
+static int same(const tbk_buf *a, const tbk_buf *b) {
+  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
 static void first_difference(const char *path, const tbk_buf *a, const tbk_buf *b) {
   size_t i = 0, line = 1;
   while (i < a->len && i < b->len && a->data[i] == b->data[i]) line += a->data[i++] == '\n';
@@ -63,11 +68,11 @@ static int check(const char *path) {
     parse_dump(&raw, o, 1, &d1, fp ? &h1 : NULL);
     parse_dump(&raw, o, 0, &d2, fp ? &h2 : NULL);
     if (dump_out && fp) fwrite(d2.data, 1, d2.len, stdout);
-    if (d1.len != d2.len || memcmp(d1.data, d2.data, d1.len) != 0) {
+    if (!same(&d1, &d2)) {
       differ = 1;
       printf("differ %s\n", path);
       if (verbose) first_difference(path, &d1, &d2);
-    } else if (h1.len != h2.len || memcmp(h1.data, h2.data, h1.len) != 0) {
+    } else if (!same(&h1, &h2)) {
       differ = 1;
       printf("differ-html %s\n", path);
       if (verbose) first_difference(path, &h1, &h2);
