@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "label.h"
-#include "measure.h"
 #include "df_table.h"
+#include "page_internal.h"
 #include "util.h"
 
 const tbk_label_options tbk_label_options_default = {
@@ -95,14 +95,12 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
                                 const tbk_page *page, tbk_error *err) {
   uint32_t pageno = ++l->pages;
   size_t nb = tbk_page_block_count(page);
-  size_t text_len;
-  const char *text = tbk_page_text(page, &text_len);
   page_rec pr;
   memset(&pr, 0, sizeof pr); /* the padding is written to the spill file too */
   pr.n_blocks = (uint32_t)nb;
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
-  pr.text_chars = tbk_text_length(text, text_len);
+  pr.text_chars = page->text_chars; /* tbk_text_length of the page text */
   FILE *f = l->s.file;
   int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
             (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);

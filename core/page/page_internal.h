@@ -67,6 +67,8 @@ struct tbk_page {
   uint32_t max_depth;   /* deepest element */
   uint32_t n_lines;     /* lines of the (decoded) source */
   size_t raw_bytes;     /* size of the raw input */
+  size_t text_chars;    /* tbk_text_length of text, counted while finding
+                           the blocks (the labeller needs it per page) */
 };
 
 /* A repaired copy of the decoded source src in *out when the page looks

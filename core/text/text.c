@@ -1,12 +1,11 @@
 /* Text primitives: whitespace normalization, UTF-8 checks, the Unicode word
- * tokenizer (PCRE2) with simple case folding, and MD5 fingerprints. */
+ * tokenizer (PCRE2) with simple case folding (MD5 fingerprints: md5.c). */
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wctype.h>
 
-#include <openssl/evp.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -62,29 +61,6 @@ int tbk_utf8_valid(const char *s, size_t n) {
     i += k;
   }
   return 1;
-}
-
-void tbk_md5(const void *data, size_t n, unsigned char out[16]) {
-  unsigned int len = 16;
-  if (!EVP_Digest(data, n, out, &len, EVP_md5(), NULL)) memset(out, 0, 16);
-}
-
-tbk_md5_ctx *tbk_md5_ctx_new(void) { return EVP_MD_CTX_new(); }
-void tbk_md5_ctx_free(tbk_md5_ctx *c) { EVP_MD_CTX_free(c); }
-
-void tbk_md5_with(tbk_md5_ctx *c, const void *data, size_t n, unsigned char out[16]) {
-  unsigned int len = 16;
-  if (!EVP_DigestInit_ex(c, EVP_md5(), NULL) || !EVP_DigestUpdate(c, data, n) || !EVP_DigestFinal_ex(c, out, &len))
-    memset(out, 0, 16);
-}
-
-void tbk_md5_hex(const unsigned char md5[16], char hex[33]) {
-  static const char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 16; i++) {
-    hex[2 * i] = digits[md5[i] >> 4];
-    hex[2 * i + 1] = digits[md5[i] & 15];
-  }
-  hex[32] = '\0';
 }
 
 /* ------------------------------------------------------------ tokenizer */
