@@ -221,9 +221,10 @@ static void joined(const char *s, char out[2048]) {
   }
 }
 
-/* ASCII words skip PCRE2; a word with any other byte goes to PCRE2 whole.
+/* ASCII words skip PCRE2; a word with any other byte goes to the
+ * non-ASCII path whole (its classes, or PCRE2: test_tokenize_classes).
  * Appending "¿" (punctuation, never a token) to a random ASCII word sends
- * it to PCRE2: the tokens must not change. And words of both kinds in one
+ * it there: the tokens must not change. And words of both kinds in one
  * text give the tokens of each word alone. */
 static void test_tokenize_paths(void) {
   static const char alphabet[] = "aZ09_.,-'/:x7Qz";
@@ -336,6 +337,59 @@ static void test_tokenize_hashed(void) {
   CHECK_INT(l.t[1].at, 4);
   CHECK_INT(l.t[1].cps, 7); /* two Han letters, 3.7 each, floored */
   CHECK_INT(l.t[2].at, 11);
+}
+
+/* Words of Latin, Greek, Cyrillic, Hebrew and Arabic letters, digits,
+ * marks and general punctuation are tokenized from their classes
+ * (tokenize_classes); the same texts with the classes turned off go to
+ * PCRE2: every token (folded, and hashed with its length and start) must
+ * be the same. Pieces: letters, digits of three scripts, superscripts and
+ * fractions (numbers), a combining accent, connector punctuation (a word
+ * character), separators, spaces; a Han letter and U+2070 are outside
+ * the covered code points and send their run to PCRE2 either way. */
+static void test_tokenize_classes(void) {
+  static const char *const pieces[] = {
+      "a", "Z", "0", "9", "_", ".", ",", " ", "-", "'", "\n",
+      "\xC3\xA9", "\xC3\x9F", "\xC2\xB2", "\xC2\xBD", "\xC2\xB5", "\xC3\x97", "\xC2\xBF", "\xC2\xA0", "\xCC\x81",
+      "\xCE\xB1", "\xD0\x94", "\xD7\x90", "\xD9\xA3", "\xD8\x8C", "\xD9\xAB", "\xC3\x89", "\xD0\xB4",
+      "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x94", "\xE2\x80\xA6", "\xE2\x80\xBF", "\xE2\x81\x80",
+      "\xE2\x81\x94", "\xE2\x80\x8D", "\xE2\x80\x89",
+      "\xE6\x97\xA5", "\xE2\x81\xB0"};
+  const size_t np = sizeof pieces / sizeof pieces[0];
+  uint64_t r = 7;
+  int bad = 0, covered = 0;
+  char text[256], a[2048], b[2048];
+  for (int trial = 0; trial < 20000; trial++) {
+    text[0] = '\0';
+    int outside = 0;
+    for (int i = 0, n = 1 + trial % 24; i < n; i++) {
+      r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+      size_t k = (size_t)(r >> 33) % np;
+      outside |= k >= np - 2;
+      strcat(text, pieces[k]);
+    }
+    covered += !outside;
+    tbk_tokenizer_classes(tok, 1);
+    joined(text, a);
+    hashed_list ha = {.n = 0};
+    tbk_tokenize_hashed(tok, text, strlen(text), on_hashed, &ha);
+    tbk_tokenizer_classes(tok, 0);
+    joined(text, b);
+    hashed_list hb = {.n = 0};
+    tbk_tokenize_hashed(tok, text, strlen(text), on_hashed, &hb);
+    tbk_tokenizer_classes(tok, 1);
+    int same = strcmp(a, b) == 0 && ha.n == hb.n;
+    for (size_t i = 0; same && i < ha.n; i++)
+      same = ha.t[i].h64 == hb.t[i].h64 && ha.t[i].h32 == hb.t[i].h32 && ha.t[i].cps == hb.t[i].cps &&
+             ha.t[i].at == hb.t[i].at;
+    if (!same && bad++ < 5) fprintf(stderr, "  \"%s\": classes [%s], pcre2 [%s]\n", text, a, b);
+  }
+  CHECK_INT(bad, 0);
+  CHECK(covered > 5000);
+  /* numbers of other scripts keep their separators; connector
+   * punctuation joins a word; superscripts and fractions are numbers */
+  TOKENS("\xD9\xA3,\xD9\xA3 x\xE2\x80\xBFy \xC2\xB2.\xC2\xBD \xE2\x80\x9C" "Caf\xC3\x89\xE2\x80\x9D",
+         "\xD9\xA3,\xD9\xA3 x\xE2\x80\xBFy \xC2\xB2.\xC2\xBD caf\xC3\xA9");
 }
 
 static void md5_of(const char *s, size_t n, char hex[33]) {
@@ -480,6 +534,7 @@ int main(void) {
   test_tokenize_paths();
   test_tokenize_fast_classes();
   test_tokenize_hashed();
+  test_tokenize_classes();
   test_measure();
   test_md5();
   test_json();

@@ -80,6 +80,7 @@ struct tbk_tokenizer {
   pcre2_code *code;            /* borrowed: the process-wide compiled pattern */
   pcre2_match_data *match;     /* owned */
   int jit;                     /* JIT compiled successfully */
+  int classes;                 /* tokenize_classes may replace PCRE2 (1) */
   tbk_buf fold;                /* scratch: the folded token */
   tbk_buf seen;                /* scratch: distinct tokens, NUL-separated */
   uint32_t *slots;             /* scratch hash set of offsets into seen */
@@ -95,6 +96,7 @@ static void fold_init(void) { fold_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", 
 /* The compiled pattern (and its JIT code) is read-only once built, so one
  * copy serves every tokenizer and thread; only match data is per tokenizer. */
 static pcre2_code *shared_code;
+static pcre2_code *word_code, *num_code; /* see cp_class */
 static int shared_jit, shared_err;
 static pthread_once_t code_once = PTHREAD_ONCE_INIT;
 static void code_init(void) {
@@ -102,6 +104,12 @@ static void code_init(void) {
   shared_code = pcre2_compile((PCRE2_SPTR)TOKEN_PATTERN, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
                               &shared_err, &off, NULL);
   if (shared_code) shared_jit = pcre2_jit_compile(shared_code, PCRE2_JIT_COMPLETE) == 0;
+  /* One code point of the pattern's last alternative, and a number's */
+  int aux_err;
+  word_code = pcre2_compile((PCRE2_SPTR) "(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}]",
+                            PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | PCRE2_ANCHORED, &aux_err, &off, NULL);
+  num_code = pcre2_compile((PCRE2_SPTR) "\\p{N}", PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | PCRE2_ANCHORED,
+                           &aux_err, &off, NULL); /* NULL: every code point goes to PCRE2 */
 }
 
 tbk_status tbk_tokenizer_new(tbk_tokenizer **out, tbk_error *err) {
@@ -114,6 +122,7 @@ tbk_status tbk_tokenizer_new(tbk_tokenizer **out, tbk_error *err) {
   if (!t) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   t->code = shared_code;
   t->jit = shared_jit;
+  t->classes = 1;
   t->match = pcre2_match_data_create_from_pattern(t->code, NULL);
   if (!t->match) {
     tbk_tokenizer_free(t);
@@ -364,11 +373,119 @@ int tbk_token_probe(tbk_tokenizer *t, uint32_t c) {
   return rc >= 2 && ov[0] == 0 && ov[1] == k && ov[2] == 0 && ov[3] == k ? 1 : 2;
 }
 
+/* The code points most non-ASCII words of Latin, Greek, Cyrillic, Hebrew
+ * and Arabic text are made of (U+0080..07FF) and the general punctuation
+ * block (U+2000..206F: typographic quotes, dashes, ellipses) are classified
+ * once per process by PCRE2 itself: W, the pattern's last alternative
+ * matches it alone; N, \p{N}. The pattern reads nothing else of a code
+ * point there (its first alternative, a Han or Kana letter, matches none
+ * of them: such a code point is marked CL_OTHER), so a word made of them
+ * and ASCII is tokenized from these classes (tokenize_classes) exactly as
+ * PCRE2 would, without one PCRE2 call per match: documentation pages with
+ * a typographic quote in every other sentence made that most of their
+ * tokenizing. Any other code point sends its whole run to PCRE2. */
+enum { CL_KNOWN = 1, CL_W = 2, CL_N = 4, CL_OTHER = 8 };
+static unsigned char cl_table[0x800 + 0x70]; /* 0 = not asked yet */
+
+static inline int cl_index(uint32_t c) {
+  return c < 0x800 ? (int)c : c >= 0x2000 && c < 0x2070 ? (int)(0x800 + c - 0x2000) : -1;
+}
+
+static int aux_match(tbk_tokenizer *t, const pcre2_code *code, const char *e, size_t k) {
+  if (!code) return -1;
+  int rc = pcre2_match(code, (PCRE2_SPTR)e, k, 0, PCRE2_NO_UTF_CHECK, t->match, NULL);
+  if (rc < 0) return 0;
+  return pcre2_get_ovector_pointer(t->match)[1] == k;
+}
+
+/* The class of c (cl_index(c) >= 0), asked of PCRE2 the first time. The
+ * table is shared by every tokenizer and thread: an entry is one byte,
+ * always the same value, written and read atomically. */
+static unsigned cp_class(tbk_tokenizer *t, uint32_t c) {
+  int idx = cl_index(c);
+  if (idx < 0) return CL_KNOWN | CL_OTHER;
+  unsigned char *e = &cl_table[idx];
+  unsigned v = __atomic_load_n(e, __ATOMIC_RELAXED);
+  if (v) return v;
+  char u[4];
+  size_t k = c < 0x800 ? 2 : 3;
+  if (k == 2) {
+    u[0] = (char)(0xC0 | c >> 6);
+    u[1] = (char)(0x80 | (c & 0x3F));
+  } else {
+    u[0] = (char)(0xE0 | c >> 12);
+    u[1] = (char)(0x80 | (c >> 6 & 0x3F));
+    u[2] = (char)(0x80 | (c & 0x3F));
+  }
+  int w = aux_match(t, word_code, u, k), n = aux_match(t, num_code, u, k);
+  v = CL_KNOWN | (w > 0 ? CL_W : 0) | (n > 0 ? CL_N : 0);
+  if (w < 0 || n < 0 || (n > 0 && w <= 0) || tbk_token_probe(t, c) == 1) v = CL_KNOWN | CL_OTHER;
+  __atomic_store_n(e, (unsigned char)v, __ATOMIC_RELAXED);
+  return v;
+}
+
+/* The class of the code point at s[i] (valid UTF-8 of a covered run) and
+ * its length in *k. */
+static inline unsigned class_at(tbk_tokenizer *t, const unsigned char *u, size_t n, size_t i, size_t *k) {
+  if (u[i] < 0x80) {
+    *k = 1;
+    return tbk_ascii_word(u[i]) ? CL_KNOWN | CL_W | (u[i] >= '0' && u[i] <= '9' ? CL_N : 0) : CL_KNOWN;
+  }
+  *k = tbk_utf8_seq(u + i, n - i);
+  return cp_class(t, tbk_utf8_decode(u + i, *k));
+}
+
+/* 1 when every code point of s[0, n) has a class, none CL_OTHER. */
+static int classes_cover(tbk_tokenizer *t, const unsigned char *u, size_t n) {
+  for (size_t i = 0; i < n;) {
+    if (u[i] < 0x80) { i++; continue; }
+    size_t k = tbk_utf8_seq(u + i, n - i);
+    if (!k) return 0;
+    uint32_t c = tbk_utf8_decode(u + i, k);
+    if (cl_index(c) < 0 || (cp_class(t, c) & CL_OTHER)) return 0;
+    i += k;
+  }
+  return 1;
+}
+
+/* TOKEN_PATTERN's matches in s[0, n), a run classes_cover accepts, from
+ * the classes: at each position the second alternative (digits with
+ * [.,]digit groups) is tried first, then the third (a run of W); the
+ * greedy repetitions of both have nothing after them, so their longest
+ * match is PCRE2's. */
+static int tokenize_classes(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t p = 0, k, k2;
+  while (p < n) {
+    unsigned cl = class_at(t, u, n, p, &k);
+    if (!(cl & CL_W)) { p += k; continue; }
+    size_t q = p + k;
+    int number = 0;
+    if (cl & CL_N) {
+      while (q < n && (class_at(t, u, n, q, &k2) & CL_N)) q += k2;
+      while (q + 1 < n && (u[q] == '.' || u[q] == ',') && (class_at(t, u, n, q + 1, &k2) & CL_N)) {
+        q += 1 + k2;
+        while (q < n && (class_at(t, u, n, q, &k2) & CL_N)) q += k2;
+        number = 1;
+      }
+      if (!number) q = p + k;
+    }
+    if (!number)
+      while (q < n && (class_at(t, u, n, q, &k2) & CL_W)) q += k2;
+    if (emit(t, s + p, q - p, fn, ctx, count)) return 1;
+    p = q;
+  }
+  return 0;
+}
+
+void tbk_tokenizer_classes(tbk_tokenizer *t, int on) { t->classes = on != 0; }
+
 /* Han and Kana letters in a row (no space or punctuation between) become
  * overlapping bigrams, a lone one a token of its own: a bigram is as often
  * a word or inside one as Chinese words are mostly two characters, and it
  * needs no dictionary. */
 static int tokenize_pcre(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
+  if (t->classes && classes_cover(t, (const unsigned char *)s, n)) return tokenize_classes(t, s, n, fn, ctx, count);
   size_t start = 0;
   size_t run_prev = SIZE_MAX, run_end = 0; /* the last Han/Kana letter of an open run */
   int paired = 0;                          /* the open run has emitted a bigram */

@@ -52,6 +52,11 @@ static inline size_t tbk_ascii_token_end(const unsigned char *s, size_t i, size_
 int tbk_hk_fast(uint32_t c);
 int tbk_no_token(uint32_t c);
 int tbk_token_probe(tbk_tokenizer *t, uint32_t c);
+/* Whether runs of Latin, Greek, Cyrillic, Hebrew, Arabic and general
+ * punctuation code points are tokenized from their PCRE2-given classes
+ * (1, the default) or by PCRE2 itself (0): for test_text, which checks
+ * that both give the same tokens. */
+void tbk_tokenizer_classes(tbk_tokenizer *t, int on);
 
 /* Incremental MD5 (md5.c): tbk_md5_final leaves the state as it was, so
  * texts that share a prefix can hash it once. */
