@@ -54,6 +54,9 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
     for (size_t col = 0; col < fx->dim; col++)
       for (int t = 0; t < TBK_TAG_COUNT; t++)
         if (fx->tag_col[t] == (int)col) fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
+  fx->row_block = SIZE_MAX;
+  if (st == TBK_OK && !(fx->row = malloc((fx->dim ? fx->dim : 1) * sizeof *fx->row)))
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (st == TBK_OK) *out = fx;
   else tbk_features_free(fx);
   return st;
@@ -65,6 +68,8 @@ void tbk_features_free(tbk_features *fx) {
   tbk_fx_schema_free(fx);
   free(fx->values);
   free(fx->sp_col);
+  free(fx->sp_val);
+  free(fx->row);
   free(fx->sp_off);
   free(fx->w_off);
   free(fx->w_idx);
@@ -726,15 +731,13 @@ typedef struct block_text {
   const uint32_t *c0, *c1; /* tag counts before the block and after it */
 } block_text;
 
-/* The buffers sized for the page: the last page's sparse columns go back
- * to 0 (the rest of its rows past the fixed features already is) before
- * values may move. */
-static tbk_status prepare_blocks(tbk_features *fx, size_t B, size_t D, tbk_error *err) {
-  for (size_t b = 0; b < fx->sp_rows; b++)
-    for (size_t k = fx->sp_off[b]; k < fx->sp_off[b + 1]; k++) fx->values[b * D + fx->sp_col[k]] = 0;
+/* The buffers sized for the page: the fixed features of every block, the
+ * words and sparse columns' offsets. */
+static tbk_status prepare_blocks(tbk_features *fx, size_t B, tbk_error *err) {
   fx->sp_rows = 0;
   fx->n_sp = 0;
-  if ((B && D > SIZE_MAX / sizeof(double) / B) || tbk_grow(&fx->values, &fx->cap_values, B * D + 1, sizeof(double)) ||
+  fx->row_block = SIZE_MAX;
+  if (tbk_grow(&fx->values, &fx->cap_values, B * FX_FIXED_COUNT + 1, sizeof(double)) ||
       tbk_grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
       tbk_grow(&fx->sp_off, &fx->cap_spoff, B + 1, sizeof *fx->sp_off) ||
       tbk_grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
@@ -828,42 +831,40 @@ static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt,
     if (p->blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
   }
   v[FX_POS_CAND_DESC] = (double)(lo - (b + 1));
-  if (blk->parent >= 0) fx->values[(size_t)blk->parent * bp->D + FX_POS_CAND_CHILDREN] += 1;
+  if (blk->parent >= 0) fx->values[(size_t)blk->parent * FX_FIXED_COUNT + FX_POS_CAND_CHILDREN] += 1;
 }
 
 /* Tag counts, block tag, class/id bits of block b: in column order, kept
  * as the row's sparse list too (prepare_blocks clears them). */
-static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_text *bt, double *v,
-                                    tbk_error *err) {
+static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_text *bt, tbk_error *err) {
   tbk_features *fx = bp->fx;
   const tbk_node *nd = &bp->p->nodes[bp->p->blocks[b].node];
   size_t words = bp->words;
-  if (tbk_grow(&fx->sp_col, &fx->cap_sp, fx->n_sp + bp->sp_max, sizeof *fx->sp_col))
+  if (TBK_GROW_ALL(&fx->cap_sp, fx->n_sp + bp->sp_max, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
+  double *val = fx->sp_val + fx->n_sp;
   for (size_t k = 0; k < fx->n_tag_cols; k++) {
     int tag = fx->tag_by_col[k];
     uint32_t c = bt->c1[tag] - bt->c0[tag];
     if (!c) continue;
-    v[fx->tag_col[tag]] = c;
+    *val++ = c;
     *sp++ = (uint32_t)fx->tag_col[tag];
   }
   if (fx->blocktag_col[nd->tag] >= 0) {
-    v[fx->blocktag_col[nd->tag]] = 1;
+    *val++ = 1;
     *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
   }
   const uint64_t *self = fx->bits + (size_t)fx->slot[bp->p->blocks[b].node] * 2 * words, *anc = self + words;
   for (size_t wi = 0; wi < words; wi++)
     for (uint64_t m = self[wi]; m; m &= m - 1) {
-      size_t j = fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m);
-      v[j] = 1;
-      *sp++ = (uint32_t)j;
+      *val++ = 1;
+      *sp++ = (uint32_t)(fx->attr_self + wi * 64 + (size_t)__builtin_ctzll(m));
     }
   for (size_t wi = 0; wi < words; wi++)
     for (uint64_t m = anc[wi]; m; m &= m - 1) {
-      size_t j = fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m);
-      v[j] = 1;
-      *sp++ = (uint32_t)j;
+      *val++ = 1;
+      *sp++ = (uint32_t)(fx->attr_anc + wi * 64 + (size_t)__builtin_ctzll(m));
     }
   fx->n_sp += (size_t)(sp - sp0);
   fx->sp_off[b + 1] = fx->n_sp;
@@ -875,7 +876,7 @@ static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_
 static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
   tbk_features *fx = bp->fx;
   const tbk_block *blk = &bp->p->blocks[b];
-  double *v = fx->values + b * bp->D;
+  double *v = fx->values + b * FX_FIXED_COUNT;
   block_text bt;
   bt.s = (uint32_t)(blk->text - bp->text);
   bt.e = bt.s + (uint32_t)blk->text_len;
@@ -888,7 +889,7 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
   bt.c1 = snapshot(fx, bp->p->nodes[blk->node].end);
   block_text_cols(bp, b, &bt, v);
   block_pos_cols(bp, b, &bt, v);
-  tbk_status st = block_sparse_cols(bp, b, &bt, v, err);
+  tbk_status st = block_sparse_cols(bp, b, &bt, err);
   if (st) return st;
   fx->blk_words[b] = bt.t.words;
   fx->blk_link[b] = v[FX_LINK_DENSITY];
@@ -899,7 +900,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   fx->n_blocks = 0;
   fx->n_w = 0;
   size_t B = p->n_blocks, D = fx->dim;
-  tbk_status st = prepare_blocks(fx, B, D, err);
+  tbk_status st = prepare_blocks(fx, B, err);
   if (st == TBK_OK) st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;
   size_t words = 0;
@@ -916,10 +917,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   while (tlen > 0 && bp.text[tlen - 1] == ' ') tlen--;
   bp.T = (double)tlen;
   bp.sp_max = fx->n_tag_cols + 1 + 2 * words * 64;
-  if (fx->clean_rows > fx->cap_values / D) fx->clean_rows = fx->cap_values / D;
-  for (size_t b = 0; b < B; b++)
-    memset(fx->values + b * D, 0, (b < fx->clean_rows ? FX_FIXED_COUNT : D) * sizeof *fx->values);
-  if (B > fx->clean_rows) fx->clean_rows = B;
+  memset(fx->values, 0, B * FX_FIXED_COUNT * sizeof *fx->values);
   fx->sp_off[0] = 0;
   for (size_t b = 0; b < B; b++) {
     const tbk_block *blk = &p->blocks[b];
@@ -929,7 +927,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   for (size_t b = 0; b < B; b++)
     if ((st = block_row(&bp, b, err))) return st;
   for (size_t b = 0; b < B; b++) {
-    double *v = fx->values + b * D;
+    double *v = fx->values + b * FX_FIXED_COUNT;
     if (b > 0) { v[FX_NB_PREV_WORDS] = fx->blk_words[b - 1]; v[FX_NB_PREV_LINK] = fx->blk_link[b - 1]; }
     if (b + 1 < B) { v[FX_NB_NEXT_WORDS] = fx->blk_words[b + 1]; v[FX_NB_NEXT_LINK] = fx->blk_link[b + 1]; }
   }
@@ -939,14 +937,40 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
 
 size_t tbk_features_blocks(const tbk_features *fx) { return fx->n_blocks; }
 
-const double *tbk_features_values(const tbk_features *fx, size_t block) {
-  return block < fx->n_blocks ? fx->values + block * fx->dim : NULL;
+const double *tbk_features_values(const tbk_features *cfx, size_t block) {
+  if (block >= cfx->n_blocks) return NULL;
+  /* The row is a cache of what the block's fixed and sparse values
+   * determine: the extractor itself is never const (tbk_features_new). */
+  tbk_features *fx = (tbk_features *)cfx;
+  if (fx->row_block != block) {
+    memset(fx->row, 0, fx->dim * sizeof *fx->row);
+    memcpy(fx->row, fx->values + block * FX_FIXED_COUNT, FX_FIXED_COUNT * sizeof *fx->row);
+    const uint32_t *cols;
+    const double *vals;
+    size_t n = tbk_features_sparse_values(fx, block, &cols, &vals);
+    for (size_t k = 0; k < n; k++) fx->row[cols[k]] = vals[k];
+    fx->row_block = block;
+  }
+  return fx->row;
+}
+
+const double *tbk_features_fixed(const tbk_features *fx, size_t block) {
+  return block < fx->n_blocks ? fx->values + block * FX_FIXED_COUNT : NULL;
+}
+
+size_t tbk_features_sparse_values(const tbk_features *fx, size_t block, const uint32_t **cols, const double **vals) {
+  if (block >= fx->n_blocks || block >= fx->sp_rows) {
+    *cols = NULL;
+    if (vals) *vals = NULL;
+    return 0;
+  }
+  *cols = fx->sp_col + fx->sp_off[block];
+  if (vals) *vals = fx->sp_val + fx->sp_off[block];
+  return fx->sp_off[block + 1] - fx->sp_off[block];
 }
 
 size_t tbk_features_sparse(const tbk_features *fx, size_t block, const uint32_t **cols) {
-  if (block >= fx->n_blocks || block >= fx->sp_rows) { *cols = NULL; return 0; }
-  *cols = fx->sp_col + fx->sp_off[block];
-  return fx->sp_off[block + 1] - fx->sp_off[block];
+  return tbk_features_sparse_values(fx, block, cols, NULL);
 }
 
 size_t tbk_features_words(const tbk_features *fx, size_t block, const uint32_t **idx, const uint32_t **cnt) {
@@ -972,9 +996,16 @@ int tbk_features_format(const tbk_features *fx, size_t block, int label, int wor
     for (size_t k = 0; k < n; k++)
       if (tbk_buf_printf(out, " %u:%u", idx[k], cnt[k])) return -1;
   } else {
-    const double *v = fx->values + block * fx->dim;
-    for (size_t j = 0; j < fx->dim; j++)
+    /* every nonzero value: the fixed columns, then the sparse ones (all
+     * past them, ascending) */
+    const double *v = fx->values + block * FX_FIXED_COUNT;
+    for (size_t j = 0; j < FX_FIXED_COUNT; j++)
       if (v[j] != 0 && put_value(out, j + 1, v[j])) return -1;
+    const uint32_t *cols;
+    const double *vals;
+    size_t n = tbk_features_sparse_values(fx, block, &cols, &vals);
+    for (size_t k = 0; k < n; k++)
+      if (put_value(out, (size_t)cols[k] + 1, vals[k])) return -1;
   }
   return tbk_buf_append(out, "\n", 1);
 }

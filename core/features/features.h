@@ -48,13 +48,19 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *page,
                              tbk_error *err);
 /* Number of blocks of the last page computed. */
 size_t tbk_features_blocks(const tbk_features *fx);
-/* Block i's dense vector: tbk_features_dim doubles, borrowed until the next
- * tbk_features_page call (NULL when out of range). */
+/* Block i's dense vector: tbk_features_dim doubles, made in a row the
+ * extractor keeps, borrowed until the next call of this function or
+ * tbk_features_page (NULL when out of range). */
 const double *tbk_features_values(const tbk_features *fx, size_t block);
+/* Block i's FX_FIXED_COUNT fixed features (the start of its dense
+ * vector), borrowed until the next tbk_features_page. */
+const double *tbk_features_fixed(const tbk_features *fx, size_t block);
 /* The columns of block i past the FX_FIXED_COUNT fixed features that are
- * nonzero, ascending: with the fixed features, every nonzero value of
- * tbk_features_values' row. */
+ * nonzero, ascending, and their values in *vals (may be NULL): with the
+ * fixed features, every nonzero value of tbk_features_values' row. */
 size_t tbk_features_sparse(const tbk_features *fx, size_t block, const uint32_t **cols);
+size_t tbk_features_sparse_values(const tbk_features *fx, size_t block, const uint32_t **cols,
+                                  const double **vals);
 /* Block i's hashed words: n pairs (index in [1, word_dims], count), by
  * ascending index, borrowed like the values. */
 size_t tbk_features_words(const tbk_features *fx, size_t block,
@@ -168,17 +174,19 @@ struct tbk_features {
 
   /* results of the last page (owned) */
   size_t n_blocks;
-  double *values;            /* n_blocks x dim */
+  double *values;            /* n_blocks x FX_FIXED_COUNT: the fixed features */
   size_t cap_values;
   /* Past the fixed features (tag counts, block tag, class/id bits) most
-   * columns are 0 on a block: each block lists its nonzero ones
-   * (ascending), so scoring skips the zeros and the next page clears these
-   * entries instead of every row. */
+   * columns are 0 on a block: each block keeps only its nonzero ones
+   * (ascending) with their values, so scoring skips the zeros and a page
+   * of ten thousand blocks holds 53 doubles a block, not 489 (a dense
+   * row is made on demand by tbk_features_values). */
   uint32_t *sp_col; size_t n_sp, cap_sp;
+  double *sp_val;                     /* the value of each sp_col entry */
   size_t *sp_off; size_t cap_spoff;   /* per block + 1 */
   size_t sp_rows;                     /* blocks whose sp_off range is set */
-  size_t clean_rows;                  /* rows of values that are 0 past the
-                                         fixed features, but for sp_col's */
+  double *row;                        /* dim doubles: tbk_features_values' row */
+  size_t row_block;                   /* the block in row, SIZE_MAX: none */
   uint8_t tag_by_col[TBK_TAG_COUNT];  /* the counted tags in column order */
   size_t n_tag_cols;
   size_t *w_off;             /* n_blocks + 1 */

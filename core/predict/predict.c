@@ -86,10 +86,12 @@ static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
 }
 
 /* The decision of a row whose nonzero inputs are among its first nfixed
- * and the columns cols[0..ncols) (ascending, all past nfixed); a dense row
- * has nfixed = every input and no cols. */
-static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, const uint32_t *cols, size_t ncols,
-                              const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob, tbk_error *err) {
+ * (x) and the columns cols[0..ncols) (ascending, all past nfixed), whose
+ * values are vals[k] (vals NULL: x[cols[k]], x then being the dense row);
+ * a dense row has nfixed = every input and no cols. */
+static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, const uint32_t *cols, const double *vals,
+                              size_t ncols, const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob,
+                              tbk_error *err) {
   const tbk_model *m = sc->m;
   double s = 0.0;
   /* tbk_nb_score's sum, term by term in the same order, while the terms
@@ -131,7 +133,7 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
   }
   for (; j < nx; j++)
     if (x[j] != 0) z += scorer_delta(sc, j, x[j]);
-  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], x[cols[k]]);
+  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], vals ? vals[k] : x[cols[k]]);
   if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s);
   *prob = tbk_sigmoid(z);
   return TBK_OK;
@@ -223,8 +225,9 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
     const uint32_t *sp;
-    size_t nsp = tbk_features_sparse(pr->fx, b, &sp);
-    if ((st = scorer_prob(&pr->tmpl, tbk_features_values(pr->fx, b), FX_FIXED_COUNT, sp, nsp, wi, wc, nw,
+    const double *spv;
+    size_t nsp = tbk_features_sparse_values(pr->fx, b, &sp, &spv);
+    if ((st = scorer_prob(&pr->tmpl, tbk_features_fixed(pr->fx, b), FX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
                           &pr->probs[b], err)))
       return st;
   }
@@ -250,7 +253,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
     size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
     const uint32_t *sp;
     size_t nsp = tbk_units_sparse(pr->ux, i, &sp);
-    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), UX_FIXED_COUNT, sp, nsp, wi, wc, nw,
+    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), UX_FIXED_COUNT, sp, NULL, nsp, wi, wc, nw,
                           &pr->uprobs[i], err)))
       return st;
   }
@@ -272,7 +275,8 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
       tbk_context_features(p, chars, n, k, pr->row + c->dim);
       const uint32_t *wi = NULL, *wc = NULL;
       size_t nw = c->context->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
-      if ((st = scorer_prob(&pr->context, pr->row, UINT32_MAX, NULL, 0, wi, wc, nw, &pr->uprobs[i], err))) return st;
+      if ((st = scorer_prob(&pr->context, pr->row, UINT32_MAX, NULL, NULL, 0, wi, wc, nw, &pr->uprobs[i], err)))
+        return st;
     }
   }
   *block_p = bp;

@@ -545,11 +545,16 @@ static inline size_t word_end(const unsigned char *u, size_t e, size_t n, int *a
 /* Text is cut into runs of whole space-separated words that are all ASCII
  * or all not: ASCII runs (most of any page) skip PCRE2 and its per-match
  * call; a word with any other byte goes to PCRE2 whole. The run from i
- * ends where script_run_end says; *ascii tells which kind it is. */
+ * ends where script_run_end says; *ascii tells which kind it is. A run
+ * also ends at the first word boundary past RUN_BYTES: a space cuts no
+ * token, so the tokens are the same, and a caller that stops after a few
+ * tokens (a block's "three distinct words" test, once per nested block)
+ * no longer scans all of the text for the end of its first run. */
+enum { RUN_BYTES = 256 };
 static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, int *ascii) {
   size_t j = i;
   int run_ascii = -1;
-  while (j < n) {
+  while (j < n && j - i < RUN_BYTES) {
     int word_ascii = 1;
     size_t e = word_end(u, j, n, &word_ascii);
     if (run_ascii < 0) run_ascii = word_ascii;
