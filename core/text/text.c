@@ -225,7 +225,37 @@ static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tb
   return 0;
 }
 
+typedef struct hashed_ctx {
+  tbk_hashed_token_fn fn;
+  void *ctx;
+  tbk_tokenizer *t;
+  const char *s; /* the text tbk_tokenize_hashed was given */
+} hashed_ctx;
+static int hash_token(void *vc, const char *tok, size_t len);
+
 static int emit(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
+  if (fn == hash_token) {
+    /* An ASCII token of a non-ASCII run (a word in typographic quotes,
+     * beside a dash) hashed as tbk_tokenize_hashed's ASCII runs are: its
+     * folded form is its bytes lower-cased and its length its bytes, so
+     * the folding buffer is skipped. */
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char any = 0;
+    for (size_t k = 0; k < n; k++) any |= u[k];
+    if (any < 0x80) {
+      hashed_ctx *c = ctx;
+      uint64_t h64 = TBK_FNV64_INIT;
+      uint32_t h32 = TBK_FNV32_INIT;
+      for (size_t k = 0; k < n; k++) {
+        unsigned char b = u[k];
+        if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
+        h64 = tbk_fnv64_step(h64, b);
+        h32 = tbk_fnv32_step(h32, b);
+      }
+      (*count)++;
+      return c->fn(c->ctx, h64, h32, (uint32_t)n, (size_t)(s - c->s));
+    }
+  }
   size_t flen;
   const char *tok = fold_token(t, s, n, &flen, &t->emit_length);
   if (!tok) return 1;
@@ -580,13 +610,6 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
   }
   return count;
 }
-
-typedef struct hashed_ctx {
-  tbk_hashed_token_fn fn;
-  void *ctx;
-  tbk_tokenizer *t;
-  const char *s; /* the text tbk_tokenize_hashed was given */
-} hashed_ctx;
 
 static int hash_token(void *vc, const char *tok, size_t len) {
   hashed_ctx *c = vc;
