@@ -360,7 +360,7 @@ typedef struct block_finder {
   const tbk_page_options *opt;
   unsigned want;        /* tag flags of a candidate */
   tbk_tokenizer *tok;
-  int fingerprints;     /* each block's MD5 */
+  tbk_md5_ctx *md5;     /* each block's MD5 through it; NULL: no fingerprints */
   cp_count *cps;        /* count_cps of the page text */
   size_t *lens;         /* see path_step */
   tbk_buf scratch;      /* the current node's locator */
@@ -409,7 +409,7 @@ static tbk_status add_block(block_finder *f, uint32_t i, uint32_t s, uint32_t e,
   b->text_len = e - s;
   b->text_chars = chars;
   b->tag = tbk_tag_name(n->tag);
-  if (f->fingerprints) tbk_md5(b->text, b->text_len, b->md5);
+  if (f->md5) tbk_md5_with(f->md5, b->text, b->text_len, b->md5);
   else memset(b->md5, 0, sizeof b->md5);
   b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
   b->node = i;
@@ -429,10 +429,10 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   block_finder f = {.p = p, .opt = opt, .want = TAG_PAPER | (opt->blocks == TBK_BLOCKS_HTML5 ? TAG_HTML5 : 0)};
   tbk_status st = tbk_tokenizer_new(&f.tok, err);
   if (st) return st;
-  f.fingerprints = opt->fingerprints != 0;
+  if (opt->fingerprints) f.md5 = tbk_md5_ctx_new();
   f.cps = count_cps(&p->text);
   f.lens = calloc((size_t)p->max_depth + 1, sizeof *f.lens);
-  if (!f.cps || !f.lens) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (!f.cps || !f.lens || (opt->fingerprints && !f.md5)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (uint32_t i = 0; st == TBK_OK && i < p->n_nodes; i++) {
     tbk_node *n = &p->nodes[i];
     if (n->parent != TBK_NONE) {
@@ -457,6 +457,7 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   free(f.path_off);
   tbk_buf_free(&f.scratch);
   tbk_tokenizer_free(f.tok);
+  tbk_md5_ctx_free(f.md5);
   free(f.cps);
   free(f.lens);
   return st;

@@ -1,5 +1,5 @@
 /* Text primitives: whitespace normalization, UTF-8 checks, the Unicode word
- * tokenizer (PCRE2) with simple case folding (MD5 fingerprints: md5.c). */
+ * tokenizer (PCRE2) with simple case folding (MD5 fingerprints through OpenSSL: md5.c). */
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -58,19 +58,9 @@ int tbk_token_probe(tbk_tokenizer *t, uint32_t c);
  * that both give the same tokens. */
 void tbk_tokenizer_classes(tbk_tokenizer *t, int on);
 
-/* Incremental MD5 (md5.c): tbk_md5_final leaves the state as it was, so
- * texts that share a prefix can hash it once. */
-typedef struct tbk_md5_state {
-  uint32_t h[4];
-  uint64_t len;          /* bytes so far */
-  unsigned char buf[64]; /* the unfinished block */
-} tbk_md5_state;
-void tbk_md5_init(tbk_md5_state *m);
-void tbk_md5_update(tbk_md5_state *m, const void *data, size_t n);
-void tbk_md5_final(const tbk_md5_state *m, unsigned char out[16]);
-/* One-shot MD5 through a context kept by the caller (the interface of
- * the OpenSSL days, which the chunk labeller still uses). */
-typedef struct tbk_md5_ctx tbk_md5_ctx;
+/* One-shot MD5 through a context kept by the caller (md5.c), for callers
+ * that hash many texts: the context is reused, not made per text. */
+typedef struct evp_md_ctx_st tbk_md5_ctx; /* OpenSSL's EVP_MD_CTX */
 tbk_md5_ctx *tbk_md5_ctx_new(void);
 void tbk_md5_ctx_free(tbk_md5_ctx *c);
 void tbk_md5_with(tbk_md5_ctx *c, const void *data, size_t n, unsigned char out[16]);
