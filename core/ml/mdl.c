@@ -19,9 +19,35 @@ typedef struct span {
   size_t lo, hi; /* runs [lo, hi) */
 } span;
 
-static int cmp_sample(const void *a, const void *b) {
-  double u = ((const sample *)a)->x, v = ((const sample *)b)->x;
-  return (u > v) - (u < v);
+/* Stable merge sort of s[0..n) by x (tmp: n samples of scratch): the order
+ * qsort gave (glibc's is a merge sort), without a call per comparison.
+ * Stability keeps equal values in input order, so a run's weights are
+ * summed in the same order whatever the sort. */
+static void sort_samples(sample *s, sample *tmp, size_t n) {
+  enum { RUN = 16 };
+  for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort of short runs */
+    size_t hi = lo + RUN < n ? lo + RUN : n;
+    for (size_t i = lo + 1; i < hi; i++) {
+      sample v = s[i];
+      size_t j = i;
+      for (; j > lo && s[j - 1].x > v.x; j--) s[j] = s[j - 1];
+      s[j] = v;
+    }
+  }
+  sample *a = s, *b = tmp;
+  for (size_t width = RUN; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = a[j].x < a[i].x ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    sample *t = a;
+    a = b;
+    b = t;
+  }
+  if (a != s) memcpy(s, a, n * sizeof *s);
 }
 
 /* a * log2(a), continuous at 0. */
@@ -207,11 +233,28 @@ tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
   }
   if (m == 0) return TBK_OK;
 
+  /* Most inputs are 0 in most rows: the zeros (one run, in input order,
+   * as a stable sort leaves them) go between the negative and the positive
+   * values, and only those two are sorted. */
+  size_t nneg = 0, nzero = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!w || w[i] > 0) {
+      nneg += x[i] < 0;
+      nzero += x[i] == 0;
+    }
   sample *s = malloc(m * sizeof *s);
-  if (!s) return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
-  for (size_t i = 0, j = 0; i < n; i++)
-    if (!w || w[i] > 0) s[j++] = (sample){x[i], w ? w[i] : 1.0, y[i]};
-  qsort(s, m, sizeof *s, cmp_sample);
+  sample *tmp = malloc((m - nzero ? m - nzero : 1) * sizeof *tmp);
+  if (!s || !tmp) {
+    free(s);
+    free(tmp);
+    return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
+  }
+  size_t at[3] = {0, nneg, nneg + nzero}; /* next slot of <0, 0, >0 */
+  for (size_t i = 0; i < n; i++)
+    if (!w || w[i] > 0) s[at[x[i] < 0 ? 0 : x[i] == 0 ? 1 : 2]++] = (sample){x[i], w ? w[i] : 1.0, y[i]};
+  sort_samples(s, tmp, nneg);
+  sort_samples(s + nneg + nzero, tmp, m - nneg - nzero);
+  free(tmp);
 
   runs r;
   int bad = build_runs(s, m, &r);
