@@ -330,12 +330,14 @@ static void test_signs_against_naive(void) {
   /* Negative, zero (half of the rows, some of them -0.0) and positive
    * values: the zeros are one run between the two sorted signs. Runs of
    * more than 16 values take the merge passes; reversing the input must
-   * not change a cut. */
+   * not change a cut, nor cutting it with work arrays kept from the
+   * earlier rounds (of other sizes). */
   enum { N = 600 };
   static double x[N], xr[N], ref[N];
   static signed char y[N], yr[N];
   static pt s[N];
   size_t total_cuts = 0, zero_cuts = 0;
+  tbk_mdl_scratch ws = {0};
   for (int round = 0; round < 20; round++) {
     rng_state = 5000 + round;
     int levels = 4 + round;
@@ -354,7 +356,7 @@ static void test_signs_against_naive(void) {
     size_t nc, nrc;
     tbk_error e;
     CHECK_INT(tbk_mdl_cuts(x, y, NULL, N, 0, &cuts, &nc, &e), TBK_OK);
-    CHECK_INT(tbk_mdl_cuts(xr, yr, NULL, N, 0, &rcuts, &nrc, &e), TBK_OK);
+    CHECK_INT(tbk_mdl_cuts_with(&ws, xr, yr, NULL, N, 0, &rcuts, &nrc, &e), TBK_OK);
     CHECK_INT(nc, nref);
     CHECK_INT(nrc, nc);
     for (size_t i = 0; i < nc && i < nref; i++) CHECK(cuts[i] == ref[i]);
@@ -364,6 +366,8 @@ static void test_signs_against_naive(void) {
     free(cuts);
     free(rcuts);
   }
+  tbk_mdl_scratch_free(&ws);
+  CHECK(ws.cap == 0 && ws.samples == NULL);
   CHECK(total_cuts > 20); /* not vacuous: cuts exist ... */
   CHECK(zero_cuts > 0);   /* ... and some of them bound the zeros' run */
 }

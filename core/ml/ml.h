@@ -66,6 +66,26 @@ tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
                         size_t *ncuts_out, tbk_error *err);
 
 /*
+ * The same, with the work arrays kept in *ws between calls: a caller that
+ * cuts many inputs of the same rows one after another (training: hundreds
+ * of columns of up to millions of rows) allocates them once instead of
+ * having them given back to the system and faulted in again for every
+ * input. ws starts zeroed ({0}); tbk_mdl_scratch_free releases it. The
+ * arrays hold the nonzero values only (the zeros are counted as one run).
+ */
+typedef struct tbk_mdl_scratch {
+  void *samples, *tmp;       /* cap samples each */
+  double *v, *p, *q;         /* cap runs */
+  unsigned char *boundary;   /* cap */
+  size_t cap;
+} tbk_mdl_scratch;
+tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x,
+                             const signed char *y, const double *w, size_t n,
+                             size_t max_cuts, double **cuts_out,
+                             size_t *ncuts_out, tbk_error *err);
+void tbk_mdl_scratch_free(tbk_mdl_scratch *ws);
+
+/*
  * Index of the interval holding v, in 0..ncuts: the number of cut points
  * <= v (binary search). A value exactly equal to a cut goes to the upper
  * interval: with cuts {1.5}, bin(1.4) = 0 and bin(1.5) = bin(1.6) = 1.

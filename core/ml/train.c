@@ -79,6 +79,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   enc->parts = parts;
   double *x = malloc((n ? n : 1) * sizeof *x);
   tbk_values *cur = malloc((n ? n : 1) * sizeof *cur);
+  tbk_mdl_scratch ws = {0};
   if (bad || !x || !cur) {
     free(x);
     free(cur);
@@ -95,8 +96,8 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
     if (!input_used(enc, j)) continue;
     for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(&cur[r], j);
     if (encoding != TBK_ENC_RAW) {
-      tbk_status st = tbk_mdl_cuts(x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
-      if (st) { free(x); free(cur); return st; }
+      tbk_status st = tbk_mdl_cuts_with(&ws, x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
+      if (st) { free(x); free(cur); tbk_mdl_scratch_free(&ws); return st; }
       if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
         enc->bin_col[j] = col;
         col += (uint32_t)enc->ncuts[j] + 1;
@@ -121,6 +122,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   tbk_encoder_prepare(enc);
   free(x);
   free(cur);
+  tbk_mdl_scratch_free(&ws);
   return TBK_OK;
 }
 
