@@ -67,7 +67,7 @@ static tbk_model *fit(const run *r, tbk_dataset *ds) {
   cli_progress_start(&meter, r->want_progress, NULL, 0);
   tbk_status st = r->context_folds
                       ? tbk_train_context(ds, &r->opt, r->context_folds, progress, &meter, &model, &err)
-                      : tbk_train(ds, &r->opt, progress, &meter, &model, &err);
+                      : tbk_train_consume(ds, &r->opt, progress, &meter, &model, &err); /* ds: only freed after */
   cli_progress_end(&meter);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
   return model;

@@ -3,6 +3,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "jsonl.h"
 #include "model.h"
@@ -225,6 +229,22 @@ tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const d
   ds->n++;
   ds->row_ptr[ds->n] = ds->nbytes;
   return TBK_OK;
+}
+
+void tbk_dataset_release_before(tbk_dataset *ds, size_t r) {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  /* Whole pages only, from the first past what an earlier call gave back.
+   * posix_madvise's DONTNEED is a no-op in glibc: Linux's madvise is the
+   * call that frees. Elsewhere the rows stay until they are freed. */
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0 || !ds->bytes || r > ds->n) return;
+  uintptr_t base = (uintptr_t)ds->bytes, p = (uintptr_t)page;
+  uintptr_t lo = (base + ds->released + p - 1) / p * p, hi = (base + ds->row_ptr[r]) / p * p;
+  if (hi > lo && madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) ds->released = hi - base;
+#else
+  (void)ds;
+  (void)r;
+#endif
 }
 
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x) {

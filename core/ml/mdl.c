@@ -19,9 +19,35 @@ typedef struct span {
   size_t lo, hi; /* runs [lo, hi) */
 } span;
 
-static int cmp_sample(const void *a, const void *b) {
-  double u = ((const sample *)a)->x, v = ((const sample *)b)->x;
-  return (u > v) - (u < v);
+/* Stable merge sort of s[0..n) by x (tmp: n samples of scratch): the order
+ * qsort gave (glibc's is a merge sort), without a call per comparison.
+ * Stability keeps equal values in input order, so a run's weights are
+ * summed in the same order whatever the sort. */
+static void sort_samples(sample *s, sample *tmp, size_t n) {
+  enum { RUN = 16 };
+  for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort of short runs */
+    size_t hi = lo + RUN < n ? lo + RUN : n;
+    for (size_t i = lo + 1; i < hi; i++) {
+      sample v = s[i];
+      size_t j = i;
+      for (; j > lo && s[j - 1].x > v.x; j--) s[j] = s[j - 1];
+      s[j] = v;
+    }
+  }
+  sample *a = s, *b = tmp;
+  for (size_t width = RUN; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = a[j].x < a[i].x ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    sample *t = a;
+    a = b;
+    b = t;
+  }
+  if (a != s) memcpy(s, a, n * sizeof *s);
 }
 
 /* a * log2(a), continuous at 0. */
@@ -86,19 +112,12 @@ size_t tbk_mdl_bin(const double *cuts, size_t ncuts, double v) {
 }
 
 /* Runs of equal value: value, class weights, and whether the cut before run
- * g (between g-1 and g) is a boundary point. */
+ * g (between g-1 and g) is a boundary point. The arrays are the scratch's. */
 typedef struct runs {
   double *v, *p, *q;
   unsigned char *boundary;
   size_t n;
 } runs;
-
-static void runs_free(runs *r) {
-  free(r->v);
-  free(r->p);
-  free(r->q);
-  free(r->boundary);
-}
 
 /* Sign of a pure run (+1/-1), 0 when it holds both classes. */
 static int run_class(const runs *r, size_t g) {
@@ -107,14 +126,9 @@ static int run_class(const runs *r, size_t g) {
   return 0;
 }
 
-static int build_runs(const sample *s, size_t n, runs *r) {
-  memset(r, 0, sizeof *r);
-  r->v = malloc(n * sizeof *r->v);
-  r->p = malloc(n * sizeof *r->p);
-  r->q = malloc(n * sizeof *r->q);
-  r->boundary = malloc(n);
-  if (!r->v || !r->p || !r->q || !r->boundary) return -1;
-  size_t g = 0;
+/* Samples s[0..n) (sorted) joined to the runs r has. */
+static void add_runs(runs *r, const sample *s, size_t n) {
+  size_t g = r->n;
   for (size_t i = 0; i < n; i++) {
     if (i == 0 || s[i].x != s[i - 1].x) {
       r->v[g] = s[i].x;
@@ -127,11 +141,13 @@ static int build_runs(const sample *s, size_t n, runs *r) {
       r->q[g - 1] += s[i].w;
   }
   r->n = g;
-  for (size_t k = 0; k < g; k++) {
+}
+
+static void mark_boundaries(runs *r) {
+  for (size_t k = 0; k < r->n; k++) {
     int a = k ? run_class(r, k - 1) : 0, b = run_class(r, k);
     r->boundary[k] = k > 0 && !(a != 0 && a == b);
   }
-  return 0;
 }
 
 /* Split queue: a growable FIFO of spans. */
@@ -184,17 +200,60 @@ static void sum_runs(const runs *r, size_t lo, size_t hi, double *p,
   }
 }
 
+void tbk_mdl_scratch_free(tbk_mdl_scratch *ws) {
+  free(ws->samples);
+  free(ws->tmp);
+  free(ws->v);
+  free(ws->p);
+  free(ws->q);
+  free(ws->boundary);
+  memset(ws, 0, sizeof *ws);
+}
+
+/* Room for n nonzero samples and n + 1 runs. */
+static int scratch_reserve(tbk_mdl_scratch *ws, size_t n) {
+  if (n + 1 <= ws->cap) return 0;
+  size_t cap = n + 1 > ws->cap * 2 ? n + 1 : ws->cap * 2;
+  /* The old contents are not needed: free first, so the peak is not two. */
+  tbk_mdl_scratch_free(ws);
+  ws->samples = malloc(cap * sizeof(sample));
+  ws->tmp = malloc(cap * sizeof(sample));
+  ws->v = malloc(cap * sizeof *ws->v);
+  ws->p = malloc(cap * sizeof *ws->p);
+  ws->q = malloc(cap * sizeof *ws->q);
+  ws->boundary = malloc(cap);
+  if (!ws->samples || !ws->tmp || !ws->v || !ws->p || !ws->q || !ws->boundary) {
+    tbk_mdl_scratch_free(ws);
+    return -1;
+  }
+  ws->cap = cap;
+  return 0;
+}
+
 tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
                         size_t n, size_t max_cuts, double **cuts_out,
                         size_t *ncuts_out, tbk_error *err) {
+  tbk_mdl_scratch ws = {0};
+  tbk_status st = tbk_mdl_cuts_with(&ws, x, y, w, n, max_cuts, cuts_out, ncuts_out, err);
+  tbk_mdl_scratch_free(&ws);
+  return st;
+}
+
+tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed char *y, const double *w,
+                             size_t n, size_t max_cuts, double **cuts_out, size_t *ncuts_out, tbk_error *err) {
   *cuts_out = NULL;
   *ncuts_out = 0;
   if (n == 0) return TBK_OK;
   if (!x || !y) return tbk_fail(err, TBK_ERR_ARG, "mdl: NULL input");
-  if (n > SIZE_MAX / sizeof(sample))
+  if (n > SIZE_MAX / sizeof(sample) - 1)
     return tbk_fail(err, TBK_ERR_LIMIT, "mdl: too many samples");
 
-  size_t m = 0;
+  /* Most inputs are 0 in most rows: the zeros are one run, between the
+   * negative and the positive values, its weights summed here in input
+   * order (the order a stable sort leaves them in); only the other values
+   * are sorted. The run's value is its first zero's (0.0 or -0.0). */
+  size_t nneg = 0, npos = 0, nzero = 0;
+  double zp = 0, zq = 0, z0 = 0;
   for (size_t i = 0; i < n; i++) {
     if (!isfinite(x[i]))
       return tbk_fail(err, TBK_ERR_ARG, "mdl: value %zu is not finite", i);
@@ -203,25 +262,42 @@ tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
                       y[i]);
     if (w && (!isfinite(w[i]) || w[i] < 0))
       return tbk_fail(err, TBK_ERR_ARG, "mdl: weight %zu is invalid", i);
-    if (!w || w[i] > 0) m++;
+    if (w && w[i] == 0) continue;
+    if (x[i] < 0) nneg++;
+    else if (x[i] > 0) npos++;
+    else {
+      if (!nzero++) z0 = x[i];
+      if (y[i] > 0) zp += w ? w[i] : 1.0;
+      else zq += w ? w[i] : 1.0;
+    }
   }
-  if (m == 0) return TBK_OK;
+  if (nneg + npos + nzero == 0) return TBK_OK;
+  if (scratch_reserve(ws, nneg + npos))
+    return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
+  sample *s = ws->samples;
+  size_t at[2] = {0, nneg}; /* next slot of <0, >0 */
+  for (size_t i = 0; i < n; i++)
+    if ((!w || w[i] > 0) && x[i] != 0) s[at[x[i] > 0]++] = (sample){x[i], w ? w[i] : 1.0, y[i]};
+  sort_samples(s, ws->tmp, nneg);
+  sort_samples(s + nneg, ws->tmp, npos);
 
-  sample *s = malloc(m * sizeof *s);
-  if (!s) return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
-  for (size_t i = 0, j = 0; i < n; i++)
-    if (!w || w[i] > 0) s[j++] = (sample){x[i], w ? w[i] : 1.0, y[i]};
-  qsort(s, m, sizeof *s, cmp_sample);
-
-  runs r;
-  int bad = build_runs(s, m, &r);
-  free(s);
+  runs r = {ws->v, ws->p, ws->q, ws->boundary, 0};
+  add_runs(&r, s, nneg);
+  if (nzero) {
+    r.v[r.n] = z0;
+    r.p[r.n] = zp;
+    r.q[r.n++] = zq;
+  }
+  add_runs(&r, s + nneg, npos);
+  mark_boundaries(&r);
   queue qu = {0};
   double *cuts = NULL;
   size_t ncuts = 0;
-  if (!bad && r.n > 1) {
+  int bad = 0;
+  if (r.n > 1) {
     /* A cut splits a span in two, so at most runs - 1 cuts ever exist. */
-    cuts = malloc((r.n - 1) * sizeof *cuts);
+    size_t most = max_cuts && max_cuts < r.n - 1 ? max_cuts : r.n - 1;
+    cuts = malloc(most * sizeof *cuts);
     bad = !cuts || push(&qu, 0, r.n);
   }
   while (!bad && qu.head < qu.len && (max_cuts == 0 || ncuts < max_cuts)) {
@@ -236,7 +312,6 @@ tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
     bad = push(&qu, sp.lo, at) || push(&qu, at, sp.hi);
   }
   free(qu.s);
-  runs_free(&r);
   if (bad) {
     free(cuts);
     return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");

@@ -74,6 +74,8 @@ struct tbk_dataset {
   size_t *row_ptr;     /* owned: n + 1 offsets into bytes */
   unsigned char *bytes;/* owned */
   size_t nbytes, capbytes;
+  size_t released;     /* bytes[0 .. released) given back to the system
+                          (tbk_dataset_release_before): never read again */
   size_t max_words;    /* the most words of a row: scratch for tbk_dataset_words */
   signed char *label;  /* owned: n */
   uint32_t *site;      /* owned: n, index into sites */
@@ -89,6 +91,12 @@ struct tbk_dataset {
   size_t nslots;
 };
 
+/* The packed rows before row r will never be read again (a fit that
+ * encodes rows in order, then frees them: tbk_train_consume): their memory
+ * is given back to the system now, so it is not held beside what they are
+ * encoded into. Reading a row before r afterwards is undefined; rows from r
+ * on are unchanged. */
+void tbk_dataset_release_before(tbk_dataset *ds, size_t r);
 /* Row r's values as a dense vector x of ds->dim entries. */
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x);
 /* Row r's value of column j (from 0). */

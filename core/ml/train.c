@@ -62,8 +62,12 @@ static void scratch_free(row_scratch *s) {
 /* The column of input j's interval that most of x[0..n) fall in (the
  * lowest on ties): what --sparse-intervals leaves out. */
 static uint32_t most_frequent_bin(const tbk_encoder *enc, uint32_t j, const double *x, size_t n) {
-  size_t count[MDL_MAX_CUTS + 1] = {0}, best = 0;
-  for (size_t r = 0; r < n; r++) count[tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], x[r])]++;
+  size_t count[MDL_MAX_CUTS + 1] = {0}, best = 0, zeros = 0;
+  /* most values are 0, all in one interval: no search for them */
+  for (size_t r = 0; r < n; r++)
+    if (x[r] == 0) zeros++;
+    else count[tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], x[r])]++;
+  count[tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], 0.0)] += zeros;
   for (size_t b = 1; b <= enc->ncuts[j]; b++)
     if (count[b] > count[best]) best = b;
   return enc->bin_col[j] + (uint32_t)best;
@@ -79,6 +83,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   enc->parts = parts;
   double *x = malloc((n ? n : 1) * sizeof *x);
   tbk_values *cur = malloc((n ? n : 1) * sizeof *cur);
+  tbk_mdl_scratch ws = {0};
   if (bad || !x || !cur) {
     free(x);
     free(cur);
@@ -95,8 +100,8 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
     if (!input_used(enc, j)) continue;
     for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(&cur[r], j);
     if (encoding != TBK_ENC_RAW) {
-      tbk_status st = tbk_mdl_cuts(x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
-      if (st) { free(x); free(cur); return st; }
+      tbk_status st = tbk_mdl_cuts_with(&ws, x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
+      if (st) { free(x); free(cur); tbk_mdl_scratch_free(&ws); return st; }
       if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
         enc->bin_col[j] = col;
         col += (uint32_t)enc->ncuts[j] + 1;
@@ -121,6 +126,7 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
   tbk_encoder_prepare(enc);
   free(x);
   free(cur);
+  tbk_mdl_scratch_free(&ws);
   return TBK_OK;
 }
 
@@ -292,16 +298,31 @@ static void fitted_free(fitted *f) {
 typedef struct encode_ctx {
   const tbk_dataset *ds;
   const size_t *rows;
+  size_t n;
   const double *score;
   const tbk_encoder *enc;
   double *dense;              /* scratch: ds->dim */
   const unsigned char *drop;  /* NULL, or ncols + 1 flags: columns left out */
+  tbk_dataset *release;       /* NULL, or ds: its packed rows are freed once
+                                 the last row is encoded (tbk_train_consume) */
 } encode_ctx;
+
+/* The packed rows of a dataset nobody reads again (tbk_train_consume). */
+static void release_rows(tbk_dataset *ds) {
+  free(ds->bytes);
+  ds->bytes = NULL;
+  ds->nbytes = ds->capbytes = ds->released = 0;
+}
 
 static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
   encode_ctx *e = ctx;
   tbk_dataset_dense(e->ds, e->rows[i], e->dense);
   size_t n = tbk_encode(e->enc, e->dense, e->score[i], idx, val);
+  /* LIBLINEAR asks for each row once, in order, and the final fit's rows
+   * ascend (the caps and deduplication keep their order): the packed rows
+   * behind are given back as its rows grow, all of them after the last. */
+  if (e->release && i + 1 == e->n) release_rows(e->release);
+  else if (e->release && i % 4096 == 4095 && e->rows[i + 1] > e->rows[i]) tbk_dataset_release_before(e->release, e->rows[i + 1]);
   if (!e->drop) return n;
   size_t kept = 0;
   for (size_t k = 0; k < n; k++)
@@ -324,7 +345,7 @@ static unsigned char *drop_flags(const tbk_encoder *enc, const uint32_t *drop) {
 
 /* The whole procedure on a subset of rows (which it may reorder/shrink). */
 static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_train_options *opt, double C,
-                      fitted *out, size_t *used, tbk_error *err) {
+                      tbk_dataset *release, fitted *out, size_t *used, tbk_error *err) {
   memset(out, 0, sizeof *out);
   n = cap_sites(ds, rows, n, opt->max_site_rows);
   if (opt->dedup) n = dedup_rows(ds, rows, n);
@@ -355,7 +376,7 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   /* Rows are encoded as LIBLINEAR takes them in: no matrix of their own. */
   double *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
   if (!dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
-  encode_ctx ec = {ds, rows, score, &out->enc, dense, dropped};
+  encode_ctx ec = {ds, rows, n, score, &out->enc, dense, dropped, release};
   tbk_lr_options lo;
   tbk_lr_options_init(&lo);
   lo.C = C;
@@ -438,7 +459,7 @@ static tbk_status cv_fold(cv_run *cv, unsigned f, size_t *rows, row_scratch *sc,
     pthread_mutex_unlock(&cv->lock);
   }
   fitted model;
-  tbk_status st = fit(ds, rows, m, cv->opt, cv->C, &model, NULL, err);
+  tbk_status st = fit(ds, rows, m, cv->opt, cv->C, NULL, &model, NULL, err);
   if (st) return st; /* fit freed the model */
   for (size_t r = 0; r < ds->n && st == TBK_OK; r++)
     if (cv->fold[ds->site[r]] == f) st = predict_row(&model, ds, r, sc, &cv->scores[r], err);
@@ -567,8 +588,9 @@ tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, uns
 
 static const double OP_PRECISIONS[TBK_MAX_OPS] = {0.80, 0.90, 0.95};
 
-tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *pctx,
-                     tbk_model **out, tbk_error *err) {
+/* release: NULL, or ds (tbk_train_consume). */
+static tbk_status train(const tbk_dataset *ds, tbk_dataset *release, const tbk_train_options *opt,
+                        tbk_progress_fn progress, void *pctx, tbk_model **out, tbk_error *err) {
   *out = NULL;
   tbk_train_options o;
   if (opt) o = *opt;
@@ -612,7 +634,7 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_pr
   if (progress) progress(pctx, "fitting the final model on all sites");
   for (size_t r = 0; r < ds->n; r++) rows[r] = r;
   fitted f;
-  st = fit(ds, rows, ds->n, &o, m->C, &f, &m->train_rows, err);
+  st = fit(ds, rows, ds->n, &o, m->C, release, &f, &m->train_rows, err);
   if (st) goto fail;
   m->enc = f.enc;
   m->nb = f.nb;
@@ -624,5 +646,17 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_pr
 fail:
   free(rows);
   tbk_model_free(m);
+  return st;
+}
+
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *pctx,
+                     tbk_model **out, tbk_error *err) {
+  return train(ds, NULL, opt, progress, pctx, out, err);
+}
+
+tbk_status tbk_train_consume(tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *pctx,
+                             tbk_model **out, tbk_error *err) {
+  tbk_status st = train(ds, ds, opt, progress, pctx, out, err);
+  release_rows(ds); /* also when the final fit was not reached */
   return st;
 }
