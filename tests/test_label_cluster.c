@@ -1,5 +1,5 @@
 /* Labelling with template clusters (tbk-label --clusters): the cluster
- * threshold, and a hand-built site of 17 pages, 12 articles (cluster 5), 4
+ * threshold, and a hand-built site of 25 pages, 20 articles (cluster 5), 4
  * listings (cluster 40) and one page given no cluster, whose every block
  * has a known label: template by its df within its cluster, content only
  * when unique over the whole site. */
@@ -12,48 +12,49 @@
 static void test_cluster_template_df(void) {
   tbk_label_options o;
   tbk_label_options_init(&o); /* share 0.10, min df 3, min pages 10 */
-  /* Raised to min_pages (10), capped at a majority, at least min df. */
+  /* The site's rule, raised to min(min_pages 10, ceil(pages / 4)). */
   CHECK_INT(tbk_cluster_template_df(&o, 0), 3);
-  CHECK_INT(tbk_cluster_template_df(&o, 1), 3);   /* majority 1 < min df 3 */
-  CHECK_INT(tbk_cluster_template_df(&o, 4), 3);   /* majority 3 */
-  CHECK_INT(tbk_cluster_template_df(&o, 12), 7);  /* majority 7 < 10 */
-  CHECK_INT(tbk_cluster_template_df(&o, 13), 7);
-  CHECK_INT(tbk_cluster_template_df(&o, 17), 9);
-  CHECK_INT(tbk_cluster_template_df(&o, 18), 10); /* majority 10 */
-  CHECK_INT(tbk_cluster_template_df(&o, 20), 10); /* a site's rule gives 3 */
+  CHECK_INT(tbk_cluster_template_df(&o, 1), 3);
+  CHECK_INT(tbk_cluster_template_df(&o, 4), 3);
+  CHECK_INT(tbk_cluster_template_df(&o, 12), 3);  /* a quarter: 3 */
+  CHECK_INT(tbk_cluster_template_df(&o, 13), 4);  /* ceil(3.25) */
+  CHECK_INT(tbk_cluster_template_df(&o, 20), 5);  /* the site's rule gives 3 */
+  CHECK_INT(tbk_cluster_template_df(&o, 31), 8);
+  CHECK_INT(tbk_cluster_template_df(&o, 36), 9);
+  CHECK_INT(tbk_cluster_template_df(&o, 37), 10); /* min_pages from here */
   CHECK_INT(tbk_cluster_template_df(&o, 100), 10);
   CHECK_INT(tbk_cluster_template_df(&o, 101), 11); /* the site's rule from here on */
   CHECK_INT(tbk_cluster_template_df(&o, 342), 35);
-  o.min_pages = 1; /* no raise: the site's rule, capped at a majority */
+  o.min_pages = 1; /* no raise beyond the site's rule */
   CHECK_INT(tbk_cluster_template_df(&o, 20), 3);
-  CHECK_INT(tbk_cluster_template_df(&o, 4), 3);
   o.template_min_df = 2;
   CHECK_INT(tbk_cluster_template_df(&o, 2), 2);
   o.min_pages = 10;
-  o.template_share = 0.5;
-  CHECK_INT(tbk_cluster_template_df(&o, 30), 15); /* 15 > 10, < majority 16 */
+  o.template_share = 0.5; /* the site's rule is never lowered */
+  CHECK_INT(tbk_cluster_template_df(&o, 30), 15);
+  CHECK_INT(tbk_cluster_template_df(&o, 4), 2);
 }
 
 /* ------------------------------------------------------------ the site */
 
-#define NPAGES 17
+#define NPAGES 25
 #define NAV "Home News Sports Weather Opinion Archive Contact About us and more"
-#define SIDE "Sidebar note that six articles and the unclustered page happen to share"
-#define RELATED "Related articles box shown on exactly seven of the twelve article pages"
+#define SIDE "Sidebar note that four articles and the unclustered page happen to share"
+#define RELATED "Related articles box shown on exactly five of the twenty article pages"
 #define ITEM "Listing item teaser shown on the first two of the four listing pages"
 #define TEASER "Teaser text shared by one article page and one listing page only here"
 
-static uint32_t cluster_of(int i) { return i < 12 ? 5 : i < 16 ? 40 : TBK_NO_CLUSTER; }
+static uint32_t cluster_of(int i) { return i < 20 ? 5 : i < 24 ? 40 : TBK_NO_CLUSTER; }
 
 static void page_html(int i, tbk_buf *b) {
   b->len = 0;
   CHECK_BUF(tbk_buf_puts(b, "<html><body>\n<div id=nav>" NAV "</div>\n"));
-  if (i < 6 || i == 16) CHECK_BUF(tbk_buf_puts(b, "<div>" SIDE "</div>\n"));
+  if (i < 4 || i == 24) CHECK_BUF(tbk_buf_puts(b, "<div>" SIDE "</div>\n"));
   else CHECK_BUF(tbk_buf_printf(b, "<div>Own second block of page %d with words a%d b%d c%d.</div>\n", i, i, i, i));
-  if (i < 7) CHECK_BUF(tbk_buf_puts(b, "<div>" RELATED "</div>\n"));
-  else if (i == 12 || i == 13) CHECK_BUF(tbk_buf_puts(b, "<div>" ITEM "</div>\n"));
+  if (i < 5) CHECK_BUF(tbk_buf_puts(b, "<div>" RELATED "</div>\n"));
+  else if (i == 20 || i == 21) CHECK_BUF(tbk_buf_puts(b, "<div>" ITEM "</div>\n"));
   else CHECK_BUF(tbk_buf_printf(b, "<div>Own third block of page %d with words d%d e%d f%d.</div>\n", i, i, i, i));
-  if (i == 11 || i == 12) CHECK_BUF(tbk_buf_puts(b, "<div>" TEASER "</div>\n"));
+  if (i == 19 || i == 20) CHECK_BUF(tbk_buf_puts(b, "<div>" TEASER "</div>\n"));
   else CHECK_BUF(tbk_buf_printf(b, "<div>Own fourth block of page %d with words g%d h%d k%d.</div>\n", i, i, i, i));
   CHECK_BUF(tbk_buf_puts(b, "</body></html>\n"));
 }
@@ -126,38 +127,38 @@ static void test_clustered_site(void) {
   CHECK_INT(tbk_labeler_finish(lab, sink_write, &out, &st, &err), TBK_OK);
   tbk_labeler_free(lab);
 
-  /* Articles: 12 pages, threshold 7 (the majority); listings: 4 pages,
-   * threshold 3; the unclustered page: the site's rule, 3 of 17. */
-  for (int i = 0; i < 12; i++) {
-    EXPECT(i, 1, 17, "template", 12, 12, NULL);
-    /* On 6 articles: a chance repeat below the majority (the site's rule
-     * alone would make it template, 7 >= 3). */
-    if (i < 6) EXPECT(i, 2, 7, "ignored", 6, 12, "infrequent");
-    else EXPECT(i, 2, 1, "content", 1, 12, NULL);
-    if (i < 7) EXPECT(i, 3, 7, "template", 7, 12, NULL);
-    else EXPECT(i, 3, 1, "content", 1, 12, NULL);
+  /* Articles: 20 pages, threshold 5 (a quarter); listings: 4 pages,
+   * threshold 3 (min df); the unclustered page: the site's rule, 3 of 25. */
+  for (int i = 0; i < 20; i++) {
+    EXPECT(i, 1, 25, "template", 20, 20, NULL);
+    /* On 4 articles: a chance repeat below a quarter (the site's rule
+     * alone would make it template, 5 >= 3). */
+    if (i < 4) EXPECT(i, 2, 5, "ignored", 4, 20, "infrequent");
+    else EXPECT(i, 2, 1, "content", 1, 20, NULL);
+    if (i < 5) EXPECT(i, 3, 5, "template", 5, 20, NULL);
+    else EXPECT(i, 3, 1, "content", 1, 20, NULL);
     /* Once in this cluster, but the site holds it twice: no clean content. */
-    if (i == 11) EXPECT(i, 4, 2, "ignored", 1, 12, "infrequent");
-    else EXPECT(i, 4, 1, "content", 1, 12, NULL);
+    if (i == 19) EXPECT(i, 4, 2, "ignored", 1, 20, "infrequent");
+    else EXPECT(i, 4, 1, "content", 1, 20, NULL);
   }
-  for (int i = 12; i < 16; i++) {
-    EXPECT(i, 1, 17, "template", 4, 4, NULL);
+  for (int i = 20; i < 24; i++) {
+    EXPECT(i, 1, 25, "template", 4, 4, NULL);
     EXPECT(i, 2, 1, "content", 1, 4, NULL);
-    if (i < 14) EXPECT(i, 3, 2, "ignored", 2, 4, "infrequent");
+    if (i < 22) EXPECT(i, 3, 2, "ignored", 2, 4, "infrequent");
     else EXPECT(i, 3, 1, "content", 1, 4, NULL);
-    if (i == 12) EXPECT(i, 4, 2, "ignored", 1, 4, "infrequent");
+    if (i == 20) EXPECT(i, 4, 2, "ignored", 1, 4, "infrequent");
     else EXPECT(i, 4, 1, "content", 1, 4, NULL);
   }
-  EXPECT(16, 1, 17, "template", 0, 0, NULL);
-  EXPECT(16, 2, 7, "template", 0, 0, NULL);
-  EXPECT(16, 3, 1, "content", 0, 0, NULL);
-  EXPECT(16, 4, 1, "content", 0, 0, NULL);
-  /* 17 navs, 7 related boxes, the unclustered page's sidebar note. */
+  EXPECT(24, 1, 25, "template", 0, 0, NULL);
+  EXPECT(24, 2, 5, "template", 0, 0, NULL);
+  EXPECT(24, 3, 1, "content", 0, 0, NULL);
+  EXPECT(24, 4, 1, "content", 0, 0, NULL);
+  /* 25 navs, 5 related boxes, the unclustered page's sidebar note. */
   CHECK_INT(st.pages, NPAGES);
-  CHECK_INT(st.templates, 17 + 7 + 1);
-  CHECK_INT(st.contents, 6 + 5 + 11 + 4 + 2 + 3 + 2);
-  CHECK_INT(st.ignored, 6 + 1 + 2 + 1);
   CHECK_INT(st.candidates, 4 * NPAGES);
+  CHECK_INT(st.templates, 25 + 5 + 1);
+  CHECK_INT(st.contents, (16 + 4) + (15 + 2 + 1) + (23));
+  CHECK_INT(st.ignored, 4 + 2 + 2);
   tbk_buf_free(&html);
   tbk_buf_free(&out);
 }

@@ -39,14 +39,14 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
 
 size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages) {
   /* Clusters are small (a page type's 10-30 pages), where the share gives
-   * less than min_df and a listing's item shown on its three listing pages
-   * passes as template: below min_pages pages (the least a site is labelled
-   * with) a repeat is trusted only on a majority of the cluster, which is
-   * how tbk-cluster defines a cluster's template. */
-  size_t t = tbk_template_df(o, pages), majority = pages / 2 + 1;
-  if (t < o->min_pages) t = o->min_pages;
-  if (t > majority) t = majority;
-  return t > o->template_min_df ? t : o->template_min_df;
+   * less than min_df and a listing's items, each on the 3-6 listing pages
+   * that overlap, pass as template. So a repeat on fewer than min_pages
+   * pages (the least a site is labelled with) counts only on a quarter of
+   * the cluster: an optional box of the template (a "related" box on a
+   * third of its pages) still does. */
+  size_t t = tbk_template_df(o, pages), quarter = (pages + 3) / 4;
+  size_t floor = o->min_pages < quarter ? o->min_pages : quarter;
+  return t > floor ? t : floor;
 }
 
 struct tbk_labeler {

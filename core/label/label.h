@@ -34,8 +34,7 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages);
 tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
                                      uint32_t cluster, tbk_error *err);
 /* The template threshold of a cluster of `pages` pages: tbk_template_df,
- * raised to min_pages, but never above a majority of the cluster (pages/2+1),
- * and at least template_min_df. */
+ * raised to min(min_pages, ceil(pages / 4)). */
 size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages);
 
 /* Align the word tokens of a page's units with a gold main-text, order-
