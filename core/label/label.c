@@ -45,8 +45,8 @@ size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages) {
    * the cluster: an optional box of the template (a "related" box on a
    * third of its pages) still does. */
   size_t t = tbk_template_df(o, pages), quarter = (pages + 3) / 4;
-  size_t floor = o->min_pages < quarter ? o->min_pages : quarter;
-  return t > floor ? t : floor;
+  size_t raise_to = o->min_pages < quarter ? o->min_pages : quarter;
+  return t > raise_to ? t : raise_to;
 }
 
 struct tbk_labeler {
