@@ -15,8 +15,9 @@ static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, co
 }
 
 /* One site: list entries [i, j). Returns its status for --stats. */
-static const char *label_site(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list, size_t i,
-                              size_t j, cli_out *out, const char *output, tbk_site_stats *s) {
+static const char *label_site(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list,
+                              const uint32_t *cluster_of, size_t i, size_t j, cli_out *out, const char *output,
+                              tbk_site_stats *s) {
   const char *site = list->refs[i].site;
   tbk_labeler *lab;
   tbk_error err = {0};
@@ -25,7 +26,9 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   for (size_t k = i; k < j; k++) {
     tbk_page *page = cli_pages_load(pages, &list->refs[k]);
     if (!page) continue;
-    if (tbk_labeler_add_page(lab, &list->refs[k], page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+    uint32_t cluster = cluster_of ? cluster_of[k] : TBK_NO_CLUSTER;
+    if (tbk_labeler_add_clustered(lab, &list->refs[k], page, cluster, &err))
+      cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
     tbk_page_free(page);
   }
   size_t bad = pages->bad_pages - bad_before;
@@ -45,8 +48,9 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   return status;
 }
 
-int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list, cli_out *out,
-                     const char *output, const char *stats_path, int quiet) {
+int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list,
+                     const uint32_t *cluster_of, cli_out *out, const char *output, const char *stats_path,
+                     int quiet) {
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
@@ -71,7 +75,7 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
       skipped_sites++;
       continue;
     }
-    const char *status = label_site(o, pages, list, i, j, out, output, &s);
+    const char *status = label_site(o, pages, list, cluster_of, i, j, out, output, &s);
     skipped_sites += strcmp(status, "labelled") != 0;
     cli_progress_clear();
     if (!quiet)

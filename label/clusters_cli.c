@@ -1,6 +1,8 @@
-/* tbk-label --clusters: pages regrouped by tbk-cluster's assignment, so a
- * host with several templates is labelled one template at a time and an
- * unsorted crawl is labelled at all. */
+/* tbk-label --clusters: tbk-cluster's assignment, so that a host with
+ * several templates is labelled one template at a time and an unsorted crawl
+ * is labelled at all. The block labeller keeps the site as the group and
+ * takes each page's cluster index (tbk_labeler_add_clustered); --method
+ * chunks, etdm and --gold label each cluster as a site. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +46,9 @@ static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
   return rows;
 }
 
-void label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *list) {
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+uint32_t *label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *list, int as_sites) {
   tbk_buf b = {0};
   tbk_error err = {0};
   cli_reads_add(file);
@@ -63,6 +67,7 @@ void label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *lis
       drop[i] = 1;
       continue;
     }
+    if (!as_sites) continue;
     size_t len = strlen(hit->cluster) + 2;
     char *site = malloc(len);
     if (!site) cli_die(TBK_EXIT_FAIL, "out of memory");
@@ -71,8 +76,32 @@ void label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *lis
     r->site = site;
   }
   tbk_page_list_drop(list, drop);
-  tbk_page_list_sort(list);
   free(drop);
+  uint32_t *of = NULL;
+  if (as_sites) {
+    tbk_page_list_sort(list);
+  } else {
+    /* A cluster's index is its name's rank among the distinct names: dense,
+     * so a labeller's per-cluster page counts stay small. */
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    of = malloc((list->n ? list->n : 1) * sizeof *of);
+    if (!names || !of) cli_die(TBK_EXIT_FAIL, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) names[k++] = rows[i].cluster;
+    if (k) qsort(names, k, sizeof *names, cmp_str);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+      if (!u || strcmp(names[i], names[u - 1]) != 0) names[u++] = names[i];
+    if (u >= TBK_NO_CLUSTER) cli_die(TBK_EXIT_FAIL, "%s: too many clusters", file);
+    for (size_t i = 0; i < list->n; i++) {
+      row key = {list->refs[i].page, NULL};
+      const row *hit = bsearch(&key, rows, n, sizeof *rows, cmp_row);
+      const char *const *at = bsearch(&hit->cluster, names, u, sizeof *names, cmp_str);
+      of[i] = (uint32_t)(at - names);
+    }
+    free(names);
+  }
   free(rows);
   tbk_buf_free(&b);
+  return of;
 }

@@ -3,10 +3,12 @@
 #define TBK_LABEL_CLUSTERS_CLI_H
 #include "cli.h"
 
-/* Replace each page's site by its cluster of FILE ("c" and the number),
- * found by page, and sort the list again so each cluster is labelled as a
- * site. A page FILE does not list is warned about, dropped and counted as
- * skipped; a FILE that cannot be read or has no page or cluster column
- * dies. */
-void label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *list);
+/* Each page's cluster of FILE, found by page. as_sites: replace the site by
+ * the cluster ("c" and its name) and sort the list again, so each cluster is
+ * labelled as a site; returns NULL. Otherwise the sites stay and the result
+ * (free it) holds each list entry's cluster index (its name's rank among
+ * FILE's cluster names). A page FILE does not list is warned about, dropped
+ * and counted as skipped; a FILE that cannot be read or has no page or
+ * cluster column dies. */
+uint32_t *label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list *list, int as_sites);
 #endif

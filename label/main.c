@@ -83,7 +83,8 @@ int main(int argc, char **argv) {
 
   tbk_page_list list;
   cli_shard_list(&pages, argv + optind, argc - optind, &list);
-  if (clusters) label_clusters_apply(&pages, clusters, &list);
+  /* The block labeller takes the clusters within each site (tbk_labeler_add_clustered); the others label each cluster as a site. */
+  uint32_t *cluster_of = clusters ? label_clusters_apply(&pages, clusters, &list, gold || etdm.on || chunks.on) : NULL;
   cli_out out;
   cli_out_open(&out, output);
   int code;
@@ -95,8 +96,9 @@ int main(int argc, char **argv) {
   } else if (chunks.on) {
     code = label_chunks_run(&chunks, &pages, &list, &out, output, stats_path, lopt.min_pages, lopt.emit_ignored, quiet);
   } else {
-    code = label_blocks_run(&lopt, &pages, &list, &out, output, stats_path, quiet);
+    code = label_blocks_run(&lopt, &pages, &list, cluster_of, &out, output, stats_path, quiet);
   }
   tbk_page_list_free(&list);
+  free(cluster_of);
   return cli_exit(code);
 }

@@ -8,7 +8,11 @@
  *   content   df == 1, no duplicate within the page, every candidate below
  *             it also unique, and its nearest candidate ancestor is not
  *             (the top-most all-unique block)
- *   ignored   everything else (emitted only with emit_ignored). */
+ *   ignored   everything else (emitted only with emit_ignored).
+ * A page added with a cluster (tbk-label --clusters) is judged template by
+ * its block's df among the site's pages of the same cluster, against
+ * tbk_cluster_template_df of that cluster's page count; the content rule
+ * still counts the whole site (the whole crawl when it has no site key). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +37,35 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages) {
   return share > o->template_min_df ? share : o->template_min_df;
 }
 
+size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages) {
+  /* Clusters are small (a page type's 10-30 pages), where the share gives
+   * less than min_df and a listing's items, each on the 3-6 listing pages
+   * that overlap, pass as template. So a repeat on fewer than min_pages
+   * pages (the least a site is labelled with) counts only on a quarter of
+   * the cluster: an optional box of the template (a "related" box on a
+   * third of its pages) still does. */
+  size_t t = tbk_template_df(o, pages), quarter = (pages + 3) / 4;
+  size_t raise_to = o->min_pages < quarter ? o->min_pages : quarter;
+  return t > raise_to ? t : raise_to;
+}
+
 struct tbk_labeler {
   tbk_site_spill s;         /* the fingerprints' df; block records */
   tbk_label_options opt;
   uint32_t pages;
   uint64_t candidates;
+  /* Pages added with a cluster: each (block, cluster)'s df in cdf and each
+   * cluster's page count, by the caller's cluster index. */
+  tbk_df_table cdf;
+  uint32_t *cluster_pages;
+  size_t ncluster_pages;
 };
 
 /* Spilled record layout, all native-endian (the file never leaves the
  * process): page header, then one record per block. */
 typedef struct page_rec {
   uint32_t n_blocks, page_len, url_len;
+  uint32_t cluster; /* TBK_NO_CLUSTER or the caller's cluster index */
   uint64_t text_chars;
 } page_rec;
 
@@ -73,6 +95,8 @@ tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
 void tbk_labeler_free(tbk_labeler *l) {
   if (!l) return;
   tbk_site_spill_close(&l->s);
+  tbk_df_free(&l->cdf);
+  free(l->cluster_pages);
   free(l);
 }
 
@@ -93,11 +117,44 @@ tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url,
 
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
                                 const tbk_page *page, tbk_error *err) {
+  return tbk_labeler_add_clustered(l, ref, page, TBK_NO_CLUSTER, err);
+}
+
+/* The key of a block within a cluster: its MD5 with the cluster mixed into
+ * the bytes the table hashes (an odd multiplier keeps clusters apart). */
+static void cluster_key(const unsigned char md5[16], uint32_t cluster, unsigned char key[16]) {
+  uint64_t h;
+  memcpy(key, md5, 16);
+  memcpy(&h, key, sizeof h);
+  h ^= ((uint64_t)cluster + 1) * 0x9E3779B97F4A7C15ULL;
+  memcpy(key, &h, sizeof h);
+}
+
+/* Count a clustered page's cluster, growing the page counts to its index. */
+static int count_cluster(tbk_labeler *l, uint32_t cluster) {
+  if (!l->cdf.slots && tbk_df_init(&l->cdf)) return -1;
+  if (cluster >= l->ncluster_pages) {
+    size_t n = l->ncluster_pages ? l->ncluster_pages : 16;
+    while (n <= cluster) n *= 2;
+    uint32_t *c = realloc(l->cluster_pages, n * sizeof *c);
+    if (!c) return -1;
+    memset(c + l->ncluster_pages, 0, (n - l->ncluster_pages) * sizeof *c);
+    l->cluster_pages = c;
+    l->ncluster_pages = n;
+  }
+  l->cluster_pages[cluster]++;
+  return 0;
+}
+
+tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
+                                     uint32_t cluster, tbk_error *err) {
+  if (cluster != TBK_NO_CLUSTER && count_cluster(l, cluster)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t pageno = ++l->pages;
   size_t nb = tbk_page_block_count(page);
   page_rec pr;
   memset(&pr, 0, sizeof pr); /* the padding is written to the spill file too */
   pr.n_blocks = (uint32_t)nb;
+  pr.cluster = cluster;
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
   pr.text_chars = page->text_chars; /* tbk_text_length of the page text */
@@ -108,6 +165,11 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
     const tbk_block *b = tbk_page_block(page, i);
     int is_new;
     if (!tbk_df_count(&l->s.df, b->md5, pageno, &is_new)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    unsigned char ckey[16];
+    if (cluster != TBK_NO_CLUSTER) {
+      cluster_key(b->md5, cluster, ckey);
+      if (!tbk_df_count(&l->cdf, ckey, pageno, &is_new)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    }
     size_t tl = strlen(b->tag), pl = strlen(b->path);
     block_rec r;
     memset(&r, 0, sizeof r);
@@ -131,6 +193,7 @@ typedef struct loaded_block {
   block_rec r;
   char *tag, *path, *snip; /* point into the page's string arena */
   uint32_t df;
+  uint32_t tdf; /* the df the template rule uses: within the page's cluster, if any */
   int dup;
   int all_unique;
 } loaded_block;
@@ -150,7 +213,7 @@ const char *tbk_label_name(tbk_label lab) {
  * the site's pages. */
 typedef struct finish_pass {
   tbk_labeler *l;
-  size_t threshold;
+  size_t threshold, site_threshold; /* threshold: the current page's (its cluster's) */
   page_rec pr;
   const char *page_id, *url; /* into the arena */
   loaded_block *blocks;
@@ -187,6 +250,9 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
         tbk_spill_read_str(file, &f->arena, r->snip_len, &offs[3 * i + 2]))
       return read_failed(f->l, err);
   }
+  f->threshold = f->pr.cluster == TBK_NO_CLUSTER
+                     ? f->site_threshold
+                     : tbk_cluster_template_df(&f->l->opt, f->l->cluster_pages[f->pr.cluster]);
   f->page_id = f->arena.data + page_off;
   f->url = f->arena.data + url_off;
   for (size_t i = 0; i < n; i++) {
@@ -194,7 +260,12 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
     b->tag = f->arena.data + offs[3 * i];
     b->path = f->arena.data + offs[3 * i + 1];
     b->snip = f->arena.data + offs[3 * i + 2];
-    b->df = tbk_df_of(&f->l->s.df, b->r.md5);
+    b->df = b->tdf = tbk_df_of(&f->l->s.df, b->r.md5);
+    if (f->pr.cluster != TBK_NO_CLUSTER) {
+      unsigned char ckey[16];
+      cluster_key(b->r.md5, f->pr.cluster, ckey);
+      b->tdf = tbk_df_of(&f->l->cdf, ckey);
+    }
     b->dup = 0;
     f->order[i] = i;
   }
@@ -224,7 +295,7 @@ static tbk_label decide(const finish_pass *f, const loaded_block *b, const char 
   int32_t par = b->r.parent;
   *reason = NULL;
   if (b->dup) *reason = "duplicate-in-page";
-  else if (b->df >= f->threshold) return TBK_LABEL_TEMPLATE;
+  else if (b->tdf >= f->threshold) return TBK_LABEL_TEMPLATE;
   else if (b->df > 1) *reason = "infrequent";
   else if (!b->all_unique) *reason = "non-unique-below";
   else if (par >= 0 && f->blocks[par].all_unique) *reason = "not-top-most";
@@ -237,7 +308,7 @@ static void count_label(finish_pass *f, const loaded_block *b, tbk_label lab) {
     f->st.templates++;
     /* Text share counts only outermost template blocks. */
     int32_t a = b->r.parent;
-    while (a >= 0 && !(f->blocks[a].df >= f->threshold && !f->blocks[a].dup)) a = f->blocks[a].r.parent;
+    while (a >= 0 && !(f->blocks[a].tdf >= f->threshold && !f->blocks[a].dup)) a = f->blocks[a].r.parent;
     if (a < 0) f->template_chars += b->r.chars;
   } else if (lab == TBK_LABEL_CONTENT) f->st.contents++;
   else f->st.ignored++;
@@ -258,6 +329,9 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
             tbk_buf_puts(line, ",\"tag\":") || tbk_buf_json_str(line, b->tag, b->r.tag_len) ||
             tbk_buf_printf(line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
                            l->pages, tbk_label_name(lab)) ||
+            (f->pr.cluster != TBK_NO_CLUSTER &&
+             tbk_buf_printf(line, ",\"cluster_df\":%u,\"cluster_pages\":%u", b->tdf,
+                            l->cluster_pages[f->pr.cluster])) ||
             (reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", reason)) ||
             tbk_buf_printf(line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
                            b->r.depth) ||
@@ -269,7 +343,7 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
 
 tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
                               tbk_site_stats *stats, tbk_error *err) {
-  finish_pass f = {.l = l, .threshold = tbk_template_df(&l->opt, l->pages)};
+  finish_pass f = {.l = l, .site_threshold = tbk_template_df(&l->opt, l->pages)};
   f.st.pages = l->pages;
   f.st.candidates = (size_t)l->candidates;
   tbk_status status = TBK_OK;

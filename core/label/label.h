@@ -22,6 +22,21 @@ tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
 /* Threshold df for "template" given the site's page count. */
 size_t tbk_template_df(const tbk_label_options *o, size_t pages);
 
+/* tbk-label --clusters: a page added with the index of its template cluster
+ * (tbk-cluster's; any caller-chosen index below TBK_NO_CLUSTER, kept small:
+ * the labeller holds a page count per index up to the largest). Its blocks
+ * are template when their df among the site's pages of that cluster reaches
+ * tbk_cluster_template_df of the cluster's page count within the site;
+ * content still needs df 1 over the whole site (or crawl), so a text one
+ * cluster holds once but another page repeats is no clean example. The
+ * JSON lines of such a page add "cluster_df" and "cluster_pages". */
+#define TBK_NO_CLUSTER UINT32_MAX
+tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
+                                     uint32_t cluster, tbk_error *err);
+/* The template threshold of a cluster of `pages` pages: tbk_template_df,
+ * raised to min(min_pages, ceil(pages / 4)). */
+size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages);
+
 /* Align the word tokens of a page's units with a gold main-text, order-
  * aware, to label each unit content or boilerplate. The page's tokens (units
  * in the order given, each unit's tokens in text order) and the gold's

@@ -4,7 +4,8 @@
 # clusters are the templates (ARI >= 0.98 against truth.tsv, scored by
 # tbk-eval cluster); over all hosts no cluster mixes two template styles;
 # the output is the same on a second run, as TSV and as JSONL; the usage
-# errors; tbk-eval cluster --curve writes its rows and plot.
+# errors; tbk-label --clusters judges blocks within the clusters; tbk-eval
+# cluster --curve writes its rows and plot.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
@@ -59,11 +60,24 @@ PY
 expect_rc 0 "$CLUSTER" --sites -o /dev/null mix/manifest.tsv
 expect_err '^240 pages, 12 clusters; [0-9]+ candidate pairs'
 
-# tbk-label --clusters labels each cluster as a site: 12 groups of 20.
+# tbk-label --clusters labels each host (4 of 60 pages), a block judged
+# template within its cluster of 20 pages (df >= 5, a quarter: tbk_cluster_template_df),
+# content only when unique on the host.
 expect_rc 0 "$LABEL" -q --clusters sites.tsv --stats stats.tsv -o labels.jsonl mix/manifest.tsv
-[[ $(tail -n +2 stats.tsv | awk -F'\t' '$1 ~ /^c[0-9]+$/ && $2 == 20 && $9 == "labelled"' | wc -l) -eq 12 ]] ||
-  die "--clusters: 12 labelled clusters of 20 pages expected: $(cat stats.tsv)"
-grep -q '"label":"template"' labels.jsonl || die "--clusters: no template block"
+[[ $(tail -n +2 stats.tsv | awk -F'\t' '$1 ~ /^host/ && $2 == 60 && $9 == "labelled"' | wc -l) -eq 4 ]] ||
+  die "--clusters: 4 labelled hosts of 60 pages expected: $(cat stats.tsv)"
+python3 - labels.jsonl <<'PY' || die "--clusters: labels not judged within the clusters"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines and all(o["cluster_pages"] == 20 for o in lines)
+t = [o for o in lines if o["label"] == "template"]
+assert t and all(o["cluster_df"] >= 5 for o in t), "a template below the cluster threshold"
+assert all(o["df"] == 1 for o in lines if o["label"] == "content"), "content repeated on the host"
+PY
+# --method chunks labels each cluster as a site: 12 groups of 20.
+expect_rc 0 "$LABEL" -q --method chunks --clusters sites.tsv --stats chunks.tsv -o /dev/null mix/manifest.tsv
+[[ $(tail -n +2 chunks.tsv | awk -F'\t' '$1 ~ /^c[0-9]+$/ && $2 == 20 && $NF == "labelled"' | wc -l) -eq 12 ]] ||
+  die "--method chunks --clusters: 12 labelled clusters of 20 pages expected: $(cat chunks.tsv)"
 # A page the assignment lacks is skipped and reported (exit 3).
 grep -v 'p0007.html' sites.tsv >fewer.tsv
 PROG=tbk-label
