@@ -80,6 +80,20 @@ static inline uint64_t tbk_hash64(const void *p, size_t n) {
   for (size_t i = 0; i < n; i++) h = tbk_fnv64_step(h, s[i]);
   return h;
 }
+/* Both hashes of the ASCII token s[0..n) lower-cased, as the tokenizer
+ * folds it, without the folded copy. */
+static inline void tbk_hash_ascii_folded(const unsigned char *s, size_t n, uint64_t *h64, uint32_t *h32) {
+  uint64_t a = TBK_FNV64_INIT;
+  uint32_t b = TBK_FNV32_INIT;
+  for (size_t k = 0; k < n; k++) {
+    unsigned char c = s[k];
+    if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
+    a = tbk_fnv64_step(a, c);
+    b = tbk_fnv32_step(b, c);
+  }
+  *h64 = a;
+  *h32 = b;
+}
 
 int tbk_buf_reserve(tbk_buf *b, size_t extra) TBK_MUST_CHECK;
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n) TBK_MUST_CHECK;

@@ -259,18 +259,4 @@ void tbk_fx_attr_bits(const tbk_features *fx, const tbk_node *nd, uint64_t *bits
 void tbk_fx_attr_bits_vocab(uint32_t attr_dims, const char *const *vocab, const uint32_t *vhash, size_t nv,
                             const tbk_node *nd, uint64_t *bits);
 
-/* tbk_hash64 and tbk_hash32 of the ASCII token s[0..n) lower-cased, as
- * the tokenizer would fold it, without the copy. */
-static inline void tbk_fx_hash_ascii_folded(const unsigned char *s, size_t n, uint64_t *h64, uint32_t *h32) {
-  uint64_t a = TBK_FNV64_INIT;
-  uint32_t b = TBK_FNV32_INIT;
-  for (size_t k = 0; k < n; k++) {
-    unsigned char c = s[k];
-    if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
-    a = tbk_fnv64_step(a, c);
-    b = tbk_fnv32_step(b, c);
-  }
-  *h64 = a;
-  *h32 = b;
-}
 #endif

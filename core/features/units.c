@@ -474,7 +474,7 @@ static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
     size_t j = tbk_ascii_token_end(s, i, n);
     uint64_t h64;
     uint32_t h32;
-    tbk_fx_hash_ascii_folded(s + i, j - i, &h64, &h32);
+    tbk_hash_ascii_folded(s + i, j - i, &h64, &h32);
     add_token(c, h64, h32, (uint32_t)(j - i));
     i = j;
   }

@@ -244,14 +244,9 @@ static int emit(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void
     for (size_t k = 0; k < n; k++) any |= u[k];
     if (any < 0x80) {
       hashed_ctx *c = ctx;
-      uint64_t h64 = TBK_FNV64_INIT;
-      uint32_t h32 = TBK_FNV32_INIT;
-      for (size_t k = 0; k < n; k++) {
-        unsigned char b = u[k];
-        if (b >= 'A' && b <= 'Z') b = (unsigned char)(b + 32);
-        h64 = tbk_fnv64_step(h64, b);
-        h32 = tbk_fnv32_step(h32, b);
-      }
+      uint64_t h64;
+      uint32_t h32;
+      tbk_hash_ascii_folded(u, n, &h64, &h32);
       (*count)++;
       return c->fn(c->ctx, h64, h32, (uint32_t)n, (size_t)(s - c->s));
     }
@@ -639,14 +634,9 @@ size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed
     for (size_t a = i; a < j;) {
       if (!tbk_ascii_word(u[a])) { a++; continue; }
       size_t b = tbk_ascii_token_end(u, a, j);
-      uint64_t h64 = TBK_FNV64_INIT;
-      uint32_t h32 = TBK_FNV32_INIT;
-      for (size_t k = a; k < b; k++) { /* tbk_fx_hash_ascii_folded */
-        unsigned char c = u[k];
-        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
-        h64 = tbk_fnv64_step(h64, c);
-        h32 = tbk_fnv32_step(h32, c);
-      }
+      uint64_t h64;
+      uint32_t h32;
+      tbk_hash_ascii_folded(u + a, b - a, &h64, &h32);
       count++;
       if (fn(ctx, h64, h32, (uint32_t)(b - a), a)) return count;
       a = b;
