@@ -87,14 +87,26 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
   }
 }
 
+/* Under --body, a paragraph the model removed inside the declared body is
+ * the body's, unless it sits in an aside, navigation, footer, form,
+ * figure or header there or is mostly links (a teaser box, a related
+ * list, a caption the rules did not name). */
+static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const double *v = ux->values + i * ux->dim, *a = v + ux->anc_col;
+  return page->nodes[ux->u[i].elem].tag == TBK_TAG_P && v[UX_LINK_RATIO] < 0.5 && a[UA_ASIDE] == 0 &&
+         a[UA_NAV] == 0 && a[UA_FOOTER] == 0 && a[UA_FORM] == 0 && a[UA_FIGURE] == 0 && a[UA_HEADER] == 0;
+}
+
 /* The article body the page declares (an itemprop=articleBody element):
  * when it holds at least half the words kept so far, what comes after it
  * (related stories, the author's box, tags) is removed, and under --body
- * all that is outside it. The text before it stays in the default (the
+ * all that is outside it, while its paragraphs the model removed come
+ * back (body_paragraph). The text before it stays in the default (the
  * headline, standfirst and byline that two of the three gold sets count).
  * On every gold set almost no gold text is outside it (EVALUATION.md
- * "Content stage"). keep[i] as in fill_gaps. */
-static void body_container(const tbk_units *ux, const tbk_content_options *o, unsigned char *keep) {
+ * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it. */
+static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o,
+                           unsigned char *keep) {
   const tbk_units_body *b = &ux->body;
   if (!b->containers) return;
   double inside = 0, all = 0;
@@ -106,9 +118,12 @@ static void body_container(const tbk_units *ux, const tbk_content_options *o, un
     if (b->in[i]) inside += ux->u[i].words;
   }
   if (inside < 0.5 * all) return;
-  for (size_t i = 0; i < ux->n; i++)
+  for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
       keep[i] = 0;
+    else if (o->body && keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
+      keep[i] = 1;
+  }
 }
 
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
@@ -132,7 +147,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment, lead) ? 2 : 1) : 0);
   }
   fill_gaps(page, ux, o, comment, lead, keep);
-  body_container(ux, o, keep);
+  body_container(page, ux, o, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
