@@ -145,10 +145,10 @@ static void check_page(const char *src, const tbk_content_options *co, const cha
   tbk_units_free(ux);
 }
 
-/* The article body the page declares (itemprop="articleBody"): what
- * follows it goes, and under --body what precedes it too, while a
- * paragraph the model removed in it comes back (not one in an aside);
- * nothing changes when it holds less than half the kept words. */
+/* The article body the page declares (itemprop="articleBody"): a
+ * paragraph the model removed in it comes back (not one in an aside),
+ * what follows it goes, and under --body what precedes it too; nothing
+ * changes when it holds less than half the kept words. */
 static const char DECLARED[] =
     "<html><head><title>Ferry strike ends - Coast News</title></head><body>"
     "<h1>Ferry strike ends</h1>"
@@ -185,7 +185,7 @@ static void check_declared(void) {
   static const char *const boiler[] = {"Talks had stalled", "Most read", NULL};
   static const expect deflt[] = {
       {"Ferry strike ends", 1}, {"Crews return", 1},      {"The ferry crews voted", 1}, {"twelve more", 1},
-      {"Bus drivers", 0},       {"Talks had stalled", 0}, {"Most read", 0},
+      {"Bus drivers", 0},       {"Talks had stalled", 1}, {"Most read", 0},
   };
   check_page(DECLARED, &co, boiler, deflt, sizeof deflt / sizeof *deflt);
   static const char *const small_boiler[] = {"Talks went on", NULL};

@@ -87,8 +87,8 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
   }
 }
 
-/* Under --body, a paragraph the model removed inside the declared body is
- * the body's, unless it sits in an aside, navigation, footer, form,
+/* A paragraph the model removed inside the declared body is the body's,
+ * unless it sits in an aside, navigation, footer, form,
  * figure or header there or is mostly links (a teaser box, a related
  * list, a caption the rules did not name). */
 static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
@@ -98,10 +98,10 @@ static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
 }
 
 /* The article body the page declares (an itemprop=articleBody element):
- * when it holds at least half the words kept so far, what comes after it
- * (related stories, the author's box, tags) is removed, and under --body
- * all that is outside it, while its paragraphs the model removed come
- * back (body_paragraph). The text before it stays in the default (the
+ * when it holds at least half the words kept so far, its paragraphs the
+ * model removed come back (body_paragraph), and what comes after it
+ * (related stories, the author's box, tags) is removed, under --body all
+ * that is outside it. The text before it stays in the default (the
  * headline, standfirst and byline that two of the three gold sets count).
  * On every gold set almost no gold text is outside it (EVALUATION.md
  * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it. */
@@ -121,7 +121,7 @@ static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
       keep[i] = 0;
-    else if (o->body && keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
+    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
       keep[i] = 1;
   }
 }
