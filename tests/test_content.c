@@ -129,6 +129,80 @@ static void check_gaps(void) {
   tbk_units_free(ux);
 }
 
+/* Decides page src (every unit scored content but those holding one of
+ * boiler) and checks ex. */
+static void check_page(const char *src, const tbk_content_options *co, const char *const *boiler, const expect *ex,
+                       size_t n_ex) {
+  tbk_units *ux = NULL;
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
+  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
+  if (ux && p) {
+    CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
+    check_scored(p, ux, co, boiler, ex, n_ex);
+  }
+  tbk_page_free(p);
+  tbk_units_free(ux);
+}
+
+/* The article body the page declares (itemprop="articleBody"): a
+ * paragraph the model removed in it comes back (not one in an aside),
+ * what follows it goes, and under --body what precedes it too; nothing
+ * changes when it holds less than half the kept words. */
+static const char DECLARED[] =
+    "<html><head><title>Ferry strike ends - Coast News</title></head><body>"
+    "<h1>Ferry strike ends</h1>"
+    "<p>Crews return to work after a week of talks with the port.</p>"
+    "<div itemprop=\"articleBody\">"
+    "<p>The ferry crews voted on Friday to end the strike that had stopped every crossing for a week.</p>"
+    "<p>The port agreed to hire twelve more deck hands before the summer season begins.</p>"
+    "<p>Talks had stalled twice.</p>"
+    "<aside><p>Most read: the tide tables</p></aside></div>"
+    "<div><p>Bus drivers plan a strike of their own next month in the city.</p></div>"
+    "</body></html>";
+
+/* The same body declared around a single short paragraph only. */
+static const char DECLARED_SMALL[] =
+    "<html><head><title>Ferry strike ends</title></head><body>"
+    "<p>The ferry crews voted on Friday to end the strike that had stopped every crossing for a week.</p>"
+    "<p>The port agreed to hire twelve more deck hands before the summer season begins.</p>"
+    "<div itemprop=\"articleBody\"><p>Talks went on all week.</p></div>"
+    "<p>Bus drivers plan a strike of their own next month in the city.</p>"
+    "</body></html>";
+
+/* Every paragraph of the body in an element named like a standfirst. */
+static const char NAMED_BODY[] =
+    "<html><head><title>Harbour</title></head><body><h1>Harbour</h1><div>"
+    "<div class=\"text-description\"><p>The harbour reopened on Monday.</p></div>"
+    "<div class=\"text-description\"><p>Boats queued at the mouth since dawn.</p></div>"
+    "<div class=\"text-description\"><p>The first ferry left at nine.</p></div>"
+    "</div></body></html>";
+
+static void check_declared(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const boiler[] = {"Talks had stalled", "Most read", NULL};
+  static const expect deflt[] = {
+      {"Ferry strike ends", 1}, {"Crews return", 1},      {"The ferry crews voted", 1}, {"twelve more", 1},
+      {"Bus drivers", 0},       {"Talks had stalled", 1}, {"Most read", 0},
+  };
+  check_page(DECLARED, &co, boiler, deflt, sizeof deflt / sizeof *deflt);
+  static const char *const small_boiler[] = {"Talks went on", NULL};
+  static const expect small[] = {{"The ferry crews voted", 1}, {"Talks went on", 0}, {"Bus drivers", 1}};
+  check_page(DECLARED_SMALL, &co, small_boiler, small, sizeof small / sizeof *small);
+  co.body = 1;
+  static const expect body[] = {
+      {"Ferry strike ends", 0}, {"Crews return", 0},      {"The ferry crews voted", 1}, {"twelve more", 1},
+      {"Bus drivers", 0},       {"Talks had stalled", 1}, {"Most read", 0},
+  };
+  check_page(DECLARED, &co, boiler, body, sizeof body / sizeof *body);
+  check_page(DECLARED_SMALL, &co, small_boiler, small, sizeof small / sizeof *small);
+  /* three short "description" paragraphs are the body, not a standfirst */
+  static const expect named[] = {{"The harbour reopened", 1}, {"Boats queued", 1}, {"The first ferry", 1}};
+  check_page(NAMED_BODY, &co, NULL, named, sizeof named / sizeof *named);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -202,5 +276,6 @@ int main(void) {
   tbk_page_free(p);
   tbk_units_free(ux);
   check_gaps();
+  check_declared();
   return check_report();
 }

@@ -162,6 +162,7 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->scratch);
   free(ux->title_h);
   free(ux->voc);
+  tbk_units_body_free(ux);
   free(ux);
 }
 
@@ -1233,7 +1234,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     unit_rank_cols(&up, i, v);
     unit_neighbour_cols(&up, i, v);
   }
-  return TBK_OK;
+  return tbk_units_body_markup(ux, p, err);
 }
 
 const char *tbk_units_title(const tbk_units *ux) { return ux->title; }

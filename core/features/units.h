@@ -142,6 +142,13 @@ typedef struct tbk_unit_rec {
   unsigned char md5[16];
 } tbk_unit_rec;
 
+/* The article body the page's markup declares (units_container.c). */
+typedef struct tbk_units_body {
+  unsigned char *in; /* per unit: under an itemprop=articleBody element */
+  size_t containers; /* itemprop=articleBody elements of the page */
+  size_t cap;
+} tbk_units_body;
+
 struct tbk_units {
   tbk_feature_options opt;
   uint32_t vhash[UX_VOCAB_MAX]; /* FNV-1a 32 of ux_vocab_all's words */
@@ -173,6 +180,7 @@ struct tbk_units {
   size_t *w_off; size_t cap_woff;
   uint32_t *w_idx, *w_cnt; size_t n_w, cap_w, cap_wcnt;
   char title[512];             /* the page's <title>, normalized */
+  tbk_units_body body;         /* of the last page (tbk_units_page) */
 
   /* scratch (owned) */
   tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
@@ -259,4 +267,9 @@ tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref,
  * then tokenize only where the template features' pieces cut a word. */
 tbk_status tbk_units_page_with(struct tbk_units *ux, const tbk_page *page, const double *block_p,
                                const tbk_features *fx, tbk_error *err);
+
+/* ux->body for the page ux was just segmented from: which units are under
+ * an itemprop=articleBody element (units_container.c). */
+tbk_status tbk_units_body_markup(struct tbk_units *ux, const tbk_page *page, tbk_error *err);
+void tbk_units_body_free(struct tbk_units *ux);
 #endif

@@ -36,7 +36,7 @@ static int is_headline(const tbk_units *ux, size_t i) {
 /* Whether a fixed rule removes unit i, whatever the model scored it
  * (comment is the "comment" attribute column or -1). */
 static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o,
-                     long comment) {
+                     long comment, int lead) {
   const double *v = ux->values + i * ux->dim;
   const char *t = page->text.data + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
@@ -55,7 +55,9 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
     if (byline || v[ux->anc_col + UA_TIME] > 0) return 1;
   }
   if (tbk_unit_furniture(page, ux, i)) return 1;
-  return o->body && tbk_unit_outside_body(page, ux, i);
+  if (!o->body) return 0;
+  int out = tbk_unit_outside_body(page, ux, i);
+  return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
 }
 
 /* A run of at most this many paragraphs the model removed between two
@@ -70,7 +72,7 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
  * (EVALUATION.md "Content stage"). keep[i] is 2 for a unit a rule
  * removed. */
 static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
-                      unsigned char *keep) {
+                      int lead, unsigned char *keep) {
   for (size_t i = 1; i < ux->n; i++) {
     if (keep[i] || keep[i - 1] != 1) continue;
     uint32_t parent = page->nodes[ux->u[i - 1].elem].parent;
@@ -80,22 +82,72 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
       j++;
     if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || page->nodes[ux->u[j].elem].parent != parent)
       continue;
-    for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, comment);
+    for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, comment, lead);
     i = j;
+  }
+}
+
+/* A paragraph the model removed inside the declared body is the body's,
+ * unless it sits in an aside, navigation, footer, form,
+ * figure or header there or is mostly links (a teaser box, a related
+ * list, a caption the rules did not name). */
+static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const double *v = ux->values + i * ux->dim, *a = v + ux->anc_col;
+  return page->nodes[ux->u[i].elem].tag == TBK_TAG_P && v[UX_LINK_RATIO] < 0.5 && a[UA_ASIDE] == 0 &&
+         a[UA_NAV] == 0 && a[UA_FOOTER] == 0 && a[UA_FORM] == 0 && a[UA_FIGURE] == 0 && a[UA_HEADER] == 0;
+}
+
+/* The article body the page declares (an itemprop=articleBody element):
+ * when it holds at least half the words kept so far, its paragraphs the
+ * model removed come back (body_paragraph), and what comes after it
+ * (related stories, the author's box, tags) is removed, under --body all
+ * that is outside it. The text before it stays in the default (the
+ * headline, standfirst and byline that two of the three gold sets count).
+ * On every gold set almost no gold text is outside it (EVALUATION.md
+ * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it. */
+static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o,
+                           unsigned char *keep) {
+  const tbk_units_body *b = &ux->body;
+  if (!b->containers) return;
+  double inside = 0, all = 0;
+  size_t last = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (b->in[i]) last = i;
+    if (keep[i] != 1) continue;
+    all += ux->u[i].words;
+    if (b->in[i]) inside += ux->u[i].words;
+  }
+  if (inside < 0.5 * all) return;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
+      keep[i] = 0;
+    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
+      keep[i] = 1;
   }
 }
 
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
   long comment = vocab_col(ux, ux->attr_anc, "comment");
+  /* A standfirst is one or two short elements; when more of the text the
+   * model keeps is named so ("text-description" around every paragraph),
+   * the name is the body's. */
+  int lead = 1;
+  if (o->body) {
+    size_t leads = 0;
+    for (size_t i = 0; i < ux->n; i++)
+      leads += unit_p[i] < o->threshold && tbk_unit_outside_body(page, ux, i) == TBK_OUTSIDE_LEAD;
+    lead = leads <= 2;
+  }
   for (size_t i = 0; i < ux->n; i++) {
     const double *v = ux->values + i * ux->dim;
     int k = unit_p[i] < o->threshold;
     /* Kept comments stay whatever the model says. */
     if (comment >= 0 && v[comment] > 0) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
-    keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment) ? 2 : 1) : 0);
+    keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment, lead) ? 2 : 1) : 0);
   }
-  fill_gaps(page, ux, o, comment, keep);
+  fill_gaps(page, ux, o, comment, lead, keep);
+  body_container(page, ux, o, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */

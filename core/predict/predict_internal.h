@@ -14,8 +14,11 @@ enum {
  * TBK_FURNITURE_* reason. */
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
 /* Whether unit i is outside schema.org's articleBody though it belongs to
- * the article: its headline (h1), byline or date line, standfirst or
- * summary (by the class or id of a small element around it). */
+ * the article: 0 no, TBK_OUTSIDE_META for its headline (h1), byline or
+ * date line, or what its <header> holds, TBK_OUTSIDE_LEAD for a
+ * standfirst or summary (by the class or id of a small element around
+ * it). */
+enum { TBK_OUTSIDE_META = 1, TBK_OUTSIDE_LEAD };
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
 /* The model a predictor was made from (borrowed). */
