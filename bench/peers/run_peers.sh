@@ -4,14 +4,15 @@
 # Usage: run_peers.sh MANIFEST OUTROOT [tool...]
 #   MANIFEST  dataset manifest.tsv (header site page url gold; paths relative
 #             to the manifest's directory); only rows with a non-empty gold
-#             column are run.
+#             column are run (all rows with PEERS_ALL=1: trafilatura_eval,
+#             whose gold is snippets scored by 'tbk-eval snippets').
 #   OUTROOT   output root; per tool: OUTROOT/<tool>/<page path>.txt (the page
 #             path without its leading "pages/", .html -> .txt, i.e.
 #             <site>/<id>.txt) and OUTROOT/<tool>/timing.json.
 #   tools     boilerpipe-article boilerpipe-default readability-lxml
 #             mozilla-readability (default: all four, one after the other).
 #
-# Environment: PEERS_TIMEOUT (seconds per tool run, default 7200; pages not
+# Environment: PEERS_ALL=1 runs every page of the manifest; PEERS_TIMEOUT (seconds per tool run, default 7200; pages not
 # done by then count as failures), PEERS_PYTHON (default /usr/bin/python3,
 # the Python with Debian's python3-readability), PEERS_JAVA_OPTS (default
 # "-Xmx4g -Xss64m"), PEERS_NODE_DIR, PEERS_CACHE_DIR.
@@ -49,13 +50,13 @@ mkdir -p "$OUTROOT"
 OUTROOT=$(cd "$OUTROOT" && pwd)
 LIST="$OUTROOT/pages.tsv"
 # INPUT_PATH<TAB>OUTPUT_REL for every page with gold.
-awk -F'\t' -v base="$BASE" '
+awk -F'\t' -v base="$BASE" -v all="${PEERS_ALL:-0}" '
   NR == 1 { if ($2 != "page" || $4 != "gold") { print "bad manifest header" > "/dev/stderr"; exit 3 } next }
-  $4 != "" {
+  $4 != "" || all == 1 {
     rel = $2; sub(/^pages\//, "", rel); sub(/\.[Hh][Tt][Mm][Ll]?$/, "", rel)
     print base "/" $2 "\t" rel ".txt"
   }' "$MANIFEST" > "$LIST"
-echo "run_peers.sh: $(wc -l < "$LIST") pages with gold from $MANIFEST" >&2
+echo "run_peers.sh: $(wc -l < "$LIST") pages$([ "${PEERS_ALL:-0}" = 1 ] || echo " with gold") from $MANIFEST" >&2
 
 for tool in $TOOLS; do
   out="$OUTROOT/$tool"
