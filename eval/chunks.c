@@ -226,6 +226,7 @@ static void plot(const char *path, series_set *ss, const double *ys, const char 
 }
 
 int cmd_chunks(int argc, char **argv) {
+  cli_init("tbk-eval chunks");
   cli_pages pages;
   cli_pages_init(&pages);
   run_opts ro = {.pages = &pages};

@@ -300,6 +300,7 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
 }
 
 int cmd_cluster(int argc, char **argv) {
+  cli_init("tbk-eval cluster");
   enum { O_REF = CLI_OPT_FIRST_FREE, O_SPLITS, O_CURVE, O_GLOBAL, O_CSV, O_SVG };
   cli_pages pages;
   cli_pages_init(&pages);

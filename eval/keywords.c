@@ -208,6 +208,7 @@ static void compare(const double *a, const double *b, size_t n, double *ma, doub
 }
 
 int cmd_keywords(int argc, char **argv) {
+  cli_init("tbk-eval keywords");
   kw_eval e = {0};
   cli_pages_init(&e.pages);
   const char *model_path = getenv("TBK_MODEL"), *output = NULL, *ranker_out = NULL, *df_out = NULL, *df_in = NULL;

@@ -71,8 +71,8 @@ checks=(
   "tbk-keywords|[0-9]*/6 pages ([0-9.]*%), [0-9]* pages/s|$KW -o $T/p-k.txt $T/kw/a"
   "tbk-train|[0-9.]*s — |$TRAIN -o $T/p-m.model $T/f.svm $T/f.words $T/f.meta"
   "tbk-eval cv|[0-9.]*s — |$EVAL cv -k 3 --variants all --out $T/p-cv $T/f.svm $T/f.words $T/f.meta"
-  "tbk-eval|[0-9]* pages, [0-9]* pages/s|$EVAL chunks -o $T/p-c.tsv $SYN"
-  "tbk-eval|[0-9]*/24 pages ([0-9.]*%), [0-9]* pages/s|$EVAL keywords --train $T/kw/a --test $T/kw/b -o $T/p-e.json"
+  "tbk-eval chunks|[0-9]* pages, [0-9]* pages/s|$EVAL chunks -o $T/p-c.tsv $SYN"
+  "tbk-eval keywords|[0-9]*/24 pages ([0-9.]*%), [0-9]* pages/s|$EVAL keywords --train $T/kw/a --test $T/kw/b -o $T/p-e.json"
 )
 for c in "${checks[@]}"; do
   IFS='|' read -r prog line cmd <<<"$c"
