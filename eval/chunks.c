@@ -347,7 +347,7 @@ int cmd_chunks(int argc, char **argv) {
     cli_mem(tbk_buf_printf(&table, "%s\t%s\t%s\t%.1f\n", fmt4(b[4], ap), fmt4(b[5], ar), fmt4(b[6], aj), full.ms));
     if (!quiet) {
       cli_progress_clear(); /* the line is redrawn at the next page */
-      fprintf(stderr, "tbk-eval: chunks: %s: %zu pages, atf %s, ttdr %s, %.0f ms\n", site, full.st.pages,
+      fprintf(stderr, "%s: %s: %zu pages, atf %s, ttdr %s, %.0f ms\n", cli_prog(), site, full.st.pages,
               fmt4(b[0], full.st.atf), fmt4(b[2], nt ? t.ttdr : NAN), full.ms);
     }
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 set -e
 need_python
-PROG=tbk-eval
+PROG="tbk-eval chunks"
 tmp_reset
 cd "$TBK_TMP"
 

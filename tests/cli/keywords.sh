@@ -122,7 +122,7 @@ PY
 expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --all-gold --train "$TBK_TMP/site" --test "$TBK_TMP/site2"
 grep -q "^test pages with gold: 4 (2.00 gold keywords" "$OUT" || die "--all-gold keeps 'weather': $(head -n 3 "$OUT")"
 expect_rc 2 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site"
-PROG=tbk-eval expect_messages
+PROG="tbk-eval keywords" expect_messages
 
 # Refusals.
 expect_rc 2 "$KW" -d everything "$ex/news-article.html"

@@ -445,9 +445,9 @@ def labels_cases():
     # tbk-eval chunks reads labels the same way (--blocks-labels); its
     # messages say "tbk-eval", not "tbk-eval chunks", so case() is not used.
     write(TMP + "/labels.jsonl", "\n".join(bad + [json.dumps(dict(rows[0], label="templat"))]) + "\n")
-    for strict, rc, msg in ((False, 3, r"^tbk-eval: warning: labels.jsonl:%d: invalid label(.|\n)*"
-                             r"^tbk-eval: warning: labels.jsonl: 1 label lines skipped" % (n + 1)),
-                            (True, 1, r"^tbk-eval: error: labels.jsonl:%d: invalid label.*\(--strict\)$" % (n + 1))):
+    for strict, rc, msg in ((False, 3, r"^tbk-eval chunks: warning: labels.jsonl:%d: invalid label(.|\n)*"
+                             r"^tbk-eval chunks: warning: labels.jsonl: 1 label lines skipped" % (n + 1)),
+                            (True, 1, r"^tbk-eval chunks: error: labels.jsonl:%d: invalid label.*\(--strict\)$" % (n + 1))):
         r = subprocess.run([PROGS["eval"], "chunks"] + (["--strict"] if strict else []) +
                            ["--min-pages", "2", "--blocks-labels", "labels.jsonl", "pages"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=TMP, timeout=60)
