@@ -247,6 +247,12 @@ void tbk_dataset_release_before(tbk_dataset *ds, size_t r) {
 #endif
 }
 
+void tbk_dataset_release_all(tbk_dataset *ds) {
+  free(ds->bytes);
+  ds->bytes = NULL;
+  ds->nbytes = ds->capbytes = ds->released = 0;
+}
+
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x) {
   memset(x, 0, ds->dim * sizeof *x);
   tbk_values it;

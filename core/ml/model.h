@@ -97,6 +97,9 @@ struct tbk_dataset {
  * encoded into. Reading a row before r afterwards is undefined; rows from r
  * on are unchanged. */
 void tbk_dataset_release_before(tbk_dataset *ds, size_t r);
+/* All of the packed rows freed, for a dataset nobody reads again
+ * (tbk_train_consume); freeing the dataset still works. */
+void tbk_dataset_release_all(tbk_dataset *ds);
 /* Row r's values as a dense vector x of ds->dim entries. */
 void tbk_dataset_dense(const tbk_dataset *ds, size_t r, double *x);
 /* Row r's value of column j (from 0). */

@@ -307,13 +307,6 @@ typedef struct encode_ctx {
                                  the last row is encoded (tbk_train_consume) */
 } encode_ctx;
 
-/* The packed rows of a dataset nobody reads again (tbk_train_consume). */
-static void release_rows(tbk_dataset *ds) {
-  free(ds->bytes);
-  ds->bytes = NULL;
-  ds->nbytes = ds->capbytes = ds->released = 0;
-}
-
 static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
   encode_ctx *e = ctx;
   tbk_dataset_dense(e->ds, e->rows[i], e->dense);
@@ -321,7 +314,7 @@ static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
   /* LIBLINEAR asks for each row once, in order, and the final fit's rows
    * ascend (the caps and deduplication keep their order): the packed rows
    * behind are given back as its rows grow, all of them after the last. */
-  if (e->release && i + 1 == e->n) release_rows(e->release);
+  if (e->release && i + 1 == e->n) tbk_dataset_release_all(e->release);
   else if (e->release && i % 4096 == 4095 && e->rows[i + 1] > e->rows[i]) tbk_dataset_release_before(e->release, e->rows[i + 1]);
   if (!e->drop) return n;
   size_t kept = 0;
@@ -657,6 +650,6 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_pr
 tbk_status tbk_train_consume(tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *pctx,
                              tbk_model **out, tbk_error *err) {
   tbk_status st = train(ds, ds, opt, progress, pctx, out, err);
-  release_rows(ds); /* also when the final fit was not reached */
+  tbk_dataset_release_all(ds); /* also when the final fit was not reached */
   return st;
 }
