@@ -1,11 +1,13 @@
 /* Naive Bayes: hand-computed log-odds on a toy corpus (multinomial and
  * Bernoulli), symmetry, smoothing of unseen words, exact text round trip and
  * rejection of damaged model text. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "ml.h"
+#include "util.h"
 
 #define T(i, c) ((tbk_term){(i), (c)})
 
@@ -236,6 +238,38 @@ static void test_bad_text(void) {
              "totals 3 2\nwords 2\n0 3 0\n3 0 2\nfin\n");
   expect_bad("tbk-nb 1\nkind bernoulli\ndim 4\nalpha 1\ndocs 2 2\n"
              "totals 0 0\nwords 1\n0 3 0\nend\n"); /* df > docs */
+  /* indices past 64 bits overflow, not wrap round to a small valid one */
+  expect_bad("tbk-nb 1\nkind multinomial\ndim 4\nalpha 1\ndocs 2 2\n"
+             "totals 3 2\nwords 2\n0 3 0\n18446744073709551619 0 2\nend\n");
+  expect_bad("tbk-nb 1\nkind multinomial\ndim 18446744073709551620\n");
+  expect_bad("tbk-nb 1\nkind multinomial\ndim 4\nalpha 1\ndocs 2 2\n"
+             "totals 3 2\nwords 2\n0 3 0\n+3 0 2\nend\n");
+  expect_bad("tbk-nb 1\nkind multinomial\ndim 4\nalpha 1\ndocs 2 2\n"
+             "totals 3 2\nwords 2\n0 3 0\n3x 0 2\nend\n");
+}
+
+/* tbk_strtod reads whole numbers itself; every form must still come out as
+ * strtod reads it (value and end), in and out of the fast path. */
+static void test_whole_numbers(void) {
+  const char *suffix[] = {"", " 7", "\n", ".5", ".", "e3", "E-2", "x1", "X", "abc", "-1", "0"};
+  unsigned seed = 11;
+  char text[64];
+  for (int len = 1; len <= 20; len++)
+    for (size_t k = 0; k < sizeof suffix / sizeof *suffix; k++) {
+      int n = 0;
+      for (int i = 0; i < len; i++) {
+        seed = seed * 1103515245u + 12345u;
+        text[n++] = (char)('0' + (seed >> 16) % 10);
+      }
+      snprintf(text + n, sizeof text - (size_t)n, "%s", suffix[k]);
+      char *e1, *e2;
+      double a = tbk_strtod(text, &e1), b = strtod(text, &e2);
+      CHECK(a == b && e1 == e2);
+    }
+  char *e;
+  CHECK(tbk_strtod("0x10", &e) == 16.0 && *e == 0);
+  CHECK(tbk_strtod("999999999999999 ", &e) == 999999999999999.0 && *e == ' ');
+  CHECK(tbk_strtod("9007199254740993", &e) == strtod("9007199254740993", NULL));
 }
 
 static void test_errors(void) {
@@ -285,6 +319,7 @@ int main(void) {
   test_symmetric();
   test_round_trip();
   test_bad_text();
+  test_whole_numbers();
   test_errors();
   return check_report();
 }
