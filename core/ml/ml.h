@@ -130,7 +130,8 @@ void tbk_nb_options_init(tbk_nb_options *o);
  * Naive Bayes model, opaque. Life cycle: tbk_nb_new, tbk_nb_add for every
  * training document, tbk_nb_finish once, then tbk_nb_score any number of
  * times (a finished model is read-only, so concurrent scoring is safe).
- * tbk_nb_read returns a finished model. Memory: 3 * dim doubles.
+ * tbk_nb_read returns a finished model. Memory: 3 * dim doubles in
+ * training; a read model keeps dim doubles and its words' counts.
  *
  * Estimates (c = template or content, D_c = weighted documents of class c,
  * V = dim):

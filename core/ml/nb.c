@@ -19,7 +19,12 @@ struct tbk_nb {
   tbk_nb_options opt;
   double docs[2];   /* [0] template, [1] content: weighted documents */
   double totals[2]; /* multinomial: weighted word count per class */
-  double *cnt;      /* owned; 2 * dim: cnt[2i] template, cnt[2i+1] content */
+  double *cnt;      /* owned; 2 * dim: cnt[2i] template, cnt[2i+1] content;
+                       NULL in a model read from text, which keeps only
+                       its words' counts (w_*): a 2^18-id model has ~100k */
+  uint32_t *w_idx;  /* owned; n_words ascending ids of a read model */
+  double *w_cnt;    /* owned; 2 * n_words counts, as cnt */
+  size_t n_words;
   double *ratio;    /* owned; dim log ratios, NULL until finished */
   double base;      /* score of the empty document */
   int finished;
@@ -65,9 +70,32 @@ tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out,
   return TBK_OK;
 }
 
+/* Word i's two counts, for i = 0, 1, ... in turn (a read model's sparse
+ * list is walked alongside). */
+typedef struct word_iter {
+  const tbk_nb *nb;
+  size_t k; /* next entry of the sparse list */
+} word_iter;
+
+static void word_counts(word_iter *it, size_t i, double *t, double *c) {
+  const tbk_nb *nb = it->nb;
+  if (nb->cnt) {
+    *t = nb->cnt[2 * i];
+    *c = nb->cnt[2 * i + 1];
+  } else if (it->k < nb->n_words && nb->w_idx[it->k] == i) {
+    *t = nb->w_cnt[2 * it->k];
+    *c = nb->w_cnt[2 * it->k + 1];
+    it->k++;
+  } else {
+    *t = *c = 0;
+  }
+}
+
 void tbk_nb_free(tbk_nb *nb) {
   if (!nb) return;
   free(nb->cnt);
+  free(nb->w_idx);
+  free(nb->w_cnt);
   free(nb->ratio);
   free(nb);
 }
@@ -139,8 +167,10 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
     /* A word never seen in either class (most of the hashed ids) gets
      * log(a) - log(a) + norm, which is norm to the last bit: two logs
      * saved per such id, the bulk of a model's load. */
+    word_iter it = {nb, 0};
     for (size_t i = 0; i < dim; i++) {
-      double t = nb->cnt[2 * i], c = nb->cnt[2 * i + 1];
+      double t, c;
+      word_counts(&it, i, &t, &c);
       r[i] = t == 0 && c == 0 ? norm : log(t + a) - log(c + a) + norm;
     }
   } else {
@@ -149,8 +179,12 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
      * presence term. */
     double dt = nb->docs[0] + 2 * a, dc = nb->docs[1] + 2 * a;
     double lt = log(dt), lc = log(dc);
+    word_iter it = {nb, 0};
     for (size_t i = 0; i < dim; i++) {
-      double nt = nb->cnt[2 * i] + a, nc = nb->cnt[2 * i + 1] + a;
+      double nt, nc;
+      word_counts(&it, i, &nt, &nc);
+      nt += a;
+      nc += a;
       double present = (log(nt) - lt) - (log(nc) - lc);
       double absent = (log(dt - nt) - lt) - (log(dc - nc) - lc);
       base += absent;
@@ -194,8 +228,12 @@ tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,
 
 tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
   size_t dim = nb->opt.dim, words = 0;
-  for (size_t i = 0; i < dim; i++)
-    words += nb->cnt[2 * i] != 0 || nb->cnt[2 * i + 1] != 0;
+  word_iter it = {nb, 0};
+  for (size_t i = 0; i < dim; i++) {
+    double t, c;
+    word_counts(&it, i, &t, &c);
+    words += t != 0 || c != 0;
+  }
   CHECK_BUF(tbk_buf_printf(
       out,
       "tbk-nb 1\nkind %s\ndim %u\nalpha %.17g\ndocs %.17g %.17g\n"
@@ -203,10 +241,12 @@ tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
       nb->opt.kind == TBK_NB_BERNOULLI ? "bernoulli" : "multinomial",
       (unsigned)nb->opt.dim, nb->opt.alpha, nb->docs[0], nb->docs[1], nb->totals[0],
       nb->totals[1], words));
-  for (size_t i = 0; i < dim; i++)
-    if (nb->cnt[2 * i] != 0 || nb->cnt[2 * i + 1] != 0)
-      CHECK_BUF(tbk_buf_printf(out, "%zu %.17g %.17g\n", i, nb->cnt[2 * i],
-                               nb->cnt[2 * i + 1]));
+  it.k = 0;
+  for (size_t i = 0; i < dim; i++) {
+    double t, c;
+    word_counts(&it, i, &t, &c);
+    if (t != 0 || c != 0) CHECK_BUF(tbk_buf_printf(out, "%zu %.17g %.17g\n", i, t, c));
+  }
   CHECK_BUF(tbk_buf_puts(out, "end\n"));
   return TBK_OK;
 }
@@ -339,8 +379,10 @@ static tbk_status read_words(cursor *c, const nb_header *h, tbk_nb *nb, tbk_erro
     if (h->o.kind == TBK_NB_BERNOULLI && (a > h->docs[0] || b > h->docs[1]))
       return bad_line(c, "word in more documents than its class has", err);
     prev = (long long)idx;
-    nb->cnt[2 * idx] = a;
-    nb->cnt[2 * idx + 1] = b;
+    nb->w_idx[k] = (uint32_t)idx;
+    nb->w_cnt[2 * k] = a;
+    nb->w_cnt[2 * k + 1] = b;
+    nb->n_words = k + 1;
     sum[0] += a;
     sum[1] += b;
   }
@@ -372,8 +414,16 @@ tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
   tbk_nb *nb = NULL;
   tbk_status st = read_header(&c, &h, err);
   if (st) return st;
-  st = tbk_nb_new(&h.o, &nb, err);
-  if (st) return st;
+  nb = calloc(1, sizeof *nb);
+  if (nb) {
+    nb->opt = h.o;
+    nb->w_idx = malloc((h.words ? h.words : 1) * sizeof *nb->w_idx);
+    nb->w_cnt = malloc((h.words ? h.words : 1) * 2 * sizeof *nb->w_cnt);
+  }
+  if (!nb || !nb->w_idx || !nb->w_cnt) {
+    tbk_nb_free(nb);
+    return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
+  }
   nb->docs[0] = h.docs[0];
   nb->docs[1] = h.docs[1];
   nb->totals[0] = h.totals[0];
