@@ -134,6 +134,15 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
                       ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
                       : tbk_tokenizer_new(&ux->tok, err);
   if (st == TBK_OK) st = build_schema(ux, err);
+  if (st == TBK_OK) {
+    /* per unit: its line tag, its ancestor flags, near and anc class/id bits */
+    ux->sp_max = 1 + UA_COUNT + 2 * ((ux->attr_width + 63) / 64) * 64;
+    ux->ones = malloc(ux->sp_max * sizeof *ux->ones);
+    ux->row = malloc(ux->dim * sizeof *ux->row);
+    ux->row_unit = SIZE_MAX;
+    if (!ux->ones || !ux->row) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; st == TBK_OK && k < ux->sp_max; k++) ux->ones[k] = 1;
+  }
   if (st == TBK_OK) *out = ux;
   else tbk_units_free(ux);
   return st;
@@ -147,7 +156,9 @@ void tbk_units_free(tbk_units *ux) {
   tbk_buf_free(&ux->name_buf);
   free(ux->u);
   tbk_buf_free(&ux->paths);
-  free(ux->values);
+  free(ux->fixed);
+  free(ux->ones);
+  free(ux->row);
   free(ux->sp_col);
   free(ux->sort_tmp);
   free(ux->need);
@@ -190,14 +201,50 @@ tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tb
   return nomem ? TBK_ERR_NOMEM : TBK_OK;
 }
 
-const double *tbk_units_values(const tbk_units *ux, size_t i) {
-  return i < ux->n ? ux->values + i * ux->dim : NULL;
+const double *tbk_units_values(const tbk_units *cux, size_t i) {
+  if (i >= cux->n) return NULL;
+  /* The row is a cache of what the unit's fixed and sparse columns
+   * determine: the extractor itself is never const (tbk_units_new). */
+  tbk_units *ux = (tbk_units *)cux;
+  if (ux->row_unit != i) {
+    memset(ux->row, 0, ux->dim * sizeof *ux->row);
+    memcpy(ux->row, ux->fixed + i * UX_FIXED_COUNT, UX_FIXED_COUNT * sizeof *ux->row);
+    const uint32_t *cols;
+    size_t n = tbk_units_sparse(ux, i, &cols);
+    for (size_t k = 0; k < n; k++) ux->row[cols[k]] = 1;
+    ux->row_unit = i;
+  }
+  return ux->row;
+}
+
+const double *tbk_units_fixed(const tbk_units *ux, size_t i) {
+  return i < ux->n ? ux->fixed + i * UX_FIXED_COUNT : NULL;
+}
+
+size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals) {
+  if (i >= ux->n || i >= ux->sp_rows) {
+    *cols = NULL;
+    if (vals) *vals = NULL;
+    return 0;
+  }
+  *cols = ux->sp_col + ux->sp_off[i];
+  if (vals) *vals = ux->ones;
+  return ux->sp_off[i + 1] - ux->sp_off[i];
 }
 
 size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols) {
-  if (i >= ux->n || i >= ux->sp_rows) { *cols = NULL; return 0; }
-  *cols = ux->sp_col + ux->sp_off[i];
-  return ux->sp_off[i + 1] - ux->sp_off[i];
+  return tbk_units_sparse_values(ux, i, cols, NULL);
+}
+
+int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
+  const uint32_t *cols;
+  size_t n = tbk_units_sparse(ux, i, &cols), lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (cols[mid] < col) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && cols[lo] == col;
 }
 
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
@@ -214,9 +261,15 @@ int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_bu
     for (size_t k = ux->w_off[i]; k < ux->w_off[i + 1]; k++)
       if (tbk_buf_printf(out, " %u:%u", ux->w_idx[k], ux->w_cnt[k])) return -1;
   } else {
-    const double *v = ux->values + i * ux->dim;
-    for (size_t j = 0; j < ux->dim; j++)
+    /* every nonzero value: the fixed columns, then the sparse ones (all
+     * past them, ascending, all 1) */
+    const double *v = ux->fixed + i * UX_FIXED_COUNT;
+    for (size_t j = 0; j < UX_FIXED_COUNT; j++)
       if (v[j] != 0 && tbk_buf_printf(out, " %zu:%.9g", j + 1, v[j])) return -1;
+    const uint32_t *cols;
+    size_t n = tbk_units_sparse(ux, i, &cols);
+    for (size_t k = 0; k < n; k++)
+      if (tbk_buf_printf(out, " %zu:%.9g", (size_t)cols[k] + 1, 1.0)) return -1;
   }
   return tbk_buf_append(out, "\n", 1);
 }
@@ -333,6 +386,8 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
   ux->paths_ready = 0;
+  ux->sp_rows = 0; /* the features are the last page's until tbk_units_page */
+  ux->row_unit = SIZE_MAX;
   if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(ux->nd, 0, p->n_nodes * sizeof *ux->nd);
@@ -752,17 +807,14 @@ typedef struct unit_pass {
   uint32_t first_h1;
 } unit_pass;
 
-/* The buffers sized for the page, and the rows zeroed: the last page's
- * sparse columns go back to 0 (the rest of its rows past the fixed
- * features already is) before values may move. */
+/* The buffers sized for the page, and the fixed features zeroed. */
 static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
-  size_t nn = up->nn, nu = up->nu, dim = up->dim, words_per = up->words_per;
-  for (size_t i = 0; i < ux->sp_rows; i++)
-    for (size_t k = ux->sp_off[i]; k < ux->sp_off[i + 1]; k++) ux->values[i * dim + ux->sp_col[k]] = 0;
+  size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
   ux->sp_rows = 0;
   ux->n_sp = 0;
-  int bad = tbk_grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
+  ux->row_unit = SIZE_MAX;
+  int bad = tbk_grow((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
             tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
             tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
   bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
@@ -770,10 +822,7 @@ static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
         tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
         tbk_grow((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (ux->clean_rows > ux->cap_values / dim) ux->clean_rows = ux->cap_values / dim;
-  for (size_t i = 0; i < nu; i++)
-    memset(ux->values + i * dim, 0, (i < ux->clean_rows ? UX_FIXED_COUNT : dim) * sizeof *ux->values);
-  if (nu > ux->clean_rows) ux->clean_rows = nu;
+  memset(ux->fixed, 0, nu * UX_FIXED_COUNT * sizeof *ux->fixed);
   ux->sp_off[0] = 0;
   return TBK_OK;
 }
@@ -924,12 +973,12 @@ static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v)
   v[UX_ANCHORS] = anchors;
 }
 
-/* Markup context: the binary columns, in column order, kept as the row's
- * sparse list too (prepare_rows clears them for the next page). */
+/* Markup context: the binary columns, in column order, as the unit's
+ * sparse list. */
 static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error *err) {
   tbk_units *ux = up->ux;
   const tbk_page *p = up->p;
-  const tbk_unit_rec *u = &ux->u[i];
+  tbk_unit_rec *u = &ux->u[i];
   size_t words_per = up->words_per;
   if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + up->sp_max, sizeof *ux->sp_col))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -940,6 +989,7 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
   uint32_t fl = ux->nd[u->elem].anc_flags;
   /* inline elements around the unit's text count too (a, strong, time) */
   for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
+  u->anc_flags = fl;
   for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
   v[UX_HEADING] = (fl >> UA_HEADING) & 1;
   const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
@@ -949,7 +999,6 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
     for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
   for (size_t w = 0; w < words_per; w++)
     for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
-  for (const uint32_t *q = sp0; q < sp; q++) v[*q] = 1;
   ux->n_sp += (size_t)(sp - sp0);
   ux->sp_off[i + 1] = ux->n_sp;
   ux->sp_rows = i + 1;
@@ -991,7 +1040,7 @@ static tbk_status unit_own_cols(unit_pass *up, tbk_error *err) {
   up->dens = ux->scratch + nu;
   for (size_t i = 0; i < nu; i++) {
     tbk_unit_rec *u = &ux->u[i];
-    double *v = ux->values + i * up->dim;
+    double *v = ux->fixed + i * UX_FIXED_COUNT;
     ux->w_off[i] = ux->n_w;
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
@@ -1022,7 +1071,7 @@ static void best_element(unit_pass *up) {
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     if (u->chars < 25 || u->anchor_chars * 2 > u->chars) continue;
-    double s = 1 + ux->values[i * up->dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
+    double s = 1 + ux->fixed[i * UX_FIXED_COUNT + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
     uint32_t a = p->nodes[u->elem].parent;
     for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
       ux->nd[a].score += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
@@ -1164,7 +1213,7 @@ static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
   v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
   v[UX_SPAN_SHARE] = up->page_chars ? up->span_chars / up->page_chars : 0;
   v[UX_FIRST_H1] = up->first_h1 == i;
-  v[UX_HEADING_BEFORE] = i > 0 && ux->values[(i - 1) * up->dim + UX_HEADING] > 0;
+  v[UX_HEADING_BEFORE] = i > 0 && ux->fixed[(i - 1) * UX_FIXED_COUNT + UX_HEADING] > 0;
   v[UX_HEADING_THEN_TEXT] = v[UX_HEADING] > 0 && i + 1 < nu && ux->u[i + 1].words >= 15;
 }
 
@@ -1216,7 +1265,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   if (st) return st;
   unit_pass up = {.ux = ux, .p = p, .block_p = block_p, .fx = fx, .nn = p->n_nodes, .nu = ux->n, .dim = ux->dim};
   up.words_per = (ux->attr_width + 63) / 64;
-  up.sp_max = 1 + UA_COUNT + 2 * (size_t)up.words_per * 64; /* per unit */
+  up.sp_max = ux->sp_max;
   if ((st = prepare_rows(&up, err))) return st;
   node_stats(&up);
   if ((st = title_and_words(&up, err)) || (st = unit_own_cols(&up, err))) return st;
@@ -1226,7 +1275,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   size_t nu = up.nu;
   double page_link = up.page_chars ? (double)up.page_anchor / up.page_chars : 0;
   for (size_t i = 0; i < nu; i++) {
-    double *v = ux->values + i * up.dim;
+    double *v = ux->fixed + i * UX_FIXED_COUNT;
     v[UX_PAGE_UNITS] = (double)nu;
     v[UX_PAGE_WORDS] = (double)up.page_words;
     v[UX_PAGE_LINK_RATIO] = page_link;
