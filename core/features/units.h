@@ -126,9 +126,14 @@ typedef struct tbk_unit_node {
   uint32_t anc_flags;           /* UA_* of the element and its ancestors */
   uint32_t chars, anchor;       /* visible and linked characters below */
   uint32_t units, words;        /* units and words below */
-  uint32_t path_off, path_len;  /* locator in node_paths (off + 1; 0 = none) */
   double score;                 /* Readability score */
 } tbk_unit_node;
+
+/* An element on the path of the last unit tbk_units_paths wrote. */
+typedef struct tbk_path_step {
+  uint32_t node;
+  size_t len; /* bytes of that unit's path through this element's step */
+} tbk_path_step;
 
 /* One leaf text unit: consecutive text runs that share their line element
  * (the nearest ancestor that breaks a visual line), trimmed. */
@@ -189,7 +194,7 @@ struct tbk_units {
 
   /* scratch (owned) */
   tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
-  tbk_buf node_paths;                      /* element locators, see unit_path */
+  struct tbk_path_step *path_stk; size_t cap_path_stk; /* see tbk_units_paths */
   uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
   uint64_t *anc_bits; size_t cap_anc;
   unsigned char *need; size_t cap_need;   /* per node: its bits are read */
