@@ -381,13 +381,21 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
   return 0;
 }
 
+/* tbk_grow to exactly need: for arrays sized once per page. */
+static int grow_exact(void *pp, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  if (tbk_resize(pp, need, size)) return -1;
+  *cap = need;
+  return 0;
+}
+
 tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
   ux->paths_ready = 0;
   ux->sp_rows = 0; /* the features are the last page's until tbk_units_page */
   ux->row_unit = SIZE_MAX;
-  if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
+  if (grow_exact((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Parents come before children, so one pass in document order; the
    * rest of each entry starts at 0 here, not by a memset of the array. */
@@ -807,20 +815,22 @@ typedef struct unit_pass {
 } unit_pass;
 
 /* The buffers sized for the page (unit_own_cols zeroes each unit's
- * fixed features as it comes to it). */
+ * fixed features as it comes to it). They are sized once per page, so to
+ * what the page needs: the power of two tbk_grow would round to is up to
+ * twice that, and the largest page's rows set the peak. */
 static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
   size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
   ux->sp_rows = 0;
   ux->n_sp = 0;
   ux->row_unit = SIZE_MAX;
-  int bad = tbk_grow((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
-            tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
-            tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
-  bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
-        tbk_grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
-        tbk_grow((void **)&ux->need, &ux->cap_need, nn + 1, 1);
+  int bad = grow_exact((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
+            grow_exact((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
+            grow_exact((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
+  bad = bad || grow_exact((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
+        grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
+        grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
+        grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   ux->sp_off[0] = 0;
   return TBK_OK;
@@ -1260,6 +1270,33 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
   }
 }
 
+/* Scratch a large page may give back once its rows are made (bytes). */
+#define UX_SCRATCH_KEEP ((size_t)1 << 20)
+
+/* The per-node class/id bits, the per-unit scratch and the word table are
+ * dead once the rows are made. A page whose scratch is larger than
+ * UX_SCRATCH_KEEP gives it back, so that its decision and rendering (where
+ * tbk-predict's peak is) do not carry it; smaller ones keep it for the
+ * next page, which then allocates nothing. */
+static void release_scratch(tbk_units *ux) {
+  size_t bytes = (ux->cap_bits + ux->cap_anc) * sizeof *ux->self_bits + ux->cap_need +
+                 ux->cap_scratch * sizeof *ux->scratch + ux->cap_voc * sizeof *ux->voc +
+                 ux->cap_sort_tmp * sizeof *ux->sort_tmp;
+  if (bytes <= UX_SCRATCH_KEEP) return;
+  free(ux->self_bits);
+  free(ux->anc_bits);
+  free(ux->need);
+  free(ux->scratch);
+  free(ux->voc);
+  free(ux->sort_tmp);
+  ux->self_bits = ux->anc_bits = NULL;
+  ux->need = NULL;
+  ux->scratch = NULL;
+  ux->voc = NULL;
+  ux->sort_tmp = NULL;
+  ux->cap_bits = ux->cap_anc = ux->cap_need = ux->cap_scratch = ux->cap_voc = ux->cap_sort_tmp = 0;
+}
+
 tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
                                tbk_error *err) {
   pthread_once(&sc_once, sc_init);
@@ -1285,6 +1322,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     unit_rank_cols(&up, i, v);
     unit_neighbour_cols(&up, i, v);
   }
+  release_scratch(ux);
   return tbk_units_body_markup(ux, p, err);
 }
 
