@@ -217,10 +217,6 @@ const double *tbk_units_values(const tbk_units *cux, size_t i) {
   return ux->row;
 }
 
-const double *tbk_units_fixed(const tbk_units *ux, size_t i) {
-  return i < ux->n ? ux->fixed + i * UX_FIXED_COUNT : NULL;
-}
-
 size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals) {
   if (i >= ux->n || i >= ux->sp_rows) {
     *cols = NULL;
@@ -236,16 +232,6 @@ size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols) {
   return tbk_units_sparse_values(ux, i, cols, NULL);
 }
 
-int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
-  const uint32_t *cols;
-  size_t n = tbk_units_sparse(ux, i, &cols), lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (cols[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && cols[lo] == col;
-}
 
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
   if (i >= ux->n) { *idx = *cnt = NULL; return 0; }

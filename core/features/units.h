@@ -241,8 +241,11 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
  * tbk_units_page (tests and tools; scoring reads fixed + sparse). */
 const double *tbk_units_values(const tbk_units *ux, size_t i);
 /* Unit i's UX_FIXED_COUNT fixed features (the start of its dense vector),
- * borrowed until the next tbk_units_page. */
-const double *tbk_units_fixed(const tbk_units *ux, size_t i);
+ * borrowed until the next tbk_units_page. Inline, as the content
+ * decision reads them unit by unit. */
+static inline const double *tbk_units_fixed(const tbk_units *ux, size_t i) {
+  return i < ux->n ? ux->fixed + i * UX_FIXED_COUNT : NULL;
+}
 /* The columns of unit i past the UX_FIXED_COUNT fixed features that are
  * nonzero (all binary), ascending: with the fixed features, every nonzero
  * value of tbk_units_values' row. vals (may be NULL) gets their values,
@@ -250,7 +253,17 @@ const double *tbk_units_fixed(const tbk_units *ux, size_t i);
 size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols);
 size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals);
 /* Whether column col (past the fixed features) of unit i is 1. */
-int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col);
+static inline int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
+  if (i >= ux->n || i >= ux->sp_rows) return 0;
+  const uint32_t *cols = ux->sp_col + ux->sp_off[i];
+  size_t n = ux->sp_off[i + 1] - ux->sp_off[i], lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (cols[mid] < col) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && cols[lo] == col;
+}
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
                        const uint32_t **cnt);
 /* Append unit i as a svmlight line (words = 0) or its words line (1), in
