@@ -152,6 +152,47 @@ static void test_gold(tbk_units *ux, const tbk_page *p) {
   free(share);
 }
 
+/* Links that cut words ("un<a>der</a>water", "caf<a>é</a>s"): the
+ * template features' pieces end there, so the units tokenize those words
+ * themselves and take the rest from the template features' pass; every
+ * unit comes out as the units tokenizing all of their text make it. */
+static void test_shared_tokens(void) {
+  static const char cut[] =
+      "<html><head><title>Cut words</title></head><body><div><p>Sell<a href=\"/a\">ing</a> old books in "
+      "caf\xc3\xa9s and un<a href=\"/b\">der</a>water stalls, the <b>bo</b>ok<a href=\"/c\">shop</a>s say. "
+      "Then caf<a href=\"/d\">\xc3\xa9</a>s na\xc3\xafve<a href=\"/e\">ly</a> sell <a href=\"/f\">more</a> "
+      "books than ever.</p><p>A plain paragraph of plain words.</p><ul><li>x<a href=\"/g\">y</a>z</li></ul>"
+      "</div></body></html>";
+  tbk_page *p = NULL;
+  tbk_features *fx = NULL;
+  tbk_units *a = NULL, *b = NULL;
+  CHECK_INT(tbk_page_parse(cut, sizeof cut - 1, NULL, &p, NULL), TBK_OK);
+  CHECK_INT(tbk_features_new(NULL, &fx, NULL), TBK_OK);
+  CHECK_INT(tbk_units_new(NULL, &a, NULL), TBK_OK);
+  CHECK_INT(tbk_units_new(NULL, &b, NULL), TBK_OK);
+  if (!p || !fx || !a || !b) return;
+  CHECK_INT(tbk_features_page(fx, p, NULL), TBK_OK);
+  CHECK_INT(tbk_units_page_with(a, p, NULL, fx, NULL), TBK_OK);
+  CHECK_INT(tbk_units_page(b, p, NULL, NULL), TBK_OK);
+  size_t n = tbk_units_count(a);
+  CHECK_INT(n, tbk_units_count(b));
+  CHECK(n >= 3);
+  for (size_t i = 0; i < n && i < tbk_units_count(b); i++) {
+    const uint32_t *ia, *ca, *ib, *cb;
+    size_t na = tbk_units_words(a, i, &ia, &ca), nb = tbk_units_words(b, i, &ib, &cb);
+    CHECK_INT(na, nb);
+    CHECK(na == nb && memcmp(ia, ib, na * sizeof *ia) == 0 && memcmp(ca, cb, na * sizeof *ca) == 0);
+    CHECK(memcmp(tbk_units_fixed(a, i), tbk_units_fixed(b, i), UX_FIXED_COUNT * sizeof(double)) == 0);
+  }
+  /* "underwater", "bookshops", "naïvely" are one word each: 19 */
+  size_t first = find_unit(a, p, "Selling");
+  CHECK(first < n && feat(a, first, "u.words") == 19);
+  tbk_units_free(a);
+  tbk_units_free(b);
+  tbk_features_free(fx);
+  tbk_page_free(p);
+}
+
 /* A dataset of the units of a few synthetic pages: labels from a gold. */
 static tbk_dataset *unit_dataset(tbk_units *ux) {
   tbk_dataset *ds = NULL;
@@ -401,6 +442,7 @@ int main(void) {
   test_gold(ux, p);
   test_two_stage(ux);
   test_context_pass(ux);
+  test_shared_tokens();
   tbk_page_free(p);
   tbk_units_free(ux);
   return check_report();
