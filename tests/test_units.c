@@ -187,6 +187,18 @@ static void test_shared_tokens(void) {
   /* "underwater", "bookshops", "naïvely" are one word each: 19 */
   size_t first = find_unit(a, p, "Selling");
   CHECK(first < n && feat(a, first, "u.words") == 19);
+  /* its words line (more than 16 words: folded through the bitmap of
+   * buckets): ascending, "books" and "cafés" counted twice */
+  const uint32_t *wi, *wc;
+  size_t nw = first < n ? tbk_units_words(a, first, &wi, &wc) : 0, sum = 0, twice = 0;
+  for (size_t k = 0; k < nw; k++) {
+    sum += wc[k];
+    twice += wc[k] == 2;
+    CHECK(k == 0 || wi[k - 1] < wi[k]);
+  }
+  CHECK_INT(nw, 17);
+  CHECK_INT(sum, 19);
+  CHECK_INT(twice, 2);
   tbk_units_free(a);
   tbk_units_free(b);
   tbk_features_free(fx);

@@ -134,6 +134,15 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
                       ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
                       : tbk_tokenizer_new(&ux->tok, err);
   if (st == TBK_OK) st = build_schema(ux, err);
+  if (st == TBK_OK && ux->opt.word_dims < UX_FOLD_MAX_DIMS) {
+    /* buckets 1..word_dims; the bitmap's words, and the summary's */
+    size_t nb = (size_t)ux->opt.word_dims + 1, nw = (nb + 63) / 64;
+    ux->n_fold_sum = (nw + 63) / 64;
+    ux->fold_cnt = calloc(nb, sizeof *ux->fold_cnt);
+    ux->fold_bits = calloc(nw, sizeof *ux->fold_bits);
+    ux->fold_sum = calloc(ux->n_fold_sum, sizeof *ux->fold_sum);
+    if (!ux->fold_cnt || !ux->fold_bits || !ux->fold_sum) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   if (st == TBK_OK) {
     /* per unit: its line tag, its ancestor flags, near and anc class/id bits */
     ux->sp_max = 1 + UA_COUNT + 2 * ((ux->attr_width + 63) / 64) * 64;
@@ -161,6 +170,9 @@ void tbk_units_free(tbk_units *ux) {
   free(ux->row);
   free(ux->sp_col);
   free(ux->sort_tmp);
+  free(ux->fold_cnt);
+  free(ux->fold_bits);
+  free(ux->fold_sum);
   free(ux->need);
   free(ux->sp_off);
   free(ux->w_off);
@@ -570,11 +582,47 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp) {
   }
 }
 
+/* fold_words for a unit of more than UX_FOLD_SORT words: every index
+ * counted in a table of the word buckets, its bit set in a bitmap of them
+ * (and its word's bit in a summary of the bitmap), then the set bits read
+ * in ascending order, which leaves table, bitmap and summary zero again.
+ * Linear in the unit's words where the sort was not (an insertion sort,
+ * or a radix sort's passes over 256 counters). */
+static void fold_bitmap(tbk_units *ux, uint32_t *idx, uint32_t *cnt, size_t n, size_t from) {
+  uint32_t *tab = ux->fold_cnt;
+  uint64_t *bits = ux->fold_bits, *sum = ux->fold_sum;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t b = idx[i];
+    if (tab[b]++) continue;
+    bits[b >> 6] |= 1ULL << (b & 63);
+    sum[b >> 12] |= 1ULL << (b >> 6 & 63);
+  }
+  size_t k = 0;
+  for (size_t s = 0; s < ux->n_fold_sum; s++) {
+    for (uint64_t sm = sum[s]; sm; sm &= sm - 1) {
+      size_t w = s * 64 + (size_t)__builtin_ctzll(sm);
+      for (uint64_t bm = bits[w]; bm; bm &= bm - 1) {
+        uint32_t b = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bm));
+        idx[k] = b;
+        cnt[k++] = tab[b];
+        tab[b] = 0;
+      }
+      bits[w] = 0;
+    }
+    sum[s] = 0;
+  }
+  ux->n_w = from + k;
+}
+
 /* Sort a unit's word indices and fold them to (index, count) pairs in
  * place (w_cnt holds at least n_w entries). */
 static void fold_words(tbk_units *ux, size_t from) {
   size_t n = ux->n_w - from;
   uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
+  if (n > UX_FOLD_SORT && ux->fold_cnt) {
+    fold_bitmap(ux, idx, cnt, n, from);
+    return;
+  }
   int tmp_ok = n <= 48 || !tbk_grow((void **)&ux->sort_tmp, &ux->cap_sort_tmp, n, sizeof *ux->sort_tmp);
   sort_u32(idx, n, tmp_ok && n > 48 ? ux->sort_tmp : NULL);
   size_t k = 0;

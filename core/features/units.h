@@ -119,6 +119,11 @@ enum {
  * vocabulary first (same order), then words that tell page-specific
  * boilerplate (captions, bylines, teasers, sharing) from the article. */
 #define UX_VOCAB_MAX 128
+/* Units of more words than this fold them through a bitmap of the word
+ * buckets, when there are fewer than UX_FOLD_MAX_DIMS buckets (a table of
+ * 4 bytes a bucket); fewer words are sorted in place. */
+#define UX_FOLD_SORT 16
+#define UX_FOLD_MAX_DIMS (1u << 16)
 
 /* What the units' features need per element of the page. */
 typedef struct tbk_unit_node {
@@ -201,6 +206,9 @@ struct tbk_units {
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;
   uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
+  /* fold_bitmap's table, bitmap and summary of the word buckets (zero
+   * between units; NULL for word_dims of UX_FOLD_MAX_DIMS and more) */
+  uint32_t *fold_cnt; uint64_t *fold_bits, *fold_sum; size_t n_fold_sum;
   struct unit_word *voc; size_t cap_voc;  /* per word of the template
                                              features' page vocabulary */
 };
