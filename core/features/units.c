@@ -447,6 +447,14 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
 
 /* ------------------------------------------------------------- features */
 
+/* Index of the title token of hash h (title_and_words' table), -1 = none:
+ * every token of the page is looked up, the title has up to 64. */
+static int title_index(const tbk_units *ux, uint64_t h) {
+  for (size_t s = h & (UX_TITLE_SLOTS - 1); ux->title_k[s]; s = (s + 1) & (UX_TITLE_SLOTS - 1))
+    if (ux->title_slot[s] == h) return ux->title_k[s] - 1;
+  return -1;
+}
+
 typedef struct tok_ctx {
   tbk_units *ux;
   size_t unit;
@@ -465,12 +473,11 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   c->words++;
   c->word_cps += cps;
   c->stops += is_stop(h);
-  for (size_t k = 0; k < ux->n_title; k++)
-    if (ux->title_h[k] == h) {
-      c->title_hits++;
-      if (k < 64) c->title_seen |= 1ULL << k;
-      break;
-    }
+  int k = title_index(ux, h);
+  if (k >= 0) {
+    c->title_hits++;
+    c->title_seen |= 1ULL << k;
+  }
   c->line_len += (long)cps + 1;
   if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
   else c->line_words++;
@@ -925,6 +932,13 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
   ux->n_title = 0;
   if (ux->title[0]) tbk_tokenize_valid(ux->tok, ux->title, strlen(ux->title), on_title_token, &tc);
   if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(ux->title_k, 0, sizeof ux->title_k);
+  for (size_t k = 0; k < ux->n_title; k++) {
+    size_t slot = ux->title_h[k] & (UX_TITLE_SLOTS - 1);
+    while (ux->title_k[slot]) slot = (slot + 1) & (UX_TITLE_SLOTS - 1);
+    ux->title_slot[slot] = ux->title_h[k];
+    ux->title_k[slot] = (uint8_t)(k + 1);
+  }
   const tbk_features *fx = up->fx;
   if (fx && (fx->tok_text != up->p->text.data || fx->tok_len != up->p->text.len)) fx = up->fx = NULL; /* another page's */
   if (!fx) return TBK_OK;
@@ -936,8 +950,7 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
     w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
     w->stop = (uint8_t)is_stop(h);
     w->title = -1;
-    for (size_t k = 0; k < ux->n_title; k++)
-      if (ux->title_h[k] == h) { w->title = (int16_t)k; break; }
+    w->title = (int16_t)title_index(ux, h);
   }
   return TBK_OK;
 }

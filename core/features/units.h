@@ -123,6 +123,8 @@ enum {
  * buckets, when there are fewer than UX_FOLD_MAX_DIMS buckets (a table of
  * 4 bytes a bucket); fewer words are sorted in place. */
 #define UX_FOLD_SORT 16
+/* Slots of the table of the title's tokens (at most 64: half full). */
+#define UX_TITLE_SLOTS 128
 #define UX_FOLD_MAX_DIMS (1u << 16)
 
 /* What the units' features need per element of the page. */
@@ -204,7 +206,9 @@ struct tbk_units {
   uint64_t *anc_bits; size_t cap_anc;
   unsigned char *need; size_t cap_need;   /* per node: its bits are read */
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
-  uint64_t *title_h; size_t n_title;
+  uint64_t *title_h; size_t n_title;       /* up to 64 distinct */
+  uint64_t title_slot[UX_TITLE_SLOTS];     /* title_h by hash ... */
+  uint8_t title_k[UX_TITLE_SLOTS];         /* ... and its index + 1, 0 = empty */
   uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
   /* fold_bitmap's table, bitmap and summary of the word buckets (zero
    * between units; NULL for word_dims of UX_FOLD_MAX_DIMS and more) */
