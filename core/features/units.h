@@ -264,17 +264,15 @@ static inline const double *tbk_units_fixed(const tbk_units *ux, size_t i) {
  * all 1. */
 size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols);
 size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals);
-/* Whether column col (past the fixed features) of unit i is 1. */
+/* Whether column col (past the fixed features) of unit i is 1. Searched
+ * from the end: the content decision asks for an ancestor class/id word,
+ * the last scope of the list, past which a unit has few columns. */
 static inline int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
   if (i >= ux->n || i >= ux->sp_rows) return 0;
   const uint32_t *cols = ux->sp_col + ux->sp_off[i];
-  size_t n = ux->sp_off[i + 1] - ux->sp_off[i], lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (cols[mid] < col) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && cols[lo] == col;
+  size_t k = ux->sp_off[i + 1] - ux->sp_off[i];
+  while (k && cols[k - 1] > col) k--;
+  return k && cols[k - 1] == col;
 }
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
                        const uint32_t **cnt);
