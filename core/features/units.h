@@ -14,7 +14,7 @@
 
 /* The fixed unit features, in schema order: X(id, name, kind). */
 /* Units a page may have: every unit carries its fixed features and its
- * nonzero columns (under 1 KB), so a page of a million one-word
+ * nonzero columns (about 1 KB at most), so a page of a million one-word
  * paragraphs would take a GB and tens of seconds; the largest real page
  * of the shared sets has 15,266 (a Python changelog index). */
 #define TBK_UNITS_MAX 100000
