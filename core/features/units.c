@@ -1294,7 +1294,26 @@ static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
 }
 
 /* The units around: two on each side, a window of seven, the siblings. */
-static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
+/* Words, characters and linked characters of the units i-3..i+3: slid
+ * along the page a unit at a time (integer sums, so the same values as
+ * adding the seven up, in a fixed number of steps per unit). */
+typedef struct unit_window {
+  uint64_t words, chars, anchor;
+} unit_window;
+
+static void window_add(unit_window *w, const tbk_unit_rec *u) {
+  w->words += u->words;
+  w->chars += u->chars;
+  w->anchor += u->anchor_chars;
+}
+
+static void window_drop(unit_window *w, const tbk_unit_rec *u) {
+  w->words -= u->words;
+  w->chars -= u->chars;
+  w->anchor -= u->anchor_chars;
+}
+
+static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window *win, double *v) {
   const tbk_units *ux = up->ux;
   const tbk_page *p = up->p;
   const tbk_unit_rec *u = &ux->u[i];
@@ -1318,14 +1337,8 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
     v[UX_NEXT_TMPL] = up->tmpl_p[i + 1];
     v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
   }
-  double ww = 0, wc = 0, wa = 0;
-  for (size_t j = i >= 3 ? i - 3 : 0; j < nu && j <= i + 3; j++) {
-    ww += ux->u[j].words;
-    wc += ux->u[j].chars;
-    wa += ux->u[j].anchor_chars;
-  }
-  v[UX_WIN_WORDS] = ww;
-  v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
+  v[UX_WIN_WORDS] = (double)win->words;
+  v[UX_WIN_LINK] = win->chars > 0 ? (double)win->anchor / (double)win->chars : 0;
   uint32_t par = p->nodes[u->elem].parent;
   if (par != TBK_NONE) {
     v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
@@ -1377,6 +1390,8 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   subtree_units(&up);
   size_t nu = up.nu;
   double page_link = up.page_chars ? (double)up.page_anchor / up.page_chars : 0;
+  unit_window win = {0, 0, 0};
+  for (size_t j = 0; j < nu && j <= 3; j++) window_add(&win, &ux->u[j]);
   for (size_t i = 0; i < nu; i++) {
     double *v = ux->fixed + i * UX_FIXED_COUNT;
     v[UX_PAGE_UNITS] = (double)nu;
@@ -1384,7 +1399,9 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
     v[UX_PAGE_LINK_RATIO] = page_link;
     if (up.best != TBK_NONE) unit_best_cols(&up, &ux->u[i], v);
     unit_rank_cols(&up, i, v);
-    unit_neighbour_cols(&up, i, v);
+    unit_neighbour_cols(&up, i, &win, v);
+    if (i + 4 < nu) window_add(&win, &ux->u[i + 4]);
+    if (i >= 3) window_drop(&win, &ux->u[i - 3]);
   }
   release_scratch(ux);
   return tbk_units_body_markup(ux, p, err);
