@@ -3,6 +3,7 @@
  * once, their features see the structure of a hand-made page, gold labels
  * come out right, and a two-stage model survives a write/parse round trip
  * with its template stage untouched. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,59 @@ static void test_gold(tbk_units *ux, const tbk_page *p) {
   free(share);
 }
 
+/* Links that cut words ("un<a>der</a>water", "caf<a>é</a>s"): the
+ * template features' pieces end there, so the units tokenize those words
+ * themselves and take the rest from the template features' pass; every
+ * unit comes out as the units tokenizing all of their text make it. */
+static void test_shared_tokens(void) {
+  static const char cut[] =
+      "<html><head><title>Cut words</title></head><body><div><p>Sell<a href=\"/a\">ing</a> old books in "
+      "caf\xc3\xa9s and un<a href=\"/b\">der</a>water stalls, the <b>bo</b>ok<a href=\"/c\">shop</a>s say. "
+      "Then caf<a href=\"/d\">\xc3\xa9</a>s na\xc3\xafve<a href=\"/e\">ly</a> sell <a href=\"/f\">more</a> "
+      "books than ever.</p><p>A plain paragraph of plain words.</p><ul><li>x<a href=\"/g\">y</a>z</li></ul>"
+      "</div></body></html>";
+  tbk_page *p = NULL;
+  tbk_features *fx = NULL;
+  tbk_units *a = NULL, *b = NULL;
+  CHECK_INT(tbk_page_parse(cut, sizeof cut - 1, NULL, &p, NULL), TBK_OK);
+  CHECK_INT(tbk_features_new(NULL, &fx, NULL), TBK_OK);
+  CHECK_INT(tbk_units_new(NULL, &a, NULL), TBK_OK);
+  CHECK_INT(tbk_units_new(NULL, &b, NULL), TBK_OK);
+  if (!p || !fx || !a || !b) return;
+  CHECK_INT(tbk_features_page(fx, p, NULL), TBK_OK);
+  CHECK_INT(tbk_units_page_with(a, p, NULL, fx, NULL), TBK_OK);
+  CHECK_INT(tbk_units_page(b, p, NULL, NULL), TBK_OK);
+  size_t n = tbk_units_count(a);
+  CHECK_INT(n, tbk_units_count(b));
+  CHECK(n >= 3);
+  for (size_t i = 0; i < n && i < tbk_units_count(b); i++) {
+    const uint32_t *ia, *ca, *ib, *cb;
+    size_t na = tbk_units_words(a, i, &ia, &ca), nb = tbk_units_words(b, i, &ib, &cb);
+    CHECK_INT(na, nb);
+    CHECK(na == nb && memcmp(ia, ib, na * sizeof *ia) == 0 && memcmp(ca, cb, na * sizeof *ca) == 0);
+    CHECK(memcmp(tbk_units_fixed(a, i), tbk_units_fixed(b, i), UX_FIXED_COUNT * sizeof(double)) == 0);
+  }
+  /* "underwater", "bookshops", "naïvely" are one word each: 19 */
+  size_t first = find_unit(a, p, "Selling");
+  CHECK(first < n && feat(a, first, "u.words") == 19);
+  /* its words line (more than 16 words: folded through the bitmap of
+   * buckets): ascending, "books" and "cafés" counted twice */
+  const uint32_t *wi, *wc;
+  size_t nw = first < n ? tbk_units_words(a, first, &wi, &wc) : 0, sum = 0, twice = 0;
+  for (size_t k = 0; k < nw; k++) {
+    sum += wc[k];
+    twice += wc[k] == 2;
+    CHECK(k == 0 || wi[k - 1] < wi[k]);
+  }
+  CHECK_INT(nw, 17);
+  CHECK_INT(sum, 19);
+  CHECK_INT(twice, 2);
+  tbk_units_free(a);
+  tbk_units_free(b);
+  tbk_features_free(fx);
+  tbk_page_free(p);
+}
+
 /* A dataset of the units of a few synthetic pages: labels from a gold. */
 static tbk_dataset *unit_dataset(tbk_units *ux) {
   tbk_dataset *ds = NULL;
@@ -177,25 +231,28 @@ static tbk_dataset *unit_dataset(tbk_units *ux) {
   return ds;
 }
 
+/* The shipped model's template stage alone (it is two-stage already). */
+static tbk_model *template_model(void) {
+  tbk_model *tmpl = NULL;
+  tbk_error err = {0};
+  CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &tmpl, &err), TBK_OK);
+  if (!tmpl || !tbk_model_content(tmpl)) return tmpl;
+  tbk_buf t = {0};
+  tbk_model *base = NULL, *c = tmpl->content;
+  tmpl->content = NULL;
+  CHECK_INT(tbk_model_write(tmpl, &t, &err), TBK_OK);
+  tbk_model_free(c);
+  tbk_model_free(tmpl);
+  CHECK_INT(tbk_model_parse(t.data, t.len, &base, &err), TBK_OK);
+  tbk_buf_free(&t);
+  return base;
+}
+
 static void test_two_stage(tbk_units *ux) {
   tbk_model *tmpl = NULL, *content = NULL, *again = NULL;
   tbk_error err = {0};
-  CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &tmpl, &err), TBK_OK);
+  tmpl = template_model();
   if (!tmpl) return;
-  tbk_model *base = tmpl;
-  if (tbk_model_content(tmpl)) {
-    /* the shipped model is two-stage already: test on its template stage */
-    tbk_buf t = {0};
-    base = NULL;
-    tbk_model *c = tmpl->content;
-    tmpl->content = NULL;
-    CHECK_INT(tbk_model_write(tmpl, &t, &err), TBK_OK);
-    tbk_model_free(c);
-    tbk_model_free(tmpl);
-    CHECK_INT(tbk_model_parse(t.data, t.len, &base, &err), TBK_OK);
-    tbk_buf_free(&t);
-    tmpl = base;
-  }
   tbk_buf before = {0};
   CHECK_INT(tbk_model_write(tmpl, &before, &err), TBK_OK);
   tbk_dataset *ds = unit_dataset(ux);
@@ -297,6 +354,94 @@ static void test_two_stage(tbk_units *ux) {
   tbk_dataset_free(ds);
 }
 
+/* Model m's probability of a dense row x and its words, input by input
+ * as the encoder defines it: the reference the predictor's scoring of
+ * fixed features, sparse columns and context features must agree with. */
+static double dense_prob(const tbk_model *m, const double *x, const uint32_t *wi, const uint32_t *wc, size_t nw) {
+  double s = 0;
+  if (m->nb) {
+    tbk_term *t = malloc((nw ? nw : 1) * sizeof *t);
+    for (size_t k = 0; k < nw; k++) t[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
+    CHECK_INT(tbk_nb_score(m->nb, t, nw, &s, NULL), TBK_OK);
+    free(t);
+  }
+  double z = m->w[m->enc.ncols];
+  for (uint32_t j = 0; j + 1 < m->enc.nin; j++) z += tbk_encode_contrib(&m->enc, m->w, j, x[j]);
+  if (m->enc.nin) z += tbk_encode_contrib(&m->enc, m->w, m->enc.nin - 1, s);
+  return tbk_sigmoid(z);
+}
+
+/* A content stage with the contextual pass: the predictor scores the
+ * first pass on each unit's fixed features and sparse columns, and the
+ * second on those and the context features of the units with words; both
+ * give what the dense rows give. */
+static void test_context_pass(tbk_units *ux) {
+  tbk_error err = {0};
+  tbk_model *tmpl = template_model(), *cm = NULL;
+  if (!tmpl) return;
+  tbk_dataset *ds = unit_dataset(ux);
+  tbk_train_options opt;
+  tbk_train_options_init(&opt);
+  opt.cv_folds = 0;
+  opt.nb_folds = 2;
+  CHECK_INT(tbk_train_context(ds, &opt, 2, NULL, NULL, &cm, &err), TBK_OK);
+  if (!cm || !cm->context) {
+    CHECK(0);
+    tbk_model_free(tmpl);
+    tbk_dataset_free(ds);
+    return;
+  }
+  CHECK_INT(tbk_model_attach_content(tmpl, cm, &err), TBK_OK);
+  tbk_predictor *pr = NULL;
+  CHECK_INT(tbk_predictor_new(tmpl, &pr, &err), TBK_OK);
+  tbk_page_options po;
+  tbk_model_page_options(tmpl, &po);
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, &po, &p, &err), TBK_OK);
+  const double *b, *u;
+  CHECK_INT(tbk_predict_units(pr, p, &b, &u, &err), TBK_OK);
+  const tbk_units *pu = tbk_predictor_units(pr);
+  size_t n = tbk_units_count(pu), dim = tbk_units_dim(pu), m = 0, second = 0;
+  double *first = malloc(n * sizeof *first), *pw = malloc(n * sizeof *pw), *chars = malloc(n * sizeof *chars);
+  double *row = malloc((dim + TBK_CTX_DIM) * sizeof *row);
+  size_t *idx = malloc(n * sizeof *idx);
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t *wi, *wc;
+    size_t nw = tbk_units_words(pu, i, &wi, &wc);
+    const double *x = tbk_units_values(pu, i);
+    first[i] = dense_prob(cm, x, wi, wc, nw);
+    if (x[UX_WORDS] > 0) {
+      pw[m] = first[i];
+      chars[m] = x[UX_CHARS];
+      idx[m++] = i;
+    } else {
+      CHECK(fabs(u[i] - first[i]) < 1e-9); /* no words: the first pass stands */
+    }
+  }
+  CHECK(m >= 8);
+  for (size_t k = 0; k < m; k++) {
+    size_t i = idx[k];
+    const uint32_t *wi, *wc;
+    size_t nw = tbk_units_words(pu, i, &wi, &wc);
+    memcpy(row, tbk_units_values(pu, i), dim * sizeof *row);
+    tbk_context_features(pw, chars, m, k, row + dim);
+    double want = dense_prob(cm->context, row, wi, wc, nw);
+    CHECK(fabs(u[i] - want) < 1e-9);
+    second += fabs(want - first[i]) > 1e-6;
+  }
+  /* the second pass is not the first one again */
+  CHECK(second > 0);
+  free(first);
+  free(pw);
+  free(chars);
+  free(row);
+  free(idx);
+  tbk_page_free(p);
+  tbk_predictor_free(pr);
+  tbk_model_free(tmpl);
+  tbk_dataset_free(ds);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
@@ -308,6 +453,8 @@ int main(void) {
   test_features(ux, p);
   test_gold(ux, p);
   test_two_stage(ux);
+  test_context_pass(ux);
+  test_shared_tokens();
   tbk_page_free(p);
   tbk_units_free(ux);
   return check_report();

@@ -134,6 +134,24 @@ tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_erro
                       ? tbk_fail(err, TBK_ERR_ARG, "attr-dims or word-dims out of range")
                       : tbk_tokenizer_new(&ux->tok, err);
   if (st == TBK_OK) st = build_schema(ux, err);
+  if (st == TBK_OK && ux->opt.word_dims < UX_FOLD_MAX_DIMS) {
+    /* buckets 1..word_dims; the bitmap's words, and the summary's */
+    size_t nb = (size_t)ux->opt.word_dims + 1, nw = (nb + 63) / 64;
+    ux->n_fold_sum = (nw + 63) / 64;
+    ux->fold_cnt = calloc(nb, sizeof *ux->fold_cnt);
+    ux->fold_bits = calloc(nw, sizeof *ux->fold_bits);
+    ux->fold_sum = calloc(ux->n_fold_sum, sizeof *ux->fold_sum);
+    if (!ux->fold_cnt || !ux->fold_bits || !ux->fold_sum) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  if (st == TBK_OK) {
+    /* per unit: its line tag, its ancestor flags, near and anc class/id bits */
+    ux->sp_max = 1 + UA_COUNT + 2 * ((ux->attr_width + 63) / 64) * 64;
+    ux->ones = malloc(ux->sp_max * sizeof *ux->ones);
+    ux->row = malloc(ux->dim * sizeof *ux->row);
+    ux->row_unit = SIZE_MAX;
+    if (!ux->ones || !ux->row) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; st == TBK_OK && k < ux->sp_max; k++) ux->ones[k] = 1;
+  }
   if (st == TBK_OK) *out = ux;
   else tbk_units_free(ux);
   return st;
@@ -147,15 +165,20 @@ void tbk_units_free(tbk_units *ux) {
   tbk_buf_free(&ux->name_buf);
   free(ux->u);
   tbk_buf_free(&ux->paths);
-  free(ux->values);
+  free(ux->fixed);
+  free(ux->ones);
+  free(ux->row);
   free(ux->sp_col);
   free(ux->sort_tmp);
+  free(ux->fold_cnt);
+  free(ux->fold_bits);
+  free(ux->fold_sum);
   free(ux->need);
   free(ux->sp_off);
   free(ux->w_off);
   free(ux->w_idx);
   free(ux->w_cnt);
-  tbk_buf_free(&ux->node_paths);
+  free(ux->path_stk);
   free(ux->self_bits);
   free(ux->anc_bits);
   free(ux->nd);
@@ -190,15 +213,37 @@ tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tb
   return nomem ? TBK_ERR_NOMEM : TBK_OK;
 }
 
-const double *tbk_units_values(const tbk_units *ux, size_t i) {
-  return i < ux->n ? ux->values + i * ux->dim : NULL;
+const double *tbk_units_values(const tbk_units *cux, size_t i) {
+  if (i >= cux->n) return NULL;
+  /* The row is a cache of what the unit's fixed and sparse columns
+   * determine: the extractor itself is never const (tbk_units_new). */
+  tbk_units *ux = (tbk_units *)cux;
+  if (ux->row_unit != i) {
+    memset(ux->row, 0, ux->dim * sizeof *ux->row);
+    memcpy(ux->row, ux->fixed + i * UX_FIXED_COUNT, UX_FIXED_COUNT * sizeof *ux->row);
+    const uint32_t *cols;
+    size_t n = tbk_units_sparse(ux, i, &cols);
+    for (size_t k = 0; k < n; k++) ux->row[cols[k]] = 1;
+    ux->row_unit = i;
+  }
+  return ux->row;
+}
+
+size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals) {
+  if (i >= ux->n || i >= ux->sp_rows) {
+    *cols = NULL;
+    if (vals) *vals = NULL;
+    return 0;
+  }
+  *cols = ux->sp_col + ux->sp_off[i];
+  if (vals) *vals = ux->ones;
+  return ux->sp_off[i + 1] - ux->sp_off[i];
 }
 
 size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols) {
-  if (i >= ux->n || i >= ux->sp_rows) { *cols = NULL; return 0; }
-  *cols = ux->sp_col + ux->sp_off[i];
-  return ux->sp_off[i + 1] - ux->sp_off[i];
+  return tbk_units_sparse_values(ux, i, cols, NULL);
 }
+
 
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
   if (i >= ux->n) { *idx = *cnt = NULL; return 0; }
@@ -214,9 +259,15 @@ int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_bu
     for (size_t k = ux->w_off[i]; k < ux->w_off[i + 1]; k++)
       if (tbk_buf_printf(out, " %u:%u", ux->w_idx[k], ux->w_cnt[k])) return -1;
   } else {
-    const double *v = ux->values + i * ux->dim;
-    for (size_t j = 0; j < ux->dim; j++)
+    /* every nonzero value: the fixed columns, then the sparse ones (all
+     * past them, ascending, all 1) */
+    const double *v = ux->fixed + i * UX_FIXED_COUNT;
+    for (size_t j = 0; j < UX_FIXED_COUNT; j++)
       if (v[j] != 0 && tbk_buf_printf(out, " %zu:%.9g", j + 1, v[j])) return -1;
+    const uint32_t *cols;
+    size_t n = tbk_units_sparse(ux, i, &cols);
+    for (size_t k = 0; k < n; k++)
+      if (tbk_buf_printf(out, " %zu:%.9g", (size_t)cols[k] + 1, 1.0)) return -1;
   }
   return tbk_buf_append(out, "\n", 1);
 }
@@ -256,10 +307,7 @@ static uint32_t anc_flag_of(tbk_tag t) {
 }
 
 /* Locator of a unit: its line element's XPath-like path (same-name
- * siblings counted as XPath does) and "#k", the k-th unit of that element.
- * Element paths are built once per page and element, each from its
- * parent's (nd[i].path_off = offset + 1 into node_paths, 0 = not yet), so a
- * unit costs its own step, not one formatted step per ancestor. */
+ * siblings counted as XPath does) and "#k", the k-th unit of that element. */
 static int append_step(tbk_buf *b, const tbk_node *nd) {
   const char *name = tbk_node_name(nd);
   char num[16], *e = num + sizeof num, *d = e;
@@ -268,41 +316,6 @@ static int append_step(tbk_buf *b, const tbk_node *nd) {
   do *--d = (char)('0' + v % 10); while (v /= 10);
   *--d = '[';
   return tbk_buf_append(b, "/", 1) || tbk_buf_append(b, name, strlen(name)) || tbk_buf_append(b, d, (size_t)(e - d));
-}
-
-static int node_path(tbk_units *ux, const tbk_page *p, uint32_t elem) {
-  /* climb to the nearest ancestor whose path is known, then come down */
-  uint32_t chain[64];
-  for (;;) {
-    size_t n = 0;
-    uint32_t i = elem;
-    while (i != TBK_NONE && !ux->nd[i].path_off && n < 64) { chain[n++] = i; i = p->nodes[i].parent; }
-    while (n-- > 0) {
-      uint32_t c = chain[n], par = p->nodes[c].parent;
-      size_t start = ux->node_paths.len;
-      if (par != TBK_NONE) {
-        size_t po = ux->nd[par].path_off - 1, pl = ux->nd[par].path_len;
-        if (tbk_buf_reserve(&ux->node_paths, pl) ) return -1;
-        memcpy(ux->node_paths.data + ux->node_paths.len, ux->node_paths.data + po, pl);
-        ux->node_paths.len += pl;
-      }
-      if (append_step(&ux->node_paths, &p->nodes[c])) return -1;
-      ux->nd[c].path_off = (uint32_t)start + 1;
-      ux->nd[c].path_len = (uint32_t)(ux->node_paths.len - start);
-    }
-    if (ux->nd[elem].path_off) return 0;
-  }
-}
-
-static int unit_path(tbk_units *ux, const tbk_page *p, uint32_t elem, uint32_t ordinal, size_t *off) {
-  if (node_path(ux, p, elem)) return -1;
-  *off = ux->paths.len;
-  char num[16], *e = num + sizeof num, *d = e; /* "#<ordinal>" and the NUL */
-  *--d = '\0';
-  do *--d = (char)('0' + ordinal % 10); while (ordinal /= 10);
-  *--d = '#';
-  return tbk_buf_append(&ux->paths, ux->node_paths.data + ux->nd[elem].path_off - 1, ux->nd[elem].path_len) ||
-         tbk_buf_append(&ux->paths, d, (size_t)(e - d));
 }
 
 /* tbk_text_length, with the ASCII prefix (most text) counted eight bytes at
@@ -317,15 +330,60 @@ static size_t text_length(const char *s, size_t n) {
   return i == n ? n : i + tbk_text_length(s + i, n - i);
 }
 
+/* The units come in document order, so a unit's path shares with the
+ * previous one's the part down to their common ancestor: the elements of
+ * the previous path stay on a stack (ux->path_stk, with the length of the
+ * path through each), the new path copies the shared part and appends the
+ * steps below it. Each element's step is formatted once, and no element
+ * path is kept apart from the units' own. */
 int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
   if (cux->paths_ready) return 0;
   /* A cache of what the units already determine: the object itself is
    * never const (tbk_units_new), only the readers' view of it. */
   tbk_units *ux = (tbk_units *)cux;
   ux->paths.len = 0;
-  for (size_t i = 0; i < ux->n; i++)
-    if (unit_path(ux, p, ux->u[i].elem, ux->u[i].ordinal, &ux->u[i].path_off)) return -1;
+  size_t depth = 0, prev = 0; /* stack entries; the previous path's offset */
+  for (size_t i = 0; i < ux->n; i++) {
+    uint32_t e = ux->u[i].elem;
+    uint32_t top = TBK_NONE;
+    for (; depth; depth--) { /* down to e's nearest ancestor (or e) on the stack */
+      top = ux->path_stk[depth - 1].node;
+      if (top <= e && e < p->nodes[top].end) break;
+      top = TBK_NONE;
+    }
+    size_t k = 0;
+    for (uint32_t x = e; x != top; x = p->nodes[x].parent) k++;
+    if (tbk_grow((void **)&ux->path_stk, &ux->cap_path_stk, depth + k, sizeof *ux->path_stk)) return -1;
+    tbk_path_step *stk = ux->path_stk;
+    size_t j = depth + k;
+    for (uint32_t x = e; x != top; x = p->nodes[x].parent) stk[--j].node = x;
+    size_t start = ux->paths.len, shared = depth ? stk[depth - 1].len : 0;
+    if (tbk_buf_reserve(&ux->paths, shared)) return -1;
+    memmove(ux->paths.data + start, ux->paths.data + prev, shared);
+    ux->paths.len += shared;
+    for (j = depth; j < depth + k; j++) {
+      if (append_step(&ux->paths, &p->nodes[stk[j].node])) return -1;
+      stk[j].len = ux->paths.len - start;
+    }
+    depth += k;
+    char num[16], *end = num + sizeof num, *d = end; /* "#<ordinal>" and the NUL */
+    uint32_t ord = ux->u[i].ordinal;
+    *--d = '\0';
+    do *--d = (char)('0' + ord % 10); while (ord /= 10);
+    *--d = '#';
+    if (tbk_buf_append(&ux->paths, d, (size_t)(end - d))) return -1;
+    ux->u[i].path_off = start;
+    prev = start;
+  }
   ux->paths_ready = 1;
+  return 0;
+}
+
+/* tbk_grow to exactly need: for arrays sized once per page. */
+static int grow_exact(void *pp, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  if (tbk_resize(pp, need, size)) return -1;
+  *cap = need;
   return 0;
 }
 
@@ -333,14 +391,16 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
   ux->paths_ready = 0;
-  if (tbk_grow((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
+  ux->sp_rows = 0; /* the features are the last page's until tbk_units_page */
+  ux->row_unit = SIZE_MAX;
+  if (grow_exact((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(ux->nd, 0, p->n_nodes * sizeof *ux->nd);
-  ux->node_paths.len = 0;
-  /* Parents come before children, so one pass in document order. */
+  /* Parents come before children, so one pass in document order; the
+   * rest of each entry starts at 0 here, not by a memset of the array. */
   for (uint32_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *nd = &p->nodes[i];
-    ux->nd[i].line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
+    uint32_t line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
+    ux->nd[i] = (tbk_unit_node){.line = line};
   }
   uint32_t last_elem = TBK_NONE, last_ord = 0;
   for (uint32_t r = 0; r < p->n_runs;) {
@@ -387,6 +447,14 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
 
 /* ------------------------------------------------------------- features */
 
+/* Index of the title token of hash h (title_and_words' table), -1 = none:
+ * every token of the page is looked up, the title has up to 64. */
+static int title_index(const tbk_units *ux, uint64_t h) {
+  for (size_t s = h & (UX_TITLE_SLOTS - 1); ux->title_k[s]; s = (s + 1) & (UX_TITLE_SLOTS - 1))
+    if (ux->title_slot[s] == h) return ux->title_k[s] - 1;
+  return -1;
+}
+
 typedef struct tok_ctx {
   tbk_units *ux;
   size_t unit;
@@ -405,12 +473,11 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   c->words++;
   c->word_cps += cps;
   c->stops += is_stop(h);
-  for (size_t k = 0; k < ux->n_title; k++)
-    if (ux->title_h[k] == h) {
-      c->title_hits++;
-      if (k < 64) c->title_seen |= 1ULL << k;
-      break;
-    }
+  int k = title_index(ux, h);
+  if (k >= 0) {
+    c->title_hits++;
+    c->title_seen |= 1ULL << k;
+  }
   c->line_len += (long)cps + 1;
   if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
   else c->line_words++;
@@ -522,11 +589,47 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp) {
   }
 }
 
+/* fold_words for a unit of more than UX_FOLD_SORT words: every index
+ * counted in a table of the word buckets, its bit set in a bitmap of them
+ * (and its word's bit in a summary of the bitmap), then the set bits read
+ * in ascending order, which leaves table, bitmap and summary zero again.
+ * Linear in the unit's words where the sort was not (an insertion sort,
+ * or a radix sort's passes over 256 counters). */
+static void fold_bitmap(tbk_units *ux, uint32_t *idx, uint32_t *cnt, size_t n, size_t from) {
+  uint32_t *tab = ux->fold_cnt;
+  uint64_t *bits = ux->fold_bits, *sum = ux->fold_sum;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t b = idx[i];
+    if (tab[b]++) continue;
+    bits[b >> 6] |= 1ULL << (b & 63);
+    sum[b >> 12] |= 1ULL << (b >> 6 & 63);
+  }
+  size_t k = 0;
+  for (size_t s = 0; s < ux->n_fold_sum; s++) {
+    for (uint64_t sm = sum[s]; sm; sm &= sm - 1) {
+      size_t w = s * 64 + (size_t)__builtin_ctzll(sm);
+      for (uint64_t bm = bits[w]; bm; bm &= bm - 1) {
+        uint32_t b = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bm));
+        idx[k] = b;
+        cnt[k++] = tab[b];
+        tab[b] = 0;
+      }
+      bits[w] = 0;
+    }
+    sum[s] = 0;
+  }
+  ux->n_w = from + k;
+}
+
 /* Sort a unit's word indices and fold them to (index, count) pairs in
  * place (w_cnt holds at least n_w entries). */
 static void fold_words(tbk_units *ux, size_t from) {
   size_t n = ux->n_w - from;
   uint32_t *idx = ux->w_idx + from, *cnt = ux->w_cnt + from;
+  if (n > UX_FOLD_SORT && ux->fold_cnt) {
+    fold_bitmap(ux, idx, cnt, n, from);
+    return;
+  }
   int tmp_ok = n <= 48 || !tbk_grow((void **)&ux->sort_tmp, &ux->cap_sort_tmp, n, sizeof *ux->sort_tmp);
   sort_u32(idx, n, tmp_ok && n > 48 ? ux->sort_tmp : NULL);
   size_t k = 0;
@@ -752,28 +855,24 @@ typedef struct unit_pass {
   uint32_t first_h1;
 } unit_pass;
 
-/* The buffers sized for the page, and the rows zeroed: the last page's
- * sparse columns go back to 0 (the rest of its rows past the fixed
- * features already is) before values may move. */
+/* The buffers sized for the page (unit_own_cols zeroes each unit's
+ * fixed features as it comes to it). They are sized once per page, so to
+ * what the page needs: the power of two tbk_grow would round to is up to
+ * twice that, and the largest page's rows set the peak. */
 static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
-  size_t nn = up->nn, nu = up->nu, dim = up->dim, words_per = up->words_per;
-  for (size_t i = 0; i < ux->sp_rows; i++)
-    for (size_t k = ux->sp_off[i]; k < ux->sp_off[i + 1]; k++) ux->values[i * dim + ux->sp_col[k]] = 0;
+  size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
   ux->sp_rows = 0;
   ux->n_sp = 0;
-  int bad = tbk_grow((void **)&ux->values, &ux->cap_values, (nu ? nu : 1) * dim, sizeof *ux->values) ||
-            tbk_grow((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
-            tbk_grow((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
-  bad = bad || tbk_grow((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
-        tbk_grow((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        tbk_grow((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
-        tbk_grow((void **)&ux->need, &ux->cap_need, nn + 1, 1);
+  ux->row_unit = SIZE_MAX;
+  int bad = grow_exact((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
+            grow_exact((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
+            grow_exact((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
+  bad = bad || grow_exact((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
+        grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
+        grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
+        grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (ux->clean_rows > ux->cap_values / dim) ux->clean_rows = ux->cap_values / dim;
-  for (size_t i = 0; i < nu; i++)
-    memset(ux->values + i * dim, 0, (i < ux->clean_rows ? UX_FIXED_COUNT : dim) * sizeof *ux->values);
-  if (nu > ux->clean_rows) ux->clean_rows = nu;
   ux->sp_off[0] = 0;
   return TBK_OK;
 }
@@ -833,6 +932,13 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
   ux->n_title = 0;
   if (ux->title[0]) tbk_tokenize_valid(ux->tok, ux->title, strlen(ux->title), on_title_token, &tc);
   if (tc.fail) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  memset(ux->title_k, 0, sizeof ux->title_k);
+  for (size_t k = 0; k < ux->n_title; k++) {
+    size_t slot = ux->title_h[k] & (UX_TITLE_SLOTS - 1);
+    while (ux->title_k[slot]) slot = (slot + 1) & (UX_TITLE_SLOTS - 1);
+    ux->title_slot[slot] = ux->title_h[k];
+    ux->title_k[slot] = (uint8_t)(k + 1);
+  }
   const tbk_features *fx = up->fx;
   if (fx && (fx->tok_text != up->p->text.data || fx->tok_len != up->p->text.len)) fx = up->fx = NULL; /* another page's */
   if (!fx) return TBK_OK;
@@ -844,38 +950,54 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
     w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
     w->stop = (uint8_t)is_stop(h);
     w->title = -1;
-    for (size_t k = 0; k < ux->n_title; k++)
-      if (ux->title_h[k] == h) { w->title = (int16_t)k; break; }
+    w->title = (int16_t)title_index(ux, h);
   }
   return TBK_OK;
 }
 
-/* A unit's tokens: taken from the template features' pass when no cut of
- * it (the unit's ends, fx's piece bounds inside) can change them, else
- * tokenized here. Fails only for memory. */
+/* The tokens of text [a, z) of the page, tokenized here. */
+static void fresh_tokens(unit_pass *up, tok_ctx *c, size_t a, size_t z) {
+  const unsigned char *t = (const unsigned char *)up->p->text.data + a;
+  if (is_ascii(t, z - a)) tokenize_ascii(c, t, z - a);
+  else tbk_tokenize_hashed(up->ux->tok, (const char *)t, z - a, on_token, c);
+}
+
+/* A unit's tokens: taken from the template features' pass where no cut
+ * (the unit's ends, fx's piece bounds inside) can change them; around a
+ * bound that cuts a word (an inline element inside it), the word from
+ * the space before to the space after is tokenized here. A sixth of the
+ * units of debian_docs have such a bound, most of them one. Fails only
+ * for memory. */
 static int unit_tokens(unit_pass *up, const tbk_unit_rec *u, tok_ctx *c) {
   const tbk_features *fx = up->fx;
   const tbk_page *p = up->p;
-  const unsigned char *ut = (const unsigned char *)p->text.data + u->start;
-  int shared = 0;
-  if (fx) {
-    const char *text = p->text.data;
-    size_t len = p->text.len;
-    while (up->tok_k < fx->n_tok && fx->tok_pos[up->tok_k] < u->start) up->tok_k++;
-    while (up->bound_k < fx->n_bounds && fx->bounds[up->bound_k] <= u->start) up->bound_k++;
-    shared = cut_is_safe(text, len, u->start) && cut_is_safe(text, len, u->end);
-    for (size_t b = up->bound_k; shared && b < fx->n_bounds && fx->bounds[b] < u->end; b++)
-      shared = cut_is_safe(text, len, fx->bounds[b]);
-    if (shared) {
-      size_t k1 = up->tok_k;
-      while (k1 < fx->n_tok && fx->tok_pos[k1] < u->end) k1++;
-      add_shared_tokens(c, fx, up->tok_k, k1);
-      up->tok_k = k1;
-    }
+  const char *text = p->text.data;
+  size_t len = p->text.len;
+  if (!fx || !cut_is_safe(text, len, u->start) || !cut_is_safe(text, len, u->end)) {
+    fresh_tokens(up, c, u->start, u->end);
+    return c->fail;
   }
-  if (shared) {}
-  else if (is_ascii(ut, u->end - u->start)) tokenize_ascii(c, ut, u->end - u->start);
-  else tbk_tokenize_hashed(up->ux->tok, p->text.data + u->start, u->end - u->start, on_token, c);
+  while (up->tok_k < fx->n_tok && fx->tok_pos[up->tok_k] < u->start) up->tok_k++;
+  while (up->bound_k < fx->n_bounds && fx->bounds[up->bound_k] <= u->start) up->bound_k++;
+  /* pos: where fx's tokens are the unit's again (a safe cut), from k */
+  size_t pos = u->start, k = up->tok_k;
+  for (size_t b = up->bound_k; b < fx->n_bounds && fx->bounds[b] < u->end && !c->fail; b++) {
+    size_t cut = fx->bounds[b];
+    if (cut < pos || cut_is_safe(text, len, cut)) continue;
+    size_t a = cut, z = cut;
+    while (a > pos && text[a - 1] != ' ') a--;
+    while (z < u->end && text[z] != ' ') z++;
+    size_t k1 = k;
+    while (k1 < fx->n_tok && fx->tok_pos[k1] < a) k1++;
+    if (add_shared_tokens(c, fx, k, k1)) return 1;
+    fresh_tokens(up, c, a, z);
+    for (k = k1; k < fx->n_tok && fx->tok_pos[k] < z; k++) {}
+    pos = z;
+  }
+  size_t k1 = k;
+  while (k1 < fx->n_tok && fx->tok_pos[k1] < u->end) k1++;
+  if (!c->fail) add_shared_tokens(c, fx, k, k1);
+  up->tok_k = k1;
   return c->fail;
 }
 
@@ -924,12 +1046,12 @@ static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v)
   v[UX_ANCHORS] = anchors;
 }
 
-/* Markup context: the binary columns, in column order, kept as the row's
- * sparse list too (prepare_rows clears them for the next page). */
+/* Markup context: the binary columns, in column order, as the unit's
+ * sparse list. */
 static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error *err) {
   tbk_units *ux = up->ux;
   const tbk_page *p = up->p;
-  const tbk_unit_rec *u = &ux->u[i];
+  tbk_unit_rec *u = &ux->u[i];
   size_t words_per = up->words_per;
   if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + up->sp_max, sizeof *ux->sp_col))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -940,6 +1062,7 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
   uint32_t fl = ux->nd[u->elem].anc_flags;
   /* inline elements around the unit's text count too (a, strong, time) */
   for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
+  u->anc_flags = fl;
   for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
   v[UX_HEADING] = (fl >> UA_HEADING) & 1;
   const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
@@ -949,7 +1072,6 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
     for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
   for (size_t w = 0; w < words_per; w++)
     for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
-  for (const uint32_t *q = sp0; q < sp; q++) v[*q] = 1;
   ux->n_sp += (size_t)(sp - sp0);
   ux->sp_off[i + 1] = ux->n_sp;
   ux->sp_rows = i + 1;
@@ -991,7 +1113,10 @@ static tbk_status unit_own_cols(unit_pass *up, tbk_error *err) {
   up->dens = ux->scratch + nu;
   for (size_t i = 0; i < nu; i++) {
     tbk_unit_rec *u = &ux->u[i];
-    double *v = ux->values + i * up->dim;
+    double *v = ux->fixed + i * UX_FIXED_COUNT;
+    /* unit by unit: one memset of the page's rows is a string store,
+     * which callgrind counts a byte at a time */
+    memset(v, 0, UX_FIXED_COUNT * sizeof *v);
     ux->w_off[i] = ux->n_w;
     tok_ctx c = {.ux = ux, .unit = i, .line_len = -1};
     size_t before = ux->n_w;
@@ -1022,7 +1147,7 @@ static void best_element(unit_pass *up) {
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     if (u->chars < 25 || u->anchor_chars * 2 > u->chars) continue;
-    double s = 1 + ux->values[i * up->dim + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
+    double s = 1 + ux->fixed[i * UX_FIXED_COUNT + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
     uint32_t a = p->nodes[u->elem].parent;
     for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
       ux->nd[a].score += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
@@ -1164,12 +1289,31 @@ static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
   v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
   v[UX_SPAN_SHARE] = up->page_chars ? up->span_chars / up->page_chars : 0;
   v[UX_FIRST_H1] = up->first_h1 == i;
-  v[UX_HEADING_BEFORE] = i > 0 && ux->values[(i - 1) * up->dim + UX_HEADING] > 0;
+  v[UX_HEADING_BEFORE] = i > 0 && ux->fixed[(i - 1) * UX_FIXED_COUNT + UX_HEADING] > 0;
   v[UX_HEADING_THEN_TEXT] = v[UX_HEADING] > 0 && i + 1 < nu && ux->u[i + 1].words >= 15;
 }
 
 /* The units around: two on each side, a window of seven, the siblings. */
-static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
+/* Words, characters and linked characters of the units i-3..i+3: slid
+ * along the page a unit at a time (integer sums, so the same values as
+ * adding the seven up, in a fixed number of steps per unit). */
+typedef struct unit_window {
+  uint64_t words, chars, anchor;
+} unit_window;
+
+static void window_add(unit_window *w, const tbk_unit_rec *u) {
+  w->words += u->words;
+  w->chars += u->chars;
+  w->anchor += u->anchor_chars;
+}
+
+static void window_drop(unit_window *w, const tbk_unit_rec *u) {
+  w->words -= u->words;
+  w->chars -= u->chars;
+  w->anchor -= u->anchor_chars;
+}
+
+static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window *win, double *v) {
   const tbk_units *ux = up->ux;
   const tbk_page *p = up->p;
   const tbk_unit_rec *u = &ux->u[i];
@@ -1193,20 +1337,41 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, double *v) {
     v[UX_NEXT_TMPL] = up->tmpl_p[i + 1];
     v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
   }
-  double ww = 0, wc = 0, wa = 0;
-  for (size_t j = i >= 3 ? i - 3 : 0; j < nu && j <= i + 3; j++) {
-    ww += ux->u[j].words;
-    wc += ux->u[j].chars;
-    wa += ux->u[j].anchor_chars;
-  }
-  v[UX_WIN_WORDS] = ww;
-  v[UX_WIN_LINK] = wc > 0 ? wa / wc : 0;
+  v[UX_WIN_WORDS] = (double)win->words;
+  v[UX_WIN_LINK] = win->chars > 0 ? (double)win->anchor / (double)win->chars : 0;
   uint32_t par = p->nodes[u->elem].parent;
   if (par != TBK_NONE) {
     v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
     v[UX_SIB_UNITS] = ux->nd[par].units;
     v[UX_SIB_WORDS] = ux->nd[par].words;
   }
+}
+
+/* Scratch a large page may give back once its rows are made (bytes). */
+#define UX_SCRATCH_KEEP ((size_t)1 << 20)
+
+/* The per-node class/id bits, the per-unit scratch and the word table are
+ * dead once the rows are made. A page whose scratch is larger than
+ * UX_SCRATCH_KEEP gives it back, so that its decision and rendering (where
+ * tbk-predict's peak is) do not carry it; smaller ones keep it for the
+ * next page, which then allocates nothing. */
+static void release_scratch(tbk_units *ux) {
+  size_t bytes = (ux->cap_bits + ux->cap_anc) * sizeof *ux->self_bits + ux->cap_need +
+                 ux->cap_scratch * sizeof *ux->scratch + ux->cap_voc * sizeof *ux->voc +
+                 ux->cap_sort_tmp * sizeof *ux->sort_tmp;
+  if (bytes <= UX_SCRATCH_KEEP) return;
+  free(ux->self_bits);
+  free(ux->anc_bits);
+  free(ux->need);
+  free(ux->scratch);
+  free(ux->voc);
+  free(ux->sort_tmp);
+  ux->self_bits = ux->anc_bits = NULL;
+  ux->need = NULL;
+  ux->scratch = NULL;
+  ux->voc = NULL;
+  ux->sort_tmp = NULL;
+  ux->cap_bits = ux->cap_anc = ux->cap_need = ux->cap_scratch = ux->cap_voc = ux->cap_sort_tmp = 0;
 }
 
 tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
@@ -1216,7 +1381,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   if (st) return st;
   unit_pass up = {.ux = ux, .p = p, .block_p = block_p, .fx = fx, .nn = p->n_nodes, .nu = ux->n, .dim = ux->dim};
   up.words_per = (ux->attr_width + 63) / 64;
-  up.sp_max = 1 + UA_COUNT + 2 * (size_t)up.words_per * 64; /* per unit */
+  up.sp_max = ux->sp_max;
   if ((st = prepare_rows(&up, err))) return st;
   node_stats(&up);
   if ((st = title_and_words(&up, err)) || (st = unit_own_cols(&up, err))) return st;
@@ -1225,15 +1390,20 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   subtree_units(&up);
   size_t nu = up.nu;
   double page_link = up.page_chars ? (double)up.page_anchor / up.page_chars : 0;
+  unit_window win = {0, 0, 0};
+  for (size_t j = 0; j < nu && j <= 3; j++) window_add(&win, &ux->u[j]);
   for (size_t i = 0; i < nu; i++) {
-    double *v = ux->values + i * up.dim;
+    double *v = ux->fixed + i * UX_FIXED_COUNT;
     v[UX_PAGE_UNITS] = (double)nu;
     v[UX_PAGE_WORDS] = (double)up.page_words;
     v[UX_PAGE_LINK_RATIO] = page_link;
     if (up.best != TBK_NONE) unit_best_cols(&up, &ux->u[i], v);
     unit_rank_cols(&up, i, v);
-    unit_neighbour_cols(&up, i, v);
+    unit_neighbour_cols(&up, i, &win, v);
+    if (i + 4 < nu) window_add(&win, &ux->u[i + 4]);
+    if (i >= 3) window_drop(&win, &ux->u[i - 3]);
   }
+  release_scratch(ux);
   return tbk_units_body_markup(ux, p, err);
 }
 

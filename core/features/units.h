@@ -13,10 +13,10 @@
 #include "text.h"
 
 /* The fixed unit features, in schema order: X(id, name, kind). */
-/* Units a page may have: every unit carries a dense row of the schema (a
- * few KB), so a page of a million one-word paragraphs would take GBs and
- * tens of seconds; the largest real page of the shared sets has 15,266
- * (a Python changelog index). */
+/* Units a page may have: every unit carries its fixed features and its
+ * nonzero columns (about 1 KB at most), so a page of a million one-word
+ * paragraphs would take a GB and tens of seconds; the largest real page
+ * of the shared sets has 15,266 (a Python changelog index). */
 #define TBK_UNITS_MAX 100000
 
 #define TBK_UX_FIXED(X)                                              \
@@ -119,6 +119,13 @@ enum {
  * vocabulary first (same order), then words that tell page-specific
  * boilerplate (captions, bylines, teasers, sharing) from the article. */
 #define UX_VOCAB_MAX 128
+/* Units of more words than this fold them through a bitmap of the word
+ * buckets, when there are fewer than UX_FOLD_MAX_DIMS buckets (a table of
+ * 4 bytes a bucket); fewer words are sorted in place. */
+#define UX_FOLD_SORT 16
+/* Slots of the table of the title's tokens (at most 64: half full). */
+#define UX_TITLE_SLOTS 128
+#define UX_FOLD_MAX_DIMS (1u << 16)
 
 /* What the units' features need per element of the page. */
 typedef struct tbk_unit_node {
@@ -126,9 +133,14 @@ typedef struct tbk_unit_node {
   uint32_t anc_flags;           /* UA_* of the element and its ancestors */
   uint32_t chars, anchor;       /* visible and linked characters below */
   uint32_t units, words;        /* units and words below */
-  uint32_t path_off, path_len;  /* locator in node_paths (off + 1; 0 = none) */
   double score;                 /* Readability score */
 } tbk_unit_node;
+
+/* An element on the path of the last unit tbk_units_paths wrote. */
+typedef struct tbk_path_step {
+  uint32_t node;
+  size_t len; /* bytes of that unit's path through this element's step */
+} tbk_path_step;
 
 /* One leaf text unit: consecutive text runs that share their line element
  * (the nearest ancestor that breaks a visual line), trimmed. */
@@ -138,6 +150,8 @@ typedef struct tbk_unit_rec {
   uint32_t elem;               /* line element (node index) */
   uint32_t ordinal;            /* 1-based among units of the same element */
   uint32_t chars, words, anchor_chars;
+  uint32_t anc_flags;          /* UA_* of the line element, its ancestors and
+                                  the inline elements of its runs */
   size_t path_off;             /* locator in tbk_units.paths */
   unsigned char md5[16];
 } tbk_unit_rec;
@@ -168,15 +182,18 @@ struct tbk_units {
   size_t n, cap;
   tbk_buf paths;                /* built on demand: see tbk_units_paths */
   int paths_ready;
-  double *values; size_t cap_values;
+  double *fixed; size_t cap_fixed;        /* n x UX_FIXED_COUNT: the fixed features */
   /* Past the fixed features every column is binary and most are 0 on a
-   * unit: each unit lists its nonzero ones (ascending), so scoring skips
-   * the zeros and the next page clears just these instead of every row. */
+   * unit: each unit keeps only its nonzero ones (ascending), so a page of
+   * 12,723 units holds 68 doubles a unit, not 286, and scoring skips the
+   * zeros (a dense row is made on demand by tbk_units_values). */
   uint32_t *sp_col; size_t n_sp, cap_sp;
   size_t *sp_off; size_t cap_spoff;        /* per unit + 1 */
   size_t sp_rows;                          /* units whose sp_off range is set */
-  size_t clean_rows;                       /* rows of values that are 0 past the
-                                              fixed features, but for sp_col's */
+  size_t sp_max;                           /* sparse columns a unit may have */
+  double *ones;                            /* sp_max 1.0s: every sparse value */
+  double *row;                             /* dim doubles: tbk_units_values' row */
+  size_t row_unit;                         /* the unit in row, SIZE_MAX: none */
   size_t *w_off; size_t cap_woff;
   uint32_t *w_idx, *w_cnt; size_t n_w, cap_w, cap_wcnt;
   char title[512];             /* the page's <title>, normalized */
@@ -184,13 +201,18 @@ struct tbk_units {
 
   /* scratch (owned) */
   tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
-  tbk_buf node_paths;                      /* element locators, see unit_path */
+  struct tbk_path_step *path_stk; size_t cap_path_stk; /* see tbk_units_paths */
   uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
   uint64_t *anc_bits; size_t cap_anc;
   unsigned char *need; size_t cap_need;   /* per node: its bits are read */
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
-  uint64_t *title_h; size_t n_title;
+  uint64_t *title_h; size_t n_title;       /* up to 64 distinct */
+  uint64_t title_slot[UX_TITLE_SLOTS];     /* title_h by hash ... */
+  uint8_t title_k[UX_TITLE_SLOTS];         /* ... and its index + 1, 0 = empty */
   uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
+  /* fold_bitmap's table, bitmap and summary of the word buckets (zero
+   * between units; NULL for word_dims of UX_FOLD_MAX_DIMS and more) */
+  uint32_t *fold_cnt; uint64_t *fold_bits, *fold_sum; size_t n_fold_sum;
   struct unit_word *voc; size_t cap_voc;  /* per word of the template
                                              features' page vocabulary */
 };
@@ -226,11 +248,32 @@ void tbk_units_set_fingerprints(tbk_units *ux, int on);
  * features are then 0). Replaces the previous page's results. */
 tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
                           const double *block_p, tbk_error *err);
+/* Unit i's dense vector: tbk_units_dim doubles, made in a row the
+ * extractor keeps, borrowed until the next call of this function or
+ * tbk_units_page (tests and tools; scoring reads fixed + sparse). */
 const double *tbk_units_values(const tbk_units *ux, size_t i);
+/* Unit i's UX_FIXED_COUNT fixed features (the start of its dense vector),
+ * borrowed until the next tbk_units_page. Inline, as the content
+ * decision reads them unit by unit. */
+static inline const double *tbk_units_fixed(const tbk_units *ux, size_t i) {
+  return i < ux->n ? ux->fixed + i * UX_FIXED_COUNT : NULL;
+}
 /* The columns of unit i past the UX_FIXED_COUNT fixed features that are
  * nonzero (all binary), ascending: with the fixed features, every nonzero
- * value of tbk_units_values' row. */
+ * value of tbk_units_values' row. vals (may be NULL) gets their values,
+ * all 1. */
 size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols);
+size_t tbk_units_sparse_values(const tbk_units *ux, size_t i, const uint32_t **cols, const double **vals);
+/* Whether column col (past the fixed features) of unit i is 1. Searched
+ * from the end: the content decision asks for an ancestor class/id word,
+ * the last scope of the list, past which a unit has few columns. */
+static inline int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
+  if (i >= ux->n || i >= ux->sp_rows) return 0;
+  const uint32_t *cols = ux->sp_col + ux->sp_off[i];
+  size_t k = ux->sp_off[i + 1] - ux->sp_off[i];
+  while (k && cols[k - 1] > col) k--;
+  return k && cols[k - 1] == col;
+}
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
                        const uint32_t **cnt);
 /* Append unit i as a svmlight line (words = 0) or its words line (1), in

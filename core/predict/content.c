@@ -29,7 +29,7 @@ static long vocab_col(const tbk_units *ux, size_t scope_first, const char *word)
 /* The unit is (a part of) the page's headline: most of the title's words
  * are in it, and most of its words are the title's. */
 static int is_headline(const tbk_units *ux, size_t i) {
-  const double *v = ux->values + i * ux->dim;
+  const double *v = tbk_units_fixed(ux, i);
   return v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5;
 }
 
@@ -37,7 +37,7 @@ static int is_headline(const tbk_units *ux, size_t i) {
  * (comment is the "comment" attribute column or -1). */
 static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o,
                      long comment, int lead) {
-  const double *v = ux->values + i * ux->dim;
+  const double *v = tbk_units_fixed(ux, i);
   const char *t = page->text.data + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
   /* User comments are page-specific text that no main-text gold counts
@@ -45,14 +45,14 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
    * what sits under an element named comment goes, unless the user keeps
    * comments, and then it stays unless it is mostly links (reply /
    * report rows). Measured in EVALUATION.md. */
-  if (comment >= 0 && v[comment] > 0 && !(o->keep_comments && v[UX_LINK_RATIO] < 0.5)) return 1;
+  if (comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment) && !(o->keep_comments && v[UX_LINK_RATIO] < 0.5)) return 1;
   if ((!o->title || o->body) && is_headline(ux, i)) return 1;
   /* A short dateline or byline (a <time> element, "By Ann Smith") is
    * page furniture to two of the three gold sets and neutral to the
    * third: measured in EVALUATION.md. */
   if (v[UX_WORDS] <= 15) {
     int byline = n > 3 && (t[0] == 'B' || t[0] == 'b') && t[1] == 'y' && t[2] == ' ';
-    if (byline || v[ux->anc_col + UA_TIME] > 0) return 1;
+    if (byline || (ux->u[i].anc_flags >> UA_TIME & 1)) return 1;
   }
   if (tbk_unit_furniture(page, ux, i)) return 1;
   if (!o->body) return 0;
@@ -92,9 +92,10 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
  * figure or header there or is mostly links (a teaser box, a related
  * list, a caption the rules did not name). */
 static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
-  const double *v = ux->values + i * ux->dim, *a = v + ux->anc_col;
-  return page->nodes[ux->u[i].elem].tag == TBK_TAG_P && v[UX_LINK_RATIO] < 0.5 && a[UA_ASIDE] == 0 &&
-         a[UA_NAV] == 0 && a[UA_FOOTER] == 0 && a[UA_FORM] == 0 && a[UA_FIGURE] == 0 && a[UA_HEADER] == 0;
+  const uint32_t outside = 1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE |
+                           1u << UA_HEADER;
+  return page->nodes[ux->u[i].elem].tag == TBK_TAG_P && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5 &&
+         !(ux->u[i].anc_flags & outside);
 }
 
 /* The article body the page declares (an itemprop=articleBody element):
@@ -140,10 +141,10 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     lead = leads <= 2;
   }
   for (size_t i = 0; i < ux->n; i++) {
-    const double *v = ux->values + i * ux->dim;
+    const double *v = tbk_units_fixed(ux, i);
     int k = unit_p[i] < o->threshold;
     /* Kept comments stay whatever the model says. */
-    if (comment >= 0 && v[comment] > 0) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
+    if (comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment)) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
     keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment, lead) ? 2 : 1) : 0);
   }
   fill_gaps(page, ux, o, comment, lead, keep);
@@ -163,7 +164,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * leave-one-dataset-out models (EVALUATION.md "Content stage"). */
   double kept = 0;
   for (size_t i = 0; i < ux->n; i++)
-    if (keep[i]) kept += ux->values[i * ux->dim + UX_WORDS];
+    if (keep[i]) kept += tbk_units_fixed(ux, i)[UX_WORDS];
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
       if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i))) keep[i] = 1;
@@ -280,7 +281,7 @@ tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, con
               tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
               tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||
               tbk_buf_printf(out, ",\"p_template\":%.4f,\"p_content\":%.4f,\"content\":%s,\"chars\":%u,\"text\":",
-                             ux->values[i * ux->dim + UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
+                             tbk_units_fixed(ux, i)[UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
                              u->chars) ||
               tbk_buf_json_str(out, text, sn) || tbk_buf_puts(out, "}\n");
     if (bad) return TBK_ERR_NOMEM;

@@ -227,6 +227,6 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (page->nodes[ux->u[i].elem].tag == TBK_TAG_H1) return TBK_OUTSIDE_META;
   if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return TBK_OUTSIDE_META;
   /* An article's <header> holds its headline, dek, byline and date. */
-  if (ux->u[i].words < 40 && ux->values[i * ux->dim + ux->anc_col + UA_HEADER] > 0) return TBK_OUTSIDE_META;
+  if (ux->u[i].words < 40 && (ux->u[i].anc_flags >> UA_HEADER & 1)) return TBK_OUTSIDE_META;
   return ux->u[i].words < 40 && named_near(page, ux, i, lead) ? TBK_OUTSIDE_LEAD : 0;
 }

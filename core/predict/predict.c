@@ -152,7 +152,8 @@ struct tbk_predictor {
   double *uprobs;      /* owned scratch: final probabilities */
   double *first;       /* owned scratch: first-pass probabilities, then the
                           chars and first-pass p of the units with words */
-  double *row;         /* owned scratch: a unit's features + context */
+  double *row;         /* owned scratch: a unit's sparse and context values */
+  uint32_t *cols;      /* owned scratch: their columns */
   size_t ucap, fcap;   /* capacities of uprobs and first */
   int no_template;     /* content stage without template probabilities */
 };
@@ -193,7 +194,8 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
     }
     if (scorer_init(&pr->content, c)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
     if (c->context && (scorer_init(&pr->context, c->context) ||
-                       !(pr->row = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->row)))) {
+                       !(pr->row = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->row)) ||
+                       !(pr->cols = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->cols)))) {
       tbk_predictor_free(pr);
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     }
@@ -213,6 +215,7 @@ void tbk_predictor_free(tbk_predictor *pr) {
   free(pr->uprobs);
   free(pr->first);
   free(pr->row);
+  free(pr->cols);
   free(pr);
 }
 
@@ -252,8 +255,9 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
     const uint32_t *sp;
-    size_t nsp = tbk_units_sparse(pr->ux, i, &sp);
-    if ((st = scorer_prob(&pr->content, tbk_units_values(pr->ux, i), UX_FIXED_COUNT, sp, NULL, nsp, wi, wc, nw,
+    const double *spv;
+    size_t nsp = tbk_units_sparse_values(pr->ux, i, &sp, &spv);
+    if ((st = scorer_prob(&pr->content, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
                           &pr->uprobs[i], err)))
       return st;
   }
@@ -262,20 +266,34 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
      * unit of punctuation has no gold label), in reading order. */
     double *p = pr->first, *chars = pr->first + nu, *idx = pr->first + 2 * nu;
     size_t n = 0;
+    const tbk_units *ux = pr->ux;
     for (size_t i = 0; i < nu; i++) {
-      const double *x = tbk_units_values(pr->ux, i);
-      if (x[1] <= 0) continue; /* u.words */
+      if (!ux->u[i].words) continue;
       p[n] = pr->uprobs[i];
-      chars[n] = x[0]; /* u.chars */
+      chars[n] = ux->u[i].chars;
       idx[n++] = (double)i;
     }
+    /* The context model's row is the unit's row with the context features
+     * after it: scored as the unit's fixed features, its sparse columns
+     * and the nonzero context features, all ascending, which adds the
+     * same terms in the same order as the dense row did. */
     for (size_t k = 0; k < n; k++) {
       size_t i = (size_t)idx[k];
-      memcpy(pr->row, tbk_units_values(pr->ux, i), c->dim * sizeof *pr->row);
-      tbk_context_features(p, chars, n, k, pr->row + c->dim);
+      const uint32_t *sp;
+      size_t nsp = tbk_units_sparse(ux, i, &sp), ncol = nsp;
+      double ctx[TBK_CTX_DIM];
+      tbk_context_features(p, chars, n, k, ctx);
+      memcpy(pr->cols, sp, nsp * sizeof *pr->cols);
+      for (size_t q = 0; q < nsp; q++) pr->row[q] = 1;
+      for (uint32_t q = 0; q < TBK_CTX_DIM; q++)
+        if (ctx[q] != 0) {
+          pr->cols[ncol] = c->dim + q;
+          pr->row[ncol++] = ctx[q];
+        }
       const uint32_t *wi = NULL, *wc = NULL;
-      size_t nw = c->context->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
-      if ((st = scorer_prob(&pr->context, pr->row, UINT32_MAX, NULL, NULL, 0, wi, wc, nw, &pr->uprobs[i], err)))
+      size_t nw = c->context->nb ? tbk_units_words(ux, i, &wi, &wc) : 0;
+      if ((st = scorer_prob(&pr->context, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row, ncol, wi, wc,
+                            nw, &pr->uprobs[i], err)))
         return st;
     }
   }
