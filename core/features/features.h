@@ -205,24 +205,32 @@ struct tbk_features {
   size_t tok_len;                            /* (the content stage reuses them) */
   /* The page's distinct words (by 64-bit hash) get dense ids, so the
    * per-block maps are small arrays instead of word_dims-sized ones. */
-  uint64_t *voc_h64;
-  uint32_t *voc_h32, *voc_bucket, *voc_cnt, *voc_blk;
+  uint64_t *voc_h64; uint32_t *voc_h32;     /* (the content stage reads them) */
   size_t n_voc, cap_voc;
+  uint32_t *voc_bucket, *voc_cnt, *voc_blk; size_t cap_voc_scratch;
   uint32_t *voc_slots; size_t n_voc_slots;   /* word id + 1, 0 = empty */
   /* Word ids ranked by bucket, so a block's words line comes out sorted
    * from a bitmap over ranks instead of a sort per block. */
   uint32_t *voc_rank, *rank_id; size_t cap_rank;
   uint64_t *rank_bits; size_t cap_rank_bits;
   uint8_t *in_heading; size_t cap_nodes;
-  uint32_t *events; size_t n_events, cap_events;
-  uint32_t *snap; size_t cap_snap;           /* events x TBK_TAG_COUNT */
+  /* The blocks open at a node while tag_pass walks the page: each its
+   * block index, then the TBK_TAG_COUNT tag counts when it opened. */
+  uint32_t *open; size_t cap_open;
+  /* The nonzero counts of counted tags in each block, in the order blocks
+   * close: index in tag_by_col and count (block b's: tc_n[b] from tc_off[b]). */
+  uint8_t *tc_k; uint32_t *tc_cnt; size_t n_tc, cap_tc;
   uint32_t *slot; size_t cap_slot;           /* node -> attribute slot */
   uint64_t *bits; size_t cap_bits;           /* slots x 2 x words */
   uint32_t *touched; size_t cap_touched;     /* word ids seen in a block */
   uint64_t *pairs, *pairs_tmp; size_t cap_pairs, cap_pairs_tmp; /* bucket << 32 | count */
   uint32_t *cand_depth; size_t cap_cand;
-  /* per-block statistics the neighbour features read */
-  double *blk_words, *blk_link; size_t cap_blk;
+  /* per-block statistics: the tags among its nodes (tag_pass), what the
+   * neighbour features read */
+  uint32_t *blk_anchors, *blk_format, *blk_words;
+  size_t *tc_off;
+  uint8_t *blk_distinct, *tc_n;
+  double *blk_link; size_t cap_blk;
 };
 
 /* Build names, kinds and the schema id (features_schema.c). */
