@@ -6,8 +6,8 @@
  * cut at every block boundary (and wherever the text enters or leaves a link
  * or heading) into pieces; each piece is scanned and tokenized once, and
  * prefix sums over pieces give every block's text statistics in O(1). Tag
- * counts come from running per-tag counters snapshotted at each block's
- * first node and end, and class/id bits are computed once per element on
+ * counts come from running per-tag counters snapshotted when a block opens
+ * and compared when it closes, and class/id bits are computed once per element on
  * the blocks' ancestor chains. Only the per-block word maps (unique words,
  * KL divergence, words line, text density) walk each block's tokens, so
  * nested blocks cost their own words once per nesting level. */
@@ -50,10 +50,14 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
   fx->opt.bigrams = o->bigrams ? 1 : 0;
   tbk_status st = tbk_tokenizer_new(&fx->tok, err);
   if (st == TBK_OK) st = tbk_fx_schema_build(fx, err);
+  memset(fx->tag_rank, 0xFF, sizeof fx->tag_rank);
   if (st == TBK_OK) /* counted tags by ascending column */
     for (size_t col = 0; col < fx->dim; col++)
       for (int t = 0; t < TBK_TAG_COUNT; t++)
-        if (fx->tag_col[t] == (int)col) fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
+        if (fx->tag_col[t] == (int)col) {
+          fx->tag_rank[t] = (uint8_t)fx->n_tag_cols;
+          fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
+        }
   fx->row_block = SIZE_MAX;
   if (st == TBK_OK && !(fx->row = malloc((fx->dim ? fx->dim : 1) * sizeof *fx->row)))
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -563,7 +567,7 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   memset(&fx->pref[0], 0, sizeof fx->pref[0]);
   fx->n_tok = 0;
   fx->tok_text = NULL;
-  /* (a huge page's table was freed by its page_done) */
+  /* (a huge page's table was freed when its text was done) */
   if (fx->voc_slots) memset(fx->voc_slots, 0, fx->n_voc_slots * sizeof *fx->voc_slots);
   fx->n_voc = 0;
   size_t sj = 0;
@@ -588,6 +592,10 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   TRIM_ALL(&fx->cap_tok, fx->n_tok, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos));
   TRIM_ALL(&fx->cap_bounds, nb, TBK_ARRAY(fx->bounds));
   TRIM_ALL(&fx->cap_voc, fx->n_voc, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32));
+  /* and nothing reads these again: a big page frees them before its blocks */
+  DROP_ALL(&fx->cap_states, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val));
+  DROP_ALL(&fx->n_voc_slots, TBK_ARRAY(fx->voc_slots));
+  DROP_ALL(&fx->cap_nodes, TBK_ARRAY(fx->in_heading));
   return TBK_OK;
 }
 
@@ -609,58 +617,73 @@ static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
     fx->rank_id[r] = id;
     fx->voc_rank[id] = (uint32_t)r;
   }
+  if (!fx->opt.bigrams) { /* the sort buffers' last use (see block_words) */
+    DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
+    DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
+  }
   return TBK_OK;
 }
 
-/* Block b closes: what its nodes' tags were, from the counts now and
- * when it opened (c0). */
-static void close_block(tbk_features *fx, size_t b, const uint32_t *c0, const uint32_t *c1) {
+/* Block o->block closes: what its nodes' tags were, from the counts now
+ * (c1) and when it opened. Only the tags it has are visited. */
+static void close_block(tbk_features *fx, const fx_open *o, const uint32_t *c1) {
+  const uint32_t *c0 = o->counts;
   uint32_t distinct = 0, format = 0;
-  for (int tag = 0; tag < TBK_TAG_COUNT; tag++) {
-    uint32_t c = c1[tag] - c0[tag];
-    if (!c) continue;
-    distinct++;
-    if (fx->fmt_tag[tag]) format += c;
-  }
+  uint64_t ranks = 0; /* its counted tags, by tag_rank */
+  for (unsigned w = 0; w < 2; w++)
+    for (uint64_t m = o->tags[w]; m; m &= m - 1) {
+      unsigned tag = w * 64 + (unsigned)__builtin_ctzll(m);
+      distinct++;
+      if (fx->fmt_tag[tag]) format += c1[tag] - c0[tag];
+      if (fx->tag_rank[tag] != 0xFF) ranks |= 1ULL << fx->tag_rank[tag];
+    }
+  size_t b = o->block;
   fx->blk_anchors[b] = c1[TBK_TAG_A] - c0[TBK_TAG_A];
   fx->blk_distinct[b] = (uint8_t)distinct;
   fx->blk_format[b] = format;
-  size_t n0 = fx->n_tc;
-  fx->tc_off[b] = n0;
-  for (size_t k = 0; k < fx->n_tag_cols; k++) {
-    int tag = fx->tag_by_col[k];
-    uint32_t c = c1[tag] - c0[tag];
-    if (!c) continue;
+  fx->tc_off[b] = fx->n_tc;
+  fx->tc_n[b] = (uint8_t)__builtin_popcountll(ranks);
+  for (; ranks; ranks &= ranks - 1) {
+    unsigned k = (unsigned)__builtin_ctzll(ranks);
     fx->tc_k[fx->n_tc] = (uint8_t)k;
-    fx->tc_cnt[fx->n_tc++] = c;
+    fx->tc_cnt[fx->n_tc++] = c1[fx->tag_by_col[k]] - c0[fx->tag_by_col[k]];
   }
-  fx->tc_n[b] = (uint8_t)(fx->n_tc - n0);
 }
 
 /* The tags among every block's nodes [node, end): running per-tag counts,
- * compared when a block closes with what they were when it opened. Blocks
- * nest, so the open ones are a stack no deeper than the tree: a page keeps
- * a few snapshots of the counters, not two per block. */
+ * compared when a block closes with what they were when it opened, and
+ * which tags it has (a node marks the innermost open block, which passes
+ * its marks on when it closes). Blocks nest, so the open ones are a stack
+ * no deeper than the tree: a page keeps a few snapshots of the counters,
+ * not two per block. */
 static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
-  _Static_assert(TBK_TAG_COUNT <= 255, "a block's distinct tags and its counted tags' indices fit a byte");
-  enum { STRIDE = 1 + TBK_TAG_COUNT };
+  _Static_assert(TBK_TAG_COUNT <= 128, "a block's tags are two 64-bit masks");
   uint32_t counts[TBK_TAG_COUNT] = {0};
   size_t B = p->n_blocks, top = 0, b = 0;
   fx->n_tc = 0;
   for (size_t i = 0; i <= p->n_nodes; i++) {
-    while (top && p->nodes[p->blocks[fx->open[(top - 1) * STRIDE]].node].end <= i) {
-      top--;
+    while (top && p->nodes[p->blocks[fx->open[top - 1].block].node].end <= i) {
+      const fx_open *o = &fx->open[--top];
       if (TBK_GROW_ALL(&fx->cap_tc, fx->n_tc + fx->n_tag_cols, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt)))
         return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      close_block(fx, fx->open[top * STRIDE], fx->open + top * STRIDE + 1, counts);
+      close_block(fx, o, counts);
+      if (top) {
+        fx->open[top - 1].tags[0] |= o->tags[0];
+        fx->open[top - 1].tags[1] |= o->tags[1];
+      }
     }
     for (; b < B && p->blocks[b].node == i; b++, top++) {
-      if (tbk_grow(&fx->open, &fx->cap_open, (top + 1) * STRIDE, sizeof *fx->open))
+      if (tbk_grow(&fx->open, &fx->cap_open, top + 1, sizeof *fx->open))
         return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      fx->open[top * STRIDE] = (uint32_t)b;
-      memcpy(fx->open + top * STRIDE + 1, counts, sizeof counts);
+      fx_open *o = &fx->open[top];
+      o->block = (uint32_t)b;
+      o->tags[0] = o->tags[1] = 0;
+      memcpy(o->counts, counts, sizeof counts);
     }
-    if (i < p->n_nodes) counts[p->nodes[i].tag]++;
+    if (i == p->n_nodes) break;
+    unsigned tag = p->nodes[i].tag;
+    counts[tag]++;
+    if (top) fx->open[top - 1].tags[tag / 64] |= 1ULL << (tag % 64);
   }
   *page_anchors = counts[TBK_TAG_A];
   return TBK_OK;
@@ -764,7 +787,11 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
     if (r > rmax) rmax = r;
   }
   *kl_out = kl;
-  if (TBK_GROW_ALL(&fx->cap_w, fx->n_w + (npairs ? npairs : nt), TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt)))
+  /* Grown by a quarter, not doubled: the lines of a page of nested blocks
+   * are its largest array while its blocks are computed. */
+  size_t need = fx->n_w + (npairs ? npairs : nt), more = fx->cap_w + fx->cap_w / 4 + 64;
+  if (need > fx->cap_w &&
+      FIT_ALL(&fx->cap_w, need > more ? need : more, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt)))
     return -1;
   size_t first = fx->n_w, np = 0;
   /* Ranks ascend with buckets: walking the bitmap yields the words line in
@@ -925,7 +952,8 @@ static size_t block_sparse_n(const block_pass *bp, size_t b) {
   const tbk_features *fx = bp->fx;
   size_t n = fx->tc_n[b] + (fx->blocktag_col[bp->p->nodes[bp->p->blocks[b].node].tag] >= 0);
   const uint64_t *bits = block_bits(fx, bp->p, b, bp->words);
-  for (size_t wi = 0; wi < 2 * bp->words; wi++) n += (size_t)__builtin_popcountll(bits[wi]);
+  for (size_t wi = 0; wi < 2 * bp->words; wi++)
+    if (bits[wi]) n += (size_t)__builtin_popcountll(bits[wi]);
   return n;
 }
 
@@ -987,14 +1015,11 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
  * hashes outlive it. */
 static void page_done(tbk_features *fx) {
   TRIM_ALL(&fx->cap_w, fx->n_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
-  DROP_ALL(&fx->cap_states, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val));
   DROP_ALL(&fx->cap_pref, TBK_ARRAY(fx->pref));
   DROP_ALL(&fx->cap_piece_tok, TBK_ARRAY(fx->piece_tok));
   DROP_ALL(&fx->cap_voc_scratch, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk));
-  DROP_ALL(&fx->n_voc_slots, TBK_ARRAY(fx->voc_slots));
   DROP_ALL(&fx->cap_rank, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id));
   DROP_ALL(&fx->cap_rank_bits, TBK_ARRAY(fx->rank_bits));
-  DROP_ALL(&fx->cap_nodes, TBK_ARRAY(fx->in_heading));
   DROP_ALL(&fx->cap_open, TBK_ARRAY(fx->open));
   DROP_ALL(&fx->cap_tc, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt));
   DROP_ALL(&fx->cap_slot, TBK_ARRAY(fx->slot));

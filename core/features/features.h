@@ -156,6 +156,13 @@ typedef struct fx_textstats {
   uint32_t wide, anchor_wide, heading_wide;
 } fx_textstats;
 
+/* A block open at a node while tag_pass walks the page. */
+typedef struct fx_open {
+  uint32_t block;
+  uint64_t tags[2];                /* the tags of its nodes seen so far (bits) */
+  uint32_t counts[TBK_TAG_COUNT];  /* the page's tag counts when it opened */
+} fx_open;
+
 struct tbk_features {
   tbk_feature_options opt;
   tbk_tokenizer *tok;        /* owned */
@@ -188,6 +195,7 @@ struct tbk_features {
   double *row;                        /* dim doubles: tbk_features_values' row */
   size_t row_block;                   /* the block in row, SIZE_MAX: none */
   uint8_t tag_by_col[TBK_TAG_COUNT];  /* the counted tags in column order */
+  uint8_t tag_rank[TBK_TAG_COUNT];    /* a tag's index there, 0xFF: not counted */
   size_t n_tag_cols;
   size_t *w_off;             /* n_blocks + 1 */
   uint32_t *w_idx, *w_cnt;
@@ -214,9 +222,7 @@ struct tbk_features {
   uint32_t *voc_rank, *rank_id; size_t cap_rank;
   uint64_t *rank_bits; size_t cap_rank_bits;
   uint8_t *in_heading; size_t cap_nodes;
-  /* The blocks open at a node while tag_pass walks the page: each its
-   * block index, then the TBK_TAG_COUNT tag counts when it opened. */
-  uint32_t *open; size_t cap_open;
+  fx_open *open; size_t cap_open;           /* the blocks open (tag_pass) */
   /* The nonzero counts of counted tags in each block, in the order blocks
    * close: index in tag_by_col and count (block b's: tc_n[b] from tc_off[b]). */
   uint8_t *tc_k; uint32_t *tc_cnt; size_t n_tc, cap_tc;
