@@ -379,8 +379,20 @@ typedef struct tok_ctx {
   uint32_t base; /* the piece's start in the page text */
 } tok_ctx;
 
-/* Dense id of a word on this page (new ids for new words). -1 nomem. */
-static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
+/* The 32-bit hash of an ASCII word folded as the tokenizer folds it
+ * (tbk_hash_ascii_folded's). */
+static unsigned char ascii_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+static uint32_t ascii_hash32(const unsigned char *s, size_t n) {
+  uint32_t h = TBK_FNV32_INIT;
+  for (size_t k = 0; k < n; k++) h = tbk_fnv32_step(h, ascii_lower(s[k]));
+  return h;
+}
+
+/* Dense id of a word on this page (new ids for new words). A new word's
+ * 32-bit hash is h32, or when word is not NULL that of the ASCII word
+ * word[0..n): most tokens repeat a word the page has, which needs the
+ * 64-bit hash alone. -1 nomem. */
+static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32, const unsigned char *word, size_t n) {
   if ((fx->n_voc + 1) * 2 > fx->n_voc_slots) { /* grow and rehash */
     size_t ns = fx->n_voc_slots ? fx->n_voc_slots * 2 : 1024;
     uint32_t *slots = calloc(ns, sizeof *slots);
@@ -404,6 +416,7 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
       TBK_GROW_ALL(&fx->cap_voc_scratch, fx->n_voc + 1, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt),
                    TBK_ARRAY(fx->voc_blk)))
     return -1;
+  if (word) h32 = ascii_hash32(word, n);
   size_t id = fx->n_voc++;
   fx->voc_h64[id] = h;
   fx->voc_h32[id] = h32;
@@ -414,47 +427,65 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   return (int64_t)id;
 }
 
-static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
-  tbk_features *fx = c->fx;
+/* Keep one token of the page: its word (as word_id takes it), length and
+ * start. The caller counts it in its piece's statistics. -1 nomem. */
+static inline int push_token(tbk_features *fx, uint64_t h64, uint32_t h32, const unsigned char *word, size_t n,
+                             uint32_t cps, uint32_t pos) {
   /* the capacity test first: the call is for the rare token that grows */
   if (fx->n_tok + 1 > fx->cap_tok &&
       TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
-                   TBK_ARRAY(fx->tok_pos))) {
-    c->failed = 1;
-    return 1;
-  }
-  int64_t id = word_id(fx, h64, h32);
-  if (id < 0) { c->failed = 1; return 1; }
+                   TBK_ARRAY(fx->tok_pos)))
+    return -1;
+  int64_t id = word_id(fx, h64, h32, word, n);
+  if (id < 0) return -1;
   size_t k = fx->n_tok++;
   fx->tok_word[k] = (uint32_t)id;
   fx->tok_cp[k] = cps;
-  fx->tok_pos[k] = c->base + (uint32_t)at;
+  fx->tok_pos[k] = pos;
   fx->voc_cnt[id]++;
-  c->st->words++;
-  c->st->word_cps += cps;
-  if (cps <= 3) c->st->short_words++;
-  if (c->anchor) c->st->anchor_words++;
   return 0;
 }
 
+static void count_tokens(fx_textstats *st, int anchor, uint32_t words, uint32_t cps, uint32_t short_words) {
+  st->words += words;
+  st->word_cps += cps;
+  st->short_words += short_words;
+  if (anchor) st->anchor_words += words;
+}
+
 static int on_token(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
-  return add_token(p, h64, h32, cps, at);
+  tok_ctx *c = p;
+  if (push_token(c->fx, h64, h32, NULL, 0, cps, c->base + (uint32_t)at)) {
+    c->failed = 1;
+    return 1;
+  }
+  count_tokens(c->st, c->anchor, 1, cps, cps <= 3);
+  return 0;
 }
 
 /* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
  * on the fly, no callback, no copy), where the tokenizer would fold each
  * into a buffer first; token ends are the tokenizer's own
- * (tbk_ascii_token_end). Most text is ASCII, and this is the hot loop. */
+ * (tbk_ascii_token_end). Most text is ASCII, and this is the hot loop:
+ * its counts are kept in locals, and a word's 32-bit hash is made only
+ * when the page first has it (word_id). */
 static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
-  for (size_t i = 0; i < n && !c->failed;) {
+  uint32_t words = 0, cps = 0, short_words = 0;
+  for (size_t i = 0; i < n;) {
     if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
     size_t j = tbk_ascii_token_end(s, i, n);
-    uint64_t h64;
-    uint32_t h32;
-    tbk_hash_ascii_folded(s + i, j - i, &h64, &h32);
-    if (add_token(c, h64, h32, (uint32_t)(j - i), i)) return;
+    uint64_t h64 = TBK_FNV64_INIT;
+    for (size_t k = i; k < j; k++) h64 = tbk_fnv64_step(h64, ascii_lower(s[k]));
+    if (push_token(c->fx, h64, 0, s + i, j - i, (uint32_t)(j - i), c->base + (uint32_t)i)) {
+      c->failed = 1;
+      break;
+    }
+    words++;
+    cps += (uint32_t)(j - i);
+    short_words += j - i <= 3;
     i = j;
   }
+  count_tokens(c->st, c->anchor, words, cps, short_words);
 }
 
 /* Bigram bucket from the two unigram hashes, bytes in a fixed order so the
