@@ -81,6 +81,7 @@ void tbk_features_free(tbk_features *fx) {
   free(fx->bounds);
   free(fx->state_pos);
   free(fx->state_val);
+  free(fx->bbounds);
   free(fx->pref);
   free(fx->piece_tok);
   free(fx->tok_word);
@@ -117,8 +118,8 @@ void tbk_features_free(tbk_features *fx) {
 
 /* --------------------------------------------------------------- memory */
 
-/* A page's arrays are sized to what it needs, and what is over this many
- * bytes does not outlive it: a huge page's scratch is freed when the page
+/* A page's arrays are sized to what it needs, and what holds this many
+ * bytes or more does not outlive it: a huge page's scratch is freed when the page
  * is done and its results cut to their size, so it leaves its memory
  * neither to the content stage after it nor to the pages after it. Below
  * it, arrays keep their size: a run of ordinary pages allocates nothing. */
@@ -132,11 +133,11 @@ static size_t row_bytes(const tbk_array *a, size_t n) {
 }
 
 /* Parallel arrays sharing *cap sized for exactly need elements: grown to
- * need (tbk_grow would double), or cut to it when they are over
- * FX_KEEP_BYTES and need less than half. 0 ok, -1 nomem (the arrays then
- * hold at least *cap). */
+ * need (tbk_grow would double), or cut to it when they hold
+ * FX_KEEP_BYTES or more and need less than half. 0 ok, -1 nomem (the
+ * arrays then hold at least *cap). */
 static int fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n) {
-  if (need <= *cap && (*cap * row_bytes(a, n) <= FX_KEEP_BYTES || need >= *cap / 2)) return 0;
+  if (need <= *cap && (*cap * row_bytes(a, n) < FX_KEEP_BYTES || need >= *cap / 2)) return 0;
   for (size_t i = 0; i < n; i++) /* a failed cut leaves a larger array: still fine */
     if (tbk_resize(a[i].pp, need, a[i].size) && need > *cap) return -1;
   *cap = need;
@@ -146,18 +147,18 @@ static int fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n) {
   fit_all(cap, need, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
 /* Arrays grown while the page was read, holding n elements now: cut to n
- * when over FX_KEEP_BYTES. */
+ * when they hold FX_KEEP_BYTES or more. */
 static void trim_all(size_t *cap, size_t n, const tbk_array *a, size_t na) {
-  if (*cap <= n || *cap * row_bytes(a, na) <= FX_KEEP_BYTES) return;
+  if (*cap <= n || *cap * row_bytes(a, na) < FX_KEEP_BYTES) return;
   for (size_t i = 0; i < na; i++) tbk_resize(a[i].pp, n, a[i].size);
   *cap = n;
 }
 #define TRIM_ALL(cap, n, ...) \
   trim_all(cap, n, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
-/* Scratch of a page that is done: freed when over FX_KEEP_BYTES. */
+/* Scratch of a page that is done: freed when it holds FX_KEEP_BYTES or more. */
 static void drop_all(size_t *cap, const tbk_array *a, size_t n) {
-  if (*cap * row_bytes(a, n) <= FX_KEEP_BYTES) return;
+  if (*cap * row_bytes(a, n) < FX_KEEP_BYTES) return;
   for (size_t i = 0; i < n; i++) {
     void *p;
     memcpy(&p, a[i].pp, sizeof p);
@@ -558,8 +559,7 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err) {
   const char *text = p->text.data ? p->text.data : "";
   uint32_t T = (uint32_t)p->text.len;
-  size_t need = 2 * p->n_blocks + p->n_runs + 2;
-  if (FIT_ALL(&fx->cap_bounds, need, TBK_ARRAY(fx->bounds)) ||
+  if (FIT_ALL(&fx->cap_bbounds, 2 * p->n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
       FIT_ALL(&fx->cap_nodes, p->n_nodes + 1, TBK_ARRAY(fx->in_heading)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) {
@@ -567,14 +567,17 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     int h = n->tag >= TBK_TAG_H1 && n->tag <= TBK_TAG_H6;
     fx->in_heading[i] = (uint8_t)(h || (n->parent != TBK_NONE && fx->in_heading[n->parent]));
   }
-  size_t nb = 0;
-  fx->bounds[nb++] = 0;
-  fx->bounds[nb++] = T;
+  size_t nbb = 0;
+  fx->bbounds[nbb++] = 0;
+  fx->bbounds[nbb++] = T;
   for (size_t b = 0; b < p->n_blocks; b++) {
     uint32_t s = (uint32_t)(p->blocks[b].text - text);
-    fx->bounds[nb++] = s;
-    fx->bounds[nb++] = s + (uint32_t)p->blocks[b].text_len;
+    fx->bbounds[nbb++] = s;
+    fx->bbounds[nbb++] = s + (uint32_t)p->blocks[b].text_len;
   }
+  nbb = sort_unique(fx, fx->bbounds, nbb);
+  if (nbb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->n_bbounds = nbb;
   /* Where the text enters or leaves a link or a heading. */
   fx->n_states = 0;
   uint8_t state = 0;
@@ -587,15 +590,22 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fx->state_pos[fx->n_states] = p->runs[r].start;
     fx->state_val[fx->n_states++] = s;
-    fx->bounds[nb++] = p->runs[r].start;
   }
-  nb = sort_unique(fx, fx->bounds, nb);
-  if (nb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  fx->n_bounds = nb;
-  if (FIT_ALL(&fx->cap_pref, nb + 1, TBK_ARRAY(fx->pref)) ||
-      FIT_ALL(&fx->cap_piece_tok, nb + 1, TBK_ARRAY(fx->piece_tok)))
+  /* The pieces' bounds: the blocks' and the states', both ascending (runs
+   * are in text order), merged. */
+  if (FIT_ALL(&fx->cap_bounds, nbb + fx->n_states, TBK_ARRAY(fx->bounds)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(&fx->pref[0], 0, sizeof fx->pref[0]);
+  size_t nb = 0;
+  for (size_t i = 0, j = 0; i < nbb || j < fx->n_states;) {
+    uint32_t x = j == fx->n_states || (i < nbb && fx->bbounds[i] <= fx->state_pos[j]) ? fx->bbounds[i++]
+                                                                                      : fx->state_pos[j++];
+    if (!nb || fx->bounds[nb - 1] != x) fx->bounds[nb++] = x;
+  }
+  fx->n_bounds = nb;
+  if (FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) || FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx_textstats before = {0}; /* the statistics of the pieces so far */
+  size_t q = 0;              /* the next of bbounds */
   fx->n_tok = 0;
   fx->tok_text = NULL;
   /* (a huge page's table was freed when its text was done) */
@@ -606,17 +616,20 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   for (size_t k = 0; k + 1 < nb; k++) {
     uint32_t a = fx->bounds[k], b = fx->bounds[k + 1];
     while (sj < fx->n_states && fx->state_pos[sj] <= a) state = fx->state_val[sj++];
-    fx->piece_tok[k] = (uint32_t)fx->n_tok;
+    if (fx->bbounds[q] == a) { /* (the last, the text's end, is met below) */
+      fx->pref[q] = before;
+      fx->piece_tok[q++] = (uint32_t)fx->n_tok;
+    }
     fx_textstats st = {0};
     int ascii = scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
     tok_ctx c = {fx, &st, state & 1, 0, a};
     if (ascii) tokenize_ascii(&c, (const unsigned char *)text + a, b - a);
     else tbk_tokenize_hashed(fx->tok, text + a, b - a, on_token, &c);
     if (c.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->pref[k + 1] = fx->pref[k];
-    add_stats(&fx->pref[k + 1], &st);
+    add_stats(&before, &st);
   }
-  fx->piece_tok[nb - 1] = (uint32_t)fx->n_tok;
+  fx->pref[q] = before;
+  fx->piece_tok[q] = (uint32_t)fx->n_tok;
   fx->tok_text = text;
   fx->tok_len = T;
   /* the content stage reads the tokens, the bounds and the words' hashes */
@@ -1028,7 +1041,7 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
   block_text bt;
   bt.s = (uint32_t)(blk->text - bp->text);
   bt.e = bt.s + (uint32_t)blk->text_len;
-  size_t ks = find_u32(fx->bounds, fx->n_bounds, bt.s), ke = find_u32(fx->bounds, fx->n_bounds, bt.e);
+  size_t ks = find_u32(fx->bbounds, fx->n_bbounds, bt.s), ke = find_u32(fx->bbounds, fx->n_bbounds, bt.e);
   bt.t = diff_stats(&fx->pref[ke], &fx->pref[ks]);
   if (block_words(fx, fx->piece_tok[ks], fx->piece_tok[ke], &bt.uniq, &bt.density, &bt.kl))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -1046,6 +1059,7 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
  * hashes outlive it. */
 static void page_done(tbk_features *fx) {
   TRIM_ALL(&fx->cap_w, fx->n_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
+  DROP_ALL(&fx->cap_bbounds, TBK_ARRAY(fx->bbounds));
   DROP_ALL(&fx->cap_pref, TBK_ARRAY(fx->pref));
   DROP_ALL(&fx->cap_piece_tok, TBK_ARRAY(fx->piece_tok));
   DROP_ALL(&fx->cap_voc_scratch, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk));
@@ -1076,7 +1090,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bounds - 1],
+  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bbounds - 1],
                    .N = (double)p->n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
   /* The page text may end in a collapsed space: positions are relative to
    * the visible text, shares count visible characters. */

@@ -204,8 +204,11 @@ struct tbk_features {
   /* scratch (owned) */
   uint32_t *bounds; size_t n_bounds, cap_bounds;
   uint32_t *state_pos; uint8_t *state_val; size_t n_states, cap_states;
-  fx_textstats *pref; size_t cap_pref;       /* pieces + 1 */
-  uint32_t *piece_tok; size_t cap_piece_tok; /* first token of each piece */
+  /* The blocks' text bounds (and 0 and the text's end), sorted: the
+   * statistics of the text before each (pref) and its first token there. */
+  uint32_t *bbounds; size_t n_bbounds, cap_bbounds;
+  fx_textstats *pref; size_t cap_pref;
+  uint32_t *piece_tok; size_t cap_piece_tok;
   uint32_t *tok_word, *tok_cp;               /* page tokens: word id, length */
   uint32_t *tok_pos;                         /* ... and start in the page text */
   size_t n_tok, cap_tok;
