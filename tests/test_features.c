@@ -1,7 +1,8 @@
 /* Feature extraction: hand-written fragments with hand-computed values of
  * named features (looked up by name, never by index), the schema id as a
  * constant (changing the schema must be a conscious act), parity between
- * extractor instances, and the svmlight formatting. */
+ * extractor instances (also across pages far larger than the rest), and
+ * the svmlight formatting. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -493,6 +494,163 @@ static void test_parity(void) {
   tbk_features_free(b);
 }
 
+/* ------------------------------------------------ pages past the scratch */
+
+static int gen_oom; /* an append of the generator failed */
+
+static uint32_t rng(uint32_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+/* Blocks nested up to ten deep (divs, sections, lists, tables), ending
+ * together and one after the other, over paragraphs of links, formatting
+ * and headings, with class names and some non-ASCII words. */
+static void gen_blocks(tbk_buf *b, uint32_t *s, int depth) {
+  static const char *const words[] = {"the",   "module", "returns", "a",     "list",  "of",   "énergie",
+                                      "naïve", "函数",   "value",   "print", "über",  "2026", "item",
+                                      "and",   "Python", "—",       "CHANGE", "x",    "fix."};
+  static const char *const inl[] = {"a href=\"#\"", "b", "em", "code", "span", "strong", "small"};
+  int kids = 1 + (int)(rng(s) % 4);
+  for (int k = 0; k < kids; k++) {
+    unsigned r = rng(s) % 10;
+    if (depth < 10 && r < 6) {
+      static const char *const open[] = {"<div class=\"nav c%u\">", "<section id=\"s%u\">", "<ul class=\"menu%u\"><li>",
+                                         "<table><tr><td class=\"t%u\">", "<blockquote>"};
+      static const char *const close[] = {"</div>", "</section>", "</li></ul>", "</td></tr></table>",
+                                          "</blockquote>"};
+      unsigned w = rng(s) % 5;
+      gen_oom |= tbk_buf_printf(b, open[w], rng(s) % 50);
+      gen_blocks(b, s, depth + 1);
+      gen_oom |= tbk_buf_puts(b, close[w]);
+    } else {
+      const char *leaf = r == 9 ? "h3" : r == 8 ? "pre" : "p";
+      gen_oom |= tbk_buf_printf(b, "<%s>", leaf);
+      int n = 12 + (int)(rng(s) % 20);
+      for (int i = 0; i < n; i++) {
+        const char *w = words[rng(s) % (sizeof words / sizeof words[0])];
+        if (rng(s) % 6 == 0) {
+          const char *t = inl[rng(s) % (sizeof inl / sizeof inl[0])];
+          size_t tl = strcspn(t, " ");
+          gen_oom |= tbk_buf_printf(b, "<%s>%s %s</%.*s> ", t, w, words[rng(s) % 5], (int)tl, t);
+        } else {
+          gen_oom |= tbk_buf_printf(b, "%s ", w);
+        }
+        if (rng(s) % 40 == 0) gen_oom |= tbk_buf_puts(b, "<br>");
+      }
+      gen_oom |= tbk_buf_printf(b, "</%s>", leaf);
+    }
+  }
+}
+
+static tbk_page *big_page(uint32_t seed, size_t min_blocks) {
+  tbk_buf b = {0};
+  gen_oom |= tbk_buf_puts(&b, "<html><head><title>big</title></head><body>");
+  uint32_t s = seed;
+  tbk_page *p = NULL;
+  for (size_t next = 128 * 1024;;) {
+    gen_blocks(&b, &s, 0);
+    if (b.len < next) continue;
+    next = b.len + b.len / 2;
+    tbk_page_free(p);
+    gen_oom |= tbk_buf_puts(&b, "</body></html>");
+    p = parse(b.data);
+    b.len -= strlen("</body></html>");
+    if (gen_oom || !p || tbk_page_block_count(p) >= min_blocks) break;
+  }
+  tbk_buf_free(&b);
+  CHECK(!gen_oom);
+  return p;
+}
+
+/* fx's vectors, words lines and formatted lines of page p are those of a
+ * new extractor's. */
+static void same_as_fresh(tbk_features *fx, const tbk_page *p, const tbk_feature_options *o) {
+  tbk_features *f0;
+  tbk_error err = {0};
+  CHECK_INT(tbk_features_new(o, &f0, &err), TBK_OK);
+  CHECK_INT(tbk_features_page(fx, p, &err), TBK_OK);
+  CHECK_INT(tbk_features_page(f0, p, &err), TBK_OK);
+  CHECK_INT(tbk_features_blocks(fx), tbk_page_block_count(p));
+  size_t D = tbk_features_dim(fx), bad = 0;
+  for (size_t k = 0; k < tbk_features_blocks(f0); k++) {
+    bad += memcmp(tbk_features_values(fx, k), tbk_features_values(f0, k), D * sizeof(double)) != 0;
+    const uint32_t *ia, *ca, *ib, *cb;
+    size_t na = tbk_features_words(fx, k, &ia, &ca), nb = tbk_features_words(f0, k, &ib, &cb);
+    bad += na != nb || (na && (memcmp(ia, ib, na * sizeof *ia) || memcmp(ca, cb, na * sizeof *ca)));
+    tbk_buf la = {0}, lb = {0};
+    CHECK_INT(tbk_features_format(fx, k, 0, 0, &la), 0);
+    CHECK_INT(tbk_features_format(f0, k, 0, 0, &lb), 0);
+    bad += strcmp(la.data, lb.data) != 0;
+    tbk_buf_free(&la);
+    tbk_buf_free(&lb);
+  }
+  CHECK_INT(bad, 0);
+  tbk_features_free(f0);
+}
+
+/* The tag columns of every block against its nodes counted one by one:
+ * the counters of tag_pass, opened and closed on a stack of nested blocks. */
+static void check_tag_counts(tbk_features *fx, const tbk_page *p) {
+  long c_distinct = col(fx, "markup.distinct_tags"), c_format = col(fx, "markup.format_tags");
+  long c_tag[TBK_TAG_COUNT];
+  int fmt[TBK_TAG_COUNT] = {0};
+  static const char *const format_tags[] = {"b", "strong", "em", "i", "u", "font", "small", "big", "tt"};
+  for (size_t i = 0; i < sizeof format_tags / sizeof format_tags[0]; i++) fmt[tbk_tag_lookup(format_tags[i])] = 1;
+  size_t counted = 0;
+  for (int t = 0; t < TBK_TAG_COUNT; t++) {
+    char name[64];
+    snprintf(name, sizeof name, "tag.%s", tbk_tag_name((tbk_tag)t));
+    c_tag[t] = t == TBK_TAG_OTHER ? -1 : col(fx, name);
+    counted += c_tag[t] >= 0;
+  }
+  CHECK(counted > 40 && c_distinct >= 0 && c_format >= 0);
+  size_t bad = 0, nested = 0;
+  for (size_t b = 0; b < tbk_features_blocks(fx); b++) {
+    const tbk_block *blk = tbk_page_block(p, b);
+    uint32_t n[TBK_TAG_COUNT] = {0}, distinct = 0, format = 0;
+    for (uint32_t i = blk->node; i < p->nodes[blk->node].end; i++) n[p->nodes[i].tag]++;
+    for (int t = 0; t < TBK_TAG_COUNT; t++) {
+      distinct += n[t] != 0;
+      if (fmt[t]) format += n[t];
+    }
+    const double *v = tbk_features_values(fx, b);
+    bad += v[c_distinct] != distinct || v[c_format] != format;
+    for (int t = 0; t < TBK_TAG_COUNT; t++) bad += c_tag[t] >= 0 && v[c_tag[t]] != n[t];
+    nested += blk->parent >= 0 && tbk_page_block(p, (size_t)blk->parent)->parent >= 0;
+  }
+  CHECK_INT(bad, 0);
+  CHECK(nested > 100);
+}
+
+/* Pages whose arrays pass FX_KEEP_BYTES (cut and freed when each is done)
+ * between small ones: one extractor gives what a new one gives, with and
+ * without bigrams (which alone keep the sort buffers). */
+static void test_big_pages(void) {
+  tbk_page *small = parse(cases[1].html), *g1 = big_page(1, 1500), *g2 = big_page(7, 2500);
+  CHECK(small && g1 && g2);
+  if (!small || !g1 || !g2) return;
+  CHECK(tbk_page_block_count(g2) > tbk_page_block_count(g1));
+  for (int bigrams = 0; bigrams < 2; bigrams++) {
+    tbk_feature_options o;
+    tbk_feature_options_init(&o);
+    o.bigrams = bigrams;
+    tbk_features *fx;
+    tbk_error err = {0};
+    CHECK_INT(tbk_features_new(&o, &fx, &err), TBK_OK);
+    const tbk_page *seq[] = {small, g1, small, g2, g1, small, g2};
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) same_as_fresh(fx, seq[i], &o);
+    CHECK_INT(tbk_features_page(fx, g2, &err), TBK_OK);
+    check_tag_counts(fx, g2);
+    tbk_features_free(fx);
+  }
+  tbk_page_free(small);
+  tbk_page_free(g1);
+  tbk_page_free(g2);
+}
+
 static void test_format(void) {
   tbk_features *fx;
   tbk_error err = {0};
@@ -547,5 +705,6 @@ int main(void) {
   test_schema();
   test_parity();
   test_format();
+  test_big_pages();
   return check_report();
 }

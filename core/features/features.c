@@ -6,8 +6,8 @@
  * cut at every block boundary (and wherever the text enters or leaves a link
  * or heading) into pieces; each piece is scanned and tokenized once, and
  * prefix sums over pieces give every block's text statistics in O(1). Tag
- * counts come from running per-tag counters snapshotted at each block's
- * first node and end, and class/id bits are computed once per element on
+ * counts come from running per-tag counters snapshotted when a block opens
+ * and compared when it closes, and class/id bits are computed once per element on
  * the blocks' ancestor chains. Only the per-block word maps (unique words,
  * KL divergence, words line, text density) walk each block's tokens, so
  * nested blocks cost their own words once per nesting level. */
@@ -50,10 +50,14 @@ tbk_status tbk_features_new(const tbk_feature_options *o, tbk_features **out, tb
   fx->opt.bigrams = o->bigrams ? 1 : 0;
   tbk_status st = tbk_tokenizer_new(&fx->tok, err);
   if (st == TBK_OK) st = tbk_fx_schema_build(fx, err);
+  memset(fx->tag_rank, 0xFF, sizeof fx->tag_rank);
   if (st == TBK_OK) /* counted tags by ascending column */
     for (size_t col = 0; col < fx->dim; col++)
       for (int t = 0; t < TBK_TAG_COUNT; t++)
-        if (fx->tag_col[t] == (int)col) fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
+        if (fx->tag_col[t] == (int)col) {
+          fx->tag_rank[t] = (uint8_t)fx->n_tag_cols;
+          fx->tag_by_col[fx->n_tag_cols++] = (uint8_t)t;
+        }
   fx->row_block = SIZE_MAX;
   if (st == TBK_OK && !(fx->row = malloc((fx->dim ? fx->dim : 1) * sizeof *fx->row)))
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -77,6 +81,7 @@ void tbk_features_free(tbk_features *fx) {
   free(fx->bounds);
   free(fx->state_pos);
   free(fx->state_val);
+  free(fx->bbounds);
   free(fx->pref);
   free(fx->piece_tok);
   free(fx->tok_word);
@@ -92,18 +97,79 @@ void tbk_features_free(tbk_features *fx) {
   free(fx->rank_id);
   free(fx->rank_bits);
   free(fx->in_heading);
-  free(fx->events);
-  free(fx->snap);
+  free(fx->open);
+  free(fx->tc_k);
+  free(fx->tc_cnt);
   free(fx->slot);
   free(fx->bits);
   free(fx->touched);
   free(fx->pairs);
   free(fx->pairs_tmp);
   free(fx->cand_depth);
+  free(fx->blk_anchors);
+  free(fx->blk_format);
+  free(fx->tc_off);
   free(fx->blk_words);
+  free(fx->blk_distinct);
+  free(fx->tc_n);
   free(fx->blk_link);
   free(fx);
 }
+
+/* --------------------------------------------------------------- memory */
+
+/* A page's arrays are sized to what it needs, and what holds this many
+ * bytes or more does not outlive it: a huge page's scratch is freed when the page
+ * is done and its results cut to their size, so it leaves its memory
+ * neither to the content stage after it nor to the pages after it. Below
+ * it, arrays keep their size: a run of ordinary pages allocates nothing. */
+#define FX_KEEP_BYTES ((size_t)256 << 10)
+
+/* Bytes per element of parallel arrays, all of them. */
+static size_t row_bytes(const tbk_array *a, size_t n) {
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++) w += a[i].size;
+  return w;
+}
+
+/* Parallel arrays sharing *cap sized for exactly need elements: grown to
+ * need (tbk_grow would double), or cut to it when they hold
+ * FX_KEEP_BYTES or more and need less than half. 0 ok, -1 nomem (the
+ * arrays then hold at least *cap). */
+static int fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n) {
+  if (need <= *cap && (*cap * row_bytes(a, n) < FX_KEEP_BYTES || need >= *cap / 2)) return 0;
+  for (size_t i = 0; i < n; i++) /* a failed cut leaves a larger array: still fine */
+    if (tbk_resize(a[i].pp, need, a[i].size) && need > *cap) return -1;
+  *cap = need;
+  return 0;
+}
+#define FIT_ALL(cap, need, ...) \
+  fit_all(cap, need, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
+
+/* Arrays grown while the page was read, holding n elements now: cut to n
+ * when they hold FX_KEEP_BYTES or more. */
+static void trim_all(size_t *cap, size_t n, const tbk_array *a, size_t na) {
+  if (*cap <= n || *cap * row_bytes(a, na) < FX_KEEP_BYTES) return;
+  for (size_t i = 0; i < na; i++) tbk_resize(a[i].pp, n, a[i].size);
+  *cap = n;
+}
+#define TRIM_ALL(cap, n, ...) \
+  trim_all(cap, n, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
+
+/* Scratch of a page that is done: freed when it holds FX_KEEP_BYTES or more. */
+static void drop_all(size_t *cap, const tbk_array *a, size_t n) {
+  if (*cap * row_bytes(a, n) < FX_KEEP_BYTES) return;
+  for (size_t i = 0; i < n; i++) {
+    void *p;
+    memcpy(&p, a[i].pp, sizeof p);
+    free(p);
+    p = NULL;
+    memcpy(a[i].pp, &p, sizeof p);
+  }
+  *cap = 0;
+}
+#define DROP_ALL(cap, ...) \
+  drop_all(cap, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
 /* ------------------------------------------------------------ characters */
 
@@ -314,8 +380,20 @@ typedef struct tok_ctx {
   uint32_t base; /* the piece's start in the page text */
 } tok_ctx;
 
-/* Dense id of a word on this page (new ids for new words). -1 nomem. */
-static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
+/* The 32-bit hash of an ASCII word folded as the tokenizer folds it
+ * (tbk_hash_ascii_folded's). */
+static unsigned char ascii_lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+static uint32_t ascii_hash32(const unsigned char *s, size_t n) {
+  uint32_t h = TBK_FNV32_INIT;
+  for (size_t k = 0; k < n; k++) h = tbk_fnv32_step(h, ascii_lower(s[k]));
+  return h;
+}
+
+/* Dense id of a word on this page (new ids for new words). A new word's
+ * 32-bit hash is h32, or when word is not NULL that of the ASCII word
+ * word[0..n): most tokens repeat a word the page has, which needs the
+ * 64-bit hash alone. -1 nomem. */
+static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32, const unsigned char *word, size_t n) {
   if ((fx->n_voc + 1) * 2 > fx->n_voc_slots) { /* grow and rehash */
     size_t ns = fx->n_voc_slots ? fx->n_voc_slots * 2 : 1024;
     uint32_t *slots = calloc(ns, sizeof *slots);
@@ -333,9 +411,13 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   for (; fx->voc_slots[j]; j = (j + 1) & (fx->n_voc_slots - 1))
     if (fx->voc_h64[fx->voc_slots[j] - 1] == h) return fx->voc_slots[j] - 1;
   if (fx->n_voc + 1 > fx->cap_voc &&
-      TBK_GROW_ALL(&fx->cap_voc, fx->n_voc + 1, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32),
-                   TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk)))
+      TBK_GROW_ALL(&fx->cap_voc, fx->n_voc + 1, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32)))
     return -1;
+  if (fx->n_voc + 1 > fx->cap_voc_scratch &&
+      TBK_GROW_ALL(&fx->cap_voc_scratch, fx->n_voc + 1, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt),
+                   TBK_ARRAY(fx->voc_blk)))
+    return -1;
+  if (word) h32 = ascii_hash32(word, n);
   size_t id = fx->n_voc++;
   fx->voc_h64[id] = h;
   fx->voc_h32[id] = h32;
@@ -346,47 +428,65 @@ static int64_t word_id(tbk_features *fx, uint64_t h, uint32_t h32) {
   return (int64_t)id;
 }
 
-static int add_token(tok_ctx *c, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
-  tbk_features *fx = c->fx;
+/* Keep one token of the page: its word (as word_id takes it), length and
+ * start. The caller counts it in its piece's statistics. -1 nomem. */
+static inline int push_token(tbk_features *fx, uint64_t h64, uint32_t h32, const unsigned char *word, size_t n,
+                             uint32_t cps, uint32_t pos) {
   /* the capacity test first: the call is for the rare token that grows */
   if (fx->n_tok + 1 > fx->cap_tok &&
       TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
-                   TBK_ARRAY(fx->tok_pos))) {
-    c->failed = 1;
-    return 1;
-  }
-  int64_t id = word_id(fx, h64, h32);
-  if (id < 0) { c->failed = 1; return 1; }
+                   TBK_ARRAY(fx->tok_pos)))
+    return -1;
+  int64_t id = word_id(fx, h64, h32, word, n);
+  if (id < 0) return -1;
   size_t k = fx->n_tok++;
   fx->tok_word[k] = (uint32_t)id;
   fx->tok_cp[k] = cps;
-  fx->tok_pos[k] = c->base + (uint32_t)at;
+  fx->tok_pos[k] = pos;
   fx->voc_cnt[id]++;
-  c->st->words++;
-  c->st->word_cps += cps;
-  if (cps <= 3) c->st->short_words++;
-  if (c->anchor) c->st->anchor_words++;
   return 0;
 }
 
+static void count_tokens(fx_textstats *st, int anchor, uint32_t words, uint32_t cps, uint32_t short_words) {
+  st->words += words;
+  st->word_cps += cps;
+  st->short_words += short_words;
+  if (anchor) st->anchor_words += words;
+}
+
 static int on_token(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t at) {
-  return add_token(p, h64, h32, cps, at);
+  tok_ctx *c = p;
+  if (push_token(c->fx, h64, h32, NULL, 0, cps, c->base + (uint32_t)at)) {
+    c->failed = 1;
+    return 1;
+  }
+  count_tokens(c->st, c->anchor, 1, cps, cps <= 3);
+  return 0;
 }
 
 /* Tokens of a pure-ASCII piece hashed straight from the text (lower-cased
  * on the fly, no callback, no copy), where the tokenizer would fold each
  * into a buffer first; token ends are the tokenizer's own
- * (tbk_ascii_token_end). Most text is ASCII, and this is the hot loop. */
+ * (tbk_ascii_token_end). Most text is ASCII, and this is the hot loop:
+ * its counts are kept in locals, and a word's 32-bit hash is made only
+ * when the page first has it (word_id). */
 static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
-  for (size_t i = 0; i < n && !c->failed;) {
+  uint32_t words = 0, cps = 0, short_words = 0;
+  for (size_t i = 0; i < n;) {
     if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
     size_t j = tbk_ascii_token_end(s, i, n);
-    uint64_t h64;
-    uint32_t h32;
-    tbk_hash_ascii_folded(s + i, j - i, &h64, &h32);
-    if (add_token(c, h64, h32, (uint32_t)(j - i), i)) return;
+    uint64_t h64 = TBK_FNV64_INIT;
+    for (size_t k = i; k < j; k++) h64 = tbk_fnv64_step(h64, ascii_lower(s[k]));
+    if (push_token(c->fx, h64, 0, s + i, j - i, (uint32_t)(j - i), c->base + (uint32_t)i)) {
+      c->failed = 1;
+      break;
+    }
+    words++;
+    cps += (uint32_t)(j - i);
+    short_words += j - i <= 3;
     i = j;
   }
+  count_tokens(c->st, c->anchor, words, cps, short_words);
 }
 
 /* Bigram bucket from the two unigram hashes, bytes in a fixed order so the
@@ -459,23 +559,25 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err) {
   const char *text = p->text.data ? p->text.data : "";
   uint32_t T = (uint32_t)p->text.len;
-  size_t need = 2 * p->n_blocks + p->n_runs + 2;
-  if (tbk_grow(&fx->bounds, &fx->cap_bounds, need, sizeof *fx->bounds) ||
-      tbk_grow(&fx->in_heading, &fx->cap_nodes, p->n_nodes + 1, 1))
+  if (FIT_ALL(&fx->cap_bbounds, 2 * p->n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
+      FIT_ALL(&fx->cap_nodes, p->n_nodes + 1, TBK_ARRAY(fx->in_heading)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *n = &p->nodes[i];
     int h = n->tag >= TBK_TAG_H1 && n->tag <= TBK_TAG_H6;
     fx->in_heading[i] = (uint8_t)(h || (n->parent != TBK_NONE && fx->in_heading[n->parent]));
   }
-  size_t nb = 0;
-  fx->bounds[nb++] = 0;
-  fx->bounds[nb++] = T;
+  size_t nbb = 0;
+  fx->bbounds[nbb++] = 0;
+  fx->bbounds[nbb++] = T;
   for (size_t b = 0; b < p->n_blocks; b++) {
     uint32_t s = (uint32_t)(p->blocks[b].text - text);
-    fx->bounds[nb++] = s;
-    fx->bounds[nb++] = s + (uint32_t)p->blocks[b].text_len;
+    fx->bbounds[nbb++] = s;
+    fx->bbounds[nbb++] = s + (uint32_t)p->blocks[b].text_len;
   }
+  nbb = sort_unique(fx, fx->bbounds, nbb);
+  if (nbb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx->n_bbounds = nbb;
   /* Where the text enters or leaves a link or a heading. */
   fx->n_states = 0;
   uint8_t state = 0;
@@ -488,23 +590,25 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     fx->state_pos[fx->n_states] = p->runs[r].start;
     fx->state_val[fx->n_states++] = s;
-    fx->bounds[nb++] = p->runs[r].start;
   }
-  nb = sort_unique(fx, fx->bounds, nb);
-  if (nb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  fx->n_bounds = nb;
-  if (tbk_grow(&fx->pref, &fx->cap_pref, nb + 1, sizeof *fx->pref) ||
-      tbk_grow(&fx->piece_tok, &fx->cap_piece_tok, nb + 1, sizeof *fx->piece_tok))
+  /* The pieces' bounds: the blocks' and the states', both ascending (runs
+   * are in text order), merged. */
+  if (FIT_ALL(&fx->cap_bounds, nbb + fx->n_states, TBK_ARRAY(fx->bounds)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(&fx->pref[0], 0, sizeof fx->pref[0]);
+  size_t nb = 0;
+  for (size_t i = 0, j = 0; i < nbb || j < fx->n_states;) {
+    uint32_t x = j == fx->n_states || (i < nbb && fx->bbounds[i] <= fx->state_pos[j]) ? fx->bbounds[i++]
+                                                                                      : fx->state_pos[j++];
+    if (!nb || fx->bounds[nb - 1] != x) fx->bounds[nb++] = x;
+  }
+  fx->n_bounds = nb;
+  if (FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) || FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  fx_textstats before = {0}; /* the statistics of the pieces so far */
+  size_t q = 0;              /* the next of bbounds */
   fx->n_tok = 0;
   fx->tok_text = NULL;
-  /* One huge page must not make every later page clear a huge table. */
-  if (fx->n_voc_slots > 65536 && fx->n_voc_slots > 16 * (fx->n_voc + 1)) {
-    free(fx->voc_slots);
-    fx->voc_slots = NULL;
-    fx->n_voc_slots = 0;
-  }
+  /* (a huge page's table was freed when its text was done) */
   if (fx->voc_slots) memset(fx->voc_slots, 0, fx->n_voc_slots * sizeof *fx->voc_slots);
   fx->n_voc = 0;
   size_t sj = 0;
@@ -512,28 +616,40 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   for (size_t k = 0; k + 1 < nb; k++) {
     uint32_t a = fx->bounds[k], b = fx->bounds[k + 1];
     while (sj < fx->n_states && fx->state_pos[sj] <= a) state = fx->state_val[sj++];
-    fx->piece_tok[k] = (uint32_t)fx->n_tok;
+    if (fx->bbounds[q] == a) { /* (the last, the text's end, is met below) */
+      fx->pref[q] = before;
+      fx->piece_tok[q++] = (uint32_t)fx->n_tok;
+    }
     fx_textstats st = {0};
     int ascii = scan_piece((const unsigned char *)text + a, b - a, state & 1, (state >> 1) & 1, &st);
     tok_ctx c = {fx, &st, state & 1, 0, a};
     if (ascii) tokenize_ascii(&c, (const unsigned char *)text + a, b - a);
     else tbk_tokenize_hashed(fx->tok, text + a, b - a, on_token, &c);
     if (c.failed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->pref[k + 1] = fx->pref[k];
-    add_stats(&fx->pref[k + 1], &st);
+    add_stats(&before, &st);
   }
-  fx->piece_tok[nb - 1] = (uint32_t)fx->n_tok;
+  fx->pref[q] = before;
+  fx->piece_tok[q] = (uint32_t)fx->n_tok;
   fx->tok_text = text;
   fx->tok_len = T;
+  /* the content stage reads the tokens, the bounds and the words' hashes */
+  TRIM_ALL(&fx->cap_tok, fx->n_tok, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos));
+  TRIM_ALL(&fx->cap_bounds, nb, TBK_ARRAY(fx->bounds));
+  TRIM_ALL(&fx->cap_voc, fx->n_voc, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32));
+  /* and nothing reads these again: a big page frees them before its blocks */
+  DROP_ALL(&fx->cap_states, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val));
+  DROP_ALL(&fx->n_voc_slots, TBK_ARRAY(fx->voc_slots));
+  DROP_ALL(&fx->cap_nodes, TBK_ARRAY(fx->in_heading));
   return TBK_OK;
 }
 
 /* Rank the page's words by bucket (see block_words). */
 static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
   size_t v = fx->n_voc, nw = v / 64 + 1;
-  if (TBK_GROW_ALL(&fx->cap_rank, v + 1, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id)))
+  if (FIT_ALL(&fx->cap_rank, v + 1, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id)) ||
+      FIT_ALL(&fx->cap_touched, v + 1, TBK_ARRAY(fx->touched)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (tbk_grow(&fx->rank_bits, &fx->cap_rank_bits, nw, sizeof *fx->rank_bits) ||
+  if (FIT_ALL(&fx->cap_rank_bits, nw, TBK_ARRAY(fx->rank_bits)) ||
       tbk_grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
       tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -545,29 +661,73 @@ static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
     fx->rank_id[r] = id;
     fx->voc_rank[id] = (uint32_t)r;
   }
+  if (!fx->opt.bigrams) { /* the sort buffers' last use (see block_words) */
+    DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
+    DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
+  }
   return TBK_OK;
 }
 
-/* Running per-tag counts snapshotted at every block's first node and end. */
-static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
-  if (tbk_grow(&fx->events, &fx->cap_events, 2 * p->n_blocks + 1, sizeof *fx->events))
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  size_t ne = 0;
-  for (size_t b = 0; b < p->n_blocks; b++) {
-    fx->events[ne++] = p->blocks[b].node;
-    fx->events[ne++] = p->nodes[p->blocks[b].node].end;
+/* Block o->block closes: what its nodes' tags were, from the counts now
+ * (c1) and when it opened. Only the tags it has are visited. */
+static void close_block(tbk_features *fx, const fx_open *o, const uint32_t *c1) {
+  const uint32_t *c0 = o->counts;
+  uint32_t distinct = 0, format = 0;
+  uint64_t ranks = 0; /* its counted tags, by tag_rank */
+  for (unsigned w = 0; w < 2; w++)
+    for (uint64_t m = o->tags[w]; m; m &= m - 1) {
+      unsigned tag = w * 64 + (unsigned)__builtin_ctzll(m);
+      distinct++;
+      if (fx->fmt_tag[tag]) format += c1[tag] - c0[tag];
+      if (fx->tag_rank[tag] != 0xFF) ranks |= 1ULL << fx->tag_rank[tag];
+    }
+  size_t b = o->block;
+  fx->blk_anchors[b] = c1[TBK_TAG_A] - c0[TBK_TAG_A];
+  fx->blk_distinct[b] = (uint8_t)distinct;
+  fx->blk_format[b] = format;
+  fx->tc_off[b] = fx->n_tc;
+  fx->tc_n[b] = (uint8_t)__builtin_popcountll(ranks);
+  for (; ranks; ranks &= ranks - 1) {
+    unsigned k = (unsigned)__builtin_ctzll(ranks);
+    fx->tc_k[fx->n_tc] = (uint8_t)k;
+    fx->tc_cnt[fx->n_tc++] = c1[fx->tag_by_col[k]] - c0[fx->tag_by_col[k]];
   }
-  ne = sort_unique(fx, fx->events, ne);
-  if (ne == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  fx->n_events = ne;
-  if (ne && (ne > SIZE_MAX / TBK_TAG_COUNT ||
-             tbk_grow(&fx->snap, &fx->cap_snap, ne * TBK_TAG_COUNT, sizeof *fx->snap)))
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+}
+
+/* The tags among every block's nodes [node, end): running per-tag counts,
+ * compared when a block closes with what they were when it opened, and
+ * which tags it has (a node marks the innermost open block, which passes
+ * its marks on when it closes). Blocks nest, so the open ones are a stack
+ * no deeper than the tree: a page keeps a few snapshots of the counters,
+ * not two per block. */
+static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
+  _Static_assert(TBK_TAG_COUNT <= 128, "a block's tags are two 64-bit masks");
   uint32_t counts[TBK_TAG_COUNT] = {0};
-  size_t e = 0;
+  size_t B = p->n_blocks, top = 0, b = 0;
+  fx->n_tc = 0;
   for (size_t i = 0; i <= p->n_nodes; i++) {
-    while (e < ne && fx->events[e] == i) memcpy(fx->snap + (e++) * TBK_TAG_COUNT, counts, sizeof counts);
-    if (i < p->n_nodes) counts[p->nodes[i].tag]++;
+    while (top && p->nodes[p->blocks[fx->open[top - 1].block].node].end <= i) {
+      const fx_open *o = &fx->open[--top];
+      if (TBK_GROW_ALL(&fx->cap_tc, fx->n_tc + fx->n_tag_cols, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt)))
+        return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      close_block(fx, o, counts);
+      if (top) {
+        fx->open[top - 1].tags[0] |= o->tags[0];
+        fx->open[top - 1].tags[1] |= o->tags[1];
+      }
+    }
+    for (; b < B && p->blocks[b].node == i; b++, top++) {
+      if (tbk_grow(&fx->open, &fx->cap_open, top + 1, sizeof *fx->open))
+        return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      fx_open *o = &fx->open[top];
+      o->block = (uint32_t)b;
+      o->tags[0] = o->tags[1] = 0;
+      memcpy(o->counts, counts, sizeof counts);
+    }
+    if (i == p->n_nodes) break;
+    unsigned tag = p->nodes[i].tag;
+    counts[tag]++;
+    if (top) fx->open[top - 1].tags[tag / 64] |= 1ULL << (tag % 64);
   }
   *page_anchors = counts[TBK_TAG_A];
   return TBK_OK;
@@ -578,7 +738,7 @@ static tbk_status node_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_
 static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_out, tbk_error *err) {
   size_t words = (fx->attr_width + 63) / 64;
   *words_out = words;
-  if (tbk_grow(&fx->slot, &fx->cap_slot, p->n_nodes + 1, sizeof *fx->slot))
+  if (FIT_ALL(&fx->cap_slot, p->n_nodes + 1, TBK_ARRAY(fx->slot)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) fx->slot[i] = TBK_NONE;
   for (size_t b = 0; b < p->n_blocks; b++)
@@ -587,7 +747,7 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
   size_t ns = 0;
   for (size_t i = 0; i < p->n_nodes; i++)
     if (fx->slot[i] != TBK_NONE) fx->slot[i] = (uint32_t)ns++;
-  if (ns && tbk_grow(&fx->bits, &fx->cap_bits, ns * 2 * words, sizeof *fx->bits))
+  if (ns && FIT_ALL(&fx->cap_bits, ns * 2 * words, TBK_ARRAY(fx->bits)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (ns) memset(fx->bits, 0, ns * 2 * words * sizeof *fx->bits);
   for (size_t i = 0; i < p->n_nodes; i++) {
@@ -600,10 +760,6 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
     for (size_t w = 0; w < words; w++) anc[w] = pself[w] | panc[w];
   }
   return TBK_OK;
-}
-
-static const uint32_t *snapshot(const tbk_features *fx, uint32_t node) {
-  return fx->snap + find_u32(fx->events, fx->n_events, node) * TBK_TAG_COUNT;
 }
 
 /* Runs (text nodes) whose text lies in [a, b). */
@@ -627,10 +783,11 @@ static size_t runs_in(const tbk_page *p, uint32_t a, uint32_t b) {
  * block's words line (hashed buckets, ascending, colliding words merged). */
 static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out,
                        double *kl_out) {
-  size_t n = t1 - t0, npairs = fx->opt.bigrams && n ? 2 * n - 1 : n;
-  if (tbk_grow(&fx->touched, &fx->cap_touched, n + 1, sizeof *fx->touched) ||
-      tbk_grow(&fx->pairs, &fx->cap_pairs, npairs + 1, sizeof *fx->pairs) ||
-      tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, npairs + 1, sizeof *fx->pairs_tmp))
+  size_t n = t1 - t0, npairs = fx->opt.bigrams && n ? 2 * n - 1 : 0;
+  /* touched holds the page's words at most (rank_words); pairs are for
+   * the bigrams alone */
+  if (npairs && (tbk_grow(&fx->pairs, &fx->cap_pairs, npairs + 1, sizeof *fx->pairs) ||
+                 tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, npairs + 1, sizeof *fx->pairs_tmp)))
     return -1;
   size_t nt = 0, wrapped = 0, line_words = 0;
   long line_len = -1;
@@ -674,7 +831,12 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
     if (r > rmax) rmax = r;
   }
   *kl_out = kl;
-  if (TBK_GROW_ALL(&fx->cap_w, fx->n_w + npairs, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt))) return -1;
+  /* Grown by a quarter, not doubled: the lines of a page of nested blocks
+   * are its largest array while its blocks are computed. */
+  size_t need = fx->n_w + (npairs ? npairs : nt), more = fx->cap_w + fx->cap_w / 4 + 64;
+  if (need > fx->cap_w &&
+      FIT_ALL(&fx->cap_w, need > more ? need : more, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt)))
+    return -1;
   size_t first = fx->n_w, np = 0;
   /* Ranks ascend with buckets: walking the bitmap yields the words line in
    * order; different words in one bucket are adjacent and merged. */
@@ -720,7 +882,6 @@ typedef struct block_pass {
   double T, N;        /* visible text length, elements */
   double page_anchors;
   size_t B, D, words; /* blocks, row width, class/id bit words */
-  size_t sp_max;      /* sparse columns per block, at most */
 } block_pass;
 
 /* One block's text and word statistics, found before its columns. */
@@ -728,7 +889,6 @@ typedef struct block_text {
   fx_textstats t;
   uint32_t s, e;      /* the block's text in the page's */
   double uniq, density, kl;
-  const uint32_t *c0, *c1; /* tag counts before the block and after it */
 } block_text;
 
 /* The buffers sized for the page: the fixed features of every block, the
@@ -737,12 +897,11 @@ static tbk_status prepare_blocks(tbk_features *fx, size_t B, tbk_error *err) {
   fx->sp_rows = 0;
   fx->n_sp = 0;
   fx->row_block = SIZE_MAX;
-  if (tbk_grow(&fx->values, &fx->cap_values, B * FX_FIXED_COUNT + 1, sizeof(double)) ||
-      tbk_grow(&fx->w_off, &fx->cap_woff, B + 1, sizeof *fx->w_off) ||
-      tbk_grow(&fx->sp_off, &fx->cap_spoff, B + 1, sizeof *fx->sp_off) ||
-      tbk_grow(&fx->cand_depth, &fx->cap_cand, B + 1, sizeof *fx->cand_depth))
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (TBK_GROW_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_link)))
+  if (B > SIZE_MAX / FX_FIXED_COUNT - 1 || FIT_ALL(&fx->cap_values, B * FX_FIXED_COUNT + 1, TBK_ARRAY(fx->values)) ||
+      FIT_ALL(&fx->cap_woff, B + 1, TBK_ARRAY(fx->w_off)) || FIT_ALL(&fx->cap_spoff, B + 1, TBK_ARRAY(fx->sp_off)) ||
+      FIT_ALL(&fx->cap_cand, B + 1, TBK_ARRAY(fx->cand_depth)) ||
+      FIT_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
+              TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
 }
@@ -753,15 +912,8 @@ static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt
   const tbk_page *p = bp->p;
   const tbk_node *nd = &p->nodes[p->blocks[b].node];
   const fx_textstats *t = &bt->t;
-  double anchors = (double)(bt->c1[TBK_TAG_A] - bt->c0[TBK_TAG_A]);
+  double anchors = (double)fx->blk_anchors[b];
   double elements = (double)(nd->end - p->blocks[b].node);
-  size_t distinct = 0, format = 0;
-  for (int tag = 0; tag < TBK_TAG_COUNT; tag++) {
-    uint32_t c = bt->c1[tag] - bt->c0[tag];
-    if (!c) continue;
-    distinct++;
-    if (fx->fmt_tag[tag]) format += c;
-  }
   double w = t->words;
   /* lengths in Latin-equivalent characters (measure.h) */
   double chars = (double)tbk_length_of(t->chars, t->wide), nonspace = (double)tbk_length_of(t->nonspace, t->wide);
@@ -788,8 +940,8 @@ static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt
   v[FX_LINK_CHAR_DENSITY] = ratio(anchor_chars, nonspace);
   v[FX_LINK_WORDS_PER_ANCHOR] = ratio(t->anchor_words, anchors);
   v[FX_MARKUP_ELEMENTS] = elements;
-  v[FX_MARKUP_DISTINCT] = (double)distinct;
-  v[FX_MARKUP_FORMAT] = (double)format;
+  v[FX_MARKUP_DISTINCT] = (double)fx->blk_distinct[b];
+  v[FX_MARKUP_FORMAT] = (double)fx->blk_format[b];
   v[FX_MARKUP_TAG_TEXT] = ratio(elements, chars);
   v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
   v[FX_MARKUP_CHILDREN] = nd->child_elems;
@@ -834,28 +986,38 @@ static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt,
   if (blk->parent >= 0) fx->values[(size_t)blk->parent * FX_FIXED_COUNT + FX_POS_CAND_CHILDREN] += 1;
 }
 
+/* The class/id bits of block b: its own, then its ancestors'. */
+static const uint64_t *block_bits(const tbk_features *fx, const tbk_page *p, size_t b, size_t words) {
+  return fx->bits + (size_t)fx->slot[p->blocks[b].node] * 2 * words;
+}
+
+/* How many sparse columns block b has (block_sparse_cols writes them). */
+static size_t block_sparse_n(const block_pass *bp, size_t b) {
+  const tbk_features *fx = bp->fx;
+  size_t n = fx->tc_n[b] + (fx->blocktag_col[bp->p->nodes[bp->p->blocks[b].node].tag] >= 0);
+  const uint64_t *bits = block_bits(fx, bp->p, b, bp->words);
+  for (size_t wi = 0; wi < 2 * bp->words; wi++)
+    if (bits[wi]) n += (size_t)__builtin_popcountll(bits[wi]);
+  return n;
+}
+
 /* Tag counts, block tag, class/id bits of block b: in column order, kept
- * as the row's sparse list too (prepare_blocks clears them). */
-static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_text *bt, tbk_error *err) {
+ * as the row's sparse list (sized for the page by tbk_features_page). */
+static void block_sparse_cols(const block_pass *bp, size_t b) {
   tbk_features *fx = bp->fx;
   const tbk_node *nd = &bp->p->nodes[bp->p->blocks[b].node];
   size_t words = bp->words;
-  if (TBK_GROW_ALL(&fx->cap_sp, fx->n_sp + bp->sp_max, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val)))
-    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
   double *val = fx->sp_val + fx->n_sp;
-  for (size_t k = 0; k < fx->n_tag_cols; k++) {
-    int tag = fx->tag_by_col[k];
-    uint32_t c = bt->c1[tag] - bt->c0[tag];
-    if (!c) continue;
-    *val++ = c;
-    *sp++ = (uint32_t)fx->tag_col[tag];
+  for (size_t k = fx->tc_off[b], e = k + fx->tc_n[b]; k < e; k++) {
+    *val++ = fx->tc_cnt[k];
+    *sp++ = (uint32_t)fx->tag_col[fx->tag_by_col[fx->tc_k[k]]];
   }
   if (fx->blocktag_col[nd->tag] >= 0) {
     *val++ = 1;
     *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
   }
-  const uint64_t *self = fx->bits + (size_t)fx->slot[bp->p->blocks[b].node] * 2 * words, *anc = self + words;
+  const uint64_t *self = block_bits(fx, bp->p, b, words), *anc = self + words;
   for (size_t wi = 0; wi < words; wi++)
     for (uint64_t m = self[wi]; m; m &= m - 1) {
       *val++ = 1;
@@ -869,7 +1031,6 @@ static tbk_status block_sparse_cols(const block_pass *bp, size_t b, const block_
   fx->n_sp += (size_t)(sp - sp0);
   fx->sp_off[b + 1] = fx->n_sp;
   fx->sp_rows = b + 1;
-  return TBK_OK;
 }
 
 /* Block b's row: its text statistics and words line, then its columns. */
@@ -880,20 +1041,40 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
   block_text bt;
   bt.s = (uint32_t)(blk->text - bp->text);
   bt.e = bt.s + (uint32_t)blk->text_len;
-  size_t ks = find_u32(fx->bounds, fx->n_bounds, bt.s), ke = find_u32(fx->bounds, fx->n_bounds, bt.e);
+  size_t ks = find_u32(fx->bbounds, fx->n_bbounds, bt.s), ke = find_u32(fx->bbounds, fx->n_bbounds, bt.e);
   bt.t = diff_stats(&fx->pref[ke], &fx->pref[ks]);
   if (block_words(fx, fx->piece_tok[ks], fx->piece_tok[ke], &bt.uniq, &bt.density, &bt.kl))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx->w_off[b + 1] = fx->n_w;
-  bt.c0 = snapshot(fx, blk->node);
-  bt.c1 = snapshot(fx, bp->p->nodes[blk->node].end);
   block_text_cols(bp, b, &bt, v);
   block_pos_cols(bp, b, &bt, v);
-  tbk_status st = block_sparse_cols(bp, b, &bt, err);
-  if (st) return st;
+  block_sparse_cols(bp, b);
   fx->blk_words[b] = bt.t.words;
   fx->blk_link[b] = v[FX_LINK_DENSITY];
   return TBK_OK;
+}
+
+/* The page's words lines cut to size and its big scratch freed (see
+ * FX_KEEP_BYTES): only the results, the tokens, the bounds and the words'
+ * hashes outlive it. */
+static void page_done(tbk_features *fx) {
+  TRIM_ALL(&fx->cap_w, fx->n_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
+  DROP_ALL(&fx->cap_bbounds, TBK_ARRAY(fx->bbounds));
+  DROP_ALL(&fx->cap_pref, TBK_ARRAY(fx->pref));
+  DROP_ALL(&fx->cap_piece_tok, TBK_ARRAY(fx->piece_tok));
+  DROP_ALL(&fx->cap_voc_scratch, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk));
+  DROP_ALL(&fx->cap_rank, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id));
+  DROP_ALL(&fx->cap_rank_bits, TBK_ARRAY(fx->rank_bits));
+  DROP_ALL(&fx->cap_open, TBK_ARRAY(fx->open));
+  DROP_ALL(&fx->cap_tc, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt));
+  DROP_ALL(&fx->cap_slot, TBK_ARRAY(fx->slot));
+  DROP_ALL(&fx->cap_bits, TBK_ARRAY(fx->bits));
+  DROP_ALL(&fx->cap_touched, TBK_ARRAY(fx->touched));
+  DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
+  DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
+  DROP_ALL(&fx->cap_cand, TBK_ARRAY(fx->cand_depth));
+  DROP_ALL(&fx->cap_blk, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
+           TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link));
 }
 
 tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
@@ -905,18 +1086,21 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   uint32_t page_anchors = 0;
   size_t words = 0;
   if (st == TBK_OK) st = rank_words(fx, err);
-  if (st == TBK_OK) st = node_pass(fx, p, &page_anchors, err);
+  if (st == TBK_OK) st = tag_pass(fx, p, &page_anchors, err);
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bounds - 1],
+  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bbounds - 1],
                    .N = (double)p->n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
   /* The page text may end in a collapsed space: positions are relative to
    * the visible text, shares count visible characters. */
   size_t tlen = p->text.len;
   while (tlen > 0 && bp.text[tlen - 1] == ' ') tlen--;
   bp.T = (double)tlen;
-  bp.sp_max = fx->n_tag_cols + 1 + 2 * words * 64;
+  size_t n_sp = 0;
+  for (size_t b = 0; b < B; b++) n_sp += block_sparse_n(&bp, b);
+  if (FIT_ALL(&fx->cap_sp, n_sp + 1, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val)))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(fx->values, 0, B * FX_FIXED_COUNT * sizeof *fx->values);
   fx->sp_off[0] = 0;
   for (size_t b = 0; b < B; b++) {
@@ -932,6 +1116,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     if (b + 1 < B) { v[FX_NB_NEXT_WORDS] = fx->blk_words[b + 1]; v[FX_NB_NEXT_LINK] = fx->blk_link[b + 1]; }
   }
   fx->n_blocks = B;
+  page_done(fx);
   return TBK_OK;
 }
 

@@ -156,6 +156,13 @@ typedef struct fx_textstats {
   uint32_t wide, anchor_wide, heading_wide;
 } fx_textstats;
 
+/* A block open at a node while tag_pass walks the page. */
+typedef struct fx_open {
+  uint32_t block;
+  uint64_t tags[2];                /* the tags of its nodes seen so far (bits) */
+  uint32_t counts[TBK_TAG_COUNT];  /* the page's tag counts when it opened */
+} fx_open;
+
 struct tbk_features {
   tbk_feature_options opt;
   tbk_tokenizer *tok;        /* owned */
@@ -188,6 +195,7 @@ struct tbk_features {
   double *row;                        /* dim doubles: tbk_features_values' row */
   size_t row_block;                   /* the block in row, SIZE_MAX: none */
   uint8_t tag_by_col[TBK_TAG_COUNT];  /* the counted tags in column order */
+  uint8_t tag_rank[TBK_TAG_COUNT];    /* a tag's index there, 0xFF: not counted */
   size_t n_tag_cols;
   size_t *w_off;             /* n_blocks + 1 */
   uint32_t *w_idx, *w_cnt;
@@ -196,8 +204,11 @@ struct tbk_features {
   /* scratch (owned) */
   uint32_t *bounds; size_t n_bounds, cap_bounds;
   uint32_t *state_pos; uint8_t *state_val; size_t n_states, cap_states;
-  fx_textstats *pref; size_t cap_pref;       /* pieces + 1 */
-  uint32_t *piece_tok; size_t cap_piece_tok; /* first token of each piece */
+  /* The blocks' text bounds (and 0 and the text's end), sorted: the
+   * statistics of the text before each (pref) and its first token there. */
+  uint32_t *bbounds; size_t n_bbounds, cap_bbounds;
+  fx_textstats *pref; size_t cap_pref;
+  uint32_t *piece_tok; size_t cap_piece_tok;
   uint32_t *tok_word, *tok_cp;               /* page tokens: word id, length */
   uint32_t *tok_pos;                         /* ... and start in the page text */
   size_t n_tok, cap_tok;
@@ -205,24 +216,30 @@ struct tbk_features {
   size_t tok_len;                            /* (the content stage reuses them) */
   /* The page's distinct words (by 64-bit hash) get dense ids, so the
    * per-block maps are small arrays instead of word_dims-sized ones. */
-  uint64_t *voc_h64;
-  uint32_t *voc_h32, *voc_bucket, *voc_cnt, *voc_blk;
+  uint64_t *voc_h64; uint32_t *voc_h32;     /* (the content stage reads them) */
   size_t n_voc, cap_voc;
+  uint32_t *voc_bucket, *voc_cnt, *voc_blk; size_t cap_voc_scratch;
   uint32_t *voc_slots; size_t n_voc_slots;   /* word id + 1, 0 = empty */
   /* Word ids ranked by bucket, so a block's words line comes out sorted
    * from a bitmap over ranks instead of a sort per block. */
   uint32_t *voc_rank, *rank_id; size_t cap_rank;
   uint64_t *rank_bits; size_t cap_rank_bits;
   uint8_t *in_heading; size_t cap_nodes;
-  uint32_t *events; size_t n_events, cap_events;
-  uint32_t *snap; size_t cap_snap;           /* events x TBK_TAG_COUNT */
+  fx_open *open; size_t cap_open;           /* the blocks open (tag_pass) */
+  /* The nonzero counts of counted tags in each block, in the order blocks
+   * close: index in tag_by_col and count (block b's: tc_n[b] from tc_off[b]). */
+  uint8_t *tc_k; uint32_t *tc_cnt; size_t n_tc, cap_tc;
   uint32_t *slot; size_t cap_slot;           /* node -> attribute slot */
   uint64_t *bits; size_t cap_bits;           /* slots x 2 x words */
   uint32_t *touched; size_t cap_touched;     /* word ids seen in a block */
   uint64_t *pairs, *pairs_tmp; size_t cap_pairs, cap_pairs_tmp; /* bucket << 32 | count */
   uint32_t *cand_depth; size_t cap_cand;
-  /* per-block statistics the neighbour features read */
-  double *blk_words, *blk_link; size_t cap_blk;
+  /* per-block statistics: the tags among its nodes (tag_pass), what the
+   * neighbour features read */
+  uint32_t *blk_anchors, *blk_format, *blk_words;
+  size_t *tc_off;
+  uint8_t *blk_distinct, *tc_n;
+  double *blk_link; size_t cap_blk;
 };
 
 /* Build names, kinds and the schema id (features_schema.c). */

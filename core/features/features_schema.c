@@ -107,6 +107,7 @@ tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
 #undef TBK_FX_ROW
   };
   for (size_t i = 0; i < FX_FIXED_COUNT; i++) tbk_schema_add(&b, fixed[i].kind, "%s", fixed[i].name);
+  _Static_assert(COUNTOF(counted_tags) <= 64, "a block's counted tags are a 64-bit mask (tag_pass)");
   for (size_t i = 0; i < COUNTOF(counted_tags); i++) {
     tbk_tag t = tbk_tag_lookup(counted_tags[i]);
     if (t == TBK_TAG_OTHER) continue; /* cannot happen: all are in tags.h */
