@@ -74,6 +74,8 @@ typedef struct tbk_buf {
   char *data;
   size_t len;
   size_t cap;
+  struct tbk_buf_sink *sink; /* borrowed; NULL (the default): the buffer
+                                holds all it is given (library-internal) */
 } tbk_buf;
 
 TBK_API void tbk_buf_free(tbk_buf *b);
