@@ -90,8 +90,9 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   cli_pages_segment_as(&r->pages, *model);
   r->pages.page.fingerprints = 0;
   /* HTML output renders libxml2's tree: kept from the one parse, rather
-   * than the page streamed and parsed again on its first rendering. */
-  r->pages.page.keep_dom = r->ro.fmt == TBK_FORMAT_HTML || r->ro.fmt == TBK_FORMAT_HTML_ANNOTATED;
+   * than the page streamed and parsed again on its first rendering. Text
+   * and JSONL never render HTML: the page keeps no source for it. */
+  r->pages.page.keep_dom = r->ro.fmt == TBK_FORMAT_HTML || r->ro.fmt == TBK_FORMAT_HTML_ANNOTATED ? 1 : -1;
   return pred;
 }
 

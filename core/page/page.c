@@ -45,6 +45,8 @@ void tbk_page_free(tbk_page *p) {
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
+  tbk_buf_free(&p->title);
+  tbk_buf_free(&p->base_href);
   free(p);
 }
 
@@ -500,13 +502,25 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
   return tbk_html_load_source(data, len, opt, out, NULL, err);
 }
 
+/* An array grown by doubling cut to its n elements once it is complete;
+ * a failed shrink leaves it as it was. */
+static void fit(void *pp, size_t n, size_t size) {
+  void **p = pp;
+  void *q = *p && n ? realloc(*p, n * size) : NULL;
+  if (q) *p = q;
+}
+
 /* The walk over p->arena: nodes, runs and the normalized text. */
 static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
   walker w = {.p = p, .a = &p->arena, .opt = opt, .at_space = 1};
+  tbk_arena_fit_attrs(&p->arena); /* the nodes will point into it */
   tbk_status st = walk(&w, err);
   free(w.nth_counts);
   free(w.names);
   if (st) return st;
+  fit(&p->nodes, p->n_nodes, sizeof *p->nodes);
+  fit(&p->runs, p->n_runs, sizeof *p->runs);
+  if (p->runs) p->cap_runs = p->n_runs;
   if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
    * text is documented as normalized (trimmed), so cut it and keep every
@@ -523,6 +537,11 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
     if (p->n_runs && p->runs[p->n_runs - 1].start == p->runs[p->n_runs - 1].end) p->n_runs--;
   }
   p->text.data[p->text.len] = '\0';
+  fit(&p->text.data, p->text.len + 1, 1);
+  p->text.cap = p->text.len + 1;
+  /* What is read of the tree from now on is kept apart; the rest goes. */
+  if (tbk_page_keep_head(p)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_arena_drop_tree(&p->arena);
   return TBK_OK;
 }
 
@@ -534,7 +553,7 @@ static tbk_status parse_into(tbk_page *p, const char *s, size_t n, const tbk_pag
   p->opt = *opt;
   p->opt.charset_hint = NULL;
   tbk_status st;
-  if (opt->keep_dom) {
+  if (opt->keep_dom > 0) {
     st = tbk_html_parse_utf8(s, n, &p->doc, errors, err);
     if (st == TBK_OK && tbk_arena_from_doc(&p->arena, p->doc)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   } else {
@@ -610,7 +629,10 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
     /* for the DOM parse of the first tbk_page_html */
     p->source = source;
     memset(&source, 0, sizeof source);
+    fit(&p->source.data, p->source.len + 1, 1);
+    if (p->source.data) p->source.cap = p->source.len + 1;
   }
+  p->no_html = opt->keep_dom < 0;
   tbk_buf_free(&source);
   if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
   *out = p;
