@@ -69,14 +69,26 @@ typedef struct name_count {
   uint32_t count;
 } name_count;
 
+/* Per-level counters, one per open element level: how many element
+ * children it has seen in all, and of each known tag (for locators, which
+ * count every DOM sibling, dropped and hidden ones included, as XPath
+ * does). A level is emptied by zeroing the few tags it counted, not all of
+ * them: an element's children are of a handful of tags. */
+typedef struct level_count {
+  uint32_t sib;                 /* element children seen */
+  uint32_t used;                /* entries of tags */
+  uint32_t nth[TBK_TAG_COUNT];  /* of each known tag */
+  uint16_t tags[TBK_TAG_COUNT]; /* the tags counted (nth nonzero) */
+} level_count;
+
 typedef struct walker {
   tbk_page *p;
   const tbk_arena *a;
   const tbk_page_options *opt;
   size_t cap_nodes;
   int at_space; /* text buffer ends in a (collapsed) space, or is empty */
-  uint32_t *nth_counts; /* owned: levels x (TBK_TAG_COUNT + 1) counters */
-  size_t nth_levels;
+  level_count *levels;  /* owned, cap_levels entries, zeroed when made */
+  size_t cap_levels;
   name_count *names;    /* owned: same-name counters of unknown tags */
   size_t names_cap, names_used;
 } walker;
@@ -99,7 +111,7 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
   size_t before = t->len;
   const unsigned char *u = (const unsigned char *)s;
   size_t n = strnlen(s, w->a->n[tn].len);
-  if (tbk_buf_reserve(t, n + 1)) return -1;
+  if (t->cap - t->len <= n + 1 && tbk_buf_reserve(t, n + 1)) return -1;
   for (size_t i = 0; i < n;) {
     unsigned c = u[i];
     if (c > 0x20 && c < 0x7F) {
@@ -220,11 +232,15 @@ static int close_element(walker *w, uint32_t i) {
   return (tbk_tag_flags(n->tag) & TAG_BREAK) ? soft_space(w) : 0;
 }
 
-/* Per-level counters, one row per open element level: how many element
- * children it has seen in all, and of each known tag (for locators, which
- * count every DOM sibling, dropped and hidden ones included, as XPath does). */
-static int ensure_level(walker *w, size_t level) {
-  return tbk_grow(&w->nth_counts, &w->nth_levels, level + 1, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+/* The counters of level, emptied. */
+static level_count *enter_level(walker *w, size_t level) {
+  size_t had = w->cap_levels;
+  if (tbk_grow(&w->levels, &w->cap_levels, level + 1, sizeof *w->levels)) return NULL;
+  if (w->cap_levels > had) memset(w->levels + had, 0, (w->cap_levels - had) * sizeof *w->levels);
+  level_count *c = &w->levels[level];
+  for (uint32_t k = 0; k < c->used; k++) c->nth[c->tags[k]] = 0;
+  c->used = c->sib = 0;
+  return c;
 }
 
 /* Depth-first walk over the arena without recursion: element children
@@ -235,17 +251,18 @@ static tbk_status walk(walker *w, tbk_error *err) {
   uint32_t x = w->a->count ? an[0].first : TBK_ANONE;
   uint32_t parent = TBK_NONE;
   tbk_status st = TBK_OK;
-  if (ensure_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(w->nth_counts, 0, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+  if (!enter_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   while (x != TBK_ANONE) {
     uint32_t level = parent == TBK_NONE ? 0 : p->nodes[parent].depth;
     if (an[x].type == TBK_AN_ELEMENT) {
-      uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
-      uint32_t sib = row[TBK_TAG_COUNT]++;
+      level_count *row = &w->levels[level];
+      uint32_t sib = row->sib++;
       tbk_tag tag = (tbk_tag)an[x].tag;
       uint32_t nth;
-      if (tag != TBK_TAG_OTHER) nth = ++row[tag];
-      else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (tag != TBK_TAG_OTHER) {
+        if (!row->nth[tag]) row->tags[row->used++] = (uint16_t)tag;
+        nth = ++row->nth[tag];
+      } else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       if (!an[x].unseen) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
@@ -254,9 +271,7 @@ static tbk_status walk(walker *w, tbk_error *err) {
         uint32_t idx = TBK_NONE;
         if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
         if (an[x].first != TBK_ANONE) {
-          if (ensure_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-          memset(w->nth_counts + (size_t)(level + 1) * (TBK_TAG_COUNT + 1), 0,
-                 (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+          if (!enter_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
           parent = idx;
           x = an[x].first;
           continue;
@@ -514,8 +529,17 @@ static void fit(void *pp, size_t n, size_t size) {
 static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
   walker w = {.p = p, .a = &p->arena, .opt = opt, .at_space = 1};
   tbk_arena_fit_attrs(&p->arena); /* the nodes will point into it */
+  /* Sized for the most the walk can make, then cut to what it made: no
+   * array is copied as it grows. Every node of the arena at most is an
+   * element or a text node; the text is at most the arena's, plus a space
+   * on each side of every element. */
+  const tbk_arena *a = &p->arena;
+  size_t most_text = a->strs.len + 2 * a->count + 1;
+  if (tbk_grow(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
+      tbk_grow(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) || tbk_buf_reserve(&p->text, most_text))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = walk(&w, err);
-  free(w.nth_counts);
+  free(w.levels);
   free(w.names);
   if (st) return st;
   fit(&p->nodes, p->n_nodes, sizeof *p->nodes);
