@@ -880,14 +880,18 @@ int cli_mkdirs(const char *dir) {
   return 0;
 }
 
-void cli_write_file(char *name, const char *data, size_t n) {
+void cli_out_open_file(cli_out *o, char *name) {
   char *slash = strrchr(name, '/');
   if (slash) *slash = '\0';
   int bad = slash && cli_mkdirs(name);
   if (slash) *slash = '/';
   if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", name, strerror(errno));
+  cli_out_open(o, name);
+}
+
+void cli_write_file(char *name, const char *data, size_t n) {
   cli_out o;
-  cli_out_open(&o, name);
+  cli_out_open_file(&o, name);
   if (n && fwrite(data, 1, n, o.f) != n) cli_die(TBK_EXIT_WRITE, "%s: cannot write", name);
   cli_out_commit(&o);
 }

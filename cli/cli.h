@@ -243,6 +243,10 @@ void cli_guard_dir(const char *dir);
  * directories, through cli_out: it appears only when complete. Dies with
  * TBK_EXIT_WRITE when it cannot. */
 void cli_write_file(char *name, const char *data, size_t n);
+/* cli_write_file in parts: the output opened (its directories made), then
+ * written through o and committed by the caller (cli_out_commit), or
+ * abandoned (cli_out_abort). */
+void cli_out_open_file(cli_out *o, char *name);
 
 /* The model to load: given (-m) when not NULL, else $TBK_MODEL, else the
  * shipped default.model of this installation (or build tree). */

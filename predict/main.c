@@ -1,6 +1,7 @@
 /* tbk-predict: score the blocks (template stage) and text units (content
  * stage) of unseen pages and write their clean text (stage 4). */
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -90,8 +91,9 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   cli_pages_segment_as(&r->pages, *model);
   r->pages.page.fingerprints = 0;
   /* HTML output renders libxml2's tree: kept from the one parse, rather
-   * than the page streamed and parsed again on its first rendering. */
-  r->pages.page.keep_dom = r->ro.fmt == TBK_FORMAT_HTML || r->ro.fmt == TBK_FORMAT_HTML_ANNOTATED;
+   * than the page streamed and parsed again on its first rendering. Text
+   * and JSONL never render HTML: the page keeps no source for it. */
+  r->pages.page.keep_dom = r->ro.fmt == TBK_FORMAT_HTML || r->ro.fmt == TBK_FORMAT_HTML_ANNOTATED ? 1 : -1;
   return pred;
 }
 
@@ -104,6 +106,14 @@ static void print_summary(const run *r, const char *page, const tbk_page_summary
 
 int main(int argc, char **argv) {
   cli_init("tbk-predict");
+#ifdef M_MMAP_THRESHOLD
+  /* A big page's arrays (MiBs each) mapped and unmapped on their own: with
+   * glibc's adaptive threshold, which rises to the size of the first big
+   * array freed, every later page's arrays came from the heap and the
+   * heap stayed at the biggest page's high-water mark, scattered (debian_docs:
+   * 130 MB of RSS against 99 for its biggest page alone; BENCHMARKS.md). */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   run r = {.stage = -1, .threshold = NAN, .precision = NAN, .ro.fmt = TBK_FORMAT_TEXT};
   cli_pages_init(&r.pages);
   tbk_content_options_init(&r.ro.content);
@@ -116,7 +126,12 @@ int main(int argc, char **argv) {
   cli_out out;
   char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext) : NULL;
   if (!r.output_dir) cli_out_open(&out, r.output);
-  tbk_buf buf = {0};
+  /* Each page's output is written as it is made, a line at a time once
+   * 64 KiB are held (a sink, util.h), so no page's output is held whole:
+   * cli_out_put dies on a failed write, removing a temporary output. */
+  cli_out page_out;
+  tbk_buf_sink sink = {cli_out_put, r.output_dir ? &page_out : &out, (size_t)64 << 10};
+  tbk_buf buf = {.sink = &sink};
   tbk_error err = {0};
   size_t lo, hi; /* names and "==> page <==" are the full list's, so shards join into one run's output */
   cli_shard_pages(list.n, &lo, &hi);
@@ -126,22 +141,23 @@ int main(int argc, char **argv) {
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
     buf.len = 0;
+    if (r.output_dir) cli_out_open_file(&page_out, names[i]);
     if (!r.output_dir && list.n > 1 && r.ro.fmt != TBK_FORMAT_JSONL)
       cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
     tbk_page_summary sum = {0};
     tbk_status st = tbk_predict_render_as(pred, page, ref->page, &r.ro, &buf, r.summary ? &sum : NULL, &err);
     tbk_page_free(page);
     if (st == TBK_ERR_LIMIT) {
+      /* The limits are the prediction's, met before a byte was rendered:
+       * the page leaves nothing (its header is dropped with buf). */
+      if (r.output_dir) cli_out_abort(&page_out);
       cli_pages_skip(&r.pages, ref, err.msg);
       continue;
     }
     if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
     if (r.summary) print_summary(&r, ref->page, &sum);
-    if (r.output_dir) {
-      cli_write_file(names[i], buf.data, buf.len);
-    } else if (buf.len && fwrite(buf.data, 1, buf.len, out.f) != buf.len) {
-      cli_die(TBK_EXIT_WRITE, "%s: cannot write output", r.output ? r.output : "standard output");
-    }
+    cli_mem(tbk_buf_drain(&buf)); /* cannot fail: cli_out_put dies first */
+    if (r.output_dir) cli_out_commit(&page_out);
   }
   cli_pages_progress_end(&r.pages);
   if (!r.output_dir) cli_out_commit(&out);

@@ -866,7 +866,59 @@ static void test_parse_errors(void) {
   tbk_page_free(p);
 }
 
+/* The three ways to keep a page (its DOM, its source for a later DOM, or
+ * neither) give the same tables, title, base and attributes, though the
+ * arena's nodes and text are gone after the walk; only the page that keeps
+ * neither refuses HTML. */
+static void test_keep_modes(void) {
+  static const char page[] = "<html><head><title>  The   river\n page </title><base href=\"http://x.example/d/\">"
+                             "</head><body><div id=\"a\" class=\"c d\"><p>" T1 "</p></div><ul><li data-k=\"v\">" T2
+                             "</li></ul><script>var s = 1;</script></body></html>";
+  tbk_buf dump[3] = {{0}}, html[3] = {{0}}, title = {0}, base = {0};
+  tbk_status html_st[3];
+  const int modes[3] = {0, 1, -1};
+  for (int k = 0; k < 3; k++) {
+    tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+    o.keep_dom = modes[k];
+    tbk_status st;
+    tbk_page *p = parse_n(page, sizeof page - 1, &o, &st, NULL);
+    CHECK_INT(st, TBK_OK);
+    if (!p) continue;
+    CHECK_INT(tbk_page_dump(p, &dump[k]), 0);
+    html_st[k] = tbk_page_html(p, NULL, &html[k]);
+    if (k == 2) {
+      title.len = base.len = 0;
+      CHECK_INT(tbk_page_title(p, 100, &title), 0);
+      CHECK_INT(tbk_page_base_href(p, &base), 0);
+      CHECK_STR(title.data ? title.data : "", "The river page");
+      CHECK_STR(base.data ? base.data : "", "http://x.example/d/");
+      title.len = 0;
+      CHECK_INT(tbk_page_title(p, 10, &title), 0); /* bytes of the raw title */
+      CHECK_STR(title.data ? title.data : "", "The ri");
+      size_t divs = 0;
+      for (size_t i = 0; i < p->n_nodes; i++)
+        for (const char *q = p->nodes[i].attrs, *name, *value; (name = tbk_attr_next(&q, &value));)
+          divs += strcmp(p->nodes[i].name, "div") == 0 && strcmp(name, "class") == 0 && value && strcmp(value, "c d") == 0;
+      CHECK_INT(divs, 1);
+    }
+    tbk_page_free(p);
+  }
+  CHECK(dump[0].len > 0 && strstr(dump[0].data, "The river page") != NULL);
+  for (int k = 1; k < 3; k++) CHECK(dump[k].len == dump[0].len && memcmp(dump[k].data, dump[0].data, dump[0].len) == 0);
+  CHECK_INT(html_st[0], TBK_OK);
+  CHECK_INT(html_st[1], TBK_OK);
+  CHECK_INT(html_st[2], TBK_ERR_ARG);
+  CHECK(html[0].len > 0 && html[0].len == html[1].len && memcmp(html[0].data, html[1].data, html[0].len) == 0);
+  for (int k = 0; k < 3; k++) {
+    tbk_buf_free(&dump[k]);
+    tbk_buf_free(&html[k]);
+  }
+  tbk_buf_free(&title);
+  tbk_buf_free(&base);
+}
+
 int main(void) {
+  test_keep_modes();
   test_parse_errors();
   test_tag_sets();
   test_thresholds();

@@ -145,6 +145,109 @@ static void test_units(const tbk_page *p) {
   tbk_units_free(ux);
 }
 
+/* What a sink received: the bytes, and how many writes brought them. */
+typedef struct received {
+  tbk_buf all;
+  size_t writes, partial; /* partial: writes not ending a line */
+  int fail;               /* make the next write fail */
+} received;
+
+static int receive(void *ctx, const char *data, size_t n) {
+  received *r = ctx;
+  if (r->fail) return 1;
+  r->writes++;
+  r->partial += !n || data[n - 1] != '\n';
+  return tbk_buf_append(&r->all, data, n);
+}
+
+/* One rendering into a buffer with a sink that writes at every line end it
+ * can, then the rest: the same bytes as into a plain buffer, in more than
+ * one write, each of whole lines. The text rendering once kept an offset
+ * into its output across such writes. */
+static void check_sunk(const tbk_page *p, const tbk_units *ux, const unsigned char *keep, const double *probs,
+                       int fmt) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  received r = {{0}, 0, 0, 0};
+  tbk_buf_sink sink = {receive, &r, 1};
+  tbk_buf plain = {0}, sunk = {.sink = &sink};
+  for (int k = 0; k < 2; k++) {
+    tbk_buf *b = k ? &sunk : &plain;
+    /* a header that fills the buffer: the rendering's first line finds it
+     * full, so the sink is used from the start */
+    CHECK_INT(tbk_buf_puts(b, "==> page"), 0);
+    while (b->len + 2 < b->cap) CHECK_INT(tbk_buf_append(b, " ", 1), 0);
+    CHECK_INT(tbk_buf_append(b, "\n", 1), 0);
+    tbk_status st = fmt == TBK_FORMAT_TEXT ? (ux ? tbk_render_units_text(p, ux, keep, &co, b, NULL)
+                                                 : tbk_render_text(p, probs, 0.5, b, NULL))
+                                           : (ux ? tbk_render_units_jsonl(p, ux, "pg", probs, keep, b)
+                                                 : tbk_render_jsonl(p, "pg", probs, 0.5, b));
+    CHECK_INT(st, TBK_OK);
+  }
+  CHECK(r.writes > 1);
+  CHECK(sunk.len < plain.len);
+  CHECK_INT(tbk_buf_drain(&sunk), 0);
+  CHECK_INT(sunk.len, 0);
+  CHECK(same(&r.all, &plain));
+  CHECK_INT(r.partial, 0);
+  /* a write that fails fails the append that made it */
+  r.fail = 1;
+  CHECK_INT(tbk_buf_puts(&sunk, "line\n"), 0);
+  sunk.len = sunk.cap - 1;
+  sunk.data[sunk.len - 1] = '\n';
+  CHECK_INT(tbk_buf_puts(&sunk, "more"), -1);
+  tbk_buf_free(&plain);
+  tbk_buf_free(&sunk);
+  tbk_buf_free(&r.all);
+}
+
+static void test_sink(const tbk_page *p) {
+  size_t nb = tbk_page_block_count(p);
+  double *probs = calloc(nb ? nb : 1, sizeof *probs);
+  for (size_t i = 0; i < nb; i++) probs[i] = block_has(p, i, "Sports") || block_has(p, i, "rights reserved") ? 0.9 : 0.1;
+  check_sunk(p, NULL, NULL, probs, TBK_FORMAT_TEXT);
+  check_sunk(p, NULL, NULL, probs, TBK_FORMAT_JSONL);
+  tbk_units *ux = NULL;
+  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
+  if (ux && tbk_units_page(ux, p, NULL, NULL) == TBK_OK) {
+    size_t n = tbk_units_count(ux);
+    unsigned char *keep = malloc(n ? n : 1);
+    double *up = malloc((n ? n : 1) * sizeof *up);
+    for (size_t i = 0; i < n; i++) {
+      keep[i] = i % 3 != 0;
+      up[i] = keep[i] ? 0.2 : 0.8;
+    }
+    check_sunk(p, ux, keep, up, TBK_FORMAT_TEXT);
+    check_sunk(p, ux, keep, up, TBK_FORMAT_JSONL);
+    free(keep);
+    free(up);
+  }
+  tbk_units_free(ux);
+  free(probs);
+}
+
+/* Lines that end in spaces the text rendering trims, and runs that meet
+ * with two spaces: the sink writes many times in the middle of a line, and
+ * the rendering must still trim the line it is making. */
+static void test_sink_lines(void) {
+  tbk_buf html = {0};
+  CHECK_INT(tbk_buf_puts(&html, "<html><body><ul>"), 0);
+  for (int i = 0; i < 300; i++)
+    CHECK_INT(tbk_buf_printf(&html, "<li>Line %d of the list has a few words <b> and </b> a tail </li>\n", i), 0);
+  CHECK_INT(tbk_buf_puts(&html, "</ul></body></html>"), 0);
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_page_parse(html.data, html.len, NULL, &p, NULL), TBK_OK);
+  if (p) {
+    size_t nb = tbk_page_block_count(p);
+    CHECK(nb > 100);
+    double *probs = calloc(nb, sizeof *probs);
+    check_sunk(p, NULL, NULL, probs, TBK_FORMAT_TEXT);
+    free(probs);
+  }
+  tbk_page_free(p);
+  tbk_buf_free(&html);
+}
+
 int main(void) {
   tbk_page *p = NULL;
   CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, NULL, &p, NULL), TBK_OK);
@@ -153,6 +256,8 @@ int main(void) {
   test_units(p);
   /* one page, both stages' renderings in turn */
   test_blocks(p);
+  test_sink(p);
+  test_sink_lines();
   tbk_page_free(p);
   return check_report();
 }

@@ -111,9 +111,29 @@ void tbk_buf_free(tbk_buf *b) {
   b->len = b->cap = 0;
 }
 
+int tbk_buf_drain(tbk_buf *b) {
+  if (!b->sink || !b->len) return 0;
+  if (b->sink->write(b->sink->ctx, b->data, b->len)) return -1;
+  b->len = 0;
+  b->data[0] = '\0';
+  return 0;
+}
+
 int tbk_buf_reserve(tbk_buf *b, size_t extra) {
   if (extra > SIZE_MAX - b->len - 1) return -1;
-  return tbk_grow(&b->data, &b->cap, b->len + extra + 1, 1);
+  size_t need = b->len + extra + 1;
+  if (need <= b->cap) return 0;
+  /* Full: its whole lines written out rather than the buffer grown; the
+   * line being made moves to the front. */
+  const char *nl = b->sink && b->len >= b->sink->at && b->len ? memrchr(b->data, '\n', b->len) : NULL;
+  if (nl) {
+    size_t done = (size_t)(nl - b->data) + 1;
+    if (b->sink->write(b->sink->ctx, b->data, done)) return -1;
+    memmove(b->data, b->data + done, b->len - done + 1);
+    b->len -= done;
+    need -= done;
+  }
+  return tbk_grow(&b->data, &b->cap, need, 1);
 }
 
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n) {

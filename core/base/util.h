@@ -95,6 +95,22 @@ static inline void tbk_hash_ascii_folded(const unsigned char *s, size_t n, uint6
   *h32 = b;
 }
 
+/* Where a buffer writes out what it holds (tbk_buf.sink), so that a long
+ * output (a big page's JSONL) is never held whole: when an append finds
+ * the buffer full with at least `at` bytes in it, its whole lines (up to
+ * its last newline) go to write and the rest, the line being made, moves
+ * to the front. Whoever appends to such a buffer therefore keeps no offset
+ * into it across an append, only what it made of the current line (the
+ * renderers do so). */
+typedef struct tbk_buf_sink {
+  tbk_write_fn write; /* nonzero: failed, and the append fails (-1) */
+  void *ctx;          /* borrowed: write's */
+  size_t at;          /* bytes held before they are written */
+} tbk_buf_sink;
+/* Everything b holds written to its sink now (the end of an output); 0
+ * ok (also without a sink: nothing is done), -1 the write failed. */
+int tbk_buf_drain(tbk_buf *b) TBK_MUST_CHECK;
+
 int tbk_buf_reserve(tbk_buf *b, size_t extra) TBK_MUST_CHECK;
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n) TBK_MUST_CHECK;
 int tbk_buf_puts(tbk_buf *b, const char *s) TBK_MUST_CHECK;

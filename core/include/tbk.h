@@ -74,6 +74,8 @@ typedef struct tbk_buf {
   char *data;
   size_t len;
   size_t cap;
+  struct tbk_buf_sink *sink; /* borrowed; NULL (the default): the buffer
+                                holds all it is given (library-internal) */
 } tbk_buf;
 
 TBK_API void tbk_buf_free(tbk_buf *b);
@@ -104,7 +106,10 @@ typedef struct tbk_page_options {
   int keep_dom;             /* keep libxml2's tree for HTML output (0: the
                                page is parsed by streaming, without a tree,
                                and its first HTML rendering parses it
-                               again into one); the same blocks either way */
+                               again into one; -1: streamed, and no HTML
+                               rendering is wanted, so the decoded source
+                               is not kept for one: it fails with
+                               TBK_ERR_ARG); the same blocks every way */
 } tbk_page_options;
 
 /* Options start from the defaults (the values in parentheses above):

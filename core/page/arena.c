@@ -11,8 +11,27 @@ void tbk_arena_free(tbk_arena *a) {
   free(a->n);
   free(a->xml);
   tbk_buf_free(&a->strs);
+  tbk_buf_free(&a->attrs);
   if (a->dict) xmlDictFree(a->dict);
   memset(a, 0, sizeof *a);
+}
+
+void tbk_arena_drop_tree(tbk_arena *a) {
+  free(a->n);
+  free(a->xml);
+  tbk_buf_free(&a->strs);
+  a->n = NULL;
+  a->xml = NULL;
+  a->count = a->cap = 0;
+}
+
+void tbk_arena_fit_attrs(tbk_arena *a) {
+  /* A failed shrink leaves the buffer as it was: nothing is lost. */
+  char *d = a->attrs.data ? realloc(a->attrs.data, a->attrs.len + 1) : NULL;
+  if (d) {
+    a->attrs.data = d;
+    a->attrs.cap = a->attrs.len + 1;
+  }
 }
 
 int tbk_attrs_hidden(const char *attrs) {

@@ -8,8 +8,11 @@
  *
  * Node 0 is the document; every array grows by doubling, so a page costs a
  * handful of allocations whatever its size, and freeing it is as many
- * frees. Only code in core/page reads it (the layers above see the type
- * through page_internal.h, never its fields). */
+ * frees. Once the walk has made the page's tables, only the attributes
+ * (which the tables point at) and the names' dictionary are kept: the
+ * nodes and their text go (tbk_arena_drop_tree). Only code in core/page
+ * reads it (the layers above see the type through page_internal.h, never
+ * its fields). */
 #ifndef TBK_ARENA_H
 #define TBK_ARENA_H
 #include <stdint.h>
@@ -34,7 +37,7 @@ typedef struct tbk_anode {
   uint32_t line;  /* as libxml2 stores it (at most TBK_AN_LINE_MAX) */
   uint32_t str;   /* text, CDATA: offset of the content in strs */
   uint32_t len;   /* its length in bytes */
-  uint32_t attrs; /* element: offset of its packed attributes in strs */
+  uint32_t attrs; /* element: offset of its packed attributes in attrs */
   uint32_t kids;  /* element children */
   uint8_t type;   /* TBK_AN_* */
   uint8_t unseen; /* element: dropped by its tag or hidden (tbk_arena_classify) */
@@ -44,14 +47,15 @@ typedef struct tbk_anode {
 
 #define TBK_ANONE UINT32_MAX
 
-/* Attributes are packed in strs, in source order: per attribute its name,
+/* Attributes are packed in attrs, in source order: per attribute its name,
  * NUL, a byte 1 (a value follows, NUL-terminated) or 0 (no value); an
  * empty name ends the list. An element without attributes points at a
  * lone NUL. */
 typedef struct tbk_arena {
   tbk_anode *n;
   size_t count, cap;
-  tbk_buf strs;            /* contents and attributes */
+  tbk_buf strs;            /* contents of text and CDATA */
+  tbk_buf attrs;           /* attributes, apart: they outlive the nodes */
   struct _xmlNode **xml;   /* the libxml2 node of each arena node, when
                               copied from a tree (dom_arena.c); else NULL */
   struct _xmlDict *dict;   /* owned reference to the names' dictionary */
@@ -59,6 +63,11 @@ typedef struct tbk_arena {
 } tbk_arena;
 
 void tbk_arena_free(tbk_arena *a);
+/* The nodes, their libxml2 nodes and their text freed, the attributes and
+ * the dictionary kept (the page's tables point into both): after the walk. */
+void tbk_arena_drop_tree(tbk_arena *a);
+/* The attributes' buffer cut to its size: before anything points into it. */
+void tbk_arena_fit_attrs(tbk_arena *a);
 
 /* The line libxml2's xmlGetLineNo gives node i: its own when below 65535,
  * else looked up through the neighbours as libxml2 does. */
@@ -74,7 +83,7 @@ static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) {
 
 /* The packed attributes of element i (see above), borrowed. */
 static inline const char *tbk_arena_attrs(const tbk_arena *a, uint32_t i) {
-  return a->strs.data + a->n[i].attrs;
+  return a->attrs.data + a->n[i].attrs;
 }
 
 /* Next attribute of a packed list: returns the name (NULL at the end),

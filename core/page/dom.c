@@ -43,7 +43,7 @@ static int content_of(const tbk_arena *a, uint32_t t, tbk_buf *out) {
   return 0;
 }
 
-int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out) {
+static int find_title(tbk_page *p) {
   const tbk_arena *a = &p->arena;
   uint32_t root = root_of(a), t = TBK_ANONE;
   /* The title is in the head, near the top: a bounded search. */
@@ -57,14 +57,17 @@ int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out) {
         if (is_element(a, y, "title")) { t = y; break; }
   }
   if (t == TBK_ANONE) return 0;
-  tbk_buf s = {0};
-  int rc = content_of(a, t, &s);
-  if (rc == 0) rc = tbk_text_normalize(s.data ? s.data : "", s.len < max_bytes ? s.len : max_bytes, out);
-  tbk_buf_free(&s);
-  return rc;
+  p->has_title = 1;
+  return content_of(a, t, &p->title);
 }
 
-int tbk_page_base_href(const tbk_page *p, tbk_buf *out) {
+int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out) {
+  if (!p->has_title) return 0;
+  const tbk_buf *s = &p->title;
+  return tbk_text_normalize(s->data ? s->data : "", s->len < max_bytes ? s->len : max_bytes, out);
+}
+
+static int find_base(tbk_page *p) {
   const tbk_arena *a = &p->arena;
   uint32_t root = root_of(a);
   /* <base> belongs in the head, which the node table leaves out: a bounded
@@ -79,8 +82,17 @@ int tbk_page_base_href(const tbk_page *p, tbk_buf *out) {
       if (!is_element(a, y, "base")) continue;
       const char *q = tbk_arena_attrs(a, y), *name, *value;
       while ((name = tbk_attr_next(&q, &value)))
-        if (strcmp(name, "href") == 0) return tbk_buf_puts(out, value ? value : "");
+        if (strcmp(name, "href") == 0) {
+          p->has_base = 1;
+          return tbk_buf_puts(&p->base_href, value ? value : "");
+        }
     }
   }
   return 0;
 }
+
+int tbk_page_base_href(const tbk_page *p, tbk_buf *out) {
+  return p->has_base ? tbk_buf_append(out, p->base_href.data ? p->base_href.data : "", p->base_href.len) : 0;
+}
+
+int tbk_page_keep_head(tbk_page *p) { return find_title(p) || find_base(p) ? -1 : 0; }

@@ -36,8 +36,8 @@ static int copy_node(tbk_arena *a, xmlNode *x, uint32_t parent, uint32_t *idx, s
   tbk_anode *n = &a->n[i];
   if (x->type == XML_ELEMENT_NODE) {
     n->name = (const char *)x->name;
-    n->attrs = (uint32_t)a->strs.len;
-    if (pack_attrs(&a->strs, x)) return -1;
+    n->attrs = (uint32_t)a->attrs.len;
+    if (pack_attrs(&a->attrs, x)) return -1;
     tbk_arena_classify(a, i);
   } else if ((x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) && x->content) {
     size_t len = strlen((const char *)x->content);

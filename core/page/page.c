@@ -45,6 +45,8 @@ void tbk_page_free(tbk_page *p) {
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
+  tbk_buf_free(&p->title);
+  tbk_buf_free(&p->base_href);
   free(p);
 }
 
@@ -67,14 +69,26 @@ typedef struct name_count {
   uint32_t count;
 } name_count;
 
+/* Per-level counters, one per open element level: how many element
+ * children it has seen in all, and of each known tag (for locators, which
+ * count every DOM sibling, dropped and hidden ones included, as XPath
+ * does). A level is emptied by zeroing the few tags it counted, not all of
+ * them: an element's children are of a handful of tags. */
+typedef struct level_count {
+  uint32_t sib;                 /* element children seen */
+  uint32_t used;                /* entries of tags */
+  uint32_t nth[TBK_TAG_COUNT];  /* of each known tag */
+  uint16_t tags[TBK_TAG_COUNT]; /* the tags counted (nth nonzero) */
+} level_count;
+
 typedef struct walker {
   tbk_page *p;
   const tbk_arena *a;
   const tbk_page_options *opt;
   size_t cap_nodes;
   int at_space; /* text buffer ends in a (collapsed) space, or is empty */
-  uint32_t *nth_counts; /* owned: levels x (TBK_TAG_COUNT + 1) counters */
-  size_t nth_levels;
+  level_count *levels;  /* owned, cap_levels entries, zeroed when made */
+  size_t cap_levels;
   name_count *names;    /* owned: same-name counters of unknown tags */
   size_t names_cap, names_used;
 } walker;
@@ -97,7 +111,7 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
   size_t before = t->len;
   const unsigned char *u = (const unsigned char *)s;
   size_t n = strnlen(s, w->a->n[tn].len);
-  if (tbk_buf_reserve(t, n + 1)) return -1;
+  if (t->cap - t->len <= n + 1 && tbk_buf_reserve(t, n + 1)) return -1;
   for (size_t i = 0; i < n;) {
     unsigned c = u[i];
     if (c > 0x20 && c < 0x7F) {
@@ -218,11 +232,15 @@ static int close_element(walker *w, uint32_t i) {
   return (tbk_tag_flags(n->tag) & TAG_BREAK) ? soft_space(w) : 0;
 }
 
-/* Per-level counters, one row per open element level: how many element
- * children it has seen in all, and of each known tag (for locators, which
- * count every DOM sibling, dropped and hidden ones included, as XPath does). */
-static int ensure_level(walker *w, size_t level) {
-  return tbk_grow(&w->nth_counts, &w->nth_levels, level + 1, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+/* The counters of level, emptied. */
+static level_count *enter_level(walker *w, size_t level) {
+  size_t had = w->cap_levels;
+  if (tbk_grow(&w->levels, &w->cap_levels, level + 1, sizeof *w->levels)) return NULL;
+  if (w->cap_levels > had) memset(w->levels + had, 0, (w->cap_levels - had) * sizeof *w->levels);
+  level_count *c = &w->levels[level];
+  for (uint32_t k = 0; k < c->used; k++) c->nth[c->tags[k]] = 0;
+  c->used = c->sib = 0;
+  return c;
 }
 
 /* Depth-first walk over the arena without recursion: element children
@@ -233,17 +251,18 @@ static tbk_status walk(walker *w, tbk_error *err) {
   uint32_t x = w->a->count ? an[0].first : TBK_ANONE;
   uint32_t parent = TBK_NONE;
   tbk_status st = TBK_OK;
-  if (ensure_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  memset(w->nth_counts, 0, (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+  if (!enter_level(w, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   while (x != TBK_ANONE) {
     uint32_t level = parent == TBK_NONE ? 0 : p->nodes[parent].depth;
     if (an[x].type == TBK_AN_ELEMENT) {
-      uint32_t *row = w->nth_counts + (size_t)level * (TBK_TAG_COUNT + 1);
-      uint32_t sib = row[TBK_TAG_COUNT]++;
+      level_count *row = &w->levels[level];
+      uint32_t sib = row->sib++;
       tbk_tag tag = (tbk_tag)an[x].tag;
       uint32_t nth;
-      if (tag != TBK_TAG_OTHER) nth = ++row[tag];
-      else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (tag != TBK_TAG_OTHER) {
+        if (!row->nth[tag]) row->tags[row->used++] = (uint16_t)tag;
+        nth = ++row->nth[tag];
+      } else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
       if (!an[x].unseen) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
@@ -252,9 +271,7 @@ static tbk_status walk(walker *w, tbk_error *err) {
         uint32_t idx = TBK_NONE;
         if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
         if (an[x].first != TBK_ANONE) {
-          if (ensure_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
-          memset(w->nth_counts + (size_t)(level + 1) * (TBK_TAG_COUNT + 1), 0,
-                 (TBK_TAG_COUNT + 1) * sizeof *w->nth_counts);
+          if (!enter_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
           parent = idx;
           x = an[x].first;
           continue;
@@ -500,13 +517,34 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
   return tbk_html_load_source(data, len, opt, out, NULL, err);
 }
 
+/* An array grown by doubling cut to its n elements once it is complete;
+ * a failed shrink leaves it as it was. */
+static void fit(void *pp, size_t n, size_t size) {
+  void **p = pp;
+  void *q = *p && n ? realloc(*p, n * size) : NULL;
+  if (q) *p = q;
+}
+
 /* The walk over p->arena: nodes, runs and the normalized text. */
 static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
   walker w = {.p = p, .a = &p->arena, .opt = opt, .at_space = 1};
+  tbk_arena_fit_attrs(&p->arena); /* the nodes will point into it */
+  /* Sized for the most the walk can make, then cut to what it made: no
+   * array is copied as it grows. Every node of the arena at most is an
+   * element or a text node; the text is at most the arena's, plus a space
+   * on each side of every element. */
+  const tbk_arena *a = &p->arena;
+  size_t most_text = a->strs.len + 2 * a->count + 1;
+  if (tbk_grow(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
+      tbk_grow(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) || tbk_buf_reserve(&p->text, most_text))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = walk(&w, err);
-  free(w.nth_counts);
+  free(w.levels);
   free(w.names);
   if (st) return st;
+  fit(&p->nodes, p->n_nodes, sizeof *p->nodes);
+  fit(&p->runs, p->n_runs, sizeof *p->runs);
+  if (p->runs) p->cap_runs = p->n_runs;
   if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
    * text is documented as normalized (trimmed), so cut it and keep every
@@ -523,6 +561,11 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
     if (p->n_runs && p->runs[p->n_runs - 1].start == p->runs[p->n_runs - 1].end) p->n_runs--;
   }
   p->text.data[p->text.len] = '\0';
+  fit(&p->text.data, p->text.len + 1, 1);
+  p->text.cap = p->text.len + 1;
+  /* What is read of the tree from now on is kept apart; the rest goes. */
+  if (tbk_page_keep_head(p)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_arena_drop_tree(&p->arena);
   return TBK_OK;
 }
 
@@ -534,7 +577,7 @@ static tbk_status parse_into(tbk_page *p, const char *s, size_t n, const tbk_pag
   p->opt = *opt;
   p->opt.charset_hint = NULL;
   tbk_status st;
-  if (opt->keep_dom) {
+  if (opt->keep_dom > 0) {
     st = tbk_html_parse_utf8(s, n, &p->doc, errors, err);
     if (st == TBK_OK && tbk_arena_from_doc(&p->arena, p->doc)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   } else {
@@ -610,7 +653,10 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
     /* for the DOM parse of the first tbk_page_html */
     p->source = source;
     memset(&source, 0, sizeof source);
+    fit(&p->source.data, p->source.len + 1, 1);
+    if (p->source.data) p->source.cap = p->source.len + 1;
   }
+  p->no_html = opt->keep_dom < 0;
   tbk_buf_free(&source);
   if ((st = find_blocks(p, opt, err)) != TBK_OK) goto fail;
   *out = p;

@@ -42,13 +42,28 @@ static void relink_node(const cut *c) {
   else if (c->parent) c->parent->last = x;
 }
 
+static int dump_write(void *ctx, const char *s, int len) {
+  return tbk_buf_append(ctx, s, (size_t)len) ? -1 : len;
+}
+
+/* What htmlDocDumpMemoryFormat writes (the same encoder, chosen as it
+ * chooses it), but straight into out as libxml2 makes it, a few KiB at a
+ * time: not the whole document in libxml2's buffer, then in a copy of it,
+ * then in out (which may write it out as it goes: a sink, util.h). */
 static tbk_status dump(const tbk_page *page, tbk_buf *out) {
-  xmlChar *mem = NULL;
-  int size = 0;
-  htmlDocDumpMemoryFormat(page->doc, &mem, &size, 0);
-  if (!mem) return TBK_ERR_NOMEM;
-  int bad = tbk_buf_append(out, mem, (size_t)size);
-  xmlFree(mem);
+  const char *enc = (const char *)htmlGetMetaEncoding(page->doc);
+  xmlCharEncodingHandlerPtr h = NULL;
+  if (enc) {
+    if (xmlParseCharEncoding(enc) != XML_CHAR_ENCODING_UTF8) h = xmlFindCharEncodingHandler(enc);
+  } else {
+    h = xmlFindCharEncodingHandler("HTML");
+    if (!h) h = xmlFindCharEncodingHandler("ascii");
+  }
+  xmlOutputBuffer *b = xmlOutputBufferCreateIO(dump_write, NULL, out, h);
+  if (!b) return TBK_ERR_NOMEM;
+  htmlDocContentDumpFormatOutput(b, page->doc, NULL, 0);
+  int bad = xmlOutputBufferFlush(b) < 0 || b->error;
+  xmlOutputBufferClose(b);
   return bad ? TBK_ERR_NOMEM : TBK_OK;
 }
 
@@ -63,6 +78,7 @@ tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom) {
     *dom = page;
     return TBK_OK;
   }
+  if (page->no_html) return TBK_ERR_ARG;
   if (!page->dom) {
     tbk_page_options o = page->opt;
     o.keep_dom = 1;

@@ -47,7 +47,13 @@ typedef struct tbk_run {
 
 struct tbk_page {
   struct _xmlDoc *doc;  /* owned; kept for HTML output (keep_dom), else NULL */
-  tbk_arena arena;      /* owned: the nodes the tables were made from */
+  tbk_arena arena;      /* owned: what the tables were made from; after
+                           the walk only its attributes and names */
+  tbk_buf title;        /* owned: the raw text of the <title>, when
+                           has_title (dom.c: the arena's nodes are gone) */
+  tbk_buf base_href;    /* owned: the first <base>'s href, when has_base */
+  uint8_t has_title, has_base;
+  uint8_t no_html;      /* keep_dom < 0: no source kept, no HTML rendering */
   tbk_buf source;       /* owned, streamed pages only: the (repaired)
                            decoded source, parsed again into a DOM on the
                            first tbk_page_html */
@@ -133,6 +139,9 @@ const char *tbk_node_name(const tbk_node *nd);
 typedef void (*tbk_attr_fn)(void *ctx, const char *name, const char *chunk);
 void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx);
 
+/* The title and base of the page's head kept from its arena (dom.c),
+ * before the walk's nodes go: 0 ok, -1 out of memory. */
+int tbk_page_keep_head(struct tbk_page *p);
 /* The text of the page's <title> (a bounded search of the head: the first
  * 400 nodes), its first max_bytes bytes appended to out, whitespace-
  * normalized. 0 ok (out untouched when there is no title), -1 out of

@@ -176,8 +176,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
   else i = add_top(b, TBK_AN_ELEMENT, line);
   if (i == TBK_ANONE || tbk_grow(&b->open, &b->cap, b->depth + 1, sizeof *b->open)) return oom(ctx, b);
   a->n[i].name = local_name(ctx, (const char *)name);
-  a->n[i].attrs = (uint32_t)a->strs.len;
-  if (pack_attrs(&a->strs, atts)) return oom(ctx, b);
+  a->n[i].attrs = (uint32_t)a->attrs.len;
+  if (pack_attrs(&a->attrs, atts)) return oom(ctx, b);
   b->open[b->depth++] = i;
   if (atts && check_ids(ctx, b, name, atts)) return oom(ctx, b);
   tbk_arena_classify(a, i);
@@ -265,10 +265,11 @@ tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors
   tbk_arena_free(a);
   builder b = {.a = a, .first_root = TBK_ANONE};
   /* Sized for a typical page up front (a node per 40 bytes of source, text
-   * and attributes under half of it): a few reallocations at most. The
+   * and attributes a quarter of it each): a few reallocations at most. The
    * strings start with the empty string that text not kept points at. */
   size_t guess = n / 40 + 16;
-  if (tbk_grow(&a->n, &a->cap, guess, sizeof *a->n) || tbk_buf_reserve(&a->strs, n / 2 + 64) ||
+  if (tbk_grow(&a->n, &a->cap, guess, sizeof *a->n) || tbk_buf_reserve(&a->strs, n / 4 + 64) ||
+      tbk_buf_reserve(&a->attrs, n / 4 + 64) ||
       put(&a->strs, "", 1) || tbk_arena_add(a, TBK_ANONE, TBK_AN_DOC, 0) == TBK_ANONE) {
     tbk_arena_free(a);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");

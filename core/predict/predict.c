@@ -320,9 +320,12 @@ static uint32_t line_elem(const tbk_page *p, uint32_t i) {
   return i;
 }
 
-static int trim_line_end(tbk_buf *out, size_t line_start) {
-  while (out->len > line_start && out->data[out->len - 1] == ' ') out->len--;
-  if (out->len == line_start) return 0; /* nothing on the line */
+/* The line is counted in bytes, not kept as an offset: out may have a sink
+ * (util.h) that empties it at the end of a line. */
+static int trim_line_end(tbk_buf *out, size_t *line_len) {
+  while (*line_len && out->data[out->len - 1] == ' ') out->len--, --*line_len;
+  if (!*line_len) return 0; /* nothing on the line */
+  *line_len = 0;
   return tbk_buf_append(out, "\n", 1);
 }
 
@@ -332,7 +335,7 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
   s.blocks = page->n_blocks;
   for (size_t b = 0; b < page->n_blocks; b++) s.template_blocks += probs[b] >= threshold;
   uint32_t cur_line = TBK_NONE - 1;
-  size_t line_start = out->len;
+  size_t line_len = 0;
   for (size_t i = 0; i < page->n_runs; i++) {
     const tbk_run *r = &page->runs[i];
     size_t chars = tbk_utf8_length(page->text.data + r->start, r->end - r->start);
@@ -345,17 +348,17 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
     const char *t = page->text.data + r->start;
     size_t n = r->end - r->start;
     if (le != cur_line) {
-      if (trim_line_end(out, line_start)) return TBK_ERR_NOMEM;
-      line_start = out->len;
+      if (trim_line_end(out, &line_len)) return TBK_ERR_NOMEM;
       cur_line = le;
       while (n && *t == ' ') { t++; n--; }
-    } else if (out->len > line_start && out->data[out->len - 1] == ' ' && n && *t == ' ') {
+    } else if (line_len && out->data[out->len - 1] == ' ' && n && *t == ' ') {
       t++; /* the removed text between two kept runs may leave two spaces */
       n--;
     }
     if (tbk_buf_append(out, t, n)) return TBK_ERR_NOMEM;
+    line_len += n;
   }
-  if (trim_line_end(out, line_start)) return TBK_ERR_NOMEM;
+  if (trim_line_end(out, &line_len)) return TBK_ERR_NOMEM;
   if (tbk_buf_reserve(out, 0)) return TBK_ERR_NOMEM;
   out->data[out->len] = '\0';
   if (summary) *summary = s;

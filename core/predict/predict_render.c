@@ -29,10 +29,12 @@ static tbk_status render(const tbk_page *page, const tbk_units *ux, const char *
   int annotate = o->fmt == TBK_FORMAT_HTML_ANNOTATED;
   tbk_status st = TBK_OK;
   if (o->fmt == TBK_FORMAT_TEXT || summary) {
-    size_t before = out->len;
-    st = keep ? tbk_render_units_text(page, ux, keep, &o->content, out, summary)
-              : tbk_render_text(page, probs, thr, out, summary);
-    if (o->fmt != TBK_FORMAT_TEXT) out->len = before; /* only the summary was wanted */
+    /* Only the summary wanted: the text goes to a buffer of its own, as out
+     * may write out what it holds (a sink, util.h). */
+    tbk_buf scratch = {0}, *to = o->fmt == TBK_FORMAT_TEXT ? out : &scratch;
+    st = keep ? tbk_render_units_text(page, ux, keep, &o->content, to, summary)
+              : tbk_render_text(page, probs, thr, to, summary);
+    tbk_buf_free(&scratch);
   }
   if (st || o->fmt == TBK_FORMAT_TEXT) return st;
   if (o->fmt == TBK_FORMAT_JSONL)

@@ -42,7 +42,8 @@ class _Err(ctypes.Structure):
 
 
 class _Buf(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("cap", ctypes.c_size_t)]
+    _fields_ = [("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("cap", ctypes.c_size_t),
+                ("sink", ctypes.c_void_p)]  # tbk.h's tbk_buf: NULL, the buffer holds everything
 
 
 _WRITE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t)
