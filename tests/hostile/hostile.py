@@ -563,16 +563,24 @@ def cv_killed():
     rows = [TMP + "/cv.svm", TMP + "/cv.words", TMP + "/cv.meta"]
     out = TMP + "/cvkill"
     problems, killed = [], 0
-    for sig, delay in (("TERM", 0.1), ("INT", 0.2), ("TERM", 0.3), ("INT", 0.5)):
+    # The signals land at fractions of an unkilled run's time: fixed delays
+    # missed every run on an idle machine, where the whole cv takes < 0.1 s.
+    t0 = time.monotonic()
+    subprocess.run([PROGS["eval"], "cv", "-q", "-k", "3", "--out", out] + rows, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, cwd=TMP, timeout=60 * SLOW)
+    whole = time.monotonic() - t0
+    shutil.rmtree(out, ignore_errors=True)
+    for sig, frac in (("TERM", 0.05), ("INT", 0.2), ("TERM", 0.4), ("INT", 0.6)):
         proc = subprocess.Popen([PROGS["eval"], "cv", "-q", "-k", "3", "--out", out] + rows, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, cwd=TMP)
-        time.sleep(delay * SLOW)
+        delay = frac * whole
+        time.sleep(delay)
         killed += proc.poll() is None
         proc.send_signal(getattr(__import__("signal"), "SIG" + sig))
         proc.wait()
         left = [f for f in os.listdir(TMP) if f.startswith("cvkill.tmp.")]
         if left:
-            problems.append("SIG%s after %.1f s left %s" % (sig, delay, left))
+            problems.append("SIG%s after %.2f s left %s" % (sig, delay, left))
         shutil.rmtree(out, ignore_errors=True)
         for f in left:
             shutil.rmtree(TMP + "/" + f, ignore_errors=True)
