@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "tbk.h"
 
 /* A result the caller must look at (the compiler warns otherwise): the
@@ -46,8 +47,17 @@ static inline int tbk_grow(void *pp, size_t *cap, size_t need, size_t size) {
  * choose (size = the largest element), 0 when `need` cannot be held; each
  * array is then sized with tbk_resize. */
 size_t tbk_grow_cap(size_t cap, size_t need, size_t size);
-/* Resize the array to n elements of `size` bytes; 0 ok, -1. */
+/* Resize the array to n elements of `size` bytes; 0 ok, -1 (the array
+ * as it was: a failed cut to size loses nothing). */
 int tbk_resize(void *pp, size_t n, size_t size);
+/* tbk_grow to exactly need, for arrays sized once per page: doubling
+ * would hold up to twice what the largest page needed. */
+static inline int tbk_grow_exact(void *pp, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  if (tbk_resize(pp, need, size)) return -1;
+  *cap = need;
+  return 0;
+}
 /* tbk_grow for parallel arrays sharing one capacity:
  * TBK_GROW_ALL(&cap, need, TBK_ARRAY(p->a), TBK_ARRAY(p->b), ...). */
 typedef struct tbk_array {
@@ -93,6 +103,16 @@ static inline void tbk_hash_ascii_folded(const unsigned char *s, size_t n, uint6
   }
   *h64 = a;
   *h32 = b;
+}
+
+/* The dense row of a fixed + sparse one (the template features' blocks,
+ * the units): dim doubles, the first nfixed from fixed, then vals[k] (all
+ * 1 when vals is NULL) at the columns cols[0..n), the rest 0. */
+static inline void tbk_dense_row(double *row, size_t dim, const double *fixed, size_t nfixed, const uint32_t *cols,
+                                 const double *vals, size_t n) {
+  memset(row, 0, dim * sizeof *row);
+  memcpy(row, fixed, nfixed * sizeof *row);
+  for (size_t k = 0; k < n; k++) row[cols[k]] = vals ? vals[k] : 1.0;
 }
 
 /* Where a buffer writes out what it holds (tbk_buf.sink), so that a long

@@ -1128,12 +1128,10 @@ const double *tbk_features_values(const tbk_features *cfx, size_t block) {
    * determine: the extractor itself is never const (tbk_features_new). */
   tbk_features *fx = (tbk_features *)cfx;
   if (fx->row_block != block) {
-    memset(fx->row, 0, fx->dim * sizeof *fx->row);
-    memcpy(fx->row, fx->values + block * FX_FIXED_COUNT, FX_FIXED_COUNT * sizeof *fx->row);
     const uint32_t *cols;
     const double *vals;
     size_t n = tbk_features_sparse_values(fx, block, &cols, &vals);
-    for (size_t k = 0; k < n; k++) fx->row[cols[k]] = vals[k];
+    tbk_dense_row(fx->row, fx->dim, fx->values + block * FX_FIXED_COUNT, FX_FIXED_COUNT, cols, vals, n);
     fx->row_block = block;
   }
   return fx->row;

@@ -219,11 +219,9 @@ const double *tbk_units_values(const tbk_units *cux, size_t i) {
    * determine: the extractor itself is never const (tbk_units_new). */
   tbk_units *ux = (tbk_units *)cux;
   if (ux->row_unit != i) {
-    memset(ux->row, 0, ux->dim * sizeof *ux->row);
-    memcpy(ux->row, ux->fixed + i * UX_FIXED_COUNT, UX_FIXED_COUNT * sizeof *ux->row);
     const uint32_t *cols;
     size_t n = tbk_units_sparse(ux, i, &cols);
-    for (size_t k = 0; k < n; k++) ux->row[cols[k]] = 1;
+    tbk_dense_row(ux->row, ux->dim, ux->fixed + i * UX_FIXED_COUNT, UX_FIXED_COUNT, cols, NULL, n);
     ux->row_unit = i;
   }
   return ux->row;
@@ -379,21 +377,13 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
   return 0;
 }
 
-/* tbk_grow to exactly need: for arrays sized once per page. */
-static int grow_exact(void *pp, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return 0;
-  if (tbk_resize(pp, need, size)) return -1;
-  *cap = need;
-  return 0;
-}
-
 tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   ux->n = 0;
   ux->paths.len = 0;
   ux->paths_ready = 0;
   ux->sp_rows = 0; /* the features are the last page's until tbk_units_page */
   ux->row_unit = SIZE_MAX;
-  if (grow_exact((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
+  if (tbk_grow_exact((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Parents come before children, so one pass in document order; the
    * rest of each entry starts at 0 here, not by a memset of the array. */
@@ -865,13 +855,13 @@ static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   ux->sp_rows = 0;
   ux->n_sp = 0;
   ux->row_unit = SIZE_MAX;
-  int bad = grow_exact((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
-            grow_exact((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
-            grow_exact((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
-  bad = bad || grow_exact((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
-        grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
-        grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, 1);
+  int bad = tbk_grow_exact((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
+            tbk_grow_exact((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
+            tbk_grow_exact((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
+  bad = bad || tbk_grow_exact((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
+        tbk_grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
+        tbk_grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
+        tbk_grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, 1);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   ux->sp_off[0] = 0;
   return TBK_OK;

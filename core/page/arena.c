@@ -26,12 +26,7 @@ void tbk_arena_drop_tree(tbk_arena *a) {
 }
 
 void tbk_arena_fit_attrs(tbk_arena *a) {
-  /* A failed shrink leaves the buffer as it was: nothing is lost. */
-  char *d = a->attrs.data ? realloc(a->attrs.data, a->attrs.len + 1) : NULL;
-  if (d) {
-    a->attrs.data = d;
-    a->attrs.cap = a->attrs.len + 1;
-  }
+  if (a->attrs.data && !tbk_resize(&a->attrs.data, a->attrs.len + 1, 1)) a->attrs.cap = a->attrs.len + 1;
 }
 
 int tbk_attrs_hidden(const char *attrs) {

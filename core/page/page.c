@@ -517,14 +517,6 @@ tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *o
   return tbk_html_load_source(data, len, opt, out, NULL, err);
 }
 
-/* An array grown by doubling cut to its n elements once it is complete;
- * a failed shrink leaves it as it was. */
-static void fit(void *pp, size_t n, size_t size) {
-  void **p = pp;
-  void *q = *p && n ? realloc(*p, n * size) : NULL;
-  if (q) *p = q;
-}
-
 /* The walk over p->arena: nodes, runs and the normalized text. */
 static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error *err) {
   walker w = {.p = p, .a = &p->arena, .opt = opt, .at_space = 1};
@@ -542,8 +534,9 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   free(w.levels);
   free(w.names);
   if (st) return st;
-  fit(&p->nodes, p->n_nodes, sizeof *p->nodes);
-  fit(&p->runs, p->n_runs, sizeof *p->runs);
+  /* arrays grown by doubling cut to what they hold (a failed cut loses nothing) */
+  (void)tbk_resize(&p->nodes, p->n_nodes, sizeof *p->nodes);
+  (void)tbk_resize(&p->runs, p->n_runs, sizeof *p->runs);
   if (p->runs) p->cap_runs = p->n_runs;
   if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
@@ -561,7 +554,7 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
     if (p->n_runs && p->runs[p->n_runs - 1].start == p->runs[p->n_runs - 1].end) p->n_runs--;
   }
   p->text.data[p->text.len] = '\0';
-  fit(&p->text.data, p->text.len + 1, 1);
+  (void)tbk_resize(&p->text.data, p->text.len + 1, 1);
   p->text.cap = p->text.len + 1;
   /* What is read of the tree from now on is kept apart; the rest goes. */
   if (tbk_page_keep_head(p)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -653,8 +646,7 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
     /* for the DOM parse of the first tbk_page_html */
     p->source = source;
     memset(&source, 0, sizeof source);
-    fit(&p->source.data, p->source.len + 1, 1);
-    if (p->source.data) p->source.cap = p->source.len + 1;
+    if (p->source.data && !tbk_resize(&p->source.data, p->source.len + 1, 1)) p->source.cap = p->source.len + 1;
   }
   p->no_html = opt->keep_dom < 0;
   tbk_buf_free(&source);

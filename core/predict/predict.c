@@ -280,11 +280,12 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
     for (size_t k = 0; k < n; k++) {
       size_t i = (size_t)idx[k];
       const uint32_t *sp;
-      size_t nsp = tbk_units_sparse(ux, i, &sp), ncol = nsp;
+      const double *spv;
+      size_t nsp = tbk_units_sparse_values(ux, i, &sp, &spv), ncol = nsp;
       double ctx[TBK_CTX_DIM];
       tbk_context_features(p, chars, n, k, ctx);
       memcpy(pr->cols, sp, nsp * sizeof *pr->cols);
-      for (size_t q = 0; q < nsp; q++) pr->row[q] = 1;
+      memcpy(pr->row, spv, nsp * sizeof *pr->row);
       for (uint32_t q = 0; q < TBK_CTX_DIM; q++)
         if (ctx[q] != 0) {
           pr->cols[ncol] = c->dim + q;
