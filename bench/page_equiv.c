@@ -19,6 +19,7 @@
 #include "tbk_internal.h"
 
 static int verbose, dump_out;
+static size_t fast_pages; /* streamed pages the fast parser built */
 
 /* The dump of one parse, or its error as the dump. */
 static void parse_dump(const tbk_buf *raw, tbk_page_options o, int keep_dom, tbk_buf *dump, tbk_buf *html) {
@@ -31,6 +32,7 @@ static void parse_dump(const tbk_buf *raw, tbk_page_options o, int keep_dom, tbk
     return;
   }
   if (tbk_page_dump(p, dump)) abort();
+  if (!keep_dom && o.fingerprints) fast_pages += p->arena.fast != 0;
   if (html) {
     tbk_status hs = tbk_page_html(p, NULL, html);
     if (hs != TBK_OK && tbk_buf_printf(html, "error %d\n", (int)hs)) abort();
@@ -118,6 +120,7 @@ int main(int argc, char **argv) {
     int r = check(argv[a]);
     pages++, differ += r == 1, bad += r == 2;
   }
-  printf("page-equiv: %zu pages, %zu differ, %zu unreadable\n", pages, differ, bad);
+  printf("page-equiv: %zu pages, %zu differ, %zu unreadable, %zu by the fast parser\n", pages, differ, bad,
+         fast_pages);
   return bad ? 2 : differ ? 1 : 0;
 }

@@ -60,6 +60,7 @@ typedef struct tbk_arena {
                               copied from a tree (dom_arena.c); else NULL */
   struct _xmlDict *dict;   /* owned reference to the names' dictionary */
   int lines_resolved;      /* line holds xmlGetLineNo's answer already */
+  int fast;                /* built by the fast parser (fast_html.h), not libxml2's */
 } tbk_arena;
 
 void tbk_arena_free(tbk_arena *a);

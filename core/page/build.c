@@ -1,0 +1,206 @@
+/* The arena builder (build.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLtree.h>
+#include <libxml/parserInternals.h>
+
+#include "build.h"
+#include "tags.h"
+
+/* 1 when value was an ID already, 0 when it is added, -1 out of memory. */
+static int seen_id(tbk_build *b, const char *value) {
+  if ((b->id_used + 1) * 2 > b->id_cap) {
+    size_t cap = b->id_cap ? b->id_cap * 2 : 64;
+    uint32_t *t = calloc(cap, sizeof *t);
+    if (!t) return -1;
+    for (size_t k = 0; k < b->id_cap; k++) {
+      if (!b->id_at[k]) continue;
+      const char *v = b->ids.data + b->id_at[k] - 1;
+      size_t j = tbk_hash64(v, strlen(v)) & (cap - 1);
+      while (t[j]) j = (j + 1) & (cap - 1);
+      t[j] = b->id_at[k];
+    }
+    free(b->id_at);
+    b->id_at = t;
+    b->id_cap = cap;
+  }
+  size_t n = strlen(value), j = tbk_hash64(value, n) & (b->id_cap - 1);
+  for (; b->id_at[j]; j = (j + 1) & (b->id_cap - 1))
+    if (strcmp(b->ids.data + b->id_at[j] - 1, value) == 0) return 1;
+  if (b->ids.len >= UINT32_MAX - n - 1) return -1;
+  b->id_at[j] = (uint32_t)b->ids.len + 1;
+  b->id_used++;
+  return tbk_buf_append(&b->ids, value, n + 1) ? -1 : 0;
+}
+
+/* libxml2's tree builder registers the IDs of an HTML document (xmlIsID:
+ * id on any element, name on <a>) and reports a value seen before. */
+static int check_ids(tbk_build *b, const char *elem, const char **atts) {
+  for (size_t k = 0; atts && atts[k]; k += 2) {
+    const char *name = atts[k], *value = atts[k + 1];
+    if (!value || !value[0] || (name[0] != 'i' && name[0] != 'n')) continue;
+    if (strcmp(name, "id") != 0 && (strcmp(name, "name") != 0 || strcmp(elem, "a") != 0)) continue;
+    int r = seen_id(b, value);
+    if (r < 0) return -1;
+    if (r) b->error(b->ctx);
+  }
+  return 0;
+}
+
+static void oom(tbk_build *b) {
+  b->failed = 1;
+  if (b->stop) b->stop(b->ctx);
+}
+
+static uint32_t top(const tbk_build *b) { return b->depth ? b->open[b->depth - 1] : TBK_ANONE; }
+
+/* A node outside every element: at the top level (node 0). */
+static uint32_t add_top(tbk_build *b, int type, uint32_t line) {
+  uint32_t i = tbk_arena_add(b->a, 0, type, line);
+  if (i != TBK_ANONE && !b->doc_used) {
+    b->doc_used = 1;
+    if (type == TBK_AN_ELEMENT) b->first_root = i;
+  }
+  return i;
+}
+
+/* Room for n more bytes (and a NUL) in s: the call only when it grows. */
+static inline int room(tbk_buf *s, size_t n) {
+  return s->cap > s->len && s->cap - s->len > n ? 0 : tbk_buf_reserve(s, n);
+}
+
+/* n bytes of p appended to s: one reservation, one copy. */
+static int put(tbk_buf *s, const void *p, size_t n) {
+  if (room(s, n)) return -1;
+  memcpy(s->data + s->len, p, n);
+  s->len += n;
+  return 0;
+}
+
+static int pack_attrs(tbk_buf *s, const char **atts) {
+  for (size_t k = 0; atts && atts[k]; k += 2) {
+    const char *name = atts[k], *value = atts[k + 1];
+    if (!value && htmlIsBooleanAttr((const xmlChar *)name)) value = name;
+    size_t nl = strlen(name) + 1, vl = value ? strlen(value) + 1 : 0;
+    if (room(s, nl + 1 + vl)) return -1;
+    char *o = s->data + s->len;
+    memcpy(o, name, nl);
+    o[nl] = value ? 1 : 0;
+    if (value) memcpy(o + nl + 1, value, vl);
+    s->len += nl + 1 + vl;
+  }
+  return put(s, "", 1);
+}
+
+/* The name xmlSplitQName gives the element, the error it reports counted. */
+static const char *local_name(tbk_build *b, const char *name) {
+  const char *colon = name[0] == ':' ? NULL : strchr(name, ':');
+  if (!colon || !colon[1]) return name;
+  unsigned char c = (unsigned char)colon[1];
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':')) {
+    int len = 4;
+    int cp = xmlGetUTF8Char((const unsigned char *)colon + 1, &len);
+    if (cp < 0 || (!IS_LETTER(cp) && cp != '_')) b->error(b->ctx);
+  }
+  return colon + 1;
+}
+
+int tbk_build_begin(tbk_build *b, tbk_arena *a, size_t n) {
+  tbk_arena_free(a);
+  memset(b, 0, sizeof *b);
+  b->a = a;
+  b->first_root = TBK_ANONE;
+  /* Sized for a typical page up front (a node per 40 bytes of source, text
+   * and attributes a quarter of it each): a few reallocations at most. The
+   * strings start with the empty string that text not kept points at. */
+  size_t guess = n / 40 + 16;
+  if (tbk_grow(&a->n, &a->cap, guess, sizeof *a->n) || tbk_buf_reserve(&a->strs, n / 4 + 64) ||
+      tbk_buf_reserve(&a->attrs, n / 4 + 64) || put(&a->strs, "", 1) ||
+      tbk_arena_add(a, TBK_ANONE, TBK_AN_DOC, 0) == TBK_ANONE) {
+    tbk_arena_free(a);
+    return -1;
+  }
+  return 0;
+}
+
+void tbk_build_end_all(tbk_build *b) {
+  free(b->open);
+  free(b->id_at);
+  tbk_buf_free(&b->ids);
+  b->open = NULL;
+  b->id_at = NULL;
+}
+
+void tbk_build_start(tbk_build *b, const char *name, const char **atts, uint32_t line) {
+  tbk_arena *a = b->a;
+  if (b->failed) return;
+  uint32_t parent = top(b), i;
+  if (parent != TBK_ANONE) i = tbk_arena_add(a, parent, TBK_AN_ELEMENT, line);
+  else if (b->first_root != TBK_ANONE) i = tbk_arena_add(a, b->first_root, TBK_AN_ELEMENT, line);
+  else i = add_top(b, TBK_AN_ELEMENT, line);
+  if (i == TBK_ANONE || tbk_grow(&b->open, &b->cap, b->depth + 1, sizeof *b->open)) return oom(b);
+  a->n[i].name = local_name(b, name);
+  a->n[i].attrs = (uint32_t)a->attrs.len;
+  if (pack_attrs(&a->attrs, atts)) return oom(b);
+  b->open[b->depth++] = i;
+  if (atts && check_ids(b, name, atts)) return oom(b);
+  tbk_arena_classify(a, i);
+  const tbk_anode *n = &a->n[i];
+  if (n->tag == TBK_TAG_TITLE) b->in_title++;
+  if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD)
+    b->unseen = b->depth;
+}
+
+void tbk_build_end(tbk_build *b) {
+  if (!b->depth) return;
+  if (b->unseen == b->depth) b->unseen = 0;
+  if (b->in_title && b->a->n[b->open[b->depth - 1]].tag == TBK_TAG_TITLE) b->in_title--;
+  b->depth--;
+}
+
+/* Text or CDATA: appended to the open element's last child when that is
+ * of the same type, else a new node. The content being appended to ends
+ * the string buffer (nothing was added since it was), so it grows in
+ * place. */
+void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t line) {
+  tbk_arena *a = b->a;
+  uint32_t parent = top(b);
+  if (b->failed || parent == TBK_ANONE) return;
+  uint32_t last = a->n[parent].last, i = last;
+  if (b->unseen) {
+    /* the node alone, its content the empty string at offset 0 */
+    if ((last == TBK_ANONE || a->n[last].type != type) &&
+        tbk_arena_add(a, parent, type, type == TBK_AN_TEXT ? line : 0) == TBK_ANONE)
+      oom(b);
+    return;
+  }
+  if (last == TBK_ANONE || a->n[last].type != type) {
+    i = tbk_arena_add(a, parent, type, type == TBK_AN_TEXT ? line : 0);
+    if (i == TBK_ANONE) return oom(b);
+    a->n[i].str = (uint32_t)a->strs.len;
+  } else if (a->n[i].str + a->n[i].len + 1 == a->strs.len) {
+    a->strs.len--; /* its NUL */
+  } else {
+    return oom(b); /* cannot happen: see above */
+  }
+  if (len > UINT32_MAX - a->n[i].len || room(&a->strs, len + 1)) return oom(b);
+  memcpy(a->strs.data + a->strs.len, s, len);
+  a->strs.len += len;
+  a->strs.data[a->strs.len++] = '\0';
+  a->n[i].len += (uint32_t)len;
+}
+
+void tbk_build_other(tbk_build *b, int type, uint32_t line) {
+  if (b->failed) return;
+  uint32_t parent = top(b);
+  uint32_t i = parent != TBK_ANONE ? tbk_arena_add(b->a, parent, type, line) : add_top(b, type, line);
+  if (i == TBK_ANONE) oom(b);
+}
+
+/* libxml2 puts the DOCTYPE first among the document's nodes, wherever it
+ * appears: the document's first node is then no element. */
+void tbk_build_doctype(tbk_build *b) {
+  b->doc_used = 1;
+  b->first_root = TBK_ANONE;
+}

@@ -1,0 +1,942 @@
+/* tbk's fast HTML parser (fast_html.h).
+ *
+ * It follows htmlParseDocument of libxml2 2.9.14 (HTMLparser.c) step by
+ * step, in SAX mode with blanks kept and recovery on, as html_parse.c runs
+ * it: the same name stack, implied and auto-closed elements, misplaced
+ * <html>/<head>/<body>, end tags matched by priority, script and style
+ * content, references, comments, PIs and DOCTYPEs, and the same errors
+ * counted the way the watch (html_parse.c) counts them. It reads bytes, not
+ * characters: the source is clean UTF-8, and a page holding anything
+ * libxml2 reads one character at a time to a different end (a character
+ * that is not an XML Char, a name longer than libxml2's buffer or ending
+ * in a non-ASCII byte, a malformed reference, an unterminated construct,
+ * 65535 lines or more, ...) is declined whole, before the builder has
+ * been given anything it would keep.
+ *
+ * Lines: libxml2 counts every newline it reads, so the line of an event is
+ * one plus the newlines before the point the parser has reached when it
+ * sends it. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/chvalid.h>
+#include <libxml/dict.h>
+#include <libxml/xmlversion.h>
+
+#include "build.h"
+#include "fast_html.h"
+
+#if LIBXML_VERSION == 20914
+
+/* What the name stack needs to know of a name: one per distinct name. */
+enum {
+  K_OTHER, K_HTML, K_HEAD, K_BODY, K_P, K_SCRIPT, K_STYLE,
+  K_HEADISH, /* script, style, meta, link, title, base: htmlCheckImplied's head list */
+  K_FRAMES,  /* noframes, frame, frameset */
+};
+
+typedef struct name_ent {
+  const char *name;          /* the dictionary's */
+  const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
+  uint32_t hash, len;
+  uint16_t cid;              /* 1 + index among the page's auto-closing names, 0: none */
+  uint8_t kind;              /* K_* */
+  uint8_t headish;           /* in htmlCheckImplied's head list */
+  int prio;                  /* htmlGetEndPriority */
+} name_ent;
+
+/* Names of one page, interned: element and attribute names lowercased as
+ * htmlParseHTMLName makes them. More than this many distinct names and the
+ * page is declined (libxml2 refuses a page only past 100,000; tbk's watch
+ * in html_parse.c then decides). */
+enum { MAX_NAMES = 4096, NAME_SLOTS = 8192, MAX_NAME = 100 };
+/* Names that may auto-close or be auto-closed: libxml2's elements (92)
+ * and two it does not describe (see closes()). */
+enum { MEMO_NAMES = 128 };
+
+typedef struct fp {
+  const unsigned char *s;
+  size_t n, i;               /* the source and the parser's position */
+  size_t line_pos;           /* newlines counted up to here */
+  uint32_t line;             /* 1 + newlines before line_pos */
+  tbk_build b;
+  int declined, nomem;
+  size_t errors;
+  uint64_t scanned, budget;  /* the watch's stack scans (html_parse.c) */
+  /* libxml2's parser state */
+  const name_ent **stack;    /* owned: the name stack (nameTab) */
+  size_t nstack, cap_stack;
+  int html_level;            /* ctxt->html: 3 once a head was pushed, 10 once a body */
+  int discard_depth;         /* ctxt->depth: misplaced tags skipped */
+  const name_ent *current;   /* htmlParseContentInternal's currentNode */
+  size_t current_depth;
+  /* names */
+  xmlDictPtr dict;           /* owned until handed to the arena */
+  name_ent *names;           /* owned, MAX_NAMES */
+  uint32_t *slots;           /* owned, NAME_SLOTS: index + 1, 0 free */
+  size_t n_names, n_closers;
+  const name_ent *n_html, *n_head, *n_body, *n_p;
+  uint8_t *memo;             /* owned: MEMO_NAMES^2, 0 unknown, 1 no, 2 yes */
+  /* scratch */
+  tbk_buf vals;              /* attribute values, NUL-separated */
+  size_t *val_off;           /* owned: offsets in vals, per attribute */
+  const char **atts;         /* owned: the list given to the builder */
+  const name_ent **att_names;
+  size_t cap_atts;
+  tbk_buf text;              /* a reference's text */
+} fp;
+
+static void decline(fp *f) { f->declined = 1; }
+
+/* The watch's count of a recovered error (html_parse.c on_error). */
+static void error(fp *f) {
+  f->errors++;
+  f->scanned += (uint64_t)f->nstack + 1;
+  if (f->scanned > f->budget) decline(f); /* libxml2 would stop: let it */
+}
+
+static void build_error(void *ctx) { error(ctx); }
+
+static uint32_t line_at(fp *f, size_t pos) {
+  if (pos >= f->line_pos) {
+    const unsigned char *p = f->s + f->line_pos, *e = f->s + pos;
+    while ((p = memchr(p, '\n', (size_t)(e - p)))) {
+      f->line++;
+      p++;
+    }
+  } else {
+    const unsigned char *p = f->s + pos, *e = f->s + f->line_pos;
+    while ((p = memchr(p, '\n', (size_t)(e - p)))) {
+      f->line--;
+      p++;
+    }
+  }
+  f->line_pos = pos;
+  return f->line;
+}
+
+static int cur(const fp *f) { return f->i < f->n ? f->s[f->i] : 0; }
+static int nxt(const fp *f, size_t k) { return f->i + k < f->n ? f->s[f->i + k] : 0; }
+static int blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int letter(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+static int digit(int c) { return c >= '0' && c <= '9'; }
+
+static void skip_blanks(fp *f) {
+  while (f->i < f->n && blank(f->s[f->i])) f->i++;
+}
+
+/* ---- names ---- */
+
+static int end_priority(const char *name) {
+  static const struct { const char *name; int prio; } table[] = {
+      {"div", 150},   {"td", 160},    {"th", 160},    {"tr", 170},   {"thead", 180}, {"tbody", 180},
+      {"tfoot", 180}, {"table", 190}, {"head", 200},  {"body", 200}, {"html", 220},
+  };
+  for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+    if (strcmp(table[k].name, name) == 0) return table[k].prio;
+  return 100;
+}
+
+static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) {
+  size_t j = h & (NAME_SLOTS - 1);
+  for (uint32_t k; (k = f->slots[j]); j = (j + 1) & (NAME_SLOTS - 1)) {
+    const name_ent *e = &f->names[k - 1];
+    if (e->hash == h && e->len == len && memcmp(e->name, lower, len) == 0) return e;
+  }
+  if (f->n_names >= MAX_NAMES) {
+    decline(f);
+    return NULL;
+  }
+  const char *d = (const char *)xmlDictLookup(f->dict, (const xmlChar *)lower, (int)len);
+  if (!d) {
+    f->nomem = 1;
+    return NULL;
+  }
+  name_ent *e = &f->names[f->n_names];
+  *e = (name_ent){.name = d, .hash = h, .len = (uint32_t)len};
+  e->info = htmlTagLookup((const xmlChar *)d);
+  if ((e->info || strcmp(d, "listing") == 0 || strcmp(d, "xmp") == 0) && f->n_closers < MEMO_NAMES)
+    e->cid = (uint16_t)++f->n_closers;
+  e->prio = end_priority(d);
+  static const struct { const char *name; uint8_t kind, headish; } kinds[] = {
+      {"html", K_HTML, 0},     {"head", K_HEAD, 0},    {"body", K_BODY, 0},      {"p", K_P, 0},
+      {"script", K_SCRIPT, 1}, {"style", K_STYLE, 1},  {"meta", K_OTHER, 1},     {"link", K_OTHER, 1},
+      {"title", K_OTHER, 1},   {"base", K_OTHER, 1},   {"noframes", K_FRAMES, 0}, {"frame", K_FRAMES, 0},
+      {"frameset", K_FRAMES, 0},
+  };
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    if (strcmp(kinds[k].name, d) == 0) {
+      e->kind = kinds[k].kind;
+      e->headish = kinds[k].headish;
+    }
+  f->slots[j] = (uint32_t)++f->n_names;
+  return e;
+}
+
+static uint32_t hash_step(uint32_t h, unsigned c) { return (h ^ c) * 16777619u; }
+
+/* htmlParseHTMLName at f->i: letters, digits, ':', '-', '_' and '.',
+ * lowercased; NULL (nothing read) when the first is none of letter, '_',
+ * ':' or '.'. A name libxml2 would cut at its buffer's size declines. */
+static const name_ent *html_name(fp *f, int *has_dot) {
+  int c = cur(f);
+  if (!letter(c) && c != '_' && c != ':' && c != '.') return NULL;
+  char lower[MAX_NAME];
+  size_t len = 0;
+  uint32_t h = 2166136261u;
+  int dot = 0;
+  while (f->i < f->n) {
+    c = f->s[f->i];
+    if (letter(c)) c |= 0x20;
+    else if (!digit(c) && c != ':' && c != '-' && c != '_' && c != '.') break;
+    if (len == MAX_NAME) {
+      decline(f);
+      return NULL;
+    }
+    dot |= c == '.';
+    lower[len++] = (char)c;
+    h = hash_step(h, (unsigned)c);
+    f->i++;
+  }
+  if (has_dot) *has_dot = dot;
+  return intern(f, lower, len, h);
+}
+
+static const name_ent *literal(fp *f, const char *lower) {
+  size_t len = strlen(lower);
+  uint32_t h = 2166136261u;
+  for (size_t k = 0; k < len; k++) h = hash_step(h, (unsigned char)lower[k]);
+  return intern(f, lower, len, h);
+}
+
+/* htmlCheckAutoClose(newtag, oldtag): the start of newtag closes oldtag.
+ * Its table (htmlStartClose) names only elements libxml2 describes, and
+ * listing and xmp. libxml2 answers for two different names (htmlAutoCloseTag
+ * on a childless node); a tag closes itself for these names alone
+ * (tests/test_fast_html.c checks the list against the library's parse). */
+static int closes(fp *f, const name_ent *newtag, const name_ent *oldtag) {
+  if (!newtag->cid || !oldtag->cid) return 0;
+  if (newtag == oldtag) {
+    static const char *const self[] = {"a", "col", "colgroup", "form", "li", "option",
+                                       "p", "tbody", "td", "th", "tr"};
+    for (size_t k = 0; k < sizeof self / sizeof self[0]; k++)
+      if (strcmp(self[k], newtag->name) == 0) return 1;
+    return 0;
+  }
+  uint8_t *m = &f->memo[(size_t)(newtag->cid - 1) * MEMO_NAMES + (oldtag->cid - 1)];
+  if (!*m) {
+    xmlNode node;
+    memset(&node, 0, sizeof node);
+    node.type = XML_ELEMENT_NODE;
+    node.name = (const xmlChar *)newtag->name;
+    *m = htmlAutoCloseTag(NULL, (const xmlChar *)oldtag->name, &node) ? 2 : 1;
+  }
+  return *m == 2;
+}
+
+/* ---- the name stack and its events ---- */
+
+static const name_ent *top(const fp *f) { return f->nstack ? f->stack[f->nstack - 1] : NULL; }
+
+static void push(fp *f, const name_ent *e) {
+  if (e == f->n_head && f->html_level < 3) f->html_level = 3;
+  if (e == f->n_body && f->html_level < 10) f->html_level = 10;
+  if (tbk_grow(&f->stack, &f->cap_stack, f->nstack + 1, sizeof *f->stack)) {
+    f->nomem = 1;
+    return;
+  }
+  f->stack[f->nstack++] = e;
+}
+
+static void pop(fp *f) {
+  if (f->nstack) f->nstack--;
+}
+
+static void start_event(fp *f, const name_ent *e, const char **atts, uint32_t line) {
+  tbk_build_start(&f->b, e->name, atts, line);
+}
+
+static void end_top(fp *f) {
+  tbk_build_end(&f->b);
+  pop(f);
+}
+
+/* htmlAutoClose(newtag) */
+static void auto_close(fp *f, const name_ent *newtag) {
+  const name_ent *t;
+  while ((t = top(f)) && closes(f, newtag, t) && !f->declined) end_top(f);
+}
+
+/* htmlCheckImplied(newtag), at the given line. */
+static void check_implied(fp *f, const name_ent *newtag, uint32_t line) {
+  if (newtag->kind == K_HTML) return;
+  if (f->nstack == 0) {
+    push(f, f->n_html);
+    start_event(f, f->n_html, NULL, line);
+  }
+  if (newtag->kind == K_BODY || newtag->kind == K_HEAD) return;
+  if (f->nstack <= 1 && newtag->headish) {
+    if (f->html_level >= 3) return;
+    push(f, f->n_head);
+    start_event(f, f->n_head, NULL, line);
+  } else if (newtag->kind != K_FRAMES) {
+    if (f->html_level >= 10) return;
+    for (size_t k = 0; k < f->nstack; k++)
+      if (f->stack[k] == f->n_body || f->stack[k] == f->n_head) return;
+    push(f, f->n_body);
+    start_event(f, f->n_body, NULL, line);
+  }
+}
+
+/* htmlCheckParagraph, at the given line. */
+static void check_paragraph(fp *f, uint32_t line) {
+  const name_ent *t = top(f);
+  if (t && t->kind != K_HTML && t->kind != K_HEAD) return;
+  if (t) auto_close(f, f->n_p);
+  check_implied(f, f->n_p, line);
+  push(f, f->n_p);
+  start_event(f, f->n_p, NULL, line);
+}
+
+/* characters() of text read up to pos. */
+static void characters(fp *f, const char *s, size_t len, size_t pos) {
+  tbk_build_text(&f->b, s, len, TBK_AN_TEXT, line_at(f, pos));
+}
+
+/* ---- references ---- */
+
+static void utf8_put(tbk_buf *t, unsigned c) {
+  char o[4];
+  size_t k;
+  if (c < 0x80) {
+    o[0] = (char)c;
+    k = 1;
+  } else if (c < 0x800) {
+    o[0] = (char)(0xC0 | (c >> 6));
+    o[1] = (char)(0x80 | (c & 0x3F));
+    k = 2;
+  } else if (c < 0x10000) {
+    o[0] = (char)(0xE0 | (c >> 12));
+    o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+    o[2] = (char)(0x80 | (c & 0x3F));
+    k = 3;
+  } else {
+    o[0] = (char)(0xF0 | (c >> 18));
+    o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (c & 0x3F));
+    k = 4;
+  }
+  if (tbk_buf_append(t, o, k)) t->len = SIZE_MAX; /* marked: out of memory */
+}
+
+static int xml_char(unsigned c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+         (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/* htmlParseCharRef at "&#": the character, or 0 (declined) for anything
+ * libxml2 would report. */
+static unsigned char_ref(fp *f) {
+  size_t k = f->i + 2;
+  unsigned val = 0;
+  int hex = k < f->n && (f->s[k] == 'x' || f->s[k] == 'X');
+  k += hex;
+  size_t first = k;
+  for (; k < f->n && f->s[k] != ';'; k++) {
+    int c = f->s[k], d;
+    if (digit(c)) d = c - '0';
+    else if (hex && (c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+    else break;
+    if (val < 0x110000) val = val * (hex ? 16 : 10) + (unsigned)d;
+  }
+  if (k >= f->n || f->s[k] != ';' || k == first || !xml_char(val)) {
+    decline(f);
+    return 0;
+  }
+  f->i = k + 1;
+  return val;
+}
+
+/* The entities looked up on this page: htmlEntityLookup scans its table. */
+typedef struct ent_cache {
+  char name[32];
+  int value; /* 0: not an entity */
+} ent_cache;
+
+static int entity_value(const char *name, size_t len, ent_cache *cache, size_t slots) {
+  if (len >= sizeof cache->name) {
+    char buf[MAX_NAME + 1];
+    if (len > MAX_NAME) return -1;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)buf);
+    return d ? (int)d->value : 0;
+  }
+  uint32_t h = 2166136261u;
+  for (size_t k = 0; k < len; k++) h = hash_step(h, (unsigned char)name[k]);
+  ent_cache *c = &cache[h & (slots - 1)];
+  if (strncmp(c->name, name, len) == 0 && c->name[len] == '\0' && c->name[0]) return c->value;
+  memcpy(c->name, name, len);
+  c->name[len] = '\0';
+  const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)c->name);
+  c->value = d ? (int)d->value : 0;
+  return c->value;
+}
+
+/* htmlParseName's ASCII names at f->i: its length, 0 when none; -1 when
+ * libxml2 would read it another way (its complex path). */
+static long entity_name(const fp *f) {
+  size_t k = f->i;
+  if (k >= f->n) return -1;
+  int c = f->s[k];
+  if (c >= 0x80) return -1;
+  if (!letter(c) && c != '_' && c != ':') return 0;
+  for (k++; k < f->n; k++) {
+    c = f->s[k];
+    if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
+  }
+  if (k >= f->n || f->s[k] >= 0x80) return -1;
+  return (long)(k - f->i);
+}
+
+/* The names a page's references may look up: per page, few distinct. */
+enum { ENT_SLOTS = 64 };
+
+/* htmlParseEntityRef's reading at '&' into t, as htmlParseHTMLAttribute
+ * (in_attr) or htmlParseReference use it: the decoded character, or "&"
+ * and the name when it is none, with libxml2's errors. */
+static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
+  f->i++; /* '&' */
+  long len = entity_name(f);
+  if (len < 0) return decline(f);
+  if (len == 0) {
+    error(f); /* "no name" */
+    if (tbk_buf_append(t, "&", 1)) t->len = SIZE_MAX;
+    return;
+  }
+  const char *name = (const char *)f->s + f->i;
+  f->i += (size_t)len;
+  int value = 0;
+  if (f->s[f->i] == ';') {
+    value = entity_value(name, (size_t)len, cache, ENT_SLOTS);
+    if (value < 0) return decline(f);
+    if (value > 0) f->i++;
+  } else {
+    error(f); /* "expecting ';'" */
+  }
+  if (value > 0) {
+    utf8_put(t, (unsigned)value);
+  } else if (tbk_buf_append(t, "&", 1) || tbk_buf_append(t, name, (size_t)len)) {
+    t->len = SIZE_MAX;
+  }
+}
+
+/* htmlParseReference at '&' in content. */
+static void reference(fp *f, ent_cache *cache) {
+  f->text.len = 0;
+  if (nxt(f, 1) == '#') {
+    unsigned c = char_ref(f);
+    if (f->declined) return;
+    utf8_put(&f->text, c);
+  } else {
+    entity_ref(f, &f->text, cache);
+    if (f->declined) return;
+  }
+  if (f->text.len == SIZE_MAX) {
+    f->nomem = 1;
+    return;
+  }
+  check_paragraph(f, line_at(f, f->i));
+  characters(f, f->text.data, f->text.len, f->i);
+}
+
+/* ---- markup ---- */
+
+static int at(const fp *f, const char *lit) {
+  size_t len = strlen(lit);
+  return f->n - f->i >= len && memcmp(f->s + f->i, lit, len) == 0;
+}
+
+static int at_doctype(const fp *f) {
+  return f->n - f->i >= 9 && f->s[f->i] == '<' && f->s[f->i + 1] == '!' &&
+         strncasecmp((const char *)f->s + f->i + 2, "DOCTYPE", 7) == 0;
+}
+
+/* htmlParseComment at "<!--". */
+static void comment(fp *f) {
+  const unsigned char *from = f->s + f->i + 4, *end = f->s + f->n;
+  const unsigned char *close = memmem(from, (size_t)(end - from), "-->", 3);
+  if (!close) return decline(f); /* unterminated */
+  const unsigned char *bang = memmem(from, (size_t)(close - from), "--!>", 4);
+  if (bang) return decline(f);     /* closed by "--!>": an error, another end */
+  f->i = (size_t)(close + 3 - f->s);
+  tbk_build_other(&f->b, TBK_AN_COMMENT, line_at(f, f->i));
+}
+
+/* htmlParsePI at "<?". */
+static void pi(fp *f) {
+  f->i += 2;
+  long len = entity_name(f); /* htmlParseName */
+  if (len <= 0) return decline(f);
+  const char *target = (const char *)f->s + f->i;
+  (void)target;
+  f->i += (size_t)len;
+  if (cur(f) != '>') {
+    if (!blank(cur(f))) error(f); /* "space expected" */
+    skip_blanks(f);
+    const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
+    if (!gt) return decline(f);
+    f->i = (size_t)(gt - f->s);
+  }
+  f->i++;
+  tbk_build_other(&f->b, TBK_AN_PI, line_at(f, f->i));
+}
+
+/* A quoted literal of a DOCTYPE; pubid: only PubidChars. */
+static int doctype_literal(fp *f, int pubid) {
+  int q = cur(f);
+  if (q != '"' && q != '\'') return -1;
+  size_t k = f->i + 1;
+  for (; k < f->n && f->s[k] != q; k++)
+    if (pubid && !xmlIsPubidChar_ch(f->s[k])) return -1;
+  if (k >= f->n) return -1;
+  f->i = k + 1;
+  return 0;
+}
+
+/* htmlParseDocTypeDecl at "<!DOCTYPE". */
+static void doctype(fp *f) {
+  f->i += 9;
+  skip_blanks(f);
+  long len = entity_name(f); /* htmlParseName */
+  if (len <= 0) return decline(f);
+  f->i += (size_t)len;
+  skip_blanks(f);
+  int sys = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "SYSTEM", 6) == 0;
+  int pub = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "PUBLIC", 6) == 0;
+  if (sys || pub) {
+    f->i += 6;
+    if (!blank(cur(f))) error(f); /* "Space required" */
+    skip_blanks(f);
+    if (doctype_literal(f, pub)) return decline(f);
+    if (pub) {
+      skip_blanks(f);
+      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0)) return decline(f);
+    }
+  }
+  skip_blanks(f);
+  if (cur(f) != '>') return decline(f);
+  f->i++;
+  tbk_build_doctype(&f->b);
+}
+
+/* htmlParseHTMLAttribute: the value up to stop (0: a blank or '>'),
+ * references decoded, appended to vals with its NUL. */
+static void att_value(fp *f, int stop, ent_cache *cache) {
+  tbk_buf *v = &f->vals;
+  for (;;) {
+    size_t k = f->i;
+    while (k < f->n) {
+      int c = f->s[k];
+      if (c == '&' || c == stop || (!stop && (c == '>' || blank(c)))) break;
+      k++;
+    }
+    if (k > f->i && tbk_buf_append(v, (const char *)f->s + f->i, k - f->i)) v->len = SIZE_MAX;
+    f->i = k;
+    if (k >= f->n || f->s[k] != '&' || v->len == SIZE_MAX) break;
+    if (nxt(f, 1) == '#') {
+      unsigned c = char_ref(f);
+      if (f->declined) return;
+      utf8_put(v, c);
+    } else {
+      entity_ref(f, v, cache);
+      if (f->declined) return;
+    }
+    if (v->len == SIZE_MAX) break;
+  }
+  if (v->len == SIZE_MAX || tbk_buf_append(v, "", 1)) f->nomem = 1;
+}
+
+/* htmlParseStartTag and the rest of htmlParseElementInternal, at '<' and
+ * an ASCII letter. */
+static void element(fp *f, ent_cache *cache) {
+  f->i++;
+  int dot;
+  const name_ent *name = html_name(f, &dot);
+  if (!name) return;
+  /* htmlParseContentInternal looked the name up without the dots to
+   * auto-close with it: another name. */
+  if (dot) return decline(f);
+  auto_close(f, name);
+  check_implied(f, name, line_at(f, f->i));
+  int discard = 0;
+  if (f->nstack > 0 && name->kind == K_HTML) {
+    error(f);
+    discard = 1;
+    f->discard_depth++;
+  }
+  if (f->nstack != 1 && name->kind == K_HEAD) {
+    error(f);
+    discard = 1;
+    f->discard_depth++;
+  }
+  if (name->kind == K_BODY)
+    for (size_t k = 0; k < f->nstack; k++)
+      if (f->stack[k] == f->n_body) {
+        error(f);
+        discard = 1;
+        f->discard_depth++;
+      }
+  skip_blanks(f);
+  size_t natts = 0;
+  f->vals.len = 0;
+  while (f->i < f->n && f->s[f->i] != '>' && !(f->s[f->i] == '/' && nxt(f, 1) == '>') && !f->declined) {
+    const name_ent *att = html_name(f, NULL);
+    if (f->declined || f->nomem) return;
+    if (!att) {
+      error(f); /* "error parsing attribute name" */
+      while (f->i < f->n && !blank(f->s[f->i]) && f->s[f->i] != '>' && !(f->s[f->i] == '/' && nxt(f, 1) == '>'))
+        f->i++;
+    } else {
+      size_t mark = f->vals.len;
+      int has_value = 0;
+      skip_blanks(f);
+      if (cur(f) == '=') {
+        f->i++;
+        skip_blanks(f);
+        int q = cur(f);
+        if (q == '"' || q == '\'') {
+          f->i++;
+          att_value(f, q, cache);
+          if (cur(f) != q) return decline(f); /* "AttValue: \" expected" */
+          f->i++;
+        } else {
+          att_value(f, 0, cache);
+        }
+        if (f->declined || f->nomem) return;
+        has_value = 1;
+      }
+      int dup = 0;
+      for (size_t k = 0; k < natts; k++)
+        if (f->att_names[k] == att) dup = 1;
+      if (dup) {
+        error(f); /* "Attribute redefined" */
+        f->vals.len = mark;
+      } else {
+        if (tbk_grow(&f->att_names, &f->cap_atts, natts + 1, sizeof *f->att_names) ||
+            !(f->val_off = realloc(f->val_off, f->cap_atts * sizeof *f->val_off))) {
+          f->nomem = 1;
+          return;
+        }
+        f->att_names[natts] = att;
+        f->val_off[natts++] = has_value ? mark : SIZE_MAX;
+      }
+    }
+    skip_blanks(f);
+  }
+  if (f->declined) return;
+  if (!discard) {
+    const char **atts = NULL;
+    if (natts) {
+      if (!(f->atts = realloc(f->atts, (2 * natts + 2) * sizeof *f->atts))) {
+        f->nomem = 1;
+        return;
+      }
+      for (size_t k = 0; k < natts; k++) {
+        f->atts[2 * k] = f->att_names[k]->name;
+        f->atts[2 * k + 1] = f->val_off[k] == SIZE_MAX ? NULL : f->vals.data + f->val_off[k];
+      }
+      f->atts[2 * natts] = f->atts[2 * natts + 1] = NULL;
+      atts = f->atts;
+    }
+    push(f, name);
+    start_event(f, name, atts, line_at(f, f->i));
+  }
+  /* htmlParseElementInternal goes on with the top of the stack, which is
+   * the element unless it was discarded. */
+  const name_ent *t = top(f);
+  if (!t) {
+    if (cur(f) == '>') f->i++;
+    return;
+  }
+  if (!t->info) error(f); /* "Tag invalid" */
+  if (cur(f) == '/' && nxt(f, 1) == '>') {
+    f->i += 2;
+    end_top(f);
+    return;
+  }
+  if (cur(f) != '>') return decline(f); /* "Couldn't find end of Start Tag" */
+  f->i++;
+  if (t->info && t->info->empty) end_top(f);
+}
+
+/* htmlParseEndTag at "</": 1 when it closed the current level. */
+static int end_tag(fp *f) {
+  f->i += 2;
+  const name_ent *name = html_name(f, NULL);
+  if (!name) return 0;
+  skip_blanks(f);
+  if (cur(f) != '>') {
+    error(f); /* "expected '>'" */
+    const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
+    f->i = gt ? (size_t)(gt - f->s) : f->n;
+  }
+  if (cur(f) == '>') f->i++;
+  if (f->discard_depth > 0 && (name->kind == K_HTML || name->kind == K_BODY || name->kind == K_HEAD)) {
+    f->discard_depth--;
+    return 0;
+  }
+  size_t k = f->nstack;
+  while (k > 0 && f->stack[k - 1] != name) k--;
+  if (k == 0) {
+    error(f); /* "Unexpected end tag" */
+    return 0;
+  }
+  /* htmlAutoCloseOnClose */
+  int blocked = 0;
+  for (size_t j = f->nstack; j > k; j--)
+    if (f->stack[j - 1]->prio > name->prio) blocked = 1;
+  if (!blocked)
+    while (top(f) != name) {
+      const name_ent *t = top(f);
+      if (t->info && t->info->endTag == 3) error(f); /* "Opening and ending tag mismatch" */
+      end_top(f);
+    }
+  if (top(f) != name) {
+    error(f); /* "Opening and ending tag mismatch" */
+    return 0;
+  }
+  end_top(f);
+  return 1;
+}
+
+/* htmlParseScript: raw content up to "</" and the open element's name. */
+static void script(fp *f) {
+  const name_ent *t = top(f);
+  if (!t) return decline(f);
+  size_t from = f->i, k = f->i;
+  for (;;) {
+    const unsigned char *lt = memchr(f->s + k, '<', f->n - k);
+    if (!lt) {
+      k = f->n;
+      break;
+    }
+    k = (size_t)(lt - f->s);
+    if (k + 1 < f->n && f->s[k + 1] == '/') {
+      if (f->n - k - 2 >= t->len && strncasecmp((const char *)f->s + k + 2, t->name, t->len) == 0) break;
+      error(f); /* "Element embeds close tag" */
+    }
+    k++;
+  }
+  f->i = k;
+  if (k > from) tbk_build_text(&f->b, (const char *)f->s + from, k - from, TBK_AN_CDATA, 0);
+}
+
+/* htmlParseCharData: text up to '<', '&' or the end. */
+static void char_data(fp *f) {
+  size_t from = f->i, k = f->i;
+  /* memchr for the rarer of the two, then the other within */
+  while (k < f->n && f->s[k] != '<' && f->s[k] != '&') k++;
+  f->i = k;
+  size_t len = k - from;
+  const name_ent *t = top(f);
+  if (!t || t->kind == K_HTML || t->kind == K_HEAD) {
+    /* Where text may imply a <p>: per 1000-byte chunk, by areBlanks. */
+    if (len >= 1000) return decline(f);
+    int blanks = 1;
+    for (size_t j = from; j < k && blanks; j++) blanks = blank(f->s[j]);
+    if (!blanks || (k < f->n && f->s[k] != '<')) check_paragraph(f, line_at(f, k));
+    characters(f, (const char *)f->s + from, len, k);
+    return;
+  }
+  /* The node's line is where libxml2 sends its first 1000-byte chunk. */
+  size_t flush = k;
+  if (len >= 1000) {
+    flush = from + 999;
+    while ((f->s[flush] & 0xC0) == 0x80) flush--;
+  }
+  characters(f, (const char *)f->s + from, len, flush);
+}
+
+/* htmlParseContentInternal. */
+static void content(fp *f, ent_cache *cache) {
+  f->current = top(f);
+  f->current_depth = f->nstack;
+  while (!f->declined && !f->nomem && !f->b.failed) {
+    int c = cur(f), c1 = nxt(f, 1);
+    if (c == '<' && c1 == '/') {
+      if (end_tag(f) && (f->current || f->nstack == 0)) {
+        f->current = top(f);
+        f->current_depth = f->nstack;
+      }
+      continue;
+    }
+    /* (an element's auto-closing happens in element(), to the same
+     * effect as htmlParseContentInternal's look-ahead) */
+    if (f->nstack > 0 && f->current_depth >= f->nstack && f->current != top(f)) {
+      f->current = top(f);
+      f->current_depth = f->nstack;
+      continue;
+    }
+    if (c != 0 && f->current && (f->current->kind == K_SCRIPT || f->current->kind == K_STYLE)) {
+      script(f);
+      continue;
+    }
+    if (c == '<' && at_doctype(f)) {
+      error(f); /* "Misplaced DOCTYPE declaration" */
+      doctype(f);
+      if (f->declined) return;
+      c = cur(f);
+      c1 = nxt(f, 1);
+    }
+    if (c == '<' && c1 == '!' && nxt(f, 2) == '-' && nxt(f, 3) == '-') {
+      comment(f);
+    } else if (c == '<' && c1 == '?') {
+      pi(f);
+    } else if (c == '<' && letter(c1)) {
+      element(f, cache);
+      f->current = top(f);
+      f->current_depth = f->nstack;
+    } else if (c == '<') {
+      characters(f, "<", 1, f->i);
+      f->i++;
+    } else if (c == '&') {
+      reference(f, cache);
+    } else if (f->i >= f->n) {
+      while (f->nstack) end_top(f);
+      return;
+    } else {
+      char_data(f);
+    }
+  }
+}
+
+/* htmlParseDocument. */
+static void document(fp *f, ent_cache *cache) {
+  skip_blanks(f);
+  if (f->i >= f->n) return decline(f); /* "Document is empty" */
+  for (int pass = 0; pass < 2 && !f->declined; pass++) {
+    if (pass == 1) {
+      if (at_doctype(f)) doctype(f);
+      skip_blanks(f);
+    }
+    while (!f->declined && (at(f, "<!--") || at(f, "<?"))) {
+      if (at(f, "<!--")) comment(f);
+      if (!f->declined && at(f, "<?")) pi(f);
+      skip_blanks(f);
+    }
+  }
+  if (!f->declined) content(f, cache);
+}
+
+/* Bytes libxml2 reads to another end than the fast parser: characters that
+ * are not XML Chars (controls, U+FFFE, U+FFFF, surrogates), a byte order
+ * mark, and 65535 lines or more (nodes past them take their lines from
+ * their neighbours). */
+static int unreadable(const unsigned char *s, size_t n) {
+  if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) return 1;
+  size_t lines = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned c = s[i];
+    if (c >= 0x20 && c < 0x80) continue;
+    if (c == '\n') {
+      if (++lines >= TBK_AN_LINE_MAX - 1) return 1;
+    } else if (c < 0x20) {
+      if (c != '\t' && c != '\r') return 1;
+    } else if (c == 0xEF) {
+      if (i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF)) return 1;
+    } else if (c == 0xED) {
+      if (i + 1 < n && s[i + 1] >= 0xA0) return 1;
+    } else if (c >= 0xF4) {
+      if (c > 0xF4 || (i + 1 < n && s[i + 1] >= 0x90)) return 1;
+    }
+  }
+  return 0;
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int enabled;
+
+static void check_enabled(void) {
+  const char *env = getenv("TBK_FAST_HTML");
+  enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0);
+}
+
+int tbk_html_fast_enabled(void) {
+  pthread_once(&once, check_enabled);
+  return enabled;
+}
+
+/* The stack scans the watch allows (html_parse.c). */
+#define SCAN_FLOOR ((uint64_t)16 << 20)
+enum { SCAN_PER_BYTE = 64 };
+
+int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
+  *errors = 0;
+  if (!tbk_html_fast_enabled() || n > INT32_MAX || unreadable((const unsigned char *)src, n))
+    return TBK_FAST_DECLINED;
+  fp *f = calloc(1, sizeof *f);
+  ent_cache *cache = calloc(ENT_SLOTS, sizeof *cache);
+  int r = TBK_FAST_NOMEM;
+  if (!f || !cache) goto out;
+  f->s = (const unsigned char *)src;
+  f->n = n;
+  f->line = 1;
+  f->html_level = 1;
+  f->budget = SCAN_FLOOR + (uint64_t)n * SCAN_PER_BYTE;
+  f->dict = xmlDictCreate();
+  f->names = malloc(MAX_NAMES * sizeof *f->names);
+  f->slots = calloc(NAME_SLOTS, sizeof *f->slots);
+  f->memo = calloc((size_t)MEMO_NAMES * MEMO_NAMES, 1);
+  if (!f->dict || !f->names || !f->slots || !f->memo || tbk_build_begin(&f->b, a, n)) goto out;
+  f->b.error = build_error;
+  f->b.ctx = f;
+  if (!(f->n_html = literal(f, "html")) || !(f->n_head = literal(f, "head")) || !(f->n_body = literal(f, "body")) ||
+      !(f->n_p = literal(f, "p")))
+    goto out;
+  document(f, cache);
+  if (f->nomem || f->b.failed) goto out;
+  if (f->declined) {
+    r = TBK_FAST_DECLINED;
+    goto out;
+  }
+  a->dict = f->dict; /* the names' owner from now on */
+  f->dict = NULL;
+  a->fast = 1;
+  *errors = f->errors;
+  r = TBK_FAST_OK;
+out:
+  if (f) {
+    if (r != TBK_FAST_OK) tbk_arena_free(a);
+    tbk_build_end_all(&f->b);
+    if (f->dict) xmlDictFree(f->dict);
+    free(f->names);
+    free(f->slots);
+    free(f->memo);
+    free(f->stack);
+    free(f->val_off);
+    free(f->atts);
+    free(f->att_names);
+    tbk_buf_free(&f->vals);
+    tbk_buf_free(&f->text);
+    free(f);
+  }
+  free(cache);
+  return r;
+}
+
+#else
+
+int tbk_html_fast_enabled(void) { return 0; }
+
+int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
+  (void)src, (void)n, (void)a;
+  *errors = 0;
+  return TBK_FAST_DECLINED;
+}
+
+#endif

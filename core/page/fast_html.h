@@ -1,0 +1,27 @@
+/* tbk's fast HTML parser: the SAX events libxml2 2.9.14's HTML parser
+ * (recover mode, as html_parse.c runs it) sends for a page, made straight
+ * from the bytes without libxml2's per-character reading, into the arena
+ * builder (build.h). It takes the pages whose every construct it
+ * reproduces exactly (events, their lines, and the recovered errors
+ * libxml2 counts) and declines the rest, which then take libxml2's parse:
+ * the page is the same either way, only its cost differs. Compiled in only
+ * against libxml2 2.9.14, and used only when that is the library loaded. */
+#ifndef TBK_FAST_HTML_H
+#define TBK_FAST_HTML_H
+#include <stddef.h>
+
+#include "arena.h"
+
+enum {
+  TBK_FAST_OK = 0,       /* the arena is built, *errors set */
+  TBK_FAST_DECLINED = 1, /* not this page: parse it with libxml2 (arena emptied) */
+  TBK_FAST_NOMEM = -1,   /* out of memory (arena emptied) */
+};
+
+/* The arena of clean UTF-8 source s[0..n) (emptied first). */
+int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors);
+
+/* 1 when the fast parser may run at all (the libxml2 loaded is the one it
+ * reproduces, and TBK_FAST_HTML is not "0" in the environment). */
+int tbk_html_fast_enabled(void);
+#endif
