@@ -134,8 +134,12 @@ static inline uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, ui
 
 /* The streaming parse of clean UTF-8 into a (emptied first): the parse
  * tbk_html_parse_utf8 makes, under the same watch and with the same
- * errors, building the arena instead of a tree (stream.c). */
+ * errors, building the arena instead of a tree (stream.c): by tbk's fast
+ * parser when it takes the page (fast_html.h), else libxml2's. */
 tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err);
+/* The same from libxml2's events alone, never the fast parser's: what
+ * the fast parser is held to (tests). */
+tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err);
 
 /* The libxml2 tree under doc copied into a (emptied first): the same
  * nodes, with each one's libxml2 node in a->xml. 0 ok, -1 out of memory. */

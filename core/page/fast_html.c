@@ -41,6 +41,7 @@ enum {
 typedef struct name_ent {
   const char *name;          /* the dictionary's */
   const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
+  uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
   uint16_t cid;              /* 1 + index among the page's auto-closing names, 0: none */
   uint8_t kind;              /* K_* */
@@ -82,9 +83,10 @@ typedef struct fp {
   uint8_t *memo;             /* owned: MEMO_NAMES^2, 0 unknown, 1 no, 2 yes */
   /* scratch */
   tbk_buf vals;              /* attribute values, NUL-separated */
-  size_t *val_off;           /* owned: offsets in vals, per attribute */
+  size_t *val_off;           /* owned: offsets in vals, per attribute (SIZE_MAX: no value) */
+  const name_ent **att_names; /* owned: per attribute */
+  size_t cap_off, cap_names;
   const char **atts;         /* owned: the list given to the builder */
-  const name_ent **att_names;
   size_t cap_atts;
   tbk_buf text;              /* a reference's text */
 } fp;
@@ -124,6 +126,31 @@ static int blank(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 static int letter(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 static int digit(int c) { return c >= '0' && c <= '9'; }
 
+/* Eight bytes at a time: a word with a byte equal to c's (a spread byte)
+ * sets that byte's high bit; bytes after a match may be set too, never one
+ * before (haszero). */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+static inline uint64_t word_at(const unsigned char *p) {
+  uint64_t x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+static inline uint64_t has_byte(uint64_t x, uint64_t spread) {
+  uint64_t y = x ^ spread;
+  return (y - ONES) & ~y & HIGHS;
+}
+
+/* The first of '<' and '&' at or after k, else n. */
+static size_t find_markup(const unsigned char *s, size_t k, size_t n) {
+  for (; k + 8 <= n; k += 8) {
+    uint64_t x = word_at(s + k);
+    if (has_byte(x, '<' * ONES) | has_byte(x, '&' * ONES)) break;
+  }
+  while (k < n && s[k] != '<' && s[k] != '&') k++;
+  return k;
+}
+
 static void skip_blanks(fp *f) {
   while (f->i < f->n && blank(f->s[f->i])) f->i++;
 }
@@ -140,11 +167,16 @@ static int end_priority(const char *name) {
   return 100;
 }
 
+/* lower: len bytes, then zeros up to 16 at least. */
 static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) {
+  uint64_t k0, k1;
+  memcpy(&k0, lower, 8);
+  memcpy(&k1, lower + 8, 8);
   size_t j = h & (NAME_SLOTS - 1);
   for (uint32_t k; (k = f->slots[j]); j = (j + 1) & (NAME_SLOTS - 1)) {
     const name_ent *e = &f->names[k - 1];
-    if (e->hash == h && e->len == len && memcmp(e->name, lower, len) == 0) return e;
+    if (e->key[0] == k0 && e->key[1] == k1 && e->len == len && (len <= 16 || memcmp(e->name, lower, len) == 0))
+      return e;
   }
   if (f->n_names >= MAX_NAMES) {
     decline(f);
@@ -156,7 +188,7 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
     return NULL;
   }
   name_ent *e = &f->names[f->n_names];
-  *e = (name_ent){.name = d, .hash = h, .len = (uint32_t)len};
+  *e = (name_ent){.name = d, .key = {k0, k1}, .hash = h, .len = (uint32_t)len};
   e->info = htmlTagLookup((const xmlChar *)d);
   if ((e->info || strcmp(d, "listing") == 0 || strcmp(d, "xmp") == 0) && f->n_closers < MEMO_NAMES)
     e->cid = (uint16_t)++f->n_closers;
@@ -180,33 +212,42 @@ static uint32_t hash_step(uint32_t h, unsigned c) { return (h ^ c) * 16777619u; 
 
 /* htmlParseHTMLName at f->i: letters, digits, ':', '-', '_' and '.',
  * lowercased; NULL (nothing read) when the first is none of letter, '_',
- * ':' or '.'. A name libxml2 would cut at its buffer's size declines. */
-static const name_ent *html_name(fp *f, int *has_dot) {
-  int c = cur(f);
-  if (!letter(c) && c != '_' && c != ':' && c != '.') return NULL;
-  char lower[MAX_NAME];
+ * ':' or '.'. A name libxml2 would cut at its buffer's size declines.
+ * With peek, htmlParseHTMLName_nonInvasive's reading at f->i + 1 instead:
+ * no '.', and nothing consumed. */
+static const name_ent *name_at(fp *f, int peek, int *has_dot) {
+  size_t k = f->i + (peek != 0);
+  int c = k < f->n ? f->s[k] : 0;
+  if (!letter(c) && c != '_' && c != ':' && (peek || c != '.')) return NULL;
+  char lower[MAX_NAME + 16];
   size_t len = 0;
   uint32_t h = 2166136261u;
   int dot = 0;
-  while (f->i < f->n) {
-    c = f->s[f->i];
+  for (; k < f->n; k++) {
+    c = f->s[k];
     if (letter(c)) c |= 0x20;
-    else if (!digit(c) && c != ':' && c != '-' && c != '_' && c != '.') break;
+    else if (!digit(c) && c != ':' && c != '-' && c != '_' && (peek || c != '.')) break;
     if (len == MAX_NAME) {
+      if (peek) break; /* cut, as libxml2 cuts it */
       decline(f);
       return NULL;
     }
     dot |= c == '.';
     lower[len++] = (char)c;
     h = hash_step(h, (unsigned)c);
-    f->i++;
   }
+  if (!peek) f->i = k;
   if (has_dot) *has_dot = dot;
+  memset(lower + len, 0, 16);
   return intern(f, lower, len, h);
 }
 
-static const name_ent *literal(fp *f, const char *lower) {
-  size_t len = strlen(lower);
+static const name_ent *html_name(fp *f, int *has_dot) { return name_at(f, 0, has_dot); }
+
+static const name_ent *literal(fp *f, const char *name) {
+  char lower[MAX_NAME + 16] = {0};
+  size_t len = strlen(name);
+  memcpy(lower, name, len);
   uint32_t h = 2166136261u;
   for (size_t k = 0; k < len; k++) h = hash_step(h, (unsigned char)lower[k]);
   return intern(f, lower, len, h);
@@ -540,10 +581,18 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
   tbk_buf *v = &f->vals;
   for (;;) {
     size_t k = f->i;
-    while (k < f->n) {
-      int c = f->s[k];
-      if (c == '&' || c == stop || (!stop && (c == '>' || blank(c)))) break;
-      k++;
+    if (stop) {
+      for (uint64_t spread = (uint64_t)stop * ONES; k + 8 <= f->n; k += 8) {
+        uint64_t x = word_at(f->s + k);
+        if (has_byte(x, spread) | has_byte(x, '&' * ONES)) break;
+      }
+      while (k < f->n && f->s[k] != stop && f->s[k] != '&') k++;
+    } else {
+      while (k < f->n) {
+        int c = f->s[k];
+        if (c == '&' || c == '>' || blank(c)) break;
+        k++;
+      }
     }
     if (k > f->i && tbk_buf_append(v, (const char *)f->s + f->i, k - f->i)) v->len = SIZE_MAX;
     f->i = k;
@@ -562,15 +611,21 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
 }
 
 /* htmlParseStartTag and the rest of htmlParseElementInternal, at '<' and
- * an ASCII letter. */
-static void element(fp *f, ent_cache *cache) {
+ * an ASCII letter; looked_ahead: htmlParseContentInternal read the name
+ * ahead at this point (not when a misplaced DOCTYPE came first). */
+static void element(fp *f, ent_cache *cache, int looked_ahead) {
+  const name_ent *before_dot = NULL;
+  if (looked_ahead && memchr(f->s + f->i, '.', f->n - f->i < MAX_NAME + 2 ? f->n - f->i : MAX_NAME + 2)) {
+    /* htmlParseContentInternal auto-closed with the name read up to a
+     * dot before the tag was parsed (see content()) */
+    before_dot = name_at(f, 1, NULL);
+    if (!before_dot) return;
+  }
   f->i++;
   int dot;
   const name_ent *name = html_name(f, &dot);
   if (!name) return;
-  /* htmlParseContentInternal looked the name up without the dots to
-   * auto-close with it: another name. */
-  if (dot) return decline(f);
+  if (dot && before_dot) auto_close(f, before_dot);
   auto_close(f, name);
   check_implied(f, name, line_at(f, f->i));
   int discard = 0;
@@ -627,8 +682,8 @@ static void element(fp *f, ent_cache *cache) {
         error(f); /* "Attribute redefined" */
         f->vals.len = mark;
       } else {
-        if (tbk_grow(&f->att_names, &f->cap_atts, natts + 1, sizeof *f->att_names) ||
-            !(f->val_off = realloc(f->val_off, f->cap_atts * sizeof *f->val_off))) {
+        if (tbk_grow(&f->att_names, &f->cap_names, natts + 1, sizeof *f->att_names) ||
+            tbk_grow(&f->val_off, &f->cap_off, natts + 1, sizeof *f->val_off)) {
           f->nomem = 1;
           return;
         }
@@ -642,7 +697,7 @@ static void element(fp *f, ent_cache *cache) {
   if (!discard) {
     const char **atts = NULL;
     if (natts) {
-      if (!(f->atts = realloc(f->atts, (2 * natts + 2) * sizeof *f->atts))) {
+      if (tbk_grow(&f->atts, &f->cap_atts, 2 * natts + 2, sizeof *f->atts)) {
         f->nomem = 1;
         return;
       }
@@ -738,9 +793,7 @@ static void script(fp *f) {
 
 /* htmlParseCharData: text up to '<', '&' or the end. */
 static void char_data(fp *f) {
-  size_t from = f->i, k = f->i;
-  /* memchr for the rarer of the two, then the other within */
-  while (k < f->n && f->s[k] != '<' && f->s[k] != '&') k++;
+  size_t from = f->i, k = find_markup(f->s, f->i, f->n);
   f->i = k;
   size_t len = k - from;
   const name_ent *t = top(f);
@@ -775,30 +828,43 @@ static void content(fp *f, ent_cache *cache) {
       }
       continue;
     }
-    /* (an element's auto-closing happens in element(), to the same
-     * effect as htmlParseContentInternal's look-ahead) */
+    /* htmlParseContentInternal reads ahead the name of a start tag and
+     * auto-closes with it before anything else: element() does it for
+     * the tags it parses, to the same effect, so here only where script
+     * content would be read instead (a tag right after <script>). */
+    int raw = f->current && (f->current->kind == K_SCRIPT || f->current->kind == K_STYLE);
+    if (raw && c == '<' && (letter(c1) || c1 == '_' || c1 == ':') && top(f)) {
+      const name_ent *ahead = name_at(f, 1, NULL);
+      if (!ahead) return;
+      if (closes(f, ahead, top(f))) {
+        auto_close(f, ahead);
+        continue;
+      }
+    }
     if (f->nstack > 0 && f->current_depth >= f->nstack && f->current != top(f)) {
       f->current = top(f);
       f->current_depth = f->nstack;
       continue;
     }
-    if (c != 0 && f->current && (f->current->kind == K_SCRIPT || f->current->kind == K_STYLE)) {
+    if (c != 0 && raw) {
       script(f);
       continue;
     }
+    int looked_ahead = 1;
     if (c == '<' && at_doctype(f)) {
       error(f); /* "Misplaced DOCTYPE declaration" */
       doctype(f);
       if (f->declined) return;
       c = cur(f);
       c1 = nxt(f, 1);
+      looked_ahead = 0;
     }
     if (c == '<' && c1 == '!' && nxt(f, 2) == '-' && nxt(f, 3) == '-') {
       comment(f);
     } else if (c == '<' && c1 == '?') {
       pi(f);
     } else if (c == '<' && letter(c1)) {
-      element(f, cache);
+      element(f, cache, looked_ahead);
       f->current = top(f);
       f->current_depth = f->nstack;
     } else if (c == '<') {
@@ -840,19 +906,29 @@ static void document(fp *f, ent_cache *cache) {
 static int unreadable(const unsigned char *s, size_t n) {
   if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) return 1;
   size_t lines = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c < 0x80) continue;
-    if (c == '\n') {
-      if (++lines >= TBK_AN_LINE_MAX - 1) return 1;
-    } else if (c < 0x20) {
-      if (c != '\t' && c != '\r') return 1;
-    } else if (c == 0xEF) {
-      if (i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF)) return 1;
-    } else if (c == 0xED) {
-      if (i + 1 < n && s[i + 1] >= 0xA0) return 1;
-    } else if (c >= 0xF4) {
-      if (c > 0xF4 || (i + 1 < n && s[i + 1] >= 0x90)) return 1;
+  for (size_t i = 0; i < n;) {
+    /* eight bytes of 0x20..0x7F: nothing to look at */
+    if (i + 8 <= n) {
+      uint64_t x = word_at(s + i);
+      if (!(((x - 0x20 * ONES) | x) & HIGHS)) {
+        i += 8;
+        continue;
+      }
+    }
+    for (size_t end = i + 8 < n ? i + 8 : n; i < end; i++) {
+      unsigned c = s[i];
+      if (c >= 0x20 && c < 0x80) continue;
+      if (c == '\n') {
+        if (++lines >= TBK_AN_LINE_MAX - 1) return 1;
+      } else if (c < 0x20) {
+        if (c != '\t' && c != '\r') return 1;
+      } else if (c == 0xEF) {
+        if (i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF)) return 1;
+      } else if (c == 0xED) {
+        if (i + 1 < n && s[i + 1] >= 0xA0) return 1;
+      } else if (c >= 0xF4) {
+        if (c > 0xF4 || (i + 1 < n && s[i + 1] >= 0x90)) return 1;
+      }
     }
   }
   return 0;

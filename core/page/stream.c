@@ -80,7 +80,7 @@ static void on_nothing(void *ctx) { (void)ctx; }
 static void on_blank(void *ctx, const xmlChar *s, int len) { (void)ctx, (void)s, (void)len; }
 static void stop(void *ctx) { xmlStopParser(ctx); }
 
-static tbk_status sax_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
+tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
   tbk_build b;
   if (tbk_build_begin(&b, a, n)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   b.error = tbk_html_sax_error;
@@ -110,12 +110,16 @@ tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors
   int r = tbk_html_fast(s, n, a, errors);
   if (r == TBK_FAST_OK) return TBK_OK;
   if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return sax_stream(s, n, a, errors, err);
+  return tbk_html_stream_libxml2(s, n, a, errors, err);
 }
 
 #else
 
 tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
+  return tbk_html_stream_libxml2(s, n, a, errors, err);
+}
+
+tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
   xmlDoc *doc;
   tbk_status st = tbk_html_parse_utf8(s, n, &doc, errors, err);
   if (st) return st;
