@@ -297,6 +297,5 @@ int main(int argc, char **argv) {
   soups(count, seed);
   declines();
   fprintf(stderr, "test_fast_html: %zu pages taken, %zu declined\n", taken, declined);
-  if (check_failures) fprintf(stderr, "%d of %d checks failed\n", check_failures, check_count);
-  return check_failures ? 1 : 0;
+  return check_report();
 }

@@ -47,9 +47,10 @@ int tbk_attrs_hidden(const char *attrs) {
   return 0;
 }
 
-void tbk_arena_classify(tbk_arena *a, uint32_t i) {
+void tbk_arena_classify(tbk_arena *a, uint32_t i) { tbk_arena_classify_as(a, i, tbk_tag_lookup(a->n[i].name)); }
+
+void tbk_arena_classify_as(tbk_arena *a, uint32_t i, tbk_tag tag) {
   tbk_anode *n = &a->n[i];
-  tbk_tag tag = tbk_tag_lookup(n->name);
   n->tag = (uint16_t)tag;
   n->unseen = (tbk_tag_flags(tag) & TAG_DROP) || tbk_attrs_hidden(tbk_arena_attrs(a, i));
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tags.h"
 #include "util.h"
 
 enum {
@@ -108,6 +109,8 @@ static inline const char *tbk_attr_next(const char **p, const char **value) {
  * dropped tag, or hidden by an attribute: see tbk_attrs_hidden), from its
  * name and attributes. */
 void tbk_arena_classify(tbk_arena *a, uint32_t i);
+/* The same with the tag id of its name already known. */
+void tbk_arena_classify_as(tbk_arena *a, uint32_t i, tbk_tag tag);
 /* Statically invisible: the hidden attribute, or an inline style that
  * hides it, in packed attributes. */
 int tbk_attrs_hidden(const char *attrs);

@@ -132,7 +132,7 @@ void tbk_build_end_all(tbk_build *b) {
   b->id_at = NULL;
 }
 
-void tbk_build_start(tbk_build *b, const char *name, const char **atts, uint32_t line) {
+void tbk_build_start(tbk_build *b, const char *name, int tag, const char **atts, uint32_t line) {
   tbk_arena *a = b->a;
   if (b->failed) return;
   uint32_t parent = top(b), i;
@@ -140,12 +140,14 @@ void tbk_build_start(tbk_build *b, const char *name, const char **atts, uint32_t
   else if (b->first_root != TBK_ANONE) i = tbk_arena_add(a, b->first_root, TBK_AN_ELEMENT, line);
   else i = add_top(b, TBK_AN_ELEMENT, line);
   if (i == TBK_ANONE || tbk_grow(&b->open, &b->cap, b->depth + 1, sizeof *b->open)) return oom(b);
-  a->n[i].name = local_name(b, name);
+  const char *local = local_name(b, name);
+  a->n[i].name = local;
   a->n[i].attrs = (uint32_t)a->attrs.len;
   if (pack_attrs(&a->attrs, atts)) return oom(b);
   b->open[b->depth++] = i;
   if (atts && check_ids(b, name, atts)) return oom(b);
-  tbk_arena_classify(a, i);
+  /* the tag the parser knows is its name's, unless the QName split it */
+  tbk_arena_classify_as(a, i, tag >= 0 && local == name ? (tbk_tag)tag : tbk_tag_lookup(local));
   const tbk_anode *n = &a->n[i];
   if (n->tag == TBK_TAG_TITLE) b->in_title++;
   if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD)

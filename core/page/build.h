@@ -56,9 +56,10 @@ int tbk_build_begin(tbk_build *b, tbk_arena *a, size_t n);
 void tbk_build_end_all(tbk_build *b);
 
 /* The events. name must live as long as the arena (its dictionary's);
- * atts is a NULL-terminated list of name, value pairs, a value NULL when
- * the attribute has none. */
-void tbk_build_start(tbk_build *b, const char *name, const char **atts, uint32_t line);
+ * tag is its tbk_tag when the parser knows it, else -1; atts is a
+ * NULL-terminated list of name, value pairs, a value NULL when the
+ * attribute has none. */
+void tbk_build_start(tbk_build *b, const char *name, int tag, const char **atts, uint32_t line);
 void tbk_build_end(tbk_build *b);
 void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t line);
 void tbk_build_other(tbk_build *b, int type, uint32_t line);

@@ -17,6 +17,7 @@
  * one plus the newlines before the point the parser has reached when it
  * sends it. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,6 +29,7 @@
 
 #include "build.h"
 #include "fast_html.h"
+#include "tags.h"
 
 #if LIBXML_VERSION == 20914
 
@@ -43,7 +45,8 @@ typedef struct name_ent {
   const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
   uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
-  uint16_t cid;              /* 1 + index among the page's auto-closing names, 0: none */
+  uint16_t cid;              /* 1 + index in closers_tab (closes()), 0: closes nothing */
+  int tag;                   /* its tbk_tag */
   uint8_t kind;              /* K_* */
   uint8_t headish;           /* in htmlCheckImplied's head list */
   int prio;                  /* htmlGetEndPriority */
@@ -53,10 +56,10 @@ typedef struct name_ent {
  * htmlParseHTMLName makes them. More than this many distinct names and the
  * page is declined (libxml2 refuses a page only past 100,000; tbk's watch
  * in html_parse.c then decides). */
-enum { MAX_NAMES = 4096, NAME_SLOTS = 8192, MAX_NAME = 100 };
+enum { MAX_NAMES = 4096, CHUNK = 128, MAX_NAME = 100 };
 /* Names that may auto-close or be auto-closed: libxml2's elements (92)
  * and two it does not describe (see closes()). */
-enum { MEMO_NAMES = 128 };
+enum { CLOSERS = 128 };
 
 typedef struct fp {
   const unsigned char *s;
@@ -76,11 +79,10 @@ typedef struct fp {
   size_t current_depth;
   /* names */
   xmlDictPtr dict;           /* owned until handed to the arena */
-  name_ent *names;           /* owned, MAX_NAMES */
-  uint32_t *slots;           /* owned, NAME_SLOTS: index + 1, 0 free */
-  size_t n_names, n_closers;
+  name_ent *chunks[MAX_NAMES / CHUNK]; /* owned: the names, CHUNK at a time (entries never move) */
+  uint32_t *slots;           /* owned, n_slots: index + 1, 0 free */
+  size_t n_names, n_slots;
   const name_ent *n_html, *n_head, *n_body, *n_p;
-  uint8_t *memo;             /* owned: MEMO_NAMES^2, 0 unknown, 1 no, 2 yes */
   /* scratch */
   tbk_buf vals;              /* attribute values, NUL-separated */
   size_t *val_off;           /* owned: offsets in vals, per attribute (SIZE_MAX: no value) */
@@ -167,14 +169,34 @@ static int end_priority(const char *name) {
   return 100;
 }
 
+static name_ent *entry(const fp *f, size_t k) { return &f->chunks[k / CHUNK][k % CHUNK]; }
+
+/* The slots doubled, when half full. -1 out of memory. */
+static int grow_slots(fp *f) {
+  size_t n = f->n_slots * 2;
+  uint32_t *t = calloc(n, sizeof *t);
+  if (!t) return -1;
+  for (size_t k = 0; k < f->n_names; k++) {
+    size_t j = entry(f, k)->hash & (n - 1);
+    while (t[j]) j = (j + 1) & (n - 1);
+    t[j] = (uint32_t)k + 1;
+  }
+  free(f->slots);
+  f->slots = t;
+  f->n_slots = n;
+  return 0;
+}
+
+static uint16_t closer_id(const name_ent *e);
+
 /* lower: len bytes, then zeros up to 16 at least. */
 static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) {
   uint64_t k0, k1;
   memcpy(&k0, lower, 8);
   memcpy(&k1, lower + 8, 8);
-  size_t j = h & (NAME_SLOTS - 1);
-  for (uint32_t k; (k = f->slots[j]); j = (j + 1) & (NAME_SLOTS - 1)) {
-    const name_ent *e = &f->names[k - 1];
+  size_t mask = f->n_slots - 1, j = h & mask;
+  for (uint32_t k; (k = f->slots[j]); j = (j + 1) & mask) {
+    const name_ent *e = entry(f, k - 1);
     if (e->key[0] == k0 && e->key[1] == k1 && e->len == len && (len <= 16 || memcmp(e->name, lower, len) == 0))
       return e;
   }
@@ -183,15 +205,15 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
     return NULL;
   }
   const char *d = (const char *)xmlDictLookup(f->dict, (const xmlChar *)lower, (int)len);
-  if (!d) {
+  if (!d || (!f->chunks[f->n_names / CHUNK] && !(f->chunks[f->n_names / CHUNK] = malloc(CHUNK * sizeof(name_ent))))) {
     f->nomem = 1;
     return NULL;
   }
-  name_ent *e = &f->names[f->n_names];
+  name_ent *e = entry(f, f->n_names);
   *e = (name_ent){.name = d, .key = {k0, k1}, .hash = h, .len = (uint32_t)len};
   e->info = htmlTagLookup((const xmlChar *)d);
-  if ((e->info || strcmp(d, "listing") == 0 || strcmp(d, "xmp") == 0) && f->n_closers < MEMO_NAMES)
-    e->cid = (uint16_t)++f->n_closers;
+  e->cid = closer_id(e);
+  e->tag = (int)tbk_tag_lookup(d);
   e->prio = end_priority(d);
   static const struct { const char *name; uint8_t kind, headish; } kinds[] = {
       {"html", K_HTML, 0},     {"head", K_HEAD, 0},    {"body", K_BODY, 0},      {"p", K_P, 0},
@@ -205,6 +227,10 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
       e->headish = kinds[k].headish;
     }
   f->slots[j] = (uint32_t)++f->n_names;
+  if (f->n_names * 2 > f->n_slots && grow_slots(f)) {
+    f->nomem = 1;
+    return NULL;
+  }
   return e;
 }
 
@@ -216,28 +242,40 @@ static uint32_t hash_step(uint32_t h, unsigned c) { return (h ^ c) * 16777619u; 
  * With peek, htmlParseHTMLName_nonInvasive's reading at f->i + 1 instead:
  * no '.', and nothing consumed. */
 static const name_ent *name_at(fp *f, int peek, int *has_dot) {
+  /* per byte: 1 a name's byte (letters, digits, ':', '-', '_'), 2 '.',
+   * 4 an upper-case letter */
+  static const uint8_t cls[256] = {
+      ['-'] = 1, ['.'] = 2, [':'] = 1, ['_'] = 1,
+      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+#define L(c) [c] = 1, [c - 32] = 5
+      L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
+      L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+#undef L
+  };
+  const unsigned stop = peek ? 1 : 3; /* peek: no '.' */
   size_t k = f->i + (peek != 0);
   int c = k < f->n ? f->s[k] : 0;
   if (!letter(c) && c != '_' && c != ':' && (peek || c != '.')) return NULL;
   char lower[MAX_NAME + 16];
   size_t len = 0;
   uint32_t h = 2166136261u;
-  int dot = 0;
+  unsigned seen = 0;
   for (; k < f->n; k++) {
     c = f->s[k];
-    if (letter(c)) c |= 0x20;
-    else if (!digit(c) && c != ':' && c != '-' && c != '_' && (peek || c != '.')) break;
+    unsigned t = cls[c];
+    if (!(t & stop)) break;
     if (len == MAX_NAME) {
       if (peek) break; /* cut, as libxml2 cuts it */
       decline(f);
       return NULL;
     }
-    dot |= c == '.';
+    c |= (int)(t & 4) << 3; /* to lower case */
+    seen |= t;
     lower[len++] = (char)c;
     h = hash_step(h, (unsigned)c);
   }
   if (!peek) f->i = k;
-  if (has_dot) *has_dot = dot;
+  if (has_dot) *has_dot = (seen & 2) != 0;
   memset(lower + len, 0, 16);
   return intern(f, lower, len, h);
 }
@@ -257,25 +295,55 @@ static const name_ent *literal(fp *f, const char *name) {
  * Its table (htmlStartClose) names only elements libxml2 describes, and
  * listing and xmp. libxml2 answers for two different names (htmlAutoCloseTag
  * on a childless node); a tag closes itself for these names alone
- * (tests/test_fast_html.c checks the list against the library's parse). */
+ * (tests/test_fast_html.c checks every pair against the library's parse).
+ * The answers are the library's, so they are kept for the process: a row
+ * per new tag, made when first asked for. */
+static const htmlElemDesc *first_desc; /* libxml2's element table: sorted, contiguous */
+static size_t n_descs;
+static const char *closer_names[CLOSERS]; /* by closer id - 1 */
+static size_t n_closer_names;
+static uint8_t close_row[CLOSERS][CLOSERS]; /* [new][old]: 1 closes; written under row_lock */
+static atomic_int row_made[CLOSERS];
+static pthread_mutex_t row_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint16_t closer_id(const name_ent *e) {
+  if (e->info) return (uint16_t)(e->info - first_desc + 1);
+  if (strcmp(e->name, "listing") == 0) return (uint16_t)(n_descs + 1);
+  if (strcmp(e->name, "xmp") == 0) return (uint16_t)(n_descs + 2);
+  return 0;
+}
+
+static void make_row(size_t nw) {
+  static const char *const self[] = {"a", "col", "colgroup", "form", "li", "option",
+                                     "p", "tbody", "td", "th", "tr"};
+  xmlNode node;
+  memset(&node, 0, sizeof node);
+  node.type = XML_ELEMENT_NODE;
+  node.name = (const xmlChar *)closer_names[nw];
+  for (size_t old = 0; old < n_closer_names; old++) {
+    int yes = 0;
+    if (old != nw) {
+      yes = htmlAutoCloseTag(NULL, (const xmlChar *)closer_names[old], &node) != 0;
+    } else {
+      for (size_t k = 0; k < sizeof self / sizeof self[0]; k++) yes |= strcmp(self[k], closer_names[nw]) == 0;
+    }
+    close_row[nw][old] = (uint8_t)yes;
+  }
+}
+
 static int closes(fp *f, const name_ent *newtag, const name_ent *oldtag) {
+  (void)f;
   if (!newtag->cid || !oldtag->cid) return 0;
-  if (newtag == oldtag) {
-    static const char *const self[] = {"a", "col", "colgroup", "form", "li", "option",
-                                       "p", "tbody", "td", "th", "tr"};
-    for (size_t k = 0; k < sizeof self / sizeof self[0]; k++)
-      if (strcmp(self[k], newtag->name) == 0) return 1;
-    return 0;
+  size_t nw = newtag->cid - 1u;
+  if (!atomic_load_explicit(&row_made[nw], memory_order_acquire)) {
+    pthread_mutex_lock(&row_lock);
+    if (!atomic_load_explicit(&row_made[nw], memory_order_relaxed)) {
+      make_row(nw);
+      atomic_store_explicit(&row_made[nw], 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&row_lock);
   }
-  uint8_t *m = &f->memo[(size_t)(newtag->cid - 1) * MEMO_NAMES + (oldtag->cid - 1)];
-  if (!*m) {
-    xmlNode node;
-    memset(&node, 0, sizeof node);
-    node.type = XML_ELEMENT_NODE;
-    node.name = (const xmlChar *)newtag->name;
-    *m = htmlAutoCloseTag(NULL, (const xmlChar *)oldtag->name, &node) ? 2 : 1;
-  }
-  return *m == 2;
+  return close_row[nw][oldtag->cid - 1u];
 }
 
 /* ---- the name stack and its events ---- */
@@ -297,7 +365,7 @@ static void pop(fp *f) {
 }
 
 static void start_event(fp *f, const name_ent *e, const char **atts, uint32_t line) {
-  tbk_build_start(&f->b, e->name, atts, line);
+  tbk_build_start(&f->b, e->name, e->tag, atts, line);
 }
 
 static void end_top(fp *f) {
@@ -614,18 +682,20 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
  * an ASCII letter; looked_ahead: htmlParseContentInternal read the name
  * ahead at this point (not when a misplaced DOCTYPE came first). */
 static void element(fp *f, ent_cache *cache, int looked_ahead) {
-  const name_ent *before_dot = NULL;
-  if (looked_ahead && memchr(f->s + f->i, '.', f->n - f->i < MAX_NAME + 2 ? f->n - f->i : MAX_NAME + 2)) {
-    /* htmlParseContentInternal auto-closed with the name read up to a
-     * dot before the tag was parsed (see content()) */
-    before_dot = name_at(f, 1, NULL);
-    if (!before_dot) return;
-  }
-  f->i++;
+  size_t lt = f->i++;
   int dot;
   const name_ent *name = html_name(f, &dot);
   if (!name) return;
-  if (dot && before_dot) auto_close(f, before_dot);
+  if (dot && looked_ahead) {
+    /* htmlParseContentInternal auto-closed with the name read up to the
+     * dot before the tag was parsed (see content()) */
+    size_t after = f->i;
+    f->i = lt;
+    const name_ent *before_dot = name_at(f, 1, NULL);
+    f->i = after;
+    if (!before_dot) return;
+    auto_close(f, before_dot);
+  }
   auto_close(f, name);
   check_implied(f, name, line_at(f, f->i));
   int discard = 0;
@@ -937,9 +1007,27 @@ static int unreadable(const unsigned char *s, size_t n) {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int enabled;
 
+/* The element table's entries, by htmlTagLookup of its first and last
+ * names: it must be the sorted array of the 2.9.14 the parser follows. */
+static int read_descs(void) {
+  const htmlElemDesc *first = htmlTagLookup((const xmlChar *)"a"), *last = htmlTagLookup((const xmlChar *)"var");
+  if (!first || !last || last < first || (size_t)(last - first) + 3 > CLOSERS) return 0;
+  first_desc = first;
+  n_descs = (size_t)(last - first) + 1;
+  for (size_t k = 0; k < n_descs; k++) {
+    if (k && strcmp(first[k - 1].name, first[k].name) >= 0) return 0;
+    if (htmlTagLookup((const xmlChar *)first[k].name) != &first[k]) return 0;
+    closer_names[k] = first[k].name;
+  }
+  closer_names[n_descs] = "listing";
+  closer_names[n_descs + 1] = "xmp";
+  n_closer_names = n_descs + 2;
+  return 1;
+}
+
 static void check_enabled(void) {
   const char *env = getenv("TBK_FAST_HTML");
-  enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0);
+  enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0) && read_descs();
 }
 
 int tbk_html_fast_enabled(void) {
@@ -965,10 +1053,9 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
   f->html_level = 1;
   f->budget = SCAN_FLOOR + (uint64_t)n * SCAN_PER_BYTE;
   f->dict = xmlDictCreate();
-  f->names = malloc(MAX_NAMES * sizeof *f->names);
-  f->slots = calloc(NAME_SLOTS, sizeof *f->slots);
-  f->memo = calloc((size_t)MEMO_NAMES * MEMO_NAMES, 1);
-  if (!f->dict || !f->names || !f->slots || !f->memo || tbk_build_begin(&f->b, a, n)) goto out;
+  f->n_slots = 256;
+  f->slots = calloc(f->n_slots, sizeof *f->slots);
+  if (!f->dict || !f->slots || tbk_build_begin(&f->b, a, n)) goto out;
   f->b.error = build_error;
   f->b.ctx = f;
   if (!(f->n_html = literal(f, "html")) || !(f->n_head = literal(f, "head")) || !(f->n_body = literal(f, "body")) ||
@@ -990,9 +1077,8 @@ out:
     if (r != TBK_FAST_OK) tbk_arena_free(a);
     tbk_build_end_all(&f->b);
     if (f->dict) xmlDictFree(f->dict);
-    free(f->names);
+    for (size_t k = 0; k < MAX_NAMES / CHUNK; k++) free(f->chunks[k]);
     free(f->slots);
-    free(f->memo);
     free(f->stack);
     free(f->val_off);
     free(f->atts);

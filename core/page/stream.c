@@ -46,7 +46,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
   xmlDictPtr dict = ((htmlParserCtxtPtr)ctx)->dict;
   /* The names are the dictionary's: it outlives the parser with the page. */
   if (!b->a->dict && dict && xmlDictReference(dict) == 0) b->a->dict = dict;
-  tbk_build_start(b, (const char *)name, (const char **)atts, line_of(ctx));
+  tbk_build_start(b, (const char *)name, -1, (const char **)atts, line_of(ctx));
 }
 
 static void on_end(void *ctx, const xmlChar *name) {
