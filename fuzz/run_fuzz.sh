@@ -14,7 +14,7 @@ set -u
 SECS=${1:-60}
 case $SECS in '' | *[!0-9]*) echo "usage: $0 [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
 [ $# -gt 0 ] && shift
-TARGETS=${*:-page warc model inputs dataset labels}
+TARGETS=${*:-page warc model inputs dataset labels fast_html}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${TBK_FUZZ_BUILD:-$SRC/build-fuzz}
 JOBS=${TBK_FUZZ_JOBS:-1}
@@ -34,7 +34,7 @@ export TBK_FUZZ_MODEL=$MODEL
 run_one() {
   local t=$1 dict= maxlen=65536
   case $t in
-  page) dict=$SRC/fuzz/html.dict ;;
+  page | fast_html) dict=$SRC/fuzz/html.dict ;;
   warc) dict=$SRC/fuzz/warc.dict ;;
   model) dict=$SRC/fuzz/model.dict ;;
   inputs | dataset) maxlen=8192 ;;

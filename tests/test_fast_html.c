@@ -15,39 +15,6 @@
 #include "fast_html.h"
 #include "tbk_internal.h"
 
-/* The first difference between two arenas, or NULL. */
-static const char *arena_diff(const tbk_arena *a, const tbk_arena *b, size_t *at) {
-  if (a->count != b->count) {
-    *at = a->count < b->count ? a->count : b->count;
-    return "node count";
-  }
-  for (size_t i = 0; i < a->count; i++) {
-    const tbk_anode *x = &a->n[i], *y = &b->n[i];
-    *at = i;
-    if (x->type != y->type) return "type";
-    if (x->parent != y->parent || x->first != y->first || x->last != y->last || x->next != y->next ||
-        x->prev != y->prev || x->kids != y->kids)
-      return "links";
-    if (x->line != y->line) return "line";
-    if (x->type == TBK_AN_ELEMENT) {
-      if (strcmp(x->name, y->name) != 0) return "name";
-      if (x->tag != y->tag || x->unseen != y->unseen) return "tag";
-      const char *p = tbk_arena_attrs(a, (uint32_t)i), *q = tbk_arena_attrs(b, (uint32_t)i);
-      const char *pv, *qv, *pn, *qn;
-      do {
-        pn = tbk_attr_next(&p, &pv);
-        qn = tbk_attr_next(&q, &qv);
-        if (!pn != !qn || (pn && strcmp(pn, qn) != 0)) return "attribute name";
-        if (pn && (!pv != !qv || (pv && strcmp(pv, qv) != 0))) return "attribute value";
-      } while (pn);
-    } else if (x->type == TBK_AN_TEXT || x->type == TBK_AN_CDATA) {
-      if (x->len != y->len || memcmp(tbk_arena_text(a, (uint32_t)i), tbk_arena_text(b, (uint32_t)i), x->len) != 0)
-        return "text";
-    }
-  }
-  return NULL;
-}
-
 static size_t taken, declined;
 
 /* Both parsers on one page: 1 when the fast parser took it. */
@@ -62,7 +29,7 @@ static int both(const char *html, size_t n, int must_take, int line) {
     taken++;
     CHECK(fa.fast);
     size_t at = 0;
-    const char *what = st == TBK_OK ? arena_diff(&fa, &la, &at) : "libxml2 refused the page";
+    const char *what = st == TBK_OK ? tbk_arena_diff(&fa, &la, &at) : "libxml2 refused the page";
     if (!what && fe != le) what = "error count";
     if (what) {
       check_failures++;

@@ -71,6 +71,11 @@ void tbk_arena_drop_tree(tbk_arena *a);
 /* The attributes' buffer cut to its size: before anything points into it. */
 void tbk_arena_fit_attrs(tbk_arena *a);
 
+/* What first differs between two arenas (node count, type, links, line,
+ * name, tag, attributes, text), NULL when nothing does; *at is the node.
+ * For the tests that hold the fast parser to libxml2's. */
+const char *tbk_arena_diff(const tbk_arena *a, const tbk_arena *b, size_t *at);
+
 /* The line libxml2's xmlGetLineNo gives node i: its own when below 65535,
  * else looked up through the neighbours as libxml2 does. */
 long tbk_arena_line_lookup(const tbk_arena *a, uint32_t i);

@@ -1,0 +1,43 @@
+/* Fuzz target: tbk's fast HTML parser against libxml2's. The bytes, made
+ * clean UTF-8 the way a page's source is (tbk_decode_page), go through
+ * both streaming parsers; when the fast one takes the page, the two arenas
+ * must be the same node for node (tbk_arena_diff) with the same error
+ * count, and when it declines it must leave nothing behind. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "arena.h"
+#include "charset.h"
+#include "fast_html.h"
+#include "tbk_internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tbk_buf src = {0};
+  char charset[48];
+  tbk_error err = {0};
+  if (tbk_decode_page((const char *)data, size, NULL, &src, charset, &err) != TBK_OK) {
+    tbk_buf_free(&src);
+    return 0;
+  }
+  tbk_arena fa = {0}, la = {0};
+  size_t fe = 0, le = 0, at = 0;
+  const char *s = src.data ? src.data : "";
+  int r = tbk_html_fast(s, src.len, &fa, &fe);
+  tbk_status st = tbk_html_stream_libxml2(s, src.len, &la, &le, &err);
+  if (r == TBK_FAST_OK) {
+    const char *what = st == TBK_OK ? tbk_arena_diff(&fa, &la, &at) : "libxml2 refused the page";
+    if (!what && fe != le) what = "error count";
+    if (what) {
+      fprintf(stderr, "fuzz_fast_html: %s differs at node %zu (errors %zu, libxml2 %zu)\n", what, at, fe, le);
+      abort();
+    }
+  } else if (r == TBK_FAST_DECLINED && (fa.count || fa.dict)) {
+    fprintf(stderr, "fuzz_fast_html: a declined page left its arena\n");
+    abort();
+  }
+  tbk_arena_free(&fa);
+  tbk_arena_free(&la);
+  tbk_buf_free(&src);
+  return 0;
+}
