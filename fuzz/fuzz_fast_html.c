@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tbk_arena fa = {0}, la = {0};
   size_t fe = 0, le = 0, at = 0;
   const char *s = src.data ? src.data : "";
-  int r = tbk_html_fast(s, src.len, &fa, &fe);
+  int r = tbk_html_fast(s, src.len, &fa, &fe, NULL);
   tbk_status st = tbk_html_stream_libxml2(s, src.len, &la, &le, &err);
   if (r == TBK_FAST_OK) {
     const char *what = st == TBK_OK ? tbk_arena_diff(&fa, &la, &at) : "libxml2 refused the page";

@@ -68,6 +68,7 @@ typedef struct fp {
   uint32_t line;             /* 1 + newlines before line_pos */
   tbk_build b;
   int declined, nomem;
+  const char *why;           /* the first reason it declined (static) */
   size_t errors;
   uint64_t scanned, budget;  /* the watch's stack scans (html_parse.c) */
   /* libxml2's parser state */
@@ -93,13 +94,16 @@ typedef struct fp {
   tbk_buf text;              /* a reference's text */
 } fp;
 
-static void decline(fp *f) { f->declined = 1; }
+static void decline(fp *f, const char *why) {
+  if (!f->declined) f->why = why;
+  f->declined = 1;
+}
 
 /* The watch's count of a recovered error (html_parse.c on_error). */
 static void error(fp *f) {
   f->errors++;
   f->scanned += (uint64_t)f->nstack + 1;
-  if (f->scanned > f->budget) decline(f); /* libxml2 would stop: let it */
+  if (f->scanned > f->budget) decline(f, "over the watch's budget of stack scans");
 }
 
 static void build_error(void *ctx) { error(ctx); }
@@ -201,7 +205,7 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
       return e;
   }
   if (f->n_names >= MAX_NAMES) {
-    decline(f);
+    decline(f, "too many distinct names");
     return NULL;
   }
   const char *d = (const char *)xmlDictLookup(f->dict, (const xmlChar *)lower, (int)len);
@@ -266,7 +270,7 @@ static const name_ent *name_at(fp *f, int peek, int *has_dot) {
     if (!(t & stop)) break;
     if (len == MAX_NAME) {
       if (peek) break; /* cut, as libxml2 cuts it */
-      decline(f);
+      decline(f, "a name longer than libxml2's buffer");
       return NULL;
     }
     c |= (int)(t & 4) << 3; /* to lower case */
@@ -447,27 +451,31 @@ static int xml_char(unsigned c) {
          (c >= 0x10000 && c <= 0x10FFFF);
 }
 
-/* htmlParseCharRef at "&#": the character, or 0 (declined) for anything
- * libxml2 would report. */
+/* htmlParseCharRef at "&#": the character, or 0 for none, with libxml2's
+ * errors (a missing ';' ends the digits; a value that is no Char gives 0). */
 static unsigned char_ref(fp *f) {
   size_t k = f->i + 2;
   unsigned val = 0;
   int hex = k < f->n && (f->s[k] == 'x' || f->s[k] == 'X');
   k += hex;
-  size_t first = k;
-  for (; k < f->n && f->s[k] != ';'; k++) {
-    int c = f->s[k], d;
+  for (;; k++) {
+    int c = k < f->n ? f->s[k] : 0, d;
+    if (c == ';') {
+      k++;
+      break;
+    }
     if (digit(c)) d = c - '0';
     else if (hex && (c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-    else break;
+    else {
+      error(f); /* "missing semicolon" */
+      break;
+    }
     if (val < 0x110000) val = val * (hex ? 16 : 10) + (unsigned)d;
   }
-  if (k >= f->n || f->s[k] != ';' || k == first || !xml_char(val)) {
-    decline(f);
-    return 0;
-  }
-  f->i = k + 1;
-  return val;
+  f->i = k;
+  if (xml_char(val)) return val;
+  error(f); /* "value too large" or "invalid xmlChar value" */
+  return 0;
 }
 
 /* The entities looked up on this page: htmlEntityLookup scans its table. */
@@ -521,7 +529,7 @@ enum { ENT_SLOTS = 64 };
 static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
   f->i++; /* '&' */
   long len = entity_name(f);
-  if (len < 0) return decline(f);
+  if (len < 0) return decline(f, "a reference name libxml2 reads by characters");
   if (len == 0) {
     error(f); /* "no name" */
     if (tbk_buf_append(t, "&", 1)) t->len = SIZE_MAX;
@@ -532,7 +540,7 @@ static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
   int value = 0;
   if (f->s[f->i] == ';') {
     value = entity_value(name, (size_t)len, cache, ENT_SLOTS);
-    if (value < 0) return decline(f);
+    if (value < 0) return decline(f, "an entity name longer than libxml2's buffer");
     if (value > 0) f->i++;
   } else {
     error(f); /* "expecting ';'" */
@@ -549,7 +557,7 @@ static void reference(fp *f, ent_cache *cache) {
   f->text.len = 0;
   if (nxt(f, 1) == '#') {
     unsigned c = char_ref(f);
-    if (f->declined) return;
+    if (!c || f->declined) return; /* htmlParseReference sends nothing */
     utf8_put(&f->text, c);
   } else {
     entity_ref(f, &f->text, cache);
@@ -579,9 +587,9 @@ static int at_doctype(const fp *f) {
 static void comment(fp *f) {
   const unsigned char *from = f->s + f->i + 4, *end = f->s + f->n;
   const unsigned char *close = memmem(from, (size_t)(end - from), "-->", 3);
-  if (!close) return decline(f); /* unterminated */
+  if (!close) return decline(f, "an unterminated comment");
   const unsigned char *bang = memmem(from, (size_t)(close - from), "--!>", 4);
-  if (bang) return decline(f);     /* closed by "--!>": an error, another end */
+  if (bang) return decline(f, "a comment closed by --!>");
   f->i = (size_t)(close + 3 - f->s);
   tbk_build_other(&f->b, TBK_AN_COMMENT, line_at(f, f->i));
 }
@@ -590,7 +598,7 @@ static void comment(fp *f) {
 static void pi(fp *f) {
   f->i += 2;
   long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f);
+  if (len <= 0) return decline(f, "a PI without a target");
   const char *target = (const char *)f->s + f->i;
   (void)target;
   f->i += (size_t)len;
@@ -598,7 +606,7 @@ static void pi(fp *f) {
     if (!blank(cur(f))) error(f); /* "space expected" */
     skip_blanks(f);
     const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
-    if (!gt) return decline(f);
+    if (!gt) return decline(f, "an unterminated PI");
     f->i = (size_t)(gt - f->s);
   }
   f->i++;
@@ -622,7 +630,7 @@ static void doctype(fp *f) {
   f->i += 9;
   skip_blanks(f);
   long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f);
+  if (len <= 0) return decline(f, "a DOCTYPE without a name");
   f->i += (size_t)len;
   skip_blanks(f);
   int sys = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "SYSTEM", 6) == 0;
@@ -631,15 +639,19 @@ static void doctype(fp *f) {
     f->i += 6;
     if (!blank(cur(f))) error(f); /* "Space required" */
     skip_blanks(f);
-    if (doctype_literal(f, pub)) return decline(f);
+    if (doctype_literal(f, pub)) return decline(f, "a DOCTYPE literal libxml2 reports");
     if (pub) {
       skip_blanks(f);
-      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0)) return decline(f);
+      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0)) return decline(f, "a DOCTYPE literal libxml2 reports");
     }
   }
   skip_blanks(f);
-  if (cur(f) != '>') return decline(f);
-  f->i++;
+  if (cur(f) != '>') {
+    error(f); /* "DOCTYPE improperly terminated": the rest skipped */
+    const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
+    f->i = gt ? (size_t)(gt - f->s) : f->n;
+  }
+  if (cur(f) == '>') f->i++;
   tbk_build_doctype(&f->b);
 }
 
@@ -666,6 +678,8 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
     f->i = k;
     if (k >= f->n || f->s[k] != '&' || v->len == SIZE_MAX) break;
     if (nxt(f, 1) == '#') {
+      /* no character (0) is written as a NUL, as libxml2 writes it: the
+       * value, a C string, ends there */
       unsigned c = char_ref(f);
       if (f->declined) return;
       utf8_put(v, c);
@@ -737,7 +751,7 @@ static void element(fp *f, ent_cache *cache, int looked_ahead) {
         if (q == '"' || q == '\'') {
           f->i++;
           att_value(f, q, cache);
-          if (cur(f) != q) return decline(f); /* "AttValue: \" expected" */
+          if (cur(f) != q) return decline(f, "an unterminated attribute value");
           f->i++;
         } else {
           att_value(f, 0, cache);
@@ -794,7 +808,7 @@ static void element(fp *f, ent_cache *cache, int looked_ahead) {
     end_top(f);
     return;
   }
-  if (cur(f) != '>') return decline(f); /* "Couldn't find end of Start Tag" */
+  if (cur(f) != '>') return decline(f, "a start tag cut by the end of the page");
   f->i++;
   if (t->info && t->info->empty) end_top(f);
 }
@@ -842,7 +856,7 @@ static int end_tag(fp *f) {
 /* htmlParseScript: raw content up to "</" and the open element's name. */
 static void script(fp *f) {
   const name_ent *t = top(f);
-  if (!t) return decline(f);
+  if (!t) return decline(f, "script content with no open element");
   size_t from = f->i, k = f->i;
   for (;;) {
     const unsigned char *lt = memchr(f->s + k, '<', f->n - k);
@@ -866,21 +880,22 @@ static void char_data(fp *f) {
   size_t from = f->i, k = find_markup(f->s, f->i, f->n);
   f->i = k;
   size_t len = k - from;
-  const name_ent *t = top(f);
-  if (!t || t->kind == K_HTML || t->kind == K_HEAD) {
-    /* Where text may imply a <p>: per 1000-byte chunk, by areBlanks. */
-    if (len >= 1000) return decline(f);
-    int blanks = 1;
-    for (size_t j = from; j < k && blanks; j++) blanks = blank(f->s[j]);
-    if (!blanks || (k < f->n && f->s[k] != '<')) check_paragraph(f, line_at(f, k));
-    characters(f, (const char *)f->s + from, len, k);
-    return;
-  }
-  /* The node's line is where libxml2 sends its first 1000-byte chunk. */
+  /* libxml2 sends text in chunks of 1000 bytes and more, each once the
+   * character completing it is read (not yet passed): the node's line is
+   * the first chunk's. */
   size_t flush = k;
   if (len >= 1000) {
     flush = from + 999;
     while ((f->s[flush] & 0xC0) == 0x80) flush--;
+  }
+  const name_ent *t = top(f);
+  if (!t || t->kind == K_HTML || t->kind == K_HEAD) {
+    /* Where text may imply a <p>: unless areBlanks calls the first chunk
+     * blanks, which needs it blank and followed by '<' or the end (a chunk
+     * cut short is followed by its own last character). */
+    int blanks = len < 1000;
+    for (size_t j = from; j < k && blanks; j++) blanks = blank(f->s[j]);
+    if (!blanks || (k < f->n && f->s[k] != '<')) check_paragraph(f, line_at(f, flush));
   }
   characters(f, (const char *)f->s + from, len, flush);
 }
@@ -954,7 +969,7 @@ static void content(fp *f, ent_cache *cache) {
 /* htmlParseDocument. */
 static void document(fp *f, ent_cache *cache) {
   skip_blanks(f);
-  if (f->i >= f->n) return decline(f); /* "Document is empty" */
+  if (f->i >= f->n) return decline(f, "an empty document");
   for (int pass = 0; pass < 2 && !f->declined; pass++) {
     if (pass == 1) {
       if (at_doctype(f)) doctype(f);
@@ -973,8 +988,8 @@ static void document(fp *f, ent_cache *cache) {
  * are not XML Chars (controls, U+FFFE, U+FFFF, surrogates), a byte order
  * mark, and 65535 lines or more (nodes past them take their lines from
  * their neighbours). */
-static int unreadable(const unsigned char *s, size_t n) {
-  if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) return 1;
+static const char *unreadable(const unsigned char *s, size_t n) {
+  if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) return "a byte order mark";
   size_t lines = 0;
   for (size_t i = 0; i < n;) {
     /* eight bytes of 0x20..0x7F: nothing to look at */
@@ -989,19 +1004,19 @@ static int unreadable(const unsigned char *s, size_t n) {
       unsigned c = s[i];
       if (c >= 0x20 && c < 0x80) continue;
       if (c == '\n') {
-        if (++lines >= TBK_AN_LINE_MAX - 1) return 1;
+        if (++lines >= TBK_AN_LINE_MAX - 1) return "65534 lines or more";
       } else if (c < 0x20) {
-        if (c != '\t' && c != '\r') return 1;
+        if (c != '\t' && c != '\r') return "a control character";
       } else if (c == 0xEF) {
-        if (i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF)) return 1;
+        if (i + 2 < n && s[i + 1] == 0xBF && (s[i + 2] == 0xBE || s[i + 2] == 0xBF)) return "U+FFFE or U+FFFF";
       } else if (c == 0xED) {
-        if (i + 1 < n && s[i + 1] >= 0xA0) return 1;
+        if (i + 1 < n && s[i + 1] >= 0xA0) return "a surrogate";
       } else if (c >= 0xF4) {
-        if (c > 0xF4 || (i + 1 < n && s[i + 1] >= 0x90)) return 1;
+        if (c > 0xF4 || (i + 1 < n && s[i + 1] >= 0x90)) return "a code point past U+10FFFF";
       }
     }
   }
-  return 0;
+  return NULL;
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -1039,10 +1054,13 @@ int tbk_html_fast_enabled(void) {
 #define SCAN_FLOOR ((uint64_t)16 << 20)
 enum { SCAN_PER_BYTE = 64 };
 
-int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
+int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
   *errors = 0;
-  if (!tbk_html_fast_enabled() || n > INT32_MAX || unreadable((const unsigned char *)src, n))
-    return TBK_FAST_DECLINED;
+  const char *no = !tbk_html_fast_enabled() ? "the fast parser is off"
+                   : n > INT32_MAX         ? "over 2 GiB"
+                                           : unreadable((const unsigned char *)src, n);
+  if (why) *why = no;
+  if (no) return TBK_FAST_DECLINED;
   fp *f = calloc(1, sizeof *f);
   ent_cache *cache = calloc(ENT_SLOTS, sizeof *cache);
   int r = TBK_FAST_NOMEM;
@@ -1064,6 +1082,7 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
   document(f, cache);
   if (f->nomem || f->b.failed) goto out;
   if (f->declined) {
+    if (why) *why = f->why;
     r = TBK_FAST_DECLINED;
     goto out;
   }
@@ -1095,9 +1114,10 @@ out:
 
 int tbk_html_fast_enabled(void) { return 0; }
 
-int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors) {
+int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
   (void)src, (void)n, (void)a;
   *errors = 0;
+  if (why) *why = "the fast parser is off";
   return TBK_FAST_DECLINED;
 }
 

@@ -18,8 +18,9 @@ enum {
   TBK_FAST_NOMEM = -1,   /* out of memory (arena emptied) */
 };
 
-/* The arena of clean UTF-8 source s[0..n) (emptied first). */
-int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors);
+/* The arena of clean UTF-8 source s[0..n) (emptied first). Declined, *why
+ * (when why is not NULL) says why, in a few static words. */
+int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors, const char **why);
 
 /* 1 when the fast parser may run at all (the libxml2 loaded is the one it
  * reproduces, and TBK_FAST_HTML is not "0" in the environment). */
