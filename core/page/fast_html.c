@@ -29,6 +29,7 @@
 
 #include "build.h"
 #include "fast_html.h"
+#include "page_xml.h"
 #include "tags.h"
 
 #if LIBXML_VERSION == 20914
@@ -1041,6 +1042,7 @@ static int read_descs(void) {
 }
 
 static void check_enabled(void) {
+  tbk_xml_init();
   const char *env = getenv("TBK_FAST_HTML");
   enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0) && read_descs();
 }

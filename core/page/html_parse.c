@@ -12,6 +12,7 @@
  * the stack's depth to a budget proportional to the page's size; the
  * dictionary's size is polled at every element, text and error. Either
  * bound stops the parser, and the page is refused with a limit error. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,9 +132,16 @@ static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data) {
   check_names(w);
 }
 
+/* libxml2's global state (its dictionary's lock above all) is made on
+ * first use, racily: made once here before any thread parses. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+static void xml_init(void) { xmlInitParser(); }
+void tbk_xml_init(void) { pthread_once(&xml_once, xml_init); }
+
 tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
                               size_t *errors, tbk_error *err) {
   *doc = NULL;
+  tbk_xml_init();
   *errors = 0;
   if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
   htmlParserCtxtPtr ctxt = htmlNewParserCtxt();

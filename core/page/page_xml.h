@@ -37,6 +37,8 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
 tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
                               size_t *errors, tbk_error *err);
 void *tbk_html_sax_user(void *ctx);
+/* libxml2 initialized, once per process (before threads race to it). */
+void tbk_xml_init(void);
 /* An error libxml2's tree builder would have reported, counted and
  * watched as the parser's own. */
 void tbk_html_sax_error(void *ctx);
