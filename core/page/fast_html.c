@@ -37,8 +37,7 @@
 /* What the name stack needs to know of a name: one per distinct name. */
 enum {
   K_OTHER, K_HTML, K_HEAD, K_BODY, K_P, K_SCRIPT, K_STYLE,
-  K_HEADISH, /* script, style, meta, link, title, base: htmlCheckImplied's head list */
-  K_FRAMES,  /* noframes, frame, frameset */
+  K_FRAMES, /* noframes, frame, frameset */
 };
 
 typedef struct name_ent {
@@ -46,7 +45,7 @@ typedef struct name_ent {
   const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
   uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
-  uint16_t cid;              /* 1 + index in closers_tab (closes()), 0: closes nothing */
+  uint16_t cid;              /* 1 + its index in close_row (closes()), 0: in no auto-close */
   int tag;                   /* its tbk_tag */
   uint8_t kind;              /* K_* */
   uint8_t headish;           /* in htmlCheckImplied's head list */
@@ -336,8 +335,7 @@ static void make_row(size_t nw) {
   }
 }
 
-static int closes(fp *f, const name_ent *newtag, const name_ent *oldtag) {
-  (void)f;
+static int closes(const name_ent *newtag, const name_ent *oldtag) {
   if (!newtag->cid || !oldtag->cid) return 0;
   size_t nw = newtag->cid - 1u;
   if (!atomic_load_explicit(&row_made[nw], memory_order_acquire)) {
@@ -381,7 +379,7 @@ static void end_top(fp *f) {
 /* htmlAutoClose(newtag) */
 static void auto_close(fp *f, const name_ent *newtag) {
   const name_ent *t;
-  while ((t = top(f)) && closes(f, newtag, t) && !f->declined) end_top(f);
+  while ((t = top(f)) && closes(newtag, t) && !f->declined) end_top(f);
 }
 
 /* htmlCheckImplied(newtag), at the given line. */
@@ -422,7 +420,12 @@ static void characters(fp *f, const char *s, size_t len, size_t pos) {
 
 /* ---- references ---- */
 
-static void utf8_put(tbk_buf *t, unsigned c) {
+/* n bytes appended to t, or the parse marked out of memory. */
+static void put(fp *f, tbk_buf *t, const void *p, size_t n) {
+  if (tbk_buf_append(t, p, n)) f->nomem = 1;
+}
+
+static void utf8_put(fp *f, tbk_buf *t, unsigned c) {
   char o[4];
   size_t k;
   if (c < 0x80) {
@@ -444,7 +447,7 @@ static void utf8_put(tbk_buf *t, unsigned c) {
     o[3] = (char)(0x80 | (c & 0x3F));
     k = 4;
   }
-  if (tbk_buf_append(t, o, k)) t->len = SIZE_MAX; /* marked: out of memory */
+  put(f, t, o, k);
 }
 
 static int xml_char(unsigned c) {
@@ -533,7 +536,7 @@ static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
   if (len < 0) return decline(f, "a reference name libxml2 reads by characters");
   if (len == 0) {
     error(f); /* "no name" */
-    if (tbk_buf_append(t, "&", 1)) t->len = SIZE_MAX;
+    put(f, t, "&", 1);
     return;
   }
   const char *name = (const char *)f->s + f->i;
@@ -547,9 +550,10 @@ static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
     error(f); /* "expecting ';'" */
   }
   if (value > 0) {
-    utf8_put(t, (unsigned)value);
-  } else if (tbk_buf_append(t, "&", 1) || tbk_buf_append(t, name, (size_t)len)) {
-    t->len = SIZE_MAX;
+    utf8_put(f, t, (unsigned)value);
+  } else {
+    put(f, t, "&", 1);
+    put(f, t, name, (size_t)len);
   }
 }
 
@@ -559,15 +563,11 @@ static void reference(fp *f, ent_cache *cache) {
   if (nxt(f, 1) == '#') {
     unsigned c = char_ref(f);
     if (!c || f->declined) return; /* htmlParseReference sends nothing */
-    utf8_put(&f->text, c);
+    utf8_put(f, &f->text, c);
   } else {
     entity_ref(f, &f->text, cache);
-    if (f->declined) return;
   }
-  if (f->text.len == SIZE_MAX) {
-    f->nomem = 1;
-    return;
-  }
+  if (f->declined || f->nomem) return;
   check_paragraph(f, line_at(f, f->i));
   characters(f, f->text.data, f->text.len, f->i);
 }
@@ -600,9 +600,7 @@ static void pi(fp *f) {
   f->i += 2;
   long len = entity_name(f); /* htmlParseName */
   if (len <= 0) return decline(f, "a PI without a target");
-  const char *target = (const char *)f->s + f->i;
-  (void)target;
-  f->i += (size_t)len;
+  f->i += (size_t)len; /* the target: nothing keeps it */
   if (cur(f) != '>') {
     if (!blank(cur(f))) error(f); /* "space expected" */
     skip_blanks(f);
@@ -675,22 +673,21 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
         k++;
       }
     }
-    if (k > f->i && tbk_buf_append(v, (const char *)f->s + f->i, k - f->i)) v->len = SIZE_MAX;
+    if (k > f->i) put(f, v, f->s + f->i, k - f->i);
     f->i = k;
-    if (k >= f->n || f->s[k] != '&' || v->len == SIZE_MAX) break;
+    if (k >= f->n || f->s[k] != '&' || f->nomem) break;
     if (nxt(f, 1) == '#') {
       /* no character (0) is written as a NUL, as libxml2 writes it: the
        * value, a C string, ends there */
       unsigned c = char_ref(f);
       if (f->declined) return;
-      utf8_put(v, c);
+      utf8_put(f, v, c);
     } else {
       entity_ref(f, v, cache);
       if (f->declined) return;
     }
-    if (v->len == SIZE_MAX) break;
   }
-  if (v->len == SIZE_MAX || tbk_buf_append(v, "", 1)) f->nomem = 1;
+  put(f, v, "", 1);
 }
 
 /* htmlParseStartTag and the rest of htmlParseElementInternal, at '<' and
@@ -922,7 +919,7 @@ static void content(fp *f, ent_cache *cache) {
     if (raw && c == '<' && (letter(c1) || c1 == '_' || c1 == ':') && top(f)) {
       const name_ent *ahead = name_at(f, 1, NULL);
       if (!ahead) return;
-      if (closes(f, ahead, top(f))) {
+      if (closes(ahead, top(f))) {
         auto_close(f, ahead);
         continue;
       }
