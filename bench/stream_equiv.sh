@@ -51,7 +51,7 @@ for m in "$DATA"/*/manifest.tsv; do
   ds=$(basename "$(dirname "$m")")
   absolute "$m" "" | tail -n +2 | cut -f2 > "$OUT/$ds.pages"
   if "$BUILD/bench/page-equiv" -v -l "$OUT/$ds.pages" > "$OUT/$ds.equiv" 2> "$OUT/$ds.equiv.err"; then :; else fail=1; fi
-  echo "tables $ds: $(tail -n 1 "$OUT/$ds.equiv")"
+  echo "tables $ds: $(tail -n 2 "$OUT/$ds.equiv" | tr '\n' ' ')"
 done
 
 for ds in dragnet debian_docs site_mirrors; do
