@@ -1337,31 +1337,38 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window
   }
 }
 
-/* Scratch a large page may give back once its rows are made (bytes). */
-#define UX_SCRATCH_KEEP ((size_t)1 << 20)
-
 /* The per-node class/id bits, the per-unit scratch and the word table are
- * dead once the rows are made. A page whose scratch is larger than
- * UX_SCRATCH_KEEP gives it back, so that its decision and rendering (where
- * tbk-predict's peak is) do not carry it; smaller ones keep it for the
- * next page, which then allocates nothing. */
+ * dead once the rows are made: a large page gives them back (util.h's
+ * TBK_KEEP_BYTES), so that its decision and rendering do not carry them;
+ * smaller ones keep them for the next page, which then allocates nothing. */
 static void release_scratch(tbk_units *ux) {
-  size_t bytes = (ux->cap_bits + ux->cap_anc) * sizeof *ux->self_bits + ux->cap_need +
-                 ux->cap_scratch * sizeof *ux->scratch + ux->cap_voc * sizeof *ux->voc +
-                 ux->cap_sort_tmp * sizeof *ux->sort_tmp;
-  if (bytes <= UX_SCRATCH_KEEP) return;
-  free(ux->self_bits);
-  free(ux->anc_bits);
-  free(ux->need);
-  free(ux->scratch);
-  free(ux->voc);
-  free(ux->sort_tmp);
-  ux->self_bits = ux->anc_bits = NULL;
-  ux->need = NULL;
-  ux->scratch = NULL;
-  ux->voc = NULL;
-  ux->sort_tmp = NULL;
-  ux->cap_bits = ux->cap_anc = ux->cap_need = ux->cap_scratch = ux->cap_voc = ux->cap_sort_tmp = 0;
+  TBK_DROP_ALL(&ux->cap_bits, TBK_ARRAY(ux->self_bits));
+  TBK_DROP_ALL(&ux->cap_anc, TBK_ARRAY(ux->anc_bits));
+  TBK_DROP_ALL(&ux->cap_need, TBK_ARRAY(ux->need));
+  TBK_DROP_ALL(&ux->cap_scratch, TBK_ARRAY(ux->scratch));
+  TBK_DROP_ALL(&ux->cap_voc, TBK_ARRAY(ux->voc));
+  TBK_DROP_ALL(&ux->cap_sort_tmp, TBK_ARRAY(ux->sort_tmp));
+}
+
+void tbk_units_drop_page(tbk_units *ux) {
+  ux->n = 0;
+  ux->sp_rows = 0;
+  ux->n_sp = 0;
+  ux->n_w = 0;
+  ux->row_unit = SIZE_MAX;
+  ux->paths.len = 0;
+  ux->paths_ready = 0;
+  ux->body.containers = 0;
+  TBK_DROP_ALL(&ux->cap, TBK_ARRAY(ux->u));
+  TBK_DROP_ALL(&ux->cap_fixed, TBK_ARRAY(ux->fixed));
+  TBK_DROP_ALL(&ux->cap_sp, TBK_ARRAY(ux->sp_col));
+  TBK_DROP_ALL(&ux->cap_spoff, TBK_ARRAY(ux->sp_off));
+  TBK_DROP_ALL(&ux->cap_woff, TBK_ARRAY(ux->w_off));
+  TBK_DROP_ALL(&ux->cap_w, TBK_ARRAY(ux->w_idx));
+  TBK_DROP_ALL(&ux->cap_wcnt, TBK_ARRAY(ux->w_cnt));
+  TBK_DROP_ALL(&ux->cap_nd, TBK_ARRAY(ux->nd));
+  TBK_DROP_ALL(&ux->body.cap, TBK_ARRAY(ux->body.in));
+  TBK_DROP_ALL(&ux->paths.cap, TBK_ARRAY(ux->paths.data));
 }
 
 tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,

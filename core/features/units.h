@@ -305,6 +305,12 @@ tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref,
                                 tbk_buf *out, size_t *content,
                                 size_t *boilerplate, tbk_error *err);
 
+/* The last page's units, rows, locators and per-node statistics given up
+ * by a caller done with the page: the extractor then holds no page's units
+ * (tbk_units_count 0), and arrays of TBK_KEEP_BYTES or more are freed, so
+ * a big page does not leave them to the parse of the next. */
+void tbk_units_drop_page(struct tbk_units *ux);
+
 /* tbk_units_page, reusing the tokens of the page that fx (NULL: none) has
  * just computed the template features of (tbk_predict_units): the units
  * then tokenize only where the template features' pieces cut a word. */

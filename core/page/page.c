@@ -468,7 +468,13 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     cp_count all = cps_at(&p->text, f.cps, p->text.len);
     p->text_chars = tbk_length_of(all.cps, all.wide);
   }
-  /* The arena may have moved while growing: pointers are set at the end. */
+  /* The arena may have moved while growing: pointers are set at the end,
+   * once the two arrays grown by doubling are cut to what they hold (a
+   * failed cut loses nothing). */
+  if (st == TBK_OK && p->n_blocks) {
+    (void)tbk_resize(&p->blocks, p->n_blocks, sizeof *p->blocks);
+    if (!tbk_resize(&p->paths.data, p->paths.len + 1, 1)) p->paths.cap = p->paths.len + 1;
+  }
   if (st == TBK_OK)
     for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + f.path_off[k];
   free(f.path_off);
@@ -524,11 +530,13 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   /* Sized for the most the walk can make, then cut to what it made: no
    * array is copied as it grows. Every node of the arena at most is an
    * element or a text node; the text is at most the arena's, plus a space
-   * on each side of every element. */
+   * on each side of every element. Exactly that, not the power of two
+   * tbk_grow rounds to: these three, with the arena, set the parse's peak. */
   const tbk_arena *a = &p->arena;
   size_t most_text = a->strs.len + 2 * a->count + 1;
-  if (tbk_grow(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
-      tbk_grow(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) || tbk_buf_reserve(&p->text, most_text))
+  if (tbk_grow_exact(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
+      tbk_grow_exact(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) ||
+      tbk_grow_exact(&p->text.data, &p->text.cap, p->text.len + most_text + 1, 1))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = walk(&w, err);
   free(w.levels);
