@@ -72,11 +72,15 @@ int tbk_grow_all(size_t *cap, size_t need, const tbk_array *arrays, size_t n);
 
 /* One keep-or-free policy for the arrays an extractor sizes per page: what
  * holds TBK_KEEP_BYTES or more does not outlive the page that needed it (a
- * huge page's scratch is freed when it is done, its results when the caller
- * is done with them), so it leaves its memory neither to the stages after
- * it nor to the pages after it; below that, arrays keep their size, and a
- * run of ordinary pages allocates nothing. */
-#define TBK_KEEP_BYTES ((size_t)256 << 10)
+ * page's scratch is freed when it is done, its results when the caller is
+ * done with them), so it leaves its memory neither to the stages after it
+ * nor to the pages after it; below that, arrays keep their size, and a run
+ * of small pages allocates nothing. Small, because what is kept is what
+ * costs: arrays kept from ordinary pages sit in the heap, and a big page
+ * that outgrows them leaves each a resident hole (tbk-predict over
+ * debian_docs, peak RSS: 256 KiB kept 53.9 MB, 16 KiB 49.0 MB, at 0.2 %
+ * fewer instructions; BENCHMARKS.md "Peak RSS under 50 MB?"). */
+#define TBK_KEEP_BYTES ((size_t)16 << 10)
 /* Parallel arrays sharing *cap sized for exactly need elements: grown to
  * need (tbk_grow would double), or cut to it when they hold
  * TBK_KEEP_BYTES or more and need less than half. 0 ok, -1 nomem (the
