@@ -202,9 +202,10 @@ struct tbk_units {
   /* scratch (owned) */
   tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
   struct tbk_path_step *path_stk; size_t cap_path_stk; /* see tbk_units_paths */
-  uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
+  uint64_t *self_bits; size_t cap_bits;   /* bit rows x words */
   uint64_t *anc_bits; size_t cap_anc;
-  unsigned char *need; size_t cap_need;   /* per node: its bits are read */
+  uint32_t *need; size_t cap_need;        /* per node: its bit row + 1, 0 =
+                                             its bits are never read */
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;       /* up to 64 distinct */
   uint64_t title_slot[UX_TITLE_SLOTS];     /* title_h by hash ... */
