@@ -359,3 +359,36 @@ int tbk_grow_slow(void *pp, size_t *cap, size_t need, size_t size) {
   *cap = c;
   return 0;
 }
+
+/* Bytes per element of parallel arrays, all of them. */
+static size_t row_bytes(const tbk_array *a, size_t n) {
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++) w += a[i].size;
+  return w;
+}
+
+int tbk_fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n) {
+  if (need <= *cap && (*cap * row_bytes(a, n) < TBK_KEEP_BYTES || need >= *cap / 2)) return 0;
+  for (size_t i = 0; i < n; i++) /* a failed cut leaves a larger array: still fine */
+    if (tbk_resize(a[i].pp, need, a[i].size) && need > *cap) return -1;
+  *cap = need;
+  return 0;
+}
+
+void tbk_trim_all(size_t *cap, size_t n, const tbk_array *a, size_t na) {
+  if (*cap <= n || *cap * row_bytes(a, na) < TBK_KEEP_BYTES) return;
+  for (size_t i = 0; i < na; i++) tbk_resize(a[i].pp, n, a[i].size);
+  *cap = n;
+}
+
+void tbk_drop_all(size_t *cap, const tbk_array *a, size_t n) {
+  if (*cap * row_bytes(a, n) < TBK_KEEP_BYTES) return;
+  for (size_t i = 0; i < n; i++) {
+    void *p;
+    memcpy(&p, a[i].pp, sizeof p);
+    free(p);
+    p = NULL;
+    memcpy(a[i].pp, &p, sizeof p);
+  }
+  *cap = 0;
+}

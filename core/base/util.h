@@ -70,6 +70,33 @@ int tbk_grow_all(size_t *cap, size_t need, const tbk_array *arrays, size_t n);
   tbk_grow_all(cap, need, (const tbk_array[]){__VA_ARGS__},       \
                sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
+/* One keep-or-free policy for the arrays an extractor sizes per page: what
+ * holds TBK_KEEP_BYTES or more does not outlive the page that needed it (a
+ * page's scratch is freed when it is done, its results when the caller is
+ * done with them), so it leaves its memory neither to the stages after it
+ * nor to the pages after it; below that, arrays keep their size, and a run
+ * of small pages allocates nothing. Small, because what is kept is what
+ * costs: arrays kept from ordinary pages sit in the heap, and a big page
+ * that outgrows them leaves each a resident hole (tbk-predict over
+ * debian_docs, peak RSS: 256 KiB kept 53.9 MB, 16 KiB 49.0 MB, at 0.2 %
+ * fewer instructions; BENCHMARKS.md "Peak RSS under 50 MB?"). */
+#define TBK_KEEP_BYTES ((size_t)16 << 10)
+/* Parallel arrays sharing *cap sized for exactly need elements: grown to
+ * need (tbk_grow would double), or cut to it when they hold
+ * TBK_KEEP_BYTES or more and need less than half. 0 ok, -1 nomem (the
+ * arrays then hold at least *cap). */
+int tbk_fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n);
+/* Arrays grown while a page was read, holding n elements now: cut to n
+ * when they hold TBK_KEEP_BYTES or more. */
+void tbk_trim_all(size_t *cap, size_t n, const tbk_array *a, size_t na);
+/* Arrays of a page that is done: freed (NULL, *cap 0) when they hold
+ * TBK_KEEP_BYTES or more. */
+void tbk_drop_all(size_t *cap, const tbk_array *a, size_t n);
+#define TBK_ARRAYS_N(...) (sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
+#define TBK_FIT_ALL(cap, need, ...) tbk_fit_all(cap, need, (const tbk_array[]){__VA_ARGS__}, TBK_ARRAYS_N(__VA_ARGS__))
+#define TBK_TRIM_ALL(cap, n, ...) tbk_trim_all(cap, n, (const tbk_array[]){__VA_ARGS__}, TBK_ARRAYS_N(__VA_ARGS__))
+#define TBK_DROP_ALL(cap, ...) tbk_drop_all(cap, (const tbk_array[]){__VA_ARGS__}, TBK_ARRAYS_N(__VA_ARGS__))
+
 /* FNV-1a, the library's one string hash: 64-bit for hash tables keyed by
  * strings, 32-bit for the hashed word and attribute buckets, whose values
  * trained models depend on (so neither may ever change). The _step forms

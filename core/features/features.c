@@ -116,61 +116,6 @@ void tbk_features_free(tbk_features *fx) {
   free(fx);
 }
 
-/* --------------------------------------------------------------- memory */
-
-/* A page's arrays are sized to what it needs, and what holds this many
- * bytes or more does not outlive it: a huge page's scratch is freed when the page
- * is done and its results cut to their size, so it leaves its memory
- * neither to the content stage after it nor to the pages after it. Below
- * it, arrays keep their size: a run of ordinary pages allocates nothing. */
-#define FX_KEEP_BYTES ((size_t)256 << 10)
-
-/* Bytes per element of parallel arrays, all of them. */
-static size_t row_bytes(const tbk_array *a, size_t n) {
-  size_t w = 0;
-  for (size_t i = 0; i < n; i++) w += a[i].size;
-  return w;
-}
-
-/* Parallel arrays sharing *cap sized for exactly need elements: grown to
- * need (tbk_grow would double), or cut to it when they hold
- * FX_KEEP_BYTES or more and need less than half. 0 ok, -1 nomem (the
- * arrays then hold at least *cap). */
-static int fit_all(size_t *cap, size_t need, const tbk_array *a, size_t n) {
-  if (need <= *cap && (*cap * row_bytes(a, n) < FX_KEEP_BYTES || need >= *cap / 2)) return 0;
-  for (size_t i = 0; i < n; i++) /* a failed cut leaves a larger array: still fine */
-    if (tbk_resize(a[i].pp, need, a[i].size) && need > *cap) return -1;
-  *cap = need;
-  return 0;
-}
-#define FIT_ALL(cap, need, ...) \
-  fit_all(cap, need, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
-
-/* Arrays grown while the page was read, holding n elements now: cut to n
- * when they hold FX_KEEP_BYTES or more. */
-static void trim_all(size_t *cap, size_t n, const tbk_array *a, size_t na) {
-  if (*cap <= n || *cap * row_bytes(a, na) < FX_KEEP_BYTES) return;
-  for (size_t i = 0; i < na; i++) tbk_resize(a[i].pp, n, a[i].size);
-  *cap = n;
-}
-#define TRIM_ALL(cap, n, ...) \
-  trim_all(cap, n, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
-
-/* Scratch of a page that is done: freed when it holds FX_KEEP_BYTES or more. */
-static void drop_all(size_t *cap, const tbk_array *a, size_t n) {
-  if (*cap * row_bytes(a, n) < FX_KEEP_BYTES) return;
-  for (size_t i = 0; i < n; i++) {
-    void *p;
-    memcpy(&p, a[i].pp, sizeof p);
-    free(p);
-    p = NULL;
-    memcpy(a[i].pp, &p, sizeof p);
-  }
-  *cap = 0;
-}
-#define DROP_ALL(cap, ...) \
-  drop_all(cap, (const tbk_array[]){__VA_ARGS__}, sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
-
 /* ------------------------------------------------------------ characters */
 
 static int is_terminal(uint32_t c) {
@@ -559,8 +504,8 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err) {
   const char *text = p->text.data ? p->text.data : "";
   uint32_t T = (uint32_t)p->text.len;
-  if (FIT_ALL(&fx->cap_bbounds, 2 * p->n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
-      FIT_ALL(&fx->cap_nodes, p->n_nodes + 1, TBK_ARRAY(fx->in_heading)))
+  if (TBK_FIT_ALL(&fx->cap_bbounds, 2 * p->n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
+      TBK_FIT_ALL(&fx->cap_nodes, p->n_nodes + 1, TBK_ARRAY(fx->in_heading)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *n = &p->nodes[i];
@@ -593,7 +538,7 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   }
   /* The pieces' bounds: the blocks' and the states', both ascending (runs
    * are in text order), merged. */
-  if (FIT_ALL(&fx->cap_bounds, nbb + fx->n_states, TBK_ARRAY(fx->bounds)))
+  if (TBK_FIT_ALL(&fx->cap_bounds, nbb + fx->n_states, TBK_ARRAY(fx->bounds)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   size_t nb = 0;
   for (size_t i = 0, j = 0; i < nbb || j < fx->n_states;) {
@@ -602,7 +547,7 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     if (!nb || fx->bounds[nb - 1] != x) fx->bounds[nb++] = x;
   }
   fx->n_bounds = nb;
-  if (FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) || FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
+  if (TBK_FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) || TBK_FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx_textstats before = {0}; /* the statistics of the pieces so far */
   size_t q = 0;              /* the next of bbounds */
@@ -633,23 +578,23 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   fx->tok_text = text;
   fx->tok_len = T;
   /* the content stage reads the tokens, the bounds and the words' hashes */
-  TRIM_ALL(&fx->cap_tok, fx->n_tok, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos));
-  TRIM_ALL(&fx->cap_bounds, nb, TBK_ARRAY(fx->bounds));
-  TRIM_ALL(&fx->cap_voc, fx->n_voc, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32));
+  TBK_TRIM_ALL(&fx->cap_tok, fx->n_tok, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos));
+  TBK_TRIM_ALL(&fx->cap_bounds, nb, TBK_ARRAY(fx->bounds));
+  TBK_TRIM_ALL(&fx->cap_voc, fx->n_voc, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32));
   /* and nothing reads these again: a big page frees them before its blocks */
-  DROP_ALL(&fx->cap_states, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val));
-  DROP_ALL(&fx->n_voc_slots, TBK_ARRAY(fx->voc_slots));
-  DROP_ALL(&fx->cap_nodes, TBK_ARRAY(fx->in_heading));
+  TBK_DROP_ALL(&fx->cap_states, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val));
+  TBK_DROP_ALL(&fx->n_voc_slots, TBK_ARRAY(fx->voc_slots));
+  TBK_DROP_ALL(&fx->cap_nodes, TBK_ARRAY(fx->in_heading));
   return TBK_OK;
 }
 
 /* Rank the page's words by bucket (see block_words). */
 static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
   size_t v = fx->n_voc, nw = v / 64 + 1;
-  if (FIT_ALL(&fx->cap_rank, v + 1, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id)) ||
-      FIT_ALL(&fx->cap_touched, v + 1, TBK_ARRAY(fx->touched)))
+  if (TBK_FIT_ALL(&fx->cap_rank, v + 1, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id)) ||
+      TBK_FIT_ALL(&fx->cap_touched, v + 1, TBK_ARRAY(fx->touched)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  if (FIT_ALL(&fx->cap_rank_bits, nw, TBK_ARRAY(fx->rank_bits)) ||
+  if (TBK_FIT_ALL(&fx->cap_rank_bits, nw, TBK_ARRAY(fx->rank_bits)) ||
       tbk_grow(&fx->pairs, &fx->cap_pairs, v + 1, sizeof *fx->pairs) ||
       tbk_grow(&fx->pairs_tmp, &fx->cap_pairs_tmp, v + 1, sizeof *fx->pairs_tmp))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -662,8 +607,8 @@ static tbk_status rank_words(tbk_features *fx, tbk_error *err) {
     fx->voc_rank[id] = (uint32_t)r;
   }
   if (!fx->opt.bigrams) { /* the sort buffers' last use (see block_words) */
-    DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
-    DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
+    TBK_DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
+    TBK_DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
   }
   return TBK_OK;
 }
@@ -738,7 +683,7 @@ static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_a
 static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_out, tbk_error *err) {
   size_t words = (fx->attr_width + 63) / 64;
   *words_out = words;
-  if (FIT_ALL(&fx->cap_slot, p->n_nodes + 1, TBK_ARRAY(fx->slot)))
+  if (TBK_FIT_ALL(&fx->cap_slot, p->n_nodes + 1, TBK_ARRAY(fx->slot)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < p->n_nodes; i++) fx->slot[i] = TBK_NONE;
   for (size_t b = 0; b < p->n_blocks; b++)
@@ -747,7 +692,7 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
   size_t ns = 0;
   for (size_t i = 0; i < p->n_nodes; i++)
     if (fx->slot[i] != TBK_NONE) fx->slot[i] = (uint32_t)ns++;
-  if (ns && FIT_ALL(&fx->cap_bits, ns * 2 * words, TBK_ARRAY(fx->bits)))
+  if (ns && TBK_FIT_ALL(&fx->cap_bits, ns * 2 * words, TBK_ARRAY(fx->bits)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (ns) memset(fx->bits, 0, ns * 2 * words * sizeof *fx->bits);
   for (size_t i = 0; i < p->n_nodes; i++) {
@@ -835,7 +780,7 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
    * are its largest array while its blocks are computed. */
   size_t need = fx->n_w + (npairs ? npairs : nt), more = fx->cap_w + fx->cap_w / 4 + 64;
   if (need > fx->cap_w &&
-      FIT_ALL(&fx->cap_w, need > more ? need : more, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt)))
+      TBK_FIT_ALL(&fx->cap_w, need > more ? need : more, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt)))
     return -1;
   size_t first = fx->n_w, np = 0;
   /* Ranks ascend with buckets: walking the bitmap yields the words line in
@@ -897,10 +842,10 @@ static tbk_status prepare_blocks(tbk_features *fx, size_t B, tbk_error *err) {
   fx->sp_rows = 0;
   fx->n_sp = 0;
   fx->row_block = SIZE_MAX;
-  if (B > SIZE_MAX / FX_FIXED_COUNT - 1 || FIT_ALL(&fx->cap_values, B * FX_FIXED_COUNT + 1, TBK_ARRAY(fx->values)) ||
-      FIT_ALL(&fx->cap_woff, B + 1, TBK_ARRAY(fx->w_off)) || FIT_ALL(&fx->cap_spoff, B + 1, TBK_ARRAY(fx->sp_off)) ||
-      FIT_ALL(&fx->cap_cand, B + 1, TBK_ARRAY(fx->cand_depth)) ||
-      FIT_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
+  if (B > SIZE_MAX / FX_FIXED_COUNT - 1 || TBK_FIT_ALL(&fx->cap_values, B * FX_FIXED_COUNT + 1, TBK_ARRAY(fx->values)) ||
+      TBK_FIT_ALL(&fx->cap_woff, B + 1, TBK_ARRAY(fx->w_off)) || TBK_FIT_ALL(&fx->cap_spoff, B + 1, TBK_ARRAY(fx->sp_off)) ||
+      TBK_FIT_ALL(&fx->cap_cand, B + 1, TBK_ARRAY(fx->cand_depth)) ||
+      TBK_FIT_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
               TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
@@ -1055,26 +1000,49 @@ static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
 }
 
 /* The page's words lines cut to size and its big scratch freed (see
- * FX_KEEP_BYTES): only the results, the tokens, the bounds and the words'
+ * TBK_KEEP_BYTES): only the results, the tokens, the bounds and the words'
  * hashes outlive it. */
 static void page_done(tbk_features *fx) {
-  TRIM_ALL(&fx->cap_w, fx->n_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
-  DROP_ALL(&fx->cap_bbounds, TBK_ARRAY(fx->bbounds));
-  DROP_ALL(&fx->cap_pref, TBK_ARRAY(fx->pref));
-  DROP_ALL(&fx->cap_piece_tok, TBK_ARRAY(fx->piece_tok));
-  DROP_ALL(&fx->cap_voc_scratch, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk));
-  DROP_ALL(&fx->cap_rank, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id));
-  DROP_ALL(&fx->cap_rank_bits, TBK_ARRAY(fx->rank_bits));
-  DROP_ALL(&fx->cap_open, TBK_ARRAY(fx->open));
-  DROP_ALL(&fx->cap_tc, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt));
-  DROP_ALL(&fx->cap_slot, TBK_ARRAY(fx->slot));
-  DROP_ALL(&fx->cap_bits, TBK_ARRAY(fx->bits));
-  DROP_ALL(&fx->cap_touched, TBK_ARRAY(fx->touched));
-  DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
-  DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
-  DROP_ALL(&fx->cap_cand, TBK_ARRAY(fx->cand_depth));
-  DROP_ALL(&fx->cap_blk, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
+  TBK_TRIM_ALL(&fx->cap_w, fx->n_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
+  TBK_DROP_ALL(&fx->cap_bbounds, TBK_ARRAY(fx->bbounds));
+  TBK_DROP_ALL(&fx->cap_pref, TBK_ARRAY(fx->pref));
+  TBK_DROP_ALL(&fx->cap_piece_tok, TBK_ARRAY(fx->piece_tok));
+  TBK_DROP_ALL(&fx->cap_voc_scratch, TBK_ARRAY(fx->voc_bucket), TBK_ARRAY(fx->voc_cnt), TBK_ARRAY(fx->voc_blk));
+  TBK_DROP_ALL(&fx->cap_rank, TBK_ARRAY(fx->voc_rank), TBK_ARRAY(fx->rank_id));
+  TBK_DROP_ALL(&fx->cap_rank_bits, TBK_ARRAY(fx->rank_bits));
+  TBK_DROP_ALL(&fx->cap_open, TBK_ARRAY(fx->open));
+  TBK_DROP_ALL(&fx->cap_tc, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt));
+  TBK_DROP_ALL(&fx->cap_slot, TBK_ARRAY(fx->slot));
+  TBK_DROP_ALL(&fx->cap_bits, TBK_ARRAY(fx->bits));
+  TBK_DROP_ALL(&fx->cap_touched, TBK_ARRAY(fx->touched));
+  TBK_DROP_ALL(&fx->cap_pairs, TBK_ARRAY(fx->pairs));
+  TBK_DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
+  TBK_DROP_ALL(&fx->cap_cand, TBK_ARRAY(fx->cand_depth));
+  TBK_DROP_ALL(&fx->cap_blk, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
            TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link));
+}
+
+void tbk_features_drop_rows(tbk_features *fx) {
+  fx->n_blocks = 0;
+  fx->sp_rows = 0;
+  fx->row_block = SIZE_MAX;
+  TBK_DROP_ALL(&fx->cap_values, TBK_ARRAY(fx->values));
+  TBK_DROP_ALL(&fx->cap_sp, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val));
+  TBK_DROP_ALL(&fx->cap_spoff, TBK_ARRAY(fx->sp_off));
+  TBK_DROP_ALL(&fx->cap_woff, TBK_ARRAY(fx->w_off));
+  TBK_DROP_ALL(&fx->cap_w, TBK_ARRAY(fx->w_idx), TBK_ARRAY(fx->w_cnt));
+}
+
+void tbk_features_drop_page(tbk_features *fx) {
+  tbk_features_drop_rows(fx);
+  fx->n_tok = 0;
+  fx->n_bounds = 0;
+  fx->n_voc = 0;
+  fx->tok_text = NULL;
+  fx->tok_len = 0;
+  TBK_DROP_ALL(&fx->cap_tok, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos));
+  TBK_DROP_ALL(&fx->cap_bounds, TBK_ARRAY(fx->bounds));
+  TBK_DROP_ALL(&fx->cap_voc, TBK_ARRAY(fx->voc_h64), TBK_ARRAY(fx->voc_h32));
 }
 
 tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
@@ -1099,7 +1067,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   bp.T = (double)tlen;
   size_t n_sp = 0;
   for (size_t b = 0; b < B; b++) n_sp += block_sparse_n(&bp, b);
-  if (FIT_ALL(&fx->cap_sp, n_sp + 1, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val)))
+  if (TBK_FIT_ALL(&fx->cap_sp, n_sp + 1, TBK_ARRAY(fx->sp_col), TBK_ARRAY(fx->sp_val)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   memset(fx->values, 0, B * FX_FIXED_COUNT * sizeof *fx->values);
   fx->sp_off[0] = 0;

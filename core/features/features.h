@@ -46,6 +46,16 @@ const tbk_feature_options *tbk_features_options(const tbk_features *fx);
  * features need the whole page). Replaces the previous page's results. */
 tbk_status tbk_features_page(tbk_features *fx, const tbk_page *page,
                              tbk_error *err);
+/* The last page's rows (fixed features, sparse columns, words lines)
+ * given up by a caller done with them that goes on with the page (the
+ * predictor makes its units after scoring the blocks): the extractor then
+ * holds no page's rows (tbk_features_blocks 0), and rows of
+ * TBK_KEEP_BYTES or more are freed. */
+void tbk_features_drop_rows(tbk_features *fx);
+/* tbk_features_drop_rows, and the page's tokens, bounds and words (what
+ * tbk_units_page_with reads) given up the same way: for a caller done
+ * with the page. */
+void tbk_features_drop_page(tbk_features *fx);
 /* Number of blocks of the last page computed. */
 size_t tbk_features_blocks(const tbk_features *fx);
 /* Block i's dense vector: tbk_features_dim doubles, made in a row the

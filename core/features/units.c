@@ -845,23 +845,29 @@ typedef struct unit_pass {
   uint32_t first_h1;
 } unit_pass;
 
+/* Node i's own class/id bits and its ancestors' (i must need them). */
+static inline uint64_t *self_row(const tbk_units *ux, uint32_t i, size_t words_per) {
+  return ux->self_bits + (size_t)(ux->need[i] - 1) * words_per;
+}
+static inline uint64_t *anc_row(const tbk_units *ux, uint32_t i, size_t words_per) {
+  return ux->anc_bits + (size_t)(ux->need[i] - 1) * words_per;
+}
+
 /* The buffers sized for the page (unit_own_cols zeroes each unit's
  * fixed features as it comes to it). They are sized once per page, so to
  * what the page needs: the power of two tbk_grow would round to is up to
  * twice that, and the largest page's rows set the peak. */
 static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
-  size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
+  size_t nn = up->nn, nu = up->nu;
   ux->sp_rows = 0;
   ux->n_sp = 0;
   ux->row_unit = SIZE_MAX;
   int bad = tbk_grow_exact((void **)&ux->fixed, &ux->cap_fixed, (nu ? nu : 1) * UX_FIXED_COUNT, sizeof *ux->fixed) ||
             tbk_grow_exact((void **)&ux->w_off, &ux->cap_woff, nu + 1, sizeof *ux->w_off) ||
             tbk_grow_exact((void **)&ux->sp_off, &ux->cap_spoff, nu + 1, sizeof *ux->sp_off);
-  bad = bad || tbk_grow_exact((void **)&ux->self_bits, &ux->cap_bits, (nn + 1) * words_per, sizeof *ux->self_bits) ||
-        tbk_grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (nn + 1) * words_per, sizeof *ux->anc_bits) ||
-        tbk_grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
-        tbk_grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, 1);
+  bad = bad || tbk_grow_exact((void **)&ux->scratch, &ux->cap_scratch, nu * 3 + 2, sizeof *ux->scratch) ||
+        tbk_grow_exact((void **)&ux->need, &ux->cap_need, nn + 1, sizeof *ux->need);
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   ux->sp_off[0] = 0;
   return TBK_OK;
@@ -872,24 +878,31 @@ static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
  * only of the units' line elements and their ancestors (near, anc, the
  * best-element scores): inline elements inside a unit (a, span, code)
  * never need theirs. A marked node's ancestors are all marked. */
-static void node_stats(unit_pass *up) {
+static tbk_status node_stats(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
   const tbk_page *p = up->p;
-  size_t nn = up->nn, nu = up->nu, words_per = up->words_per;
-  memset(ux->need, 0, nn);
+  size_t nn = up->nn, nu = up->nu, words_per = up->words_per, rows = 0;
+  memset(ux->need, 0, nn * sizeof *ux->need);
   for (size_t i = 0; i < nu; i++)
-    for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = p->nodes[x].parent) ux->need[x] = 1;
+    for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = p->nodes[x].parent) ux->need[x] = 1, rows++;
+  /* A bit row per node that needs one, not per node: a big page's inline
+   * elements are most of its nodes. */
+  if (tbk_grow_exact((void **)&ux->self_bits, &ux->cap_bits, (rows + 1) * words_per, sizeof *ux->self_bits) ||
+      tbk_grow_exact((void **)&ux->anc_bits, &ux->cap_anc, (rows + 1) * words_per, sizeof *ux->anc_bits))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  uint32_t row = 0;
   for (uint32_t i = 0; i < nn; i++) {
     const tbk_node *nd = &p->nodes[i];
     ux->nd[i].anc_flags = (nd->parent == TBK_NONE ? 0 : ux->nd[nd->parent].anc_flags) | anc_flag_of((tbk_tag)nd->tag);
     if (!ux->need[i]) continue;
-    uint64_t *sb = ux->self_bits + (size_t)i * words_per, *ab = ux->anc_bits + (size_t)i * words_per;
+    ux->need[i] = ++row; /* a parent's row is set before its children's */
+    uint64_t *sb = self_row(ux, i, words_per), *ab = anc_row(ux, i, words_per);
     memset(sb, 0, words_per * sizeof *sb);
     tbk_fx_attr_bits_vocab(ux->opt.attr_dims, ux_vocab_all, ux->vhash, ux_vocab_count, nd, sb);
     if (nd->parent == TBK_NONE) {
       memcpy(ab, sb, words_per * sizeof *ab);
     } else {
-      const uint64_t *pb = ux->anc_bits + (size_t)nd->parent * words_per;
+      const uint64_t *pb = anc_row(ux, nd->parent, words_per);
       for (size_t w = 0; w < words_per; w++) ab[w] = pb[w] | sb[w];
     }
   }
@@ -909,6 +922,7 @@ static void node_stats(unit_pass *up) {
   }
   up->page_chars = page_chars;
   up->page_anchor = page_anchor;
+  return TBK_OK;
 }
 
 /* The title's tokens; with the template features' pass of this page, what
@@ -1055,9 +1069,9 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
   u->anc_flags = fl;
   for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
   v[UX_HEADING] = (fl >> UA_HEADING) & 1;
-  const uint64_t *near = ux->self_bits + (size_t)u->elem * words_per;
-  const uint64_t *nearp = le->parent != TBK_NONE ? ux->self_bits + (size_t)le->parent * words_per : near;
-  const uint64_t *anc = ux->anc_bits + (size_t)u->elem * words_per;
+  const uint64_t *near = self_row(ux, u->elem, words_per);
+  const uint64_t *nearp = le->parent != TBK_NONE ? self_row(ux, le->parent, words_per) : near;
+  const uint64_t *anc = anc_row(ux, u->elem, words_per);
   for (size_t w = 0; w < words_per; w++)
     for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
   for (size_t w = 0; w < words_per; w++)
@@ -1147,8 +1161,7 @@ static void best_element(unit_pass *up) {
   for (uint32_t i = 0; i < nn; i++) {
     if (ux->nd[i].score <= 0) continue;
     double ld = ux->nd[i].chars ? (double)ux->nd[i].anchor / ux->nd[i].chars : 0;
-    double s = (ux->nd[i].score + readability_weight(ux->self_bits + (size_t)i * up->words_per,
-                                                 ux->opt.attr_dims)) * (1 - ld);
+    double s = (ux->nd[i].score + readability_weight(self_row(ux, i, up->words_per), ux->opt.attr_dims)) * (1 - ld);
     ux->nd[i].score = s;
     if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
     else if (s > best2_s) { best2_s = s; best2 = i; }
@@ -1337,31 +1350,38 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window
   }
 }
 
-/* Scratch a large page may give back once its rows are made (bytes). */
-#define UX_SCRATCH_KEEP ((size_t)1 << 20)
-
 /* The per-node class/id bits, the per-unit scratch and the word table are
- * dead once the rows are made. A page whose scratch is larger than
- * UX_SCRATCH_KEEP gives it back, so that its decision and rendering (where
- * tbk-predict's peak is) do not carry it; smaller ones keep it for the
- * next page, which then allocates nothing. */
+ * dead once the rows are made: a large page gives them back (util.h's
+ * TBK_KEEP_BYTES), so that its decision and rendering do not carry them;
+ * smaller ones keep them for the next page, which then allocates nothing. */
 static void release_scratch(tbk_units *ux) {
-  size_t bytes = (ux->cap_bits + ux->cap_anc) * sizeof *ux->self_bits + ux->cap_need +
-                 ux->cap_scratch * sizeof *ux->scratch + ux->cap_voc * sizeof *ux->voc +
-                 ux->cap_sort_tmp * sizeof *ux->sort_tmp;
-  if (bytes <= UX_SCRATCH_KEEP) return;
-  free(ux->self_bits);
-  free(ux->anc_bits);
-  free(ux->need);
-  free(ux->scratch);
-  free(ux->voc);
-  free(ux->sort_tmp);
-  ux->self_bits = ux->anc_bits = NULL;
-  ux->need = NULL;
-  ux->scratch = NULL;
-  ux->voc = NULL;
-  ux->sort_tmp = NULL;
-  ux->cap_bits = ux->cap_anc = ux->cap_need = ux->cap_scratch = ux->cap_voc = ux->cap_sort_tmp = 0;
+  TBK_DROP_ALL(&ux->cap_bits, TBK_ARRAY(ux->self_bits));
+  TBK_DROP_ALL(&ux->cap_anc, TBK_ARRAY(ux->anc_bits));
+  TBK_DROP_ALL(&ux->cap_need, TBK_ARRAY(ux->need));
+  TBK_DROP_ALL(&ux->cap_scratch, TBK_ARRAY(ux->scratch));
+  TBK_DROP_ALL(&ux->cap_voc, TBK_ARRAY(ux->voc));
+  TBK_DROP_ALL(&ux->cap_sort_tmp, TBK_ARRAY(ux->sort_tmp));
+}
+
+void tbk_units_drop_page(tbk_units *ux) {
+  ux->n = 0;
+  ux->sp_rows = 0;
+  ux->n_sp = 0;
+  ux->n_w = 0;
+  ux->row_unit = SIZE_MAX;
+  ux->paths.len = 0;
+  ux->paths_ready = 0;
+  ux->body.containers = 0;
+  TBK_DROP_ALL(&ux->cap, TBK_ARRAY(ux->u));
+  TBK_DROP_ALL(&ux->cap_fixed, TBK_ARRAY(ux->fixed));
+  TBK_DROP_ALL(&ux->cap_sp, TBK_ARRAY(ux->sp_col));
+  TBK_DROP_ALL(&ux->cap_spoff, TBK_ARRAY(ux->sp_off));
+  TBK_DROP_ALL(&ux->cap_woff, TBK_ARRAY(ux->w_off));
+  TBK_DROP_ALL(&ux->cap_w, TBK_ARRAY(ux->w_idx));
+  TBK_DROP_ALL(&ux->cap_wcnt, TBK_ARRAY(ux->w_cnt));
+  TBK_DROP_ALL(&ux->cap_nd, TBK_ARRAY(ux->nd));
+  TBK_DROP_ALL(&ux->body.cap, TBK_ARRAY(ux->body.in));
+  TBK_DROP_ALL(&ux->paths.cap, TBK_ARRAY(ux->paths.data));
 }
 
 tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
@@ -1373,7 +1393,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   up.words_per = (ux->attr_width + 63) / 64;
   up.sp_max = ux->sp_max;
   if ((st = prepare_rows(&up, err))) return st;
-  node_stats(&up);
+  if ((st = node_stats(&up, err))) return st;
   if ((st = title_and_words(&up, err)) || (st = unit_own_cols(&up, err))) return st;
   best_element(&up);
   long_units_and_span(&up);

@@ -202,9 +202,10 @@ struct tbk_units {
   /* scratch (owned) */
   tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
   struct tbk_path_step *path_stk; size_t cap_path_stk; /* see tbk_units_paths */
-  uint64_t *self_bits; size_t cap_bits;   /* nodes x words */
+  uint64_t *self_bits; size_t cap_bits;   /* bit rows x words */
   uint64_t *anc_bits; size_t cap_anc;
-  unsigned char *need; size_t cap_need;   /* per node: its bits are read */
+  uint32_t *need; size_t cap_need;        /* per node: its bit row + 1, 0 =
+                                             its bits are never read */
   double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
   uint64_t *title_h; size_t n_title;       /* up to 64 distinct */
   uint64_t title_slot[UX_TITLE_SLOTS];     /* title_h by hash ... */
@@ -304,6 +305,12 @@ tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref,
                                 size_t gold_len, double min_share,
                                 tbk_buf *out, size_t *content,
                                 size_t *boilerplate, tbk_error *err);
+
+/* The last page's units, rows, locators and per-node statistics given up
+ * by a caller done with the page: the extractor then holds no page's units
+ * (tbk_units_count 0), and arrays of TBK_KEEP_BYTES or more are freed, so
+ * a big page does not leave them to the parse of the next. */
+void tbk_units_drop_page(struct tbk_units *ux);
 
 /* tbk_units_page, reusing the tokens of the page that fx (NULL: none) has
  * just computed the template features of (tbk_predict_units): the units

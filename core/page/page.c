@@ -42,6 +42,8 @@ void tbk_page_free(tbk_page *p) {
   tbk_buf_free(&p->source);
   free(p->nodes);
   free(p->runs);
+  free(p->node_xml);
+  free(p->run_xml);
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
@@ -86,6 +88,7 @@ typedef struct walker {
   const tbk_arena *a;
   const tbk_page_options *opt;
   size_t cap_nodes;
+  size_t cap_node_xml, cap_run_xml; /* p->node_xml, p->run_xml (a DOM's arena) */
   int at_space; /* text buffer ends in a (collapsed) space, or is empty */
   level_count *levels;  /* owned, cap_levels entries, zeroed when made */
   size_t cap_levels;
@@ -155,7 +158,11 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
   if (t->len == before) return 0;
   tbk_page *p = w->p;
   if (tbk_grow(&p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs)) return -1;
-  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner, w->a->xml ? w->a->xml[tn] : NULL};
+  if (w->a->xml) {
+    if (tbk_grow(&p->run_xml, &w->cap_run_xml, p->n_runs + 1, sizeof *p->run_xml)) return -1;
+    p->run_xml[p->n_runs] = w->a->xml[tn];
+  }
+  p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner};
   return 0;
 }
 
@@ -195,7 +202,8 @@ static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t pare
   tbk_page *p = w->p;
   if (p->n_nodes >= w->opt->max_nodes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-nodes (%zu) elements", w->opt->max_nodes);
-  if (tbk_grow(&p->nodes, &w->cap_nodes, p->n_nodes + 1, sizeof *p->nodes))
+  if (tbk_grow(&p->nodes, &w->cap_nodes, p->n_nodes + 1, sizeof *p->nodes) ||
+      (w->a->xml && tbk_grow(&p->node_xml, &w->cap_node_xml, p->n_nodes + 1, sizeof *p->node_xml)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t depth = parent == TBK_NONE ? 1 : p->nodes[parent].depth + 1;
   if (tbk_tag_flags(tag) & TAG_BREAK && soft_space(w)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -203,7 +211,7 @@ static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t pare
   tbk_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
   const tbk_arena *a = w->a;
-  n->xml = a->xml ? a->xml[x] : NULL;
+  if (a->xml) p->node_xml[i] = a->xml[x];
   n->name = a->n[x].name;
   n->attrs = tbk_arena_attrs(a, x);
   n->parent = parent;
@@ -468,7 +476,13 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
     cp_count all = cps_at(&p->text, f.cps, p->text.len);
     p->text_chars = tbk_length_of(all.cps, all.wide);
   }
-  /* The arena may have moved while growing: pointers are set at the end. */
+  /* The arena may have moved while growing: pointers are set at the end,
+   * once the two arrays grown by doubling are cut to what they hold (a
+   * failed cut loses nothing). */
+  if (st == TBK_OK && p->n_blocks) {
+    (void)tbk_resize(&p->blocks, p->n_blocks, sizeof *p->blocks);
+    if (!tbk_resize(&p->paths.data, p->paths.len + 1, 1)) p->paths.cap = p->paths.len + 1;
+  }
   if (st == TBK_OK)
     for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + f.path_off[k];
   free(f.path_off);
@@ -524,11 +538,15 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   /* Sized for the most the walk can make, then cut to what it made: no
    * array is copied as it grows. Every node of the arena at most is an
    * element or a text node; the text is at most the arena's, plus a space
-   * on each side of every element. */
+   * on each side of every element. Exactly that, not the power of two
+   * tbk_grow rounds to: these three, with the arena, set the parse's peak. */
   const tbk_arena *a = &p->arena;
   size_t most_text = a->strs.len + 2 * a->count + 1;
-  if (tbk_grow(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
-      tbk_grow(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) || tbk_buf_reserve(&p->text, most_text))
+  if (tbk_grow_exact(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
+      tbk_grow_exact(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) ||
+      tbk_grow_exact(&p->text.data, &p->text.cap, p->text.len + most_text + 1, 1) ||
+      (a->xml && (tbk_grow_exact(&p->node_xml, &w.cap_node_xml, a->count, sizeof *p->node_xml) ||
+                  tbk_grow_exact(&p->run_xml, &w.cap_run_xml, a->count, sizeof *p->run_xml))))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = walk(&w, err);
   free(w.levels);
@@ -538,6 +556,8 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   (void)tbk_resize(&p->nodes, p->n_nodes, sizeof *p->nodes);
   (void)tbk_resize(&p->runs, p->n_runs, sizeof *p->runs);
   if (p->runs) p->cap_runs = p->n_runs;
+  if (p->node_xml) (void)tbk_resize(&p->node_xml, p->n_nodes, sizeof *p->node_xml);
+  if (p->run_xml) (void)tbk_resize(&p->run_xml, p->n_runs, sizeof *p->run_xml);
   if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
    * text is documented as normalized (trimmed), so cut it and keep every

@@ -69,8 +69,8 @@ static tbk_status dump(const tbk_page *page, tbk_buf *out) {
 
 /* Element i, or the text node of run i, as the edit names it. */
 static xmlNode *edit_target(const tbk_page *page, const tbk_html_drop *d) {
-  if (d->is_run) return d->index < page->n_runs ? page->runs[d->index].xml : NULL;
-  return d->index < page->n_nodes ? page->nodes[d->index].xml : NULL;
+  if (d->is_run) return d->index < page->n_runs ? page->run_xml[d->index] : NULL;
+  return d->index < page->n_nodes ? page->node_xml[d->index] : NULL;
 }
 
 tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom) {
@@ -113,7 +113,7 @@ tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *
   for (; done_marks < na; done_marks++) {
     const tbk_html_mark *m = &e->mark[done_marks];
     if (m->node >= page->n_nodes) { st = TBK_ERR_ARG; break; }
-    xmlNode *x = page->nodes[m->node].xml;
+    xmlNode *x = page->node_xml[m->node];
     saved[done_marks] = xmlGetProp(x, BAD_CAST e->attr);
     if (!xmlSetProp(x, BAD_CAST e->attr, BAD_CAST m->value)) { st = TBK_ERR_NOMEM; break; }
   }
@@ -127,7 +127,7 @@ tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *
   while (done_cuts > 0) relink_node(&cuts[--done_cuts]);
   while (done_marks > 0) {
     done_marks--;
-    xmlNode *x = page->nodes[e->mark[done_marks].node].xml;
+    xmlNode *x = page->node_xml[e->mark[done_marks].node];
     if (saved[done_marks]) xmlSetProp(x, BAD_CAST e->attr, saved[done_marks]);
     else xmlUnsetProp(x, BAD_CAST e->attr);
     xmlFree(saved[done_marks]);

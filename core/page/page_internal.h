@@ -19,7 +19,6 @@ struct _xmlDoc;
 #define TBK_NONE UINT32_MAX
 
 typedef struct tbk_node {
-  struct _xmlNode *xml; /* borrowed from tbk_page.doc; NULL when streamed */
   const char *name;    /* tag name as parsed (lower case), borrowed */
   const char *attrs;   /* packed attributes (arena.h), borrowed */
   uint32_t parent;     /* index of the parent element, TBK_NONE for roots */
@@ -41,8 +40,6 @@ typedef struct tbk_node {
 typedef struct tbk_run {
   uint32_t start, end; /* range of page text produced by one text node */
   uint32_t node;       /* element that holds the text node */
-  struct _xmlNode *xml; /* the text node itself (borrowed from the doc);
-                           NULL when streamed */
 } tbk_run;
 
 struct tbk_page {
@@ -63,6 +60,11 @@ struct tbk_page {
   size_t n_nodes;
   tbk_run *runs;        /* owned */
   size_t n_runs, cap_runs;
+  /* With doc only (NULL when streamed), apart from the tables every page
+   * has: the libxml2 element of each node and text node of each run
+   * (borrowed from doc) */
+  struct _xmlNode **node_xml; /* owned, n_nodes entries */
+  struct _xmlNode **run_xml;  /* owned, n_runs entries */
   tbk_buf text;         /* owned: the page's visible text, collapsed */
   tbk_block *blocks;    /* owned; text/path point into text/paths */
   size_t n_blocks;

@@ -234,11 +234,19 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
                           &pr->probs[b], err)))
       return st;
   }
+  /* The rows are dead once scored (the probabilities are kept apart): a
+   * big page's go before its units are made, where the peak is. */
+  tbk_features_drop_rows(pr->fx);
   *probs = pr->probs;
   return TBK_OK;
 }
 
 const tbk_units *tbk_predictor_units(const tbk_predictor *pr) { return pr->ux; }
+
+void tbk_predictor_page_done(tbk_predictor *pr) {
+  tbk_features_drop_page(pr->fx);
+  if (pr->ux) tbk_units_drop_page(pr->ux);
+}
 
 tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p, const double **unit_p,
                              tbk_error *err) {
@@ -246,6 +254,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   const double *bp = NULL;
   tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
   if (st || (st = tbk_units_page_with(pr->ux, page, bp, pr->no_template ? NULL : pr->fx, err))) return st;
+  tbk_features_drop_page(pr->fx); /* the units have read its tokens */
   size_t nu = tbk_units_count(pr->ux);
   if (tbk_grow((void **)&pr->uprobs, &pr->ucap, nu ? nu : 1, sizeof *pr->uprobs) ||
       tbk_grow((void **)&pr->first, &pr->fcap, 3 * (nu ? nu : 1), sizeof *pr->first))

@@ -21,6 +21,11 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
 enum { TBK_OUTSIDE_META = 1, TBK_OUTSIDE_LEAD };
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
+/* The predictor's hold on the last page given up (its units and what its
+ * features kept of it; tbk_predictor_units then has none), a big page's
+ * arrays freed: once the page is rendered, so that they are not alive
+ * while the next page is parsed. */
+void tbk_predictor_page_done(tbk_predictor *pr);
 /* The model a predictor was made from (borrowed). */
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr);
 #endif

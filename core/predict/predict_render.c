@@ -53,11 +53,18 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   const double *probs, *uprobs;
   tbk_status st;
   if (!o->units) {
-    if ((st = tbk_predict_page(pr, page, &probs, err))) return st;
+    if ((st = tbk_predict_page(pr, page, &probs, err))) {
+      tbk_predictor_page_done(pr);
+      return st;
+    }
     st = render(page, NULL, page_id, probs, NULL, o, out, summary);
+    tbk_predictor_page_done(pr);
     return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
   }
-  if ((st = tbk_predict_units(pr, page, &probs, &uprobs, err))) return st;
+  if ((st = tbk_predict_units(pr, page, &probs, &uprobs, err))) {
+    tbk_predictor_page_done(pr);
+    return st;
+  }
   const tbk_units *ux = tbk_predictor_units(pr);
   size_t n = tbk_units_count(ux);
   unsigned char *keep = malloc(n ? n : 1);
@@ -65,6 +72,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   tbk_content_decide(page, ux, uprobs, &o->content, keep);
   st = render(page, ux, page_id, uprobs, keep, o, out, summary);
   free(keep);
+  tbk_predictor_page_done(pr);
   return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
 }
 
