@@ -102,12 +102,21 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
     const tbk_nb_view *v = &sc->nb;
     s = v->base;
     size_t k = 0;
-    for (uint32_t prev = 0; k < nw; k++) {
-      uint32_t i = wi[k];
-      if (i < 1 || i > v->dim || (k && i <= prev) || !wc[k]) break;
-      prev = i;
-      s += (v->bernoulli ? 1.0 : (double)wc[k]) * v->ratio[i - 1];
+    uint32_t prev = 0;
+    /* one loop per slot width, each the same sum */
+#define NB_TERMS(slot)                                                   \
+    for (; k < nw; k++) {                                                \
+      uint32_t i = wi[k];                                                \
+      if (i < 1 || i > v->dim || (k && i <= prev) || !wc[k]) break;     \
+      prev = i;                                                          \
+      s += (v->bernoulli ? 1.0 : (double)wc[k]) * v->ratio[slot[i - 1]]; \
     }
+    if (v->slot16) {
+      NB_TERMS(v->slot16)
+    } else {
+      NB_TERMS(v->slot32)
+    }
+#undef NB_TERMS
     nb_done = k == nw;
   }
   if (m->nb && !nb_done) {
