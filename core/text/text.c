@@ -52,15 +52,22 @@ size_t tbk_utf8_length(const char *s, size_t n) {
   return count;
 }
 
+/* Every page's source is checked here at decoding (a byte at a time it
+ * was 5 instructions a byte): ASCII runs eight bytes at a time. */
 int tbk_utf8_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
-  for (size_t i = 0; i < n;) {
-    if (u[i] < 0x80) { i++; continue; }
+  for (size_t i = 0;;) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      memcpy(&w, u + i, 8);
+      if (w & 0x8080808080808080ULL) break;
+    }
+    while (i < n && u[i] < 0x80) i++;
+    if (i >= n) return 1;
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) return 0;
     i += k;
   }
-  return 1;
 }
 
 /* ------------------------------------------------------------ tokenizer */
