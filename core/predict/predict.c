@@ -29,6 +29,9 @@ typedef struct scorer_memo {
  * gathered, model.h) and the values it has met. */
 typedef struct scorer_input {
   tbk_contrib_input c;
+  double *ints;        /* owned, NULL until the input first has a whole
+                          value 1..SMALL_INTS - 1: ints[v] =
+                          tbk_encode_contrib(j, v) - its zero, v >= 1 */
   scorer_memo *memo;   /* owned, MEMO_WAYS slots; until the input's first
                           miss the scorer's shared empty memo (no_memo) */
 } scorer_input;
@@ -37,10 +40,6 @@ typedef struct scorer {
   const tbk_model *m;   /* borrowed */
   scorer_input *in;     /* owned: nin */
   double zero_decision; /* bias + the sum of the inputs' zero */
-  double *int_delta;    /* owned: nin x SMALL_INTS, tbk_encode_contrib(j, v) -
-                           zero for v = 0, 1, 2...: binary inputs (tags,
-                           flags, class/id tokens) and small counts skip the
-                           interval search and the log */
   const double *log1p;  /* borrowed: tbk_encode_log1p_table() */
   scorer_memo no_memo[MEMO_WAYS]; /* all empty, never written: every
                            lookup misses */
@@ -54,8 +53,9 @@ static void scorer_free(scorer *sc) {
   if (sc->in && sc->m)
     for (uint32_t j = 0; j < sc->m->enc.nin; j++)
       if (sc->in[j].memo != sc->no_memo) free(sc->in[j].memo);
+  if (sc->in && sc->m)
+    for (uint32_t j = 0; j < sc->m->enc.nin; j++) free(sc->in[j].ints);
   free(sc->in);
-  free(sc->int_delta);
   free(sc->terms);
 }
 
@@ -65,8 +65,7 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
   const tbk_encoder *enc = &m->enc;
   size_t nin = enc->nin ? enc->nin : 1;
   sc->in = calloc(nin, sizeof *sc->in);
-  sc->int_delta = malloc(nin * SMALL_INTS * sizeof *sc->int_delta);
-  if (!sc->in || !sc->int_delta) return -1;
+  if (!sc->in) return -1;
   sc->log1p = tbk_encode_log1p_table();
   sc->has_nb = m->nb && tbk_nb_get_view(m->nb, &sc->nb) == 0;
   sc->zero_decision = m->w[enc->ncols];
@@ -74,9 +73,6 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
     scorer_input *in = &sc->in[j];
     in->memo = sc->no_memo;
     tbk_contrib_input_init(enc, m->w, j, &in->c);
-    sc->int_delta[(size_t)j * SMALL_INTS] = 0.0;
-    for (int v = 1; v < SMALL_INTS; v++)
-      sc->int_delta[(size_t)j * SMALL_INTS + v] = tbk_contrib(&in->c, sc->log1p, (double)v) - in->c.zero;
     sc->zero_decision += in->c.zero;
   }
   return 0;
@@ -104,11 +100,22 @@ __attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in
   return d;
 }
 
+/* The input's first whole value: its table of them made (a page uses a
+ * few hundred of a model's inputs; tables for all were 400 KiB). */
+__attribute__((noinline)) static double scorer_ints(scorer *sc, scorer_input *in, int v) {
+  double *t = malloc(SMALL_INTS * sizeof *t);
+  if (!t) return tbk_contrib(&in->c, sc->log1p, (double)v) - in->c.zero; /* no memory: computed every time */
+  t[0] = 0.0;
+  for (int k = 1; k < SMALL_INTS; k++) t[k] = tbk_contrib(&in->c, sc->log1p, (double)k) - in->c.zero;
+  in->ints = t;
+  return t[v];
+}
+
 static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
-  if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
+  scorer_input *in = &sc->in[j];
+  if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return in->ints ? in->ints[(int)v] : scorer_ints(sc, in, (int)v);
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
-  scorer_input *in = &sc->in[j];
   size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
   const scorer_memo *e = &in->memo[slot];
   return e->bits == bits ? e->delta : scorer_miss(sc, in, slot, bits, v);
