@@ -53,10 +53,18 @@ static uint64_t dbits(double d) {
   return b;
 }
 
-static size_t pair_hash_of(uint64_t a, uint64_t b, size_t cap) {
-  uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+/* Counts are mostly whole numbers, whose bits vary only at the top: a
+ * finalizer that moves them to the low bits the table indexes by
+ * (MurmurHash3's fmix64, applied twice). */
+static uint64_t fmix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDULL;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ULL;
+  return h ^ (h >> 33);
 }
+
+static size_t pair_hash_of(uint64_t a, uint64_t b, size_t cap) { return (size_t)fmix64(a ^ fmix64(b)) & (cap - 1); }
 
 static int pair_hash_grow(tbk_nb *nb) {
   size_t cap = nb->hash_cap ? 2 * nb->hash_cap : 1024;
