@@ -40,6 +40,7 @@ typedef struct scorer {
   const tbk_model *m;   /* borrowed */
   scorer_input *in;     /* owned: nin */
   double zero_decision; /* bias + the sum of the inputs' zero */
+  uint32_t fixed_ints;  /* inputs 0 .. fixed_ints - 1 have their ints */
   const double *log1p;  /* borrowed: tbk_encode_log1p_table() */
   scorer_memo no_memo[MEMO_WAYS]; /* all empty, never written: every
                            lookup misses */
@@ -78,15 +79,6 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
   return 0;
 }
 
-/* tbk_encode_contrib(j, v) - its zero for a nonzero v: small integers from
- * a table; other values (ratios, long counts, the NB score) need the MDL
- * interval search and a log, so each input remembers the last values it
- * met (page-level features repeat on every unit of a page, neighbour
- * features on the next units): the same difference, computed once. 256
- * slots per input (16 missed 55 % of the lookups on debian_docs) cut 26 M
- * of 2.26 G instructions there; on debian_docs' first 200 pages 109 of
- * the default model's 777 inputs ever miss, so a memo is made at an
- * input's first miss (4 KiB each), not for all. */
 /* A value the memo does not have: computed, and remembered in its slot.
  * Out of line, so the lookups around it stay small enough to unroll. */
 __attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in, size_t slot, uint64_t bits, double v) {
@@ -100,20 +92,38 @@ __attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in
   return d;
 }
 
-/* The input's first whole value: its table of them made (a page uses a
- * few hundred of a model's inputs; tables for all were 400 KiB). */
-__attribute__((noinline)) static double scorer_ints(scorer *sc, scorer_input *in, int v) {
+/* An input's table of whole values (a page uses a few hundred of a
+ * model's inputs; tables for all were 400 KiB); -1 when out of memory. */
+static int scorer_make_ints(scorer *sc, scorer_input *in) {
   double *t = malloc(SMALL_INTS * sizeof *t);
-  if (!t) return tbk_contrib(&in->c, sc->log1p, (double)v) - in->c.zero; /* no memory: computed every time */
+  if (!t) return -1;
   t[0] = 0.0;
   for (int k = 1; k < SMALL_INTS; k++) t[k] = tbk_contrib(&in->c, sc->log1p, (double)k) - in->c.zero;
   in->ints = t;
-  return t[v];
+  return 0;
 }
 
-static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
+/* A sparse input's first whole value: its table made. */
+__attribute__((noinline)) static double scorer_ints(scorer *sc, scorer_input *in, int v) {
+  if (scorer_make_ints(sc, in)) return tbk_contrib(&in->c, sc->log1p, (double)v) - in->c.zero;
+  return in->ints[v];
+}
+
+/* tbk_encode_contrib(j, v) - its zero for a nonzero v: whole values 1..63
+ * from the input's table (made by scorer_prob first for the fixed inputs,
+ * has_ints, which are on every row; else at the input's first whole
+ * value); other values (ratios, long counts, the NB score) need the MDL
+ * interval search and a log, so each input remembers the last values it
+ * met (page-level features repeat on every unit of a page, neighbour
+ * features on the next units): the same difference, computed once. 256
+ * slots per input (16 missed 55 % of the lookups on debian_docs) cut 26 M
+ * of 2.26 G instructions there; on debian_docs' first 200 pages 109 of
+ * the default model's 777 inputs ever miss, so a memo is made at an
+ * input's first miss (4 KiB each), not for all. */
+static inline double scorer_delta(scorer *sc, uint32_t j, double v, int has_ints) {
   scorer_input *in = &sc->in[j];
-  if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return in->ints ? in->ints[(int)v] : scorer_ints(sc, in, (int)v);
+  if (v > 0 && v < SMALL_INTS && v == (double)(int)v)
+    return has_ints || in->ints ? in->ints[(int)v] : scorer_ints(sc, in, (int)v);
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
@@ -179,6 +189,9 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
   double z = sc->zero_decision;
   uint32_t nx = m->enc.nin ? m->enc.nin - 1 : 0; /* dense inputs; the NB score is last */
   if (nfixed < nx) nx = nfixed;
+  for (; sc->fixed_ints < nx; sc->fixed_ints++)
+    if (!sc->in[sc->fixed_ints].ints && scorer_make_ints(sc, &sc->in[sc->fixed_ints]))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t j = 0;
   for (; j + 4 <= nx; j += 4) {
     /* four zeros at a time (most inputs): one test of their bits, the
@@ -190,12 +203,12 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
     memcpy(&b3, x + j + 3, sizeof b3);
     if (!((b0 | b1 | b2 | b3) << 1)) continue;
     for (uint32_t k = 0; k < 4; k++)
-      if (x[j + k] != 0) z += scorer_delta(sc, j + k, x[j + k]);
+      if (x[j + k] != 0) z += scorer_delta(sc, j + k, x[j + k], 1);
   }
   for (; j < nx; j++)
-    if (x[j] != 0) z += scorer_delta(sc, j, x[j]);
-  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], vals ? vals[k] : x[cols[k]]);
-  if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s);
+    if (x[j] != 0) z += scorer_delta(sc, j, x[j], 1);
+  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], vals ? vals[k] : x[cols[k]], 0);
+  if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s, 0);
   *prob = tbk_sigmoid(z);
   return TBK_OK;
 }
