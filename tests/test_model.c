@@ -122,6 +122,14 @@ int main(void) {
     tbk_model *dm = NULL;
     CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &dm, &err), TBK_OK);
     if (dm) check_contrib(dm, 2);
+    /* the shipped model written back is its file, byte for byte: the
+     * naive Bayes words kept as count pairs give back every word line */
+    tbk_buf file = {0}, back = {0};
+    CHECK_INT(tbk_read_file(TBK_DEFAULT_MODEL, 0, &file, &err), TBK_OK);
+    if (dm) CHECK_INT(tbk_model_write(dm, &back, &err), TBK_OK);
+    CHECK(file.len > 0 && file.len == back.len && memcmp(file.data, back.data, file.len) == 0);
+    tbk_buf_free(&file);
+    tbk_buf_free(&back);
     tbk_model_free(dm);
   }
 
