@@ -38,13 +38,14 @@ static tbk_dataset *toy_dataset(void) {
 /* The predictor sums tbk_encode_contrib over the nonzero inputs (zero
  * inputs folded into a constant): that must be the decision of the encoded
  * row, for zeros, cut points exactly, values between and beyond them,
- * negatives and huge values. */
+ * negatives and huge values; and tbk_contrib, the scorer's form of it,
+ * must give its very bits. */
 static void check_contrib(const tbk_model *m, unsigned seed) {
   const tbk_encoder *e = &m->enc;
   uint32_t *idx = malloc(2 * (size_t)e->nin * sizeof *idx);
   double *val = malloc(2 * (size_t)e->nin * sizeof *val), *x = calloc(e->nin, sizeof *x);
   if (!idx || !val || !x) exit(1);
-  int bad = 0;
+  int bad = 0, bad_bits = 0;
   for (int trial = 0; trial < 200; trial++) {
     for (uint32_t j = 0; j < e->nin; j++) {
       seed = seed * 1103515245u + 12345u;
@@ -61,8 +62,24 @@ static void check_contrib(const tbk_model *m, unsigned seed) {
     double dense = tbk_lr_decision(m->w, e->ncols, idx, val, k), sparse = m->w[e->ncols];
     for (uint32_t j = 0; j < e->nin; j++) sparse += tbk_encode_contrib(e, m->w, j, x[j]);
     if (!(fabs(dense - sparse) <= 1e-9 * (1 + fabs(dense)))) bad++;
+    /* the scorer's gathered form: the same bits for every nonzero value,
+     * and for whole numbers in and past the log table */
+    for (uint32_t j = 0; j < e->nin; j++) {
+      tbk_contrib_input ci;
+      tbk_contrib_input_init(e, m->w, j, &ci);
+      double whole = (double)(seed % 3000) - 500, vs[2] = {x[j], whole};
+      seed = seed * 1103515245u + 12345u;
+      for (int q = 0; q < 2; q++) {
+        if (vs[q] == 0) continue;
+        double want = tbk_encode_contrib(e, m->w, j, vs[q]), got = tbk_contrib(&ci, tbk_encode_log1p_table(), vs[q]);
+        if (memcmp(&want, &got, sizeof want) != 0) bad_bits++;
+      }
+      double zero = tbk_encode_contrib(e, m->w, j, 0);
+      if (memcmp(&zero, &ci.zero, sizeof zero) != 0) bad_bits++;
+    }
   }
   CHECK_INT(bad, 0);
+  CHECK_INT(bad_bits, 0);
   free(idx);
   free(val);
   free(x);
@@ -105,6 +122,14 @@ int main(void) {
     tbk_model *dm = NULL;
     CHECK_INT(tbk_model_load(TBK_DEFAULT_MODEL, &dm, &err), TBK_OK);
     if (dm) check_contrib(dm, 2);
+    /* the shipped model written back is its file, byte for byte: the
+     * naive Bayes words kept as count pairs give back every word line */
+    tbk_buf file = {0}, back = {0};
+    CHECK_INT(tbk_read_file(TBK_DEFAULT_MODEL, 0, &file, &err), TBK_OK);
+    if (dm) CHECK_INT(tbk_model_write(dm, &back, &err), TBK_OK);
+    CHECK(file.len > 0 && file.len == back.len && memcmp(file.data, back.data, file.len) == 0);
+    tbk_buf_free(&file);
+    tbk_buf_free(&back);
     tbk_model_free(dm);
   }
 

@@ -195,6 +195,53 @@ static void test_round_trip(void) {
   }
 }
 
+/* A word's counts are kept as an index into the model's distinct count
+ * pairs, 16 bits wide until there are more than 65,535 pairs: 70,000
+ * distinct pairs make them 32 bits, both in training and on reading, and
+ * every word still scores its own counts' log ratio, exactly. */
+static void test_many_count_pairs(void) {
+  enum { WORDS = 70000 };
+  const uint32_t dim = 1u << 17;
+  const double a = 0.5;
+  tbk_nb *nb = make(TBK_NB_MULTINOMIAL, dim, a);
+  tbk_term *t = malloc(WORDS * sizeof *t);
+  CHECK(t != NULL);
+  if (!t) return;
+  double tot = 0;
+  for (uint32_t i = 0; i < WORDS; i++) {
+    t[i] = T(i, 1.0 + i); /* word i: template count i + 1, content 0 */
+    tot += 1.0 + i;
+  }
+  tbk_term c[] = {T(WORDS + 5, 3)};
+  tbk_error e;
+  CHECK_INT(tbk_nb_add(nb, 1, t, WORDS, 1.0, &e), TBK_OK);
+  CHECK_INT(tbk_nb_add(nb, -1, c, 1, 1.0, &e), TBK_OK);
+  CHECK_INT(tbk_nb_finish(nb, &e), TBK_OK);
+  tbk_buf b1 = {0}, b2 = {0};
+  CHECK_INT(tbk_nb_write(nb, &b1, &e), TBK_OK);
+  tbk_nb *back = NULL;
+  CHECK_INT(tbk_nb_read(b1.data, b1.len, &back, NULL, &e), TBK_OK);
+  if (back) {
+    CHECK_INT(tbk_nb_write(back, &b2, &e), TBK_OK);
+    CHECK(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
+  }
+  double norm = log(3 + a * dim) - log(tot + a * dim);
+  uint32_t probe[] = {0, 1, 65534, 65535, 65536, 65537, WORDS - 1, WORDS, WORDS + 5, dim - 1};
+  for (size_t k = 0; k < sizeof probe / sizeof *probe; k++) {
+    uint32_t i = probe[k];
+    double tc = i < WORDS ? 1.0 + i : 0, cc = i == WORDS + 5 ? 3 : 0;
+    double want = tc == 0 && cc == 0 ? norm : log(tc + a) - log(cc + a) + norm;
+    tbk_term q[] = {T(i, 2)};
+    CHECK(score(nb, q, 1) == score(nb, NULL, 0) + 2 * want);
+    if (back) CHECK(score(back, q, 1) == score(nb, q, 1));
+  }
+  tbk_nb_free(back);
+  tbk_nb_free(nb);
+  tbk_buf_free(&b1);
+  tbk_buf_free(&b2);
+  free(t);
+}
+
 static void expect_bad(const char *text) {
   tbk_nb *nb = (tbk_nb *)1;
   tbk_error e = {0};
@@ -318,6 +365,7 @@ int main(void) {
   test_bernoulli_by_hand();
   test_symmetric();
   test_round_trip();
+  test_many_count_pairs();
   test_bad_text();
   test_whole_numbers();
   test_errors();

@@ -135,6 +135,65 @@ static int stop_after_two(void *ctx, const char *t, size_t len) {
   return ++*(int *)ctx >= 2;
 }
 
+/* tbk_utf8_valid and the decoder's cleaning read ASCII eight bytes at a
+ * time: on random texts of ASCII (controls, DEL, TAB, line ends,
+ * printable), valid and broken multibyte sequences, the answers must be
+ * the byte-at-a-time ones: validity as tbk_utf8_seq says, and a UTF-8
+ * page (BOM) decoded to its bytes without C0 controls other than TAB LF
+ * CR FF and without DEL. */
+static void test_utf8_words(void) {
+  static const char *const pieces[] = {"a", "Z", " ", "~", "\t", "\n", "\r", "\f", "\x01", "\x1f", "\x7f",
+                                       "\x0b", "word ", "0123456789", "\xC3\xA9", "\xE2\x80\x94",
+                                       "\xF0\x9F\x98\x80", "\xC3", "\x80", "\xFF"};
+  enum { NP = sizeof pieces / sizeof *pieces, BROKEN = NP - 3 };
+  uint64_t st = 99;
+  int bad_valid = 0, bad_clean = 0;
+  tbk_buf in = {0}, out = {0}, want = {0};
+  for (int trial = 0; trial < 3000; trial++) {
+    in.len = 0;
+    CHECK_BUF(tbk_buf_append(&in, "\xEF\xBB\xBFx", 4));
+    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+    int len = (int)(st >> 58), broken = trial % 2 == 0; /* 0..63 pieces */
+    for (int k = 0; k < len; k++) {
+      st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+      /* mostly printable runs, so that whole words of eight occur */
+      size_t p = st >> 61 ? (st >> 40) % 4 == 0 ? 12 : 0 : (st >> 32) % (broken ? NP : BROKEN);
+      CHECK_BUF(tbk_buf_append(&in, pieces[p], strlen(pieces[p])));
+      if (p == 0) for (int r = (int)(st >> 20 & 15); r-- > 0;) CHECK_BUF(tbk_buf_append(&in, "q", 1));
+    }
+    /* the byte-at-a-time answers, from the start (any offset mod 8) */
+    for (size_t off = 0; off < 4 && off <= in.len; off++) {
+      const unsigned char *u = (const unsigned char *)in.data + off;
+      size_t n = in.len - off, i = 0;
+      int valid = 1;
+      while (i < n) {
+        if (u[i] < 0x80) { i++; continue; }
+        size_t k = tbk_utf8_seq(u + i, n - i);
+        if (!k) { valid = 0; break; }
+        i += k;
+      }
+      if (tbk_utf8_valid(in.data + off, n) != valid) bad_valid++;
+    }
+    if (broken) continue;
+    want.len = 0;
+    for (size_t i = 3; i < in.len; i++) {
+      unsigned char c = (unsigned char)in.data[i];
+      if (c >= 0x80 || (c >= 0x20 && c != 0x7F) || c == '\t' || c == '\n' || c == '\r' || c == '\f')
+        CHECK_BUF(tbk_buf_append(&want, in.data + i, 1));
+    }
+    char cs[48];
+    tbk_error e;
+    if (tbk_decode_page(in.data, in.len, NULL, &out, cs, &e) != TBK_OK || out.len != want.len ||
+        memcmp(out.data, want.data, want.len) != 0)
+      bad_clean++;
+  }
+  CHECK_INT(bad_valid, 0);
+  CHECK_INT(bad_clean, 0);
+  tbk_buf_free(&in);
+  tbk_buf_free(&out);
+  tbk_buf_free(&want);
+}
+
 static void test_tokenize(void) {
   TOKENS("Hello, World!", "hello world");
   TOKENS("", "");
@@ -524,6 +583,7 @@ static void test_json(void) {
 }
 
 int main(void) {
+  test_utf8_words();
   tbk_error err = {0};
   CHECK_INT(tbk_tokenizer_new(&tok, &err), TBK_OK);
   if (!tok) return check_report();

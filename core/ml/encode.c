@@ -44,18 +44,21 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin) {
 /* Sign-symmetric log1p. Most inputs are 0 (absent tags, binary
  * indicators) and most others are counts: those take no log at all, the
  * counts' logs come from a table filled by log1p itself (bit-identical). */
-enum { LOG1P_TABLE = 1024 };
-static double log1p_table[LOG1P_TABLE];
+static double log1p_table[TBK_LOG1P_TABLE];
 static pthread_once_t log1p_once = PTHREAD_ONCE_INIT;
 static void log1p_init(void) {
-  for (int i = 0; i < LOG1P_TABLE; i++) log1p_table[i] = log1p((double)i);
+  for (int i = 0; i < TBK_LOG1P_TABLE; i++) log1p_table[i] = log1p((double)i);
+}
+
+const double *tbk_encode_log1p_table(void) {
+  pthread_once(&log1p_once, log1p_init);
+  return log1p_table;
 }
 
 double tbk_encode_compress(double v) {
   if (v == 0) return 0;
   double a = fabs(v);
-  double c = a < LOG1P_TABLE && a == (double)(int)a ? (pthread_once(&log1p_once, log1p_init), log1p_table[(int)a])
-                                                     : log1p(a);
+  double c = a < TBK_LOG1P_TABLE && a == (double)(int)a ? tbk_encode_log1p_table()[(int)a] : log1p(a);
   return v > 0 ? c : -c;
 }
 
@@ -114,4 +117,15 @@ double tbk_encode_contrib(const tbk_encoder *enc, const double *w, uint32_t j, d
   if (enc->bin_col[j]) z += w[enc->bin_col[j] + (uint32_t)tbk_mdl_bin(enc->cuts[j], enc->ncuts[j], v) - 1];
   if (enc->raw_col[j]) z += w[enc->raw_col[j] - 1] * scale_raw(enc, j, v);
   return z;
+}
+
+void tbk_contrib_input_init(const tbk_encoder *enc, const double *w, uint32_t j, tbk_contrib_input *in) {
+  in->cuts = enc->cuts[j];
+  in->ncuts = (uint32_t)enc->ncuts[j];
+  in->wbin = enc->bin_col[j] ? w + enc->bin_col[j] - 1 : NULL;
+  in->has_raw = enc->raw_col[j] != 0;
+  in->wraw = in->has_raw ? w[enc->raw_col[j] - 1] : 0;
+  in->lo = enc->lo[j];
+  in->span = enc->hi[j] - enc->lo[j];
+  in->zero = tbk_encode_contrib(enc, w, j, 0.0);
 }

@@ -130,8 +130,10 @@ void tbk_nb_options_init(tbk_nb_options *o);
  * Naive Bayes model, opaque. Life cycle: tbk_nb_new, tbk_nb_add for every
  * training document, tbk_nb_finish once, then tbk_nb_score any number of
  * times (a finished model is read-only, so concurrent scoring is safe).
- * tbk_nb_read returns a finished model. Memory: 3 * dim doubles in
- * training; a read model keeps dim doubles and its words' counts.
+ * tbk_nb_read returns a finished model. Memory: 2 * dim doubles in
+ * training, plus 2 bytes an id once finished; a read model keeps 2 bytes an
+ * id (4 past 65,535 distinct count pairs) and 24 bytes per distinct pair of
+ * word counts.
  *
  * Estimates (c = template or content, D_c = weighted documents of class c,
  * V = dim):

@@ -2,6 +2,8 @@
  * prediction. */
 #ifndef TBK_MODEL_H
 #define TBK_MODEL_H
+#include <math.h>
+
 #include "ml.h"
 #include "sizes.h"
 #include "util.h"
@@ -124,6 +126,57 @@ size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
 /* What input j with value v adds to the logistic decision under weights w
  * (ncols + 1, bias last): the terms tbk_encode would emit for it, summed. */
 double tbk_encode_contrib(const tbk_encoder *enc, const double *w, uint32_t j, double v);
+/* log1p(i) for i = 0 .. TBK_LOG1P_TABLE - 1, what tbk_encode_compress
+ * gives a whole number below it (a process-wide table, made once). */
+#define TBK_LOG1P_TABLE 1024
+const double *tbk_encode_log1p_table(void);
+
+/* What one input's contribution needs, gathered from the encoder and the
+ * weights (tbk_encode_contrib reads them from six arrays), so a value
+ * costs its interval search and its log, little more: the scorer's. */
+typedef struct tbk_contrib_input {
+  const double *cuts;  /* borrowed from the encoder: ncuts ascending */
+  const double *wbin;  /* borrowed from the weights: the weight of the
+                          input's first bin column, or NULL (no bins) */
+  double wraw;         /* the raw column's weight (has_raw) */
+  double lo, span;     /* the raw column's range: lo, hi - lo */
+  double zero;         /* tbk_encode_contrib(j, 0) */
+  uint32_t ncuts;
+  int has_raw;
+} tbk_contrib_input;
+void tbk_contrib_input_init(const tbk_encoder *enc, const double *w, uint32_t j, tbk_contrib_input *in);
+
+/* tbk_encode_contrib(enc, w, j, v) for a nonzero v, with the same
+ * operations in the same order, so the same bits: the count of cuts <= v
+ * (tbk_mdl_bin's answer, searched without branches), then the raw
+ * column's compressed, scaled and clipped value. log1p_table is
+ * tbk_encode_log1p_table(). */
+static inline double tbk_contrib(const tbk_contrib_input *in, const double *log1p_table, double v) {
+  double z = 0;
+  if (in->wbin) {
+    const double *base = in->cuts;
+    size_t len = in->ncuts;
+    if (len) {
+      while (len > 1) {
+        size_t half = len / 2;
+        base = base[half - 1] <= v ? base + half : base;
+        len -= half;
+      }
+      base += base[0] <= v;
+    }
+    z += in->wbin[base - in->cuts];
+  }
+  if (in->has_raw) {
+    double a = fabs(v);
+    double c = a < TBK_LOG1P_TABLE && a == (double)(int)a ? log1p_table[(int)a] : log1p(a);
+    c = v > 0 ? c : -c;
+    double r = in->span > 0 ? (c - in->lo) / in->span : 0.0;
+    if (r < 0) r = 0;
+    if (r > 1) r = 1;
+    z += in->wraw * r;
+  }
+  return z;
+}
 /* Zeroed per-input arrays for nin inputs; 0 ok, -1 out of memory (what was
  * allocated is released by tbk_encoder_free). */
 int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin);

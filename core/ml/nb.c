@@ -20,15 +20,128 @@ struct tbk_nb {
   double docs[2];   /* [0] template, [1] content: weighted documents */
   double totals[2]; /* multinomial: weighted word count per class */
   double *cnt;      /* owned; 2 * dim: cnt[2i] template, cnt[2i+1] content;
-                       NULL in a model read from text, which keeps only
-                       its words' counts (w_*): a 2^18-id model has ~100k */
-  uint32_t *w_idx;  /* owned; n_words ascending ids of a read model */
-  double *w_cnt;    /* owned; 2 * n_words counts, as cnt */
-  size_t n_words;
-  double *ratio;    /* owned; dim log ratios, NULL until finished */
+                       NULL in a model read from text, whose counts are
+                       its words' pairs alone (below) */
+  /* Word i's two counts as pair slot[i] (0: no counts). A 2^18-id model
+   * has ~100k words but only ~6k distinct count pairs, so a read model
+   * keeps 2 bytes an id and a log ratio per pair, not a double per id (and
+   * the words' counts beside it): 4 MB became 0.6 MB, and a load takes the
+   * logs of ~6k pairs instead of ~100k words. Past 65,535 pairs the slots
+   * are 32-bit (slot32); exactly one of slot16, slot32 is set once the
+   * pairs exist (read, or finished). */
+  uint16_t *slot16; /* owned, dim */
+  uint32_t *slot32; /* owned, dim */
+  double *pair_cnt; /* owned; 2 * npairs counts, as cnt; pair 0 is 0, 0 */
+  double *pair_ratio; /* owned; npairs log ratios, NULL until finished */
+  uint32_t npairs, cap_pairs;
+  uint32_t *pair_hash; /* owned while pairs are added: index + 1 per slot */
+  size_t hash_cap;  /* a power of two, or 0 */
   double base;      /* score of the empty document */
   int finished;
 };
+
+static inline uint32_t slot_of(const tbk_nb *nb, size_t i) {
+  return nb->slot16 ? nb->slot16[i] : nb->slot32[i];
+}
+
+/* The log ratio of word i in a finished model. */
+static inline double ratio_of(const tbk_nb *nb, size_t i) { return nb->pair_ratio[slot_of(nb, i)]; }
+
+static uint64_t dbits(double d) {
+  uint64_t b;
+  memcpy(&b, &d, sizeof b);
+  return b;
+}
+
+/* Counts are mostly whole numbers, whose bits vary only at the top: a
+ * finalizer that moves them to the low bits the table indexes by
+ * (MurmurHash3's fmix64, applied twice). */
+static uint64_t fmix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDULL;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ULL;
+  return h ^ (h >> 33);
+}
+
+static size_t pair_hash_of(uint64_t a, uint64_t b, size_t cap) { return (size_t)fmix64(a ^ fmix64(b)) & (cap - 1); }
+
+static int pair_hash_grow(tbk_nb *nb) {
+  size_t cap = nb->hash_cap ? 2 * nb->hash_cap : 1024;
+  uint32_t *h = calloc(cap, sizeof *h);
+  if (!h) return -1;
+  for (uint32_t p = 0; p < nb->npairs; p++) {
+    size_t k = pair_hash_of(dbits(nb->pair_cnt[2 * p]), dbits(nb->pair_cnt[2 * p + 1]), cap);
+    while (h[k]) k = (k + 1) & (cap - 1);
+    h[k] = p + 1;
+  }
+  free(nb->pair_hash);
+  nb->pair_hash = h;
+  nb->hash_cap = cap;
+  return 0;
+}
+
+/* Word i gets counts (t, c): the index of their pair, a new one when no
+ * word had them (the same bits: -0 is not 0, so a model writes back what
+ * it read). Slots start 16-bit and widen past 65,535 pairs. -1 when out
+ * of memory. */
+static int set_pair(tbk_nb *nb, size_t i, double t, double c) {
+  uint64_t bt = dbits(t), bc = dbits(c);
+  if (2 * ((size_t)nb->npairs + 1) > nb->hash_cap && pair_hash_grow(nb)) return -1;
+  size_t k = pair_hash_of(bt, bc, nb->hash_cap);
+  uint32_t p;
+  for (;; k = (k + 1) & (nb->hash_cap - 1)) {
+    if (!nb->pair_hash[k]) {
+      if (nb->npairs == nb->cap_pairs) {
+        uint32_t cap = nb->cap_pairs ? 2 * nb->cap_pairs : 256;
+        double *pc = realloc(nb->pair_cnt, 2 * (size_t)cap * sizeof *pc);
+        if (!pc) return -1;
+        nb->pair_cnt = pc;
+        nb->cap_pairs = cap;
+      }
+      p = nb->npairs++;
+      nb->pair_cnt[2 * p] = t;
+      nb->pair_cnt[2 * p + 1] = c;
+      nb->pair_hash[k] = p + 1;
+      break;
+    }
+    p = nb->pair_hash[k] - 1;
+    if (dbits(nb->pair_cnt[2 * p]) == bt && dbits(nb->pair_cnt[2 * p + 1]) == bc) break;
+  }
+  if (nb->slot16 && p > UINT16_MAX) {
+    uint32_t *w = malloc((size_t)nb->opt.dim * sizeof *w);
+    if (!w) return -1;
+    for (size_t q = 0; q < nb->opt.dim; q++) w[q] = nb->slot16[q];
+    free(nb->slot16);
+    nb->slot16 = NULL;
+    nb->slot32 = w;
+  }
+  if (nb->slot16)
+    nb->slot16[i] = (uint16_t)p;
+  else
+    nb->slot32[i] = p;
+  return 0;
+}
+
+/* Empty slots (every word pair 0, the counts 0, 0); -1 when out of memory. */
+static int pairs_start(tbk_nb *nb) {
+  nb->slot16 = calloc(nb->opt.dim, sizeof *nb->slot16);
+  if (!nb->slot16) return -1;
+  return set_pair(nb, 0, 0.0, 0.0);
+}
+
+/* The pairs are complete: the hash that found them is dead, the pair
+ * array cut to size. */
+static void pairs_done(tbk_nb *nb) {
+  free(nb->pair_hash);
+  nb->pair_hash = NULL;
+  nb->hash_cap = 0;
+  double *pc = realloc(nb->pair_cnt, 2 * (size_t)(nb->npairs ? nb->npairs : 1) * sizeof *pc);
+  if (pc) {
+    nb->pair_cnt = pc;
+    nb->cap_pairs = nb->npairs;
+  }
+}
 
 void tbk_nb_options_init(tbk_nb_options *o) {
   o->kind = TBK_NB_MULTINOMIAL;
@@ -70,33 +183,26 @@ tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out,
   return TBK_OK;
 }
 
-/* Word i's two counts, for i = 0, 1, ... in turn (a read model's sparse
- * list is walked alongside). */
-typedef struct word_iter {
-  const tbk_nb *nb;
-  size_t k; /* next entry of the sparse list */
-} word_iter;
-
-static void word_counts(word_iter *it, size_t i, double *t, double *c) {
-  const tbk_nb *nb = it->nb;
+/* Word i's two counts: a training model's dense table, else its pair. */
+static void word_counts(const tbk_nb *nb, size_t i, double *t, double *c) {
   if (nb->cnt) {
     *t = nb->cnt[2 * i];
     *c = nb->cnt[2 * i + 1];
-  } else if (it->k < nb->n_words && nb->w_idx[it->k] == i) {
-    *t = nb->w_cnt[2 * it->k];
-    *c = nb->w_cnt[2 * it->k + 1];
-    it->k++;
   } else {
-    *t = *c = 0;
+    uint32_t p = slot_of(nb, i);
+    *t = nb->pair_cnt[2 * p];
+    *c = nb->pair_cnt[2 * p + 1];
   }
 }
 
 void tbk_nb_free(tbk_nb *nb) {
   if (!nb) return;
   free(nb->cnt);
-  free(nb->w_idx);
-  free(nb->w_cnt);
-  free(nb->ratio);
+  free(nb->slot16);
+  free(nb->slot32);
+  free(nb->pair_cnt);
+  free(nb->pair_ratio);
+  free(nb->pair_hash);
   free(nb);
 }
 
@@ -157,7 +263,16 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
     return tbk_fail(err, TBK_ERR_EMPTY, "naive bayes: no content documents");
   size_t dim = nb->opt.dim;
   double a = nb->opt.alpha;
-  double *r = malloc(dim * sizeof *r);
+  if (!nb->slot16 && !nb->slot32) { /* a trained model: its pairs from the table */
+    int bad = pairs_start(nb);
+    for (size_t i = 0; i < dim && !bad; i++)
+      if (dbits(nb->cnt[2 * i]) | dbits(nb->cnt[2 * i + 1]))
+        bad = set_pair(nb, i, nb->cnt[2 * i], nb->cnt[2 * i + 1]);
+    if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
+  }
+  pairs_done(nb);
+  uint32_t np = nb->npairs;
+  double *r = malloc((size_t)np * sizeof *r);
   if (!r) return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
   double base = log(nb->docs[0]) - log(nb->docs[1]);
   if (nb->opt.kind == TBK_NB_MULTINOMIAL) {
@@ -165,33 +280,32 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
     double norm = log(nb->totals[1] + a * (double)dim) -
                   log(nb->totals[0] + a * (double)dim);
     /* A word never seen in either class (most of the hashed ids) gets
-     * log(a) - log(a) + norm, which is norm to the last bit: two logs
-     * saved per such id, the bulk of a model's load. */
-    word_iter it = {nb, 0};
-    for (size_t i = 0; i < dim; i++) {
-      double t, c;
-      word_counts(&it, i, &t, &c);
-      r[i] = t == 0 && c == 0 ? norm : log(t + a) - log(c + a) + norm;
+     * log(a) - log(a) + norm, which is norm to the last bit. */
+    for (uint32_t p = 0; p < np; p++) {
+      double t = nb->pair_cnt[2 * p], c = nb->pair_cnt[2 * p + 1];
+      r[p] = t == 0 && c == 0 ? norm : log(t + a) - log(c + a) + norm;
     }
   } else {
     /* Every word is absent until shown present: the base sums the absence
-     * terms of all words; a present word swaps its absence term for its
-     * presence term. */
+     * terms of all words (word by word, in id order, as it always did); a
+     * present word swaps its absence term for its presence term. */
     double dt = nb->docs[0] + 2 * a, dc = nb->docs[1] + 2 * a;
     double lt = log(dt), lc = log(dc);
-    word_iter it = {nb, 0};
-    for (size_t i = 0; i < dim; i++) {
-      double nt, nc;
-      word_counts(&it, i, &nt, &nc);
-      nt += a;
-      nc += a;
-      double present = (log(nt) - lt) - (log(nc) - lc);
-      double absent = (log(dt - nt) - lt) - (log(dc - nc) - lc);
-      base += absent;
-      r[i] = present - absent;
+    double *absent = malloc((size_t)np * sizeof *absent);
+    if (!absent) {
+      free(r);
+      return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
     }
+    for (uint32_t p = 0; p < np; p++) {
+      double nt = nb->pair_cnt[2 * p] + a, nc = nb->pair_cnt[2 * p + 1] + a;
+      double present = (log(nt) - lt) - (log(nc) - lc);
+      absent[p] = (log(dt - nt) - lt) - (log(dc - nc) - lc);
+      r[p] = present - absent[p];
+    }
+    for (size_t i = 0; i < dim; i++) base += absent[slot_of(nb, i)];
+    free(absent);
   }
-  nb->ratio = r;
+  nb->pair_ratio = r;
   nb->base = base;
   nb->finished = 1;
   return TBK_OK;
@@ -199,7 +313,8 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
 
 int tbk_nb_get_view(const tbk_nb *nb, tbk_nb_view *v) {
   if (!nb->finished) return -1;
-  *v = (tbk_nb_view){nb->ratio, nb->base, nb->opt.dim, nb->opt.kind == TBK_NB_BERNOULLI};
+  *v = (tbk_nb_view){nb->slot16, nb->slot32, nb->pair_ratio, nb->base, nb->opt.dim,
+                     nb->opt.kind == TBK_NB_BERNOULLI};
   return 0;
 }
 
@@ -213,7 +328,7 @@ tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,
   double s = nb->base;
   int bern = nb->opt.kind == TBK_NB_BERNOULLI;
   for (size_t i = 0; i < n; i++)
-    s += (bern ? 1.0 : terms[i].count) * nb->ratio[terms[i].index];
+    s += (bern ? 1.0 : terms[i].count) * ratio_of(nb, terms[i].index);
   *score = s;
   return TBK_OK;
 }
@@ -228,10 +343,9 @@ tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,
 
 tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
   size_t dim = nb->opt.dim, words = 0;
-  word_iter it = {nb, 0};
   for (size_t i = 0; i < dim; i++) {
     double t, c;
-    word_counts(&it, i, &t, &c);
+    word_counts(nb, i, &t, &c);
     words += t != 0 || c != 0;
   }
   CHECK_BUF(tbk_buf_printf(
@@ -241,10 +355,9 @@ tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
       nb->opt.kind == TBK_NB_BERNOULLI ? "bernoulli" : "multinomial",
       (unsigned)nb->opt.dim, nb->opt.alpha, nb->docs[0], nb->docs[1], nb->totals[0],
       nb->totals[1], words));
-  it.k = 0;
   for (size_t i = 0; i < dim; i++) {
     double t, c;
-    word_counts(&it, i, &t, &c);
+    word_counts(nb, i, &t, &c);
     if (t != 0 || c != 0) CHECK_BUF(tbk_buf_printf(out, "%zu %.17g %.17g\n", i, t, c));
   }
   CHECK_BUF(tbk_buf_puts(out, "end\n"));
@@ -379,10 +492,7 @@ static tbk_status read_words(cursor *c, const nb_header *h, tbk_nb *nb, tbk_erro
     if (h->o.kind == TBK_NB_BERNOULLI && (a > h->docs[0] || b > h->docs[1]))
       return bad_line(c, "word in more documents than its class has", err);
     prev = (long long)idx;
-    nb->w_idx[k] = (uint32_t)idx;
-    nb->w_cnt[2 * k] = a;
-    nb->w_cnt[2 * k + 1] = b;
-    nb->n_words = k + 1;
+    if (set_pair(nb, (size_t)idx, a, b)) return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
     sum[0] += a;
     sum[1] += b;
   }
@@ -398,8 +508,11 @@ static tbk_status read_words(cursor *c, const nb_header *h, tbk_nb *nb, tbk_erro
 /* Numbers that parse yet overflow the logs (an alpha or counts near 1e308)
  * would make every score NaN: refused on load. */
 static tbk_status check_finite(const tbk_nb *nb, tbk_error *err) {
+  int ok = isfinite(nb->base);
+  for (uint32_t p = 0; p < nb->npairs && ok; p++) ok = isfinite(nb->pair_ratio[p]);
+  if (ok) return TBK_OK;
   for (size_t i = 0; i < nb->opt.dim; i++)
-    if (!isfinite(nb->ratio[i]) || !isfinite(nb->base))
+    if (!isfinite(ratio_of(nb, i)) || !isfinite(nb->base))
       return tbk_fail(err, TBK_ERR_MODEL,
                       "naive bayes model: numbers out of range (the log odds of word %zu are not finite)", i);
   return TBK_OK;
@@ -415,12 +528,8 @@ tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
   tbk_status st = read_header(&c, &h, err);
   if (st) return st;
   nb = calloc(1, sizeof *nb);
-  if (nb) {
-    nb->opt = h.o;
-    nb->w_idx = malloc((h.words ? h.words : 1) * sizeof *nb->w_idx);
-    nb->w_cnt = malloc((h.words ? h.words : 1) * 2 * sizeof *nb->w_cnt);
-  }
-  if (!nb || !nb->w_idx || !nb->w_cnt) {
+  if (nb) nb->opt = h.o;
+  if (!nb || pairs_start(nb)) {
     tbk_nb_free(nb);
     return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
   }

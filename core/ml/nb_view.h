@@ -5,11 +5,15 @@
 #define TBK_NB_VIEW_H
 #include "ml.h"
 
+/* Every pointer is borrowed from the model. */
 typedef struct tbk_nb_view {
-  const double *ratio; /* dim log ratios */
-  double base;         /* score of the empty document */
+  const uint16_t *slot16; /* dim: word i's count pair, or NULL ... */
+  const uint32_t *slot32; /* ... these (more than 65,535 pairs) */
+  const double *ratio;    /* the pairs' log ratios: word i's is
+                             ratio[slot[i]] */
+  double base;            /* score of the empty document */
   uint32_t dim;
-  int bernoulli;       /* every present word counts 1 */
+  int bernoulli;          /* every present word counts 1 */
 } tbk_nb_view;
 
 /* 0 and *v filled for a finished model, else -1. */

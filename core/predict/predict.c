@@ -25,64 +25,141 @@ typedef struct scorer_memo {
   double delta;
 } scorer_memo;
 
+/* One input: how its values encode (the encoder's and weights' numbers
+ * gathered, model.h) and the values it has met. */
+typedef struct scorer_input {
+  tbk_contrib_input c;
+  double *ints;        /* owned, NULL until the input first has a whole
+                          value 1..SMALL_INTS - 1: ints[v] =
+                          tbk_encode_contrib(j, v) - its zero, v >= 1 */
+  scorer_memo *memo;   /* owned, MEMO_WAYS slots; until the input's first
+                          miss the scorer's shared empty memo (no_memo) */
+} scorer_input;
+
 typedef struct scorer {
   const tbk_model *m;   /* borrowed */
-  double *zero_contrib; /* owned: nin, tbk_encode_contrib(j, 0) */
-  double zero_decision; /* bias + the sum of zero_contrib */
-  double *int_delta;    /* owned: nin x SMALL_INTS, tbk_encode_contrib(j, v) -
-                           zero_contrib[j] for v = 0, 1, 2...: binary inputs
-                           (tags, flags, class/id tokens) and small counts
-                           skip the interval search and the log */
-  scorer_memo *memo;    /* owned: nin x MEMO_WAYS, see scorer_delta */
+  scorer_input *in;     /* owned: nin */
+  double zero_decision; /* bias + the sum of the inputs' zero */
+  uint32_t fixed_ints;  /* inputs 0 .. fixed_ints - 1 have their ints */
+  const double *log1p;  /* borrowed: tbk_encode_log1p_table() */
+  scorer_memo no_memo[MEMO_WAYS]; /* all empty, never written: every
+                           lookup misses */
   tbk_nb_view nb;       /* the text model's numbers (has_nb) */
   int has_nb;
   tbk_term *terms;      /* owned scratch */
   size_t capterms;
 } scorer;
 
+static void scorer_free(scorer *sc) {
+  if (sc->in && sc->m)
+    for (uint32_t j = 0; j < sc->m->enc.nin; j++)
+      if (sc->in[j].memo != sc->no_memo) free(sc->in[j].memo);
+  if (sc->in && sc->m)
+    for (uint32_t j = 0; j < sc->m->enc.nin; j++) free(sc->in[j].ints);
+  free(sc->in);
+  free(sc->terms);
+}
+
 static int scorer_init(scorer *sc, const tbk_model *m) {
   memset(sc, 0, sizeof *sc);
   sc->m = m;
-  sc->zero_contrib = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * sizeof *sc->zero_contrib);
-  sc->int_delta = malloc(((size_t)m->enc.nin ? m->enc.nin : 1) * SMALL_INTS * sizeof *sc->int_delta);
-  sc->memo = calloc(((size_t)m->enc.nin ? m->enc.nin : 1) * MEMO_WAYS, sizeof *sc->memo);
-  if (!sc->zero_contrib || !sc->int_delta || !sc->memo) return -1;
+  const tbk_encoder *enc = &m->enc;
+  size_t nin = enc->nin ? enc->nin : 1;
+  sc->in = calloc(nin, sizeof *sc->in);
+  if (!sc->in) return -1;
+  sc->log1p = tbk_encode_log1p_table();
   sc->has_nb = m->nb && tbk_nb_get_view(m->nb, &sc->nb) == 0;
-  sc->zero_decision = m->w[m->enc.ncols];
-  for (uint32_t j = 0; j < m->enc.nin; j++) {
-    sc->zero_contrib[j] = tbk_encode_contrib(&m->enc, m->w, j, 0.0);
-    for (int v = 0; v < SMALL_INTS; v++)
-      sc->int_delta[(size_t)j * SMALL_INTS + v] = tbk_encode_contrib(&m->enc, m->w, j, (double)v) - sc->zero_contrib[j];
-    sc->zero_decision += sc->zero_contrib[j];
+  sc->zero_decision = m->w[enc->ncols];
+  for (uint32_t j = 0; j < enc->nin; j++) {
+    scorer_input *in = &sc->in[j];
+    in->memo = sc->no_memo;
+    tbk_contrib_input_init(enc, m->w, j, &in->c);
+    sc->zero_decision += in->c.zero;
   }
   return 0;
 }
 
-static void scorer_free(scorer *sc) {
-  free(sc->zero_contrib);
-  free(sc->int_delta);
-  free(sc->memo);
-  free(sc->terms);
+/* A value the memo does not have: computed, and remembered in its slot.
+ * Out of line, so the lookups around it stay small enough to unroll. */
+__attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in, size_t slot, uint64_t bits, double v) {
+  double d = tbk_contrib(&in->c, sc->log1p, v) - in->c.zero;
+  if (in->memo == sc->no_memo) {
+    scorer_memo *mm = calloc(MEMO_WAYS, sizeof *mm);
+    if (!mm) return d; /* no memory for a memo: computed every time */
+    in->memo = mm;
+  }
+  in->memo[slot] = (scorer_memo){bits, d};
+  return d;
 }
 
-/* tbk_encode_contrib(j, v) - zero_contrib[j] for a nonzero v: small
- * integers from a table; other values (ratios, long counts, the NB score)
- * need the MDL interval search and a log, so each input remembers the last
- * values it met (page-level features repeat on every unit of a page,
- * neighbour features on the next units): the same difference, computed
- * once. 256 slots per input (16 missed 55 % of the lookups on debian_docs;
- * 4 KiB per input, a few MiB per predictor) cut 26 M of 2.26 G
- * instructions there. */
-static inline double scorer_delta(scorer *sc, uint32_t j, double v) {
-  if (v > 0 && v < SMALL_INTS && v == (double)(int)v) return sc->int_delta[(size_t)j * SMALL_INTS + (int)v];
+/* An input's table of whole values (a page uses a few hundred of a
+ * model's inputs; tables for all were 400 KiB); -1 when out of memory. */
+static int scorer_make_ints(scorer *sc, scorer_input *in) {
+  double *t = malloc(SMALL_INTS * sizeof *t);
+  if (!t) return -1;
+  t[0] = 0.0;
+  for (int k = 1; k < SMALL_INTS; k++) t[k] = tbk_contrib(&in->c, sc->log1p, (double)k) - in->c.zero;
+  in->ints = t;
+  return 0;
+}
+
+/* A sparse input's first whole value: its table made. */
+__attribute__((noinline)) static double scorer_ints(scorer *sc, scorer_input *in, int v) {
+  if (scorer_make_ints(sc, in)) return tbk_contrib(&in->c, sc->log1p, (double)v) - in->c.zero;
+  return in->ints[v];
+}
+
+/* tbk_encode_contrib(j, v) - its zero for a nonzero v: whole values 1..63
+ * from the input's table (made by scorer_prob first for the fixed inputs,
+ * has_ints, which are on every row; else at the input's first whole
+ * value); other values (ratios, long counts, the NB score) need the MDL
+ * interval search and a log, so each input remembers the last values it
+ * met (page-level features repeat on every unit of a page, neighbour
+ * features on the next units): the same difference, computed once. 256
+ * slots per input (16 missed 55 % of the lookups on debian_docs) cut 26 M
+ * of 2.26 G instructions there; on debian_docs' first 200 pages 109 of
+ * the default model's 777 inputs ever miss, so a memo is made at an
+ * input's first miss (4 KiB each), not for all. */
+static inline double scorer_delta(scorer *sc, uint32_t j, double v, int has_ints) {
+  scorer_input *in = &sc->in[j];
+  if (v > 0 && v < SMALL_INTS && v == (double)(int)v)
+    return has_ints || in->ints ? in->ints[(int)v] : scorer_ints(sc, in, (int)v);
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
-  scorer_memo *e = &sc->memo[(size_t)j * MEMO_WAYS + (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS))];
-  if (e->bits != bits) {
-    e->bits = bits;
-    e->delta = tbk_encode_contrib(&sc->m->enc, sc->m->w, j, v) - sc->zero_contrib[j];
+  size_t slot = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
+  const scorer_memo *e = &in->memo[slot];
+  return e->bits == bits ? e->delta : scorer_miss(sc, in, slot, bits, v);
+}
+
+/* tbk_nb_score's sum, term by term in the same order, added to *s while
+ * the terms pass its checks (indices ascending, 1..dim, counts > 0);
+ * returns how many passed. One loop per slot width and kind, each the
+ * same sum (a Bernoulli term's 1.0 * r is r). */
+static inline size_t nb_terms(const tbk_nb_view *v, const uint32_t *wi, const uint32_t *wc, size_t nw, double *s) {
+  const double *ratio = v->ratio;
+  const uint32_t dim = v->dim;
+  double sum = *s;
+  uint32_t prev = 0;
+  size_t k = 0;
+#define NB_TERMS(slot, count)                                     \
+  for (; k < nw; k++) {                                           \
+    uint32_t i = wi[k];                                           \
+    if (i - 1 >= dim || i <= prev || !wc[k]) break;               \
+    prev = i;                                                     \
+    sum += (count) * ratio[slot[i - 1]];                          \
   }
-  return e->delta;
+  if (v->slot16 && !v->bernoulli) {
+    NB_TERMS(v->slot16, (double)wc[k])
+  } else if (v->slot16) {
+    NB_TERMS(v->slot16, 1.0)
+  } else if (!v->bernoulli) {
+    NB_TERMS(v->slot32, (double)wc[k])
+  } else {
+    NB_TERMS(v->slot32, 1.0)
+  }
+#undef NB_TERMS
+  *s = sum;
+  return k;
 }
 
 /* The decision of a row whose nonzero inputs are among its first nfixed
@@ -94,21 +171,12 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
                               tbk_error *err) {
   const tbk_model *m = sc->m;
   double s = 0.0;
-  /* tbk_nb_score's sum, term by term in the same order, while the terms
-   * pass its checks (indices ascending below dim, counts > 0); any that
-   * fails goes to tbk_nb_score for its error */
+  /* the text model's score; a row whose terms fail a check goes to
+   * tbk_nb_score for its error */
   int nb_done = 0;
   if (m->nb && sc->has_nb) {
-    const tbk_nb_view *v = &sc->nb;
-    s = v->base;
-    size_t k = 0;
-    for (uint32_t prev = 0; k < nw; k++) {
-      uint32_t i = wi[k];
-      if (i < 1 || i > v->dim || (k && i <= prev) || !wc[k]) break;
-      prev = i;
-      s += (v->bernoulli ? 1.0 : (double)wc[k]) * v->ratio[i - 1];
-    }
-    nb_done = k == nw;
+    s = sc->nb.base;
+    nb_done = nb_terms(&sc->nb, wi, wc, nw, &s) == nw;
   }
   if (m->nb && !nb_done) {
     if (tbk_grow(&sc->terms, &sc->capterms, nw, sizeof *sc->terms)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -121,20 +189,26 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
   double z = sc->zero_decision;
   uint32_t nx = m->enc.nin ? m->enc.nin - 1 : 0; /* dense inputs; the NB score is last */
   if (nfixed < nx) nx = nfixed;
+  for (; sc->fixed_ints < nx; sc->fixed_ints++)
+    if (!sc->in[sc->fixed_ints].ints && scorer_make_ints(sc, &sc->in[sc->fixed_ints]))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t j = 0;
   for (; j + 4 <= nx; j += 4) {
     /* four zeros at a time (most inputs): one test of their bits, the
      * sign shifted out so that -0.0 counts as zero too */
-    uint64_t b[4];
-    memcpy(b, x + j, sizeof b);
-    if (!((b[0] | b[1] | b[2] | b[3]) << 1)) continue;
+    uint64_t b0, b1, b2, b3;
+    memcpy(&b0, x + j, sizeof b0);
+    memcpy(&b1, x + j + 1, sizeof b1);
+    memcpy(&b2, x + j + 2, sizeof b2);
+    memcpy(&b3, x + j + 3, sizeof b3);
+    if (!((b0 | b1 | b2 | b3) << 1)) continue;
     for (uint32_t k = 0; k < 4; k++)
-      if (x[j + k] != 0) z += scorer_delta(sc, j + k, x[j + k]);
+      if (x[j + k] != 0) z += scorer_delta(sc, j + k, x[j + k], 1);
   }
   for (; j < nx; j++)
-    if (x[j] != 0) z += scorer_delta(sc, j, x[j]);
-  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], vals ? vals[k] : x[cols[k]]);
-  if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s);
+    if (x[j] != 0) z += scorer_delta(sc, j, x[j], 1);
+  for (size_t k = 0; k < ncols; k++) z += scorer_delta(sc, cols[k], vals ? vals[k] : x[cols[k]], 0);
+  if (m->enc.nin && s != 0) z += scorer_delta(sc, m->enc.nin - 1, s, 0);
   *prob = tbk_sigmoid(z);
   return TBK_OK;
 }

@@ -52,15 +52,22 @@ size_t tbk_utf8_length(const char *s, size_t n) {
   return count;
 }
 
+/* Every page's source is checked here at decoding (a byte at a time it
+ * was 5 instructions a byte): ASCII runs eight bytes at a time. */
 int tbk_utf8_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
-  for (size_t i = 0; i < n;) {
-    if (u[i] < 0x80) { i++; continue; }
+  for (size_t i = 0;;) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      memcpy(&w, u + i, 8);
+      if (w & 0x8080808080808080ULL) break;
+    }
+    while (i < n && u[i] < 0x80) i++;
+    if (i >= n) return 1;
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) return 0;
     i += k;
   }
-  return 1;
 }
 
 /* ------------------------------------------------------------ tokenizer */
@@ -571,15 +578,16 @@ static inline size_t word_end(const unsigned char *u, size_t e, size_t n, int *a
  * or all not: ASCII runs (most of any page) skip PCRE2 and its per-match
  * call; a word with any other byte goes to PCRE2 whole. The run from i
  * ends where script_run_end says; *ascii tells which kind it is. A run
- * also ends at the first word boundary past RUN_BYTES: a space cuts no
- * token, so the tokens are the same, and a caller that stops after a few
- * tokens (a block's "three distinct words" test, once per nested block)
- * no longer scans all of the text for the end of its first run. */
-enum { RUN_BYTES = 256 };
-static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, int *ascii) {
+ * also ends at the first word boundary past cap bytes (RUN_BYTES, or
+ * less for tbk_tokenize_valid's first runs): a space cuts no token, so
+ * the tokens are the same, and a caller that stops after a few tokens (a
+ * block's "three distinct words" test, once per nested block) no longer
+ * scans all of the text for the end of its first run. */
+enum { RUN_BYTES = 256, FIRST_RUN_BYTES = 32 };
+static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, size_t cap, int *ascii) {
   size_t j = i;
   int run_ascii = -1;
-  while (j < n && j - i < RUN_BYTES) {
+  while (j < n && j - i < cap) {
     int word_ascii = 1;
     size_t e = word_end(u, j, n, &word_ascii);
     if (run_ascii < 0) run_ascii = word_ascii;
@@ -595,13 +603,18 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
                           tbk_token_fn fn, void *ctx) {
   const unsigned char *u = (const unsigned char *)s;
   size_t count = 0;
+  /* The runs start short and grow to RUN_BYTES: a caller that wants a
+   * block's first three distinct words (tbk_unique_words_valid, once per
+   * candidate block) scanned 256 bytes for the end of the first run. */
+  size_t cap = FIRST_RUN_BYTES;
   for (size_t i = 0; i < n;) {
     int run_ascii;
-    size_t j = script_run_end(u, i, n, &run_ascii);
+    size_t j = script_run_end(u, i, n, cap, &run_ascii);
     int stop = run_ascii ? tokenize_ascii(t, u + i, j - i, fn, ctx, &count)
                          : tokenize_pcre(t, s + i, j - i, fn, ctx, &count);
     if (stop) break;
     i = j;
+    if (cap < RUN_BYTES) cap *= 2;
   }
   return count;
 }
@@ -624,7 +637,7 @@ size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed
   size_t count = 0;
   for (size_t i = 0; i < n;) {
     int run_ascii; /* the runs tbk_tokenize_valid cuts */
-    size_t j = script_run_end(u, i, n, &run_ascii);
+    size_t j = script_run_end(u, i, n, RUN_BYTES, &run_ascii);
     if (!run_ascii) {
       if (tokenize_pcre(t, s + i, j - i, hash_token, &hc, &count)) return count;
       i = j;
