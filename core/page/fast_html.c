@@ -426,28 +426,7 @@ static void put(fp *f, tbk_buf *t, const void *p, size_t n) {
 }
 
 static void utf8_put(fp *f, tbk_buf *t, unsigned c) {
-  char o[4];
-  size_t k;
-  if (c < 0x80) {
-    o[0] = (char)c;
-    k = 1;
-  } else if (c < 0x800) {
-    o[0] = (char)(0xC0 | (c >> 6));
-    o[1] = (char)(0x80 | (c & 0x3F));
-    k = 2;
-  } else if (c < 0x10000) {
-    o[0] = (char)(0xE0 | (c >> 12));
-    o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-    o[2] = (char)(0x80 | (c & 0x3F));
-    k = 3;
-  } else {
-    o[0] = (char)(0xF0 | (c >> 18));
-    o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (c & 0x3F));
-    k = 4;
-  }
-  put(f, t, o, k);
+  if (tbk_buf_utf8(t, c)) f->nomem = 1;
 }
 
 static int xml_char(unsigned c) {
