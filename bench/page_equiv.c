@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast_html.h"
 #include "tbk_internal.h"
 
 static int verbose, dump_out;
@@ -121,6 +122,6 @@ int main(int argc, char **argv) {
     pages++, differ += r == 1, bad += r == 2;
   }
   printf("page-equiv: %zu pages, %zu differ, %zu unreadable\n", pages, differ, bad);
-  printf("page-equiv: %zu streamed by the fast parser\n", fast_pages);
+  printf("page-equiv: %zu streamed by the fast parser%s\n", fast_pages, tbk_html_fast_enabled() ? "" : " (off)");
   return bad ? 2 : differ ? 1 : 0;
 }

@@ -85,10 +85,15 @@ n=$(wc -l < pages.list)
 [[ $n -ge 300 ]] || die "only $n pages generated"
 expect_rc 0 "$EQUIV" -v -l pages.list
 grep -q "^page-equiv: $n pages, 0 differ, 0 unreadable$" "$OUT" || die "page-equiv: $(tail -n 3 "$OUT")"
-fast=$(sed -n 's/^page-equiv: \([0-9]*\) streamed by the fast parser$/\1/p' "$OUT")
-[[ -n $fast && $fast -ge $((n * 9 / 10)) ]] || die "the fast parser took only ${fast:-no} pages of $n"
+if grep -q "^page-equiv: 0 streamed by the fast parser (off)$" "$OUT"; then
+  fast=none # a libxml2 other than the 2.9.14 it follows
+else
+  fast=$(sed -n 's/^page-equiv: \([0-9]*\) streamed by the fast parser$/\1/p' "$OUT")
+  [[ -n $fast && $fast -ge $((n * 9 / 10)) ]] || die "the fast parser took only ${fast:-no} pages of $n"
+fi
 TBK_FAST_HTML=0 expect_rc 0 "$EQUIV" -v -l pages.list
-grep -q "^page-equiv: $n pages, 0 differ, 0 unreadable$" "$OUT" && grep -q "^page-equiv: 0 streamed by the fast parser$" "$OUT" ||
+grep -q "^page-equiv: $n pages, 0 differ, 0 unreadable$" "$OUT" &&
+  grep -q "^page-equiv: 0 streamed by the fast parser (off)$" "$OUT" ||
   die "page-equiv without the fast parser: $(tail -n 3 "$OUT")"
 # what the dump holds (so equal dumps mean equal pages): names,
 # attributes as the tree has them, errors counted by the tree builder,
