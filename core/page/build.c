@@ -1,12 +1,18 @@
-/* The arena builder (build.h). */
+/* The arena builder (build.h). Only libxml2 before 2.12 streams: later
+ * ones read the tree during the parse, so their pages take the DOM parse
+ * (stream.c), and this is left out (it calls htmlIsBooleanAttr, which
+ * 2.14 deprecates). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/HTMLtree.h>
 #include <libxml/parserInternals.h>
+#include <libxml/xmlversion.h>
 
 #include "build.h"
 #include "tags.h"
+
+#if LIBXML_VERSION < 21200
 
 /* 1 when value was an ID already, 0 when it is added, -1 out of memory. */
 static int seen_id(tbk_build *b, const char *value) {
@@ -206,3 +212,5 @@ void tbk_build_doctype(tbk_build *b) {
   b->doc_used = 1;
   b->first_root = TBK_ANONE;
 }
+
+#endif
