@@ -125,10 +125,23 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   if (st) return st;
   int bad = tbk_arena_from_doc(a, doc);
   /* The arena keeps no libxml2 node once the tree is gone, only the
-   * dictionary of its names. */
+   * dictionary of its names: the document's, or, when its names are its
+   * own (libxml2 2.13 and later give an HTML document no dictionary), a
+   * dictionary of copies. */
   free(a->xml);
   a->xml = NULL;
-  if (!bad && doc->dict && xmlDictReference(doc->dict) == 0) a->dict = doc->dict;
+  if (!bad && doc->dict && xmlDictReference(doc->dict) == 0) {
+    a->dict = doc->dict;
+  } else if (!bad && !(a->dict = xmlDictCreate())) {
+    bad = 1;
+  } else {
+    for (size_t i = 0; !bad && i < a->count; i++) {
+      if (a->n[i].type != TBK_AN_ELEMENT) continue;
+      const xmlChar *d = xmlDictLookup(a->dict, (const xmlChar *)a->n[i].name, -1);
+      if (d) a->n[i].name = (const char *)d;
+      else bad = 1;
+    }
+  }
   xmlFreeDoc(doc);
   return bad ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory") : TBK_OK;
 }
