@@ -61,6 +61,15 @@ enum { MAX_NAMES = 4096, CHUNK = 128, MAX_NAME = 100 };
  * and two it does not describe (see closes()). */
 enum { CLOSERS = 128 };
 
+/* The entities looked up on this page: htmlEntityLookup scans its table. */
+typedef struct ent_cache {
+  char name[32];
+  int value; /* 0: not an entity */
+} ent_cache;
+
+/* The names a page's references may look up: per page, few distinct. */
+enum { ENT_SLOTS = 64 };
+
 typedef struct fp {
   const unsigned char *s;
   size_t n, i;               /* the source and the parser's position */
@@ -92,6 +101,7 @@ typedef struct fp {
   const char **atts;         /* owned: the list given to the builder */
   size_t cap_atts;
   tbk_buf text;              /* a reference's text */
+  ent_cache ents[ENT_SLOTS]; /* the entities looked up */
 } fp;
 
 static void decline(fp *f, const char *why) {
@@ -108,19 +118,14 @@ static void error(fp *f) {
 
 static void build_error(void *ctx) { error(ctx); }
 
+/* The line at pos: the events come in source order, so the newlines are
+ * counted once, from the last event on. */
 static uint32_t line_at(fp *f, size_t pos) {
-  if (pos >= f->line_pos) {
-    const unsigned char *p = f->s + f->line_pos, *e = f->s + pos;
-    while ((p = memchr(p, '\n', (size_t)(e - p)))) {
-      f->line++;
-      p++;
-    }
-  } else {
-    const unsigned char *p = f->s + pos, *e = f->s + f->line_pos;
-    while ((p = memchr(p, '\n', (size_t)(e - p)))) {
-      f->line--;
-      p++;
-    }
+  const unsigned char *p = f->s + f->line_pos, *e = f->s + pos;
+  if (pos <= f->line_pos) return f->line;
+  while ((p = memchr(p, '\n', (size_t)(e - p)))) {
+    f->line++;
+    p++;
   }
   f->line_pos = pos;
   return f->line;
@@ -461,12 +466,6 @@ static unsigned char_ref(fp *f) {
   return 0;
 }
 
-/* The entities looked up on this page: htmlEntityLookup scans its table. */
-typedef struct ent_cache {
-  char name[32];
-  int value; /* 0: not an entity */
-} ent_cache;
-
 static int entity_value(const char *name, size_t len, ent_cache *cache, size_t slots) {
   if (len >= sizeof cache->name) {
     char buf[MAX_NAME + 1];
@@ -503,13 +502,10 @@ static long entity_name(const fp *f) {
   return (long)(k - f->i);
 }
 
-/* The names a page's references may look up: per page, few distinct. */
-enum { ENT_SLOTS = 64 };
-
 /* htmlParseEntityRef's reading at '&' into t, as htmlParseHTMLAttribute
- * (in_attr) or htmlParseReference use it: the decoded character, or "&"
+ * or htmlParseReference use it: the decoded character, or "&"
  * and the name when it is none, with libxml2's errors. */
-static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
+static void entity_ref(fp *f, tbk_buf *t) {
   f->i++; /* '&' */
   long len = entity_name(f);
   if (len < 0) return decline(f, "a reference name libxml2 reads by characters");
@@ -522,7 +518,7 @@ static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
   f->i += (size_t)len;
   int value = 0;
   if (f->s[f->i] == ';') {
-    value = entity_value(name, (size_t)len, cache, ENT_SLOTS);
+    value = entity_value(name, (size_t)len, f->ents, ENT_SLOTS);
     if (value < 0) return decline(f, "an entity name longer than libxml2's buffer");
     if (value > 0) f->i++;
   } else {
@@ -537,14 +533,14 @@ static void entity_ref(fp *f, tbk_buf *t, ent_cache *cache) {
 }
 
 /* htmlParseReference at '&' in content. */
-static void reference(fp *f, ent_cache *cache) {
+static void reference(fp *f) {
   f->text.len = 0;
   if (nxt(f, 1) == '#') {
     unsigned c = char_ref(f);
     if (!c || f->declined) return; /* htmlParseReference sends nothing */
     utf8_put(f, &f->text, c);
   } else {
-    entity_ref(f, &f->text, cache);
+    entity_ref(f, &f->text);
   }
   if (f->declined || f->nomem) return;
   check_paragraph(f, line_at(f, f->i));
@@ -635,7 +631,7 @@ static void doctype(fp *f) {
 
 /* htmlParseHTMLAttribute: the value up to stop (0: a blank or '>'),
  * references decoded, appended to vals with its NUL. */
-static void att_value(fp *f, int stop, ent_cache *cache) {
+static void att_value(fp *f, int stop) {
   tbk_buf *v = &f->vals;
   for (;;) {
     size_t k = f->i;
@@ -662,7 +658,7 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
       if (f->declined) return;
       utf8_put(f, v, c);
     } else {
-      entity_ref(f, v, cache);
+      entity_ref(f, v);
       if (f->declined) return;
     }
   }
@@ -672,7 +668,7 @@ static void att_value(fp *f, int stop, ent_cache *cache) {
 /* htmlParseStartTag and the rest of htmlParseElementInternal, at '<' and
  * an ASCII letter; looked_ahead: htmlParseContentInternal read the name
  * ahead at this point (not when a misplaced DOCTYPE came first). */
-static void element(fp *f, ent_cache *cache, int looked_ahead) {
+static void element(fp *f, int looked_ahead) {
   size_t lt = f->i++;
   int dot;
   const name_ent *name = html_name(f, &dot);
@@ -727,11 +723,11 @@ static void element(fp *f, ent_cache *cache, int looked_ahead) {
         int q = cur(f);
         if (q == '"' || q == '\'') {
           f->i++;
-          att_value(f, q, cache);
+          att_value(f, q);
           if (cur(f) != q) return decline(f, "an unterminated attribute value");
           f->i++;
         } else {
-          att_value(f, 0, cache);
+          att_value(f, 0);
         }
         if (f->declined || f->nomem) return;
         has_value = 1;
@@ -878,7 +874,7 @@ static void char_data(fp *f) {
 }
 
 /* htmlParseContentInternal. */
-static void content(fp *f, ent_cache *cache) {
+static void content(fp *f) {
   f->current = top(f);
   f->current_depth = f->nstack;
   while (!f->declined && !f->nomem && !f->b.failed) {
@@ -926,14 +922,14 @@ static void content(fp *f, ent_cache *cache) {
     } else if (c == '<' && c1 == '?') {
       pi(f);
     } else if (c == '<' && letter(c1)) {
-      element(f, cache, looked_ahead);
+      element(f, looked_ahead);
       f->current = top(f);
       f->current_depth = f->nstack;
     } else if (c == '<') {
       characters(f, "<", 1, f->i);
       f->i++;
     } else if (c == '&') {
-      reference(f, cache);
+      reference(f);
     } else if (f->i >= f->n) {
       while (f->nstack) end_top(f);
       return;
@@ -944,7 +940,7 @@ static void content(fp *f, ent_cache *cache) {
 }
 
 /* htmlParseDocument. */
-static void document(fp *f, ent_cache *cache) {
+static void document(fp *f) {
   skip_blanks(f);
   if (f->i >= f->n) return decline(f, "an empty document");
   for (int pass = 0; pass < 2 && !f->declined; pass++) {
@@ -958,7 +954,7 @@ static void document(fp *f, ent_cache *cache) {
       skip_blanks(f);
     }
   }
-  if (!f->declined) content(f, cache);
+  if (!f->declined) content(f);
 }
 
 /* Bytes libxml2 reads to another end than the fast parser: characters that
@@ -1040,9 +1036,8 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const
   if (why) *why = no;
   if (no) return TBK_FAST_DECLINED;
   fp *f = calloc(1, sizeof *f);
-  ent_cache *cache = calloc(ENT_SLOTS, sizeof *cache);
   int r = TBK_FAST_NOMEM;
-  if (!f || !cache) goto out;
+  if (!f) goto out;
   f->s = (const unsigned char *)src;
   f->n = n;
   f->line = 1;
@@ -1057,7 +1052,7 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const
   if (!(f->n_html = literal(f, "html")) || !(f->n_head = literal(f, "head")) || !(f->n_body = literal(f, "body")) ||
       !(f->n_p = literal(f, "p")))
     goto out;
-  document(f, cache);
+  document(f);
   if (f->nomem || f->b.failed) goto out;
   if (f->declined) {
     if (why) *why = f->why;
@@ -1084,7 +1079,6 @@ out:
     tbk_buf_free(&f->text);
     free(f);
   }
-  free(cache);
   return r;
 }
 
