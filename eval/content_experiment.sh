@@ -6,7 +6,7 @@
 #
 #   eval/content_experiment.sh [-m TEMPLATE_MODEL] [-f "FEATURES_OPTS"]
 #                              [-p "PREDICT_OPTS"] [-r MODELS_TAG]
-#                              WORK_DIR TAG [TRAIN_OPTS...]
+#                              [-x ROWS_PREFIX]... WORK_DIR TAG [TRAIN_OPTS...]
 #
 # The template stage is TEMPLATE_MODEL (default: models/default.model) for
 # every fold: faster than run_eval.sh's honest per-set template models, and
@@ -16,27 +16,31 @@
 # are scored with a content stage trained on all three sets without
 # trafilatura_eval's sites. -r MODELS_TAG predicts with the models an
 # earlier run of tag MODELS_TAG trained (no features, no training): for a
-# variant of the decision alone (-p), which needs no retraining. Prints
-# one line per set: "TAG SET P R F1 median" (and dragnet against gold with
-# comments), then "TAG trafilatura_eval snippets P R F1".
+# variant of the decision alone (-p), which needs no retraining. -x adds
+# the rows ROWS_PREFIX.svm/.words/.meta (unit rows of other data, made
+# with the same template model) to every fold's training. Prints one line
+# per set: "TAG SET P R F1 median <0.5 N <0.8 N" (the last two: pages
+# under those F1s; and dragnet against gold with comments), then "TAG
+# trafilatura_eval snippets P R F1".
 # Env: TBK_BUILD (default <repo>/build), TBK_DATA (default datasets/cache).
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${TBK_BUILD:-$SRC/build}
 D=${TBK_DATA:-$SRC/datasets/cache}
 tmpl=$SRC/models/default.model
-fopts='' popts='' reuse=''
-while getopts m:f:p:r: o; do
+fopts='' popts='' reuse='' extra=()
+while getopts m:f:p:r:x: o; do
   case $o in
     m) tmpl=$OPTARG ;;
     f) fopts=$OPTARG ;;
     p) popts=$OPTARG ;;
     r) reuse=$OPTARG ;;
+    x) extra+=("$OPTARG.svm" "$OPTARG.words" "$OPTARG.meta") ;;
     *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,23p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,26p' "$0"; exit 2; }
 work=$1 tag=$2
 shift 2
 mkdir -p "$work"
@@ -50,9 +54,12 @@ for d in $sets; do
     --words "$work/$tag.$d.words" --meta "$work/$tag.$d.meta" "$D/$d/manifest.tsv" || [ $? -eq 3 ]
 done
 score() { # GOLD_OPT MANIFEST DIR
-  "$B/eval/tbk-eval" gold $1 "$2" "$3" | python3 -c 'import json, sys
+  local pp=$3.per-page${1:+$1}.tsv
+  "$B/eval/tbk-eval" gold $1 --per-page "$pp" "$2" "$3" | python3 -c 'import csv, json, sys
 j = json.load(sys.stdin)
-print("P %.4f R %.4f F1 %.4f median %.4f" % (j["precision_mean"], j["recall_mean"], j["f1_mean"], j["f1_median"]))'
+f1 = [float(r["f1"]) for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")]
+print("P %.4f R %.4f F1 %.4f median %.4f <0.5 %d <0.8 %d" % (j["precision_mean"], j["recall_mean"], j["f1_mean"],
+      j["f1_median"], sum(x < 0.5 for x in f1), sum(x < 0.8 for x in f1)))' "$pp"
 }
 train() { # HELD_OUT ROWS...
   local g=$1
@@ -70,7 +77,7 @@ opts=("$@")
 for g in $sets; do
   rows=()
   for d in $sets; do [ "$d" = "$g" ] || rows+=("$work/$tag.$d.svm" "$work/$tag.$d.words" "$work/$tag.$d.meta"); done
-  train "$g" "${rows[@]}"
+  train "$g" "${rows[@]}" "${extra[@]+"${extra[@]}"}"
   predict "$g"
   echo "$tag $g $(score "" "$D/$g/manifest.tsv" "$work/$tag.pred.$g")"
   [ "$g" = dragnet ] && echo "$tag dragnet+comments $(score --comments "$D/$g/manifest.tsv" "$work/$tag.pred.$g")"
@@ -83,7 +90,7 @@ if [ -z "$reuse" ]; then
     rows+=("$work/$tag.$d.no-$traf.svm" "$work/$tag.$d.no-$traf.words" "$work/$tag.$d.no-$traf.meta")
   done
 fi
-train "$traf" "${rows[@]}"
+train "$traf" "${rows[@]}" "${extra[@]+"${extra[@]}"}"
 predict "$traf"
 "$B/eval/tbk-eval" snippets "$D/$traf/evaldata.json" "$D/$traf/evaldata_pages.tsv" "$work/$tag.pred.$traf" |
   python3 -c 'import json, sys

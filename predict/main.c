@@ -8,7 +8,7 @@
 #include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_SHARD };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD };
 
 typedef struct run {
   cli_pages pages;
@@ -28,6 +28,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"body", no_argument, 0, OPT_BODY}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
+      {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
       {"shard", required_argument, 0, OPT_SHARD}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
@@ -58,6 +59,10 @@ static void parse_options(run *r, int argc, char **argv) {
       copt->min_kept_words = (size_t)cli_long("--min-kept-words", optarg, 0, 1000000);
       r->combined_only = 1;
       break;
+    case OPT_PROSE_SHARE:
+      copt->prose_share = cli_double("--min-prose-share", optarg, 0, 1);
+      r->combined_only = 1;
+      break;
     case 'h': predict_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
@@ -81,7 +86,7 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   const tbk_content_options *copt = &r->ro.content;
   int units = r->stage < 0 ? tbk_model_content(*model) != NULL : r->stage != 0;
   if (!units && (copt->keep_comments || !copt->title || copt->body || r->combined_only))
-    cli_usage_error("--keep, --no-title, --body and --min-kept-words apply to --stage combined");
+    cli_usage_error("--keep, --no-title, --body, --min-kept-words and --min-prose-share apply to --stage combined");
   if (tbk_render_options_for(*model, r->stage, r->threshold, r->precision, &r->ro, &err))
     cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   tbk_predictor *pred;

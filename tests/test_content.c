@@ -61,16 +61,17 @@ static size_t find_unit(const tbk_page *p, tbk_units *ux, const char *s) {
 }
 
 /* Decides the page with every unit scored content but those holding one
- * of the NULL-ended texts boiler (scored boilerplate), and checks ex. */
-static void check_scored(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const char *const *boiler,
-                         const expect *ex, size_t n_ex) {
+ * of the NULL-ended texts boiler (scored boilerplate with probability
+ * p_boiler), and checks ex. */
+static void check_scored_at(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const char *const *boiler,
+                            double p_boiler, const expect *ex, size_t n_ex) {
   size_t n = tbk_units_count(ux);
   double *up = calloc(n ? n : 1, sizeof *up);
   unsigned char *keep = malloc(n ? n : 1);
   for (size_t b = 0; boiler && boiler[b]; b++) {
     size_t i = find_unit(p, ux, boiler[b]);
     CHECK(i != (size_t)-1);
-    if (i != (size_t)-1) up[i] = 1;
+    if (i != (size_t)-1) up[i] = p_boiler;
   }
   tbk_content_decide(p, ux, up, co, keep);
   for (size_t e = 0; e < n_ex; e++) {
@@ -83,6 +84,11 @@ static void check_scored(const tbk_page *p, tbk_units *ux, const tbk_content_opt
   }
   free(keep);
   free(up);
+}
+
+static void check_scored(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const char *const *boiler,
+                         const expect *ex, size_t n_ex) {
+  check_scored_at(p, ux, co, boiler, 1, ex, n_ex);
 }
 
 static void check_units(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const expect *ex,
@@ -130,19 +136,24 @@ static void check_gaps(void) {
 }
 
 /* Decides page src (every unit scored content but those holding one of
- * boiler) and checks ex. */
-static void check_page(const char *src, const tbk_content_options *co, const char *const *boiler, const expect *ex,
-                       size_t n_ex) {
+ * boiler, scored p_boiler) and checks ex. */
+static void check_page_at(const char *src, const tbk_content_options *co, const char *const *boiler, double p_boiler,
+                          const expect *ex, size_t n_ex) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
   CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
   CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
   if (ux && p) {
     CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
-    check_scored(p, ux, co, boiler, ex, n_ex);
+    check_scored_at(p, ux, co, boiler, p_boiler, ex, n_ex);
   }
   tbk_page_free(p);
   tbk_units_free(ux);
+}
+
+static void check_page(const char *src, const tbk_content_options *co, const char *const *boiler, const expect *ex,
+                       size_t n_ex) {
+  check_page_at(src, co, boiler, 1, ex, n_ex);
 }
 
 /* The article body the page declares (itemprop="articleBody"): a
@@ -201,6 +212,61 @@ static void check_declared(void) {
   /* three short "description" paragraphs are the body, not a standfirst */
   static const expect named[] = {{"The harbour reopened", 1}, {"Boats queued", 1}, {"The first ferry", 1}};
   check_page(NAMED_BODY, &co, NULL, named, sizeof named / sizeof *named);
+}
+
+/* An encyclopedia-like page: its long paragraphs in a layout table, a
+ * reference list and a caption beside them. */
+static const char PROSE[] =
+    "<html><head><title>River Example</title></head><body><table><tr>"
+    "<td><ul><li><a href=\"/a\">Main page</a></li><li><a href=\"/b\">Random article</a></li></ul></td><td>"
+    "<div><h1>River Example</h1></div><div>"
+    "<p>The river rises in the northern hills and flows south for nearly two hundred kilometres. Along its course "
+    "it feeds three lakes, and its valley has been farmed since the bronze age.</p>"
+    "<p>In the eighteenth century the lower valley was drained, and a canal was cut to carry grain to the port. "
+    "The canal fell out of use after the railway opened, but its towpath survives as a footpath.</p></div>"
+    "<div><p><a href=\"/x\">A linked paragraph of navigation that runs on for many words, naming every other "
+    "river of the region.</a> <a href=\"/y\">And then some more of them, one after the other, as lists do.</a>"
+    "</p></div>"
+    "<div>The old mill near the source of the river, seen from the east bank.</div>"
+    "<ol><li>Smith, J. Notes on the valley. Press, 1901.</li><li>Jones, K. The canal. Press, 1923.</li></ol>"
+    "<div class=\"comments\"><p>I walked the towpath last summer and it was lovely all the way to the sea. The "
+    "mill is closed on Mondays, so go on another day if you can.</p></div>"
+    "</td></tr></table></body></html>";
+
+/* The page-level check: when the model removes the page's prose and keeps
+ * less than half its words, the prose comes back (but not a linked
+ * paragraph, nor a comment); a page keeping its prose, or the check
+ * off, changes nothing. The fallback for pages keeping almost nothing
+ * brings back what the model was unsure of, but not what a rule removes
+ * (a comment). */
+static void check_prose(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const boiler[] = {"The river rises", "In the eighteenth century", "A linked paragraph",
+                                       "I walked the towpath", NULL};
+  static const expect back[] = {
+      {"The river rises", 1}, {"In the eighteenth century", 1}, {"A linked paragraph", 0},
+      {"I walked the towpath", 0}, {"Smith, J.", 1}, {"The old mill", 1},
+  };
+  check_page(PROSE, &co, boiler, back, sizeof back / sizeof *back);
+  co.prose_share = 0;
+  static const expect off[] = {{"The river rises", 0}, {"In the eighteenth century", 0}, {"Smith, J.", 1}};
+  check_page(PROSE, &co, boiler, off, sizeof off / sizeof *off);
+  /* the prose kept: the caption and references the model removed stay out */
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const side[] = {"The old mill", "Smith, J.", "Jones, K.", NULL};
+  static const expect kept[] = {{"The river rises", 1}, {"The old mill", 0}, {"Smith, J.", 0}};
+  check_page(PROSE, &co, side, kept, sizeof kept / sizeof *kept);
+  /* the fallback: everything unsure comes back but the comment */
+  tbk_content_options_init(&co);
+  co.prose_share = 0;
+  static const char *const unsure[] = {"The river rises", "In the eighteenth century", "I walked the towpath",
+                                       "River Example", "Smith, J.", "Jones, K.", "The old mill",
+                                       "A linked paragraph", NULL};
+  static const expect fallback[] = {{"The river rises", 1}, {"The old mill", 1}, {"I walked the towpath", 0}};
+  check_page_at(PROSE, &co, unsure, 0.8, fallback, sizeof fallback / sizeof *fallback);
 }
 
 int main(void) {
@@ -277,5 +343,6 @@ int main(void) {
   tbk_units_free(ux);
   check_gaps();
   check_declared();
+  check_prose();
   return check_report();
 }

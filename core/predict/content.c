@@ -14,6 +14,7 @@ const tbk_content_options tbk_content_options_default = {
     .keep_comments = 0,
     .min_kept_words = 60,
     .fallback_threshold = 0.95,
+    .prose_share = 0.5,
 };
 
 void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
@@ -127,6 +128,34 @@ static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_
   }
 }
 
+/* Prose: a unit of several sentences, hardly any link, that the template
+ * stage calls the page's own. */
+#define PROSE_WORDS 25
+static int is_prose(const tbk_units *ux, size_t i) {
+  const double *v = tbk_units_fixed(ux, i);
+  return v[UX_WORDS] >= PROSE_WORDS && v[UX_SENTENCES] >= 2 && v[UX_LINK_RATIO] < 0.2 && v[UX_TMPL_P] < 0.5;
+}
+
+/* The page-level check: the content stage learned news layouts, and on a
+ * page unlike them (an encyclopedia article, a reference chapter, a report
+ * in list items, a layout table) it can remove the whole main text while
+ * keeping a caption or a reference list. When the kept words are fewer
+ * than o->prose_share of the page's prose words, the page has lost its
+ * text: its prose comes back (unless a rule removes it), with the short
+ * paragraphs between (fill_gaps). keep[] as in fill_gaps. */
+static void keep_prose(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
+                       int lead, unsigned char *keep) {
+  double kept = 0, prose = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (keep[i] == 1) kept += ux->u[i].words;
+    if (keep[i] != 2 && is_prose(ux, i)) prose += ux->u[i].words;
+  }
+  if (kept >= o->prose_share * prose) return;
+  for (size_t i = 0; i < ux->n; i++)
+    if (!keep[i] && is_prose(ux, i)) keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
+  fill_gaps(page, ux, o, comment, lead, keep);
+}
+
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
   long comment = vocab_col(ux, ux->attr_anc, "comment");
@@ -149,6 +178,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   }
   fill_gaps(page, ux, o, comment, lead, keep);
   body_container(page, ux, o, keep);
+  if (o->prose_share > 0) keep_prose(page, ux, o, comment, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
@@ -167,7 +197,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     if (keep[i]) kept += tbk_units_fixed(ux, i)[UX_WORDS];
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
-      if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i))) keep[i] = 1;
+      if (unit_p[i] < o->fallback_threshold && !ruled_out(page, ux, i, o, comment, lead)) keep[i] = 1;
 }
 
 /* The headline in the title: sites append or prepend their name with a
