@@ -14,7 +14,7 @@ const tbk_content_options tbk_content_options_default = {
     .keep_comments = 0,
     .min_kept_words = 60,
     .fallback_threshold = 0.95,
-    .prose_share = 0.5,
+    .prose_share = 0.2,
 };
 
 void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
@@ -34,6 +34,16 @@ static int is_headline(const tbk_units *ux, size_t i) {
   return v[UX_TITLE_COVER] >= 0.5 && v[UX_TITLE_SHARE] >= 0.5;
 }
 
+/* User comments are page-specific text that no main-text gold counts
+ * (and the gold sets the content stage learns from rarely have any):
+ * what sits under an element named comment goes, unless the user keeps
+ * comments, and then it stays unless it is mostly links (reply /
+ * report rows). Measured in EVALUATION.md. */
+static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options *o, long comment) {
+  return comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment) &&
+         !(o->keep_comments && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5);
+}
+
 /* Whether a fixed rule removes unit i, whatever the model scored it
  * (comment is the "comment" attribute column or -1). */
 static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o,
@@ -41,12 +51,7 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
   const double *v = tbk_units_fixed(ux, i);
   const char *t = page->text.data + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
-  /* User comments are page-specific text that no main-text gold counts
-   * (and the gold sets the content stage learns from rarely have any):
-   * what sits under an element named comment goes, unless the user keeps
-   * comments, and then it stays unless it is mostly links (reply /
-   * report rows). Measured in EVALUATION.md. */
-  if (comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment) && !(o->keep_comments && v[UX_LINK_RATIO] < 0.5)) return 1;
+  if (in_comments(ux, i, o, comment)) return 1;
   if ((!o->title || o->body) && is_headline(ux, i)) return 1;
   /* A short dateline or byline (a <time> element, "By Ann Smith") is
    * page furniture to two of the three gold sets and neutral to the
@@ -139,18 +144,21 @@ static int is_prose(const tbk_units *ux, size_t i) {
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
- * keeping a caption or a reference list. When the kept words are fewer
- * than o->prose_share of the page's prose words, the page has lost its
+ * keeping a caption, a teaser or a reference list. When the kept prose is
+ * less than o->prose_share of the page's prose, the page has lost its
  * text: its prose comes back (unless a rule removes it), with the short
- * paragraphs between (fill_gaps). keep[] as in fill_gaps. */
+ * paragraphs between (fill_gaps). A page that kept its article and
+ * removed long reader comments not named so keeps its decision: the
+ * share counts prose, not words. keep[] as in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
                        int lead, unsigned char *keep) {
   double kept = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
+    if (keep[i] == 2 || !is_prose(ux, i)) continue;
+    prose += ux->u[i].words;
     if (keep[i] == 1) kept += ux->u[i].words;
-    if (keep[i] != 2 && is_prose(ux, i)) prose += ux->u[i].words;
   }
-  if (kept >= o->prose_share * prose) return;
+  if (!prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && is_prose(ux, i)) keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
   fill_gaps(page, ux, o, comment, lead, keep);
@@ -197,7 +205,9 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     if (keep[i]) kept += tbk_units_fixed(ux, i)[UX_WORDS];
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
-      if (unit_p[i] < o->fallback_threshold && !ruled_out(page, ux, i, o, comment, lead)) keep[i] = 1;
+      if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) &&
+          !in_comments(ux, i, o, comment))
+        keep[i] = 1;
 }
 
 /* The headline in the title: sites append or prepend their name with a
