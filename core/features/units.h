@@ -156,11 +156,13 @@ typedef struct tbk_unit_rec {
   unsigned char md5[16];
 } tbk_unit_rec;
 
-/* The article body the page's markup declares (units_container.c). */
+/* The article body and the comment thread the page's markup declares
+ * (units_container.c). */
 typedef struct tbk_units_body {
-  unsigned char *in; /* per unit: under an itemprop=articleBody element */
-  size_t containers; /* itemprop=articleBody elements of the page */
-  size_t cap;
+  unsigned char *in;     /* per unit: under an itemprop=articleBody element */
+  unsigned char *thread; /* per unit: after a comments heading, in its section */
+  size_t containers;     /* itemprop=articleBody elements of the page */
+  size_t cap;            /* of in and thread (both owned) */
 } tbk_units_body;
 
 struct tbk_units {

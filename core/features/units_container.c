@@ -2,7 +2,11 @@
  * element whose itemprop is articleBody, which many news pages carry for
  * search engines. The content decision reads it (../predict/content.c),
  * measured in EVALUATION.md "Content stage" (the JSON-LD articleBody text
- * was measured too and left out: it helped nowhere). */
+ * was measured too and left out: it helped nowhere). And the comment
+ * thread a heading opens ("119 Comments", <h2 id="comments">), which
+ * blog engines (Movable Type, TypePad, WordPress themes, Blogger) put
+ * before comments that are not otherwise named. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,6 +41,127 @@ static size_t mark_containers(const tbk_page *p, tbk_units *ux, unsigned char *i
   return found;
 }
 
+/* Token t (n bytes, lower-cased) names comments: "comment(s)", a
+ * compound ending so ("usercomments") or one naming the thread's parts
+ * ("commentlist", "commentbody"); not "commented", "commentary". */
+static int comment_token(const char *t, size_t n) {
+  static const char *const parts[] = {"", "s", "list", "body", "text", "content", "area", "thread", "wrap",
+                                      "wrapper", "container", "entry", "item", "block", "section", "holder", "box",
+                                      NULL};
+  if (n >= 8 && memcmp(t + n - 8, "comments", 8) == 0) return 1;
+  if (n < 7 || memcmp(t, "comment", 7) != 0) return 0;
+  for (size_t i = 0; parts[i]; i++)
+    if (n - 7 == strlen(parts[i]) && memcmp(t + 7, parts[i], n - 7) == 0) return 1;
+  return 0;
+}
+
+/* A class, id or name value names comments: one of its tokens does
+ * (split at anything but letters and at camelCase, as features_attr.c
+ * splits them). */
+static int names_comments(const char *v) {
+  char tok[32];
+  size_t n = 0;
+  for (const unsigned char *s = (const unsigned char *)v;; s++) {
+    int upper = *s >= 'A' && *s <= 'Z', lower = *s >= 'a' && *s <= 'z';
+    if (!upper && !lower) {
+      if (n && n < sizeof tok && comment_token(tok, n)) return 1;
+      n = 0;
+      if (!*s) return 0;
+      continue;
+    }
+    if (upper && n && s[-1] >= 'a' && s[-1] <= 'z') {
+      if (n < sizeof tok && comment_token(tok, n)) return 1;
+      n = 0;
+    }
+    if (n < sizeof tok) tok[n] = (char)(upper ? *s + 32 : *s);
+    n++;
+  }
+}
+
+static int attrs_name_comments(const char *a, int class_too) {
+  const char *name, *value;
+  while (a && (name = tbk_attr_next(&a, &value)))
+    if (value && (strcasecmp(name, "id") == 0 || strcasecmp(name, "name") == 0 ||
+                  (class_too && strcasecmp(name, "class") == 0)) &&
+        names_comments(value))
+      return 1;
+  return 0;
+}
+
+/* Heading k is named comments (class or id), or holds an anchor that is
+ * (<h2><a id="comments"></a>Comments</h2>); a class inside it names a
+ * link's style ("comment-count" beside a headline), not the heading. */
+static int heading_named(const tbk_page *p, uint32_t k) {
+  for (uint32_t d = k; d < p->nodes[k].end; d++)
+    if (attrs_name_comments(p->nodes[d].attrs, d == k)) return 1;
+  return 0;
+}
+
+/* A heading's text that opens a comment thread: a count and the word
+ * ("119 Comments", "12 Responses to ...", "3 comments:"); without a
+ * count the word alone opens nothing (a reference page's section on code
+ * comments is not a thread). */
+static int heading_counts_comments(const char *t, size_t n) {
+  static const char *const words[] = {"comment", "response", "repl", "reaction", "kommentar", "commentaire",
+                                      "comentario", "commento", "reactie", NULL};
+  size_t i = 0;
+  while (i < n && !isalnum((unsigned char)t[i])) i++;
+  size_t digits = i;
+  while (i < n && isdigit((unsigned char)t[i])) i++;
+  if (i == digits || n > 120) return 0;
+  while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+  for (size_t w = 0; words[w]; w++)
+    if (n - i >= strlen(words[w]) && strncasecmp(t + i, words[w], strlen(words[w])) == 0) return 1;
+  return 0;
+}
+
+/* thread[u] = 1 for the units under an element named comments, and for
+ * the units after a heading that opens a comment thread (named so, or
+ * counting comments), inside the heading's parent, up to the next heading
+ * of its level or above. An element that holds the page's first <h1>
+ * (a <body class="... f_amp_comments_on">, an <article> around the
+ * headline) is the article's, never a thread; an <h1> is the page's
+ * headline, never a thread's heading. */
+static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *thread) {
+  uint32_t h1 = TBK_NONE;
+  for (uint32_t k = 0; k < p->n_nodes && h1 == TBK_NONE; k++)
+    if (p->nodes[k].tag == TBK_TAG_H1) h1 = k;
+  /* A unit's line element may come before the elements of the units
+   * before it (text after a nested block), so each unit walks its own
+   * ancestors; the walk stops at the last element found not named, as
+   * the next unit usually shares it. */
+  uint32_t clear = TBK_NONE; /* an element whose ancestors (and itself) are not named */
+  size_t i;
+  for (i = 0; i < ux->n; i++) {
+    thread[i] = 0;
+    for (uint32_t k = ux->u[i].elem; k != TBK_NONE && k != clear; k = p->nodes[k].parent) {
+      const tbk_node *nd = &p->nodes[k];
+      if (nd->tag == TBK_TAG_BODY || nd->tag == TBK_TAG_HTML) break;
+      if (nd->attrs && nd->attrs[0] && !(h1 != TBK_NONE && h1 >= k && h1 < nd->end) &&
+          attrs_name_comments(nd->attrs, 1)) {
+        thread[i] = 1;
+        break;
+      }
+    }
+    if (!thread[i]) clear = ux->u[i].elem;
+  }
+  uint32_t from = 0, to = 0;
+  int level = 0; /* of the open thread's heading; 0: none open */
+  for (i = 0; i < ux->n; i++) {
+    uint32_t e = ux->u[i].elem;
+    int tag = p->nodes[e].tag, h = tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6 ? tag - TBK_TAG_H1 + 1 : 0;
+    if (level && (e < from || e >= to || (h && h <= level))) level = 0;
+    if (level) thread[i] = 1;
+    if (level || h < 2) continue;
+    const char *t = p->text.data + ux->u[i].start;
+    if (heading_counts_comments(t, ux->u[i].end - ux->u[i].start) || heading_named(p, e)) {
+      uint32_t parent = p->nodes[e].parent;
+      if (parent == TBK_NONE || (h1 != TBK_NONE && h1 >= parent && h1 < p->nodes[parent].end)) continue;
+      from = e, to = p->nodes[parent].end, level = h;
+    }
+  }
+}
+
 tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   tbk_units_body *b = &ux->body;
   size_t n = ux->n ? ux->n : 1;
@@ -44,10 +169,17 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     unsigned char *in = realloc(b->in, n);
     if (!in) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     b->in = in;
+    unsigned char *thread = realloc(b->thread, n);
+    if (!thread) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    b->thread = thread;
     b->cap = n;
   }
   b->containers = mark_containers(p, ux, b->in);
+  mark_thread(p, ux, b->thread);
   return TBK_OK;
 }
 
-void tbk_units_body_free(tbk_units *ux) { free(ux->body.in); }
+void tbk_units_body_free(tbk_units *ux) {
+  free(ux->body.in);
+  free(ux->body.thread);
+}

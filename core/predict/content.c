@@ -36,12 +36,13 @@ static int is_headline(const tbk_units *ux, size_t i) {
 
 /* User comments are page-specific text that no main-text gold counts
  * (and the gold sets the content stage learns from rarely have any):
- * what sits under an element named comment goes, unless the user keeps
+ * what sits under an element named comment, or after a heading that
+ * opens the thread (units_container.c), goes, unless the user keeps
  * comments, and then it stays unless it is mostly links (reply /
  * report rows). Measured in EVALUATION.md. */
 static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options *o, long comment) {
-  return comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment) &&
-         !(o->keep_comments && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5);
+  (void)comment;
+  return ux->body.thread[i] && !(o->keep_comments && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5);
 }
 
 /* Whether a fixed rule removes unit i, whatever the model scored it
@@ -146,12 +147,13 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * in list items, a layout table) it can remove the whole main text while
  * keeping a caption, a teaser or a reference list. When the kept prose is
  * less than o->prose_share of the page's prose, the page has lost its
- * text: its prose comes back (unless a rule removes it), with the short
- * paragraphs between (fill_gaps). A page that kept its article and
+ * text: its prose comes back (unless a rule removes it), with what the
+ * model was unsure of (as on a page that keeps almost nothing) and the
+ * short paragraphs between (fill_gaps). A page that kept its article and
  * removed long reader comments not named so keeps its decision: the
  * share counts prose, not words. keep[] as in fill_gaps. */
-static void keep_prose(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
-                       int lead, unsigned char *keep) {
+static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                       const tbk_content_options *o, long comment, int lead, unsigned char *keep) {
   double kept = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 2 || !is_prose(ux, i)) continue;
@@ -160,7 +162,8 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const tbk_cont
   }
   if (!prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (!keep[i] && is_prose(ux, i)) keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
+    if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
+      keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
   fill_gaps(page, ux, o, comment, lead, keep);
 }
 
@@ -186,7 +189,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   }
   fill_gaps(page, ux, o, comment, lead, keep);
   body_container(page, ux, o, keep);
-  if (o->prose_share > 0) keep_prose(page, ux, o, comment, lead, keep);
+  if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, comment, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
