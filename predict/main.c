@@ -8,7 +8,10 @@
 #include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD, OPT_EXPLAIN };
+
+/* --explain without K: the inputs shown per stage. */
+enum { EXPLAIN_DEFAULT = 5, EXPLAIN_MAX = 1000 };
 
 typedef struct run {
   cli_pages pages;
@@ -29,7 +32,8 @@ static void parse_options(run *r, int argc, char **argv) {
       {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"body", no_argument, 0, OPT_BODY}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
       {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
-      {"shard", required_argument, 0, OPT_SHARD}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
+      {"shard", required_argument, 0, OPT_SHARD}, {"explain", optional_argument, 0, OPT_EXPLAIN},
+      CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
   static const char *const keeps[] = {"comments", NULL};
@@ -51,6 +55,9 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
     case OPT_SUMMARY: r->summary = 1; break;
     case OPT_SHARD: cli_shard_set("--shard", optarg); break;
+    case OPT_EXPLAIN:
+      r->ro.explain = optarg ? (size_t)cli_long("--explain", optarg, 1, EXPLAIN_MAX) : EXPLAIN_DEFAULT;
+      break;
     case OPT_STAGE: r->stage = cli_choice("--stage", optarg, stages, "template, combined or content"); break;
     case OPT_KEEP: copt->keep_comments = cli_choice("--keep", optarg, keeps, "comments") == 0; break;
     case OPT_NO_TITLE: copt->title = 0; break;
@@ -72,6 +79,7 @@ static void parse_options(run *r, int argc, char **argv) {
   if (!isnan(r->threshold) && !isnan(r->precision)) cli_usage_error("--threshold and --precision exclude each other");
   if (r->output && r->output_dir) cli_usage_error("--output and --output-dir exclude each other");
   if (r->annotate && r->ro.fmt != TBK_FORMAT_HTML) cli_usage_error("--annotate needs --format html");
+  if (r->ro.explain && r->ro.fmt == TBK_FORMAT_HTML) cli_usage_error("--explain needs --format text or jsonl");
   if (r->output_dir && !*r->output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
   cli_output_check("-o", r->output);
   if (r->annotate) r->ro.fmt = TBK_FORMAT_HTML_ANNOTATED;

@@ -311,23 +311,28 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
   return st;
 }
 
+int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *unit_p,
+                    const unsigned char *keep, size_t i, tbk_buf *out) {
+  const tbk_unit_rec *u = &ux->u[i];
+  const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
+  size_t len = u->end - u->start, sn = len < 200 ? len : 200;
+  while (sn > 0 && sn < len && ((unsigned char)text[sn] & 0xC0) == 0x80) sn--;
+  const char *tag = tbk_node_name(&page->nodes[u->elem]);
+  return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
+                 tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
+                 tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||
+                 tbk_buf_printf(out, ",\"p_template\":%.4f,\"p_content\":%.4f,\"content\":%s,\"chars\":%u,\"text\":",
+                                tbk_units_fixed(ux, i)[UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
+                                u->chars) ||
+                 tbk_buf_json_str(out, text, sn)
+             ? -1
+             : 0;
+}
+
 tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
                                   const double *unit_p, const unsigned char *keep, tbk_buf *out) {
   if (tbk_units_paths(ux, page)) return TBK_ERR_NOMEM;
-  for (size_t i = 0; i < ux->n; i++) {
-    const tbk_unit_rec *u = &ux->u[i];
-    const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
-    size_t len = u->end - u->start, sn = len < 200 ? len : 200;
-    while (sn > 0 && sn < len && ((unsigned char)text[sn] & 0xC0) == 0x80) sn--;
-    const char *tag = tbk_node_name(&page->nodes[u->elem]);
-    int bad = tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
-              tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
-              tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||
-              tbk_buf_printf(out, ",\"p_template\":%.4f,\"p_content\":%.4f,\"content\":%s,\"chars\":%u,\"text\":",
-                             tbk_units_fixed(ux, i)[UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
-                             u->chars) ||
-              tbk_buf_json_str(out, text, sn) || tbk_buf_puts(out, "}\n");
-    if (bad) return TBK_ERR_NOMEM;
-  }
+  for (size_t i = 0; i < ux->n; i++)
+    if (tbk_unit_record(page, ux, page_id, unit_p, keep, i, out) || tbk_buf_puts(out, "}\n")) return TBK_ERR_NOMEM;
   return TBK_OK;
 }

@@ -6,6 +6,7 @@
 
 #include "model.h"
 #include "nb_view.h"
+#include "predict.h"
 #include "predict_internal.h"
 #include "page_internal.h"
 #include "units.h"
@@ -166,13 +167,12 @@ static inline size_t nb_terms(const tbk_nb_view *v, const uint32_t *wi, const ui
  * (x) and the columns cols[0..ncols) (ascending, all past nfixed), whose
  * values are vals[k] (vals NULL: x[cols[k]], x then being the dense row);
  * a dense row has nfixed = every input and no cols. */
-static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, const uint32_t *cols, const double *vals,
-                              size_t ncols, const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob,
-                              tbk_error *err) {
+/* The text model's score of a row's words (0 without a text model); a
+ * row whose terms fail a check goes to tbk_nb_score for its error. */
+static inline tbk_status scorer_nb(scorer *sc, const uint32_t *wi, const uint32_t *wc, size_t nw, double *score,
+                                   tbk_error *err) {
   const tbk_model *m = sc->m;
   double s = 0.0;
-  /* the text model's score; a row whose terms fail a check goes to
-   * tbk_nb_score for its error */
   int nb_done = 0;
   if (m->nb && sc->has_nb) {
     s = sc->nb.base;
@@ -184,6 +184,17 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
     tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
     if (st) return st;
   }
+  *score = s;
+  return TBK_OK;
+}
+
+static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, const uint32_t *cols, const double *vals,
+                              size_t ncols, const uint32_t *wi, const uint32_t *wc, size_t nw, double *prob,
+                              tbk_error *err) {
+  const tbk_model *m = sc->m;
+  double s = 0.0;
+  tbk_status st = scorer_nb(sc, wi, wc, nw, &s, err);
+  if (st) return st;
   /* The terms are added in input order, as they always were: the same
    * decision to the last bit. */
   double z = sc->zero_decision;
@@ -213,6 +224,14 @@ static tbk_status scorer_prob(scorer *sc, const double *x, uint32_t nfixed, cons
   return TBK_OK;
 }
 
+/* Explanations of a page's rows, each with room for k terms. */
+typedef struct explain_set {
+  tbk_explanation *ex; /* owned: n filled, cap allocated */
+  size_t n, cap;
+  tbk_explain_term *terms; /* owned: k per explanation */
+  size_t cap_terms;
+} explain_set;
+
 struct tbk_predictor {
   const tbk_model *m;  /* borrowed */
   tbk_features *fx;    /* owned */
@@ -230,7 +249,114 @@ struct tbk_predictor {
   uint32_t *cols;      /* owned scratch: their columns */
   size_t ucap, fcap;   /* capacities of uprobs and first */
   int no_template;     /* content stage without template probabilities */
+  /* explanations (tbk_predictor_explain): off unless asked for, so
+   * scoring does no work for them otherwise */
+  size_t explain_k;    /* inputs kept per explanation, 0 = off */
+  explain_set bex;     /* owned: the template stage's, per block */
+  explain_set uex;     /* owned: the content stage's, per unit */
+  tbk_explain_term *all; /* owned scratch: a row's contributing inputs */
+  size_t cap_all;
 };
+
+static void explain_set_free(explain_set *es) {
+  free(es->ex);
+  free(es->terms);
+  memset(es, 0, sizeof *es);
+}
+
+/* Room for n explanations of k terms each; es->n stays 0 until the caller
+ * has filled them. 0 ok, -1 out of memory. */
+static int explain_set_room(explain_set *es, size_t n, size_t k) {
+  es->n = 0;
+  if (!n) return 0;
+  if (tbk_grow((void **)&es->ex, &es->cap, n, sizeof *es->ex) ||
+      tbk_grow((void **)&es->terms, &es->cap_terms, n * k, sizeof *es->terms))
+    return -1;
+  for (size_t i = 0; i < n; i++) es->ex[i] = (tbk_explanation){.top = es->terms + i * k};
+  return 0;
+}
+
+/* The contextual pass's inputs past the units' (tbk_context_features'
+ * order). */
+static const char *const ctx_names[TBK_CTX_DIM] = {
+    "ctx.p",          "ctx.prev_p",    "ctx.next_p",      "ctx.prev2_p",
+    "ctx.next2_p",    "ctx.window_p",  "ctx.min_next_p",  "ctx.max_next_p",
+    "ctx.page_p",     "ctx.kept_before", "ctx.kept_after", "ctx.prose_distance"};
+
+/* Input j of a stage's model m: a schema name, the text model's score, or
+ * a contextual input. */
+static const char *input_name(const tbk_predictor *pr, int content, const tbk_model *m, uint32_t j) {
+  if (m->enc.nin && j == m->enc.nin - 1) return "text_score";
+  const char *name = NULL;
+  if (!content) name = tbk_features_name(pr->fx, j);
+  else if (j < tbk_units_dim(pr->ux)) name = tbk_units_name(pr->ux, j);
+  else if (j - tbk_units_dim(pr->ux) < TBK_CTX_DIM) name = ctx_names[j - tbk_units_dim(pr->ux)];
+  return name ? name : "?";
+}
+
+static int cmp_term(const void *a, const void *b) {
+  const tbk_explain_term *x = a, *y = b;
+  double ax = fabs(x->contribution), ay = fabs(y->contribution);
+  if (ax != ay) return ax < ay ? 1 : -1;
+  return strcmp(x->name, y->name); /* names are unique: the same order every run */
+}
+
+/* One row's explanation (the row as scorer_prob takes it): every nonzero
+ * input's contribution is the difference scorer_prob adds for it, added
+ * here in its order from the same start, so the logit is the scorer's to
+ * the bit; the explain_k largest by magnitude go to ex->top. */
+static tbk_status scorer_explain(tbk_predictor *pr, scorer *sc, int content, const double *x, uint32_t nfixed,
+                                 const uint32_t *cols, const double *vals, size_t ncols, const uint32_t *wi,
+                                 const uint32_t *wc, size_t nw, tbk_explanation *ex, tbk_error *err) {
+  const tbk_model *m = sc->m;
+  uint32_t nin = m->enc.nin;
+  if (tbk_grow((void **)&pr->all, &pr->cap_all, (size_t)nin + 1, sizeof *pr->all))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  double s = 0.0;
+  tbk_status st = scorer_nb(sc, wi, wc, nw, &s, err);
+  if (st) return st;
+  double z = sc->zero_decision;
+  size_t n = 0;
+#define TERM(j, v)                                                                  \
+  do {                                                                              \
+    double d_ = scorer_delta(sc, (j), (v), 0);                                      \
+    z += d_;                                                                        \
+    if (d_ != 0) pr->all[n++] = (tbk_explain_term){input_name(pr, content, m, (j)), (v), d_}; \
+  } while (0)
+  uint32_t nx = nin ? nin - 1 : 0;
+  if (nfixed < nx) nx = nfixed;
+  for (uint32_t j = 0; j < nx; j++)
+    if (x[j] != 0) TERM(j, x[j]);
+  for (size_t k = 0; k < ncols; k++) TERM(cols[k], vals ? vals[k] : x[cols[k]]);
+  if (nin && s != 0) TERM(nin - 1, s);
+#undef TERM
+  qsort(pr->all, n, sizeof *pr->all, cmp_term);
+  size_t top = n < pr->explain_k ? n : pr->explain_k;
+  tbk_explain_term *keep = (tbk_explain_term *)ex->top;
+  memcpy(keep, pr->all, top * sizeof *keep);
+  double rest = 0;
+  for (size_t k = top; k < n; k++) rest += pr->all[k].contribution;
+  ex->logit = z;
+  ex->base = sc->zero_decision;
+  ex->bias = m->w[m->enc.ncols];
+  ex->rest = rest;
+  ex->inputs = n;
+  ex->n = top;
+  return TBK_OK;
+}
+
+void tbk_predictor_explain(tbk_predictor *pr, size_t k) {
+  if (k != pr->explain_k) pr->bex.n = pr->uex.n = 0; /* made with another k */
+  pr->explain_k = k;
+}
+
+const tbk_explanation *tbk_predictor_block_explanation(const tbk_predictor *pr, size_t b) {
+  return b < pr->bex.n ? &pr->bex.ex[b] : NULL;
+}
+
+const tbk_explanation *tbk_predictor_unit_explanation(const tbk_predictor *pr, size_t i) {
+  return i < pr->uex.n ? &pr->uex.ex[i] : NULL;
+}
 
 void tbk_predictor_template_inputs(tbk_predictor *pr, int on) { pr->no_template = !on; }
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr) { return pr->m; }
@@ -290,6 +416,9 @@ void tbk_predictor_free(tbk_predictor *pr) {
   free(pr->first);
   free(pr->row);
   free(pr->cols);
+  explain_set_free(&pr->bex);
+  explain_set_free(&pr->uex);
+  free(pr->all);
   free(pr);
 }
 
@@ -298,6 +427,8 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
   if (st) return st;
   size_t nb = page->n_blocks;
   if (tbk_grow((void **)&pr->probs, &pr->cap, nb, sizeof *pr->probs)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t ek = pr->explain_k;
+  if (explain_set_room(&pr->bex, ek ? nb : 0, ek)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t b = 0; b < nb; b++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = pr->m->nb ? tbk_features_words(pr->fx, b, &wi, &wc) : 0;
@@ -307,7 +438,11 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
     if ((st = scorer_prob(&pr->tmpl, tbk_features_fixed(pr->fx, b), FX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
                           &pr->probs[b], err)))
       return st;
+    if (ek && (st = scorer_explain(pr, &pr->tmpl, 0, tbk_features_fixed(pr->fx, b), FX_FIXED_COUNT, sp, spv, nsp, wi,
+                                   wc, nw, &pr->bex.ex[b], err)))
+      return st;
   }
+  if (ek) pr->bex.n = nb;
   /* The rows are dead once scored (the probabilities are kept apart): a
    * big page's go before its units are made, where the peak is. */
   tbk_features_drop_rows(pr->fx);
@@ -325,6 +460,7 @@ void tbk_predictor_page_done(tbk_predictor *pr) {
 tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p, const double **unit_p,
                              tbk_error *err) {
   if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
+  pr->bex.n = pr->uex.n = 0; /* no template stage runs without its inputs */
   const double *bp = NULL;
   tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
   if (st || (st = tbk_units_page_with(pr->ux, page, bp, pr->no_template ? NULL : pr->fx, err))) return st;
@@ -334,6 +470,8 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
       tbk_grow((void **)&pr->first, &pr->fcap, 3 * (nu ? nu : 1), sizeof *pr->first))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   const tbk_model *c = pr->m->content;
+  size_t ek = pr->explain_k;
+  if (explain_set_room(&pr->uex, ek ? nu : 0, ek)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < nu; i++) {
     const uint32_t *wi = NULL, *wc = NULL;
     size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
@@ -342,6 +480,10 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
     size_t nsp = tbk_units_sparse_values(pr->ux, i, &sp, &spv);
     if ((st = scorer_prob(&pr->content, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
                           &pr->uprobs[i], err)))
+      return st;
+    /* a unit the contextual pass scores again is explained again there */
+    if (ek && (st = scorer_explain(pr, &pr->content, 1, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi,
+                                   wc, nw, &pr->uex.ex[i], err)))
       return st;
   }
   if (c->context && nu) {
@@ -379,8 +521,12 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
       if ((st = scorer_prob(&pr->context, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row, ncol, wi, wc,
                             nw, &pr->uprobs[i], err)))
         return st;
+      if (ek && (st = scorer_explain(pr, &pr->context, 1, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row,
+                                     ncol, wi, wc, nw, &pr->uex.ex[i], err)))
+        return st;
     }
   }
+  if (ek) pr->uex.n = nu;
   *block_p = bp;
   *unit_p = pr->uprobs;
   return TBK_OK;
@@ -391,6 +537,28 @@ static int32_t block_of_node(const tbk_page *p, uint32_t i) {
   const tbk_node *n = &p->nodes[i];
   if (n->block >= 0) return n->block;
   return n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
+}
+
+int32_t tbk_unit_block(const tbk_page *page, const tbk_units *ux, size_t i) {
+  /* the blocks of a unit's runs, with their bytes: almost always one */
+  enum { MAX_BLOCKS = 8 };
+  int32_t blk[MAX_BLOCKS];
+  size_t bytes[MAX_BLOCKS], nb = 0, best = 0;
+  const tbk_unit_rec *u = &ux->u[i];
+  for (uint32_t r = u->run_first; r < u->run_end; r++) {
+    int32_t b = block_of_node(page, page->runs[r].node);
+    if (b < 0) continue;
+    size_t k = 0;
+    while (k < nb && blk[k] != b) k++;
+    if (k == nb) {
+      if (nb == MAX_BLOCKS) continue;
+      blk[nb] = b;
+      bytes[nb++] = 0;
+    }
+    bytes[k] += page->runs[r].end - page->runs[r].start;
+    if (bytes[k] > bytes[best]) best = k;
+  }
+  return nb ? blk[best] : -1;
 }
 
 static int run_is_template(const tbk_page *p, const tbk_run *r, const double *probs, double thr) {
@@ -505,18 +673,23 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
   return st;
 }
 
+int tbk_block_record(const tbk_page *page, const char *page_id, const double *probs, double threshold, size_t b,
+                     tbk_buf *out) {
+  const tbk_block *k = &page->blocks[b];
+  size_t sn = k->text_len < 100 ? k->text_len : 100;
+  while (sn > 0 && sn < k->text_len && ((unsigned char)k->text[sn] & 0xC0) == 0x80) sn--;
+  return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
+                 tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
+                 tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":%.4f,\"template\":%s,\"chars\":%zu,\"text\":", k->tag,
+                                probs[b], probs[b] >= threshold ? "true" : "false", k->text_chars) ||
+                 tbk_buf_json_str(out, k->text, sn)
+             ? -1
+             : 0;
+}
+
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id, const double *probs, double threshold,
                             tbk_buf *out) {
-  for (size_t b = 0; b < page->n_blocks; b++) {
-    const tbk_block *k = &page->blocks[b];
-    size_t sn = k->text_len < 100 ? k->text_len : 100;
-    while (sn > 0 && sn < k->text_len && ((unsigned char)k->text[sn] & 0xC0) == 0x80) sn--;
-    int bad = tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
-              tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
-              tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":%.4f,\"template\":%s,\"chars\":%zu,\"text\":", k->tag,
-                             probs[b], probs[b] >= threshold ? "true" : "false", k->text_chars) ||
-              tbk_buf_json_str(out, k->text, sn) || tbk_buf_puts(out, "}\n");
-    if (bad) return TBK_ERR_NOMEM;
-  }
+  for (size_t b = 0; b < page->n_blocks; b++)
+    if (tbk_block_record(page, page_id, probs, threshold, b, out) || tbk_buf_puts(out, "}\n")) return TBK_ERR_NOMEM;
   return TBK_OK;
 }

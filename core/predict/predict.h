@@ -12,7 +12,66 @@ typedef struct tbk_render_options {
   tbk_format fmt;
   tbk_content_options content; /* content.threshold: the template stage's
                                   threshold too */
+  size_t explain;  /* 0 (default): no explanations; K > 0: every block or
+                      unit explained by the K inputs that moved each
+                      stage's logit most: an "explain" object in each JSONL
+                      record, or, for TBK_FORMAT_TEXT, a readable listing
+                      in place of the clean text (tbk_render_explain_*);
+                      other formats take none (TBK_ERR_ARG) */
 } tbk_render_options;
+
+/* Why a stage decided as it did: the inputs that moved one block's or
+ * unit's logit most. The logit is the stage's decision (sigmoid(logit) its
+ * probability of the removal class: template block, boilerplate unit).
+ * An input's contribution is what its encoding (MDL interval indicator
+ * and scaled value: tbk_encode_contrib) adds to the logit beyond what the
+ * value 0 would: so it is exactly how far the logit moves were that input
+ * 0, an input at 0 contributes nothing, and base + every contribution =
+ * logit. Positive: toward removal; negative: toward keeping. */
+typedef struct tbk_explain_term {
+  const char *name;    /* the input: a schema name, "text_score" (the
+                          Naive-Bayes log-odds of the row's words), or a
+                          contextual pass's "ctx.*" (borrowed: static or the
+                          predictor's schema) */
+  double value;        /* the input's value, as the extractor computed it */
+  double contribution; /* to the logit */
+} tbk_explain_term;
+
+typedef struct tbk_explanation {
+  double logit; /* base + every input's contribution (the scorer's
+                   decision, to the bit) */
+  double base;  /* the logit of a row whose inputs are all 0: the model's
+                   bias plus what 0 encodes to for each input */
+  double bias;  /* the model's bias alone (a part of base) */
+  double rest;  /* the sum of the contributions not in top */
+  size_t inputs;/* inputs with a nonzero contribution */
+  size_t n;     /* entries of top: min(inputs, K) */
+  const tbk_explain_term *top; /* by descending |contribution| */
+} tbk_explanation;
+
+/* Explanations on (k > 0: scoring keeps, per block and unit, the k inputs
+ * that moved each logit most) or off (k = 0, the default: scoring does no
+ * work for them). */
+void tbk_predictor_explain(tbk_predictor *pr, size_t k);
+/* With explanations on, after tbk_predict_page or tbk_predict_units: the
+ * template stage's explanation of block b, or the content stage's of unit
+ * i (its contextual pass's, when the model has one and the unit has
+ * words); NULL when out of range or not computed (explanations off, or no
+ * template stage ran). Borrowed until the next page is scored. */
+const tbk_explanation *tbk_predictor_block_explanation(const tbk_predictor *pr, size_t b);
+const tbk_explanation *tbk_predictor_unit_explanation(const tbk_predictor *pr, size_t i);
+
+/* The explained renderings of a scored, decided page (explanations on):
+ * the template stage's blocks (keep NULL, probs the blocks') or the
+ * content stage's units (keep from tbk_content_decide, probs the units').
+ * jsonl: the records of tbk_render_jsonl or tbk_render_units_jsonl with an
+ * "explain" object more; text: a readable listing, a block or unit a
+ * paragraph (README.md "--explain"). Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
+                                    const double *probs, const unsigned char *keep, const tbk_content_options *o,
+                                    tbk_buf *out);
+tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page, const double *probs,
+                                   const unsigned char *keep, const tbk_content_options *o, tbk_buf *out);
 
 /* One page scored, decided and rendered as o says, appended to out.
  * summary (may be NULL): what tbk_render_text or tbk_render_units_text

@@ -28,4 +28,15 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 void tbk_predictor_page_done(tbk_predictor *pr);
 /* The model a predictor was made from (borrowed). */
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr);
+
+/* One JSONL record of block b (tbk_render_jsonl's) or unit i
+ * (tbk_render_units_jsonl's, after tbk_units_paths) without its closing
+ * "}\n", so a rendering may add fields: 0 ok, -1 out of memory. */
+int tbk_block_record(const tbk_page *page, const char *page_id, const double *probs, double threshold, size_t b,
+                     tbk_buf *out);
+int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *unit_p,
+                    const unsigned char *keep, size_t i, tbk_buf *out);
+/* The block that holds most of unit i's text (by bytes), -1 = none: the
+ * block whose template probability is most of the unit's tmpl.p. */
+int32_t tbk_unit_block(const tbk_page *page, const tbk_units *ux, size_t i);
 #endif

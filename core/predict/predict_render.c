@@ -14,7 +14,7 @@ tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const cha
                               const tbk_content_options *o, tbk_buf *out, tbk_error *err) {
   if (!pr) return tbk_fail(err, TBK_ERR_ARG, "tbk_predict_render: bad argument");
   tbk_render_options ro = {tbk_model_content(tbk_predictor_model(pr)) != NULL, fmt,
-                           o ? *o : tbk_content_options_default};
+                           o ? *o : tbk_content_options_default, 0};
   if (!ro.units) ro.content.threshold = tbk_model_default_threshold(tbk_predictor_model(pr));
   return tbk_predict_render_as(pr, page, page_id, &ro, out, NULL, err);
 }
@@ -22,21 +22,25 @@ tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const cha
 /* The rendering of a decided page: keep holds the units' decisions, probs
  * their probabilities; without keep (the template stage) probs are the
  * blocks'. */
-static tbk_status render(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *probs,
-                         const unsigned char *keep, const tbk_render_options *o, tbk_buf *out,
+static tbk_status render(const tbk_predictor *pr, const tbk_page *page, const tbk_units *ux, const char *page_id,
+                         const double *probs, const unsigned char *keep, const tbk_render_options *o, tbk_buf *out,
                          tbk_page_summary *summary) {
   double thr = o->content.threshold;
   int annotate = o->fmt == TBK_FORMAT_HTML_ANNOTATED;
   tbk_status st = TBK_OK;
-  if (o->fmt == TBK_FORMAT_TEXT || summary) {
+  int text = o->fmt == TBK_FORMAT_TEXT && !o->explain; /* the clean text is the output */
+  if (text || summary) {
     /* Only the summary wanted: the text goes to a buffer of its own, as out
      * may write out what it holds (a sink, util.h). */
-    tbk_buf scratch = {0}, *to = o->fmt == TBK_FORMAT_TEXT ? out : &scratch;
+    tbk_buf scratch = {0}, *to = text ? out : &scratch;
     st = keep ? tbk_render_units_text(page, ux, keep, &o->content, to, summary)
               : tbk_render_text(page, probs, thr, to, summary);
     tbk_buf_free(&scratch);
   }
-  if (st || o->fmt == TBK_FORMAT_TEXT) return st;
+  if (st || text) return st;
+  if (o->explain)
+    return o->fmt == TBK_FORMAT_JSONL ? tbk_render_explain_jsonl(pr, page, page_id, probs, keep, &o->content, out)
+                                      : tbk_render_explain_text(pr, page, probs, keep, &o->content, out);
   if (o->fmt == TBK_FORMAT_JSONL)
     return keep ? tbk_render_units_jsonl(page, ux, page_id, probs, keep, out)
                 : tbk_render_jsonl(page, page_id, probs, thr, out);
@@ -49,7 +53,10 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
                                  tbk_error *err) {
   if (!pr || !page || !o || !out || o->fmt < TBK_FORMAT_TEXT || o->fmt > TBK_FORMAT_HTML_ANNOTATED)
     return tbk_fail(err, TBK_ERR_ARG, "tbk_predict_render: bad argument");
+  if (o->explain && o->fmt != TBK_FORMAT_TEXT && o->fmt != TBK_FORMAT_JSONL)
+    return tbk_fail(err, TBK_ERR_ARG, "explanations are rendered as text or JSONL, not HTML");
   if (!page_id) page_id = "";
+  tbk_predictor_explain(pr, o->explain);
   const double *probs, *uprobs;
   tbk_status st;
   if (!o->units) {
@@ -57,7 +64,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
       tbk_predictor_page_done(pr);
       return st;
     }
-    st = render(page, NULL, page_id, probs, NULL, o, out, summary);
+    st = render(pr, page, NULL, page_id, probs, NULL, o, out, summary);
     tbk_predictor_page_done(pr);
     return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
   }
@@ -70,7 +77,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   unsigned char *keep = malloc(n ? n : 1);
   if (!keep) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_content_decide(page, ux, uprobs, &o->content, keep);
-  st = render(page, ux, page_id, uprobs, keep, o, out, summary);
+  st = render(pr, page, ux, page_id, uprobs, keep, o, out, summary);
   free(keep);
   tbk_predictor_page_done(pr);
   return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
