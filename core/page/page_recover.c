@@ -35,11 +35,38 @@ static const char *const watched[] = {"script", "style", "title", "noscript", "i
                                       "svg",    "math",  "template", "audio", "video", "canvas"};
 enum { N_WATCHED = sizeof watched / sizeof watched[0] };
 
+/* Elements whose end priority (htmlGetEndPriority) is above a dropped
+ * container's: open inside one, they make libxml2 ignore its end tag
+ * (htmlAutoCloseOnClose closes nothing over a higher priority), so
+ * <noscript><div id=x></noscript> keeps the noscript open to the end.
+ * Each row: the name, its priority, and the names whose start tag closes
+ * it when it is the open element (htmlStartClose, itself included). */
+static const struct {
+  const char *name;
+  int prio;
+  const char *closed_by;
+} blockers[] = {
+    {"div", 150, ""},
+    {"td", 160, " td th tr tbody tfoot "},
+    {"th", 160, " td th tr tbody tfoot "},
+    {"tr", 170, " tr tbody tfoot "},
+    {"thead", 180, " tbody tfoot "},
+    {"tbody", 180, " tbody tfoot "},
+    {"tfoot", 180, " tbody "},
+    {"table", 190, ""},
+};
+enum { N_BLOCKERS = sizeof blockers / sizeof blockers[0] };
+
 typedef struct repair {
-  size_t pos, end; /* delete [pos, end) but its newlines; pos == end: insert */
-  size_t opened;   /* where the element whose end tag is inserted starts */
-  int name;        /* inserted end tag (watched index), -1 for a deletion */
+  size_t pos, end;  /* delete [pos, end) but its newlines; pos == end: insert */
+  size_t opened;    /* where the element whose end tag is inserted starts */
+  const char *name; /* inserted end tag's name, NULL for a deletion */
 } repair;
+
+typedef struct inner {
+  size_t after; /* just past the start tag's '>' */
+  int blocker;  /* index in blockers */
+} inner;
 
 typedef struct opening {
   size_t after; /* just past the start tag's '>' */
@@ -56,6 +83,9 @@ typedef struct scanner {
   size_t n_rep, cap_rep;
   opening *open;
   size_t n_open, cap_open;
+  inner *in;                   /* blockers open inside containers, innermost last */
+  size_t n_in, cap_in;
+  size_t n_boxes;              /* containers open */
   size_t top[N_WATCHED];       /* innermost unclosed opening of each name */
   size_t last_end[W_TITLE];    /* last "</script", "</style" in the source */
   size_t box_from, box_at;     /* memo of the last box_close_point query */
@@ -117,7 +147,7 @@ static size_t box_close_point(scanner *sc, size_t i) {
   return sc->box_at;
 }
 
-static void add_repair(scanner *sc, size_t pos, size_t end, size_t opened, int name) {
+static void add_repair(scanner *sc, size_t pos, size_t end, size_t opened, const char *name) {
   if (tbk_grow(&sc->rep, &sc->cap_rep, sc->n_rep + 1, sizeof *sc->rep)) {
     sc->nomem = 1;
     return;
@@ -132,6 +162,61 @@ static void add_opening(scanner *sc, size_t after, int name) {
   }
   sc->open[sc->n_open] = (opening){after, name, sc->top[name], 0};
   sc->top[name] = sc->n_open++;
+  sc->n_boxes++;
+}
+
+static void close_box(scanner *sc, int w) {
+  sc->open[sc->top[w]].closed = 1;
+  sc->top[w] = sc->open[sc->top[w]].outer;
+  sc->n_boxes--;
+}
+
+static int blocker_id(const char *name) {
+  for (int k = 0; k < N_BLOCKERS; k++)
+    if (!strcmp(name, blockers[k].name)) return k;
+  return -1;
+}
+
+/* A blocker's start tag inside a container: it closes the open blockers
+ * that libxml2 closes on it (<td> after <td>), then is open. */
+static void open_blocker(scanner *sc, size_t after, int b) {
+  char word[16];
+  word[0] = ' ';
+  strcpy(word + 1, blockers[b].name);
+  strcat(word, " ");
+  while (sc->n_in && strstr(blockers[sc->in[sc->n_in - 1].blocker].closed_by, word)) sc->n_in--;
+  if (tbk_grow(&sc->in, &sc->cap_in, sc->n_in + 1, sizeof *sc->in)) {
+    sc->nomem = 1;
+    return;
+  }
+  sc->in[sc->n_in++] = (inner){after, b};
+}
+
+/* A blocker's end tag: libxml2 closes the innermost open one of that name
+ * unless an element of higher priority is open above it, and with it the
+ * containers opened inside it. */
+static void close_blocker(scanner *sc, int b) {
+  size_t k = sc->n_in;
+  while (k > 0 && sc->in[k - 1].blocker != b) k--;
+  if (k == 0) return;
+  for (size_t j = k; j < sc->n_in; j++)
+    if (blockers[sc->in[j].blocker].prio > blockers[b].prio) return;
+  size_t at = sc->in[k - 1].after;
+  sc->n_in = k - 1;
+  for (int w = W_FIRST_BOX; w < N_WATCHED; w++)
+    while (sc->top[w] != SIZE_MAX && sc->open[sc->top[w]].after > at) close_box(sc, w);
+}
+
+/* A container's end tag at lt: the blockers opened inside it are closed
+ * just before it, innermost first, as a browser ends them (a <noscript>'s
+ * content is raw text to it), so that libxml2 does not ignore it. */
+static void end_box(scanner *sc, size_t lt, int w) {
+  size_t from = sc->open[sc->top[w]].after;
+  while (sc->n_in && sc->in[sc->n_in - 1].after > from) {
+    const inner *e = &sc->in[--sc->n_in];
+    add_repair(sc, lt, lt, e->after, blockers[e->blocker].name);
+  }
+  close_box(sc, w);
 }
 
 /* Position of "</name" (any case) from i, or SIZE_MAX. */
@@ -162,8 +247,8 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
   const char *s = sc->s;
   size_t n = sc->n, c = i + 4;
   /* <!--> and <!---> are empty comments (HTML5); libxml2 reads on. */
-  if (c < n && s[c] == '>') { add_repair(sc, i, c + 1, 0, -1); return c + 1; }
-  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') { add_repair(sc, i, c + 2, 0, -1); return c + 2; }
+  if (c < n && s[c] == '>') { add_repair(sc, i, c + 1, 0, NULL); return c + 1; }
+  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') { add_repair(sc, i, c + 2, 0, NULL); return c + 2; }
   if (*last_close == SIZE_MAX - 1) {
     *last_close = SIZE_MAX;
     for (size_t k = n; k >= 3; k--)
@@ -184,7 +269,7 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
   /* Never closed ("-- >", or a cut page): end it at its first '>'. */
   const char *gt = memchr(s + c, '>', n - c);
   if (!gt) return n;
-  add_repair(sc, i, (size_t)(gt - s) + 1, 0, -1);
+  add_repair(sc, i, (size_t)(gt - s) + 1, 0, NULL);
   return (size_t)(gt - s) + 1;
 }
 
@@ -218,13 +303,16 @@ static void scan(scanner *sc) {
     if (!gt) break;
     i = (size_t)(gt - s) + 1;
     int w = watched_id(name);
-    if (w < 0) continue;
+    if (w < 0) {
+      int b = sc->n_boxes ? blocker_id(name) : -1;
+      if (b < 0) continue;
+      if (end_tag) close_blocker(sc, b);
+      else if (s[i - 2] != '/') open_blocker(sc, i, b); /* <div/>: libxml2 closes it */
+      continue;
+    }
     if (end_tag) {
       /* libxml2 closes the innermost open element of that name. */
-      if (w >= W_FIRST_BOX && sc->top[w] != SIZE_MAX) {
-        sc->open[sc->top[w]].closed = 1;
-        sc->top[w] = sc->open[sc->top[w]].outer;
-      }
+      if (w >= W_FIRST_BOX && sc->top[w] != SIZE_MAX) end_box(sc, lt, w);
       continue;
     }
     if (s[i - 2] == '/') continue; /* <script/>: libxml2 closes it */
@@ -247,13 +335,13 @@ static void scan(scanner *sc) {
       }
       to = close_point(sc, i, 0);
     }
-    add_repair(sc, to, to, i, w);
+    add_repair(sc, to, to, i, watched[w]);
     i = to;
   }
   for (size_t k = 0; k < sc->n_open && !sc->nomem; k++)
     if (!sc->open[k].closed) {
       size_t at = box_close_point(sc, sc->open[k].after);
-      add_repair(sc, at, at, sc->open[k].after, sc->open[k].name);
+      add_repair(sc, at, at, sc->open[k].after, watched[sc->open[k].name]);
     }
 }
 
@@ -281,8 +369,8 @@ long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out)
       const repair *r = &sc.rep[k];
       if (r->pos < at) continue; /* inside a deletion already made */
       if (tbk_buf_append(out, src + at, r->pos - at)) { done = -1; break; }
-      if (r->name >= 0) {
-        if (tbk_buf_append(out, "</", 2) || tbk_buf_puts(out, watched[r->name]) || tbk_buf_append(out, ">", 1))
+      if (r->name) {
+        if (tbk_buf_append(out, "</", 2) || tbk_buf_puts(out, r->name) || tbk_buf_append(out, ">", 1))
           done = -1;
       } else {
         for (size_t i = r->pos; i < r->end && done >= 0; i++)
@@ -296,5 +384,6 @@ long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out)
   }
   free(sc.rep);
   free(sc.open);
+  free(sc.in);
   return done;
 }
