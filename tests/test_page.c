@@ -775,6 +775,10 @@ static void test_broken_open_in_container(void) {
             "<html><body><noscript><div><div class=y><span>x</div></div></noscript>" BROKEN_BODY);
   RECOVERED("table cells in noscript", "<html><body><noscript><table><tr><td>a<td>b</noscript>" BROKEN_BODY,
             "<html><body><noscript><table><tr><td>a<td>b</td></tr></table></noscript>" BROKEN_BODY);
+  /* libxml2 does not close the first row here (the <a> is open): the
+   * container is cut all the same. */
+  RECOVERED("rows around a link in noscript", "<html><body><noscript><tr><a href=x><tr></noscript>" BROKEN_BODY,
+            "<html><body><noscript><tr><a href=x><tr></tr></tr></noscript>" BROKEN_BODY);
   RECOVERED("div closed, table open", "<html><body><noscript><div>a</div><table><tr><td>b</noscript>" BROKEN_BODY,
             "<html><body><noscript><div>a</div><table><tr><td>b</td></tr></table></noscript>" BROKEN_BODY);
   RECOVERED("div in an iframe in noscript", "<html><body><noscript><iframe src=x><div></noscript>" BROKEN_BODY,
@@ -797,8 +801,8 @@ static void test_broken_open_in_container(void) {
        "style=\"display:none;visibility:hidden\"></iframe></noscript>" BROKEN_BODY);
   KEPT("div in noscript in head",
        "<html><head><title>T</title><noscript><div id=x></noscript></head><body><a href=#m>Skip</a>" BROKEN_BODY);
-  /* Closed elements get no end tag: a page broken elsewhere gets one
-   * repair, the script's. */
+  /* A container whose elements are all closed is not cut: a page broken
+   * elsewhere gets one repair, the script's. */
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
   tbk_page *p = PARSE("<html><body><noscript><div><table><tr><td>a</td></tr></table></div></noscript>"
                       "<script>var n = 1;" BROKEN_BODY, &o);

@@ -6,7 +6,10 @@
  * as raw text (only their own end tag stops them), an unclosed <title>
  * takes in the elements after it until </head> or <body>, and <noscript>,
  * <iframe>, <object>, <svg>, <template>… take in the elements after them
- * like any container, all of which we drop as invisible. Broken comments
+ * like any container, all of which we drop as invisible; such a container
+ * also stays open past its own end tag when an element of higher end
+ * priority (<div>, <td>, <tr>, <table>…) opened inside it is still open
+ * there (<noscript><div id=x></noscript>). Broken comments
  * (<!-->, <!--->, "-- >", no "-->" at all) run to the next "-->" or the
  * end. Tags such as <textarea>, <xmp>, <plaintext>, <noembed> and
  * <noframes> left open, and a stray </body> or </html> mid-page, lose no
@@ -38,35 +41,26 @@ enum { N_WATCHED = sizeof watched / sizeof watched[0] };
 /* Elements whose end priority (htmlGetEndPriority) is above a dropped
  * container's: open inside one, they make libxml2 ignore its end tag
  * (htmlAutoCloseOnClose closes nothing over a higher priority), so
- * <noscript><div id=x></noscript> keeps the noscript open to the end.
- * Each row: the name, its priority, and the names whose start tag closes
- * it when it is the open element (htmlStartClose, itself included). */
+ * <noscript><div id=x></noscript> keeps the noscript open to the end. */
 static const struct {
   const char *name;
   int prio;
-  const char *closed_by;
 } blockers[] = {
-    {"div", 150, ""},
-    {"td", 160, " td th tr tbody tfoot "},
-    {"th", 160, " td th tr tbody tfoot "},
-    {"tr", 170, " tr tbody tfoot "},
-    {"thead", 180, " tbody tfoot "},
-    {"tbody", 180, " tbody tfoot "},
-    {"tfoot", 180, " tbody "},
-    {"table", 190, ""},
+    {"div", 150},   {"td", 160},    {"th", 160},    {"tr", 170},
+    {"thead", 180}, {"tbody", 180}, {"tfoot", 180}, {"table", 190},
 };
 enum { N_BLOCKERS = sizeof blockers / sizeof blockers[0] };
-
-typedef struct repair {
-  size_t pos, end;  /* delete [pos, end) but its newlines; pos == end: insert */
-  size_t opened;    /* where the element whose end tag is inserted starts */
-  const char *name; /* inserted end tag's name, NULL for a deletion */
-} repair;
 
 typedef struct inner {
   size_t after; /* just past the start tag's '>' */
   int blocker;  /* index in blockers */
 } inner;
+
+typedef struct repair {
+  size_t pos, end; /* delete [pos, end) but its newlines; pos == end: insert */
+  size_t opened;   /* where the element whose end tag is inserted starts */
+  int name;        /* inserted end tag (watched index), -1 for a deletion */
+} repair;
 
 typedef struct opening {
   size_t after; /* just past the start tag's '>' */
@@ -83,7 +77,7 @@ typedef struct scanner {
   size_t n_rep, cap_rep;
   opening *open;
   size_t n_open, cap_open;
-  inner *in;                   /* blockers open inside containers, innermost last */
+  inner *in;                   /* blockers opened inside containers, innermost last */
   size_t n_in, cap_in;
   size_t n_boxes;              /* containers open */
   size_t top[N_WATCHED];       /* innermost unclosed opening of each name */
@@ -147,7 +141,7 @@ static size_t box_close_point(scanner *sc, size_t i) {
   return sc->box_at;
 }
 
-static void add_repair(scanner *sc, size_t pos, size_t end, size_t opened, const char *name) {
+static void add_repair(scanner *sc, size_t pos, size_t end, size_t opened, int name) {
   if (tbk_grow(&sc->rep, &sc->cap_rep, sc->n_rep + 1, sizeof *sc->rep)) {
     sc->nomem = 1;
     return;
@@ -177,14 +171,11 @@ static int blocker_id(const char *name) {
   return -1;
 }
 
-/* A blocker's start tag inside a container: it closes the open blockers
- * that libxml2 closes on it (<td> after <td>), then is open. */
+/* A blocker's start tag inside a container. A start tag may close it
+ * again in libxml2 (<td> closes an open <td>), which is not followed:
+ * the model can only think more of them open than there are, which costs
+ * a harmless repair (see end_box). */
 static void open_blocker(scanner *sc, size_t after, int b) {
-  char word[16];
-  word[0] = ' ';
-  strcpy(word + 1, blockers[b].name);
-  strcat(word, " ");
-  while (sc->n_in && strstr(blockers[sc->in[sc->n_in - 1].blocker].closed_by, word)) sc->n_in--;
   if (tbk_grow(&sc->in, &sc->cap_in, sc->n_in + 1, sizeof *sc->in)) {
     sc->nomem = 1;
     return;
@@ -193,8 +184,8 @@ static void open_blocker(scanner *sc, size_t after, int b) {
 }
 
 /* A blocker's end tag: libxml2 closes the innermost open one of that name
- * unless an element of higher priority is open above it, and with it the
- * containers opened inside it. */
+ * unless an element of higher priority is open above it (every element
+ * not a blocker ranks below), and with it the containers opened inside. */
 static void close_blocker(scanner *sc, int b) {
   size_t k = sc->n_in;
   while (k > 0 && sc->in[k - 1].blocker != b) k--;
@@ -207,14 +198,16 @@ static void close_blocker(scanner *sc, int b) {
     while (sc->top[w] != SIZE_MAX && sc->open[sc->top[w]].after > at) close_box(sc, w);
 }
 
-/* A container's end tag at lt: the blockers opened inside it are closed
- * just before it, innermost first, as a browser ends them (a <noscript>'s
- * content is raw text to it), so that libxml2 does not ignore it. */
+/* A container's end tag at lt. With a blocker open inside it libxml2
+ * ignores the end tag; the container's content is cut out (its newlines
+ * kept), so that the end tag closes it. What is cut was dropped with the
+ * container anyway, and a browser reads a <noscript>'s or an <iframe>'s
+ * content as raw text, so the elements opened in it end with it. */
 static void end_box(scanner *sc, size_t lt, int w) {
   size_t from = sc->open[sc->top[w]].after;
-  while (sc->n_in && sc->in[sc->n_in - 1].after > from) {
-    const inner *e = &sc->in[--sc->n_in];
-    add_repair(sc, lt, lt, e->after, blockers[e->blocker].name);
+  if (sc->n_in && sc->in[sc->n_in - 1].after > from) {
+    while (sc->n_in && sc->in[sc->n_in - 1].after > from) sc->n_in--;
+    add_repair(sc, from, lt, 0, -1);
   }
   close_box(sc, w);
 }
@@ -247,8 +240,8 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
   const char *s = sc->s;
   size_t n = sc->n, c = i + 4;
   /* <!--> and <!---> are empty comments (HTML5); libxml2 reads on. */
-  if (c < n && s[c] == '>') { add_repair(sc, i, c + 1, 0, NULL); return c + 1; }
-  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') { add_repair(sc, i, c + 2, 0, NULL); return c + 2; }
+  if (c < n && s[c] == '>') { add_repair(sc, i, c + 1, 0, -1); return c + 1; }
+  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') { add_repair(sc, i, c + 2, 0, -1); return c + 2; }
   if (*last_close == SIZE_MAX - 1) {
     *last_close = SIZE_MAX;
     for (size_t k = n; k >= 3; k--)
@@ -269,7 +262,7 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
   /* Never closed ("-- >", or a cut page): end it at its first '>'. */
   const char *gt = memchr(s + c, '>', n - c);
   if (!gt) return n;
-  add_repair(sc, i, (size_t)(gt - s) + 1, 0, NULL);
+  add_repair(sc, i, (size_t)(gt - s) + 1, 0, -1);
   return (size_t)(gt - s) + 1;
 }
 
@@ -335,13 +328,13 @@ static void scan(scanner *sc) {
       }
       to = close_point(sc, i, 0);
     }
-    add_repair(sc, to, to, i, watched[w]);
+    add_repair(sc, to, to, i, w);
     i = to;
   }
   for (size_t k = 0; k < sc->n_open && !sc->nomem; k++)
     if (!sc->open[k].closed) {
       size_t at = box_close_point(sc, sc->open[k].after);
-      add_repair(sc, at, at, sc->open[k].after, watched[sc->open[k].name]);
+      add_repair(sc, at, at, sc->open[k].after, sc->open[k].name);
     }
 }
 
@@ -369,8 +362,8 @@ long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out)
       const repair *r = &sc.rep[k];
       if (r->pos < at) continue; /* inside a deletion already made */
       if (tbk_buf_append(out, src + at, r->pos - at)) { done = -1; break; }
-      if (r->name) {
-        if (tbk_buf_append(out, "</", 2) || tbk_buf_puts(out, r->name) || tbk_buf_append(out, ">", 1))
+      if (r->name >= 0) {
+        if (tbk_buf_append(out, "</", 2) || tbk_buf_puts(out, watched[r->name]) || tbk_buf_append(out, ">", 1))
           done = -1;
       } else {
         for (size_t i = r->pos; i < r->end && done >= 0; i++)
