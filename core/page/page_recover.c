@@ -29,6 +29,10 @@
 #include "page_xml.h"
 
 enum { TBK_RECOVER_RATIO = 20, TBK_RECOVER_MIN_TEXT = 500 };
+/* How far down the blockers open in containers an end tag looks for its
+ * own (the model keeps some that libxml2 closed, so the walk is bounded
+ * to stay linear: past it the blocker is taken for still open). */
+enum { TBK_BLOCKER_REACH = 64 };
 
 /* Elements that can swallow the rest of a page: script and style (raw
  * text to their end tag), title (whose content should hold no tag), then
@@ -185,11 +189,12 @@ static void open_blocker(scanner *sc, size_t after, int b) {
 
 /* A blocker's end tag: libxml2 closes the innermost open one of that name
  * unless an element of higher priority is open above it (every element
- * not a blocker ranks below), and with it the containers opened inside. */
+ * not a blocker ranks below), and with it the containers opened inside.
+ * One out of reach stays open in the model: a cut it did not need. */
 static void close_blocker(scanner *sc, int b) {
-  size_t k = sc->n_in;
-  while (k > 0 && sc->in[k - 1].blocker != b) k--;
-  if (k == 0) return;
+  size_t k = sc->n_in, stop = k > TBK_BLOCKER_REACH ? k - TBK_BLOCKER_REACH : 0;
+  while (k > stop && sc->in[k - 1].blocker != b) k--;
+  if (k == stop) return;
   for (size_t j = k; j < sc->n_in; j++)
     if (blockers[sc->in[j].blocker].prio > blockers[b].prio) return;
   size_t at = sc->in[k - 1].after;
