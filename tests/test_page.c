@@ -759,6 +759,58 @@ static void test_broken_unclosed_containers(void) {
             "<html><body><noscript><img src=a></noscript>" BROKEN_BODY "<noscript><img src=b></noscript>");
 }
 
+/* An element of higher end priority than the container (<div>, <td>,
+ * <tr>, <table>…) opened inside it and left open makes libxml2 ignore the
+ * container's end tag, so the rest of the page is dropped with it (#31);
+ * a browser reads a <noscript>'s content as raw text and shows the rest. */
+static void test_broken_open_in_container(void) {
+  RECOVERED("div in noscript after a skip link",
+            "<html><body><a href=#main>Skip to content</a><noscript><div id=\"x\"></noscript>\n" BROKEN_BODY,
+            "<html><body><a href=#main>Skip to content</a><noscript><div id=\"x\"></div></noscript>\n" BROKEN_BODY);
+  RECOVERED("div in noscript, lines",
+            "<html><body><noscript>\n<div class=warn>\n<img src=p.gif>\n</noscript>\n" BROKEN_BODY "</body></html>",
+            "<html><body><noscript>\n<div class=warn>\n<img src=p.gif>\n</div></noscript>\n" BROKEN_BODY
+            "</body></html>");
+  RECOVERED("two divs and a span in noscript", "<html><body><noscript><div><div class=y><span>x</noscript>" BROKEN_BODY,
+            "<html><body><noscript><div><div class=y><span>x</div></div></noscript>" BROKEN_BODY);
+  RECOVERED("table cells in noscript", "<html><body><noscript><table><tr><td>a<td>b</noscript>" BROKEN_BODY,
+            "<html><body><noscript><table><tr><td>a<td>b</td></tr></table></noscript>" BROKEN_BODY);
+  /* libxml2 does not close the first row here (the <a> is open): the
+   * container is cut all the same. */
+  RECOVERED("rows around a link in noscript", "<html><body><noscript><tr><a href=x><tr></noscript>" BROKEN_BODY,
+            "<html><body><noscript><tr><a href=x><tr></tr></tr></noscript>" BROKEN_BODY);
+  RECOVERED("div closed, table open", "<html><body><noscript><div>a</div><table><tr><td>b</noscript>" BROKEN_BODY,
+            "<html><body><noscript><div>a</div><table><tr><td>b</td></tr></table></noscript>" BROKEN_BODY);
+  RECOVERED("div in an iframe in noscript", "<html><body><noscript><iframe src=x><div></noscript>" BROKEN_BODY,
+            "<html><body><noscript><iframe src=x><div></div></noscript>" BROKEN_BODY);
+  RECOVERED("div in object", "<html><body><object data=a.swf><div>Get Flash</object>" BROKEN_BODY,
+            "<html><body><object data=a.swf><div>Get Flash</div></object>" BROKEN_BODY);
+  /* Inside a page's own divs: only the noscript's are closed. */
+  RECOVERED("noscript inside the page's div",
+            "<html><body><div id=page><noscript><div id=x></noscript>" BROKEN_BODY "</div></body></html>",
+            "<html><body><div id=page><noscript><div id=x></div></noscript>" BROKEN_BODY "</div></body></html>");
+  /* What libxml2 closes at </noscript> itself (end priority not above
+   * it), and a noscript in the head (</head> outranks the div): no loss. */
+  KEPT("a in noscript", "<html><body><a href=#main>Skip to content</a><noscript><a href=x></noscript>" BROKEN_BODY);
+  KEPT("span in noscript", "<html><body><noscript><span></noscript>" BROKEN_BODY);
+  KEPT("p in noscript", "<html><body><noscript><p></noscript>" BROKEN_BODY);
+  KEPT("img in noscript", "<html><body><noscript><img src=p.gif></noscript>" BROKEN_BODY);
+  KEPT("iframe in noscript", "<html><body><noscript><iframe src=\"https://x/ns\"></noscript>" BROKEN_BODY);
+  KEPT("tag manager",
+       "<html><body><noscript><iframe src=\"https://www.googletagmanager.com/ns.html?id=GTM-X\" height=0 width=0 "
+       "style=\"display:none;visibility:hidden\"></iframe></noscript>" BROKEN_BODY);
+  KEPT("div in noscript in head",
+       "<html><head><title>T</title><noscript><div id=x></noscript></head><body><a href=#m>Skip</a>" BROKEN_BODY);
+  /* A container whose elements are all closed is not cut: a page broken
+   * elsewhere gets one repair, the script's. */
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  tbk_page *p = PARSE("<html><body><noscript><div><table><tr><td>a</td></tr></table></div></noscript>"
+                      "<script>var n = 1;" BROKEN_BODY, &o);
+  CHECK_INT(p ? tbk_page_recovered(p) : -1, 1);
+  CHECK(p && strstr(text_of(p), "distinctive closing sentence"));
+  tbk_page_free(p);
+}
+
 static void test_broken_comments(void) {
   /* HTML5's empty comments, a "-- >" end, a comment never closed. */
   RECOVERED("<!-->", "<html><body><div>lead<!--> end</div>" BROKEN_BODY,
@@ -823,11 +875,13 @@ static void test_broken_normal_pages(void) {
 /* Many broken shapes cost one more parse, not a scan per shape. */
 static void test_broken_hostile(void) {
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
-  static const char *shapes[] = {"<svg>", "<title>x", "<noscript>", "<!-- x -- >", "<script>x<br>"};
+  static const char *shapes[] = {"<svg>", "<title>x", "<noscript>", "<!-- x -- >", "<script>x<br>", "<td></div>"};
   tbk_buf b = {0};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
     b.len = 0;
     CHECK_BUF(tbk_buf_puts(&b, "<html><body>"));
+    /* End tags that look down a noscript's cells for its div. */
+    if (!strcmp(shapes[s], "<td></div>")) CHECK_BUF(tbk_buf_puts(&b, "<noscript><div>"));
     for (int i = 0; i < 100000; i++) CHECK_BUF(tbk_buf_puts(&b, shapes[s]));
     CHECK_BUF(tbk_buf_puts(&b, BROKEN_BODY));
     struct timespec t0;
@@ -932,6 +986,7 @@ int main(void) {
   test_broken_unclosed_title();
   test_broken_unclosed_script_style();
   test_broken_unclosed_containers();
+  test_broken_open_in_container();
   test_broken_comments();
   test_broken_kept_shapes();
   test_broken_normal_pages();

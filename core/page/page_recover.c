@@ -6,7 +6,10 @@
  * as raw text (only their own end tag stops them), an unclosed <title>
  * takes in the elements after it until </head> or <body>, and <noscript>,
  * <iframe>, <object>, <svg>, <template>… take in the elements after them
- * like any container, all of which we drop as invisible. Broken comments
+ * like any container, all of which we drop as invisible; such a container
+ * also stays open past its own end tag when an element of higher end
+ * priority (<div>, <td>, <tr>, <table>…) opened inside it is still open
+ * there (<noscript><div id=x></noscript>). Broken comments
  * (<!-->, <!--->, "-- >", no "-->" at all) run to the next "-->" or the
  * end. Tags such as <textarea>, <xmp>, <plaintext>, <noembed> and
  * <noframes> left open, and a stray </body> or </html> mid-page, lose no
@@ -26,6 +29,10 @@
 #include "page_xml.h"
 
 enum { TBK_RECOVER_RATIO = 20, TBK_RECOVER_MIN_TEXT = 500 };
+/* How far down the blockers open in containers an end tag looks for its
+ * own (the model keeps some that libxml2 closed, so the walk is bounded
+ * to stay linear: past it the blocker is taken for still open). */
+enum { TBK_BLOCKER_REACH = 64 };
 
 /* Elements that can swallow the rest of a page: script and style (raw
  * text to their end tag), title (whose content should hold no tag), then
@@ -34,6 +41,24 @@ enum { W_SCRIPT, W_STYLE, W_TITLE, W_FIRST_BOX };
 static const char *const watched[] = {"script", "style", "title", "noscript", "iframe", "object",
                                       "svg",    "math",  "template", "audio", "video", "canvas"};
 enum { N_WATCHED = sizeof watched / sizeof watched[0] };
+
+/* Elements whose end priority (htmlGetEndPriority) is above a dropped
+ * container's: open inside one, they make libxml2 ignore its end tag
+ * (htmlAutoCloseOnClose closes nothing over a higher priority), so
+ * <noscript><div id=x></noscript> keeps the noscript open to the end. */
+static const struct {
+  const char *name;
+  int prio;
+} blockers[] = {
+    {"div", 150},   {"td", 160},    {"th", 160},    {"tr", 170},
+    {"thead", 180}, {"tbody", 180}, {"tfoot", 180}, {"table", 190},
+};
+enum { N_BLOCKERS = sizeof blockers / sizeof blockers[0] };
+
+typedef struct inner {
+  size_t after; /* just past the start tag's '>' */
+  int blocker;  /* index in blockers */
+} inner;
 
 typedef struct repair {
   size_t pos, end; /* delete [pos, end) but its newlines; pos == end: insert */
@@ -56,6 +81,9 @@ typedef struct scanner {
   size_t n_rep, cap_rep;
   opening *open;
   size_t n_open, cap_open;
+  inner *in;                   /* blockers opened inside containers, innermost last */
+  size_t n_in, cap_in;
+  size_t n_boxes;              /* containers open */
   size_t top[N_WATCHED];       /* innermost unclosed opening of each name */
   size_t last_end[W_TITLE];    /* last "</script", "</style" in the source */
   size_t box_from, box_at;     /* memo of the last box_close_point query */
@@ -132,6 +160,61 @@ static void add_opening(scanner *sc, size_t after, int name) {
   }
   sc->open[sc->n_open] = (opening){after, name, sc->top[name], 0};
   sc->top[name] = sc->n_open++;
+  sc->n_boxes++;
+}
+
+static void close_box(scanner *sc, int w) {
+  sc->open[sc->top[w]].closed = 1;
+  sc->top[w] = sc->open[sc->top[w]].outer;
+  sc->n_boxes--;
+}
+
+static int blocker_id(const char *name) {
+  for (int k = 0; k < N_BLOCKERS; k++)
+    if (!strcmp(name, blockers[k].name)) return k;
+  return -1;
+}
+
+/* A blocker's start tag inside a container. A start tag may close it
+ * again in libxml2 (<td> closes an open <td>), which is not followed:
+ * the model can only think more of them open than there are, which costs
+ * a harmless repair (see end_box). */
+static void open_blocker(scanner *sc, size_t after, int b) {
+  if (tbk_grow(&sc->in, &sc->cap_in, sc->n_in + 1, sizeof *sc->in)) {
+    sc->nomem = 1;
+    return;
+  }
+  sc->in[sc->n_in++] = (inner){after, b};
+}
+
+/* A blocker's end tag: libxml2 closes the innermost open one of that name
+ * unless an element of higher priority is open above it (every element
+ * not a blocker ranks below), and with it the containers opened inside.
+ * One out of reach stays open in the model: a cut it did not need. */
+static void close_blocker(scanner *sc, int b) {
+  size_t k = sc->n_in, stop = k > TBK_BLOCKER_REACH ? k - TBK_BLOCKER_REACH : 0;
+  while (k > stop && sc->in[k - 1].blocker != b) k--;
+  if (k == stop) return;
+  for (size_t j = k; j < sc->n_in; j++)
+    if (blockers[sc->in[j].blocker].prio > blockers[b].prio) return;
+  size_t at = sc->in[k - 1].after;
+  sc->n_in = k - 1;
+  for (int w = W_FIRST_BOX; w < N_WATCHED; w++)
+    while (sc->top[w] != SIZE_MAX && sc->open[sc->top[w]].after > at) close_box(sc, w);
+}
+
+/* A container's end tag at lt. With a blocker open inside it libxml2
+ * ignores the end tag; the container's content is cut out (its newlines
+ * kept), so that the end tag closes it. What is cut was dropped with the
+ * container anyway, and a browser reads a <noscript>'s or an <iframe>'s
+ * content as raw text, so the elements opened in it end with it. */
+static void end_box(scanner *sc, size_t lt, int w) {
+  size_t from = sc->open[sc->top[w]].after;
+  if (sc->n_in && sc->in[sc->n_in - 1].after > from) {
+    while (sc->n_in && sc->in[sc->n_in - 1].after > from) sc->n_in--;
+    add_repair(sc, from, lt, 0, -1);
+  }
+  close_box(sc, w);
 }
 
 /* Position of "</name" (any case) from i, or SIZE_MAX. */
@@ -218,13 +301,16 @@ static void scan(scanner *sc) {
     if (!gt) break;
     i = (size_t)(gt - s) + 1;
     int w = watched_id(name);
-    if (w < 0) continue;
+    if (w < 0) {
+      int b = sc->n_boxes ? blocker_id(name) : -1;
+      if (b < 0) continue;
+      if (end_tag) close_blocker(sc, b);
+      else if (s[i - 2] != '/') open_blocker(sc, i, b); /* <div/>: libxml2 closes it */
+      continue;
+    }
     if (end_tag) {
       /* libxml2 closes the innermost open element of that name. */
-      if (w >= W_FIRST_BOX && sc->top[w] != SIZE_MAX) {
-        sc->open[sc->top[w]].closed = 1;
-        sc->top[w] = sc->open[sc->top[w]].outer;
-      }
+      if (w >= W_FIRST_BOX && sc->top[w] != SIZE_MAX) end_box(sc, lt, w);
       continue;
     }
     if (s[i - 2] == '/') continue; /* <script/>: libxml2 closes it */
@@ -296,5 +382,6 @@ long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out)
   }
   free(sc.rep);
   free(sc.open);
+  free(sc.in);
   return done;
 }
