@@ -24,7 +24,8 @@ Options:
   --tools A,B,...     tools of the kind tables (default: tbk and the peers
                       present: boilerpipe-article, boilerpipe-default,
                       readability-lxml, mozilla-readability)
-  --pages-under A,B   list the pages under 0.5 of these tools (e.g. the peers)
+  --pages-under A,B   list the pages under 0.5 of these tools ("peers": the
+                      peers present)
   --worst N           the N worst pages of --tool (default tool: tbk)
   --tool T            the tool of --worst
   --gold G            gold variant of the kind tables and lists (default main)
@@ -215,6 +216,8 @@ def main(argv):
                    by_kind(data, kinds, tools, gold, [ds]), tools, out)
     if opts["--pages-under"]:
         lt = opts["--pages-under"].split(",")
+        if lt == ["peers"]:
+            lt = [t for t in PEERS if t in present]
         out.append("#### Pages under F1 0.5 for %s, by kind (gold: %s)\n" % (", ".join(lt), GOLD_LABEL.get(gold, gold)))
         out.append("| kind | page | " + " | ".join(lt) + " |")
         out.append("|---|---|" + "---|" * len(lt))
@@ -232,6 +235,17 @@ def main(argv):
         for _, _, pid, k, f in sorted(rows):
             out.append("| %s | %s | %s |" % (KIND_LABEL[k], pid, " | ".join(
                 "-" if x is None else ("**%.2f**" % x if x < 0.5 else "%.2f" % x) for x in f)))
+        out.append("")
+        out.append("Under 0.5 for every one of them, by kind:\n")
+        common = collections.defaultdict(list)
+        for _, _, pid, k, f in sorted(rows):
+            if all(x is not None and x < 0.5 for x in f):
+                common[k].append(pid)
+        for k in KINDS:
+            if common[k]:
+                out.append("- %s (%d): %s" % (KIND_LABEL[k], len(common[k]), ", ".join(common[k])))
+        if not common:
+            out.append("- none")
         out.append("")
     if opts["--worst"]:
         t = opts["--tool"]
