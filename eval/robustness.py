@@ -87,14 +87,15 @@ def per_set_tables(data, out):
     for (ds, gold), tools in data.items():
         n = max(len(p) for p in tools.values())
         out.append("%s (%d pages, gold: %s)\n" % (ds, n, GOLD_LABEL.get(gold, gold)))
-        out.append("| tool | pages | F1 mean | F1 < 0.5 | F1 < 0.8 |")
-        out.append("|---|---|---|---|---|")
+        out.append("| tool | pages | F1 mean | F1 < 0.5 | F1 < 0.8 | ≤ 1 % under 0.5 |")
+        out.append("|---|---|---|---|---|---|")
         rows = []
         for tool, pages in tools.items():
             f1 = [v[3] for v in pages.values()]
             rows.append((tool, len(f1), sum(f1) / len(f1), sum(x < 0.5 for x in f1), sum(x < 0.8 for x in f1)))
         for tool, np_, mean, u5, u8 in sorted(rows, key=lambda r: (r[3], -r[2])):
-            out.append("| %s | %d | %.3f | %s | %s |" % (tool, np_, mean, pct(u5, np_), pct(u8, np_)))
+            out.append("| %s | %d | %.3f | %s | %s | %s |" % (tool, np_, mean, pct(u5, np_), pct(u8, np_),
+                                                            "yes" if u5 <= 0.01 * np_ else "no"))
         out.append("")
 
 
