@@ -77,8 +77,13 @@ def pct(n, total):
 
 
 def page_id(ds, page):
+    """dataset/site/id; an id of 32 or more hex digits (scrapinghub_aeb's hashes) cut to its first 12."""
     p = page[len("pages/"):] if page.startswith("pages/") else page
-    return "%s/%s" % (ds, p.rsplit(".", 1)[0])
+    p = p.rsplit(".", 1)[0]
+    head, _, tail = p.rpartition("/")
+    if len(tail) >= 32 and all(c in "0123456789abcdef" for c in tail):
+        p = "%s/%s…" % (head, tail[:12])
+    return "%s/%s" % (ds, p)
 
 
 def per_set_tables(data, out):
@@ -248,6 +253,13 @@ def main(argv):
         if not common:
             out.append("- none")
         out.append("")
+        for i, t in enumerate(lt):
+            out.append("Under 0.5 for %s, by kind:\n" % t)
+            for k in KINDS:
+                ids = sorted(pid for _, _, pid, kk, f in rows if kk == k and f[i] is not None and f[i] < 0.5)
+                if ids:
+                    out.append("- %s (%d): %s" % (KIND_LABEL[k], len(ids), ", ".join(ids)))
+            out.append("")
     if opts["--worst"]:
         t = opts["--tool"]
         n = int(opts["--worst"])
