@@ -33,8 +33,10 @@
 # evaluated set's sites (leave one data set out), its unit features
 # computed with that set's honest template model; plus the content stage
 # alone (no template inputs) as an ablation; trafilatura's snippets;
-# cross-site CV of the pooled training data. Results: WORK_DIR/results/
-# (tables.md, *.jsonl, cv/).
+# cross-site CV of the pooled training data; robustness tables (pages
+# under F1 0.5 / 0.8, by kind of page: eval/page_kind.py, eval/robustness.py).
+# Results: WORK_DIR/results/ (tables.md, robustness.md, kinds.tsv, *.jsonl,
+# per-page/, cv/).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -283,4 +285,20 @@ out.append(open(os.path.join(res, "cv.md")).read())
 open(os.path.join(res, "tables.md"), "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
-log "done: $WORK/results/tables.md, $WORK/results/cv/pr.svg"
+# 7b. Robustness: per gold set and tool the pages under F1 0.5 and 0.8; F1
+# by kind of page (eval/page_kind.py's rule, from the HTML alone: the kinds
+# do not depend on tbk, so REUSE=1 keeps them); the peers' pages under 0.5;
+# tbk's 20 worst pages. Re-run alone: eval/robustness.py WORK/results.
+if ! { [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/kinds.tsv" ]; }; then
+  log "kinds of page of $GOLD_SETS"
+  manifests=()
+  for d in $GOLD_SETS; do manifests+=("$DATA/$d/manifest.tsv"); done
+  python3 "$SRC/eval/page_kind.py" "${manifests[@]}" > "$WORK/results/kinds.tsv"
+fi
+python3 "$SRC/eval/robustness.py" --pages-under peers --worst 20 "$WORK/results" > "$WORK/results/robustness.md"
+{
+  echo "### Robustness: pages under F1 0.5 and 0.8, and by kind of page"
+  echo
+  cat "$WORK/results/robustness.md"
+} >> "$WORK/results/tables.md"
+log "done: $WORK/results/tables.md, $WORK/results/robustness.md, $WORK/results/cv/pr.svg"
