@@ -3,7 +3,7 @@
 by the site rule the template stage's labels follow (Kolcz & Yih), applied
 to the content stage's text units.
 
-    site_units.py [--min-pages N] [--min-words W] IN.jsonl OUT.jsonl
+    site_units.py [--min-pages N] [--min-words W] [--max-site-rows R] IN.jsonl OUT.jsonl
 
 IN.jsonl is `tbk-label --gold` run over a multi-page site's manifest with a
 gold that matches no word, so that every unit of every page is listed with
@@ -19,7 +19,9 @@ its md5 (units with no word are not listed). A unit is
                a page number, which the human gold sets decide better;
                text on 2 pages up to the threshold: ambiguous).
 
-Sites with fewer than N pages (default 10) are left out, as tbk-label does.
+Sites with fewer than N pages (default 10) are left out, as tbk-label does;
+at most R labelled units of a site are kept (default 0: all), evenly
+spaced in input order, so that these rows do not outweigh the human gold.
 Why this rule: the human gold sets are news articles; documentation,
 forums and company sites have other layouts, and what such a page alone
 says is its main text (EVALUATION.md "Content stage: kinds of page").
@@ -37,6 +39,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--min-pages", type=int, default=10)
     ap.add_argument("--min-words", type=int, default=10)
+    ap.add_argument("--max-site-rows", type=int, default=0)
     ap.add_argument("inp")
     ap.add_argument("out")
     a = ap.parse_args()
@@ -56,24 +59,29 @@ def main():
     except (OSError, ValueError, KeyError) as e:
         sys.exit("site_units.py: error: %s: %s" % (a.inp, e))
     counts = collections.Counter()
+    labelled = collections.defaultdict(list)  # site -> (row, label)
+    for j in rows:
+        site = j["site"]
+        n = len(pages[site])
+        if n < a.min_pages:
+            continue
+        d = len(df[(site, j["md5"])])
+        if d >= max(math.ceil(0.1 * n), 3):
+            labelled[site].append((j, "boilerplate"))
+        elif d == 1 and on_page[(site, j["page"], j["md5"])] == 1 and j["words"] >= a.min_words:
+            labelled[site].append((j, "content"))
+        else:
+            counts["left out"] += 1
     tmp = a.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as out:
-        for j in rows:
-            site = j["site"]
-            n = len(pages[site])
-            if n < a.min_pages:
-                continue
-            d = len(df[(site, j["md5"])])
-            if d >= max(math.ceil(0.1 * n), 3):
-                label = "boilerplate"
-            elif d == 1 and on_page[(site, j["page"], j["md5"])] == 1 and j["words"] >= a.min_words:
-                label = "content"
-            else:
-                counts["left out"] += 1
-                continue
-            j["label"] = label
-            counts[label] += 1
-            out.write(json.dumps(j, ensure_ascii=False, separators=(",", ":")) + "\n")
+        for site, rs in labelled.items():
+            if a.max_site_rows and len(rs) > a.max_site_rows:
+                step = len(rs) / a.max_site_rows
+                rs = [rs[int(k * step)] for k in range(a.max_site_rows)]
+            for j, label in rs:
+                j["label"] = label
+                counts[label] += 1
+                out.write(json.dumps(j, ensure_ascii=False, separators=(",", ":")) + "\n")
     os.replace(tmp, a.out)
     print("site_units.py: %s: %d content, %d boilerplate, %d left out" %
           (a.out, counts["content"], counts["boilerplate"], counts["left out"]), file=sys.stderr)
