@@ -145,22 +145,24 @@ static int is_prose(const tbk_units *ux, size_t i) {
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
- * keeping a caption, a teaser or a reference list. When the kept prose is
- * less than o->prose_share of the page's prose, the page has lost its
- * text: its prose comes back (unless a rule removes it), with what the
+ * keeping a caption, a teaser or a reference list. When the kept prose,
+ * and the kept text too, are less than o->prose_share of the page's prose,
+ * the page has lost its text (a news story of one-sentence paragraphs
+ * keeps its text without keeping prose): its prose comes back (unless a rule removes it), with what the
  * model was unsure of (as on a page that keeps almost nothing) and the
  * short paragraphs between (fill_gaps). A page that kept its article and
  * removed long reader comments not named so keeps its decision: the
  * share counts prose, not words. keep[] as in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                        const tbk_content_options *o, long comment, int lead, unsigned char *keep) {
-  double kept = 0, prose = 0;
+  double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
+    if (keep[i] == 1) kept += ux->u[i].words;
     if (keep[i] == 2 || !is_prose(ux, i)) continue;
     prose += ux->u[i].words;
-    if (keep[i] == 1) kept += ux->u[i].words;
+    if (keep[i] == 1) kept_prose += ux->u[i].words;
   }
-  if (!prose || kept >= o->prose_share * prose) return;
+  if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
       keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
