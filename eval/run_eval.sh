@@ -246,6 +246,13 @@ for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$W
   --title "tbk, cross-site CV on $(echo $TRAIN_SETS | tr ' ' '+')" "${triples[@]}" > "$WORK/results/cv.md"
 }
 
+# 6b. Keywords on page-specific meta keywords (EVALUATION.md "Keywords on
+# page-specific meta keywords"): tbk-keywords' ranking with -d none /
+# template / content, each set with its leave-one-set-out model when built.
+log "keywords on page-specific meta keywords"
+TBK_BUILD=$BUILD TBK_DATA=$DATA MODELS_DIR=$WORK/models "$SRC/eval/keywords_page_specific.sh" \
+  "$WORK/results/keywords_page_specific" >"$WORK/results/keywords_page_specific.md"
+
 # 7. Tables.
 python3 - "$WORK/results" <<'EOF'
 import collections, json, os, sys

@@ -9,7 +9,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "arena.h"
 #include "keywords_internal.h"
 #include "measure.h"
 #include "text_internal.h"
@@ -415,6 +417,25 @@ tbk_status tbk_kw_add_text(tbk_kw_extractor *x, const char *s, size_t n, unsigne
   return TBK_OK;
 }
 
+/* A node flag beside the TBK_KW_SEG_* ones, never a segment's: inside an
+ * <a rel="tag"> (HTML's link type: the target is a tag of this document,
+ * e.g. WordPress's rel="category tag"). The page's own tags say what it
+ * is about, whatever the denoiser decided of the list they stand in. */
+#define SEG_REL_TAG 0x80
+
+static int is_rel_tag(const char *attrs) {
+  const char *p = attrs, *v = NULL, *name;
+  while (p && (name = tbk_attr_next(&p, &v)))
+    if (!strcmp(name, "rel") && v)
+      for (const char *q = v; *q;) {
+        q += strspn(q, " \t\n\r\f");
+        size_t l = strcspn(q, " \t\n\r\f");
+        if (l == 3 && !strncasecmp(q, "tag", 3)) return 1;
+        q += l;
+      }
+  return 0;
+}
+
 tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep) {
   x->title.len = 0;
   if (tbk_page_title(page, 1000, &x->title)) return TBK_ERR_NOMEM;
@@ -434,19 +455,21 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     uint8_t inherited = par == TBK_NONE ? 0 : x->node_seg[par] & TBK_KW_SEG_HEADING;
     x->node_seg[i] = (uint8_t)(inherited | (heading ? TBK_KW_SEG_HEADING : 0) | (nd->in_anchor ? TBK_KW_SEG_ANCHOR : 0));
     x->node_le[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || par == TBK_NONE ? (uint32_t)i : x->node_le[par];
+    if ((par != TBK_NONE && (x->node_seg[par] & SEG_REL_TAG)) || (nd->tag == TBK_TAG_A && is_rel_tag(nd->attrs)))
+      x->node_seg[i] |= SEG_REL_TAG;
   }
   uint32_t cur = TBK_NONE;
   x->brk = 1;
   for (size_t r = 0; r < page->n_runs && !x->failed; r++) {
     const tbk_run *run = &page->runs[r];
-    if (keep && !keep[r]) {
+    if (keep && !keep[r] && !(run->node < nn && (x->node_seg[run->node] & SEG_REL_TAG))) {
       x->brk = 1; /* no phrase across removed text */
       continue;
     }
     uint32_t le = run->node < nn ? x->node_le[run->node] : TBK_NONE;
     if (le != cur) x->brk = 1;
     cur = le;
-    x->seg = run->node < nn ? x->node_seg[run->node] : 0;
+    x->seg = run->node < nn ? x->node_seg[run->node] & (uint8_t)~SEG_REL_TAG : 0;
     add_valid(x, page->text.data + run->start, run->end - run->start);
   }
   x->brk = 1;
@@ -859,7 +882,9 @@ void tbk_kw_rank(tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_ranker *
     tbk_kw_cand *c = &x->cands[i];
     features(x, c, df);
     if (!ranker) {
-      c->score = c->x[TBK_KW_F_TFIDF];
+      /* The <title> counts as one occurrence: it is the page's own in
+       * every denoising, and its words are what the page is about. */
+      c->score = (c->tf + (c->in_title ? 1.0 : 0.0)) * c->x[TBK_KW_F_IDF];
       continue;
     }
     double z = ranker->bias;
