@@ -63,6 +63,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import page_kind  # noqa: E402 (eval/page_kind.py, beside this script)
+from robustness import page_id  # noqa: E402
 
 EDGES = [0.0, 0.01, 0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 0.95, 0.99, 1.0]
 KINDS = page_kind.KINDS
@@ -394,7 +395,7 @@ def main(argv):
         out.append("| page | kind | words |")
         out.append("|---|---|---|")
         for page, w in lost.most_common(worst):
-            out.append("| %s/%s | %s | %d |" % (dataset, page, KIND_LABEL[kinds.get(page, "other")], w))
+            out.append("| %s | %s | %d |" % (page_id(dataset, page), KIND_LABEL[kinds.get(page, "other")], w))
         out.append("")
     md = "\n".join(out) + "\n"
     sys.stdout.write(md)
