@@ -385,6 +385,11 @@ def main(argv):
             r0[0], r0[2], fmt_share(r0[0] - r0[1], r0[0]), fmt_share(r0[2] - r0[3], r0[2]),
             fmt_share(r0[7], r0[2])))
     out.append("")
+    if lost:
+        top = lost.most_common(3)
+        out.append("Gold content in long prose under p_content 0.01: %d words on %d pages; the %d pages with the "
+                   "most hold %.1f %% of them.\n" % (sum(lost.values()), len(lost), len(top),
+                                                    100.0 * sum(w for _, w in top) / sum(lost.values())))
     for k in order:
         name = "all pages" if k == "all" else KIND_LABEL[k]
         out.append("#### %s (%d pages)\n" % (name, len(pages_of[k])))
