@@ -223,7 +223,7 @@ def table(title, bins, out):
 
 def svg_plot(series, title):
     """series: [(name, colour, [(x, y, words)], width)]. Hand-written SVG."""
-    W, H, L, T, S = 560, 520, 60, 40, 400  # width, height, left, top, plot side
+    W, H, L, T, S = 700, 500, 60, 40, 400  # width, height, left, top, plot side
     X = lambda v: L + v * S  # noqa: E731
     Y = lambda v: T + (1 - v) * S  # noqa: E731
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
