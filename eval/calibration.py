@@ -387,9 +387,11 @@ def main(argv):
     out.append("")
     if lost:
         top = lost.most_common(3)
-        out.append("Gold content in long prose under p_content 0.01: %d words on %d pages; the %d pages with the "
-                   "most hold %.1f %% of them.\n" % (sum(lost.values()), len(lost), len(top),
-                                                    100.0 * sum(w for _, w in top) / sum(lost.values())))
+        out.append("Gold content in long prose under p_content 0.01: %d words on %d page%s; %s with the most "
+                   "hold%s %.1f %% of them.\n" % (
+                       sum(lost.values()), len(lost), "" if len(lost) == 1 else "s",
+                       "the page" if len(top) == 1 else "the %d pages" % len(top), "s" if len(top) == 1 else "",
+                       100.0 * sum(w for _, w in top) / sum(lost.values())))
     for k in order:
         name = "all pages" if k == "all" else KIND_LABEL[k]
         out.append("#### %s (%d pages)\n" % (name, len(pages_of[k])))

@@ -73,7 +73,7 @@ has '| [0, .01) | 13 | 97 | 0.077 | 0.278 | 0.005 | 0.005 | 0.000 |' c.md
 has '| [.5, .7) | 1 | 29 | 0.000 | 0.000 | 0.600 | 0.600 | 1.000 |' c.md
 has '| [.95, .99) | 5 | 69 | 1.000 | 1.000 | 0.970 | 0.970 | 1.000 |' c.md
 has '| [0, .01) | 2 | 56 | 0.500 | 0.482 | 0.005 | 0.005 | 0.000 |' c.md
-has 'Gold content in long prose under p_content 0.01: 27 words on 1 pages; the 1 pages with the most hold 100.0 % of them.' c.md
+has 'Gold content in long prose under p_content 0.01: 27 words on 1 page; the page with the most holds 100.0 % of them.' c.md
 cmp -s c.md res/c.md || die "res/c.md is not what was printed"
 # TSV: every unit in one bin of "all"
 awk -F'\t' '$2 == "all" && $3 == "all" { u += $5; w += $7 } END { if (u != 19 || w != 195) exit 1 }' res/c.tsv ||
