@@ -34,9 +34,10 @@
 # computed with that set's honest template model; plus the content stage
 # alone (no template inputs) as an ablation; trafilatura's snippets;
 # cross-site CV of the pooled training data; robustness tables (pages
-# under F1 0.5 / 0.8, by kind of page: eval/page_kind.py, eval/robustness.py).
+# under F1 0.5 / 0.8, by kind of page: eval/page_kind.py, eval/robustness.py);
+# calibration of p_content by kind of page (eval/calibration.py).
 # Results: WORK_DIR/results/ (tables.md, robustness.md, kinds.tsv, *.jsonl,
-# per-page/, cv/).
+# per-page/, cv/, calibration.md, calibration/).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -252,6 +253,22 @@ for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$W
 log "keywords on page-specific meta keywords"
 TBK_BUILD=$BUILD TBK_DATA=$DATA MODELS_DIR=$WORK/models "$SRC/eval/keywords_page_specific.sh" \
   "$WORK/results/keywords_page_specific" >"$WORK/results/keywords_page_specific.md"
+
+# 6c. Calibration of p_content (issue #31): per gold set, the honest
+# two-stage model's p_content against the gold labels of step 3b, per kind of
+# page and for long prose (units of 25+ words and 2+ sentences): reliability
+# tables (calibration/<set>.md, .tsv) and plots (<set>.svg, <set>.prose.svg).
+# Re-run alone: eval/calibration.py -m MODEL --labels LABELS MANIFEST.
+mkdir -p "$WORK/results/calibration"
+for d in $GOLD_SETS; do
+  log "calibration of p_content: $d"
+  kinds=()
+  [ -s "$WORK/results/kinds.tsv" ] && kinds=(--kinds "$WORK/results/kinds.tsv")
+  TBK_BUILD=$BUILD python3 "$SRC/eval/calibration.py" -m "$WORK/models/no-$d.two.model" \
+    --labels "$WORK/units/$d.labels.jsonl" "${kinds[@]}" --worst 20 \
+    --out "$WORK/results/calibration/$d" "$DATA/$d/manifest.tsv" > /dev/null
+done
+cat "$WORK/results/calibration/"*.md > "$WORK/results/calibration.md"
 
 # 7. Tables.
 python3 - "$WORK/results" <<'EOF'
