@@ -254,6 +254,15 @@ log "keywords on page-specific meta keywords"
 TBK_BUILD=$BUILD TBK_DATA=$DATA MODELS_DIR=$WORK/models "$SRC/eval/keywords_page_specific.sh" \
   "$WORK/results/keywords_page_specific" >"$WORK/results/keywords_page_specific.md"
 
+# Kinds of page (eval/page_kind.py's rule, from the HTML alone: the kinds
+# do not depend on tbk, so REUSE=1 keeps them), for 6c and 7b.
+if ! { [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/kinds.tsv" ]; }; then
+  log "kinds of page of $GOLD_SETS"
+  manifests=()
+  for d in $GOLD_SETS; do manifests+=("$DATA/$d/manifest.tsv"); done
+  python3 "$SRC/eval/page_kind.py" "${manifests[@]}" > "$WORK/results/kinds.tsv"
+fi
+
 # 6c. Calibration of p_content (issue #31): per gold set, the honest
 # two-stage model's p_content against the gold labels of step 3b, per kind of
 # page and for long prose (units of 25+ words and 2+ sentences): reliability
@@ -310,15 +319,8 @@ open(os.path.join(res, "tables.md"), "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
 # 7b. Robustness: per gold set and tool the pages under F1 0.5 and 0.8; F1
-# by kind of page (eval/page_kind.py's rule, from the HTML alone: the kinds
-# do not depend on tbk, so REUSE=1 keeps them); the peers' pages under 0.5;
+# by kind of page (the kinds of step 6c); the peers' pages under 0.5;
 # tbk's 20 worst pages. Re-run alone: eval/robustness.py WORK/results.
-if ! { [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/kinds.tsv" ]; }; then
-  log "kinds of page of $GOLD_SETS"
-  manifests=()
-  for d in $GOLD_SETS; do manifests+=("$DATA/$d/manifest.tsv"); done
-  python3 "$SRC/eval/page_kind.py" "${manifests[@]}" > "$WORK/results/kinds.tsv"
-fi
 python3 "$SRC/eval/robustness.py" --pages-under peers --worst 20 "$WORK/results" > "$WORK/results/robustness.md"
 {
   echo "### Robustness: pages under F1 0.5 and 0.8, and by kind of page"
