@@ -239,6 +239,23 @@ static const char PROSE[] =
     "mill is closed on Mondays, so go on another day if you can.</p></div>"
     "</td></tr></table></body></html>";
 
+/* A whole article wrapped in a <figure> (a publishing system's layout),
+ * and a picture's figure with its caption in a <p>. */
+static const char FIGURE_WRAP[] =
+    "<html><head><title>Two exchanges compared</title></head><body><figure><div>"
+    "<p>The first exchange is easy to use and suits beginners who want to buy a little of a coin and hold it for "
+    "years. Its fees are higher than most, and its charts are simple, but its app is the clearest on the market.</p>"
+    "<p>The second exchange is made for active traders. It offers limit and stop orders, advanced charts with "
+    "dozens of indicators, and lower fees that fall further as a trader's monthly volume grows past set levels.</p>"
+    "<p>Both keep most customer funds in cold storage, insure the rest against theft, and ask for a second factor "
+    "at every login. Neither insures a customer's coins against a fall in price, which is the larger risk.</p>"
+    "<p>Both let customers buy with a bank transfer or a debit card. Transfers are cheaper but take a few days to "
+    "arrive; cards are instant and cost more. Withdrawals to a bank are free on both, within limits per day.</p>"
+    "<p>For a beginner the first is the better start; a trader who outgrows it can move to the second with the "
+    "same login, since the same company runs both, and keep the coins already bought without any transfer.</p>"
+    "</div></figure><figure><img src=\"a.png\"><p>The first exchange's app on a phone.</p></figure>"
+    "</body></html>";
+
 /* A news story of one-sentence paragraphs (no prose of its own) beside a
  * long teaser the model removed. */
 static const char SHORT_PARAS[] =
@@ -280,6 +297,10 @@ static void check_prose(void) {
   static const char *const teaser[] = {"Elsewhere in the news", NULL};
   static const expect short_kept[] = {{"A typhoon hit", 1}, {"Elsewhere in the news", 0}};
   check_page(SHORT_PARAS, &co, teaser, short_kept, sizeof short_kept / sizeof *short_kept);
+  /* a <figure> around the whole article holds no caption; a picture's does */
+  static const expect wrap[] = {{"The first exchange is easy", 1}, {"Both keep most", 1},
+                                {"The first exchange's app", 0}};
+  check_page(FIGURE_WRAP, &co, NULL, wrap, sizeof wrap / sizeof *wrap);
   /* the fallback: everything unsure comes back but the comment */
   tbk_content_options_init(&co);
   co.prose_share = 0;
