@@ -158,7 +158,9 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1) kept += ux->u[i].words;
-    if (keep[i] == 2 || !is_prose(ux, i)) continue;
+    /* prose a rule removes (a comment the model removed too) is not the
+     * page's text */
+    if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, comment, lead))) continue;
     prose += ux->u[i].words;
     if (keep[i] == 1) kept_prose += ux->u[i].words;
   }
