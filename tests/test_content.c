@@ -268,7 +268,7 @@ static const char SHORT_PARAS[] =
     "</div></body></html>";
 
 /* The page-level check: when the model removes the page's prose and keeps
- * less than a fifth of its words, the prose comes back (but not a linked
+ * less than 30 % of its words, the prose comes back (but not a linked
  * paragraph, nor a comment); a page keeping its prose, or the check
  * off, changes nothing. The fallback for pages keeping almost nothing
  * brings back what the model was unsure of, but not what a rule removes

@@ -279,10 +279,11 @@ typedef struct tbk_content_options {
   int body;           /* 1: the article body alone, as schema.org's
                          articleBody: no headline, byline, date, caption or
                          standfirst (0) */
-  double prose_share; /* a page whose kept words are fewer than this share
-                         of its own prose (long, link-free units the
-                         template stage calls the page's) keeps that
-                         prose (0.5; 0: never) */
+  double prose_share; /* a page whose kept prose and kept words are both
+                         less than this share of its own prose (long,
+                         link-free units the template stage calls the
+                         page's) keeps that prose and every unit below
+                         fallback_threshold (0.3; 0: never) */
 } tbk_content_options;
 TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);

@@ -14,7 +14,7 @@ const tbk_content_options tbk_content_options_default = {
     .keep_comments = 0,
     .min_kept_words = 60,
     .fallback_threshold = 0.95,
-    .prose_share = 0.2,
+    .prose_share = 0.3,
 };
 
 void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
