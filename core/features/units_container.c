@@ -59,6 +59,11 @@ static int comment_token(const char *t, size_t n) {
  * (split at anything but letters and at camelCase, as features_attr.c
  * splits them). */
 static int names_comments(const char *v) {
+  /* Every such token holds "comment": most values are ruled out by a
+   * search for its "c" (glibc's vectorized strpbrk) before splitting. */
+  const char *c = v;
+  while ((c = strpbrk(c, "cC")) && strncasecmp(c + 1, "omment", 6) != 0) c++;
+  if (!c) return 0;
   char tok[32];
   size_t n = 0;
   for (const unsigned char *s = (const unsigned char *)v;; s++) {
