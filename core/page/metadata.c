@@ -80,7 +80,10 @@ static int decode_entities(const char *s, size_t n, tbk_buf *out) {
   static const struct { const char *name; unsigned long c; } named[] = {
       {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", 0xA0},
       {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026}, {"rsquo", 0x2019}, {"lsquo", 0x2018},
-      {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"copy", 0xA9}};
+      {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"copy", 0xA9}, {"reg", 0xAE}, {"auml", 0xE4}, {"ouml", 0xF6},
+      {"uuml", 0xFC}, {"Auml", 0xC4}, {"Ouml", 0xD6}, {"Uuml", 0xDC}, {"szlig", 0xDF}, {"eacute", 0xE9},
+      {"egrave", 0xE8}, {"ecirc", 0xEA}, {"agrave", 0xE0}, {"aacute", 0xE1}, {"acirc", 0xE2}, {"ccedil", 0xE7},
+      {"iacute", 0xED}, {"oacute", 0xF3}, {"uacute", 0xFA}, {"ntilde", 0xF1}, {"Eacute", 0xC9}};
   out->len = 0;
   for (size_t i = 0; i < n;) {
     if (s[i] == '&') {
