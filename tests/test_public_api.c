@@ -243,6 +243,17 @@ static void test_predict_options(void) {
   CHECK_INT(s.blocks, tbk_page_block_count(p)); /* the template stage: blocks */
   o.stage = 7;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
+  /* keywords: idf 1 without a table; a missing table named */
+  tbk_keyword_table *kt = (tbk_keyword_table *)1;
+  CHECK_INT(tbk_keyword_table_load(TBK_TEST_TMP "/no-such.df", NULL, &kt, &err), TBK_ERR_IO);
+  CHECK(kt == NULL && strncmp(err.msg, TBK_TEST_TMP "/no-such.df: ", strlen(TBK_TEST_TMP) + 13) == 0);
+  CHECK_INT(tbk_keyword_table_load(NULL, NULL, &kt, &err), TBK_OK);
+  b.len = 0;
+  CHECK_INT(tbk_keywords_page(pr, kt, html, sizeof html - 1, NULL, "x", -1, 3, &b, &err), TBK_OK);
+  CHECK(b.data && strncmp(b.data, "{\"page\":\"x\",\"lang\":\"en\"", 24) == 0 && strstr(b.data, "{\"term\":\"committee\",\"score\":2,\"tf\":2}")));
+  CHECK_INT(tbk_keywords_page(pr, kt, html, sizeof html - 1, NULL, "x", 3, 3, &b, &err), TBK_ERR_ARG);
+  CHECK_INT(tbk_keywords_page(pr, NULL, "", 0, NULL, "x", 0, 3, &b, &err), TBK_ERR_EMPTY);
+  tbk_keyword_table_free(kt);
   tbk_buf_free(&a);
   tbk_buf_free(&b);
   tbk_page_free(p);

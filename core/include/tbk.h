@@ -432,6 +432,32 @@ TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
 TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
                                       tbk_site_stats *stats, tbk_error *err);
 
+/* ============================================================= keywords */
+/* The keywords of a page after its template (or boilerplate) is removed,
+ * as tbk-keywords finds and ranks them (Kołcz & Yih, section 5). */
+typedef struct tbk_keyword_table tbk_keyword_table;
+/* The background document frequencies (a tbk-keywords --build-df file;
+ * NULL: every term has idf 1) and a trained ranker (--train-ranker; NULL:
+ * TF-IDF), read-only once loaded: one table may serve every thread.
+ * The message names the file refused (two files: the exception to the
+ * rule above). Errors: TBK_ERR_IO, TBK_ERR_FORMAT, TBK_ERR_MODEL, TBK_ERR_SCHEMA,
+ * TBK_ERR_NOMEM. */
+TBK_API tbk_status tbk_keyword_table_load(const char *df_path, const char *ranker_path,
+                                          tbk_keyword_table **out, tbk_error *err);
+TBK_API void tbk_keyword_table_free(tbk_keyword_table *t);
+/* The page's top keywords appended to out as the line `tbk-keywords -f
+ * jsonl` writes: {"page", "lang", "tokens", "keywords": [{"term", "score",
+ * "tf"}]}. data: the raw page (its <meta> keywords are removed before the
+ * parse, as tbk-keywords does), parsed with the predictor's model's
+ * options and charset_hint (NULL: none). denoise: -1 (default: 2 with a
+ * two-stage model, else 1), 0 none, 1 template blocks removed, 2 only the
+ * content stage's kept units. t NULL: idf 1, TF-IDF. Errors: those of
+ * tbk_page_parse and of the predictor, TBK_ERR_ARG (denoise 2 with a
+ * template-only model). */
+TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table *t, const char *data,
+                                     size_t len, const char *charset_hint, const char *page_id,
+                                     int denoise, size_t top, tbk_buf *out, tbk_error *err);
+
 /* ================================================================ WARC */
 /* The HTML response records of a WARC file (plain or gzip), as the
  * programs read them (README.md "Inputs"): listed on open, each read on

@@ -46,7 +46,7 @@ except ImportError:  # running from the source tree, or installed by pip
     _config = None
 
 __all__ = ["Model", "Block", "Error", "TooFewPagesWarning", "WarcWarning", "WarcRecord", "WarcReader",
-           "extract", "metadata", "label_site", "read_warc", "site_of_url", "__version__"]
+           "extract", "metadata", "keywords", "label_site", "read_warc", "site_of_url", "__version__"]
 
 
 class Error(Exception):
@@ -174,6 +174,10 @@ _sig = {
     "tbk_labeler_free": (None, [_P]),
     "tbk_labeler_add": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p, _P, _ERR]),
     "tbk_labeler_finish": (ctypes.c_int, [_P, _WRITE_FN, _P, _P, _ERR]),
+    "tbk_keyword_table_load": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P), _ERR]),
+    "tbk_keyword_table_free": (None, [_P]),
+    "tbk_keywords_page": (ctypes.c_int, [_P, _P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
+                                         ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(_Buf), _ERR]),
     "tbk_warc_open": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_P), _ERR]),
     "tbk_warc_free": (None, [_P]),
     "tbk_warc_count": (ctypes.c_size_t, [_P]),
@@ -381,6 +385,7 @@ class Model:
         self._idle = []
         self._busy = 0
         self._closing = False
+        self._kw_tables = {}
         h = _P()
         err = _Err()
         _check(_lib.tbk_model_load(bpath, ctypes.byref(h), ctypes.byref(err)), err, self.path)
@@ -470,6 +475,33 @@ class Model:
         out = self._render(html, url, 1, charset)[0]
         return [Block(json.loads(line)) for line in out.splitlines() if line]
 
+    def _keyword_table(self, df, ranker):
+        if df is _BESIDE:
+            df = os.path.join(os.path.dirname(os.path.abspath(self.path)), "keywords.df")
+            df = df if os.path.exists(df) else None
+        key = (None if df is None else _fspath(df, "df"), None if ranker is None else _fspath(ranker, "ranker"))
+        with self._cond:
+            if self._handle is None or self._closing:
+                raise ValueError("tbk.Model: the model is closed")
+            t = self._kw_tables.get(key)
+        if t is None:
+            t = _P()
+            err = _Err()
+            _check(_lib.tbk_keyword_table_load(key[0], key[1], ctypes.byref(t), ctypes.byref(err)), err)
+            with self._cond:
+                if key in self._kw_tables or self._handle is None:
+                    _lib.tbk_keyword_table_free(t)
+                    t = self._kw_tables.get(key)
+                    if t is None:
+                        raise ValueError("tbk.Model: the model is closed")
+                else:
+                    self._kw_tables[key] = t
+        return t
+
+    def keywords(self, html, url=None, top=10, denoise=None, df=None, ranker=None, charset=None):
+        """tbk.keywords() with this model."""
+        return keywords(html, url=url, top=top, denoise=denoise, df=df, ranker=ranker, charset=charset, model=self)
+
     def metadata(self, html, url=None, charset=None):
         """What the page declares about itself, as tbk.metadata()."""
         return metadata(html, url=url, charset=charset)
@@ -532,6 +564,9 @@ class Model:
             for pr in self._idle:
                 _lib.tbk_predictor_free(pr)
             self._idle = []
+            for t in self._kw_tables.values():
+                _lib.tbk_keyword_table_free(t)
+            self._kw_tables = {}
             _lib.tbk_model_free(self._handle)
             self._handle = None
 
@@ -602,6 +637,50 @@ def extract(html, url=None, output_format="txt", threshold=None, precision=None,
                          precision=precision, stage=stage, body=body, keep_comments=keep_comments, title=title,
                          charset=charset, min_kept_words=min_kept_words, prose_share=prose_share,
                          annotate=annotate)
+
+
+_BESIDE = object()
+_DENOISE = {None: -1, "none": 0, "template": 1, "content": 2}
+
+
+def keywords(html, url=None, top=10, denoise=None, df=None, ranker=None, charset=None, model=None):
+    """The page's top keywords after its template or boilerplate is removed,
+    as `tbk-keywords -f jsonl` ranks them: a list of dicts {"term", "score",
+    "tf"}, best first (empty when the page has no candidate).
+
+    html, url, charset as for extract(). top: how many (int >= 1).
+    denoise: None (the content stage's kept text with a two-stage model,
+    else the template stage's), "none", "template", "content" (--denoise).
+    df: a background document-frequency file (tbk-keywords --build-df);
+    None: keywords.df beside the model file, when there is one (the shipped
+    one is), else idf 1. ranker: a trained ranker file (--train-ranker);
+    None: TF-IDF. Tables are loaded once per model. Raises as extract()
+    does; Error for a df or ranker file the library refuses, or
+    denoise="content" with a template-only model."""
+    if model is None:
+        model = _default_instance()
+    elif not isinstance(model, Model):
+        raise TypeError("model must be a tbk.Model, not " + type(model).__name__)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise TypeError("top must be an int >= 1")
+    if denoise not in _DENOISE:
+        raise ValueError("denoise must be None, 'none', 'template' or 'content', not %r" % (denoise,))
+    html, url, charset = _take_record(html, url, charset)
+    burl = _cstr(url, "url")
+    data, hint = _page_bytes(html, charset)
+    table = model._keyword_table(_BESIDE if df is None else df, ranker)
+    name = os.fsdecode(burl) if burl else "page"
+
+    def run(pr):
+        buf = _Buf()
+        err = _Err()
+        st = _lib.tbk_keywords_page(pr, table, data, len(data), hint, burl or b"", _DENOISE[denoise], top,
+                                    ctypes.byref(buf), ctypes.byref(err))
+        out = _take_buf(buf)
+        _check(st, err, name)
+        return json.loads(out)["keywords"]
+
+    return model._call(run)
 
 
 def metadata(html, url=None, charset=None):

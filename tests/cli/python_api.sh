@@ -301,4 +301,40 @@ except ValueError:
 else:
     raise SystemExit("a closed WarcReader iterated")
 PY
+# 7. keywords() = tbk-keywords -f jsonl (its default table beside the
+#    model, each --denoise, --df none, --top).
+KW=$TBK_BIN/keywords/tbk-keywords
+for f in "$TBK_SRC"/datasets/examples/*.html; do
+  for d in "" "--denoise none" "--denoise template" "--df none --top 3"; do
+    # shellcheck disable=SC2086
+    "$KW" -f jsonl $d "$f" >"$T/kw.jsonl" || die "tbk-keywords $d failed on $f"
+    tbk_python - "$f" "$T/kw.jsonl" "$d" <<'PY' || die "keywords() differs from tbk-keywords $d on $f"
+import json, pathlib, sys, tbk
+f, want, opts = sys.argv[1], json.load(open(sys.argv[2], encoding="utf-8")), sys.argv[3].split()
+kw = {}
+if "--denoise" in opts:
+    kw["denoise"] = opts[opts.index("--denoise") + 1]
+if "--df" in opts:
+    kw["df"] = "/dev/null"  # an empty file: refused, not "none"
+    try:
+        tbk.keywords(pathlib.Path(f), **kw)
+    except tbk.Error as e:
+        assert str(e).startswith("/dev/null: "), str(e)
+    else:
+        raise SystemExit("an empty df file was taken")
+    kw["df"] = None
+    m = tbk.Model()
+    kw["model"] = m
+    # idf 1: a model whose directory has no keywords.df
+    import os, shutil, tempfile
+    d = tempfile.mkdtemp()
+    shutil.copy(m.path, d)
+    kw["model"] = tbk.Model(os.path.join(d, os.path.basename(m.path)))
+if "--top" in opts:
+    kw["top"] = int(opts[opts.index("--top") + 1])
+got = tbk.keywords(pathlib.Path(f), **kw)
+assert got == want["keywords"], (opts, got[:3], want["keywords"][:3])
+PY
+  done
+done
 echo "python_api: ok"
