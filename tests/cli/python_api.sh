@@ -67,7 +67,9 @@ m3 = tbk.Model()
 big = ("<html><body>" + "".join("<div><p>%d The committee met on Tuesday to discuss the budget.</p></div>" % i
                                 for i in range(4000)) + "</body></html>").encode()
 res = {}
+started = threading.Event()
 def work():
+    started.set()
     res["first"] = m3.text(big)
     try:
         m3.text(big)
@@ -75,7 +77,9 @@ def work():
         res["second"] = "ValueError"
 t = threading.Thread(target=work)
 t.start()
-time.sleep(0.01)
+started.wait()
+while not m3._busy:  # inside the first call (a parse of ~100 ms)
+    time.sleep(0.0005)
 m3.close()
 t.join()
 assert res.get("first") and res.get("second") == "ValueError", res
