@@ -4,6 +4,7 @@
  * key page is what of it stays mapped after each page of its n-CS. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "etdm.h"
 
@@ -42,22 +43,30 @@ int tbk_node_eq_parse(const char *s, tbk_node_eq *out) {
 
 /* Classes and attributes by which a page marks its own item in the menu
  * the pages share (Bootstrap's active, WordPress's current-menu-item,
- * aria-current...): every page of the menu's CS marks another item, so
- * compared they would make each page's own item, and with it the menu
- * around it, not template. The relations leave them out. */
-static const char *const STATE_CLASSES[] = {
-    "active",           "current",          "selected",          "is-active",           "is-current",
-    "is-selected",      "current-menu-item", "current_page_item", "current-menu-parent", "current_page_parent",
-    "current-menu-ancestor", "current_page_ancestor", "current-page-ancestor", "current-page-parent",
-    "current-page-item"};
+ * Drupal's is-active and menu-item--active-trail, aria-current...): every
+ * page of the menu's CS marks another item, so compared they would make
+ * each page's own item, and with it the menu around it, not template. The
+ * relations leave them out: a class one of whose parts (split at - and _)
+ * is active, current or selected, in any case, and these attributes. */
+static const char *const STATE_WORDS[] = {"active", "current", "selected"};
 static const char *const STATE_ATTRS[] = {"aria-current", "aria-selected"};
 
 static int in_list(const char *const *list, size_t n, const char *s, size_t len) {
   for (size_t i = 0; i < n; i++)
-    if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0) return 1;
+    if (strlen(list[i]) == len && strncasecmp(list[i], s, len) == 0) return 1;
   return 0;
 }
 #define IN_LIST(l, s, n) in_list(l, sizeof l / sizeof *l, s, n)
+
+static int state_class(const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && s[j] != '-' && s[j] != '_') j++;
+    if (IN_LIST(STATE_WORDS, s + i, j - i)) return 1;
+    i = j + 1;
+  }
+  return 0;
+}
 
 typedef struct attr_walk {
   tbk_buf id, cls;
@@ -148,7 +157,7 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
       while (k < w.cls.len && !is_ws(w.cls.data[k])) k++;
       if (k == s) continue;
       all++;
-      if (IN_LIST(STATE_CLASSES, w.cls.data + s, k - s)) state++;
+      if (state_class(w.cls.data + s, k - s)) state++;
       else if (push_h(t, tbk_hash64(w.cls.data + s, k - s))) goto nomem;
     }
     if (all && state == all) /* class="active" alone: as if no class at all */

@@ -39,7 +39,7 @@ typedef enum tbk_node_eq {
                                  body: the tag name alone) */
   /* The last two leave out the classes and attributes by which a page
    * marks its own menu entry (active, current-menu-item, aria-current...:
-   * etdm.c's STATE_CLASSES and STATE_ATTRS), a class of them alone being
+   * etdm.c's state_class and STATE_ATTRS), a class of them alone being
    * no class at all. */
 } tbk_node_eq;
 #define TBK_NODE_EQ_THRESHOLD 0.8
