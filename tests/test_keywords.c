@@ -215,6 +215,34 @@ static void test_cjk(void) {
   doc("ロンドンのホテル。ロンドンのiPhone。");
   CHECK(find("ロンドン") && find("ロンドン")->tf == 2 && find("ロン") == NULL && find("iphone") != NULL);
 
+  /* A span never starts or ends inside a Katakana word (#32): no リュ, ュッ,
+   * ック or 新しいリ from リュックサック, seen once; the word whole, and
+   * with what precedes it. */
+  doc("新しいリュックサックを買いました。");
+  CHECK(find("リュックサック") && find("新しいリュックサック"));
+  const char *cut[] = {"リュ", "ュッ", "ック", "ックサック", "リュックサ", "サッ", "新しいリ", "新しいリュック"};
+  for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) CHECK(find(cut[i]) == NULL);
+  for (size_t i = 0; i < tbk_kw_count(x); i++) {
+    const char *t = tbk_kw_cands(x)[i].text; /* first letter: ュ, ッ, ク, サ are inside the word */
+    CHECK(strncmp(t, "ュ", 3) && strncmp(t, "ッ", 3) && strncmp(t, "ク", 3) && strncmp(t, "サ", 3));
+  }
+  /* ... and the longer span an occurrence is part of is the whole word:
+   * 東京 inside 東京タワー (twice) counts once, alone. */
+  doc("東京タワーに行った。東京タワーは高い。東京は大きい。");
+  CHECK(find("東京タワー") && find("東京タワー")->tf == 2);
+  CHECK(find("東京") && find("東京")->tf == 1);
+  CHECK(find("東京タ") == NULL && find("タワ") == NULL && find("ワー") == NULL);
+  /* Numbers are no keywords in any digits: fullwidth (２０２４, ３),
+   * Arabic-Indic, ASCII. */
+  doc("２０２４年３月に東京で買った。٢٠٢٤ and 2024 and ３Ｄ.");
+  CHECK(find("東京") != NULL);
+  CHECK(find("２０２４") == NULL && find("３") == NULL && find("٢٠٢٤") == NULL && find("2024") == NULL);
+  CHECK(find("３ｄ") == NULL && find("３Ｄ") == NULL);
+  for (size_t i = 0; i < tbk_kw_count(x); i++) {
+    const char *t = tbk_kw_cands(x)[i].text;
+    CHECK(strncmp(t, "\xEF\xBC", 2) != 0); /* no fullwidth form (U+FF00-FF3F) starts one */
+  }
+
   /* Gold keys of these scripts are the span itself. */
   tbk_buf k = {0};
   CHECK_INT(tbk_kw_key_of(x, "博物馆", strlen("博物馆"), &k), 1);

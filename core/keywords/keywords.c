@@ -210,6 +210,12 @@ tbk_kw_cand *tbk_kw_cands(tbk_kw_extractor *x) { return x->cands; }
 size_t tbk_kw_tokens(const tbk_kw_extractor *x) { return x->body; }
 const char *tbk_kw_lang(const tbk_kw_extractor *x) { return x->lang < 0 ? "" : tbk_kw_stop_codes[x->lang]; }
 
+static uint32_t first_cp(const char *s, size_t n) {
+  if (!n) return 0;
+  size_t k = tbk_utf8_seq((const unsigned char *)s, n);
+  return k ? tbk_utf8_decode((const unsigned char *)s, k) : (unsigned char)s[0];
+}
+
 static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   int added;
   long id = kw_strtab_intern(&x->words, w, n, &added);
@@ -232,17 +238,12 @@ static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *
   }
   x->w_stem[id] = (uint32_t)sid;
   x->w_stop[id] = stop_mask_of(w, n);
-  x->w_num[id] = (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9';
+  x->w_num[id] = (unsigned char)w[0] < 0x80 ? (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9'
+                                           : kw_digit(first_cp(w, n));
   return id;
 }
 
 static long intern_word_call(tbk_kw_extractor *x, const char *w, size_t n) { return intern_word(x, w, n); }
-
-static uint32_t first_cp(const char *s, size_t n) {
-  if (!n) return 0;
-  size_t k = tbk_utf8_seq((const unsigned char *)s, n);
-  return k ? tbk_utf8_decode((const unsigned char *)s, k) : (unsigned char)s[0];
-}
 
 /* A token of word id, continuing the phrase unless x->brk; NULL out of
  * memory. */
@@ -634,6 +635,14 @@ static int span_kind(const tbk_kw_extractor *x, size_t i) {
   return i < x->ntok && !(x->toks[i].cjk & KW_TOK_STOP) ? x->toks[i].cjk : KW_CJK_NONE;
 }
 
+/* Whether tokens i - 1 and i are letters of one Katakana run (a word such
+ * as リュックサック): a span starting at i or ending at i - 1 would cut
+ * the word (リュ, ュッ, ックサ), so none does. */
+static int katakana_joined(const tbk_kw_extractor *x, size_t i) {
+  return i > 0 && i < x->ntok && !x->toks[i].brk && (x->toks[i].cjk & ~KW_TOK_STOP) == KW_CJK_KATAKANA &&
+         (x->toks[i - 1].cjk & ~KW_TOK_STOP) == KW_CJK_KATAKANA;
+}
+
 /* A span's Latin-equivalent words: a word is about two Han characters. */
 static uint8_t span_words(unsigned units) {
   unsigned w = (units + 3) / 4;
@@ -656,7 +665,7 @@ static int span_ids(tbk_kw_extractor *x, const tbk_buf *span, int add, uint32_t 
 typedef int (*span_fn)(tbk_kw_extractor *x, size_t i, size_t n, unsigned units);
 static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
   int k0 = span_kind(x, i);
-  if (!k0 || k0 == KW_CJK_HIRAGANA) return 0;
+  if (!k0 || k0 == KW_CJK_HIRAGANA || katakana_joined(x, i)) return 0;
   unsigned units = 0;
   x->span.len = 0;
   for (size_t n = 1; n <= KW_CJK_MAX_CHARS; n++) {
@@ -666,7 +675,7 @@ static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
     if (units > KW_CJK_MAX_UNITS) break;
     uint32_t w = x->toks[i + n - 1].word;
     if (tbk_buf_append(&x->span, kw_strtab_str(&x->words, w), x->words.len[w])) return 1;
-    if (n > 1 && kind != KW_CJK_HIRAGANA && fn(x, i, n, units)) return 1;
+    if (n > 1 && kind != KW_CJK_HIRAGANA && !katakana_joined(x, i + n) && fn(x, i, n, units)) return 1;
   }
   return 0;
 }
@@ -684,11 +693,16 @@ static int count_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
 }
 
 /* Whether the longer span of tokens [a, b) (b - a > n of the one inside)
- * grown to end on letters other than Hiragana is a candidate found twice. */
+ * grown to end on letters other than Hiragana, and not inside a Katakana
+ * word, is a candidate found twice. */
 static int repeated(tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t hi) {
   while (a > lo && span_kind(x, a) == KW_CJK_HIRAGANA) a--;
   while (b < hi && span_kind(x, b - 1) == KW_CJK_HIRAGANA) b++;
+  /* ... and to a whole Katakana word, as spans are */
+  while (a > lo && katakana_joined(x, a)) a--;
+  while (b < hi && katakana_joined(x, b)) b++;
   if (span_kind(x, a) == KW_CJK_HIRAGANA || span_kind(x, b - 1) == KW_CJK_HIRAGANA) return 0;
+  if (katakana_joined(x, a) || katakana_joined(x, b)) return 0;
   if (b - a > KW_CJK_MAX_CHARS) return 0;
   unsigned units = 0;
   x->scratch.len = 0;

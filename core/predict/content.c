@@ -282,23 +282,7 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
                                  const double *unit_p, int annotate, tbk_buf *out) {
   tbk_html_edit e = {0};
   tbk_status st = TBK_ERR_NOMEM;
-  if (annotate) {
-    tbk_html_mark *mark = malloc((ux->n ? ux->n : 1) * sizeof *mark);
-    char(*val)[16] = malloc((ux->n ? ux->n : 1) * sizeof *val);
-    if (mark && val) {
-      for (size_t i = 0; i < ux->n; i++) {
-        tbk_snprintf(val[i], sizeof val[i], "%.3f", 1.0 - unit_p[i]);
-        mark[i] = (tbk_html_mark){ux->u[i].elem, val[i]};
-      }
-      e.attr = "data-tbk-content";
-      e.mark = mark;
-      e.n_mark = ux->n;
-      st = tbk_page_html(page, &e, out);
-    }
-    free(mark);
-    free(val);
-    return st;
-  }
+  if (annotate) return tbk_render_units_annotated(page, ux, keep, unit_p, out);
   size_t nd = 0;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i]) nd += ux->u[i].run_end - ux->u[i].run_first;
