@@ -18,13 +18,19 @@ export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
 unset TBK_MODEL
 export PYTHONDONTWRITEBYTECODE=1 # nothing written into the source tree
 tbk_python() { python3 "$@"; }
+# A sanitizer's allocator keeps freed memory in quarantine: RSS says nothing
+# about leaks there (the pool's bound is still checked).
+export TBK_RSS_CHECK=1
 case $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$TBK_BIN/CMakeCache.txt") in
   Asan)
+    TBK_RSS_CHECK=0
     tbk_python() {
       LD_PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)" \
         ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 python3 "$@"
     } ;;
-  Ubsan) tbk_python() { LD_PRELOAD=$(cc -print-file-name=libubsan.so) python3 "$@"; } ;;
+  Ubsan)
+    TBK_RSS_CHECK=0
+    tbk_python() { LD_PRELOAD=$(cc -print-file-name=libubsan.so) python3 "$@"; } ;;
 esac
 EX=$TBK_SRC/datasets/examples/news-article.html
 
@@ -88,7 +94,7 @@ PY
 # 2. 1,000 short-lived threads each using the model: RSS stays bounded (it
 #    grew by ~0.3-0.8 MiB a thread); 64 threads at once share a bounded pool.
 tbk_python - <<'PY' || die "per-thread predictors leak"
-import threading, tbk
+import os, threading, tbk
 def rss():
     for l in open("/proc/self/status"):
         if l.startswith("VmRSS:"):
@@ -107,7 +113,7 @@ ts = [threading.Thread(target=work) for _ in range(64)]
 for t in ts: t.start()
 for t in ts: t.join()
 grown = rss() - r0
-assert grown < 60, "RSS grew by %.0f MiB over 1,000 threads" % grown
+assert grown < 60 or os.environ["TBK_RSS_CHECK"] == "0", "RSS grew by %.0f MiB over 1,000 threads" % grown
 assert len(m._idle) <= 4, len(m._idle)
 m.close()
 PY
