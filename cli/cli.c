@@ -625,6 +625,7 @@ tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines) 
   strict_ctx = strict;
   tbk_label_set *labels;
   tbk_error err = {0};
+  cli_reads_add(path);
   if (tbk_label_set_read(path, warn_label_line, &strict_ctx, &labels, bad_lines, &err))
     cli_die(TBK_EXIT_FAIL, "%s: %s", path, err.msg);
   return labels;
@@ -909,6 +910,7 @@ tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped)
   tbk_dataset *ds;
   tbk_error err = {0};
   if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  for (int i = first; i < argc; i++) cli_reads_add(argv[i]);
   for (int i = first; i < argc; i += 3) {
     tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, skipped, &err);
     if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s", err.msg);

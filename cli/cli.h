@@ -132,7 +132,7 @@ enum {
   "Exit status:\n"                                                          \
   "  0  ok\n"                                                               \
   "  1  fatal error\n"                                                      \
-  "  2  usage error\n"
+  "  2  usage error (also: an output that is a file the run reads)\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \

@@ -140,6 +140,8 @@ static int curve(cli_pages *pages, char **inputs, int n_inputs, const char *size
   }
   tbk_page_list list;
   cli_pages_list(pages, inputs, n_inputs, &list);
+  cli_output_check("--csv", csv); /* now against every page read */
+  cli_output_check("--svg", svg);
   uint64_t **set = calloc(list.n + 1, sizeof *set);
   size_t *len = calloc(list.n + 1, sizeof *len), n = 0;
   uint32_t *site = calloc(list.n + 1, sizeof *site);

@@ -95,6 +95,8 @@ int main(int argc, char **argv) {
   tbk_error err = {0};
   tbk_kw_df *df = NULL, *built = NULL;
   tbk_kw_ranker ranker;
+  cli_reads_add(df_path);
+  cli_reads_add(ranker_path);
   if (df_path) check_load(tbk_kw_df_load(df_path, &df, &err), df_path, &err);
   if (ranker_path) check_load(tbk_kw_ranker_load(ranker_path, &ranker, &err), ranker_path, &err);
   tbk_model *model = NULL;
@@ -112,6 +114,7 @@ int main(int argc, char **argv) {
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  if (!r.text) cli_reads_add(mp);
   cli_out out;
   cli_out_open(&out, output);
   tbk_buf b = {0};

@@ -833,7 +833,93 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9}
+# ------------------------------------------- round 3 (#34): outputs
+
+def kw_site(d):
+    """Eight pages of one site, each with its topic in <meta name=keywords>."""
+    for i, t in enumerate(["volcano", "glacier", "desert", "meadow", "canyon", "lagoon", "tundra", "savanna"]):
+        write(d + "/s/p%d.html" % i,
+              "<html><head><title>The %s page</title><meta name=\"keywords\" content=\"%s, weather\"></head><body>"
+              "<ul><li><a href=/>Home</a></li><li><a href=/n>Newsletter subscription offers</a></li></ul>"
+              "<div><h1>All about the %s</h1><p>The %s is a place. Visitors of the %s see the %s at dawn.</p>"
+              "<p>Every %s has its own weather; scientists study each %s for years.</p></div>"
+              "<div>Newsletter subscription offers and subscription deals every week.</div></body></html>"
+              % ((t,) * 8))
+
+
+def class10():
+    """#34 item 1: an output that is any file the run reads (after links
+    and other spellings) is a usage error, exit 2, the file unchanged; in
+    every program and for every output option."""
+    kw = TMP + "/kw"
+    shutil.rmtree(kw, ignore_errors=True)
+    kw_site(kw)
+    for f in ("kw.df", "kw.ranker"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "1", "-d", "none", "-o", "kw.df", "kw"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--train-ranker", "--df", "kw.df", "-d", "none", "-o", "kw.ranker", "kw"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    same = r"(output is also an input of this run|output is the same file as the input \S+) \(it would be overwritten\)"
+    df, rk = TMP + "/kw.df", TMP + "/kw.ranker"
+    case("class10 keywords --df F -o F", "keywords", ["--df", "kw.df", "-d", "none", "-o", "kw.df", "kw/s/p0.html"], 2,
+         err=r"^tbk-keywords: error: kw.df: " + same, unchanged=[df])
+    case("class10 keywords --ranker F -o ./F", "keywords", ["--df", "kw.df", "--ranker", "kw.ranker", "-d", "none", "-o",
+         "./kw.ranker", "kw/s/p0.html"], 2, err=r"^tbk-keywords: error: \./kw.ranker: " + same, unchanged=[rk])
+    case("class10 keywords --train-ranker -o its --df", "keywords", ["--train-ranker", "--df", "kw.df", "-d", "none",
+         "-o", "kw/../kw.df", "kw"], 2, err=r"kw/\.\./kw.df: " + same, unchanged=[df])
+    # tbk-eval gold and snippets: the prediction files they read.
+    g = TMP + "/g3"
+    shutil.rmtree(g, ignore_errors=True)
+    for i in range(2):
+        write(g + "/p%d.html" % i, page(i))
+        write(g + "/p%d.txt" % i, "page %d of example.org: alpha bravo charlie" % i)
+        write(g + "/pred/p%d.txt" % i, "page %d of example.org: alpha bravo" % i)
+    write(g + "/p0.comments.txt", "a comment")
+    write(g + "/manifest.tsv", "site\tpage\tgold\ns\tp0.html\tp0.txt\ns\tp1.html\tp1.txt\n")
+    pred0 = g + "/pred/p1.txt"
+    case("class10 eval gold --per-page a prediction", "eval", ["gold", "--per-page", "g3/pred/p1.txt", "g3/manifest.tsv",
+         "g3/pred"], 2, err=r"^tbk-eval gold: error: g3/pred/p1.txt: " + same, unchanged=[pred0])
+    case("class10 eval gold --comments --per-page a comments file", "eval", ["gold", "--comments", "--per-page",
+         "g3/p0.comments.txt", "--baseline", "g3/manifest.tsv"], 2, err=r"g3/p0.comments.txt: " + same,
+         unchanged=[g + "/p0.comments.txt"])
+    write(g + "/evaldata.json", json.dumps({"k0": {"with": ["alpha"], "without": ["zz"]},
+                                            "k1": {"with": ["bravo"], "without": ["zz"]}}))
+    write(g + "/pages.tsv", "key\tfile\tpage\nk0\t-\tp0.html\nk1\t-\tp1.html\n")
+    case("class10 eval snippets --per-page a prediction", "eval", ["snippets", "--per-page", "g3/pred/./p1.txt",
+         "g3/evaldata.json", "g3/pages.tsv", "g3/pred"], 2, err=r"g3/pred/\./p1.txt: " + same, unchanged=[pred0])
+    case("class10 eval snippets --baseline --per-page a page", "eval", ["snippets", "--baseline", "--per-page",
+         "g3/p0.html", "g3/evaldata.json", "g3/pages.tsv"], 2, err=r"g3/p0.html: " + same, unchanged=[g + "/p0.html"])
+    # tbk-label --gold --gold-comments: the comments files it reads.
+    case("class10 label --gold --gold-comments -o a comments file", "label", ["-q", "--gold", "--gold-comments", "-o",
+         "g3/p0.comments.txt", "g3/manifest.tsv"], 2, err=r"g3/p0.comments.txt: " + same,
+         unchanged=[g + "/p0.comments.txt"])
+    # tbk-eval chunks -o its --blocks-labels or --truth.
+    d = TMP + "/c3"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "c3/labels.jsonl", "c3"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    write(d + "/truth.tsv", "site\tmd5\ttpath\n")
+    for opt, f in (("--blocks-labels", "c3/labels.jsonl"), ("--truth", "c3/truth.tsv")):
+        case("class10 eval chunks -o its %s" % opt, "eval", ["chunks", "-q", "--min-pages", "2", opt, f, "-o", f, "c3"], 2,
+             err=r"^tbk-eval chunks: error: %s: " % re.escape(f) + same, unchanged=[TMP + "/" + f])
+        case("class10 eval chunks --csv its %s" % opt, "eval", ["chunks", "-q", "--min-pages", "2", "--sample", "2",
+             opt, f, "--csv", f, "c3"], 2, err=re.escape(f) + ": " + same, unchanged=[TMP + "/" + f])
+    # tbk-eval cv: a file --out would get is one of its rows files.
+    _, rows = synth_rows("cv10", 3, 3)
+    os.makedirs(TMP + "/cvo10", exist_ok=True)
+    shutil.copy(rows[2], TMP + "/cvo10/per_site.csv")
+    case("class10 eval cv --out DIR holding an input", "eval", ["cv", "-q", "-k", "3", "--out", "cvo10", rows[0], rows[1],
+         "cvo10/per_site.csv"], 2, err=r"cvo10/per_site.csv: " + same, unchanged=[TMP + "/cvo10/per_site.csv"])
+    # tbk-eval keywords: --df-out naming its --df.
+    case("class10 eval keywords --df-out its --df", "eval", ["keywords", "-m", MODEL, "--df", "kw.df", "--df-out",
+         "kw.df", "--train", "kw", "--test", "kw"], 2, err=r"kw.df: " + same, unchanged=[df])
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
