@@ -350,7 +350,8 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     if (!file) goto nomem;
     struct stat fs;
     if (stat(file, &fs) != 0 || S_ISDIR(fs.st_mode)) {
-      snprintf(msg, sizeof msg, "manifest row %zu: no such file", row);
+      snprintf(msg, sizeof msg, "manifest row %zu: %s", row,
+               stat(file, &fs) == 0 ? "is a directory, not a page file" : "no such file");
       warn_skip(l, warn, ctx, file, msg);
       continue;
     }

@@ -919,7 +919,54 @@ def class10():
          "kw.df", "--train", "kw", "--test", "kw"], 2, err=r"kw.df: " + same, unchanged=[df])
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10}
+def class11():
+    """#34 item 8 (round-2 leftovers): a record before a damaged record
+    header (junk, a misspelt version line) is kept, the damage skipped and
+    named by its offset; a malformed words line is named by the words file
+    and its line; a manifest row naming a directory says so."""
+    u = "http://example.org/%d"
+    recs = [record(u % i, http(page(i).encode())) for i in range(4)]
+    shapes = [("junk", recs[:2] + [b"this is junk, not a record\r\n\r\n"] + recs[2:], "0123"),
+              ("misspelt", recs[:2] + [recs[2].replace(b"WARC/1.0", b"WARX/1.0", 1)] + recs[3:], "013")]
+    for name, rs, want in shapes:
+        for f in warc_files("dmg-" + name, rs):
+            out = TMP + "/" + f + ".jsonl"
+            case("class11 record before a %s header %s" % (name, f), "predict", ["-m", MODEL, "-f", "jsonl", "-o", out, f],
+                 3, err=r"^tbk-predict: warning: %s: offset \d+: expected a WARC record \(\"WARC/\"\); skipping to the "
+                        r"next one$" % re.escape(f), no_err=r"Content-Length", present=[out], secs=5)
+            got = set(re.findall(r'"page":"http://example.org/(\d)"', open(out).read())) if os.path.exists(out) else set()
+            if got != set(want):
+                failures.append("class11 record before a %s header %s: pages %s, expected %s" % (name, f, sorted(got),
+                                                                                                 sorted(want)))
+    # A malformed words line: the words file and its own line are named.
+    _, rows = synth_rows("w11", 2, 5)
+    bad = [TMP + "/w11bad." + ext for ext in ("svm", "words", "meta")]
+    for src, dst in zip(rows, bad):
+        shutil.copy(src, dst)
+    lines = open(bad[1]).read().split("\n")
+    lines[2] = "not a words line"
+    write(bad[1], "\n".join(lines))
+    case("class11 malformed words line names the words file", "train", ["-q", "-o", "w11.model"] + bad, 3,
+         err=r"^tbk-train: warning: %s: line 3: malformed words line \(skipped\)$" % re.escape(bad[1]),
+         no_err=r"w11bad.svm: line \d+: malformed words", present=[TMP + "/w11.model"], secs=20)
+    lines = open(rows[2]).read().split("\n")
+    lines[3] = "{not json"
+    write(bad[2], "\n".join(lines))
+    shutil.copy(rows[1], bad[1])
+    case("class11 malformed meta line names the meta file", "train", ["-q", "-o", "w11.model"] + bad, 3,
+         err=r"^tbk-train: warning: %s: line 4: meta line is not a JSON object with a site \(skipped\)$" % re.escape(bad[2]),
+         present=[TMP + "/w11.model"], secs=20)
+    # A manifest row naming a directory.
+    write(TMP + "/md/s/p0.html", page(0))
+    os.makedirs(TMP + "/md/s/sub.html", exist_ok=True)
+    write(TMP + "/md/manifest.tsv", "site\tpage\ns\ts/p0.html\ns\ts/sub.html\ns\ts/gone.html\n")
+    case("class11 manifest row naming a directory", "predict", ["-m", MODEL, "-o", "md.txt", "md/manifest.tsv"], 3,
+         err=r"^tbk-predict: warning: md/s/sub.html: manifest row 2: is a directory, not a page file$"
+             r"(.|\n)*^tbk-predict: warning: md/s/gone.html: manifest row 3: no such file$",
+         present=[TMP + "/md.txt"], secs=5)
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
