@@ -239,6 +239,21 @@ int cli_mkdirs(const char *dir);
  * (a staging directory, as tbk-eval cv --out's); NULL: no longer (call it
  * before renaming dir into place). One directory at a time. */
 void cli_guard_dir(const char *dir);
+/* An output directory (tbk-label --strip, --template-html) built in
+ * DIR.tmp.XXXXXX beside it and moved into place by cli_stage_publish only
+ * when the run succeeded: a run that fails (cli_die, any exit before the
+ * publish) or is ended by SIGINT, SIGTERM or SIGHUP leaves nothing in DIR
+ * and no staging directory. One a run. */
+typedef struct cli_stage {
+  char *dir, *tmp; /* owned */
+} cli_stage;
+void cli_stage_open(cli_stage *st, const char *dir);
+/* The staged name of name (one of cli_output_names(dir, ...)). Caller frees. */
+char *cli_stage_name(const cli_stage *st, const char *name);
+/* Move the staged files into DIR: DIR renamed into place when new, else
+ * merged into it (a file replaces the file of its name). Dies with
+ * TBK_EXIT_WRITE when it cannot. */
+void cli_stage_publish(cli_stage *st);
 /* Write data to the file name (one of cli_output_names'), creating its
  * directories, through cli_out: it appears only when complete. Dies with
  * TBK_EXIT_WRITE when it cannot. */

@@ -966,7 +966,53 @@ def class11():
          present=[TMP + "/md.txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11}
+def class12():
+    """#34 item 2: tbk-label --method chunks --strip DIR and --method etdm
+    --template-html DIR write DIR in a staging directory moved into place at
+    the end: a run whose -o or --stats fails leaves neither DIR nor its
+    staging; a run that succeeds gives DIR every page's file, and files
+    already in DIR stay."""
+    d = TMP + "/p12"
+    shutil.rmtree(d, ignore_errors=True)
+    # Pages that all link to each other: etdm finds their CS and labels them.
+    links = "".join("<a href=p%d.html>page number %d</a> " % (k, k) for k in range(4))
+    for i in range(4):
+        write(d + "/s/p%d.html" % i, page(i, extra="</p><div class=menu>" + links + "</div><p>"))
+    runs = [("chunks --strip", ["--method", "chunks", "--strip"], ".txt"),
+            ("etdm --template-html", ["--method", "etdm", "--template-html"], ".html")]
+    for name, opts, ext in runs:
+        out = TMP + "/dir12"
+        shutil.rmtree(out, ignore_errors=True)
+        for fail in (["-o", "/dev/full"], ["-o", "l12.jsonl", "--stats", "/dev/full"]):
+            case("class12 %s, %s fails" % (name, fail[-2]), "label", ["-q", "--min-pages", "2"] + opts + ["dir12"] + fail +
+                 ["p12"], 4, err=r"^tbk-label: error: /dev/full: cannot write output: No space left on device",
+                 absent=[out, TMP + "/l12.jsonl"], secs=10)
+        # Success: DIR appears whole; a file already in it stays.
+        write(out + "/keep.txt", "mine")
+        case("class12 %s succeeds" % name, "label", ["-q", "--min-pages", "2"] + opts + ["dir12", "-o", "l12.jsonl", "p12"],
+             0, present=[out + "/p12/s/p%d%s" % (i, ext) for i in range(4)] + [out + "/keep.txt", TMP + "/l12.jsonl"],
+             secs=10)
+        os.remove(TMP + "/l12.jsonl")
+    # Killed midway (SIGTERM): no staging directory stays.
+    big = TMP + "/p12big"
+    if not os.path.exists(big):
+        for i in range(400):
+            write(big + "/s/p%d.html" % i, page(i, extra="filler " * 400))
+    shutil.rmtree(TMP + "/dir12", ignore_errors=True)
+    proc = subprocess.Popen([PROGS["label"], "-q", "--min-pages", "2", "--method", "etdm", "--template-html", "dir12", "-o",
+                             "l12.jsonl", "p12big"], stderr=subprocess.DEVNULL, cwd=TMP)
+    time.sleep(0.3)
+    alive = proc.poll() is None
+    proc.terminate()
+    proc.wait()
+    left = [f for f in os.listdir(TMP) if f.startswith("dir12") or f.startswith("l12")]
+    if alive and left:
+        failures.append("class12 etdm --template-html under SIGTERM: left %s" % left)
+    else:
+        print("ok class12 etdm --template-html under SIGTERM (%s)" % ("killed mid-run" if alive else "ended first"))
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
