@@ -755,6 +755,18 @@ tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines) 
   return labels;
 }
 
+void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const tbk_page_list *l, int fatal) {
+  const char *first;
+  size_t labelled = tbk_label_set_pages(labels, &first);
+  if (!labelled || !l->n) return;
+  for (size_t i = 0; i < l->n; i++)
+    if (tbk_label_set_has_page(labels, l->refs[i].page)) return;
+  if (fatal)
+    cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages it labels is among the %zu pages read (pages match by name as "
+            "listed: it names %s, the inputs give %s)", path, labelled, l->n, first, l->refs[0].page);
+  cli_warn("%s: none of the %zu pages it labels is among the %zu pages of this shard", path, labelled, l->n);
+}
+
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
 
 void cli_pages_segment_as(cli_pages *c, const tbk_model *model) {

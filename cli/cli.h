@@ -201,6 +201,11 @@ void cli_pages_progress_end(cli_pages *c);
  * the line limit, an invalid label, a conflicting one) is warned about and
  * counted in *bad_lines; with strict the first one is fatal. */
 tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines);
+/* Labels (read from path) that name none of the pages of l, though l has
+ * pages: their names are spelt otherwise (./pages/x.html, an absolute
+ * path) or they are another run's. fatal: dies (exit 1) naming one of
+ * each; else a warning with the counts (a shard may hold no labelled page). */
+void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const tbk_page_list *l, int fatal);
 
 /* One line of a TSV file read in place: a trailing CR dropped, split at tabs
  * into at most max fields (the last keeps any further tabs). The count. */

@@ -430,7 +430,7 @@ def labels_cases():
         ("conflicting labels", dict(rows[1], label="template" if rows[1]["label"] == "content" else "content"),
          r"labels.jsonl:%d: conflicts with the label of line 2 for the same block \(skipped\)" % (n + 1)),
         ("label that matches no block", dict(rows[0], path="/html[1]/body[1]/div[99]"),
-         r"pages/p0.html: labelled block /html\[1\]/body\[1\]/div\[99\] not found among the pages read \(skipped\)"
+         r"labels.jsonl:%d: labelled block /html\[1\]/body\[1\]/div\[99\] of pages/p0.html not found on that page \(skipped\)" % (n + 1) +
          r"(.|\n)*labels.jsonl: 1 labelled blocks in all were not found"),
         ("line over 16 MiB", "x" * (17 << 20), r"labels.jsonl:%d: line longer than 16777216 bytes \(skipped\)" % (n + 1)),
     ]
@@ -1012,7 +1012,58 @@ def class12():
         print("ok class12 etdm --template-html under SIGTERM (%s)" % ("killed mid-run" if alive else "ended first"))
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12}
+def class13():
+    """#34 item 3: runs that would silently produce nothing: labels none of
+    whose pages is read (another spelling of the paths), an empty or
+    header-only cluster assignment, a --reference or --clusters file naming
+    none of the pages: each an error (exit 1) naming the file and, for names
+    that do not match, one name of each side."""
+    d = TMP + "/p13"
+    shutil.rmtree(d, ignore_errors=True)
+    for f in ("f13.svm", "c13.tsv", "l13b.jsonl"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    for i in range(4):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "l13.jsonl", "p13"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    nomatch = (r"l13.jsonl: none of the 4 pages it labels is among the 4 pages read \(pages match by name as listed: "
+               r"it names p13/s/p0.html, the inputs give \./p13/\.\./p13/s/p0.html\)$")
+    case("class13 features: labels of no page read", "features", ["--labels", "l13.jsonl", "-o", "f13.svm",
+         "./p13/../p13"], 1, err=r"^tbk-features: error: " + nomatch, absent=[TMP + "/f13.svm"], secs=10)
+    case("class13 features: labels of the pages read", "features", ["--labels", "l13.jsonl", "-o", "f13.svm", "p13"], 0,
+         present=[TMP + "/f13.svm"], secs=10)
+    case("class13 eval chunks: labels of no page read", "eval", ["chunks", "-q", "--min-pages", "2", "--blocks-labels",
+         "l13.jsonl", "-o", "c13.tsv", "./p13/../p13"], 1, err=r"^tbk-eval chunks: error: " + nomatch,
+         absent=[TMP + "/c13.tsv"], secs=10)
+    # tbk-eval cluster: an empty or header-only assignment, a reference of other pages.
+    write(TMP + "/empty13.tsv", "")
+    write(TMP + "/head13.tsv", "page\tsite\tcluster\tsize\n")
+    write(TMP + "/a13.tsv", "page\tsite\tcluster\tsize\n" + "".join("p13/s/p%d.html\ts\t%d\t2\n" % (i, i // 2)
+                                                                    for i in range(4)))
+    write(TMP + "/ref13.tsv", "page\tsite\n" + "".join("/abs/p13/s/p%d.html\tt%d\n" % (i, i % 2) for i in range(4)))
+    case("class13 eval cluster: empty assignment", "eval", ["cluster", "empty13.tsv"], 1,
+         err=r"^tbk-eval cluster: error: empty13.tsv: empty file \(0 bytes, no header line\)$")
+    case("class13 eval cluster: header-only assignment", "eval", ["cluster", "head13.tsv"], 1,
+         err=r"^tbk-eval cluster: error: head13.tsv: no rows below the header \(nothing to score\)$")
+    case("class13 eval cluster: a --reference of other pages", "eval", ["cluster", "--reference", "ref13.tsv", "a13.tsv"],
+         1, err=r"^tbk-eval cluster: error: ref13.tsv: names none of the 4 pages of a13.tsv \(pages match by name: it "
+                r"names /abs/p13/s/p0.html, a13.tsv p13/s/p0.html\)$")
+    case("class13 eval cluster: an empty --reference", "eval", ["cluster", "--reference", "empty13.tsv", "a13.tsv"], 1,
+         err=r"empty13.tsv: empty file")
+    case("class13 eval cluster: a good assignment", "eval", ["cluster", "a13.tsv"], 0)
+    # tbk-label --clusters: a 0-byte file, one naming other pages.
+    case("class13 label --clusters: 0-byte file", "label", ["-q", "--min-pages", "2", "--clusters", "empty13.tsv", "-o",
+         "l13b.jsonl", "p13"], 1, err=r"^tbk-label: error: empty13.tsv: empty file \(0 bytes, no header line\)$",
+         absent=[TMP + "/l13b.jsonl"])
+    write(TMP + "/c13other.tsv", "page\tcluster\n" + "".join("/elsewhere/p%d.html\t0\n" % i for i in range(4)))
+    case("class13 label --clusters: other pages", "label", ["-q", "--min-pages", "2", "--clusters", "c13other.tsv", "-o",
+         "l13b.jsonl", "p13"], 1, err=r"^tbk-label: error: c13other.tsv: none of the 4 pages read is in it \(pages "
+                                      r"match by name as listed: it names /elsewhere/p0.html, the inputs give "
+                                      r"p13/s/p0.html\)$", absent=[TMP + "/l13b.jsonl"])
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
