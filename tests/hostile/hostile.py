@@ -476,10 +476,10 @@ def one_site():
     operating points) and tbk-predict -p says why it refuses the model."""
     syn, rows = synth_rows("one", 1, 4)
     case("class5 one training site", "train", ["-q", "-o", "one.model"] + rows, 0,
-         err=r"^tbk-train: warning: rows from 1 site: no cross-site CV, so the model gets no operating points",
+         err=r"^tbk-train: warning: \S+one.meta: rows from 1 site \(\S+\): no cross-site CV, so the model gets no operating points",
          present=[TMP + "/one.model"], secs=20)
     case("class5 one training site --strict", "train", ["-q", "--strict", "-o", "strict.model"] + rows, 1,
-         err=r"^tbk-train: error: rows from 1 site: no cross-site CV, so no operating points \(--strict\)",
+         err=r"^tbk-train: error: \S+one.meta: rows from 1 site \(\S+\): no cross-site CV, so no operating points \(--strict\)",
          absent=[TMP + "/strict.model"], secs=20)
     case("class5 -p on a one-site model", "predict", ["-m", "one.model", "-p", "0.9", "-o", "one.txt",
          syn + "/manifest.tsv"], 5, err=r"^tbk-predict: error: one.model: the model stores no operating points "
