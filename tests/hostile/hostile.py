@@ -1063,7 +1063,82 @@ def class13():
                                       r"p13/s/p0.html\)$", absent=[TMP + "/l13b.jsonl"])
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13}
+def both(*pats):
+    """A regex that matches when every one of pats is found, in any order."""
+    return "".join(r"(?=(.|\n)*%s)" % p for p in pats)
+
+
+def class14():
+    """#34 item 4: page names that would not round-trip through labels,
+    rows and TSV (bytes that are not UTF-8, which became U+FFFD and made
+    two names one; a control character such as a newline in a site folder,
+    written raw into --stats) are refused by name, shown with \\xNN, one
+    warning each (exit 3); a file argument so named is refused (exit 1)."""
+    d = TMP + "/n14"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    os.makedirs(os.fsencode(d) + b"/bad\nsite")
+    for name, i in ((b"/s/caf\xe9.html", 5), (b"/s/caf\xe8.html", 6), (b"/bad\nsite/x.html", 7), (b"/bad\nsite/y.html", 8)):
+        with open(os.fsencode(d) + name, "w") as f:
+            f.write(page(i))
+    for f in ("l14.jsonl", "st14.tsv"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    case("class14 names that do not round-trip, tbk-label", "label", ["-q", "--min-pages", "2", "-o", "l14.jsonl",
+         "--stats", "st14.tsv", "n14"], 3,
+         err=both(r"^tbk-label: warning: n14/s/caf\\xe9.html: file name is not valid UTF-8 \(skipped\)$",
+                  r"^tbk-label: warning: n14/s/caf\\xe8.html: file name is not valid UTF-8 \(skipped\)$",
+                  r"^tbk-label: warning: n14/bad\\x0asite: file name holds a control character \(tab, newline\.\.\.\) "
+                  r"\(directory skipped\)$"),
+         present=[TMP + "/l14.jsonl", TMP + "/st14.tsv"], secs=10)
+    if os.path.exists(TMP + "/st14.tsv"):
+        rows = open(TMP + "/st14.tsv", "rb").read().split(b"\n")
+        if any(r and r.count(b"\t") != rows[0].count(b"\t") for r in rows):
+            failures.append("class14: --stats has a row with other columns: %r" % rows)
+    if os.path.exists(TMP + "/l14.jsonl"):
+        text = open(TMP + "/l14.jsonl", encoding="utf-8").read()
+        if "\ufffd" in text or "caf" in text or "bad" in text:
+            failures.append("class14: labels name a refused page")
+    write(TMP + "/n14.tsv", "site\tpage\ns\tn14/s/p0.html\ns\tn14/s/p1.html\n")
+    with open(TMP + "/n14.tsv", "ab") as f:
+        f.write(b"s\tn14/s/caf\xe9.html\n")
+    case("class14 a manifest row naming a non-UTF-8 file", "predict", ["-m", MODEL, "-o", "n14.txt", "n14.tsv"], 3,
+         err=r"^tbk-predict: warning: n14/s/caf\\xe9.html: manifest row 3: file name is not valid UTF-8 \(skipped\)$",
+         present=[TMP + "/n14.txt"], secs=10)
+    case("class14 a file argument naming a non-UTF-8 file", "predict", ["-m", MODEL, "-o", "n14.txt",
+         os.fsdecode(b"n14/s/caf\xe9.html")], 1,
+         err=r"^tbk-predict: error: n14/s/caf.*: file name is not valid UTF-8: refused as a page name", secs=10)
+
+
+def class15():
+    """#34 item 9: dangling symbolic links, FIFOs and devices inside input
+    directories: one warning each, counted (exit 3), never a hang; the
+    other pages are read."""
+    d = TMP + "/n15"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    os.symlink("nowhere.html", d + "/s/dangling.html")
+    os.symlink("/nonexistent/site", d + "/gone")
+    os.mkfifo(d + "/s/fifo.html")
+    os.symlink("/dev/zero", d + "/s/zero.html")
+    out = TMP + "/n15.txt"
+    for prog, args in (("predict", ["-m", MODEL, "-o", "n15.txt"]), ("label", ["-q", "--min-pages", "2", "-o", "n15.txt"]),
+                       ("features", ["-o", "n15.txt"])):
+        case("class15 special files in a directory, tbk-%s" % prog, prog, args + ["n15"], 3,
+             err=both(r"^tbk-%s: warning: n15/s/dangling.html: dangling symbolic link \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/gone: dangling symbolic link \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/s/fifo.html: a FIFO, not a file \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/s/zero.html: a device, not a file \(skipped\)$" % prog),
+             present=[out], secs=10)
+        if prog == "predict" and os.path.exists(out) and not all("page %d of" % i in open(out).read() for i in range(3)):
+            failures.append("class15: a good page is missing from the output")
+        if os.path.exists(out):
+            os.remove(out)
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
