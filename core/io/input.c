@@ -387,6 +387,17 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     goto out;
   }
   chomp(line, &len);
+  /* Line ends and encodings a TSV must not have, named (not "no site
+   * column"): CR alone (classic Mac OS), UTF-16 or binary (NULs). */
+  if (memchr(line, '\0', (size_t)len)) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "NUL bytes in the header line: UTF-16 or binary, not a UTF-8 TSV");
+    goto out;
+  }
+  if (memchr(line, '\r', (size_t)len)) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "lines end in CR alone (classic Mac OS): save it with LF (or CRLF) line ends");
+    goto out;
+  }
+  if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) memmove(line, line + 3, (size_t)(len -= 3) + 1); /* BOM */
   int col[COL_COUNT];
   if ((st = manifest_columns(line, col, err))) goto out;
   int c_site = col[COL_SITE], c_page = col[COL_PAGE], c_url = col[COL_URL], c_gold = col[COL_GOLD];

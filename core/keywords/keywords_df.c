@@ -156,6 +156,7 @@ tbk_status tbk_kw_df_load(const char *path, tbk_kw_df **out, tbk_error *err) {
   tbk_buf b = {0};
   *out = NULL;
   tbk_status st = tbk_read_file(path, 0, &b, err);
+  if (!st) st = tbk_side_text(&b, 0, err); /* CRLF, a BOM, UTF-16 */
   if (!st) st = tbk_kw_df_read(b.data ? b.data : "", b.len, out, err);
   tbk_buf_free(&b);
   return st;

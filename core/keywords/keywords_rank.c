@@ -261,6 +261,7 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
 tbk_status tbk_kw_ranker_load(const char *path, tbk_kw_ranker *r, tbk_error *err) {
   tbk_buf b = {0};
   tbk_status st = tbk_read_file(path, 1 << 20, &b, err);
+  if (!st) st = tbk_side_text(&b, 0, err); /* CRLF, a BOM, UTF-16 */
   if (!st) st = tbk_kw_ranker_read(b.data ? b.data : "", b.len, r, err);
   tbk_buf_free(&b);
   return st;

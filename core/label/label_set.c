@@ -228,8 +228,18 @@ static tbk_status read_stream(tbk_label_set *s, FILE *f, const char *path, tbk_w
       continue;
     }
     if (line.len == 0) continue;
+    const char *text = line.data;
+    size_t tlen = line.len;
+    if (lineno == 1 && tlen >= 2 && (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
+                                     ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF))) {
+      st = tbk_fail(err, TBK_ERR_FORMAT, "UTF-16 (byte-order mark): labels are UTF-8 JSON Lines");
+      break;
+    }
+    if (lineno == 1 && tlen >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3, tlen -= 3; /* a UTF-8 BOM */
+    while (tlen && text[tlen - 1] == '\r') tlen--; /* CRLF */
+    if (tlen == 0) continue;
     int broken;
-    st = read_line(s, line.data, line.len, path, lineno, warn, warn_ctx, &broken, err);
+    st = read_line(s, text, tlen, path, lineno, warn, warn_ctx, &broken, err);
     *bad_lines += (size_t)broken;
   }
   tbk_buf_free(&line);

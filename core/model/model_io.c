@@ -496,6 +496,11 @@ tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err) {
   tbk_buf b = {0};
   *out = NULL;
   tbk_status st = tbk_read_file(path, (size_t)1 << 30, &b, err);
+  /* A model saved with CRLF line ends (or a BOM) is the same model. */
+  tbk_error side = {0};
+  if (st == TBK_OK && (st = tbk_side_text(&b, 0, &side)) != TBK_OK)
+    st = st == TBK_ERR_NOMEM ? tbk_fail(err, st, "out of memory")
+                             : tbk_fail(err, st, "truncated or not a tbk model (%s)", side.msg);
   if (st == TBK_OK) st = tbk_model_parse(b.data ? b.data : "", b.len, out, err);
   tbk_buf_free(&b);
   return st;

@@ -1138,7 +1138,80 @@ def class15():
             os.remove(out)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15}
+def class16():
+    """#34 item 5: side files in other encodings: UTF-16 (with its BOM)
+    decoded, a UTF-8 BOM dropped, CRLF line ends read as LF; binary data,
+    Latin-1 --text and CR-only manifests refused by name with the reason;
+    never garbage scores with exit 0 or a message naming the wrong cause."""
+    g = TMP + "/g16"
+    shutil.rmtree(g, ignore_errors=True)
+    text = "page %d of example.org: alpha bravo charlie delta echo foxtrot golf hotel india"
+    for i in range(3):
+        write(g + "/p%d.html" % i, page(i))
+    write(g + "/p0.txt", text % 0)
+    write(g + "/p1.txt", b"\xff\xfe" + (text % 1).encode("utf-16-le"))
+    write(g + "/p2.txt", b"\x00\x01\x02binary\x00" * 20)
+    write(g + "/manifest.tsv", "site\tpage\tgold\n" + "".join("s\tp%d.html\tp%d.txt\n" % (i, i) for i in range(3)))
+    case("class16 eval gold: UTF-16 gold decoded, binary refused", "eval", ["gold", "--per-page", "g16.tsv", "--baseline",
+         "g16/manifest.tsv"], 3, err=r"^tbk-eval gold: warning: g16/p2.txt: a NUL byte at offset 0: binary data, or "
+                                     r"UTF-16 without a byte-order mark \(scored as empty gold\)$",
+         present=[TMP + "/g16.tsv"], secs=10)
+    if os.path.exists(TMP + "/g16.tsv"):
+        rows = [l.split("\t") for l in open(TMP + "/g16.tsv").read().split("\n")[1:] if l]
+        f1 = {r[1]: float(r[4]) for r in rows}
+        if abs(f1.get("p1.html", 0) - f1.get("p0.html", -1)) > 0.05:
+            failures.append("class16 eval gold: UTF-16 gold scored %s, its UTF-8 twin %s" % (f1.get("p1.html"),
+                                                                                              f1.get("p0.html")))
+        os.remove(TMP + "/g16.tsv")
+    # tbk-keywords --text: UTF-16 decoded, Latin-1 refused.
+    words = "The solar panels of the roof.\nSolar panels are cheap. Solar panels!\n"
+    write(g + "/t8.txt", words)
+    write(g + "/t16.txt", b"\xfe\xff" + words.encode("utf-16-be"))
+    write(g + "/lat.txt", "Caf\xe9 cr\xe8me: solar panels, solar panels.\n".encode("latin-1"))
+    r8 = subprocess.run([PROGS["keywords"], "--text", "--df", "none", "-n", "2", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL, cwd=TMP).stdout
+    r16 = subprocess.run([PROGS["keywords"], "--text", "--df", "none", "-n", "2", "g16/t16.txt"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=TMP).stdout
+    if not r8 or r8 != r16:
+        failures.append("class16 keywords --text UTF-16: %r, its UTF-8 twin %r" % (r16, r8))
+    else:
+        print("ok class16 keywords --text UTF-16 = UTF-8")
+    case("class16 keywords --text Latin-1 refused", "keywords", ["--text", "--df", "none", "-o", "k16.txt", "g16/t8.txt",
+         "g16/lat.txt"], 3, err=r"^tbk-keywords: warning: g16/lat.txt: not UTF-8 \(byte 0xe9 at offset 3; Latin-1 or "
+                                r"another charset\? convert it to UTF-8\) \(skipped\)$", present=[TMP + "/k16.txt"])
+    # Labels with a UTF-8 BOM, CRLF lines.
+    d = TMP + "/p16"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "l16.jsonl", "p16"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    write(TMP + "/l16bom.jsonl", b"\xef\xbb\xbf" + open(TMP + "/l16.jsonl", "rb").read().replace(b"\n", b"\r\n"))
+    case("class16 labels with a BOM and CRLF", "features", ["--labels", "l16bom.jsonl", "-o", "f16.svm", "p16"], 0,
+         no_err=r"invalid JSON", present=[TMP + "/f16.svm"], secs=10)
+    # A manifest with CR-only line ends.
+    write(TMP + "/cr16.tsv", "site\tpage\rs\tp16/s/p0.html\rs\tp16/s/p1.html\r")
+    case("class16 manifest with CR-only line ends", "predict", ["-m", MODEL, "-o", "cr16.txt", "cr16.tsv"], 1,
+         err=r"^tbk-predict: error: cr16.tsv: lines end in CR alone \(classic Mac OS\): save it with LF \(or CRLF\) "
+             r"line ends$", absent=[TMP + "/cr16.txt"])
+    # A model and a DF table with CRLF line ends: the same model, the same table.
+    write(TMP + "/crlf.model", open(MODEL, "rb").read().replace(b"\n", b"\r\n"))
+    case("class16 model with CRLF line ends", "predict", ["-m", "crlf.model", "-o", "m16.txt", "p16/s/p0.html"], 0,
+         present=[TMP + "/m16.txt"])
+    dfsrc = SRC + "/models/keywords.df"
+    write(TMP + "/crlf.df", open(dfsrc, "rb").read().replace(b"\n", b"\r\n"))
+    ka = subprocess.run([PROGS["keywords"], "--text", "--df", dfsrc, "-n", "3", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, cwd=TMP)
+    kb = subprocess.run([PROGS["keywords"], "--text", "--df", "crlf.df", "-n", "3", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, cwd=TMP)
+    if kb.returncode != 0 or ka.stdout != kb.stdout:
+        failures.append("class16 DF table with CRLF: exit %d, %r (LF table: %r) %s" % (kb.returncode, kb.stdout, ka.stdout,
+                                                                                     kb.stderr.decode()))
+    else:
+        print("ok class16 DF table with CRLF line ends")
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
