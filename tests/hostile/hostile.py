@@ -1211,7 +1211,42 @@ def class16():
         print("ok class16 DF table with CRLF line ends")
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16}
+def class17():
+    """#34 item 6: identity of side files. A DF table carries a checksum (a
+    damaged one is refused, exit 5); a ranker records the DF table it was
+    trained with and refuses another (or none); a truncated ranker says so."""
+    kw = TMP + "/kw17"
+    shutil.rmtree(kw, ignore_errors=True)
+    kw_site(kw)
+    for f in ("a17.df", "b17.df", "a17.ranker"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "1", "-d", "none", "-o", "a17.df", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "2", "-d", "none", "-o", "b17.df", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--train-ranker", "--df", "a17.df", "-d", "none", "-o", "a17.ranker", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    text = open(TMP + "/a17.df").read()
+    if not re.search(r"\nend\nchecksum [0-9a-f]{32}\n$", text):
+        failures.append("class17: the DF table has no checksum line: %r" % text[-80:])
+    write(TMP + "/bad17.df", text.replace("\tvolcano\n", "\tvolcanx\n", 1))
+    p0 = "kw17/s/p0.html"
+    case("class17 DF table with a wrong checksum", "keywords", ["--df", "bad17.df", "-d", "none", p0], 5,
+         err=r"^tbk-keywords: error: bad17.df: corrupt: checksum does not match the content \(line \d+\)$")
+    case("class17 ranker with its DF table", "keywords", ["--df", "a17.df", "--ranker", "a17.ranker", "-d", "none", p0], 0)
+    case("class17 ranker with another DF table", "keywords", ["--df", "b17.df", "--ranker", "a17.ranker", "-d", "none", p0],
+         5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}, not b17.df \([0-9a-f]{32}\): "
+                r"give --df the table it was trained with$")
+    case("class17 ranker without its DF table", "keywords", ["--df", "none", "--ranker", "a17.ranker", "-d", "none", p0],
+         5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}: give it with --df$")
+    data = open(TMP + "/a17.ranker").read()
+    write(TMP + "/cut17.ranker", data[:len(data) // 2])
+    case("class17 truncated ranker", "keywords", ["--df", "a17.df", "--ranker", "cut17.ranker", "-d", "none", p0], 5,
+         err=r"^tbk-keywords: error: cut17.ranker: truncated ranker: the file ends within line \d+, before its 'end' line$")
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16, "17": class17}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
