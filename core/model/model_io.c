@@ -374,6 +374,17 @@ static tbk_status parse_nb(reader *r, tbk_model *m, tbk_error *err) {
   if (m->enc.parts != TBK_PARTS_NONTEXT) {
     size_t used;
     tbk_status st = tbk_nb_read(r->s, (size_t)(r->end - r->s), &m->nb, &used, err);
+    if (st && st != TBK_ERR_NOMEM && err) {
+      /* The Naive-Bayes reader counts its own lines: give the model's. */
+      char msg[sizeof err->msg];
+      snprintf(msg, sizeof msg, "%s", err->msg);
+      unsigned long k = 0;
+      int off = 0;
+      if (sscanf(msg, "naive bayes model line %lu: %n", &k, &off) == 1 && off > 0)
+        tbk_fail(err, st, "line %zu: naive bayes model: %s", r->line + (size_t)k, msg + off);
+      else if (strncmp(msg, "naive bayes model: ", 19) == 0)
+        tbk_fail(err, st, "naive bayes model (from line %zu): %s", r->line + 1, msg + 19);
+    }
     if (st) return st;
     r->s += used;
     if (tbk_nb_get_options(m->nb)->dim != m->word_dims) BAD("Naive-Bayes dimension does not match word_dims");

@@ -710,7 +710,7 @@ def class7():
         ("encoder bound inf", r"^enc 0 ", lambda l: " ".join(l.split()[:4] + ["inf"] + l.split()[5:]), 0,
          r"line \d+: "),
         ("naive Bayes alpha 1e308", r"^alpha", "alpha 1e308", 0,
-         r"naive bayes model: numbers out of range \(the log odds of word 0 are not finite\)"),
+         r"naive bayes model \(from line \d+\): numbers out of range \(the log odds of word 0 are not finite\)"),
         ("naive Bayes counts 1e308", r"^totals", "totals 1e308 1e308", 0, r"naive bayes model"),
     ]
     for name, pattern, repl, nth, msg in refused:
@@ -1242,6 +1242,15 @@ def class17():
          5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}: give it with --df$")
     data = open(TMP + "/a17.ranker").read()
     write(TMP + "/cut17.ranker", data[:len(data) // 2])
+    # A damaged Naive-Bayes word line: named by its line in the model's
+    # stage (as every model message counts lines), not in the NB block.
+    lines = open(MODEL).read().split("\n")
+    start = lines.index("tbk-model 1")
+    i = next(k for k, l in enumerate(lines) if l.startswith("words ")) + 1
+    write(TMP + "/nb17.model", edit_model("\n".join(lines), re.escape(lines[i]) + "$", "x 1 1"))
+    case("class17 naive-Bayes error with the model's line", "predict", ["-m", "nb17.model", "-o", "nb17.txt",
+         "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: nb17.model: line %d: naive bayes model: bad word index$"
+                                   % (i - start + 1), absent=[TMP + "/nb17.txt"])
     case("class17 truncated ranker", "keywords", ["--df", "a17.df", "--ranker", "cut17.ranker", "-d", "none", p0], 5,
          err=r"^tbk-keywords: error: cut17.ranker: truncated ranker: the file ends within line \d+, before its 'end' line$")
 
