@@ -1251,6 +1251,14 @@ def class17():
     case("class17 naive-Bayes error with the model's line", "predict", ["-m", "nb17.model", "-o", "nb17.txt",
          "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: nb17.model: line %d: naive bayes model: bad word index$"
                                    % (i - start + 1), absent=[TMP + "/nb17.txt"])
+    # A content stage saved alone says what it is.
+    lines = open(MODEL).read().split("\n")
+    starts = [k for k, l in enumerate(lines) if l == "tbk-model 1"]
+    end = next(k for k in range(starts[1], len(lines)) if lines[k].startswith("checksum "))
+    write(TMP + "/content17.model", "\n".join(lines[starts[1]:end + 1]) + "\n")
+    case("class17 a content stage alone as the model", "predict", ["-m", "content17.model", "-o", "c17.txt",
+         "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: content17.model: a content stage alone \(schema tbk-units-\S+\), "
+                                   r"not a template or two-stage model", absent=[TMP + "/c17.txt"])
     case("class17 truncated ranker", "keywords", ["--df", "a17.df", "--ranker", "cut17.ranker", "-d", "none", p0], 5,
          err=r"^tbk-keywords: error: cut17.ranker: truncated ranker: the file ends within line \d+, before its 'end' line$")
 
