@@ -637,16 +637,20 @@ def article_nodes(b, tag_p="p", heading="h2", table_attrs=None, list_tag="ul"):
     return nodes
 
 
-def nav_link(site, i, default, label):
+def nav_link(site, i, default, label, page=None):
     """Menu entry i: with --links its sections lead to the section pages (a
     "#" and a script call with --links dynamic: a menu only JavaScript can
-    follow); else the default href, a page no site has."""
+    follow); else the default href, a page no site has. With --mark-current
+    the entry of the section page it is on is marked as sites mark it
+    (class="active" aria-current="page")."""
     links = getattr(site, "links", None)
     if links is None or not 1 <= i <= len(site.section_pages):
         return h("a", {"href": default}, label)
     href = site_link(site, site.section_pages[i - 1])
     if links == "dynamic":
         return h("a", {"href": "#", "onclick": "go('%s');return false" % href}, label)
+    if getattr(site, "mark_current", False) and page is site.section_pages[i - 1]:
+        return h("a", [("href", href), ("class", "active"), ("aria-current", "page")], label)
     return h("a", {"href": href}, label)
 
 
@@ -689,7 +693,7 @@ def style_table(b):
     s, p, ui = b.site, b.page, b.site.lang.ui
     menu = b.t("nav", h("td", {"class": "navcell", "width": "160", "valign": "top"},
                         h("b", None, ui["site_menu"]), h("br"),
-                        [[nav_link(s, i, "/?cat=%d" % i, label), h("br")] for i, label in enumerate(s.nav)]))
+                        [[nav_link(s, i, "/?cat=%d" % i, label, p), h("br")] for i, label in enumerate(s.nav)]))
     banner = b.t("header", h("td", {"colspan": "3", "class": "hdr", "bgcolor": "#336699"},
                              h("font", {"size": "5", "color": "#ffffff"}, h("b", None, s.name)),
                              h("br"),
@@ -763,7 +767,7 @@ def style_div(b):
                    b.t("nav", h("div", {"class": "menu-main-container"},
                                 h("ul", {"id": "menu-main", "class": "menu"},
                                   [h("li", {"class": "menu-item menu-item-%d" % (i + 10)},
-                                     nav_link(s, i, "/category/%d/" % i, label))
+                                     nav_link(s, i, "/category/%d/" % i, label, p))
                                    for i, label in enumerate(s.nav)])))))
     entry = [h("div", {"class": "entry-header"},
                b.c("title", h("h1", {"class": "entry-title"}, p.title)),
@@ -859,7 +863,7 @@ def style_html5(b):
                             h("a", {"class": "logo", "href": "/"}, s.name), " ",
                             h("span", {"class": "claim"}, s.tagline))),
             b.t("nav", h("nav", {"aria-label": "Main", "class": "primary-nav"},
-                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label))
+                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label, p))
                                         for i, label in enumerate(s.nav)]))))
     art = []
     if s.breadcrumb:
@@ -939,7 +943,7 @@ def style_docs(b):
                            [h("li", {"class": "toctree-l1"}, h("a", {"href": "/docs/ch%d.html" % i}, c))
                             for i, c in enumerate(s.doc_chapters)]),
                          h("h3", None, ui["links"]),
-                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label))
+                         h("ul", None, [h("li", None, nav_link(s, i, "/%d/" % i, label, p))
                                         for i, label in enumerate(s.nav)]))),
             b.t("sidebar-about", h("div", {"class": "sidebar-about"},
                                    h("h3", None, ui["about_site"]),
@@ -1157,7 +1161,12 @@ def main(argv=None):
                          "written), missing (they are not: the menu leads out of the crawl), dynamic "
                          "(written, but the menu's links are JavaScript calls), foreign (written in "
                          "another template style)")
+    ap.add_argument("--mark-current", action="store_true",
+                    help="with --links: each section page marks its own menu entry, as sites do "
+                         "(class=\"active\" aria-current=\"page\" on its link); the gold is the same")
     args = ap.parse_args(argv)
+    if args.mark_current and not args.links:
+        ap.error("--mark-current needs --links")
     if args.sites < 1 or args.pages < 1:
         ap.error("--sites and --pages must be >= 1")
     if args.template_style is not None and not 0 <= args.template_style < len(STYLES):
@@ -1177,6 +1186,7 @@ def main(argv=None):
         if args.links:
             s.links = args.links
             s.section_pages = make_section_pages(s, args)
+            s.mark_current = args.mark_current
         sites.append(s)
 
     out = args.out

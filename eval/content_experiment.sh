@@ -21,7 +21,8 @@
 # with the same template model) to every fold's training. Prints one line
 # per set: "TAG SET P R F1 median <0.5 N <0.8 N" (the last two: pages
 # under those F1s; and dragnet against gold with comments), then "TAG
-# trafilatura_eval snippets P R F1".
+# trafilatura_eval snippets P R F1". Unit rows already in WORK_DIR
+# (WORK_DIR/TAG.SET.svm/.words/.meta) are used as they are.
 # Env: TBK_BUILD (default <repo>/build), TBK_DATA (default datasets/cache).
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,6 +50,7 @@ traf=trafilatura_eval
 for d in $sets; do
   [ -z "$reuse" ] || break
   [ -s "$work/$d.gold.jsonl" ] || "$B/label/tbk-label" --gold -q -o "$work/$d.gold.jsonl" "$D/$d/manifest.tsv" || [ $? -eq 3 ]
+  [ -s "$work/$tag.$d.svm" ] && continue # rows made earlier (or edited: an ablation) are kept
   # shellcheck disable=SC2086 # option lists
   "$B/features/tbk-features" --units -m "$tmpl" $fopts --labels "$work/$d.gold.jsonl" -o "$work/$tag.$d.svm" \
     --words "$work/$tag.$d.words" --meta "$work/$tag.$d.meta" "$D/$d/manifest.tsv" || [ $? -eq 3 ]

@@ -12,7 +12,7 @@
 #include "eval_cli.h"
 
 static void usage(void) {
-  printf("Usage: tbk-eval keywords [OPTION]... --train INPUT --test INPUT\n"
+  printf("Usage: tbk-eval keywords [OPTION]... [--train INPUT] --test INPUT\n"
          "Keyword extraction with and without template removal (Kolcz & Yih 2007,\n"
          "section 5): a logistic ranker is trained on the --train pages, then every\n"
          "--test page is ranked from its whole text (ORD), without its template blocks\n"
@@ -23,8 +23,11 @@ static void usage(void) {
          "removed from the page before extraction; only those among the candidates of\n"
          "the page's whole text count, and pages with none are left out. A keyword in\n"
          "the meta of half the pages of a site (of 4 or more) names the site, not the\n"
-         "page, and is left out too (--all-gold keeps it). The score of\n"
-         "a page at N is |A and K_N| / min(|A|, N), averaged over pages (x 100).\n"
+         "page, and is left out too (--all-gold keeps it; --page-specific keeps only\n"
+         "the keywords no other page of the site lists, on sites of 4 or more pages\n"
+         "with meta keywords). The score of a page at N is |A and K_N| / min(|A|, N),\n"
+         "averaged over pages (x 100). Without --train no ranker is trained: the\n"
+         "TF-IDF rows only, with the --df table (tbk-keywords' own ranking) or none.\n"
          "INPUT is a manifest .tsv, a directory or a WARC file; both options may be\n"
          "repeated.\n\n"
          "Options:\n"
@@ -38,6 +41,8 @@ static void usage(void) {
          "      --df FILE          use this DF table (tbk-keywords --build-df, e.g. the\n"
          "                         shipped keywords.df) as the training table\n"
          "      --all-gold         keep the site-wide meta keywords as gold\n"
+         "      --page-specific    gold: only the meta keywords no other page of the\n"
+         "                         site lists (sites of 4+ pages with meta keywords)\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
          "                         tests); the table goes to stdout\n"
          CLI_PROGRESS_HELP
@@ -48,7 +53,7 @@ static void usage(void) {
          "  5  model refused\n");
 }
 
-enum { OPT_TRAIN = 2000, OPT_TEST, OPT_MAX_PAGES, OPT_RANKER_OUT, OPT_DF_OUT, OPT_DF_IN, OPT_ALL_GOLD };
+enum { OPT_TRAIN = 2000, OPT_TEST, OPT_MAX_PAGES, OPT_RANKER_OUT, OPT_DF_OUT, OPT_DF_IN, OPT_ALL_GOLD, OPT_PAGE_SPECIFIC };
 
 #define NN 5
 static const size_t TOPS[NN] = {1, 2, 3, 5, 10};
@@ -66,10 +71,8 @@ typedef struct kw_eval {
   tbk_kw_extractor *x;
   tbk_kw_gold *gold;
   tbk_buf raw, meta, goldtext, scratch;
-  tbk_kw_df *site_keys;  /* "site\x1fkey": pages of the site whose meta has key */
-  tbk_kw_df *site_pages; /* "site": its pages with meta keywords */
-  int all_gold;          /* keep site-wide gold keywords */
-  const char *site;      /* of the page gold_of works on */
+  tbk_kw_sites *sites;   /* every page's meta keys, per site */
+  tbk_kw_gold_rule rule; /* which of a page's meta keys are gold */
 } kw_eval;
 
 static void list_inputs(kw_eval *e, char **inputs, size_t n, size_t max_pages, tbk_page_list *out) {
@@ -106,49 +109,23 @@ static int extract(kw_eval *e, const tbk_page_ref *ref, tbk_page *page, tbk_kw_d
   return !st;
 }
 
-static const char *site_key(kw_eval *e, const char *key, size_t *len) {
-  e->scratch.len = 0;
-  if (tbk_buf_puts(&e->scratch, e->site) || (key && (tbk_buf_puts(&e->scratch, "\x1f") || tbk_buf_puts(&e->scratch, key))))
-    cli_die(TBK_EXIT_FAIL, "out of memory");
-  *len = e->scratch.len;
-  return e->scratch.data;
-}
-
-/* A keyword in the meta of at least half the pages of a site (of four
- * such pages or more) names the site, not the page: "BBC, News, BBC News". */
-static int page_specific(void *ctx, const char *key) {
-  kw_eval *e = ctx;
-  size_t n;
-  const char *s = site_key(e, NULL, &n);
-  uint32_t pages = tbk_kw_df_get(e->site_pages, s, n);
-  s = site_key(e, key, &n);
-  return pages < 4 || 2 * tbk_kw_df_get(e->site_keys, s, n) < pages;
-}
-
 /* Count the page's meta keywords for its site. */
 static void count_site_gold(kw_eval *e, const tbk_page_ref *ref) {
   tbk_error err = {0};
-  e->site = ref->site;
   tbk_kw_gold_clear(e->gold);
   if (tbk_kw_gold_add(e->gold, e->x, e->meta.data, e->meta.len) < 0) cli_die(TBK_EXIT_FAIL, "out of memory");
-  size_t n;
-  const char *s = site_key(e, NULL, &n);
-  if (tbk_kw_df_add_key(e->site_pages, s, n, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  for (size_t k = 0; k < tbk_kw_gold_count(e->gold); k++) {
-    s = site_key(e, tbk_kw_gold_key(e->gold, k), &n);
-    if (tbk_kw_df_add_key(e->site_keys, s, n, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  }
+  if (tbk_kw_sites_add(e->sites, ref->site, e->gold, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
 }
 
 /* The page's gold keys among its whole text's candidates (the extractor
- * holds ORD), site-wide ones left out unless --all-gold; their number. */
+ * holds ORD), filtered by the site rule (tbk_kw_gold_site_rule); their
+ * number. */
 static size_t gold_of(kw_eval *e, const tbk_page_ref *ref) {
   tbk_kw_gold_clear(e->gold);
   if (tbk_kw_gold_add(e->gold, e->x, e->meta.data ? e->meta.data : "", e->meta.len) < 0)
     cli_die(TBK_EXIT_FAIL, "out of memory");
   if (!tbk_kw_gold_restrict(e->gold, e->x)) return 0;
-  e->site = ref->site;
-  return e->all_gold ? tbk_kw_gold_count(e->gold) : tbk_kw_gold_keep_if(e->gold, page_specific, e);
+  return tbk_kw_gold_site_rule(e->gold, e->sites, ref->site, e->rule);
 }
 
 /* The document frequencies of the pages' whole text. */
@@ -216,12 +193,15 @@ int cmd_keywords(int argc, char **argv) {
   if (!train || !test) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t ntrain = 0, ntest = 0, max_pages = 0;
   double cost = 1.0;
+  int rule_opt = 0;
+  e.rule = TBK_KW_GOLD_NOT_SITE_WIDE;
   static const struct option longopts[] = {
       {"train", required_argument, 0, OPT_TRAIN}, {"test", required_argument, 0, OPT_TEST},
       {"model", required_argument, 0, 'm'},       {"max-pages", required_argument, 0, OPT_MAX_PAGES},
       {"cost", required_argument, 0, 'C'},        {"ranker-out", required_argument, 0, OPT_RANKER_OUT},
       {"df-out", required_argument, 0, OPT_DF_OUT}, {"df", required_argument, 0, OPT_DF_IN},
       {"output", required_argument, 0, 'o'},      {"all-gold", no_argument, 0, OPT_ALL_GOLD},
+      {"page-specific", no_argument, 0, OPT_PAGE_SPECIFIC},
       {"help", no_argument, 0, 'h'},
       CLI_PROGRESS_LONGOPTS,                      {0, 0, 0, 0}};
   int c;
@@ -236,7 +216,12 @@ int cmd_keywords(int argc, char **argv) {
     case OPT_RANKER_OUT: ranker_out = optarg; break;
     case OPT_DF_OUT: df_out = optarg; break;
     case OPT_DF_IN: df_in = optarg; break;
-    case OPT_ALL_GOLD: e.all_gold = 1; break;
+    case OPT_ALL_GOLD:
+    case OPT_PAGE_SPECIFIC:
+      if (rule_opt && rule_opt != c) cli_usage_error("--all-gold and --page-specific exclude each other");
+      rule_opt = c;
+      e.rule = c == OPT_ALL_GOLD ? TBK_KW_GOLD_ALL : TBK_KW_GOLD_PAGE_SPECIFIC;
+      break;
     case 'o': output = optarg; break;
     case 'h':
       free(train);
@@ -248,7 +233,8 @@ int cmd_keywords(int argc, char **argv) {
     }
   }
   if (optind < argc) cli_usage_error("unexpected argument '%s' (inputs go after --train or --test)", argv[optind]);
-  if (!ntrain || !ntest) cli_usage_error("both --train and --test are needed");
+  if (!ntest) cli_usage_error("--test is needed");
+  if (!ntrain && ranker_out) cli_usage_error("--ranker-out needs --train");
   if (!model_path || !*model_path) cli_usage_error("no model: give -m FILE or set TBK_MODEL");
 
   tbk_model *model;
@@ -256,8 +242,7 @@ int cmd_keywords(int argc, char **argv) {
   e.has_content = tbk_model_content(model) != NULL;
   cli_pages_segment_as(&e.pages, model);
   tbk_error err = {0};
-  if (tbk_kw_new(&e.x, &err) || tbk_kw_gold_new(&e.gold, &err) || tbk_kw_df_new(&e.site_keys, &err) ||
-      tbk_kw_df_new(&e.site_pages, &err))
+  if (tbk_kw_new(&e.x, &err) || tbk_kw_gold_new(&e.gold, &err) || tbk_kw_sites_new(&e.sites, &err))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
 
   tbk_page_list tr, te;
@@ -302,7 +287,8 @@ int cmd_keywords(int argc, char **argv) {
     tbk_page_free(page);
   }
   tbk_kw_ranker ranker[2];
-  for (int k = 0; k < 2; k++)
+  memset(ranker, 0, sizeof ranker);
+  for (int k = 0; k < 2 && ntrain; k++)
     if (tbk_kw_trainer_fit(trainer[k], cost, &ranker[k], &err))
       cli_die(TBK_EXIT_FAIL, "training on %zu pages with gold keywords: %s", train_pages, err.msg);
 
@@ -340,7 +326,7 @@ int cmd_keywords(int argc, char **argv) {
       } else if (t != T_ORD && !extract(&e, ref, page, t == T_DN ? TBK_KW_DENOISE_TEMPLATE : TBK_KW_DENOISE_CONTENT)) {
         continue;
       }
-      for (int r = 0; r < NRANK; r++) {
+      for (int r = ntrain ? 0 : R_TFIDF; r < NRANK; r++) {
         const tbk_kw_df *df = r == R_TRAINED || r == R_TFIDF ? df_train : df_all;
         const tbk_kw_ranker *rk = r == R_TRAINED ? &ranker[0] : r == R_TRAINED_DF ? &ranker[1] : NULL;
         tbk_kw_rank(e.x, df, rk);
@@ -361,11 +347,11 @@ int cmd_keywords(int argc, char **argv) {
                            train_pages, tbk_kw_df_docs(df_train), tbk_kw_df_docs(df_all), s.n,
                            (double)gold_keys / (double)s.n);
   bad |= tbk_buf_printf(&js, "{\"train_pages\":%zu,\"test_pages\":%zu,\"df_train_docs\":%zu,\"df_all_docs\":%zu,"
-                             "\"gold_keys_per_page\":%.4f,\"rows\":[",
-                        train_pages, s.n, tbk_kw_df_docs(df_train), tbk_kw_df_docs(df_all),
+                             "\"gold_keys\":%zu,\"gold_keys_per_page\":%.4f,\"rows\":[",
+                        train_pages, s.n, tbk_kw_df_docs(df_train), tbk_kw_df_docs(df_all), gold_keys,
                         (double)gold_keys / (double)s.n);
   int first_row = 1;
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = ntrain ? 0 : 1; pass < 2; pass++) {
     int r0 = pass ? R_TFIDF : R_TRAINED;
     bad |= tbk_buf_printf(&b, "\n%s ranker\n%-16s %6s %7s %7s %7s %7s %7s\n", pass ? "TF-IDF (untrained)" : "trained",
                           "setting", "pages", "Top1", "Top2", "Top3", "Top5", "Top10");
@@ -410,10 +396,14 @@ int cmd_keywords(int argc, char **argv) {
         bad |= tbk_buf_puts(&js, "]}");
       }
   }
-  bad |= tbk_buf_puts(&js, "],\"ranker\":{");
-  for (size_t j = 0; j < TBK_KW_NFEAT; j++)
-    bad |= tbk_buf_printf(&js, "%s\"%s\":%.6f", j ? "," : "", tbk_kw_feature_names[j], ranker[0].w[j]);
-  bad |= tbk_buf_printf(&js, ",\"bias\":%.6f}}\n", ranker[0].bias);
+  if (ntrain) {
+    bad |= tbk_buf_puts(&js, "],\"ranker\":{");
+    for (size_t j = 0; j < TBK_KW_NFEAT; j++)
+      bad |= tbk_buf_printf(&js, "%s\"%s\":%.6f", j ? "," : "", tbk_kw_feature_names[j], ranker[0].w[j]);
+    bad |= tbk_buf_printf(&js, ",\"bias\":%.6f}}\n", ranker[0].bias);
+  } else {
+    bad |= tbk_buf_puts(&js, "],\"ranker\":null}\n");
+  }
   if (bad) cli_die(TBK_EXIT_FAIL, "out of memory");
   fwrite(b.data, 1, b.len, stdout);
   if (output) write_file(output, &js);
@@ -438,8 +428,7 @@ int cmd_keywords(int argc, char **argv) {
   tbk_buf_free(&e.meta);
   tbk_buf_free(&e.goldtext);
   tbk_buf_free(&e.scratch);
-  tbk_kw_df_free(e.site_keys);
-  tbk_kw_df_free(e.site_pages);
+  tbk_kw_sites_free(e.sites);
   free(train);
   free(test);
   tbk_kw_trainer_free(trainer[0]);

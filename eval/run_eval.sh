@@ -34,9 +34,10 @@
 # computed with that set's honest template model; plus the content stage
 # alone (no template inputs) as an ablation; trafilatura's snippets;
 # cross-site CV of the pooled training data; robustness tables (pages
-# under F1 0.5 / 0.8, by kind of page: eval/page_kind.py, eval/robustness.py).
+# under F1 0.5 / 0.8, by kind of page: eval/page_kind.py, eval/robustness.py);
+# calibration of p_content by kind of page (eval/calibration.py).
 # Results: WORK_DIR/results/ (tables.md, robustness.md, kinds.tsv, *.jsonl,
-# per-page/, cv/).
+# per-page/, cv/, calibration.md, calibration/).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -246,6 +247,38 @@ for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$W
   --title "tbk, cross-site CV on $(echo $TRAIN_SETS | tr ' ' '+')" "${triples[@]}" > "$WORK/results/cv.md"
 }
 
+# 6b. Keywords on page-specific meta keywords (EVALUATION.md "Keywords on
+# page-specific meta keywords"): tbk-keywords' ranking with -d none /
+# template / content, each set with its leave-one-set-out model when built.
+log "keywords on page-specific meta keywords"
+TBK_BUILD=$BUILD TBK_DATA=$DATA MODELS_DIR=$WORK/models "$SRC/eval/keywords_page_specific.sh" \
+  "$WORK/results/keywords_page_specific" >"$WORK/results/keywords_page_specific.md"
+
+# Kinds of page (eval/page_kind.py's rule, from the HTML alone: the kinds
+# do not depend on tbk, so REUSE=1 keeps them), for 6c and 7b.
+if ! { [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/kinds.tsv" ]; }; then
+  log "kinds of page of $GOLD_SETS"
+  manifests=()
+  for d in $GOLD_SETS; do manifests+=("$DATA/$d/manifest.tsv"); done
+  python3 "$SRC/eval/page_kind.py" "${manifests[@]}" > "$WORK/results/kinds.tsv"
+fi
+
+# 6c. Calibration of p_content (issue #31): per gold set, the honest
+# two-stage model's p_content against the gold labels of step 3b, per kind of
+# page and for long prose (units of 25+ words and 2+ sentences): reliability
+# tables (calibration/<set>.md, .tsv) and plots (<set>.svg, <set>.prose.svg).
+# Re-run alone: eval/calibration.py -m MODEL --labels LABELS MANIFEST.
+mkdir -p "$WORK/results/calibration"
+for d in $GOLD_SETS; do
+  log "calibration of p_content: $d"
+  kinds=()
+  [ -s "$WORK/results/kinds.tsv" ] && kinds=(--kinds "$WORK/results/kinds.tsv")
+  TBK_BUILD=$BUILD python3 "$SRC/eval/calibration.py" -m "$WORK/models/no-$d.two.model" \
+    --labels "$WORK/units/$d.labels.jsonl" "${kinds[@]}" --worst 20 \
+    --out "$WORK/results/calibration/$d" "$DATA/$d/manifest.tsv" > /dev/null
+done
+cat "$WORK/results/calibration/"*.md > "$WORK/results/calibration.md"
+
 # 7. Tables.
 python3 - "$WORK/results" <<'EOF'
 import collections, json, os, sys
@@ -286,15 +319,8 @@ open(os.path.join(res, "tables.md"), "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
 # 7b. Robustness: per gold set and tool the pages under F1 0.5 and 0.8; F1
-# by kind of page (eval/page_kind.py's rule, from the HTML alone: the kinds
-# do not depend on tbk, so REUSE=1 keeps them); the peers' pages under 0.5;
+# by kind of page (the kinds of step 6c); the peers' pages under 0.5;
 # tbk's 20 worst pages. Re-run alone: eval/robustness.py WORK/results.
-if ! { [ "${REUSE:-0}" = 1 ] && [ -s "$WORK/results/kinds.tsv" ]; }; then
-  log "kinds of page of $GOLD_SETS"
-  manifests=()
-  for d in $GOLD_SETS; do manifests+=("$DATA/$d/manifest.tsv"); done
-  python3 "$SRC/eval/page_kind.py" "${manifests[@]}" > "$WORK/results/kinds.tsv"
-fi
 python3 "$SRC/eval/robustness.py" --pages-under peers --worst 20 "$WORK/results" > "$WORK/results/robustness.md"
 {
   echo "### Robustness: pages under F1 0.5 and 0.8, and by kind of page"

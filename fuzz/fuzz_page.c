@@ -4,7 +4,8 @@
  * made-up probabilities. Cheap invariants of the page model are checked, so
  * a logic slip aborts like a crash does. Both parses run once more keeping
  * the DOM: the streamed page's tables must be the DOM page's, byte for byte
- * (tbk_page_dump), and a parse that fails must fail alike.
+ * (tbk_page_dump), and a parse that fails must fail alike. Each page's
+ * declared metadata (tbk_page_metadata) must be one JSON object.
  *
  * The model comes from $TBK_FUZZ_MODEL, else from the seed model in the
  * source tree (an absolute path compiled in: libFuzzer runs from any
@@ -62,6 +63,14 @@ static void check_page(const tbk_page *p) {
     if (memcmp(md5, b->md5, 16) != 0) abort();
   }
   if (tbk_page_block(p, n) != NULL) abort();
+  /* The declared metadata: one JSON object in valid UTF-8 (its scanner
+   * reads the source byte by byte). */
+  tbk_buf meta = {0};
+  tbk_error merr;
+  if (tbk_page_metadata(p, &meta, &merr) == TBK_OK &&
+      (meta.len < 2 || meta.data[0] != '{' || meta.data[meta.len - 1] != '}' || !tbk_utf8_valid(meta.data, meta.len)))
+    abort();
+  tbk_buf_free(&meta);
 }
 
 static void render_all(const tbk_page *page, const double *probs, double threshold, int annotate) {

@@ -223,7 +223,13 @@ static const char PROSE[] =
     "<p>The river rises in the northern hills and flows south for nearly two hundred kilometres. Along its course "
     "it feeds three lakes, and its valley has been farmed since the bronze age.</p>"
     "<p>In the eighteenth century the lower valley was drained, and a canal was cut to carry grain to the port. "
-    "The canal fell out of use after the railway opened, but its towpath survives as a footpath.</p></div>"
+    "The canal fell out of use after the railway opened, but its towpath survives as a footpath.</p>"
+    "<p>Three mills stood on the river in the nineteenth century, and one of them still grinds flour for the "
+    "bakeries of the town. The others were turned into houses after the second world war.</p>"
+    "<p>The river floods most winters. A barrier built in the nineteen seventies protects the old town, but the "
+    "meadows to the south are under water for weeks, which the wading birds that winter there welcome.</p>"
+    "<p>Fishing rights on the upper river belong to an association founded in 1884. Its members stock the water "
+    "with trout every spring and keep the banks clear of the alder that would otherwise choke them.</p></div>"
     "<div><p><a href=\"/x\">A linked paragraph of navigation that runs on for many words, naming every other "
     "river of the region.</a> <a href=\"/y\">And then some more of them, one after the other, as lists do.</a>"
     "</p></div>"
@@ -233,8 +239,36 @@ static const char PROSE[] =
     "mill is closed on Mondays, so go on another day if you can.</p></div>"
     "</td></tr></table></body></html>";
 
+/* A whole article wrapped in a <figure> (a publishing system's layout),
+ * and a picture's figure with its caption in a <p>. */
+static const char FIGURE_WRAP[] =
+    "<html><head><title>Two exchanges compared</title></head><body><figure><div>"
+    "<p>The first exchange is easy to use and suits beginners who want to buy a little of a coin and hold it for "
+    "years. Its fees are higher than most, and its charts are simple, but its app is the clearest on the market.</p>"
+    "<p>The second exchange is made for active traders. It offers limit and stop orders, advanced charts with "
+    "dozens of indicators, and lower fees that fall further as a trader's monthly volume grows past set levels.</p>"
+    "<p>Both keep most customer funds in cold storage, insure the rest against theft, and ask for a second factor "
+    "at every login. Neither insures a customer's coins against a fall in price, which is the larger risk.</p>"
+    "<p>Both let customers buy with a bank transfer or a debit card. Transfers are cheaper but take a few days to "
+    "arrive; cards are instant and cost more. Withdrawals to a bank are free on both, within limits per day.</p>"
+    "<p>For a beginner the first is the better start; a trader who outgrows it can move to the second with the "
+    "same login, since the same company runs both, and keep the coins already bought without any transfer.</p>"
+    "</div></figure><figure><img src=\"a.png\"><p>The first exchange's app on a phone.</p></figure>"
+    "</body></html>";
+
+/* A news story of one-sentence paragraphs (no prose of its own) beside a
+ * long teaser the model removed. */
+static const char SHORT_PARAS[] =
+    "<html><head><title>Typhoon</title></head><body><div>"
+    "<p>A typhoon hit the coast on Monday.</p><p>Six people died in the floods.</p>"
+    "<p>Trains were stopped across the region.</p><p>Power was cut to forty thousand homes.</p>"
+    "<p>Schools will stay shut until Wednesday.</p><p>The storm is moving north.</p></div>"
+    "<div><p>Elsewhere in the news this week, the football season went on with a cold night in the north, and "
+    "fans were told to dress warmly. Forecasters also expect a mild weekend in the south, with sun on Saturday.</p>"
+    "</div></body></html>";
+
 /* The page-level check: when the model removes the page's prose and keeps
- * less than half its words, the prose comes back (but not a linked
+ * less than 30 % of its words, the prose comes back (but not a linked
  * paragraph, nor a comment); a page keeping its prose, or the check
  * off, changes nothing. The fallback for pages keeping almost nothing
  * brings back what the model was unsure of, but not what a rule removes
@@ -243,8 +277,8 @@ static void check_prose(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  static const char *const boiler[] = {"The river rises", "In the eighteenth century", "A linked paragraph",
-                                       "I walked the towpath", NULL};
+  static const char *const boiler[] = {"The river rises", "In the eighteenth century", "Three mills", "The river floods",
+                                       "Fishing rights", "A linked paragraph", "I walked the towpath", NULL};
   static const expect back[] = {
       {"The river rises", 1}, {"In the eighteenth century", 1}, {"A linked paragraph", 0},
       {"I walked the towpath", 0}, {"Smith, J.", 1}, {"The old mill", 1},
@@ -259,10 +293,19 @@ static void check_prose(void) {
   static const char *const side[] = {"The old mill", "Smith, J.", "Jones, K.", NULL};
   static const expect kept[] = {{"The river rises", 1}, {"The old mill", 0}, {"Smith, J.", 0}};
   check_page(PROSE, &co, side, kept, sizeof kept / sizeof *kept);
+  /* a page that keeps its text in short paragraphs has not lost it */
+  static const char *const teaser[] = {"Elsewhere in the news", NULL};
+  static const expect short_kept[] = {{"A typhoon hit", 1}, {"Elsewhere in the news", 0}};
+  check_page(SHORT_PARAS, &co, teaser, short_kept, sizeof short_kept / sizeof *short_kept);
+  /* a <figure> around the whole article holds no caption; a picture's does */
+  static const expect wrap[] = {{"The first exchange is easy", 1}, {"Both keep most", 1},
+                                {"The first exchange's app", 0}};
+  check_page(FIGURE_WRAP, &co, NULL, wrap, sizeof wrap / sizeof *wrap);
   /* the fallback: everything unsure comes back but the comment */
   tbk_content_options_init(&co);
   co.prose_share = 0;
-  static const char *const unsure[] = {"The river rises", "In the eighteenth century", "I walked the towpath",
+  static const char *const unsure[] = {"The river rises", "In the eighteenth century", "Three mills",
+                                       "The river floods", "Fishing rights", "I walked the towpath",
                                        "River Example", "Smith, J.", "Jones, K.", "The old mill",
                                        "A linked paragraph", NULL};
   static const expect fallback[] = {{"The river rises", 1}, {"The old mill", 1}, {"I walked the towpath", 0}};

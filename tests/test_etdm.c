@@ -430,8 +430,45 @@ static void test_eq_names(void) {
   CHECK_INT(tbk_node_eq_parse("Tag", &e), -1);
 }
 
+/* A page's mark of its own menu entry (#32): classes with an active,
+ * current or selected part and aria-current / aria-selected are left out
+ * of both relations; a class of marks alone is no class. Nodes in
+ * document order: html 0, body 1, ul 2, then li, a pairs from 3. */
+static void test_state_marks(void) {
+  tbk_page *k = parse("<html><body><ul><li class='active'><a href='/1' aria-current='page'>1</a></li>"
+                      "<li class='nav'><a href='/2'>2</a></li><li class='interactive'><a href='/3'>3</a></li>"
+                      "<li><a href='/4' class='x current_page_item'>4</a></li></ul></body></html>");
+  tbk_page *o = parse("<html><body><ul><li><a href='/1'>1</a></li>"
+                      "<li class='nav menu-item--active-trail'><a href='/2' class='is-Active'>2</a></li>"
+                      "<li><a href='/3'>3</a></li><li><a href='/4' class='x'>4</a></li></ul></body></html>");
+  tbk_etdm_tree *tk, *to;
+  CHECK(tbk_etdm_tree_new(k, &tk, NULL) == TBK_OK);
+  CHECK(tbk_etdm_tree_new(o, &to, NULL) == TBK_OK);
+  CHECK_INT(tbk_etdm_tree_size(tk), 11);
+  for (int e = TBK_NODE_EQ_TAG_ID_CLASS; e <= TBK_NODE_EQ_WEIGHTED; e++) {
+    CHECK(tbk_etdm_equal(tk, 3, to, 3, (tbk_node_eq)e));  /* li.active = li */
+    CHECK(tbk_etdm_equal(tk, 4, to, 4, (tbk_node_eq)e));  /* a[aria-current] = a */
+    CHECK(tbk_etdm_equal(tk, 5, to, 5, (tbk_node_eq)e));  /* li.nav = li.nav.menu-item--active-trail */
+    CHECK(tbk_etdm_equal(tk, 6, to, 6, (tbk_node_eq)e));  /* a = a.is-Active */
+    CHECK(tbk_etdm_equal(tk, 10, to, 10, (tbk_node_eq)e)); /* a.x.current_page_item = a.x */
+  }
+  /* "interactive" is a class like any other */
+  CHECK(!tbk_etdm_equal(tk, 7, to, 7, TBK_NODE_EQ_TAG_ID_CLASS));
+  CHECK(!tbk_etdm_equal(tk, 7, to, 7, TBK_NODE_EQ_WEIGHTED));
+  uint32_t map[16];
+  CHECK(tbk_etdm_map(tk, NULL, to, TBK_NODE_EQ_WEIGHTED, map, NULL) == TBK_OK);
+  size_t mapped = 0;
+  for (size_t i = 0; i < tbk_etdm_tree_size(tk); i++) mapped += map[i] != TBK_NONE;
+  CHECK_INT(mapped, 9); /* all but li.interactive and its link */
+  tbk_etdm_tree_free(tk);
+  tbk_etdm_tree_free(to);
+  tbk_page_free(k);
+  tbk_page_free(o);
+}
+
 int main(void) {
   test_urls();
+  test_state_marks();
   test_page_base();
   test_graph();
   test_ncs();

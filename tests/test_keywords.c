@@ -220,6 +220,34 @@ static void test_cjk(void) {
   doc("ロンドンのホテル。ロンドンのiPhone。");
   CHECK(find("ロンドン") && find("ロンドン")->tf == 2 && find("ロン") == NULL && find("iphone") != NULL);
 
+  /* A span never starts or ends inside a Katakana word (#32): no リュ, ュッ,
+   * ック or 新しいリ from リュックサック, seen once; the word whole, and
+   * with what precedes it. */
+  doc("新しいリュックサックを買いました。");
+  CHECK(find("リュックサック") && find("新しいリュックサック"));
+  const char *cut[] = {"リュ", "ュッ", "ック", "ックサック", "リュックサ", "サッ", "新しいリ", "新しいリュック"};
+  for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) CHECK(find(cut[i]) == NULL);
+  for (size_t i = 0; i < tbk_kw_count(x); i++) {
+    const char *t = tbk_kw_cands(x)[i].text; /* first letter: ュ, ッ, ク, サ are inside the word */
+    CHECK(strncmp(t, "ュ", 3) && strncmp(t, "ッ", 3) && strncmp(t, "ク", 3) && strncmp(t, "サ", 3));
+  }
+  /* ... and the longer span an occurrence is part of is the whole word:
+   * 東京 inside 東京タワー (twice) counts once, alone. */
+  doc("東京タワーに行った。東京タワーは高い。東京は大きい。");
+  CHECK(find("東京タワー") && find("東京タワー")->tf == 2);
+  CHECK(find("東京") && find("東京")->tf == 1);
+  CHECK(find("東京タ") == NULL && find("タワ") == NULL && find("ワー") == NULL);
+  /* Numbers are no keywords in any digits: fullwidth (２０２４, ３),
+   * Arabic-Indic, ASCII. */
+  doc("２０２４年３月に東京で買った。٢٠٢٤ and 2024 and ３Ｄ.");
+  CHECK(find("東京") != NULL);
+  CHECK(find("２０２４") == NULL && find("３") == NULL && find("٢٠٢٤") == NULL && find("2024") == NULL);
+  CHECK(find("３ｄ") == NULL && find("３Ｄ") == NULL);
+  for (size_t i = 0; i < tbk_kw_count(x); i++) {
+    const char *t = tbk_kw_cands(x)[i].text;
+    CHECK(strncmp(t, "\xEF\xBC", 2) != 0); /* no fullwidth form (U+FF00-FF3F) starts one */
+  }
+
   /* Gold keys of these scripts are the span itself. */
   tbk_buf k = {0};
   CHECK_INT(tbk_kw_key_of(x, "博物馆", strlen("博物馆"), &k), 1);
@@ -270,9 +298,15 @@ static void test_page(void) {
    * heading into the paragraph, nor over the full stop. */
   CHECK(find("buy solar panel") != NULL);
   CHECK(find("panel buy") == NULL && find("now panel") == NULL);
+  /* TF-IDF counts the title as one occurrence: "solar" 2 + 1 ties "panel"
+   * 3 and occurs first; "power", in the title only, scores 1. */
   tbk_kw_rank(x, NULL, NULL);
-  CHECK_STR(tbk_kw_cands(x)[0].key, "panel"); /* tf 3 */
-  CHECK_NEAR(tbk_kw_cands(x)[0].x[TBK_KW_F_CAPS], 1.0 / 3.0, 1e-12);
+  CHECK_STR(tbk_kw_cands(x)[0].key, "solar");
+  CHECK_NEAR(tbk_kw_cands(x)[0].score, 3.0, 1e-12);
+  CHECK_NEAR(tbk_kw_cands(x)[0].x[TBK_KW_F_TFIDF], 2.0, 1e-12); /* the feature: body only */
+  CHECK_NEAR(tbk_kw_cands(x)[0].x[TBK_KW_F_CAPS], 0.5, 1e-12);
+  CHECK_STR(tbk_kw_cands(x)[1].key, "panel");
+  CHECK_NEAR(find("power")->score, 1.0, 1e-12);
 
   /* With every run removed only the title is left. */
   unsigned char keep[64] = {0};
@@ -284,6 +318,81 @@ static void test_page(void) {
   CHECK(find("solar power") && find("solar power")->in_title && !find("panel"));
   tbk_page_free(p);
   tbk_buf_free(&gold);
+}
+
+/* The page's own tags (<a rel="tag">) survive any denoising; other removed
+ * text does not. */
+static void test_rel_tag(void) {
+  static const char page[] =
+      "<html><head><title>Eruption</title></head><body><p>The volcano erupted at dawn.</p>"
+      "<div><a rel=\"category tag\" href=\"/t/lava\">Lava flows</a> <a rel=\"tag\"><b>Ash clouds</b></a>"
+      " <a rel=\"nofollow tagged\" href=\"/x\">Newsletter offers</a> <a href=\"/y\">Weather maps</a></div></body></html>";
+  tbk_page *p;
+  CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
+  unsigned char keep[64] = {0};
+  CHECK(p->n_runs <= sizeof keep);
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  const tbk_kw_cand *c = find("lava flow");
+  CHECK(c && c->tf == 1 && c->anchor == 1);
+  CHECK(find("ash cloud") && find("ash cloud")->tf == 1);
+  CHECK(!find("volcano") && !find("newsletter offer") && !find("weather map"));
+  CHECK(!find("flow ash")); /* no phrase across the removed space between them */
+  /* Kept, nothing changes. */
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  CHECK(find("volcano") && find("lava flow") && find("weather map") && find("lava flow")->tf == 1);
+  tbk_page_free(p);
+}
+
+/* Whose a meta keyword is: a five-page site listing its name on every page
+ * and a section on two, a two-page site. */
+static void test_site_gold(void) {
+  tbk_kw_sites *s;
+  tbk_kw_gold *g;
+  CHECK_INT(tbk_kw_sites_new(&s, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_gold_new(&g, NULL), TBK_OK);
+  static const char *const a[] = {"Volcano, Lava, Acme News, Science", "Glacier, Acme News, Science",
+                                  "Desert; Acme News", "Meadow|Acme News|VOLCANO", "Canyon, Acme News, Canyon"};
+  for (size_t i = 0; i < 5; i++) {
+    tbk_kw_gold_clear(g);
+    CHECK(tbk_kw_gold_add(g, x, a[i], strlen(a[i])) > 0);
+    CHECK_INT(tbk_kw_sites_add(s, "acme", g, NULL), TBK_OK);
+  }
+  static const char *const b[] = {"Tundra, Bee Blog", "Lagoon, Bee Blog"};
+  for (size_t i = 0; i < 2; i++) {
+    tbk_kw_gold_clear(g);
+    CHECK(tbk_kw_gold_add(g, x, b[i], strlen(b[i])) > 0);
+    CHECK_INT(tbk_kw_sites_add(s, "bee", g, NULL), TBK_OK);
+  }
+  CHECK_INT(tbk_kw_sites_pages(s, "acme"), 5);
+  CHECK_INT(tbk_kw_sites_pages(s, "bee"), 2);
+  CHECK_INT(tbk_kw_sites_pages(s, "none"), 0);
+  CHECK_INT(tbk_kw_sites_listing(s, "acme", "acme news"), 5);
+  CHECK_INT(tbk_kw_sites_listing(s, "acme", "volcano"), 2); /* case folded */
+  CHECK_INT(tbk_kw_sites_listing(s, "acme", "canyon"), 1);  /* once a page */
+  CHECK_INT(tbk_kw_sites_listing(s, "bee", "acme news"), 0);
+  /* The first page: every rule. */
+  static const tbk_kw_gold_rule rules[] = {TBK_KW_GOLD_ALL, TBK_KW_GOLD_NOT_SITE_WIDE, TBK_KW_GOLD_PAGE_SPECIFIC};
+  static const size_t left[] = {4, 3, 1};
+  for (size_t r = 0; r < 3; r++) {
+    tbk_kw_gold_clear(g);
+    tbk_kw_gold_add(g, x, a[0], strlen(a[0]));
+    CHECK_INT(tbk_kw_gold_site_rule(g, s, "acme", rules[r]), left[r]);
+    CHECK(tbk_kw_gold_has(g, "lava")); /* the page's own term stays */
+    CHECK(tbk_kw_gold_has(g, "acme news") == (rules[r] == TBK_KW_GOLD_ALL));
+    CHECK(tbk_kw_gold_has(g, "science") == (rules[r] != TBK_KW_GOLD_PAGE_SPECIFIC));
+  }
+  /* Page-specific needs TBK_KW_SITE_MIN_PAGES pages: the two-page site has
+   * no gold; the half rule keeps all of it (too few pages to tell). */
+  tbk_kw_gold_clear(g);
+  tbk_kw_gold_add(g, x, b[0], strlen(b[0]));
+  CHECK_INT(tbk_kw_gold_site_rule(g, s, "bee", TBK_KW_GOLD_NOT_SITE_WIDE), 2);
+  CHECK_INT(tbk_kw_gold_site_rule(g, s, "bee", TBK_KW_GOLD_PAGE_SPECIFIC), 0);
+  tbk_kw_gold_free(g);
+  tbk_kw_sites_free(s);
 }
 
 static void test_ranker(void) {
@@ -406,6 +515,8 @@ int main(void) {
   test_stems_and_languages();
   test_cjk();
   test_page();
+  test_rel_tag();
+  test_site_gold();
   test_ranker();
   test_writers_and_meta();
   test_paired_t();

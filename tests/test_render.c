@@ -13,7 +13,7 @@
 
 static const char PAGE[] =
     "<html><head><title>River library reopens - Millbrook Gazette</title></head><body>"
-    "<div id=\"top\"><ul class=\"main-nav\"><li><a href=\"/\">Home</a></li><li><a href=\"/local\">Local news</a></li>"
+    "<div id=\"top\"><ul class=\"main-nav\"><li title=\"Front page\"><a href=\"/\">Home</a></li><li><a href=\"/local\">Local news</a></li>"
     "<li><a href=\"/sports\">Sports and weather</a></li><li><a href=\"/opinion\">Opinion</a></li></ul></div>"
     "<div class=\"article\"><h1>River library reopens after flood</h1>"
     "<p>The Riverside branch of the library reopened on Friday morning, eight months after the river "
@@ -75,6 +75,20 @@ static void test_blocks(const tbk_page *p) {
   CHECK(contains(&ann1, "data-tbk-template=\"0.900\""));
   CHECK(contains(&ann1, "data-tbk-template=\"0.100\""));
   CHECK(contains(&ann1, "Sports") && contains(&ann1, "Related reading"));
+  /* ... and shown (#32): each block's decision, a tooltip, one style (in
+   * the head) and one legend (whose two swatches are marked as well) */
+  size_t n_tmpl = 0;
+  for (size_t i = 0; i < nb; i++) n_tmpl += probs[i] >= 0.5;
+  CHECK(n_tmpl > 0 && n_tmpl < nb);
+  CHECK_INT(count(&ann1, "data-tbk-decision=\"removed\""), n_tmpl + 1);
+  CHECK_INT(count(&ann1, "data-tbk-decision=\"kept\""), nb - n_tmpl + 1);
+  CHECK(contains(&ann1, "data-tbk-template=\"0.900\" data-tbk-decision=\"removed\" title=\"tbk: removed, p_template 0.900\""));
+  CHECK(contains(&ann1, "data-tbk-template=\"0.100\" data-tbk-decision=\"kept\" title=\"tbk: kept, p_template 0.100\""));
+  CHECK_INT(count(&ann1, "<style id=\"tbk-annotate-style\">"), 1);
+  CHECK(contains(&ann1, "</style></head>"));
+  CHECK_INT(count(&ann1, "<div id=\"tbk-legend\""), 1);
+  CHECK(contains(&ann1, "template stage"));
+  CHECK(!contains(&html1, "tbk-legend") && !contains(&html1, "tbk-annotate") && !contains(&html1, "title=\"tbk"));
   CHECK_INT(tbk_render_html(p, probs, 0.5, 1, &ann2), TBK_OK);
   CHECK(same(&ann1, &ann2));
   html2.len = 0;
@@ -126,6 +140,12 @@ static void test_units(const tbk_page *p) {
   CHECK_INT(tbk_render_units_html(p, ux, keep, up, 1, &ann1), TBK_OK);
   CHECK(contains(&ann1, "data-tbk-content=\"0.200\"") && contains(&ann1, "data-tbk-content=\"0.800\""));
   CHECK(contains(&ann1, "Sports"));
+  /* the decisions shown: a title of the element's own is kept after the
+   * tooltip's; the legend names the stage */
+  CHECK(contains(&ann1, "<li title=\"tbk: removed, p_content 0.200 | Front page\" data-tbk-content=\"0.200\" data-tbk-decision=\"removed\">"));
+  CHECK(contains(&ann1, "data-tbk-decision=\"kept\" title=\"tbk: kept, p_content 0.800\""));
+  CHECK(contains(&ann1, "content stage") && count(&ann1, "<div id=\"tbk-legend\"") == 1);
+  CHECK(contains(&html1, "<li title=\"Front page\">") && !contains(&html1, "tbk-legend"));
   CHECK_INT(tbk_render_units_html(p, ux, keep, up, 1, &ann2), TBK_OK);
   CHECK(same(&ann1, &ann2));
   html2.len = 0;

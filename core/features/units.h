@@ -163,6 +163,8 @@ typedef struct tbk_units_body {
   unsigned char *thread; /* per unit: after a comments heading, in its section */
   size_t containers;     /* itemprop=articleBody elements of the page */
   size_t cap;            /* of in and thread (both owned) */
+  unsigned char *memo;   /* per node of the page: scratch of the thread's ancestor walk */
+  size_t memo_cap;
 } tbk_units_body;
 
 struct tbk_units {

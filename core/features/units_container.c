@@ -59,6 +59,11 @@ static int comment_token(const char *t, size_t n) {
  * (split at anything but letters and at camelCase, as features_attr.c
  * splits them). */
 static int names_comments(const char *v) {
+  /* Every such token holds "comment": most values are ruled out by a
+   * search for its "c" (glibc's vectorized strpbrk) before splitting. */
+  const char *c = v;
+  while ((c = strpbrk(c, "cC")) && strncasecmp(c + 1, "omment", 6) != 0) c++;
+  if (!c) return 0;
   char tok[32];
   size_t n = 0;
   for (const unsigned char *s = (const unsigned char *)v;; s++) {
@@ -115,6 +120,35 @@ static int heading_counts_comments(const char *t, size_t n) {
   return 0;
 }
 
+/* 1 if element e or one of its ancestors below <body> is named comments
+ * (an element holding the page's first <h1>, at h1, does not count), else
+ * 2. A unit's line element may come before the elements of the units
+ * before it (text after a nested block), so units cannot share one walk;
+ * the answer is kept per element in memo (0: not yet known) for e and
+ * every ancestor the walk passed, and each element's attributes are read
+ * at most once a page (a walk up to <body> for every unit cost 12 % more
+ * instructions in tbk-predict on site_mirrors: BENCHMARKS.md, #31). */
+static unsigned char named_below_body(const tbk_page *p, uint32_t h1, unsigned char *memo, uint32_t e) {
+  unsigned char r = 2;
+  uint32_t k;
+  for (k = e; k != TBK_NONE; k = p->nodes[k].parent) {
+    const tbk_node *nd = &p->nodes[k];
+    if (memo[k]) {
+      r = memo[k];
+      break;
+    }
+    if (nd->tag == TBK_TAG_BODY || nd->tag == TBK_TAG_HTML) break;
+    if (nd->attrs && nd->attrs[0] && !(h1 != TBK_NONE && h1 >= k && h1 < nd->end) &&
+        attrs_name_comments(nd->attrs, 1)) {
+      r = 1;
+      break;
+    }
+  }
+  for (uint32_t j = e; j != k; j = p->nodes[j].parent) memo[j] = r;
+  if (k != TBK_NONE) memo[k] = r;
+  return r;
+}
+
 /* thread[u] = 1 for the units under an element named comments, and for
  * the units after a heading that opens a comment thread (named so, or
  * counting comments), inside the heading's parent, up to the next heading
@@ -122,29 +156,12 @@ static int heading_counts_comments(const char *t, size_t n) {
  * (a <body class="... f_amp_comments_on">, an <article> around the
  * headline) is the article's, never a thread; an <h1> is the page's
  * headline, never a thread's heading. */
-static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *thread) {
+static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *thread, unsigned char *memo) {
   uint32_t h1 = TBK_NONE;
   for (uint32_t k = 0; k < p->n_nodes && h1 == TBK_NONE; k++)
     if (p->nodes[k].tag == TBK_TAG_H1) h1 = k;
-  /* A unit's line element may come before the elements of the units
-   * before it (text after a nested block), so each unit walks its own
-   * ancestors; the walk stops at the last element found not named, as
-   * the next unit usually shares it. */
-  uint32_t clear = TBK_NONE; /* an element whose ancestors (and itself) are not named */
   size_t i;
-  for (i = 0; i < ux->n; i++) {
-    thread[i] = 0;
-    for (uint32_t k = ux->u[i].elem; k != TBK_NONE && k != clear; k = p->nodes[k].parent) {
-      const tbk_node *nd = &p->nodes[k];
-      if (nd->tag == TBK_TAG_BODY || nd->tag == TBK_TAG_HTML) break;
-      if (nd->attrs && nd->attrs[0] && !(h1 != TBK_NONE && h1 >= k && h1 < nd->end) &&
-          attrs_name_comments(nd->attrs, 1)) {
-        thread[i] = 1;
-        break;
-      }
-    }
-    if (!thread[i]) clear = ux->u[i].elem;
-  }
+  for (i = 0; i < ux->n; i++) thread[i] = named_below_body(p, h1, memo, ux->u[i].elem) == 1;
   uint32_t from = 0, to = 0;
   int level = 0; /* of the open thread's heading; 0: none open */
   for (i = 0; i < ux->n; i++) {
@@ -174,12 +191,20 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     b->thread = thread;
     b->cap = n;
   }
+  if (p->n_nodes > b->memo_cap) {
+    unsigned char *memo = realloc(b->memo, p->n_nodes);
+    if (!memo) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    b->memo = memo;
+    b->memo_cap = p->n_nodes;
+  }
+  if (p->n_nodes) memset(b->memo, 0, p->n_nodes);
   b->containers = mark_containers(p, ux, b->in);
-  mark_thread(p, ux, b->thread);
+  mark_thread(p, ux, b->thread, b->memo);
   return TBK_OK;
 }
 
 void tbk_units_body_free(tbk_units *ux) {
   free(ux->body.in);
   free(ux->body.thread);
+  free(ux->body.memo);
 }

@@ -279,10 +279,11 @@ typedef struct tbk_content_options {
   int body;           /* 1: the article body alone, as schema.org's
                          articleBody: no headline, byline, date, caption or
                          standfirst (0) */
-  double prose_share; /* a page whose kept words are fewer than this share
-                         of its own prose (long, link-free units the
-                         template stage calls the page's) keeps that
-                         prose (0.5; 0: never) */
+  double prose_share; /* a page whose kept prose and kept words are both
+                         less than this share of its own prose (long,
+                         link-free units the template stage calls the
+                         page's) keeps that prose and every unit below
+                         fallback_threshold (0.3; 0: never) */
 } tbk_content_options;
 TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);
@@ -336,6 +337,50 @@ TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
                               size_t len, const char *charset_hint,
                               tbk_page **out, tbk_error *err);
 
+/* Every choice tbk-predict offers for one page (its --stage, --threshold,
+ * --precision, --keep comments, --no-title, --body, --min-kept-words and
+ * --min-prose-share), from the defaults: `tbk_predict_options o =
+ * tbk_predict_options_default;` or tbk_predict_options_init(&o). */
+typedef struct tbk_predict_options {
+  int stage;         /* -1 (default): the combined stage with a two-stage
+                        model, else the template stage; 0 template; 1
+                        combined; 2 content (the content stage without
+                        template inputs) */
+  double threshold;  /* remove when P >= threshold; NaN (default): the
+                        operating point for precision, else the stage's
+                        default threshold */
+  double precision;  /* NaN (default): none; else the stage's operating
+                        point for this precision (excludes threshold) */
+  tbk_content_options content; /* the combined stage's options (their
+                        threshold is not read: threshold above); with the
+                        template stage they must be the defaults */
+} tbk_predict_options;
+TBK_API extern const tbk_predict_options tbk_predict_options_default;
+TBK_API void tbk_predict_options_init(tbk_predict_options *o);
+/* tbk_predict_render with those choices (o NULL: the defaults, which is
+ * tbk_predict_render); summary (may be NULL): the units (blocks) and
+ * characters seen and removed, whatever the format. Errors: TBK_ERR_ARG
+ * (threshold with precision, a value out of [0, 1], a stage the model does
+ * not have, no operating point for precision, combined-stage options with
+ * the template stage), the predictor's (TBK_ERR_LIMIT), TBK_ERR_NOMEM. */
+TBK_API tbk_status tbk_predict_render_opts(tbk_predictor *pr, const tbk_page *page,
+                                           const char *page_id, tbk_format fmt,
+                                           const tbk_predict_options *o, tbk_buf *out,
+                                           tbk_page_summary *summary, tbk_error *err);
+
+/* The metadata the page declares, appended to out as one JSON object:
+ * {"title", "author", "date", "date_modified", "site_name", "language",
+ * "description", "url", "image", "keywords", "type"}, each a string or
+ * null. Read from the decoded source: JSON-LD (<script
+ * type="application/ld+json">: an Article-like object's headline, author
+ * name(s), datePublished, dateModified, publisher name, inLanguage), Open
+ * Graph and other <meta> (og:title, author, article:published_time,
+ * og:site_name, description, keywords...), <html lang>, <link
+ * rel=canonical> and <title>; JSON-LD first for author and dates, Open
+ * Graph first for the rest. Errors: TBK_ERR_ARG (a page parsed with
+ * keep_dom < 0 keeps no source), TBK_ERR_NOMEM. */
+TBK_API tbk_status tbk_page_metadata(const tbk_page *page, tbk_buf *out, tbk_error *err);
+
 /* ============================================================ labelling */
 /* The paper's auto-labels: a block whose text recurs on many pages of one
  * site is template, a block found on one page only is content. */
@@ -387,6 +432,71 @@ TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
                                    tbk_error *err);
 TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
                                       tbk_site_stats *stats, tbk_error *err);
+
+/* ============================================================= keywords */
+/* The keywords of a page after its template (or boilerplate) is removed,
+ * as tbk-keywords finds and ranks them (Kołcz & Yih, section 5). */
+typedef struct tbk_keyword_table tbk_keyword_table;
+/* The background document frequencies (a tbk-keywords --build-df file;
+ * NULL: every term has idf 1) and a trained ranker (--train-ranker; NULL:
+ * TF-IDF), read-only once loaded: one table may serve every thread.
+ * The message names the file refused (two files: the exception to the
+ * rule above). Errors: TBK_ERR_IO, TBK_ERR_FORMAT, TBK_ERR_MODEL, TBK_ERR_SCHEMA,
+ * TBK_ERR_NOMEM. */
+TBK_API tbk_status tbk_keyword_table_load(const char *df_path, const char *ranker_path,
+                                          tbk_keyword_table **out, tbk_error *err);
+TBK_API void tbk_keyword_table_free(tbk_keyword_table *t);
+/* The page's top keywords appended to out as the line `tbk-keywords -f
+ * jsonl` writes: {"page", "lang", "tokens", "keywords": [{"term", "score",
+ * "tf"}]}. data: the raw page (its <meta> keywords are removed before the
+ * parse, as tbk-keywords does), parsed with the predictor's model's
+ * options and charset_hint (NULL: none). denoise: -1 (default: 2 with a
+ * two-stage model, else 1), 0 none, 1 template blocks removed, 2 only the
+ * content stage's kept units. t NULL: idf 1, TF-IDF. Errors: those of
+ * tbk_page_parse and of the predictor, TBK_ERR_ARG (denoise 2 with a
+ * template-only model). */
+TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table *t, const char *data,
+                                     size_t len, const char *charset_hint, const char *page_id,
+                                     int denoise, size_t top, tbk_buf *out, tbk_error *err);
+
+/* ================================================================ WARC */
+/* The HTML response records of a WARC file (plain or gzip), as the
+ * programs read them (README.md "Inputs"): listed on open, each read on
+ * demand. Damage is skipped as the programs skip it: a warning line each
+ * (tbk_warc_warnings) and a count (tbk_warc_skipped). */
+typedef struct tbk_warc tbk_warc;
+typedef struct tbk_warc_record {
+  const char *url;         /* WARC-Target-URI */
+  const char *record_id;   /* WARC-Record-ID ("" when absent) */
+  const char *date;        /* WARC-Date ("" when absent) */
+  const char *charset;     /* the HTTP Content-Type's charset ("" none) */
+  const char *warc_headers;/* the WARC header lines, as in the file
+                              (version line first) */
+  size_t warc_headers_len;
+  const char *http_headers;/* the HTTP status line and header lines */
+  size_t http_headers_len;
+  const char *body;        /* the HTTP body: de-chunked, gzip/deflate
+                              decoded; NOT NUL-terminated: use body_len */
+  size_t body_len;
+  uint64_t offset, skip;   /* where the record starts: the gzip member's
+                              offset (the byte offset of a plain WARC) and
+                              the decompressed bytes into it */
+} tbk_warc_record;
+/* List the HTML response records of path (max_record_bytes: larger ones
+ * are skipped; 0 no limit). Errors: TBK_ERR_IO, TBK_ERR_FORMAT (no record
+ * could be read), TBK_ERR_EMPTY (no HTML response record), TBK_ERR_NOMEM. */
+TBK_API tbk_status tbk_warc_open(const char *path, size_t max_record_bytes, tbk_warc **out,
+                                 tbk_error *err);
+TBK_API void tbk_warc_free(tbk_warc *w);
+TBK_API size_t tbk_warc_count(const tbk_warc *w);
+/* Records skipped while listing, and their warnings (one line each, "\n"
+ * separated; "" when none; borrowed). */
+TBK_API size_t tbk_warc_skipped(const tbk_warc *w);
+TBK_API const char *tbk_warc_warnings(const tbk_warc *w);
+/* Record i read into *out (pointers borrowed until the next call on w or
+ * tbk_warc_free). Errors: TBK_ERR_ARG (i out of range), those of reading
+ * the record (TBK_ERR_IO, TBK_ERR_FORMAT, TBK_ERR_LIMIT, TBK_ERR_NOMEM). */
+TBK_API tbk_status tbk_warc_record_get(tbk_warc *w, size_t i, tbk_warc_record *out, tbk_error *err);
 
 #ifdef __cplusplus
 }

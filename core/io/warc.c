@@ -1406,3 +1406,41 @@ done:
   ws_free(s);
   return st;
 }
+
+/* The raw head lines of the record at (offset, skip): its WARC header
+ * block into warc_head and, when the block starts with an HTTP status
+ * line, the HTTP header block into http_head (both emptied first; blank
+ * lines that end them left out). For tbk_warc_record_get: the parser
+ * above stays the only one that interprets them. */
+tbk_status tbk_warc_read_heads(const char *path, uint64_t offset, uint64_t skip, tbk_buf *warc_head,
+                               tbk_buf *http_head, tbk_error *err) {
+  warc_head->len = http_head->len = 0;
+  wstream *s;
+  tbk_status st = ws_open(path, offset, &s, err);
+  if (st) return st;
+  tbk_buf line = {0};
+  int r = ws_skip(s, skip);
+  for (int part = 0; r > 0 && part < 2; part++) {
+    tbk_buf *to = part ? http_head : warc_head;
+    for (size_t total = 0;;) {
+      long n = ws_getline(s, &line, LINE_MAX_BYTES);
+      if (n < 0) {
+        r = -1;
+        break;
+      }
+      size_t body = line_body(&line);
+      if (n == 0 || body == 0 || (total += line.len) > HEAD_MAX_BYTES) break;
+      if (part && to->len == 0 && strncasecmp(line.data, "HTTP/", line.len < 5 ? line.len : 5) != 0) break;
+      if (tbk_buf_append(to, line.data, line.len)) {
+        r = ws_fail(s, WE_NOMEM, "out of memory");
+        break;
+      }
+    }
+  }
+  if (r < 0) st = stream_status(s, err);
+  else if ((warc_head->len && tbk_buf_append(warc_head, "", 0)) || (http_head->len && tbk_buf_append(http_head, "", 0)))
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_buf_free(&line);
+  ws_free(s);
+  return st;
+}

@@ -36,4 +36,10 @@ tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_rec
 tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
                          size_t max_bytes, tbk_buf *out, tbk_error *err);
 
+/* The raw WARC header lines of the record at (offset, skip) into
+ * warc_head and its HTTP status and header lines (when its block starts
+ * with one) into http_head; both emptied first. */
+tbk_status tbk_warc_read_heads(const char *path, uint64_t offset, uint64_t skip, tbk_buf *warc_head,
+                               tbk_buf *http_head, tbk_error *err);
+
 #endif

@@ -9,7 +9,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "arena.h"
 #include "keywords_internal.h"
 #include "measure.h"
 #include "text_internal.h"
@@ -208,6 +210,12 @@ tbk_kw_cand *tbk_kw_cands(tbk_kw_extractor *x) { return x->cands; }
 size_t tbk_kw_tokens(const tbk_kw_extractor *x) { return x->body; }
 const char *tbk_kw_lang(const tbk_kw_extractor *x) { return x->lang < 0 ? "" : tbk_kw_stop_codes[x->lang]; }
 
+static uint32_t first_cp(const char *s, size_t n) {
+  if (!n) return 0;
+  size_t k = tbk_utf8_seq((const unsigned char *)s, n);
+  return k ? tbk_utf8_decode((const unsigned char *)s, k) : (unsigned char)s[0];
+}
+
 static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *x, const char *w, size_t n) {
   int added;
   long id = kw_strtab_intern(&x->words, w, n, &added);
@@ -230,17 +238,12 @@ static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *
   }
   x->w_stem[id] = (uint32_t)sid;
   x->w_stop[id] = stop_mask_of(w, n);
-  x->w_num[id] = (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9';
+  x->w_num[id] = (unsigned char)w[0] < 0x80 ? (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9'
+                                           : kw_digit(first_cp(w, n));
   return id;
 }
 
 static long intern_word_call(tbk_kw_extractor *x, const char *w, size_t n) { return intern_word(x, w, n); }
-
-static uint32_t first_cp(const char *s, size_t n) {
-  if (!n) return 0;
-  size_t k = tbk_utf8_seq((const unsigned char *)s, n);
-  return k ? tbk_utf8_decode((const unsigned char *)s, k) : (unsigned char)s[0];
-}
 
 /* A token of word id, continuing the phrase unless x->brk; NULL out of
  * memory. */
@@ -415,6 +418,25 @@ tbk_status tbk_kw_add_text(tbk_kw_extractor *x, const char *s, size_t n, unsigne
   return TBK_OK;
 }
 
+/* A node flag beside the TBK_KW_SEG_* ones, never a segment's: inside an
+ * <a rel="tag"> (HTML's link type: the target is a tag of this document,
+ * e.g. WordPress's rel="category tag"). The page's own tags say what it
+ * is about, whatever the denoiser decided of the list they stand in. */
+#define SEG_REL_TAG 0x80
+
+static int is_rel_tag(const char *attrs) {
+  const char *p = attrs, *v = NULL, *name;
+  while (p && (name = tbk_attr_next(&p, &v)))
+    if (!strcmp(name, "rel") && v)
+      for (const char *q = v; *q;) {
+        q += strspn(q, " \t\n\r\f");
+        size_t l = strcspn(q, " \t\n\r\f");
+        if (l == 3 && !strncasecmp(q, "tag", 3)) return 1;
+        q += l;
+      }
+  return 0;
+}
+
 tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep) {
   x->title.len = 0;
   if (tbk_page_title(page, 1000, &x->title)) return TBK_ERR_NOMEM;
@@ -434,19 +456,21 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     uint8_t inherited = par == TBK_NONE ? 0 : x->node_seg[par] & TBK_KW_SEG_HEADING;
     x->node_seg[i] = (uint8_t)(inherited | (heading ? TBK_KW_SEG_HEADING : 0) | (nd->in_anchor ? TBK_KW_SEG_ANCHOR : 0));
     x->node_le[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || par == TBK_NONE ? (uint32_t)i : x->node_le[par];
+    if ((par != TBK_NONE && (x->node_seg[par] & SEG_REL_TAG)) || (nd->tag == TBK_TAG_A && is_rel_tag(nd->attrs)))
+      x->node_seg[i] |= SEG_REL_TAG;
   }
   uint32_t cur = TBK_NONE;
   x->brk = 1;
   for (size_t r = 0; r < page->n_runs && !x->failed; r++) {
     const tbk_run *run = &page->runs[r];
-    if (keep && !keep[r]) {
+    if (keep && !keep[r] && !(run->node < nn && (x->node_seg[run->node] & SEG_REL_TAG))) {
       x->brk = 1; /* no phrase across removed text */
       continue;
     }
     uint32_t le = run->node < nn ? x->node_le[run->node] : TBK_NONE;
     if (le != cur) x->brk = 1;
     cur = le;
-    x->seg = run->node < nn ? x->node_seg[run->node] : 0;
+    x->seg = run->node < nn ? x->node_seg[run->node] & (uint8_t)~SEG_REL_TAG : 0;
     add_valid(x, page->text.data + run->start, run->end - run->start);
   }
   x->brk = 1;
@@ -611,6 +635,14 @@ static int span_kind(const tbk_kw_extractor *x, size_t i) {
   return i < x->ntok && !(x->toks[i].cjk & KW_TOK_STOP) ? x->toks[i].cjk : KW_CJK_NONE;
 }
 
+/* Whether tokens i - 1 and i are letters of one Katakana run (a word such
+ * as リュックサック): a span starting at i or ending at i - 1 would cut
+ * the word (リュ, ュッ, ックサ), so none does. */
+static int katakana_joined(const tbk_kw_extractor *x, size_t i) {
+  return i > 0 && i < x->ntok && !x->toks[i].brk && (x->toks[i].cjk & ~KW_TOK_STOP) == KW_CJK_KATAKANA &&
+         (x->toks[i - 1].cjk & ~KW_TOK_STOP) == KW_CJK_KATAKANA;
+}
+
 /* A span's Latin-equivalent words: a word is about two Han characters. */
 static uint8_t span_words(unsigned units) {
   unsigned w = (units + 3) / 4;
@@ -633,7 +665,7 @@ static int span_ids(tbk_kw_extractor *x, const tbk_buf *span, int add, uint32_t 
 typedef int (*span_fn)(tbk_kw_extractor *x, size_t i, size_t n, unsigned units);
 static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
   int k0 = span_kind(x, i);
-  if (!k0 || k0 == KW_CJK_HIRAGANA) return 0;
+  if (!k0 || k0 == KW_CJK_HIRAGANA || katakana_joined(x, i)) return 0;
   unsigned units = 0;
   x->span.len = 0;
   for (size_t n = 1; n <= KW_CJK_MAX_CHARS; n++) {
@@ -643,7 +675,7 @@ static int each_span(tbk_kw_extractor *x, size_t i, span_fn fn) {
     if (units > KW_CJK_MAX_UNITS) break;
     uint32_t w = x->toks[i + n - 1].word;
     if (tbk_buf_append(&x->span, kw_strtab_str(&x->words, w), x->words.len[w])) return 1;
-    if (n > 1 && kind != KW_CJK_HIRAGANA && fn(x, i, n, units)) return 1;
+    if (n > 1 && kind != KW_CJK_HIRAGANA && !katakana_joined(x, i + n) && fn(x, i, n, units)) return 1;
   }
   return 0;
 }
@@ -661,11 +693,16 @@ static int count_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
 }
 
 /* Whether the longer span of tokens [a, b) (b - a > n of the one inside)
- * grown to end on letters other than Hiragana is a candidate found twice. */
+ * grown to end on letters other than Hiragana, and not inside a Katakana
+ * word, is a candidate found twice. */
 static int repeated(tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t hi) {
   while (a > lo && span_kind(x, a) == KW_CJK_HIRAGANA) a--;
   while (b < hi && span_kind(x, b - 1) == KW_CJK_HIRAGANA) b++;
+  /* ... and to a whole Katakana word, as spans are */
+  while (a > lo && katakana_joined(x, a)) a--;
+  while (b < hi && katakana_joined(x, b)) b++;
   if (span_kind(x, a) == KW_CJK_HIRAGANA || span_kind(x, b - 1) == KW_CJK_HIRAGANA) return 0;
+  if (katakana_joined(x, a) || katakana_joined(x, b)) return 0;
   if (b - a > KW_CJK_MAX_CHARS) return 0;
   unsigned units = 0;
   x->scratch.len = 0;
@@ -859,7 +896,9 @@ void tbk_kw_rank(tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_ranker *
     tbk_kw_cand *c = &x->cands[i];
     features(x, c, df);
     if (!ranker) {
-      c->score = c->x[TBK_KW_F_TFIDF];
+      /* The <title> counts as one occurrence: it is the page's own in
+       * every denoising, and its words are what the page is about. */
+      c->score = (c->tf + (c->in_title ? 1.0 : 0.0)) * c->x[TBK_KW_F_IDF];
       continue;
     }
     double z = ranker->bias;

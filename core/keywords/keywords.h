@@ -192,6 +192,35 @@ size_t tbk_kw_gold_keep_if(tbk_kw_gold *g, int (*keep)(void *ctx, const char *ke
 /* The i-th key (i < count). */
 const char *tbk_kw_gold_key(const tbk_kw_gold *g, size_t i);
 
+/* Whose a meta keyword is: the keys of every page's <meta> keywords
+ * (tbk_kw_gold_add, before tbk_kw_gold_restrict) counted per site, then a
+ * page's gold filtered by one of these rules. A keyword other pages of the
+ * site list too (the site's name, its sections: "BBC, News") is in the
+ * template, not in what the page is about. */
+typedef enum tbk_kw_gold_rule {
+  TBK_KW_GOLD_ALL = 0,       /* every meta keyword */
+  TBK_KW_GOLD_NOT_SITE_WIDE, /* those in the meta of half or more of the
+                                site's pages left out (sites of
+                                TBK_KW_SITE_MIN_PAGES such pages or more) */
+  TBK_KW_GOLD_PAGE_SPECIFIC  /* only those no other page of the site lists;
+                                a page of a site with fewer than
+                                TBK_KW_SITE_MIN_PAGES such pages has none */
+} tbk_kw_gold_rule;
+#define TBK_KW_SITE_MIN_PAGES 4
+typedef struct tbk_kw_sites tbk_kw_sites;
+tbk_status tbk_kw_sites_new(tbk_kw_sites **out, tbk_error *err);
+void tbk_kw_sites_free(tbk_kw_sites *s);
+/* Count one page of site (call once a page) with the meta keys in meta.
+ * Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_kw_sites_add(tbk_kw_sites *s, const char *site, const tbk_kw_gold *meta, tbk_error *err);
+/* The pages of site counted, and those of them listing key (0 on out of
+ * memory). */
+uint32_t tbk_kw_sites_pages(tbk_kw_sites *s, const char *site);
+uint32_t tbk_kw_sites_listing(tbk_kw_sites *s, const char *site, const char *key);
+/* Keep the keys of g (the meta keys of a page of site counted in s) that
+ * rule keeps; returns how many are left. */
+size_t tbk_kw_gold_site_rule(tbk_kw_gold *g, tbk_kw_sites *s, const char *site, tbk_kw_gold_rule rule);
+
 /* Training rows for the ranker, gathered page by page. */
 typedef struct tbk_kw_trainer tbk_kw_trainer;
 tbk_status tbk_kw_trainer_new(tbk_kw_trainer **out, tbk_error *err);

@@ -33,6 +33,9 @@ static inline const char *kw_strtab_str(const kw_strtab *t, size_t id) { return 
  * source text, one token per character (keywords.c). */
 enum { KW_CJK_NONE = 0, KW_CJK_HAN = 1, KW_CJK_HIRAGANA = 2, KW_CJK_KATAKANA = 3 };
 int kw_cjk_kind(uint32_t c);
+/* Whether c is a decimal digit: ASCII's, fullwidth (０-９) or another
+ * script's (Unicode's Nd). A word starting with one is a number. */
+int kw_digit(uint32_t c);
 /* A span's length in half Han characters: a Han character is about a
  * syllable and a word is mostly two of them, a Kana letter about a mora
  * (half as much text). */

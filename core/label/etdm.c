@@ -4,6 +4,7 @@
  * key page is what of it stays mapped after each page of its n-CS. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "etdm.h"
 
@@ -40,6 +41,33 @@ int tbk_node_eq_parse(const char *s, tbk_node_eq *out) {
   return 0;
 }
 
+/* Classes and attributes by which a page marks its own item in the menu
+ * the pages share (Bootstrap's active, WordPress's current-menu-item,
+ * Drupal's is-active and menu-item--active-trail, aria-current...): every
+ * page of the menu's CS marks another item, so compared they would make
+ * each page's own item, and with it the menu around it, not template. The
+ * relations leave them out: a class one of whose parts (split at - and _)
+ * is active, current or selected, in any case, and these attributes. */
+static const char *const STATE_WORDS[] = {"active", "current", "selected"};
+static const char *const STATE_ATTRS[] = {"aria-current", "aria-selected"};
+
+static int in_list(const char *const *list, size_t n, const char *s, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(list[i]) == len && strncasecmp(list[i], s, len) == 0) return 1;
+  return 0;
+}
+#define IN_LIST(l, s, n) in_list(l, sizeof l / sizeof *l, s, n)
+
+static int state_class(const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && s[j] != '-' && s[j] != '_') j++;
+    if (IN_LIST(STATE_WORDS, s + i, j - i)) return 1;
+    i = j + 1;
+  }
+  return 0;
+}
+
 typedef struct attr_walk {
   tbk_buf id, cls;
   uint64_t *names;
@@ -52,6 +80,7 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
   attr_walk *w = ctx;
   if (w->bad) return;
   if (!chunk) {
+    if (IN_LIST(STATE_ATTRS, name, strlen(name))) return;
     if (tbk_grow(&w->names, &w->cap, w->nnames + 1, sizeof *w->names)) w->bad = 1;
     else w->names[w->nnames++] = tbk_hash64(name, strlen(name));
     return;
@@ -73,12 +102,14 @@ static int push_h(tbk_etdm_tree *t, uint64_t v) {
 
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
+
 tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_error *err) {
   *out = NULL;
   tbk_etdm_tree *t = calloc(1, sizeof *t);
   size_t n = page->n_nodes;
   attr_walk w = {0};
   uint32_t *fill = NULL;
+  const uint64_t class_h = tbk_hash64("class", 5);
   if (!t) goto nomem;
   t->n = n;
   t->html_h = tbk_hash64("html", 4);
@@ -119,12 +150,22 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
     if (w.bad) goto nomem;
     e->id_h = w.id.len ? tbk_hash64(w.id.data, w.id.len) | 1 : 0;
     e->cls = (uint32_t)t->nh;
+    size_t state = 0, all = 0;
     for (size_t k = 0; k < w.cls.len;) {
       while (k < w.cls.len && is_ws(w.cls.data[k])) k++;
       size_t s = k;
       while (k < w.cls.len && !is_ws(w.cls.data[k])) k++;
-      if (k > s && push_h(t, tbk_hash64(w.cls.data + s, k - s))) goto nomem;
+      if (k == s) continue;
+      all++;
+      if (state_class(w.cls.data + s, k - s)) state++;
+      else if (push_h(t, tbk_hash64(w.cls.data + s, k - s))) goto nomem;
     }
+    if (all && state == all) /* class="active" alone: as if no class at all */
+      for (size_t k = 0; k < w.nnames; k++)
+        if (w.names[k] == class_h) {
+          w.names[k] = w.names[--w.nnames];
+          break;
+        }
     e->ncls = (uint32_t)(t->nh - e->cls);
     if (e->ncls > 1) qsort(t->h + e->cls, e->ncls, sizeof *t->h, cmp_u64);
     /* A class written twice is one class. */

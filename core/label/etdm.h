@@ -37,6 +37,10 @@ typedef enum tbk_node_eq {
                                  position among siblings and attribute names
                                  of at least TBK_NODE_EQ_THRESHOLD (html and
                                  body: the tag name alone) */
+  /* The last two leave out the classes and attributes by which a page
+   * marks its own menu entry (active, current-menu-item, aria-current...:
+   * etdm.c's state_class and STATE_ATTRS), a class of them alone being
+   * no class at all. */
 } tbk_node_eq;
 #define TBK_NODE_EQ_THRESHOLD 0.8
 /* "tag", "tag+id+class", "weighted"; parsing: 0 ok, -1 unknown name. */

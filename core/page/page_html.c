@@ -6,6 +6,7 @@
  * page has no DOM: its first rendering parses its source again, keeping
  * the DOM (the same tables, checked by their sizes), and renders that. */
 #include <stdlib.h>
+#include <string.h>
 
 #include <libxml/HTMLtree.h>
 
@@ -97,42 +98,142 @@ tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom) {
   return TBK_OK;
 }
 
+/* The element children of x named name (the first), or NULL. */
+static xmlNode *child_named(xmlNode *x, const char *name) {
+  for (xmlNode *c = x ? x->children : NULL; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && c->name && xmlStrcasecmp(c->name, BAD_CAST name) == 0) return c;
+  return NULL;
+}
+
+/* Link x as parent's last child, by hand (as relink_node: no merging of
+ * text nodes), so that unlink_node takes it out exactly. */
+static void link_last(xmlNode *parent, xmlNode *x) {
+  x->parent = parent;
+  x->next = NULL;
+  x->prev = parent->last;
+  if (parent->last) parent->last->next = x;
+  else parent->children = x;
+  parent->last = x;
+}
+
+/* The nodes of an injected fragment, to take out after the dump. */
+typedef struct added {
+  xmlNode **node;
+  size_t n, cap;
+} added;
+
+static int add_copies(const tbk_page *page, xmlNode *from, xmlNode *to, added *a) {
+  for (xmlNode *c = from ? from->children : NULL; c; c = c->next) {
+    if (tbk_grow(&a->node, &a->cap, a->n + 1, sizeof *a->node)) return -1;
+    xmlNode *x = xmlDocCopyNode(c, page->doc, 1);
+    if (!x) return -1;
+    a->node[a->n++] = x;
+    link_last(to, x);
+  }
+  return 0;
+}
+
+/* The fragment parsed on its own, its head's elements put last in the
+ * page's head (else its body), its body's last in the page's body (else
+ * its root element): after the page's own, so that a meta charset stays in
+ * the first 1,024 bytes and the page's styles come first. A page with no
+ * root element gets nothing. */
+static tbk_status inject(const tbk_page *page, const char *html, added *a) {
+  xmlNode *root = xmlDocGetRootElement(page->doc);
+  if (!root) return TBK_OK;
+  htmlDocPtr f = htmlReadMemory(html, (int)strlen(html), NULL, "UTF-8",
+                                HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+  if (!f) return TBK_ERR_NOMEM;
+  xmlNode *froot = xmlDocGetRootElement(f);
+  xmlNode *body = child_named(root, "body"), *head = child_named(root, "head");
+  xmlNode *to_body = body ? body : root, *to_head = head ? head : to_body;
+  int bad = add_copies(page, child_named(froot, "head"), to_head, a) ||
+            add_copies(page, child_named(froot, "body"), to_body, a);
+  xmlFreeDoc(f);
+  return bad ? TBK_ERR_NOMEM : TBK_OK;
+}
+
+static void take_out(added *a) {
+  cut c;
+  while (a->n > 0) {
+    xmlNode *x = a->node[--a->n];
+    if (x->parent) unlink_node(x, &c);
+    xmlFreeNode(x);
+  }
+  free(a->node);
+}
+
+/* The value a mark sets: its own, or joined with the element's (NULL out
+ * of memory; freed with free). */
+static char *mark_value(const char *value, const char *join, const xmlChar *had) {
+  size_t a = strlen(value), b = join && had ? strlen(join) : 0, c = join && had ? strlen((const char *)had) : 0;
+  if (!c) b = 0;
+  char *v = malloc(a + b + c + 1);
+  if (!v) return NULL;
+  memcpy(v, value, a);
+  if (c) {
+    memcpy(v + a, join, b);
+    memcpy(v + a + b, had, c);
+  }
+  v[a + b + c] = '\0';
+  return v;
+}
+
 tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out) {
   tbk_status got = tbk_page_dom(page, &page);
   if (got) return got;
-  size_t nd = e ? e->n_drop : 0, na = e && e->attr ? e->n_mark : 0;
+  size_t nd = e ? e->n_drop : 0, na = e ? e->n_mark : 0;
   cut *cuts = nd ? malloc(nd * sizeof *cuts) : NULL;
-  xmlChar **saved = na ? calloc(na, sizeof *saved) : NULL;
-  if ((nd && !cuts) || (na && !saved)) {
+  /* saved[m * TBK_HTML_ATTRS + k]: attribute k of mark m's element before */
+  xmlChar **saved = na ? calloc(na * TBK_HTML_ATTRS, sizeof *saved) : NULL;
+  unsigned char *had = na ? calloc(na * TBK_HTML_ATTRS, 1) : NULL;
+  if ((nd && !cuts) || (na && (!saved || !had))) {
     free(cuts);
     free(saved);
+    free(had);
     return TBK_ERR_NOMEM;
   }
   size_t done_cuts = 0, done_marks = 0;
+  added adds = {0};
   tbk_status st = TBK_OK;
   for (; done_marks < na; done_marks++) {
     const tbk_html_mark *m = &e->mark[done_marks];
     if (m->node >= page->n_nodes) { st = TBK_ERR_ARG; break; }
     xmlNode *x = page->node_xml[m->node];
-    saved[done_marks] = xmlGetProp(x, BAD_CAST e->attr);
-    if (!xmlSetProp(x, BAD_CAST e->attr, BAD_CAST m->value)) { st = TBK_ERR_NOMEM; break; }
+    for (int k = 0; k < TBK_HTML_ATTRS && st == TBK_OK; k++) {
+      if (!e->attr[k] || !m->value[k]) continue;
+      size_t s = done_marks * TBK_HTML_ATTRS + (size_t)k;
+      saved[s] = xmlGetProp(x, BAD_CAST e->attr[k]);
+      had[s] = 1;
+      char *v = mark_value(m->value[k], e->join[k], saved[s]);
+      if (!v || !xmlSetProp(x, BAD_CAST e->attr[k], BAD_CAST v)) st = TBK_ERR_NOMEM;
+      free(v);
+    }
+    if (st) { done_marks++; break; }
   }
   for (; st == TBK_OK && done_cuts < nd; done_cuts++) {
     xmlNode *x = edit_target(page, &e->drop[done_cuts]);
     if (!x) { st = TBK_ERR_ARG; break; }
     unlink_node(x, &cuts[done_cuts]);
   }
+  if (st == TBK_OK && e && e->inject) st = inject(page, e->inject, &adds);
   if (st == TBK_OK) st = dump(page, out);
   /* Undo in reverse: each step restores the neighbours the next one saw. */
+  take_out(&adds);
   while (done_cuts > 0) relink_node(&cuts[--done_cuts]);
   while (done_marks > 0) {
     done_marks--;
     xmlNode *x = page->node_xml[e->mark[done_marks].node];
-    if (saved[done_marks]) xmlSetProp(x, BAD_CAST e->attr, saved[done_marks]);
-    else xmlUnsetProp(x, BAD_CAST e->attr);
-    xmlFree(saved[done_marks]);
+    for (int k = TBK_HTML_ATTRS; k-- > 0;) {
+      size_t s = done_marks * TBK_HTML_ATTRS + (size_t)k;
+      if (!had[s]) continue;
+      if (saved[s]) xmlSetProp(x, BAD_CAST e->attr[k], saved[s]);
+      else xmlUnsetProp(x, BAD_CAST e->attr[k]);
+      xmlFree(saved[s]);
+    }
   }
   free(cuts);
   free(saved);
+  free(had);
   return st;
 }

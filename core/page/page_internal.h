@@ -87,23 +87,34 @@ struct tbk_page {
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
 
 /* An edit of the page's HTML for one serialization (tbk_page_html): text
- * nodes of runs or whole elements left out, and elements marked with an
- * attribute. */
+ * nodes of runs or whole elements left out, elements marked with up to
+ * TBK_HTML_ATTRS attributes, and a fragment of HTML added. */
 typedef struct tbk_html_drop {
   uint32_t index; /* a run (is_run) or an element */
   int is_run;
 } tbk_html_drop;
+#define TBK_HTML_ATTRS 3
 typedef struct tbk_html_mark {
-  uint32_t node;     /* element */
-  const char *value; /* borrowed */
+  uint32_t node;                     /* element */
+  const char *value[TBK_HTML_ATTRS]; /* of the edit's attr[k] (borrowed;
+                                        NULL: attr[k] not set) */
 } tbk_html_mark;
 typedef struct tbk_html_edit {
   const tbk_html_drop *drop; /* borrowed, n_drop entries */
   size_t n_drop;
-  const char *attr;          /* attribute set on the marked elements */
-  const tbk_html_mark *mark; /* borrowed, n_mark entries (a later mark of
-                                the same element wins) */
+  const char *attr[TBK_HTML_ATTRS]; /* attributes set on the marked elements
+                                       (NULL: unused) */
+  const char *join[TBK_HTML_ATTRS]; /* non-NULL: a value the element has of
+                                       attr[k] is kept after the new one,
+                                       joined by this */
+  const tbk_html_mark *mark; /* borrowed, n_mark entries (of an element
+                                marked twice the later mark wins; with a
+                                join, mark each element once) */
   size_t n_mark;
+  const char *inject; /* NULL, or an HTML fragment (UTF-8) added for the
+                         serialization: what HTML puts in a head (style,
+                         meta...) last in the page's head (else its body),
+                         the rest last in its body (else its root) */
 } tbk_html_edit;
 /* The page serialized as HTML with the edit applied (e NULL: as parsed),
  * appended to out. The page is left exactly as it was, so it is not to be

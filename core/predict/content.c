@@ -14,7 +14,7 @@ const tbk_content_options tbk_content_options_default = {
     .keep_comments = 0,
     .min_kept_words = 60,
     .fallback_threshold = 0.95,
-    .prose_share = 0.2,
+    .prose_share = 0.3,
 };
 
 void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
@@ -145,22 +145,26 @@ static int is_prose(const tbk_units *ux, size_t i) {
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
- * keeping a caption, a teaser or a reference list. When the kept prose is
- * less than o->prose_share of the page's prose, the page has lost its
- * text: its prose comes back (unless a rule removes it), with what the
+ * keeping a caption, a teaser or a reference list. When the kept prose,
+ * and the kept text too, are less than o->prose_share of the page's prose,
+ * the page has lost its text (a news story of one-sentence paragraphs
+ * keeps its text without keeping prose): its prose comes back (unless a rule removes it), with what the
  * model was unsure of (as on a page that keeps almost nothing) and the
  * short paragraphs between (fill_gaps). A page that kept its article and
  * removed long reader comments not named so keeps its decision: the
  * share counts prose, not words. keep[] as in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                        const tbk_content_options *o, long comment, int lead, unsigned char *keep) {
-  double kept = 0, prose = 0;
+  double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    if (keep[i] == 2 || !is_prose(ux, i)) continue;
-    prose += ux->u[i].words;
     if (keep[i] == 1) kept += ux->u[i].words;
+    /* prose a rule removes (a comment the model removed too) is not the
+     * page's text */
+    if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, comment, lead))) continue;
+    prose += ux->u[i].words;
+    if (keep[i] == 1) kept_prose += ux->u[i].words;
   }
-  if (!prose || kept >= o->prose_share * prose) return;
+  if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
       keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
@@ -278,23 +282,7 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
                                  const double *unit_p, int annotate, tbk_buf *out) {
   tbk_html_edit e = {0};
   tbk_status st = TBK_ERR_NOMEM;
-  if (annotate) {
-    tbk_html_mark *mark = malloc((ux->n ? ux->n : 1) * sizeof *mark);
-    char(*val)[16] = malloc((ux->n ? ux->n : 1) * sizeof *val);
-    if (mark && val) {
-      for (size_t i = 0; i < ux->n; i++) {
-        tbk_snprintf(val[i], sizeof val[i], "%.3f", 1.0 - unit_p[i]);
-        mark[i] = (tbk_html_mark){ux->u[i].elem, val[i]};
-      }
-      e.attr = "data-tbk-content";
-      e.mark = mark;
-      e.n_mark = ux->n;
-      st = tbk_page_html(page, &e, out);
-    }
-    free(mark);
-    free(val);
-    return st;
-  }
+  if (annotate) return tbk_render_units_annotated(page, ux, keep, unit_p, out);
   size_t nd = 0;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i]) nd += ux->u[i].run_end - ux->u[i].run_first;

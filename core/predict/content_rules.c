@@ -46,15 +46,24 @@ static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const
   return a.hit;
 }
 
+/* A <figure> holding more text than this is a layout wrapper (a whole
+ * article in one, as some publishing systems write it), not a picture's. */
+#define FIGURE_CHARS_MAX 1000
+
 /* An image's caption or credit line: text in a <figcaption>, in a
  * <figure> (unless in a table, quotation, code or list the figure
- * holds), or in a small element named caption or credit. No gold set
- * counts them as main text (EVALUATION.md "Content stage"). */
+ * holds, or the figure holds an article's worth of text), or in a small
+ * element named caption or credit. No gold set counts them as main text
+ * (EVALUATION.md "Content stage"). */
 static int is_caption(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"caption", "credit", NULL};
   for (uint32_t k = ux->u[i].elem; k != TBK_NONE; k = page->nodes[k].parent) {
     int tag = page->nodes[k].tag;
-    if (tag == TBK_TAG_FIGCAPTION || tag == TBK_TAG_FIGURE) return 1;
+    if (tag == TBK_TAG_FIGCAPTION) return 1;
+    if (tag == TBK_TAG_FIGURE) {
+      if (ux->nd[k].chars <= FIGURE_CHARS_MAX) return 1;
+      break;
+    }
     if (tag == TBK_TAG_TABLE || tag == TBK_TAG_PRE || tag == TBK_TAG_BLOCKQUOTE || tag == TBK_TAG_UL ||
         tag == TBK_TAG_OL)
       break;

@@ -622,31 +622,12 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
   return TBK_OK;
 }
 
-/* The block probabilities as attribute values ("%.3f"), one slot each. */
-typedef char prob_str[16];
-
 tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate,
                            tbk_buf *out) {
   size_t nb = page->n_blocks;
   tbk_html_edit e = {0};
   tbk_status st = TBK_ERR_NOMEM;
-  if (annotate) {
-    tbk_html_mark *mark = malloc((nb ? nb : 1) * sizeof *mark);
-    prob_str *val = malloc((nb ? nb : 1) * sizeof *val);
-    if (mark && val) {
-      for (size_t b = 0; b < nb; b++) {
-        tbk_snprintf(val[b], sizeof val[b], "%.3f", probs[b]);
-        mark[b] = (tbk_html_mark){page->blocks[b].node, val[b]};
-      }
-      e.attr = "data-tbk-template";
-      e.mark = mark;
-      e.n_mark = nb;
-      st = tbk_page_html(page, &e, out);
-    }
-    free(mark);
-    free(val);
-    return st;
-  }
+  if (annotate) return tbk_render_blocks_annotated(page, probs, threshold, out);
   /* Same decisions as the text rendering: a template block goes whole
    * when no content block sits inside it; otherwise only the text that
    * is its own goes. */

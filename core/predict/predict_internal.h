@@ -39,4 +39,10 @@ int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_
 /* The block that holds most of unit i's text (by bytes), -1 = none: the
  * block whose template probability is most of the unit's tmpl.p. */
 int32_t tbk_unit_block(const tbk_page *page, const tbk_units *ux, size_t i);
+/* The annotated renderings (annotate.c): the whole page, each block or
+ * unit's element marked with its probability, its decision and a tooltip,
+ * a style that shows the decisions and a legend. */
+tbk_status tbk_render_blocks_annotated(const tbk_page *page, const double *probs, double threshold, tbk_buf *out);
+tbk_status tbk_render_units_annotated(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
+                                      const double *unit_p, tbk_buf *out);
 #endif

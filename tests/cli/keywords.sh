@@ -121,6 +121,27 @@ assert "tf_log" in r["ranker"], r
 PY
 expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --all-gold --train "$TBK_TMP/site" --test "$TBK_TMP/site2"
 grep -q "^test pages with gold: 4 (2.00 gold keywords" "$OUT" || die "--all-gold keeps 'weather': $(head -n 3 "$OUT")"
+# --page-specific without --train: tbk-keywords' own TF-IDF ranking with the
+# given table; "weather" (every page's) is no page's own, and a topic two
+# pages list ("harbor" on q0 and q1) is neither's: q0 is left without gold.
+mkdir -p "$TBK_TMP/site3/t"
+cp "$TBK_TMP"/site2/t/q*.html "$TBK_TMP/site3/t/"
+sed -i 's/content="orchard, weather"/content="orchard, harbor, weather"/' "$TBK_TMP/site3/t/q1.html"
+expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --page-specific --df "$TBK_TMP/site.df" --test "$TBK_TMP/site3" -o "$TBK_TMP/ps.json"
+grep -q "^test pages with gold: 3 (1.00 gold keywords" "$OUT" || die "--page-specific: $(head -n 3 "$OUT")"
+grep -q "^trained ranker" "$OUT" && die "no --train, no trained ranker: $(cat "$OUT")"
+grep -qE "^DN +3 +100.00 +100.00 +100.00 +100.00 +100.00$" "$OUT" || die "--page-specific DN row: $(cat "$OUT")"
+python3 - "$TBK_TMP/ps.json" <<'PY' || die "--page-specific JSON: $(cat "$TBK_TMP/ps.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["test_pages"] == 3 and r["gold_keys"] == 3 and r["ranker"] is None, r
+assert {x["ranker"] for x in r["rows"]} == {"tfidf"}, r
+PY
+# Fewer than 4 pages with meta keywords: nothing to tell the site's from the page's.
+expect_rc 1 "$EVAL" keywords -m "$TBK_MODEL" --page-specific --test "$TBK_TMP/site3/t/q1.html" --test "$TBK_TMP/site3/t/q2.html"
+expect_err "no test page has gold keywords"
+expect_rc 2 "$EVAL" keywords -m "$TBK_MODEL" --page-specific --all-gold --test "$TBK_TMP/site3"
+expect_rc 2 "$EVAL" keywords -m "$TBK_MODEL" --ranker-out "$TBK_TMP/no.ranker" --test "$TBK_TMP/site3"
 expect_rc 2 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site"
 PROG="tbk-eval keywords" expect_messages
 

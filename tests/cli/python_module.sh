@@ -7,7 +7,8 @@
 # tbk-label's on a synthetic site read from a WARC; a missing or bad model
 # raises tbk.Error naming the file; README's example runs; threads sharing a
 # Model agree with one thread and the GIL is released meanwhile;
-# `pip install ./python` gives the same module.
+# `pip install ./python` gives the same module, built out of the source
+# tree with nothing but pip.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
@@ -261,28 +262,35 @@ PY
 else
   echo "python_module: datasets/cache/site_mirrors absent: real-site comparison skipped"
 fi
-# 5. `pip install ./python` into a virtual environment (offline: the build
-#    backend, setuptools and wheel, must be there already), the library and
-#    model then named by TBK_LIBRARY and TBK_MODEL.
+# 5. `pip install ./python` into a virtual environment, offline and with
+#    pip's build isolation: the build backend is the package's own
+#    (python/_build, the standard library alone), so nothing beyond pip and
+#    venv (setup.sh's python3-venv) is needed, and nothing is written into
+#    the source tree. The library is then named by TBK_LIBRARY alone: the
+#    model is found beside it (PREFIX/share/tbk).
 PIPPY=
 for py in python3 /usr/bin/python3; do
-  command -v "$py" >/dev/null && "$py" -c "import venv, setuptools, wheel" 2>/dev/null && { PIPPY=$py; break; }
+  command -v "$py" >/dev/null && "$py" -c "import venv, ensurepip" 2>/dev/null && { PIPPY=$py; break; }
 done
 if [ -n "$PIPPY" ]; then
-  cp -r "$TBK_SRC/python" "$T/pysrc" # pip builds in the source directory: not in ours
-  "$PIPPY" -m venv --system-site-packages "$T/venv" || die "venv failed"
-  "$T/venv/bin/python" -m pip install -q --no-build-isolation --no-index "$T/pysrc" >"$T/pip.log" 2>&1 ||
+  (cd "$TBK_SRC/python" && find . -printf '%p %s %T@\n' | sort) >"$T/src.before"
+  "$PIPPY" -m venv "$T/venv" || die "venv failed"
+  "$T/venv/bin/python" -m pip install -q --no-index "$TBK_SRC/python" >"$T/pip.log" 2>&1 ||
     die "pip install ./python failed: $(tail -5 "$T/pip.log")"
+  (cd "$TBK_SRC/python" && find . -printf '%p %s %T@\n' | sort) >"$T/src.after"
+  diff "$T/src.before" "$T/src.after" >"$T/src.diff" || die "pip install ./python changed the source tree: $(head -5 "$T/src.diff")"
   f=$TBK_SRC/datasets/examples/news-article.html
   "$IPRED" -f text "$f" >"$T/want.txt"
-  (cd "$T" && unset PYTHONPATH && TBK_PY=$T/venv/bin/python \
-    TBK_LIBRARY=$(find "$PREFIX" -name libtbk.so.0 | head -1) TBK_MODEL=$(find "$PREFIX" -name default.model | head -1) \
-    tbk_python - "$f" "$T/want.txt" "$T/venv" <<'PY') || die "the pip-installed module differs"
+  (cd "$T" && unset PYTHONPATH TBK_MODEL && TBK_PY=$T/venv/bin/python \
+    TBK_LIBRARY=$(find "$PREFIX" -name libtbk.so.0 | head -1) \
+    tbk_python - "$f" "$T/want.txt" "$T/venv" "$PREFIX" <<'PY') || die "the pip-installed module differs"
 import os, sys, tbk
 assert os.path.realpath(tbk.__file__).startswith(os.path.realpath(sys.argv[3])), tbk.__file__
-assert tbk.Model().text(open(sys.argv[1], "rb").read()).encode("utf-8") == open(sys.argv[2], "rb").read()
+m = tbk.Model()
+assert os.path.realpath(m.path).startswith(os.path.realpath(sys.argv[4])), m.path
+assert m.text(open(sys.argv[1], "rb").read()).encode("utf-8") == open(sys.argv[2], "rb").read()
 PY
 else
-  echo "python_module: no python3 with venv, setuptools and wheel: pip install ./python not checked"
+  echo "python_module: no python3 with venv and ensurepip: pip install ./python not checked"
 fi
 echo "python_module: ok"

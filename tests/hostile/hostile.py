@@ -974,6 +974,9 @@ def class12():
     already in DIR stay."""
     d = TMP + "/p12"
     shutil.rmtree(d, ignore_errors=True)
+    for f in os.listdir(TMP):  # what an earlier run left (the SIGTERM case's outputs)
+        if f.startswith("dir12") or f.startswith("l12"):
+            (shutil.rmtree if os.path.isdir(TMP + "/" + f) else os.remove)(TMP + "/" + f)
     # Pages that all link to each other: etdm finds their CS and labels them.
     links = "".join("<a href=p%d.html>page number %d</a> " % (k, k) for k in range(4))
     for i in range(4):
@@ -1010,6 +1013,8 @@ def class12():
         failures.append("class12 etdm --template-html under SIGTERM: left %s" % left)
     else:
         print("ok class12 etdm --template-html under SIGTERM (%s)" % ("killed mid-run" if alive else "ended first"))
+    for f in left:
+        (shutil.rmtree if os.path.isdir(TMP + "/" + f) else os.remove)(TMP + "/" + f)
 
 
 def class13():
