@@ -1,5 +1,6 @@
 /* O_TMPFILE (unnamed output files) is a GNU/Linux extension. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -26,31 +27,50 @@ void cli_init(const char *prog) { prog_name = prog; }
 static volatile sig_atomic_t guard_fd = -1;
 static char guard_path[4096];
 
-/* Empties and removes the guarded directory with async-signal-safe calls
- * only (getdents64, unlinkat, rmdir), then dies of the signal as before. */
+/* Empties the directory open as fd, its subdirectories too (up to depth
+ * levels down), with async-signal-safe calls only (getdents64, openat,
+ * unlinkat). */
+static void empty_dir_at(int fd, int depth) {
+#ifdef SYS_getdents64
+  struct entry {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+  };
+  _Alignas(8) char buf[2048];
+  int removed = 1;
+  while (removed && lseek(fd, 0, SEEK_SET) == 0) {
+    long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+    removed = 0;
+    for (long off = 0; off < n;) {
+      const struct entry *e = (const struct entry *)(void *)(buf + off);
+      off += e->reclen;
+      if (!strcmp(e->name, ".") || !strcmp(e->name, "..")) continue;
+      if (unlinkat(fd, e->name, 0) == 0) {
+        removed = 1;
+        continue;
+      }
+      int sub = depth > 0 ? openat(fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+      if (sub < 0) continue;
+      empty_dir_at(sub, depth - 1);
+      close(sub);
+      if (unlinkat(fd, e->name, AT_REMOVEDIR) == 0) removed = 1;
+    }
+  }
+#else
+  (void)fd;
+  (void)depth;
+#endif
+}
+
+/* Empties and removes the guarded directory, then dies of the signal as
+ * before. */
 static void guard_on_signal(int sig) {
   int fd = guard_fd;
   if (fd >= 0) {
-#ifdef SYS_getdents64
-    struct entry {
-      uint64_t ino;
-      int64_t off;
-      unsigned short reclen;
-      unsigned char type;
-      char name[];
-    };
-    _Alignas(8) char buf[4096];
-    int removed = 1;
-    while (removed && lseek(fd, 0, SEEK_SET) == 0) {
-      long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
-      removed = 0;
-      for (long off = 0; off < n;) {
-        const struct entry *e = (const struct entry *)(void *)(buf + off);
-        if (strcmp(e->name, ".") && strcmp(e->name, "..") && unlinkat(fd, e->name, 0) == 0) removed = 1;
-        off += e->reclen;
-      }
-    }
-#endif
+    empty_dir_at(fd, 64);
     rmdir(guard_path);
   }
   signal(sig, SIG_DFL);
@@ -208,6 +228,110 @@ static int name_anonymous(cli_out *o) {
     if (errno != EEXIST) return -1;
   }
   return -1;
+}
+
+/* ------------------------------------------------ staged directories */
+
+/* The one staged directory of this run (cli_stage_open): removed at exit
+ * unless published. */
+static char *stage_tmp;
+
+static void remove_tree(const char *path) {
+  DIR *d = opendir(path);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    size_t n = strlen(path) + strlen(e->d_name) + 2;
+    char *p = malloc(n);
+    if (!p) break;
+    snprintf(p, n, "%s/%s", path, e->d_name);
+    struct stat sb;
+    if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) remove_tree(p);
+    else unlink(p);
+    free(p);
+  }
+  if (d) closedir(d);
+  rmdir(path);
+}
+
+static void stage_remove(void) {
+  if (!stage_tmp) return;
+  cli_guard_dir(NULL);
+  remove_tree(stage_tmp);
+  free(stage_tmp);
+  stage_tmp = NULL;
+}
+
+void cli_stage_open(cli_stage *st, const char *dir) {
+  if (stage_tmp) cli_die(TBK_EXIT_FAIL, "%s: one staged directory a run", dir);
+  const char *slash = strrchr(dir, '/');
+  if (slash && slash != dir) {
+    char *parent = strndup(dir, (size_t)(slash - dir));
+    if (!parent) cli_die(TBK_EXIT_FAIL, "out of memory");
+    if (cli_mkdirs(parent)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", parent, strerror(errno));
+    free(parent);
+  }
+  size_t n = strlen(dir) + 16;
+  st->dir = strdup(dir);
+  st->tmp = malloc(n);
+  if (!st->dir || !st->tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(st->tmp, n, "%s.tmp.XXXXXX", dir);
+  if (!mkdtemp(st->tmp)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", dir, strerror(errno));
+  stage_tmp = strdup(st->tmp);
+  if (!stage_tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
+  static int registered;
+  if (!registered++) atexit(stage_remove);
+  mode_t um = umask(0); /* mkdtemp makes it 0700; DIR gets the usual mode */
+  umask(um);
+  if (chmod(st->tmp, 0777 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", st->tmp, strerror(errno));
+  cli_guard_dir(st->tmp); /* and a signal: atexit handlers do not run then */
+}
+
+char *cli_stage_name(const cli_stage *st, const char *name) {
+  size_t dl = strlen(st->dir);
+  if (strncmp(name, st->dir, dl) != 0 || name[dl] != '/')
+    cli_die(TBK_EXIT_FAIL, "%s: not a name under %s", name, st->dir);
+  size_t n = strlen(st->tmp) + strlen(name + dl) + 1;
+  char *out = malloc(n);
+  if (!out) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(out, n, "%s%s", st->tmp, name + dl);
+  return out;
+}
+
+/* from (staged) into to: renamed when to is not there (or an empty
+ * directory, or a file), merged entry by entry when both are directories. */
+static void merge_into(const char *from, const char *to) {
+  if (rename(from, to) == 0) return;
+  int e = errno;
+  struct stat sf, sto;
+  if ((e != EEXIST && e != ENOTEMPTY) || lstat(from, &sf) || stat(to, &sto) || !S_ISDIR(sf.st_mode) ||
+      !S_ISDIR(sto.st_mode))
+    cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", to, strerror(e));
+  DIR *d = opendir(from);
+  if (!d) cli_die(TBK_EXIT_WRITE, "%s: cannot read: %s", from, strerror(errno));
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+    size_t nf = strlen(from) + strlen(de->d_name) + 2, nt = strlen(to) + strlen(de->d_name) + 2;
+    char *f = malloc(nf), *t = malloc(nt);
+    if (!f || !t) cli_die(TBK_EXIT_FAIL, "out of memory");
+    snprintf(f, nf, "%s/%s", from, de->d_name);
+    snprintf(t, nt, "%s/%s", to, de->d_name);
+    merge_into(f, t);
+    free(f);
+    free(t);
+  }
+  closedir(d);
+  rmdir(from);
+}
+
+void cli_stage_publish(cli_stage *st) {
+  cli_guard_dir(NULL); /* it is about to become DIR */
+  merge_into(st->tmp, st->dir);
+  stage_remove(); /* what a merge left: empty directories */
+  free(st->dir);
+  free(st->tmp);
+  st->dir = st->tmp = NULL;
 }
 
 /* ------------------------------------------------ outputs vs inputs */
@@ -625,9 +749,22 @@ tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines) 
   strict_ctx = strict;
   tbk_label_set *labels;
   tbk_error err = {0};
+  cli_reads_add(path);
   if (tbk_label_set_read(path, warn_label_line, &strict_ctx, &labels, bad_lines, &err))
     cli_die(TBK_EXIT_FAIL, "%s: %s", path, err.msg);
   return labels;
+}
+
+void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const tbk_page_list *l, int fatal) {
+  const char *first;
+  size_t labelled = tbk_label_set_pages(labels, &first);
+  if (!labelled || !l->n) return;
+  for (size_t i = 0; i < l->n; i++)
+    if (tbk_label_set_has_page(labels, l->refs[i].page)) return;
+  if (fatal)
+    cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages it labels is among the %zu pages read (pages match by name as "
+            "listed: it names %s, the inputs give %s)", path, labelled, l->n, first, l->refs[0].page);
+  cli_warn("%s: none of the %zu pages it labels is among the %zu pages of this shard", path, labelled, l->n);
 }
 
 int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
@@ -909,6 +1046,7 @@ tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped)
   tbk_dataset *ds;
   tbk_error err = {0};
   if (tbk_dataset_new(NULL, 0, 0, &ds, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  for (int i = first; i < argc; i++) cli_reads_add(argv[i]);
   for (int i = first; i < argc; i += 3) {
     tbk_status st = tbk_dataset_read(ds, argv[i], argv[i + 1], argv[i + 2], cli_warn_row, skipped, &err);
     if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s", err.msg);

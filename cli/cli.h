@@ -132,7 +132,7 @@ enum {
   "Exit status:\n"                                                          \
   "  0  ok\n"                                                               \
   "  1  fatal error\n"                                                      \
-  "  2  usage error\n"
+  "  2  usage error (also: an output that is a file the run reads)\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \
@@ -201,6 +201,11 @@ void cli_pages_progress_end(cli_pages *c);
  * the line limit, an invalid label, a conflicting one) is warned about and
  * counted in *bad_lines; with strict the first one is fatal. */
 tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines);
+/* Labels (read from path) that name none of the pages of l, though l has
+ * pages: their names are spelt otherwise (./pages/x.html, an absolute
+ * path) or they are another run's. fatal: dies (exit 1) naming one of
+ * each; else a warning with the counts (a shard may hold no labelled page). */
+void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const tbk_page_list *l, int fatal);
 
 /* One line of a TSV file read in place: a trailing CR dropped, split at tabs
  * into at most max fields (the last keeps any further tabs). The count. */
@@ -239,6 +244,21 @@ int cli_mkdirs(const char *dir);
  * (a staging directory, as tbk-eval cv --out's); NULL: no longer (call it
  * before renaming dir into place). One directory at a time. */
 void cli_guard_dir(const char *dir);
+/* An output directory (tbk-label --strip, --template-html) built in
+ * DIR.tmp.XXXXXX beside it and moved into place by cli_stage_publish only
+ * when the run succeeded: a run that fails (cli_die, any exit before the
+ * publish) or is ended by SIGINT, SIGTERM or SIGHUP leaves nothing in DIR
+ * and no staging directory. One a run. */
+typedef struct cli_stage {
+  char *dir, *tmp; /* owned */
+} cli_stage;
+void cli_stage_open(cli_stage *st, const char *dir);
+/* The staged name of name (one of cli_output_names(dir, ...)). Caller frees. */
+char *cli_stage_name(const cli_stage *st, const char *name);
+/* Move the staged files into DIR: DIR renamed into place when new, else
+ * merged into it (a file replaces the file of its name). Dies with
+ * TBK_EXIT_WRITE when it cannot. */
+void cli_stage_publish(cli_stage *st);
 /* Write data to the file name (one of cli_output_names'), creating its
  * directories, through cli_out: it appears only when complete. Dies with
  * TBK_EXIT_WRITE when it cannot. */

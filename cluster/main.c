@@ -78,6 +78,7 @@ int main(int argc, char **argv) {
   double t0 = now();
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
+  cli_output_check("-o", output); /* now against every page read */
   tbk_clusterer *cl;
   tbk_error err = {0};
   if (tbk_clusterer_new(&copt, &cl, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);

@@ -34,7 +34,8 @@ static void usage_chunks(void) {
          "      --truth FILE       known template nodes (datasets/synth_table_sites.py's\n"
          "                         chunk_truth.tsv: site md5 tpath columns)\n"
          "      --blocks-labels FILE  tbk-label (--method blocks) labels of the same\n"
-         "                         inputs, for the agreement columns\n"
+         "                         inputs, for the agreement columns (labels of none\n"
+         "                         of the pages read, spelt otherwise: exit 1)\n"
          "      --sample LIST      experiment: ttdr and run time for LIST pages drawn per\n"
          "                         site (e.g. 2,4,8,16); the reference is --truth, else\n"
          "                         what all of the site's pages find\n"
@@ -286,10 +287,6 @@ int cmd_chunks(int argc, char **argv) {
   if (sample_arg && curve_arg) cli_usage_error("--sample and --df-curve are two experiments: run one at a time");
   if ((csv || svg) && !sample_arg && !curve_arg) cli_usage_error("--csv and --svg need --sample or --df-curve");
   if (time_svg && !sample_arg) cli_usage_error("--time-svg needs --sample");
-  cli_output_check("-o", output);
-  cli_output_check("--csv", csv);
-  cli_output_check("--svg", svg);
-  cli_output_check("--time-svg", time_svg);
   size_t *xs_list = NULL, nx = 0;
   if (sample_arg) nx = parse_list("--sample", sample_arg, &xs_list);
   if (curve_arg) nx = parse_list("--df-curve", curve_arg, &xs_list);
@@ -305,6 +302,12 @@ int cmd_chunks(int argc, char **argv) {
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
   ro.list = &list;
+  if (ro.blocks) cli_labels_check_pages(blocks_path, ro.blocks, &list, 1);
+  cli_reads_add(truth_path); /* --blocks-labels: cli_labels_read */
+  cli_output_check("-o", output);
+  cli_output_check("--csv", csv);
+  cli_output_check("--svg", svg);
+  cli_output_check("--time-svg", time_svg);
 
   tbk_buf table = {0}, rows = {0};
   cli_mem(tbk_buf_puts(&table, "site\tpages\tchunks\tkeys\tthreshold\ttemplate_keys\tatf\ttemplate_share\tnt\tfound\t"

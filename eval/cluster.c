@@ -20,7 +20,8 @@ static void usage_cluster(void) {
          "reference grouping: the adjusted Rand index (1 = the same partition, 0 =\n"
          "chance), purity (share of pages in their cluster's most common group) and\n"
          "inverse purity (the same with the roles swapped: low when groups split).\n"
-         "The reference is the assignment's site column, or --reference. Prints one\n"
+         "The reference is the assignment's site column, or --reference. An empty\n"
+         "assignment (no rows) is an error, exit 1, not a perfect score. Prints one\n"
          "JSON line.\n\n"
          "With --curve, cluster the pages of INPUT (read as tbk-cluster reads them)\n"
          "replicated up to each size of SIZES (comma-separated, ascending): each copy\n"
@@ -30,7 +31,8 @@ static void usage_cluster(void) {
          "against the sites, peak RSS in MiB.\n\n"
          "Options:\n"
          "      --reference FILE   TSV with \"page\" and \"site\" columns (a manifest):\n"
-         "                         each page's reference group; may be repeated\n"
+         "                         each page's reference group; may be repeated (one\n"
+         "                         naming none of the assignment's pages: exit 1)\n"
          "      --splits FILE      write each reference group's clusters (TSV: site,\n"
          "                         cluster, pages, example page), for inspection\n"
          "      --curve SIZES      the scale curve (e.g. 1000,10000,100000)\n"
@@ -77,6 +79,8 @@ static void read_table(const char *path, const char *const *names, size_t cols, 
     }
     t->rows++;
   }
+  if (!line) cli_die(TBK_EXIT_FAIL, "%s: empty file (%zu bytes, no header line)", path, t->b.len);
+  if (!t->rows) cli_die(TBK_EXIT_FAIL, "%s: no rows below the header (nothing to score)", path);
 }
 
 static void table_free(table *t) {
@@ -140,6 +144,8 @@ static int curve(cli_pages *pages, char **inputs, int n_inputs, const char *size
   }
   tbk_page_list list;
   cli_pages_list(pages, inputs, n_inputs, &list);
+  cli_output_check("--csv", csv); /* now against every page read */
+  cli_output_check("--svg", svg);
   uint64_t **set = calloc(list.n + 1, sizeof *set);
   size_t *len = calloc(list.n + 1, sizeof *len), n = 0;
   uint32_t *site = calloc(list.n + 1, sizeof *site);
@@ -248,7 +254,8 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
     if (!pg) cli_die(TBK_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < n; i++) pg[i] = a.cell[i * 3];
     number_strings(pg, n, gid, order);
-    for (size_t k = 0; k < n_refs; k++)
+    for (size_t k = 0; k < n_refs; k++) {
+      size_t found = 0;
       for (size_t j = 0; j < r[k].rows; j++) {
         const char *p = r[k].cell[j * 2];
         size_t lo = 0, hi = n;
@@ -257,8 +264,14 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
           if (strcmp(pg[order[mid]], p) < 0) lo = mid + 1;
           else hi = mid;
         }
-        for (; lo < n && strcmp(pg[order[lo]], p) == 0; lo++) group[order[lo]] = r[k].cell[j * 2 + 1];
+        for (; lo < n && strcmp(pg[order[lo]], p) == 0; lo++, found++) group[order[lo]] = r[k].cell[j * 2 + 1];
       }
+      /* A reference of other pages (or spelt otherwise) would leave the
+       * score the assignment's own sites'. */
+      if (!found)
+        cli_die(TBK_EXIT_FAIL, "%s: names none of the %zu pages of %s (pages match by name: it names %s, %s %s)",
+                refs[k], n, path, r[k].cell[0], path, pg[0]);
+    }
     for (size_t i = 0; i < n; i++)
       if (group[i] == a.cell[i * 3 + 1] && strcmp(group[i], "-") == 0)
         cli_die(TBK_EXIT_FAIL, "%s: page %s is in no --reference", path, pg[i]);

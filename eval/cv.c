@@ -41,7 +41,7 @@ static void usage_cv(void) {
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error\n"
-         "  2  usage error\n"
+         "  2  usage error (also: an output that is a file the run reads)\n"
          "  3  done, but malformed rows were skipped\n"
          "  4  an output could not be written\n"
          "  5  the data sets were made with different feature schemas\n",
@@ -430,6 +430,14 @@ int cmd_cv(int argc, char **argv) {
     fprintf(stderr, "%s: %zu rows from %zu sites, %u folds (schema %s)\n", cli_prog(), c.rows, c.nsites, c.folds,
             tbk_dataset_schema(c.ds));
   const char *outdir = c.outdir;
+  /* The files --out gets, none of them an input (they replace what is there). */
+  static const char *const out_names[] = {"pr_all.csv", "pr_text.csv", "pr_nontext.csv", "pr.svg", "per_site.csv",
+                                          "summary.json"};
+  for (size_t k = 0; k < sizeof out_names / sizeof out_names[0]; k++) {
+    char *p = join(outdir, out_names[k]);
+    cli_output_check("--out", p);
+    free(p);
+  }
   c.outdir = stage_dir(outdir);
   index_rows(&c);
   cli_progress_start(&meter, c.progress, NULL, 0);

@@ -39,7 +39,7 @@ static void usage_gold(void) {
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error\n"
-         "  2  usage error\n"
+         "  2  usage error (also: an output that is a file the run reads)\n"
          "  3  done, but some gold or page files could not be read (each reported;\n"
          "     scored as empty)\n"
          "  4  the --per-page file could not be written\n");
@@ -94,7 +94,19 @@ int cmd_gold(int argc, char **argv) {
   if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", manifest, err.msg);
   tbk_page_list_sort(&list);
   cli_reads_add(manifest);
-  for (size_t i = 0; i < list.n; i++) cli_reads_add(list.refs[i].file), cli_reads_add(list.refs[i].gold);
+  /* Every file read: pages, gold files (and their comments), predictions. */
+  for (size_t i = 0; i < list.n; i++) {
+    const tbk_page_ref *ref = &list.refs[i];
+    cli_reads_add(ref->file);
+    cli_reads_add(ref->gold);
+    if (!ref->gold[0]) continue;
+    char *extra = comments ? comments_file(ref->gold) : NULL;
+    cli_reads_add(extra);
+    free(extra);
+    extra = pred_dir ? find_prediction(pred_dir, ref->page) : NULL;
+    cli_reads_add(extra);
+    free(extra);
+  }
   cli_output_check("--per-page", per_page);
   tbk_tokenizer *tok;
   if (tbk_tokenizer_new(&tok, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);

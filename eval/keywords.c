@@ -248,6 +248,10 @@ int cmd_keywords(int argc, char **argv) {
   tbk_page_list tr, te;
   list_inputs(&e, train, ntrain, max_pages, &tr);
   list_inputs(&e, test, ntest, max_pages, &te);
+  cli_reads_add(df_in);
+  cli_output_check("-o", output);
+  cli_output_check("--ranker-out", ranker_out);
+  cli_output_check("--df-out", df_out);
 
   /* Document frequencies: the training pages (the paper's IA), and those
    * with the test pages added (its DF setting). */

@@ -31,7 +31,7 @@ static void usage_nodes(void) {
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error\n"
-         "  2  usage error\n"
+         "  2  usage error (also: an output that is a file the run reads)\n"
          "  3  done, but some lines were broken or pages of the reference have no\n"
          "     line in TEMPLATE (each reported; such a page scores 0), or TEMPLATE\n"
          "     names elements the reference does not have (reported per page)\n"

@@ -35,7 +35,7 @@ static void usage_snippets(void) {
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error\n"
-         "  2  usage error\n"
+         "  2  usage error (also: an output that is a file the run reads)\n"
          "  3  done, but some pages were unmapped or unreadable (each reported; scored\n"
          "     as nothing extracted)\n"
          "  4  the --per-page file could not be written\n");
@@ -150,7 +150,6 @@ int cmd_snippets(int argc, char **argv) {
   const char *json_path = argv[optind], *tsv_path = argv[optind + 1], *pred_dir = baseline ? NULL : argv[optind + 2];
   cli_reads_add(json_path);
   cli_reads_add(tsv_path);
-  cli_output_check("--per-page", per_page);
   tbk_error err = {0};
   tbk_buf json = {0};
   if (tbk_read_file(json_path, 0, &json, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", json_path, err.msg);
@@ -163,6 +162,13 @@ int cmd_snippets(int argc, char **argv) {
   read_page_map(tsv_path, &map, &sorted);
   char *base = dir_of(tsv_path);
   if (!base) cli_die(TBK_EXIT_FAIL, "out of memory");
+  /* Every page or prediction file the scoring reads. */
+  for (size_t i = 0; i < map.n; i++) {
+    char *file = baseline ? join(base, map.page[i]) : find_prediction(pred_dir, map.page[i]);
+    cli_reads_add(file);
+    free(file);
+  }
+  cli_output_check("--per-page", per_page);
   tbk_page_options popt;
   tbk_page_options_init(&popt);
   tbk_input_options iopt;

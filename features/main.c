@@ -131,6 +131,11 @@ int main(int argc, char **argv) {
   if (r.labels) labels = cli_labels_read(r.labels, r.pages.strict, &bad_lines);
   tbk_page_list list;
   cli_shard_list(&r.pages, argv + optind, argc - optind, &list);
+  if (labels) {
+    size_t lo, hi;
+    cli_shard_pages(2, &lo, &hi); /* all pages (0..2) without --shard */
+    cli_labels_check_pages(r.labels, labels, &list, lo == 0 && hi == 2);
+  }
   cli_out out, words, meta;
   tbk_rows_out ro = {cli_out_put, &out, r.words ? &words : NULL, r.meta ? &meta : NULL};
   cli_out_open(&out, r.output);

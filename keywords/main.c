@@ -95,8 +95,20 @@ int main(int argc, char **argv) {
   tbk_error err = {0};
   tbk_kw_df *df = NULL, *built = NULL;
   tbk_kw_ranker ranker;
+  cli_reads_add(df_path);
+  cli_reads_add(ranker_path);
   if (df_path) check_load(tbk_kw_df_load(df_path, &df, &err), df_path, &err);
   if (ranker_path) check_load(tbk_kw_ranker_load(ranker_path, &ranker, &err), ranker_path, &err);
+  /* A ranker's weights are for the idf of the table it was trained with. */
+  const char *df_id = df ? tbk_kw_df_id(df) : "none";
+  if (ranker_path && ranker.df_id[0] && strcmp(ranker.df_id, df_id) != 0) {
+    if (!strcmp(ranker.df_id, "none"))
+      cli_die(TBK_EXIT_MODEL, "%s: trained without a DF table, not with %s: give --df none", ranker_path, df_path);
+    if (!df)
+      cli_die(TBK_EXIT_MODEL, "%s: trained with the DF table %s: give it with --df", ranker_path, ranker.df_id);
+    cli_die(TBK_EXIT_MODEL, "%s: trained with the DF table %s, not %s (%s%s): give --df the table it was trained with",
+            ranker_path, ranker.df_id, df_path, df_id[0] ? "" : "a table without an id", df_id);
+  }
   tbk_model *model = NULL;
   if (!r.text) {
     r.pred = cli_predictor(mp, &model);
@@ -112,6 +124,7 @@ int main(int argc, char **argv) {
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  if (!r.text) cli_reads_add(mp);
   cli_out out;
   cli_out_open(&out, output);
   tbk_buf b = {0};
@@ -135,7 +148,10 @@ int main(int argc, char **argv) {
   if (mode == BUILD_DF && tbk_kw_df_write(built, min_df, &b, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   if (mode == TRAIN && tbk_kw_trainer_fit(trainer, cost, &ranker, &err))
     cli_die(TBK_EXIT_FAIL, "%zu pages with gold keywords found in their text: %s", tbk_kw_trainer_pages(trainer), err.msg);
-  if (mode == TRAIN) cli_mem(tbk_kw_ranker_write(&ranker, &b));
+  if (mode == TRAIN) {
+    snprintf(ranker.df_id, sizeof ranker.df_id, "%s", df_id); /* the table it goes with */
+    cli_mem(tbk_kw_ranker_write(&ranker, &b));
+  }
   if (b.len) cli_out_put(&out, b.data, b.len);
   cli_out_commit(&out);
   tbk_buf_free(&b);

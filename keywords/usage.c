@@ -33,7 +33,8 @@ void kw_usage(void) {
          "                         'none': every term has idf 1\n"
          "      --ranker FILE      a trained ranker (from --train-ranker); without one\n"
          "                         the ranking is TF-IDF (the title counting as\n"
-         "                         one occurrence)\n"
+         "                         one occurrence); a ranker needs the --df table it\n"
+         "                         was trained with (another, or none: exit 5)\n"
          "      --text             inputs are plain text, one document per file (no\n"
          "                         page stages; a line is a paragraph)\n"
          "  -f, --format FMT       text (default): one 'SCORE<TAB>KEYWORD' line per\n"
@@ -61,6 +62,7 @@ void kw_usage(void) {
          "  3  some pages were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model, ranker or document-frequency file refused (missing, corrupt,\n"
-         "     truncated, or made for other features)\n",
+         "     truncated, made for other features, or a ranker trained with\n"
+         "     another document-frequency table)\n",
          cli_input_options_help);
 }

@@ -21,6 +21,7 @@ const char label_chunks_help[] =
     "                           path is part of its key)\n"
     "      --strip DIR          chunks: also write each page's text without its\n"
     "                           template chunks, one chunk a line, to DIR/<page>.txt\n"
+    "                           (staged: DIR gets them only when the run succeeds)\n"
     "With --method chunks a line per chunk: page, chunk (its index on the page),\n"
     "path and tag (the innermost chunk tag around it), block (1: the chunk is a\n"
     "candidate block, whose path and md5 these are: tbk-features trains on those\n"
@@ -99,8 +100,16 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
   c->opt.emit_ignored = emit_ignored;
   c->opt.keep_text = c->strip_dir != NULL;
   strip_ctx sx = {0};
+  cli_stage stage = {0};
   if (c->strip_dir) {
+    /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
     sx.names = cli_output_names(c->strip_dir, list, ".txt");
+    cli_stage_open(&stage, c->strip_dir);
+    for (size_t k = 0; k < list->n; k++) {
+      char *staged = cli_stage_name(&stage, sx.names[k]);
+      free(sx.names[k]);
+      sx.names[k] = staged;
+    }
     sx.added = malloc((list->n ? list->n : 1) * sizeof *sx.added);
     if (!sx.added) cli_die(TBK_EXIT_FAIL, "out of memory");
   }
@@ -167,8 +176,13 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     free(sx.names);
   }
   free(sx.added);
-  cli_out *const outs[] = {out, stats_path ? &stats : NULL};
-  cli_out_commit_all(outs, 2);
+  /* Every output complete before any is published: a failed -o or --stats
+   * leaves neither them nor DIR's files. */
+  cli_out_finish(out);
+  if (stats_path) cli_out_finish(&stats);
+  if (c->strip_dir) cli_stage_publish(&stage);
+  cli_out_publish(out);
+  if (stats_path) cli_out_publish(&stats);
   int code = cli_pages_exit(pages);
   if (code == TBK_EXIT_OK && skipped_sites) code = TBK_EXIT_PARTIAL;
   return code;

@@ -39,6 +39,8 @@ static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
     if (tbk_grow(&rows, &cap, *n + 1, sizeof *rows)) cli_die(TBK_EXIT_FAIL, "out of memory");
     rows[(*n)++] = (row){f[cp], f[cc]};
   }
+  if (!line) cli_die(TBK_EXIT_FAIL, "%s: empty file (%zu bytes, no header line)", file, b->len);
+  if (!*n) cli_die(TBK_EXIT_FAIL, "%s: no rows below the header (no page is in a cluster)", file);
   if (*n) qsort(rows, *n, sizeof *rows, cmp_row);
   for (size_t i = 1; i < *n; i++)
     if (strcmp(rows[i].page, rows[i - 1].page) == 0 && strcmp(rows[i].cluster, rows[i - 1].cluster) != 0)
@@ -75,6 +77,11 @@ uint32_t *label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list
     free(r->site);
     r->site = site;
   }
+  size_t dropped = 0;
+  for (size_t i = 0; i < list->n; i++) dropped += drop[i];
+  if (list->n && dropped == list->n)
+    cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages read is in it (pages match by name as listed: it names %s, "
+            "the inputs give %s)", file, list->n, rows[0].page, list->refs[0].page);
   tbk_page_list_drop(list, drop);
   free(drop);
   uint32_t *of = NULL;

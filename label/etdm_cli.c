@@ -27,6 +27,7 @@ const char label_etdm_help[] =
     "                           site, page, xpath, tag, template 1 or 0, cs)\n"
     "      --template-html DIR  also write each page's template as HTML (the page\n"
     "                           without its non-template elements) to DIR/<page>.html\n"
+    "                           (staged: DIR gets them only when the run succeeds)\n"
     "With --method etdm a block is template when its element and every element in\n"
     "it are in the template, content when none is (the top-most such block); df\n"
     "is 1 + the CS pages that mapped its element, pages 1 + the CS's size. Links\n"
@@ -293,7 +294,17 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
     cli_out_open(&nodes, e->nodes_path);
     r.nodes = &nodes;
   }
-  if (e->html_dir) r.html_names = cli_output_names(e->html_dir, list, ".html");
+  cli_stage stage = {0};
+  if (e->html_dir) {
+    /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
+    r.html_names = cli_output_names(e->html_dir, list, ".html");
+    cli_stage_open(&stage, e->html_dir);
+    for (size_t k = 0; k < list->n; k++) {
+      char *staged = cli_stage_name(&stage, r.html_names[k]);
+      free(r.html_names[k]);
+      r.html_names[k] = staged;
+    }
+  }
   if (stats_path) {
     cli_out_open(&stats, stats_path);
     if (fputs("site\tpages\tbad_pages\tlinks\tno_cs\tmean_cs\tmean_loads\ttemplate_node_share\ttemplate\tcontent\t"
@@ -326,7 +337,13 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
     for (size_t k = 0; k < list->n; k++) free(r.html_names[k]);
     free(r.html_names);
   }
+  /* Every output complete before any is published: a failed -o, --stats or
+   * --nodes leaves none of them nor DIR's files. */
   cli_out *const outs[] = {out, stats_path ? &stats : NULL, r.nodes};
-  cli_out_commit_all(outs, 3);
+  for (size_t k = 0; k < 3; k++)
+    if (outs[k]) cli_out_finish(outs[k]);
+  if (e->html_dir) cli_stage_publish(&stage);
+  for (size_t k = 0; k < 3; k++)
+    if (outs[k]) cli_out_publish(outs[k]);
   return cli_pages_exit(pages);
 }

@@ -85,6 +85,12 @@ int main(int argc, char **argv) {
   cli_shard_list(&pages, argv + optind, argc - optind, &list);
   /* The block labeller takes the clusters within each site (tbk_labeler_add_clustered); the others label each cluster as a site. */
   uint32_t *cluster_of = clusters ? label_clusters_apply(&pages, clusters, &list, gold || etdm.on || chunks.on) : NULL;
+  if (gold && gold_comments) /* the comments files beside the gold files are read too */
+    for (size_t i = 0; i < list.n; i++) {
+      char *cf = list.refs[i].gold[0] ? tbk_gold_comments_path(list.refs[i].gold) : NULL;
+      cli_reads_add(cf);
+      free(cf);
+    }
   cli_out out;
   cli_out_open(&out, output);
   int code;

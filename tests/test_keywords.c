@@ -86,19 +86,24 @@ static void test_df_ranking(void) {
   /* The file: written, read back, the same numbers; min_df drops keys. */
   tbk_buf b = {0};
   CHECK_INT(tbk_kw_df_write(df, 2, &b, NULL), TBK_OK);
-  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\n");
+  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum f02ba3e33b38a6817ed12f528d155432\n");
   b.len = 0;
   CHECK_INT(tbk_kw_df_write(df, 1, &b, NULL), TBK_OK);
-  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 5\n2\tapple\n1\tapple juice\n1\tapple tart\n1\tjuice\n1\ttart\nend\n");
+  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 5\n2\tapple\n1\tapple juice\n1\tapple tart\n1\tjuice\n1\ttart\nend\n"
+                   "checksum 706ac0ab612595a7633dea85cedb7936\n");
+  CHECK_STR(tbk_kw_df_id(df), ""); /* built, not read */
   tbk_kw_df *back;
   CHECK_INT(tbk_kw_df_read(b.data, b.len, &back, NULL), TBK_OK);
   CHECK_INT(tbk_kw_df_docs(back), 2);
+  CHECK_STR(tbk_kw_df_id(back), "706ac0ab612595a7633dea85cedb7936"); /* the MD5 of its text to "end" */
   CHECK_INT(tbk_kw_df_get(back, "juice", 5), 1);
   tbk_kw_df_free(back);
   tbk_error err;
   const char *bad[] = {"tbk-keywords-df 2\n", "tbk-keywords-df 1\ndocs 2\nkeys 2\n2\tapple\nend\n",
                        "tbk-keywords-df 1\ndocs 2\nkeys 1\n3\tapple\nend\n",
-                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\n"};
+                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\n",
+                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum 00000000000000000000000000000000\n",
+                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum f02ba3e33b38a6817ed12f528d155432\nmore\n"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     back = (tbk_kw_df *)1;
     CHECK_INT(tbk_kw_df_read(bad[i], strlen(bad[i]), &back, &err), TBK_ERR_FORMAT);

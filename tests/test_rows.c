@@ -160,8 +160,8 @@ static void test_unmatched(void) {
   CHECK_INT(tbk_label_set_unmatched(s, on_warn, &w, &unread), 2);
   CHECK_INT(unread, 2);
   CHECK_INT(w.n, 2);
-  CHECK_STR(w.all, "read: labelled block /gone not found among the pages read (skipped)\n"
-                   "read: labelled block /gone2 not found among the pages read (skipped)\n");
+  CHECK_STR(w.all, TMP "/labels.jsonl:2: labelled block /gone of read not found on that page (skipped)\n"
+                   TMP "/labels.jsonl:7: labelled block /gone2 of read not found on that page (skipped)\n");
   tbk_label_set_free(s);
 }
 
@@ -270,7 +270,7 @@ static void test_rows(void) {
     size_t unread = 0;
     w.all[0] = '\0';
     CHECK_INT(tbk_label_set_unmatched(ls, on_warn, &w, &unread), 1);
-    CHECK(strstr(w.all, "labelled block /html[1]/body[1]/div[9] not found") != NULL);
+    CHECK(strstr(w.all, "labelled block /html[1]/body[1]/div[9] of ") != NULL);
     tbk_label_set_free(ls);
   }
 

@@ -105,12 +105,14 @@ int main(int argc, char **argv) {
   /* Cross-site CV (cv_pr_auc, the operating points -p reads, --auto-C)
    * needs two sites: say so now, not when tbk-predict -p refuses the model. */
   if (r.strict && skipped_rows) cli_die(TBK_EXIT_FAIL, "%zu malformed rows (--strict)", skipped_rows);
+  /* Named by the meta file (the sites' column) and the one site. */
+  const char *meta_file = argv[argc - 1], *only = tbk_dataset_rows(ds) ? tbk_dataset_site(ds, 0) : "none";
   if (tbk_dataset_sites(ds) < 2 && r.strict)
-    cli_die(TBK_EXIT_FAIL, "rows from %zu site: no cross-site CV, so no operating points (--strict)",
-            tbk_dataset_sites(ds));
+    cli_die(TBK_EXIT_FAIL, "%s: rows from %zu site (%s): no cross-site CV, so no operating points (--strict)",
+            meta_file, tbk_dataset_sites(ds), only);
   if (tbk_dataset_sites(ds) < 2)
-    cli_warn("rows from %zu site: no cross-site CV, so the model gets no operating points (tbk-predict -p will "
-             "refuse it; -t works)", tbk_dataset_sites(ds));
+    cli_warn("%s: rows from %zu site (%s): no cross-site CV, so the model gets no operating points (tbk-predict -p "
+             "will refuse it; -t works)", meta_file, tbk_dataset_sites(ds), only);
   tbk_model *model = fit(&r, ds);
   if (tmpl) {
     tbk_status st = tbk_model_attach_content(tmpl, model, &err);

@@ -38,7 +38,7 @@ void train_usage(void) {
          "Exit status:\n"
          "  0  ok\n"
          "  1  fatal error (including no usable data, and what --strict refuses)\n"
-         "  2  usage error\n"
+         "  2  usage error (also: an output that is a file the run reads)\n"
          "  3  trained, but malformed rows were skipped\n"
          "  4  model could not be written\n"
          "  5  the data sets were made with different feature schemas, or the --template\n"

@@ -392,3 +392,72 @@ void tbk_drop_all(size_t *cap, const tbk_array *a, size_t n) {
   }
   *cap = 0;
 }
+
+
+/* ------------------------------------------------------------ side text */
+
+static tbk_status utf16_to_utf8(tbk_buf *b, int big, tbk_error *err) {
+  const unsigned char *s = (const unsigned char *)b->data + 2;
+  size_t n = b->len - 2;
+  if (n % 2) return tbk_fail(err, TBK_ERR_FORMAT, "UTF-16 text of an odd number of bytes (truncated?)");
+  tbk_buf out = {0};
+  for (size_t i = 0; i < n; i += 2) {
+    uint32_t u = big ? (uint32_t)s[i] << 8 | s[i + 1] : (uint32_t)s[i + 1] << 8 | s[i];
+    if (u >= 0xD800 && u < 0xDC00 && i + 3 < n) {
+      uint32_t v = big ? (uint32_t)s[i + 2] << 8 | s[i + 3] : (uint32_t)s[i + 3] << 8 | s[i + 2];
+      if (v >= 0xDC00 && v < 0xE000) {
+        u = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
+        i += 2;
+      } else u = 0xFFFD;
+    } else if (u >= 0xD800 && u < 0xE000) {
+      u = 0xFFFD;
+    }
+    if (tbk_buf_utf8(&out, u)) {
+      tbk_buf_free(&out);
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    }
+  }
+  tbk_buf_free(b);
+  *b = out;
+  if (!b->data && tbk_buf_append(b, "", 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
+
+tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err) {
+  if (!b->len) return TBK_OK;
+  unsigned char *s = (unsigned char *)b->data;
+  if (b->len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
+    tbk_status st = utf16_to_utf8(b, s[0] == 0xFE, err);
+    if (st) return st;
+    s = (unsigned char *)b->data;
+  } else if (b->len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
+    memmove(s, s + 3, b->len - 3);
+    b->len -= 3;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < b->len; i++) {
+    unsigned char c = s[i];
+    if (c == 0)
+      return tbk_fail(err, TBK_ERR_FORMAT, "a NUL byte at offset %zu: binary data, or UTF-16 without a byte-order mark",
+                      i);
+    if (c == '\r') {
+      s[k++] = '\n';
+      if (i + 1 < b->len && s[i + 1] == '\n') i++;
+      continue;
+    }
+    if (c >= 0x80 && (flags & TBK_SIDE_UTF8)) {
+      size_t q = tbk_utf8_seq(s + i, b->len - i);
+      if (!q)
+        return tbk_fail(err, TBK_ERR_FORMAT, "not UTF-8 (byte 0x%02x at offset %zu; Latin-1 or another charset? "
+                        "convert it to UTF-8)", c, i);
+      memmove(s + k, s + i, q);
+      k += q;
+      i += q - 1;
+      continue;
+    }
+    s[k++] = c;
+  }
+  b->len = k;
+  s[k] = '\0';
+  return TBK_OK;
+}

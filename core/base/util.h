@@ -179,6 +179,14 @@ double tbk_strtod(const char *s, char **end);
 
 /* Read a whole file ("-" = stdin) into a new buffer, failing with
  * TBK_ERR_LIMIT when it is larger than max_bytes (0 = no limit). */
+/* A side file's text (gold, --text, model, DF table, ranker) made plain in
+ * place: a UTF-8 BOM dropped, UTF-16 with a BOM decoded to UTF-8, CRLF and
+ * lone CR line ends made LF. Refused (TBK_ERR_FORMAT, the reason in err):
+ * NUL bytes without a BOM (binary, or UTF-16 without a BOM), malformed
+ * UTF-16, and with TBK_SIDE_UTF8 any byte sequence that is not UTF-8 (a
+ * Latin-1 file), named by its offset. */
+enum { TBK_SIDE_UTF8 = 1 };
+tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err);
 tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
                          tbk_error *err);
 

@@ -24,12 +24,14 @@ tbk_status tbk_gold_read(const char *gold, int comments, size_t max_bytes, tbk_b
   /* No data set has an empty gold file, and a FIFO nobody writes to reads
    * as one: scoring it as "no content" would hide either. */
   if (st == TBK_OK && out->len == 0) return tbk_fail(err, TBK_ERR_EMPTY, "empty gold file (0 bytes)");
+  /* UTF-16 (with its BOM) decoded, binary refused: never scored as text. */
+  if (st == TBK_OK) st = tbk_side_text(out, 0, err);
   if (st || !comments) return st;
   char *cpath = tbk_gold_comments_path(gold);
   tbk_buf extra = {0};
   /* Most pages have no comments file: a missing or unreadable one adds
    * nothing. */
-  if (cpath && tbk_read_file(cpath, max_bytes, &extra, NULL) == TBK_OK &&
+  if (cpath && tbk_read_file(cpath, max_bytes, &extra, NULL) == TBK_OK && tbk_side_text(&extra, 0, NULL) == TBK_OK &&
       (tbk_buf_append(out, "\n", 1) || tbk_buf_append(out, extra.data ? extra.data : "", extra.len)))
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_buf_free(&extra);

@@ -140,6 +140,54 @@ static void warn_skip(tbk_page_list *l, tbk_warn_fn warn, void *ctx, const char 
   if (warn) warn(ctx, file, msg);
 }
 
+/* Page names are written into labels (JSON), rows, --stats TSV and output
+ * names, and matched as strings: a name that is not UTF-8 would come out
+ * with U+FFFD (two such names one label), one with a control character
+ * (a newline in a site folder) would break a TSV line. Such a name is
+ * refused: NULL when name is fine, else why. */
+static const char *name_fault(const char *name) {
+  const unsigned char *s = (const unsigned char *)name;
+  size_t n = strlen(name);
+  for (size_t i = 0; i < n;) {
+    if (s[i] < 0x20 || s[i] == 0x7f) return "file name holds a control character (tab, newline...)";
+    size_t k = s[i] < 0x80 ? 1 : tbk_utf8_seq(s + i, n - i);
+    if (!k) return "file name is not valid UTF-8";
+    i += k;
+  }
+  return NULL;
+}
+
+/* name for a message: control bytes and bytes of no UTF-8 sequence as \xNN.
+ * Caller frees; NULL when out of memory. */
+static char *name_shown(const char *name) {
+  const unsigned char *s = (const unsigned char *)name;
+  size_t n = strlen(name);
+  char *out = malloc(4 * n + 1), *o = out;
+  if (!out) return NULL;
+  for (size_t i = 0; i < n;) {
+    size_t k = s[i] < 0x80 ? (s[i] >= 0x20 && s[i] != 0x7f) : tbk_utf8_seq(s + i, n - i);
+    if (k) {
+      memcpy(o, s + i, k);
+      o += k;
+      i += k;
+    } else {
+      o += sprintf(o, "\\x%02x", s[i++]);
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+/* Warn about and skip a page whose name name_fault refuses. */
+static void warn_name(tbk_page_list *l, tbk_warn_fn warn, void *ctx, const char *name, const char *why,
+                      const char *tail) {
+  char *shown = name_shown(name);
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s%s", why, tail);
+  warn_skip(l, warn, ctx, shown ? shown : "?", msg);
+  free(shown);
+}
+
 /* ------------------------------------------------------------ directory */
 
 typedef struct dir_todo {
@@ -184,12 +232,30 @@ typedef struct dir_walk {
 static int walk_entry(dir_walk *w, const dir_todo *cur, const char *name) {
   char *full = path_join(cur->path, name);
   if (!full) return -1;
-  struct stat es;
+  struct stat es, ls;
+  int html = ends_with_ci(name, ".html") || ends_with_ci(name, ".htm");
   if (stat(full, &es) != 0) { /* dangling link, or gone meanwhile */
+    if (lstat(full, &ls) == 0 && S_ISLNK(ls.st_mode)) warn_name(w->l, w->warn, w->ctx, full, "dangling symbolic link",
+                                                             " (skipped)");
     free(full);
     return 0;
   }
-  if (S_ISREG(es.st_mode) && (ends_with_ci(name, ".html") || ends_with_ci(name, ".htm"))) {
+  if (html && !S_ISREG(es.st_mode) && !S_ISDIR(es.st_mode)) {
+    /* Read, a FIFO would hang the walk and a device never end: say so. */
+    warn_name(w->l, w->warn, w->ctx, full,
+              S_ISFIFO(es.st_mode) ? "a FIFO, not a file" : S_ISSOCK(es.st_mode) ? "a socket, not a file"
+                                                                                : "a device, not a file",
+              " (skipped)");
+    free(full);
+    return 0;
+  }
+  const char *fault = (S_ISREG(es.st_mode) && html) || S_ISDIR(es.st_mode) ? name_fault(name) : NULL;
+  if (fault) {
+    warn_name(w->l, w->warn, w->ctx, full, fault, S_ISDIR(es.st_mode) ? " (directory skipped)" : " (skipped)");
+    free(full);
+    return 0;
+  }
+  if (S_ISREG(es.st_mode) && html) {
     const char *site = w->opt->single_site || !cur->site ? "-" : cur->site;
     int r = tbk_page_list_push(w->l, site, full, "", full, "", NULL, 0, 0, 0);
     free(full);
@@ -321,6 +387,17 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     goto out;
   }
   chomp(line, &len);
+  /* Line ends and encodings a TSV must not have, named (not "no site
+   * column"): CR alone (classic Mac OS), UTF-16 or binary (NULs). */
+  if (memchr(line, '\0', (size_t)len)) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "NUL bytes in the header line: UTF-16 or binary, not a UTF-8 TSV");
+    goto out;
+  }
+  if (memchr(line, '\r', (size_t)len)) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "lines end in CR alone (classic Mac OS): save it with LF (or CRLF) line ends");
+    goto out;
+  }
+  if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) memmove(line, line + 3, (size_t)(len -= 3) + 1); /* BOM */
   int col[COL_COUNT];
   if ((st = manifest_columns(line, col, err))) goto out;
   int c_site = col[COL_SITE], c_page = col[COL_PAGE], c_url = col[COL_URL], c_gold = col[COL_GOLD];
@@ -343,6 +420,17 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
       warn_skip(l, warn, ctx, path, msg);
       continue;
     }
+    const char *fault = name_fault(page);
+    if (!fault) fault = name_fault(site);
+    if (fault) {
+      snprintf(msg, sizeof msg, "manifest row %zu: ", row);
+      char *shown = name_shown(page);
+      size_t ml = strlen(msg);
+      snprintf(msg + ml, sizeof msg - ml, "%s (skipped)", name_fault(page) ? fault : "site name holds a control character or is not UTF-8");
+      warn_skip(l, warn, ctx, shown ? shown : "?", msg);
+      free(shown);
+      continue;
+    }
     free(file);
     free(gold);
     gold = NULL;
@@ -350,7 +438,8 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
     if (!file) goto nomem;
     struct stat fs;
     if (stat(file, &fs) != 0 || S_ISDIR(fs.st_mode)) {
-      snprintf(msg, sizeof msg, "manifest row %zu: no such file", row);
+      snprintf(msg, sizeof msg, "manifest row %zu: %s", row,
+               stat(file, &fs) == 0 ? "is a directory, not a page file" : "no such file");
       warn_skip(l, warn, ctx, file, msg);
       continue;
     }
@@ -492,6 +581,9 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
     st = tbk_warc_list(input, opt->max_record_bytes, on_warc_record, &wl, warn, warn_ctx, &l->skipped, err);
   } else if (access(input, R_OK) != 0) {
     st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+  } else if (name_fault(input)) {
+    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: refused as a page name (it would not round-trip through labels)",
+                  name_fault(input));
   } else {
     st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0)
              ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")

@@ -1111,7 +1111,9 @@ static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t 
   return 1;
 }
 
-static int skip_newlines(wstream *s) {
+/* Past the CR and LF bytes before a record; *lf counts the LFs. */
+static int skip_newlines(wstream *s, size_t *lf) {
+  *lf = 0;
   for (;;) {
     if (ws_avail(s) == 0) {
       int r = ws_fill(s);
@@ -1119,26 +1121,30 @@ static int skip_newlines(wstream *s) {
     }
     unsigned char c = s->out[s->start];
     if (c != '\r' && c != '\n') return 1;
+    *lf += c == '\n';
     ws_consume(s, 1);
   }
 }
 
 /* No "WARC/" where a record should start: the Content-Length before lied
  * (read that record again) or the file is damaged here (skip to the next
- * "WARC/" line). */
-static enum step not_a_record(lister *L) {
+ * "WARC/" line). trailer: the last record's block was followed by its
+ * "\r\n\r\n" (two line ends at least), so its length was right and the
+ * damage is here: that record is kept. */
+static enum step not_a_record(lister *L, int trailer) {
   if (L->records == 0 && L->off == 0 && L->skip == 0) {
     L->st = tbk_fail(L->err, TBK_ERR_FORMAT, "not a WARC file (does not start with \"WARC/\")");
     return STEP_FAIL;
   }
   pending *p = &L->p;
   int r;
-  if (L->last.has && !L->last.rescanned) {
+  if (L->last.has && !L->last.rescanned && !trailer) {
     /* The pending record, if any, is the last one: its block proved wrong. */
     int page = p->has;
     p->has = 0;
     r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page);
   } else {
+    if (commit(L, p)) return STEP_NOMEM;
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
     r = ws_resync_line(L->s);
   }
@@ -1232,12 +1238,13 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
 /* One record: its WARC head, then what kind of record it is. */
 static enum step next_record(lister *L) {
   wstream *s = L->s;
-  int r = skip_newlines(s);
+  size_t lf;
+  int r = skip_newlines(s, &lf);
   if (r <= 0) return r < 0 ? STEP_STREAM : STEP_END;
   ws_tell(s, &L->off, &L->skip);
   uint64_t rec_u = s->u;
   if (ws_ensure(s, 5) < 0) return STEP_STREAM;
-  if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) return not_a_record(L);
+  if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) return not_a_record(L, lf >= 2);
   if (commit(L, &L->p)) return STEP_NOMEM;
   L->last.has = 0; /* h is about to describe another record */
   const char *why = NULL;

@@ -84,6 +84,8 @@ typedef struct tbk_kw_ranker {
   double w[TBK_KW_NFEAT];
   double bias;
   size_t pages, positives, negatives; /* what it was trained on */
+  char df_id[33]; /* the DF table it was trained with (tbk_kw_df_id), "none"
+                     without one, "" when not recorded (a version 1 file) */
 } tbk_kw_ranker;
 
 /* ------------------------------------------------------------ extractor */
@@ -158,10 +160,14 @@ uint32_t tbk_kw_df_get(const tbk_kw_df *df, const char *key, size_t len);
  *   keys <K>
  *   <df> TAB <key>      (K lines, by decreasing df, then key)
  *   end
- */
+ *   checksum <MD5 of all the lines above>
+ * (tables written before the checksum line are read without one). */
 tbk_status tbk_kw_df_write(const tbk_kw_df *df, size_t min_df, tbk_buf *out, tbk_error *err);
 /* Parse that format; anything else is TBK_ERR_FORMAT with the line. */
 tbk_status tbk_kw_df_read(const char *text, size_t len, tbk_kw_df **out, tbk_error *err);
+/* A table read from a file: the MD5 of its text up to its "end" line, which
+ * a ranker trained with it records; "" for a table built in memory. */
+const char *tbk_kw_df_id(const tbk_kw_df *df);
 tbk_status tbk_kw_df_load(const char *path, tbk_kw_df **out, tbk_error *err);
 
 /* --------------------------------------------------------------- ranker */
@@ -237,8 +243,10 @@ size_t tbk_kw_trainer_pages(const tbk_kw_trainer *t);
 tbk_status tbk_kw_trainer_fit(tbk_kw_trainer *t, double C, tbk_kw_ranker *out, tbk_error *err);
 
 /* The ranker file:
- *   tbk-keywords-ranker 1
+ *   tbk-keywords-ranker 2
  *   trained <pages> <positives> <negatives>
+ *   df <the DF table's id, none, or unknown (a table built in memory)>
+ *                                  (version 2; version 1 has no such line)
  *   w <feature name> <weight>      (one line per feature, in order)
  *   bias <b>
  *   end

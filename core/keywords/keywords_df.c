@@ -3,13 +3,17 @@
 #include <string.h>
 
 #include "keywords_internal.h"
+#include "text.h"
 
 struct tbk_kw_df {
   kw_strtab keys;
   uint32_t *df; /* per key */
   size_t cap;
   size_t docs;
+  char id[33]; /* a table read from a file: the MD5 of its text to "end" ("" otherwise) */
 };
+
+const char *tbk_kw_df_id(const tbk_kw_df *df) { return df->id; }
 
 tbk_status tbk_kw_df_new(tbk_kw_df **out, tbk_error *err) {
   *out = calloc(1, sizeof **out);
@@ -82,6 +86,15 @@ tbk_status tbk_kw_df_write(const tbk_kw_df *df, size_t min_df, tbk_buf *out, tbk
   int bad = tbk_buf_printf(out, "tbk-keywords-df 1\ndocs %zu\nkeys %zu\n", df->docs, n);
   for (size_t i = 0; i < n && !bad; i++) bad = tbk_buf_printf(out, "%u\t%s\n", rows[i].df, rows[i].key);
   if (!bad) bad = tbk_buf_puts(out, "end\n");
+  /* The checksum of everything before it, as a model's: a damaged table is
+   * refused, and it is the table's identity a ranker records. */
+  if (!bad) {
+    unsigned char md5[16];
+    char hex[33];
+    tbk_md5(out->data, out->len, md5);
+    tbk_md5_hex(md5, hex);
+    bad = tbk_buf_printf(out, "checksum %s\n", hex);
+  }
   free(rows);
   return bad ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory") : TBK_OK;
 }
@@ -146,6 +159,17 @@ tbk_status tbk_kw_df_read(const char *text, size_t len, tbk_kw_df **out, tbk_err
   s = next_line(text, len, &at, &n);
   line++;
   if (!s || n != 3 || memcmp(s, "end", 3) != 0) BAD("line %zu: expected 'end' (truncated file?)", line);
+  unsigned char md5[16];
+  tbk_md5(text, at, md5);
+  tbk_md5_hex(md5, df->id);
+  /* A checksum line (written since #34; older tables have none). */
+  s = next_line(text, len, &at, &n);
+  line++;
+  if (s) {
+    if (n != 41 || memcmp(s, "checksum ", 9) != 0) BAD("line %zu: expected 'checksum MD5' after 'end'", line);
+    if (memcmp(s + 9, df->id, 32) != 0) BAD("corrupt: checksum does not match the content (line %zu)", line);
+    if (at < len) BAD("corrupt: content after the checksum line (line %zu)", line + 1);
+  }
 #undef BAD
   df->docs = docs;
   *out = df;
@@ -156,6 +180,7 @@ tbk_status tbk_kw_df_load(const char *path, tbk_kw_df **out, tbk_error *err) {
   tbk_buf b = {0};
   *out = NULL;
   tbk_status st = tbk_read_file(path, 0, &b, err);
+  if (!st) st = tbk_side_text(&b, 0, err); /* CRLF, a BOM, UTF-16 */
   if (!st) st = tbk_kw_df_read(b.data ? b.data : "", b.len, out, err);
   tbk_buf_free(&b);
   return st;

@@ -15,6 +15,9 @@ tbk_status tbk_kw_page_read(const tbk_page_ref *ref, const tbk_input_options *in
   raw->len = 0;
   if (gold) gold->len = 0;
   tbk_status st = tbk_page_ref_read(ref, &lim, raw, err);
+  /* Plain text (--text): UTF-16 with a BOM decoded, CRLF made LF; binary
+   * or text in another charset (Latin-1) refused with the reason. */
+  if (!st && !out) st = tbk_side_text(raw, TBK_SIDE_UTF8, err);
   if (st || !out) return st;
   tbk_page_options po = *o;
   if (ref->charset && *ref->charset) po.charset_hint = ref->charset;

@@ -162,6 +162,7 @@ tbk_status tbk_kw_trainer_fit(tbk_kw_trainer *t, double C, tbk_kw_ranker *out, t
     free(idx);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
+  out->df_id[0] = '\0'; /* the caller knows the table */
   for (size_t r = 0; r <= t->n; r++) rp[r] = r * TBK_KW_NFEAT;
   for (size_t k = 0; k < nnz; k++) idx[k] = (uint32_t)(k % TBK_KW_NFEAT) + 1;
   tbk_sparse X = {t->n, TBK_KW_NFEAT, rp, idx, t->x};
@@ -190,7 +191,8 @@ tbk_status tbk_kw_trainer_fit(tbk_kw_trainer *t, double C, tbk_kw_ranker *out, t
 /* ------------------------------------------------------------------ file */
 
 tbk_status tbk_kw_ranker_write(const tbk_kw_ranker *r, tbk_buf *out) {
-  int bad = tbk_buf_printf(out, "tbk-keywords-ranker 1\ntrained %zu %zu %zu\n", r->pages, r->positives, r->negatives);
+  int bad = tbk_buf_printf(out, "tbk-keywords-ranker 2\ntrained %zu %zu %zu\ndf %s\n", r->pages, r->positives,
+                           r->negatives, r->df_id[0] ? r->df_id : "unknown");
   for (size_t j = 0; j < TBK_KW_NFEAT && !bad; j++)
     bad = tbk_buf_printf(out, "w %s %.17g\n", tbk_kw_feature_names[j], r->w[j]);
   if (!bad) bad = tbk_buf_printf(out, "bias %.17g\nend\n", r->bias);
@@ -213,8 +215,9 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
   size_t at = 0, line = 0;
   char buf[256];
   size_t field = 0; /* lines read after the header */
+  int version = 1;
   for (;;) {
-    if (at >= len) return tbk_fail(err, TBK_ERR_MODEL, "line %zu: file ends before 'end' (truncated?)", line + 1);
+    if (at >= len) return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends at line %zu, before its 'end' line", line + 1);
     const char *s = text + at;
     const char *e = memchr(s, '\n', len - at);
     size_t n = e ? (size_t)(e - s) : len - at;
@@ -223,9 +226,23 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
     if (n >= sizeof buf) return tbk_fail(err, TBK_ERR_MODEL, "line %zu: too long", line);
     memcpy(buf, s, n);
     buf[n] = '\0';
+    /* A last line cut short (no line end) is truncation, whatever it reads as. */
+    if (!e && line > 1 && strcmp(buf, "end") != 0)
+      return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends within line %zu, before its 'end' line", line);
     if (line == 1) {
-      if (strcmp(buf, "tbk-keywords-ranker 1") != 0)
-        return tbk_fail(err, TBK_ERR_MODEL, "line 1: not a tbk-keywords-ranker 1 file");
+      if (strcmp(buf, "tbk-keywords-ranker 2") == 0) version = 2;
+      else if (strcmp(buf, "tbk-keywords-ranker 1") != 0)
+        return tbk_fail(err, TBK_ERR_MODEL, "line 1: not a tbk-keywords-ranker file (version 1 or 2)");
+      continue;
+    }
+    if (line == 3 && version == 2) {
+      size_t k = n > 3 ? n - 3 : 0;
+      int hex = k == 32;
+      for (size_t i = 3; hex && i < n; i++) hex = (buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f');
+      if (strncmp(buf, "df ", 3) != 0 || (!hex && strcmp(buf + 3, "none") != 0 && strcmp(buf + 3, "unknown") != 0))
+        return tbk_fail(err, TBK_ERR_MODEL,
+                        "line 3: expected 'df ID' (the DF table it was trained with, none or unknown)");
+      if (strcmp(buf + 3, "unknown") != 0) memcpy(r->df_id, buf + 3, k + 1);
       continue;
     }
     if (line == 2) {
@@ -261,6 +278,7 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
 tbk_status tbk_kw_ranker_load(const char *path, tbk_kw_ranker *r, tbk_error *err) {
   tbk_buf b = {0};
   tbk_status st = tbk_read_file(path, 1 << 20, &b, err);
+  if (!st) st = tbk_side_text(&b, 0, err); /* CRLF, a BOM, UTF-16 */
   if (!st) st = tbk_kw_ranker_read(b.data ? b.data : "", b.len, r, err);
   tbk_buf_free(&b);
   return st;

@@ -104,6 +104,9 @@ void tbk_label_set_free(tbk_label_set *s);
 /* Whether any block of page is labelled (pages without labels need not be
  * read at all). */
 int tbk_label_set_has_page(const tbk_label_set *s, const char *page);
+/* The number of distinct pages labelled, *first the first of them in file
+ * order (NULL when none). */
+size_t tbk_label_set_pages(const tbk_label_set *s, const char **first);
 /* Note that page was read: its labelled blocks that match no block are
  * then missing (tbk_label_set_unmatched), not merely unread. */
 void tbk_label_set_page_read(tbk_label_set *s, const char *page);
@@ -119,8 +122,8 @@ tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page,
                                     const char *path, const char *md5_hex,
                                     int *label, const char **labelled_md5);
 /* After every page: the labels no block used. Those of pages that were
- * read go to warn (the page as file, "labelled block PATH not found among
- * the pages read (skipped)"), in file order, and are returned; *unread
+ * read go to warn ("LABELS:LINE" as file, "labelled block PATH of PAGE not
+ * found on that page (skipped)"), in file order, and are returned; *unread
  * gets the number of the others (pages not among the inputs). */
 size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn,
                                void *warn_ctx, size_t *unread);

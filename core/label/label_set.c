@@ -20,6 +20,7 @@ typedef struct label_entry {
 } label_entry;
 
 struct tbk_label_set {
+  char *path;    /* as read from, for messages (owned) */
   tbk_buf arena; /* keys */
   label_entry *e;
   size_t n, cap;
@@ -227,8 +228,18 @@ static tbk_status read_stream(tbk_label_set *s, FILE *f, const char *path, tbk_w
       continue;
     }
     if (line.len == 0) continue;
+    const char *text = line.data;
+    size_t tlen = line.len;
+    if (lineno == 1 && tlen >= 2 && (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
+                                     ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF))) {
+      st = tbk_fail(err, TBK_ERR_FORMAT, "UTF-16 (byte-order mark): labels are UTF-8 JSON Lines");
+      break;
+    }
+    if (lineno == 1 && tlen >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3, tlen -= 3; /* a UTF-8 BOM */
+    while (tlen && text[tlen - 1] == '\r') tlen--; /* CRLF */
+    if (tlen == 0) continue;
     int broken;
-    st = read_line(s, line.data, line.len, path, lineno, warn, warn_ctx, &broken, err);
+    st = read_line(s, text, tlen, path, lineno, warn, warn_ctx, &broken, err);
     *bad_lines += (size_t)broken;
   }
   tbk_buf_free(&line);
@@ -246,12 +257,16 @@ tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx
   *out = NULL;
   *bad_lines = 0;
   tbk_label_set *s = calloc(1, sizeof *s);
+  if (s && !(s->path = strdup(path))) {
+    free(s);
+    s = NULL;
+  }
   if (!s) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f;
   tbk_status open_st = tbk_open_read(path, &f, err);
   if (open_st) {
-    free(s);
+    tbk_label_set_free(s);
     return open_st;
   }
   tbk_status st = read_stream(s, f, path, warn, warn_ctx, bad_lines, err);
@@ -264,6 +279,7 @@ tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx
 
 void tbk_label_set_free(tbk_label_set *s) {
   if (!s) return;
+  free(s->path);
   tbk_buf_free(&s->arena);
   free(s->e);
   free(s->slots);
@@ -288,6 +304,17 @@ tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page, const ch
   return strcmp(e->md5, md5_hex) == 0 ? TBK_MATCH_OK : TBK_MATCH_CHANGED;
 }
 
+size_t tbk_label_set_pages(const tbk_label_set *s, const char **first) {
+  size_t n = 0;
+  *first = NULL;
+  for (size_t k = 0; k < s->n; k++) {
+    const label_entry *e = &s->e[k];
+    if (page_entry(s, entry_page(s, e)) != e) continue;
+    if (!n++) *first = entry_page(s, e);
+  }
+  return n;
+}
+
 size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn, void *warn_ctx, size_t *unread) {
   size_t missing = 0;
   *unread = 0;
@@ -300,13 +327,17 @@ size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn, void *w
     }
     missing++;
     if (!warn) continue;
-    const char *path = entry_path(s, e);
-    size_t n = strlen(path) + 64;
-    char *msg = malloc(n);
-    if (!msg) continue;
-    snprintf(msg, n, "labelled block %s not found among the pages read (skipped)", path);
-    warn(warn_ctx, entry_page(s, e), msg);
+    /* Named by the labels file and line, with the page and block. */
+    const char *path = entry_path(s, e), *page = entry_page(s, e);
+    size_t n = strlen(path) + strlen(page) + 64, fn = strlen(s->path) + 24;
+    char *msg = malloc(n), *file = malloc(fn);
+    if (msg && file) {
+      snprintf(msg, n, "labelled block %s of %s not found on that page (skipped)", path, page);
+      snprintf(file, fn, "%s:%zu", s->path, e->lineno);
+      warn(warn_ctx, file, msg);
+    }
     free(msg);
+    free(file);
   }
   return missing;
 }

@@ -380,21 +380,23 @@ typedef struct row_buf {
 } row_buf;
 
 /* One aligned line of each file: added to ds, or why it is skipped in why
- * (then TBK_OK). */
+ * (then TBK_OK) and *bad the reader of the file the fault is in. */
 static tbk_status read_row(tbk_dataset *ds, row_buf *b, line_reader *fr, line_reader *wr, line_reader *mr,
-                           ssize_t wlen, char *why, size_t whylen, tbk_error *err) {
+                           ssize_t wlen, char *why, size_t whylen, line_reader **bad, tbk_error *err) {
   int lab, wlab;
   size_t n, nw;
   size_t need = (size_t)wlen / 2 + 2; /* every word entry takes >= 4 chars */
   if (TBK_GROW_ALL(&b->wcap, need, TBK_ARRAY(b->widx), TBK_ARRAY(b->wval), TBK_ARRAY(b->wcnt)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_jsonl_obj *obj = NULL;
+  *bad = fr;
   if (parse_svm(fr->buf, &lab, ds->dim, b->idx, b->val, &n)) snprintf(why, whylen, "malformed feature line");
-  else if (parse_svm(wr->buf, &wlab, ds->word_dims, b->widx, b->wval, &nw)) snprintf(why, whylen, "malformed words line");
+  else if (parse_svm(wr->buf, &wlab, ds->word_dims, b->widx, b->wval, &nw))
+    snprintf(why, whylen, "malformed words line"), *bad = wr;
   else if (lab != wlab) snprintf(why, whylen, "labels differ between features and words");
   else if (lab != 1 && lab != -1) snprintf(why, whylen, "label %d is not +1 or -1 (unlabelled data?)", lab);
   else if (tbk_jsonl_parse(mr->buf, strlen(mr->buf), &obj, NULL) != TBK_OK || !tbk_jsonl_str(obj, "site"))
-    snprintf(why, whylen, "meta line is not a JSON object with a site");
+    snprintf(why, whylen, "meta line is not a JSON object with a site"), *bad = mr;
   if (why[0]) {
     tbk_jsonl_free(obj);
     return TBK_OK;
@@ -439,11 +441,13 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
     }
     if (fr.buf[0] == '#' || fr.buf[0] == '\n') continue;
     char why[96] = "";
-    if ((st = read_row(ds, &b, &fr, &wr, &mr, l2, why, sizeof why, err))) goto done;
+    line_reader *bad = &fr;
+    if ((st = read_row(ds, &b, &fr, &wr, &mr, l2, why, sizeof why, &bad, err))) goto done;
     if (why[0] && warn) {
+      /* Named by the file the fault is in, at its own line number. */
       char msg[160];
-      snprintf(msg, sizeof msg, "line %zu: %s (skipped)", fr.lineno, why);
-      warn(warn_ctx, features, msg);
+      snprintf(msg, sizeof msg, "line %zu: %s (skipped)", bad->lineno, why);
+      warn(warn_ctx, bad == &wr ? words : bad == &mr ? meta : features, msg);
     }
   }
 done:

@@ -374,6 +374,17 @@ static tbk_status parse_nb(reader *r, tbk_model *m, tbk_error *err) {
   if (m->enc.parts != TBK_PARTS_NONTEXT) {
     size_t used;
     tbk_status st = tbk_nb_read(r->s, (size_t)(r->end - r->s), &m->nb, &used, err);
+    if (st && st != TBK_ERR_NOMEM && err) {
+      /* The Naive-Bayes reader counts its own lines: give the model's. */
+      char msg[sizeof err->msg];
+      snprintf(msg, sizeof msg, "%s", err->msg);
+      unsigned long k = 0;
+      int off = 0;
+      if (sscanf(msg, "naive bayes model line %lu: %n", &k, &off) == 1 && off > 0)
+        tbk_fail(err, st, "line %zu: naive bayes model: %s", r->line + (size_t)k, msg + off);
+      else if (strncmp(msg, "naive bayes model: ", 19) == 0)
+        tbk_fail(err, st, "naive bayes model (from line %zu): %s", r->line + 1, msg + 19);
+    }
     if (st) return st;
     r->s += used;
     if (tbk_nb_get_options(m->nb)->dim != m->word_dims) BAD("Naive-Bayes dimension does not match word_dims");
@@ -496,6 +507,11 @@ tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err) {
   tbk_buf b = {0};
   *out = NULL;
   tbk_status st = tbk_read_file(path, (size_t)1 << 30, &b, err);
+  /* A model saved with CRLF line ends (or a BOM) is the same model. */
+  tbk_error side = {0};
+  if (st == TBK_OK && (st = tbk_side_text(&b, 0, &side)) != TBK_OK)
+    st = st == TBK_ERR_NOMEM ? tbk_fail(err, st, "out of memory")
+                             : tbk_fail(err, st, "truncated or not a tbk model (%s)", side.msg);
   if (st == TBK_OK) st = tbk_model_parse(b.data ? b.data : "", b.len, out, err);
   tbk_buf_free(&b);
   return st;

@@ -366,6 +366,11 @@ const tbk_model *tbk_predictor_model(const tbk_predictor *pr) { return pr->m; }
 static tbk_status check_schema(const char *stage, const char *rows, const tbk_model *m, const char *schema,
                                size_t dim, tbk_error *err) {
   if (strcmp(schema, m->schema) == 0 && dim == m->dim) return TBK_OK;
+  /* A content stage saved alone (tbk-train without --template) is no
+   * template model: say what it is, not only that the schemas differ. */
+  if (strcmp(rows, "features") == 0 && strncmp(m->schema, "tbk-units-", 10) == 0)
+    return tbk_fail(err, TBK_ERR_SCHEMA, "a content stage alone (schema %s), not a template or two-stage model: "
+                    "train it with --template TEMPLATE.model to join the two", m->schema);
   return tbk_fail(err, TBK_ERR_SCHEMA, "%s was trained on %s %s (dim %u); this build extracts %s (dim %zu)", stage,
                   rows, m->schema, m->dim, schema, dim);
 }

@@ -17,7 +17,7 @@ printf 'site\tpage\turl\nx\tpages/a.html\t\nx\tpages/missing.html\t\nx\tpages/di
 rc=$?
 [ $rc -eq 3 ] || { cat "$T/err" >&2; die "exit $rc, expected 3"; }
 grep -q "pages/missing.html: manifest row 2: no such file" "$T/err" || { cat "$T/err" >&2; die "missing file not reported"; }
-grep -q "pages/dir.html: manifest row 3: no such file" "$T/err" || die "directory row not reported"
+grep -q "pages/dir.html: manifest row 3: is a directory, not a page file" "$T/err" || die "directory row not reported"
 grep -q "manifest.tsv: manifest row 4: empty page column" "$T/err" || die "empty page column not reported"
 [ "$(wc -l <"$T/f.svm")" -eq 2 ] || die "the two good pages are not both there"
 

@@ -430,7 +430,7 @@ def labels_cases():
         ("conflicting labels", dict(rows[1], label="template" if rows[1]["label"] == "content" else "content"),
          r"labels.jsonl:%d: conflicts with the label of line 2 for the same block \(skipped\)" % (n + 1)),
         ("label that matches no block", dict(rows[0], path="/html[1]/body[1]/div[99]"),
-         r"pages/p0.html: labelled block /html\[1\]/body\[1\]/div\[99\] not found among the pages read \(skipped\)"
+         r"labels.jsonl:%d: labelled block /html\[1\]/body\[1\]/div\[99\] of pages/p0.html not found on that page \(skipped\)" % (n + 1) +
          r"(.|\n)*labels.jsonl: 1 labelled blocks in all were not found"),
         ("line over 16 MiB", "x" * (17 << 20), r"labels.jsonl:%d: line longer than 16777216 bytes \(skipped\)" % (n + 1)),
     ]
@@ -476,10 +476,10 @@ def one_site():
     operating points) and tbk-predict -p says why it refuses the model."""
     syn, rows = synth_rows("one", 1, 4)
     case("class5 one training site", "train", ["-q", "-o", "one.model"] + rows, 0,
-         err=r"^tbk-train: warning: rows from 1 site: no cross-site CV, so the model gets no operating points",
+         err=r"^tbk-train: warning: \S+one.meta: rows from 1 site \(\S+\): no cross-site CV, so the model gets no operating points",
          present=[TMP + "/one.model"], secs=20)
     case("class5 one training site --strict", "train", ["-q", "--strict", "-o", "strict.model"] + rows, 1,
-         err=r"^tbk-train: error: rows from 1 site: no cross-site CV, so no operating points \(--strict\)",
+         err=r"^tbk-train: error: \S+one.meta: rows from 1 site \(\S+\): no cross-site CV, so no operating points \(--strict\)",
          absent=[TMP + "/strict.model"], secs=20)
     case("class5 -p on a one-site model", "predict", ["-m", "one.model", "-p", "0.9", "-o", "one.txt",
          syn + "/manifest.tsv"], 5, err=r"^tbk-predict: error: one.model: the model stores no operating points "
@@ -710,7 +710,7 @@ def class7():
         ("encoder bound inf", r"^enc 0 ", lambda l: " ".join(l.split()[:4] + ["inf"] + l.split()[5:]), 0,
          r"line \d+: "),
         ("naive Bayes alpha 1e308", r"^alpha", "alpha 1e308", 0,
-         r"naive bayes model: numbers out of range \(the log odds of word 0 are not finite\)"),
+         r"naive bayes model \(from line \d+\): numbers out of range \(the log odds of word 0 are not finite\)"),
         ("naive Bayes counts 1e308", r"^totals", "totals 1e308 1e308", 0, r"naive bayes model"),
     ]
     for name, pattern, repl, nth, msg in refused:
@@ -833,7 +833,442 @@ def class9():
                  r"max-record-bytes \(1048576\) \(skipped\)", present=[TMP + "/" + f + ".txt"], secs=5)
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9}
+# ------------------------------------------- round 3 (#34): outputs
+
+def kw_site(d):
+    """Eight pages of one site, each with its topic in <meta name=keywords>."""
+    for i, t in enumerate(["volcano", "glacier", "desert", "meadow", "canyon", "lagoon", "tundra", "savanna"]):
+        write(d + "/s/p%d.html" % i,
+              "<html><head><title>The %s page</title><meta name=\"keywords\" content=\"%s, weather\"></head><body>"
+              "<ul><li><a href=/>Home</a></li><li><a href=/n>Newsletter subscription offers</a></li></ul>"
+              "<div><h1>All about the %s</h1><p>The %s is a place. Visitors of the %s see the %s at dawn.</p>"
+              "<p>Every %s has its own weather; scientists study each %s for years.</p></div>"
+              "<div>Newsletter subscription offers and subscription deals every week.</div></body></html>"
+              % ((t,) * 8))
+
+
+def class10():
+    """#34 item 1: an output that is any file the run reads (after links
+    and other spellings) is a usage error, exit 2, the file unchanged; in
+    every program and for every output option."""
+    kw = TMP + "/kw"
+    shutil.rmtree(kw, ignore_errors=True)
+    kw_site(kw)
+    for f in ("kw.df", "kw.ranker"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "1", "-d", "none", "-o", "kw.df", "kw"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--train-ranker", "--df", "kw.df", "-d", "none", "-o", "kw.ranker", "kw"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    same = r"(output is also an input of this run|output is the same file as the input \S+) \(it would be overwritten\)"
+    df, rk = TMP + "/kw.df", TMP + "/kw.ranker"
+    case("class10 keywords --df F -o F", "keywords", ["--df", "kw.df", "-d", "none", "-o", "kw.df", "kw/s/p0.html"], 2,
+         err=r"^tbk-keywords: error: kw.df: " + same, unchanged=[df])
+    case("class10 keywords --ranker F -o ./F", "keywords", ["--df", "kw.df", "--ranker", "kw.ranker", "-d", "none", "-o",
+         "./kw.ranker", "kw/s/p0.html"], 2, err=r"^tbk-keywords: error: \./kw.ranker: " + same, unchanged=[rk])
+    case("class10 keywords --train-ranker -o its --df", "keywords", ["--train-ranker", "--df", "kw.df", "-d", "none",
+         "-o", "kw/../kw.df", "kw"], 2, err=r"kw/\.\./kw.df: " + same, unchanged=[df])
+    # tbk-eval gold and snippets: the prediction files they read.
+    g = TMP + "/g3"
+    shutil.rmtree(g, ignore_errors=True)
+    for i in range(2):
+        write(g + "/p%d.html" % i, page(i))
+        write(g + "/p%d.txt" % i, "page %d of example.org: alpha bravo charlie" % i)
+        write(g + "/pred/p%d.txt" % i, "page %d of example.org: alpha bravo" % i)
+    write(g + "/p0.comments.txt", "a comment")
+    write(g + "/manifest.tsv", "site\tpage\tgold\ns\tp0.html\tp0.txt\ns\tp1.html\tp1.txt\n")
+    pred0 = g + "/pred/p1.txt"
+    case("class10 eval gold --per-page a prediction", "eval", ["gold", "--per-page", "g3/pred/p1.txt", "g3/manifest.tsv",
+         "g3/pred"], 2, err=r"^tbk-eval gold: error: g3/pred/p1.txt: " + same, unchanged=[pred0])
+    case("class10 eval gold --comments --per-page a comments file", "eval", ["gold", "--comments", "--per-page",
+         "g3/p0.comments.txt", "--baseline", "g3/manifest.tsv"], 2, err=r"g3/p0.comments.txt: " + same,
+         unchanged=[g + "/p0.comments.txt"])
+    write(g + "/evaldata.json", json.dumps({"k0": {"with": ["alpha"], "without": ["zz"]},
+                                            "k1": {"with": ["bravo"], "without": ["zz"]}}))
+    write(g + "/pages.tsv", "key\tfile\tpage\nk0\t-\tp0.html\nk1\t-\tp1.html\n")
+    case("class10 eval snippets --per-page a prediction", "eval", ["snippets", "--per-page", "g3/pred/./p1.txt",
+         "g3/evaldata.json", "g3/pages.tsv", "g3/pred"], 2, err=r"g3/pred/\./p1.txt: " + same, unchanged=[pred0])
+    case("class10 eval snippets --baseline --per-page a page", "eval", ["snippets", "--baseline", "--per-page",
+         "g3/p0.html", "g3/evaldata.json", "g3/pages.tsv"], 2, err=r"g3/p0.html: " + same, unchanged=[g + "/p0.html"])
+    # tbk-label --gold --gold-comments: the comments files it reads.
+    case("class10 label --gold --gold-comments -o a comments file", "label", ["-q", "--gold", "--gold-comments", "-o",
+         "g3/p0.comments.txt", "g3/manifest.tsv"], 2, err=r"g3/p0.comments.txt: " + same,
+         unchanged=[g + "/p0.comments.txt"])
+    # tbk-eval chunks -o its --blocks-labels or --truth.
+    d = TMP + "/c3"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "c3/labels.jsonl", "c3"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    write(d + "/truth.tsv", "site\tmd5\ttpath\n")
+    for opt, f in (("--blocks-labels", "c3/labels.jsonl"), ("--truth", "c3/truth.tsv")):
+        case("class10 eval chunks -o its %s" % opt, "eval", ["chunks", "-q", "--min-pages", "2", opt, f, "-o", f, "c3"], 2,
+             err=r"^tbk-eval chunks: error: %s: " % re.escape(f) + same, unchanged=[TMP + "/" + f])
+        case("class10 eval chunks --csv its %s" % opt, "eval", ["chunks", "-q", "--min-pages", "2", "--sample", "2",
+             opt, f, "--csv", f, "c3"], 2, err=re.escape(f) + ": " + same, unchanged=[TMP + "/" + f])
+    # tbk-eval cv: a file --out would get is one of its rows files.
+    _, rows = synth_rows("cv10", 3, 3)
+    os.makedirs(TMP + "/cvo10", exist_ok=True)
+    shutil.copy(rows[2], TMP + "/cvo10/per_site.csv")
+    case("class10 eval cv --out DIR holding an input", "eval", ["cv", "-q", "-k", "3", "--out", "cvo10", rows[0], rows[1],
+         "cvo10/per_site.csv"], 2, err=r"cvo10/per_site.csv: " + same, unchanged=[TMP + "/cvo10/per_site.csv"])
+    # tbk-eval keywords: --df-out naming its --df.
+    case("class10 eval keywords --df-out its --df", "eval", ["keywords", "-m", MODEL, "--df", "kw.df", "--df-out",
+         "kw.df", "--train", "kw", "--test", "kw"], 2, err=r"kw.df: " + same, unchanged=[df])
+
+
+def class11():
+    """#34 item 8 (round-2 leftovers): a record before a damaged record
+    header (junk, a misspelt version line) is kept, the damage skipped and
+    named by its offset; a malformed words line is named by the words file
+    and its line; a manifest row naming a directory says so."""
+    u = "http://example.org/%d"
+    recs = [record(u % i, http(page(i).encode())) for i in range(4)]
+    shapes = [("junk", recs[:2] + [b"this is junk, not a record\r\n\r\n"] + recs[2:], "0123"),
+              ("misspelt", recs[:2] + [recs[2].replace(b"WARC/1.0", b"WARX/1.0", 1)] + recs[3:], "013")]
+    for name, rs, want in shapes:
+        for f in warc_files("dmg-" + name, rs):
+            out = TMP + "/" + f + ".jsonl"
+            case("class11 record before a %s header %s" % (name, f), "predict", ["-m", MODEL, "-f", "jsonl", "-o", out, f],
+                 3, err=r"^tbk-predict: warning: %s: offset \d+: expected a WARC record \(\"WARC/\"\); skipping to the "
+                        r"next one$" % re.escape(f), no_err=r"Content-Length", present=[out], secs=5)
+            got = set(re.findall(r'"page":"http://example.org/(\d)"', open(out).read())) if os.path.exists(out) else set()
+            if got != set(want):
+                failures.append("class11 record before a %s header %s: pages %s, expected %s" % (name, f, sorted(got),
+                                                                                                 sorted(want)))
+    # A malformed words line: the words file and its own line are named.
+    _, rows = synth_rows("w11", 2, 5)
+    bad = [TMP + "/w11bad." + ext for ext in ("svm", "words", "meta")]
+    for src, dst in zip(rows, bad):
+        shutil.copy(src, dst)
+    lines = open(bad[1]).read().split("\n")
+    lines[2] = "not a words line"
+    write(bad[1], "\n".join(lines))
+    case("class11 malformed words line names the words file", "train", ["-q", "-o", "w11.model"] + bad, 3,
+         err=r"^tbk-train: warning: %s: line 3: malformed words line \(skipped\)$" % re.escape(bad[1]),
+         no_err=r"w11bad.svm: line \d+: malformed words", present=[TMP + "/w11.model"], secs=20)
+    lines = open(rows[2]).read().split("\n")
+    lines[3] = "{not json"
+    write(bad[2], "\n".join(lines))
+    shutil.copy(rows[1], bad[1])
+    case("class11 malformed meta line names the meta file", "train", ["-q", "-o", "w11.model"] + bad, 3,
+         err=r"^tbk-train: warning: %s: line 4: meta line is not a JSON object with a site \(skipped\)$" % re.escape(bad[2]),
+         present=[TMP + "/w11.model"], secs=20)
+    # A manifest row naming a directory.
+    write(TMP + "/md/s/p0.html", page(0))
+    os.makedirs(TMP + "/md/s/sub.html", exist_ok=True)
+    write(TMP + "/md/manifest.tsv", "site\tpage\ns\ts/p0.html\ns\ts/sub.html\ns\ts/gone.html\n")
+    case("class11 manifest row naming a directory", "predict", ["-m", MODEL, "-o", "md.txt", "md/manifest.tsv"], 3,
+         err=r"^tbk-predict: warning: md/s/sub.html: manifest row 2: is a directory, not a page file$"
+             r"(.|\n)*^tbk-predict: warning: md/s/gone.html: manifest row 3: no such file$",
+         present=[TMP + "/md.txt"], secs=5)
+
+
+def class12():
+    """#34 item 2: tbk-label --method chunks --strip DIR and --method etdm
+    --template-html DIR write DIR in a staging directory moved into place at
+    the end: a run whose -o or --stats fails leaves neither DIR nor its
+    staging; a run that succeeds gives DIR every page's file, and files
+    already in DIR stay."""
+    d = TMP + "/p12"
+    shutil.rmtree(d, ignore_errors=True)
+    for f in os.listdir(TMP):  # what an earlier run left (the SIGTERM case's outputs)
+        if f.startswith("dir12") or f.startswith("l12"):
+            (shutil.rmtree if os.path.isdir(TMP + "/" + f) else os.remove)(TMP + "/" + f)
+    # Pages that all link to each other: etdm finds their CS and labels them.
+    links = "".join("<a href=p%d.html>page number %d</a> " % (k, k) for k in range(4))
+    for i in range(4):
+        write(d + "/s/p%d.html" % i, page(i, extra="</p><div class=menu>" + links + "</div><p>"))
+    runs = [("chunks --strip", ["--method", "chunks", "--strip"], ".txt"),
+            ("etdm --template-html", ["--method", "etdm", "--template-html"], ".html")]
+    for name, opts, ext in runs:
+        out = TMP + "/dir12"
+        shutil.rmtree(out, ignore_errors=True)
+        for fail in (["-o", "/dev/full"], ["-o", "l12.jsonl", "--stats", "/dev/full"]):
+            case("class12 %s, %s fails" % (name, fail[-2]), "label", ["-q", "--min-pages", "2"] + opts + ["dir12"] + fail +
+                 ["p12"], 4, err=r"^tbk-label: error: /dev/full: cannot write output: No space left on device",
+                 absent=[out, TMP + "/l12.jsonl"], secs=10)
+        # Success: DIR appears whole; a file already in it stays.
+        write(out + "/keep.txt", "mine")
+        case("class12 %s succeeds" % name, "label", ["-q", "--min-pages", "2"] + opts + ["dir12", "-o", "l12.jsonl", "p12"],
+             0, present=[out + "/p12/s/p%d%s" % (i, ext) for i in range(4)] + [out + "/keep.txt", TMP + "/l12.jsonl"],
+             secs=10)
+        os.remove(TMP + "/l12.jsonl")
+    # Killed midway (SIGTERM): no staging directory stays.
+    big = TMP + "/p12big"
+    if not os.path.exists(big):
+        for i in range(400):
+            write(big + "/s/p%d.html" % i, page(i, extra="filler " * 400))
+    shutil.rmtree(TMP + "/dir12", ignore_errors=True)
+    proc = subprocess.Popen([PROGS["label"], "-q", "--min-pages", "2", "--method", "etdm", "--template-html", "dir12", "-o",
+                             "l12.jsonl", "p12big"], stderr=subprocess.DEVNULL, cwd=TMP)
+    time.sleep(0.3)
+    alive = proc.poll() is None
+    proc.terminate()
+    proc.wait()
+    left = [f for f in os.listdir(TMP) if f.startswith("dir12") or f.startswith("l12")]
+    if alive and left:
+        failures.append("class12 etdm --template-html under SIGTERM: left %s" % left)
+    else:
+        print("ok class12 etdm --template-html under SIGTERM (%s)" % ("killed mid-run" if alive else "ended first"))
+    for f in left:
+        (shutil.rmtree if os.path.isdir(TMP + "/" + f) else os.remove)(TMP + "/" + f)
+
+
+def class13():
+    """#34 item 3: runs that would silently produce nothing: labels none of
+    whose pages is read (another spelling of the paths), an empty or
+    header-only cluster assignment, a --reference or --clusters file naming
+    none of the pages: each an error (exit 1) naming the file and, for names
+    that do not match, one name of each side."""
+    d = TMP + "/p13"
+    shutil.rmtree(d, ignore_errors=True)
+    for f in ("f13.svm", "c13.tsv", "l13b.jsonl"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    for i in range(4):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "l13.jsonl", "p13"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    nomatch = (r"l13.jsonl: none of the 4 pages it labels is among the 4 pages read \(pages match by name as listed: "
+               r"it names p13/s/p0.html, the inputs give \./p13/\.\./p13/s/p0.html\)$")
+    case("class13 features: labels of no page read", "features", ["--labels", "l13.jsonl", "-o", "f13.svm",
+         "./p13/../p13"], 1, err=r"^tbk-features: error: " + nomatch, absent=[TMP + "/f13.svm"], secs=10)
+    case("class13 features: labels of the pages read", "features", ["--labels", "l13.jsonl", "-o", "f13.svm", "p13"], 0,
+         present=[TMP + "/f13.svm"], secs=10)
+    case("class13 eval chunks: labels of no page read", "eval", ["chunks", "-q", "--min-pages", "2", "--blocks-labels",
+         "l13.jsonl", "-o", "c13.tsv", "./p13/../p13"], 1, err=r"^tbk-eval chunks: error: " + nomatch,
+         absent=[TMP + "/c13.tsv"], secs=10)
+    # tbk-eval cluster: an empty or header-only assignment, a reference of other pages.
+    write(TMP + "/empty13.tsv", "")
+    write(TMP + "/head13.tsv", "page\tsite\tcluster\tsize\n")
+    write(TMP + "/a13.tsv", "page\tsite\tcluster\tsize\n" + "".join("p13/s/p%d.html\ts\t%d\t2\n" % (i, i // 2)
+                                                                    for i in range(4)))
+    write(TMP + "/ref13.tsv", "page\tsite\n" + "".join("/abs/p13/s/p%d.html\tt%d\n" % (i, i % 2) for i in range(4)))
+    case("class13 eval cluster: empty assignment", "eval", ["cluster", "empty13.tsv"], 1,
+         err=r"^tbk-eval cluster: error: empty13.tsv: empty file \(0 bytes, no header line\)$")
+    case("class13 eval cluster: header-only assignment", "eval", ["cluster", "head13.tsv"], 1,
+         err=r"^tbk-eval cluster: error: head13.tsv: no rows below the header \(nothing to score\)$")
+    case("class13 eval cluster: a --reference of other pages", "eval", ["cluster", "--reference", "ref13.tsv", "a13.tsv"],
+         1, err=r"^tbk-eval cluster: error: ref13.tsv: names none of the 4 pages of a13.tsv \(pages match by name: it "
+                r"names /abs/p13/s/p0.html, a13.tsv p13/s/p0.html\)$")
+    case("class13 eval cluster: an empty --reference", "eval", ["cluster", "--reference", "empty13.tsv", "a13.tsv"], 1,
+         err=r"empty13.tsv: empty file")
+    case("class13 eval cluster: a good assignment", "eval", ["cluster", "a13.tsv"], 0)
+    # tbk-label --clusters: a 0-byte file, one naming other pages.
+    case("class13 label --clusters: 0-byte file", "label", ["-q", "--min-pages", "2", "--clusters", "empty13.tsv", "-o",
+         "l13b.jsonl", "p13"], 1, err=r"^tbk-label: error: empty13.tsv: empty file \(0 bytes, no header line\)$",
+         absent=[TMP + "/l13b.jsonl"])
+    write(TMP + "/c13other.tsv", "page\tcluster\n" + "".join("/elsewhere/p%d.html\t0\n" % i for i in range(4)))
+    case("class13 label --clusters: other pages", "label", ["-q", "--min-pages", "2", "--clusters", "c13other.tsv", "-o",
+         "l13b.jsonl", "p13"], 1, err=r"^tbk-label: error: c13other.tsv: none of the 4 pages read is in it \(pages "
+                                      r"match by name as listed: it names /elsewhere/p0.html, the inputs give "
+                                      r"p13/s/p0.html\)$", absent=[TMP + "/l13b.jsonl"])
+
+
+def both(*pats):
+    """A regex that matches when every one of pats is found, in any order."""
+    return "".join(r"(?=(.|\n)*%s)" % p for p in pats)
+
+
+def class14():
+    """#34 item 4: page names that would not round-trip through labels,
+    rows and TSV (bytes that are not UTF-8, which became U+FFFD and made
+    two names one; a control character such as a newline in a site folder,
+    written raw into --stats) are refused by name, shown with \\xNN, one
+    warning each (exit 3); a file argument so named is refused (exit 1)."""
+    d = TMP + "/n14"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    os.makedirs(os.fsencode(d) + b"/bad\nsite")
+    for name, i in ((b"/s/caf\xe9.html", 5), (b"/s/caf\xe8.html", 6), (b"/bad\nsite/x.html", 7), (b"/bad\nsite/y.html", 8)):
+        with open(os.fsencode(d) + name, "w") as f:
+            f.write(page(i))
+    for f in ("l14.jsonl", "st14.tsv"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    case("class14 names that do not round-trip, tbk-label", "label", ["-q", "--min-pages", "2", "-o", "l14.jsonl",
+         "--stats", "st14.tsv", "n14"], 3,
+         err=both(r"^tbk-label: warning: n14/s/caf\\xe9.html: file name is not valid UTF-8 \(skipped\)$",
+                  r"^tbk-label: warning: n14/s/caf\\xe8.html: file name is not valid UTF-8 \(skipped\)$",
+                  r"^tbk-label: warning: n14/bad\\x0asite: file name holds a control character \(tab, newline\.\.\.\) "
+                  r"\(directory skipped\)$"),
+         present=[TMP + "/l14.jsonl", TMP + "/st14.tsv"], secs=10)
+    if os.path.exists(TMP + "/st14.tsv"):
+        rows = open(TMP + "/st14.tsv", "rb").read().split(b"\n")
+        if any(r and r.count(b"\t") != rows[0].count(b"\t") for r in rows):
+            failures.append("class14: --stats has a row with other columns: %r" % rows)
+    if os.path.exists(TMP + "/l14.jsonl"):
+        text = open(TMP + "/l14.jsonl", encoding="utf-8").read()
+        if "\ufffd" in text or "caf" in text or "bad" in text:
+            failures.append("class14: labels name a refused page")
+    write(TMP + "/n14.tsv", "site\tpage\ns\tn14/s/p0.html\ns\tn14/s/p1.html\n")
+    with open(TMP + "/n14.tsv", "ab") as f:
+        f.write(b"s\tn14/s/caf\xe9.html\n")
+    case("class14 a manifest row naming a non-UTF-8 file", "predict", ["-m", MODEL, "-o", "n14.txt", "n14.tsv"], 3,
+         err=r"^tbk-predict: warning: n14/s/caf\\xe9.html: manifest row 3: file name is not valid UTF-8 \(skipped\)$",
+         present=[TMP + "/n14.txt"], secs=10)
+    case("class14 a file argument naming a non-UTF-8 file", "predict", ["-m", MODEL, "-o", "n14.txt",
+         os.fsdecode(b"n14/s/caf\xe9.html")], 1,
+         err=r"^tbk-predict: error: n14/s/caf.*: file name is not valid UTF-8: refused as a page name", secs=10)
+
+
+def class15():
+    """#34 item 9: dangling symbolic links, FIFOs and devices inside input
+    directories: one warning each, counted (exit 3), never a hang; the
+    other pages are read."""
+    d = TMP + "/n15"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    os.symlink("nowhere.html", d + "/s/dangling.html")
+    os.symlink("/nonexistent/site", d + "/gone")
+    os.mkfifo(d + "/s/fifo.html")
+    os.symlink("/dev/zero", d + "/s/zero.html")
+    out = TMP + "/n15.txt"
+    for prog, args in (("predict", ["-m", MODEL, "-o", "n15.txt"]), ("label", ["-q", "--min-pages", "2", "-o", "n15.txt"]),
+                       ("features", ["-o", "n15.txt"])):
+        case("class15 special files in a directory, tbk-%s" % prog, prog, args + ["n15"], 3,
+             err=both(r"^tbk-%s: warning: n15/s/dangling.html: dangling symbolic link \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/gone: dangling symbolic link \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/s/fifo.html: a FIFO, not a file \(skipped\)$" % prog,
+                      r"^tbk-%s: warning: n15/s/zero.html: a device, not a file \(skipped\)$" % prog),
+             present=[out], secs=10)
+        if prog == "predict" and os.path.exists(out) and not all("page %d of" % i in open(out).read() for i in range(3)):
+            failures.append("class15: a good page is missing from the output")
+        if os.path.exists(out):
+            os.remove(out)
+
+
+def class16():
+    """#34 item 5: side files in other encodings: UTF-16 (with its BOM)
+    decoded, a UTF-8 BOM dropped, CRLF line ends read as LF; binary data,
+    Latin-1 --text and CR-only manifests refused by name with the reason;
+    never garbage scores with exit 0 or a message naming the wrong cause."""
+    g = TMP + "/g16"
+    shutil.rmtree(g, ignore_errors=True)
+    text = "page %d of example.org: alpha bravo charlie delta echo foxtrot golf hotel india"
+    for i in range(3):
+        write(g + "/p%d.html" % i, page(i))
+    write(g + "/p0.txt", text % 0)
+    write(g + "/p1.txt", b"\xff\xfe" + (text % 1).encode("utf-16-le"))
+    write(g + "/p2.txt", b"\x00\x01\x02binary\x00" * 20)
+    write(g + "/manifest.tsv", "site\tpage\tgold\n" + "".join("s\tp%d.html\tp%d.txt\n" % (i, i) for i in range(3)))
+    case("class16 eval gold: UTF-16 gold decoded, binary refused", "eval", ["gold", "--per-page", "g16.tsv", "--baseline",
+         "g16/manifest.tsv"], 3, err=r"^tbk-eval gold: warning: g16/p2.txt: a NUL byte at offset 0: binary data, or "
+                                     r"UTF-16 without a byte-order mark \(scored as empty gold\)$",
+         present=[TMP + "/g16.tsv"], secs=10)
+    if os.path.exists(TMP + "/g16.tsv"):
+        rows = [l.split("\t") for l in open(TMP + "/g16.tsv").read().split("\n")[1:] if l]
+        f1 = {r[1]: float(r[4]) for r in rows}
+        if abs(f1.get("p1.html", 0) - f1.get("p0.html", -1)) > 0.05:
+            failures.append("class16 eval gold: UTF-16 gold scored %s, its UTF-8 twin %s" % (f1.get("p1.html"),
+                                                                                              f1.get("p0.html")))
+        os.remove(TMP + "/g16.tsv")
+    # tbk-keywords --text: UTF-16 decoded, Latin-1 refused.
+    words = "The solar panels of the roof.\nSolar panels are cheap. Solar panels!\n"
+    write(g + "/t8.txt", words)
+    write(g + "/t16.txt", b"\xfe\xff" + words.encode("utf-16-be"))
+    write(g + "/lat.txt", "Caf\xe9 cr\xe8me: solar panels, solar panels.\n".encode("latin-1"))
+    r8 = subprocess.run([PROGS["keywords"], "--text", "--df", "none", "-n", "2", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL, cwd=TMP).stdout
+    r16 = subprocess.run([PROGS["keywords"], "--text", "--df", "none", "-n", "2", "g16/t16.txt"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=TMP).stdout
+    if not r8 or r8 != r16:
+        failures.append("class16 keywords --text UTF-16: %r, its UTF-8 twin %r" % (r16, r8))
+    else:
+        print("ok class16 keywords --text UTF-16 = UTF-8")
+    case("class16 keywords --text Latin-1 refused", "keywords", ["--text", "--df", "none", "-o", "k16.txt", "g16/t8.txt",
+         "g16/lat.txt"], 3, err=r"^tbk-keywords: warning: g16/lat.txt: not UTF-8 \(byte 0xe9 at offset 3; Latin-1 or "
+                                r"another charset\? convert it to UTF-8\) \(skipped\)$", present=[TMP + "/k16.txt"])
+    # Labels with a UTF-8 BOM, CRLF lines.
+    d = TMP + "/p16"
+    shutil.rmtree(d, ignore_errors=True)
+    for i in range(3):
+        write(d + "/s/p%d.html" % i, page(i))
+    subprocess.run([PROGS["label"], "-q", "--min-pages", "2", "-o", "l16.jsonl", "p16"], stderr=subprocess.DEVNULL,
+                   cwd=TMP, check=True)
+    write(TMP + "/l16bom.jsonl", b"\xef\xbb\xbf" + open(TMP + "/l16.jsonl", "rb").read().replace(b"\n", b"\r\n"))
+    case("class16 labels with a BOM and CRLF", "features", ["--labels", "l16bom.jsonl", "-o", "f16.svm", "p16"], 0,
+         no_err=r"invalid JSON", present=[TMP + "/f16.svm"], secs=10)
+    # A manifest with CR-only line ends.
+    write(TMP + "/cr16.tsv", "site\tpage\rs\tp16/s/p0.html\rs\tp16/s/p1.html\r")
+    case("class16 manifest with CR-only line ends", "predict", ["-m", MODEL, "-o", "cr16.txt", "cr16.tsv"], 1,
+         err=r"^tbk-predict: error: cr16.tsv: lines end in CR alone \(classic Mac OS\): save it with LF \(or CRLF\) "
+             r"line ends$", absent=[TMP + "/cr16.txt"])
+    # A model and a DF table with CRLF line ends: the same model, the same table.
+    write(TMP + "/crlf.model", open(MODEL, "rb").read().replace(b"\n", b"\r\n"))
+    case("class16 model with CRLF line ends", "predict", ["-m", "crlf.model", "-o", "m16.txt", "p16/s/p0.html"], 0,
+         present=[TMP + "/m16.txt"])
+    dfsrc = SRC + "/models/keywords.df"
+    write(TMP + "/crlf.df", open(dfsrc, "rb").read().replace(b"\n", b"\r\n"))
+    ka = subprocess.run([PROGS["keywords"], "--text", "--df", dfsrc, "-n", "3", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, cwd=TMP)
+    kb = subprocess.run([PROGS["keywords"], "--text", "--df", "crlf.df", "-n", "3", "g16/t8.txt"], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, cwd=TMP)
+    if kb.returncode != 0 or ka.stdout != kb.stdout:
+        failures.append("class16 DF table with CRLF: exit %d, %r (LF table: %r) %s" % (kb.returncode, kb.stdout, ka.stdout,
+                                                                                     kb.stderr.decode()))
+    else:
+        print("ok class16 DF table with CRLF line ends")
+
+
+def class17():
+    """#34 item 6: identity of side files. A DF table carries a checksum (a
+    damaged one is refused, exit 5); a ranker records the DF table it was
+    trained with and refuses another (or none); a truncated ranker says so."""
+    kw = TMP + "/kw17"
+    shutil.rmtree(kw, ignore_errors=True)
+    kw_site(kw)
+    for f in ("a17.df", "b17.df", "a17.ranker"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "1", "-d", "none", "-o", "a17.df", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--build-df", "--min-df", "2", "-d", "none", "-o", "b17.df", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    subprocess.run([PROGS["keywords"], "--train-ranker", "--df", "a17.df", "-d", "none", "-o", "a17.ranker", "kw17"],
+                   stderr=subprocess.DEVNULL, cwd=TMP, check=True)
+    text = open(TMP + "/a17.df").read()
+    if not re.search(r"\nend\nchecksum [0-9a-f]{32}\n$", text):
+        failures.append("class17: the DF table has no checksum line: %r" % text[-80:])
+    write(TMP + "/bad17.df", text.replace("\tvolcano\n", "\tvolcanx\n", 1))
+    p0 = "kw17/s/p0.html"
+    case("class17 DF table with a wrong checksum", "keywords", ["--df", "bad17.df", "-d", "none", p0], 5,
+         err=r"^tbk-keywords: error: bad17.df: corrupt: checksum does not match the content \(line \d+\)$")
+    case("class17 ranker with its DF table", "keywords", ["--df", "a17.df", "--ranker", "a17.ranker", "-d", "none", p0], 0)
+    case("class17 ranker with another DF table", "keywords", ["--df", "b17.df", "--ranker", "a17.ranker", "-d", "none", p0],
+         5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}, not b17.df \([0-9a-f]{32}\): "
+                r"give --df the table it was trained with$")
+    case("class17 ranker without its DF table", "keywords", ["--df", "none", "--ranker", "a17.ranker", "-d", "none", p0],
+         5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}: give it with --df$")
+    data = open(TMP + "/a17.ranker").read()
+    write(TMP + "/cut17.ranker", data[:len(data) // 2])
+    # A damaged Naive-Bayes word line: named by its line in the model's
+    # stage (as every model message counts lines), not in the NB block.
+    lines = open(MODEL).read().split("\n")
+    start = lines.index("tbk-model 1")
+    i = next(k for k, l in enumerate(lines) if l.startswith("words ")) + 1
+    write(TMP + "/nb17.model", edit_model("\n".join(lines), re.escape(lines[i]) + "$", "x 1 1"))
+    case("class17 naive-Bayes error with the model's line", "predict", ["-m", "nb17.model", "-o", "nb17.txt",
+         "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: nb17.model: line %d: naive bayes model: bad word index$"
+                                   % (i - start + 1), absent=[TMP + "/nb17.txt"])
+    # A content stage saved alone says what it is.
+    lines = open(MODEL).read().split("\n")
+    starts = [k for k, l in enumerate(lines) if l == "tbk-model 1"]
+    end = next(k for k in range(starts[1], len(lines)) if lines[k].startswith("checksum "))
+    write(TMP + "/content17.model", "\n".join(lines[starts[1]:end + 1]) + "\n")
+    case("class17 a content stage alone as the model", "predict", ["-m", "content17.model", "-o", "c17.txt",
+         "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: content17.model: a content stage alone \(schema tbk-units-\S+\), "
+                                   r"not a template or two-stage model", absent=[TMP + "/c17.txt"])
+    case("class17 truncated ranker", "keywords", ["--df", "a17.df", "--ranker", "cut17.ranker", "-d", "none", p0], 5,
+         err=r"^tbk-keywords: error: cut17.ranker: truncated ranker: the file ends within line \d+, before its 'end' line$")
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16, "17": class17}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
