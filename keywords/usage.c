@@ -18,7 +18,11 @@ void kw_usage(void) {
          "boilerplate) are removed first; text in <a rel=\"tag\"> links (the page's\n"
          "tags) stays.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
-         ".warc/.warc.gz file.\n\n"
+         "WARC file.\n"
+         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
+         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
+         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
+         "a warning (exit 3).\n\n"
          "Options:\n"
          "  -n, --top N            keywords per page (10)\n"
          "  -d, --denoise MODE     what is removed before extraction: none; template\n"
@@ -58,7 +62,7 @@ void kw_usage(void) {
          "Stop words: built-in lists for de, en, es, fr, it, nl, pt, sv; a page takes\n"
          "the list that covers most of its words.\n\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages were skipped (each reported)\n"
+         "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model, ranker or document-frequency file refused (missing, corrupt,\n"
          "     truncated, or made for other features)\n",

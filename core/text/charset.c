@@ -336,7 +336,7 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     /* declared UTF-8 (the default of many templates) but written in an
      * East Asian charset: the declaration is wrong */
     if (note && from)
-      snprintf(note, TBK_CHARSET_NOTE, "charset UTF-8 (%s) does not fit the bytes; read as %s (detected) instead",
+      snprintf(note, TBK_CHARSET_NOTE, "charset UTF-8 (%s) does not fit the bytes (not UTF-8); read as %s (detected) instead",
                from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
@@ -349,6 +349,10 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     /* declared Western (ISO-8859-1, a template's default) but its text is
      * mostly East Asian byte pairs: Western text is mostly ASCII, so the
      * declaration is wrong */
+    if (note && from)
+      snprintf(note, TBK_CHARSET_NOTE,
+               "charset windows-1252 (%s) does not fit the bytes (mostly East Asian byte pairs); read as %s "
+               "(detected) instead", from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs) {
