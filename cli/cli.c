@@ -669,14 +669,25 @@ static void drop_duplicates(const cli_pages *c, tbk_page_list *l) {
 
 void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
   memset(out, 0, sizeof *out);
+  /* An input that cannot be listed (damaged, no HTML record, an ARC file,
+   * unreadable) is fatal when it is the only one, or with --strict; among
+   * several it is warned about and skipped, and the others are read. */
+  int failed = 0;
   for (int i = 0; i < n; i++) {
     tbk_error err = {0};
     size_t before = out->skipped;
-    if (tbk_page_list_add(out, inputs[i], &c->input, cli_warn_file, NULL, &err) != TBK_OK)
+    tbk_status st = tbk_page_list_add(out, inputs[i], &c->input, cli_warn_file, NULL, &err);
+    if (st != TBK_OK && (n == 1 || c->strict || st == TBK_ERR_NOMEM))
       cli_die(TBK_EXIT_FAIL, "%s: %s", inputs[i], err.msg);
+    if (st != TBK_OK) {
+      cli_warn("%s: %s (input skipped)", inputs[i], err.msg);
+      out->skipped++;
+      failed++;
+    }
     if (out->skipped > before && c->strict)
       cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
   }
+  if (failed == n) cli_die(TBK_EXIT_FAIL, "none of the %d inputs could be read", n);
   c->bad_pages += out->skipped;
   tbk_page_list_sort(out);
   drop_duplicates(c, out);
@@ -686,6 +697,8 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     cli_reads_add(out->refs[i].gold);
   }
 }
+
+static const char *cli_page_where(const tbk_page_ref *ref);
 
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   tbk_buf raw = {0};
@@ -705,6 +718,7 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   }
   cli_progress_step(&c->meter, ++c->loaded, raw.len);
   tbk_buf_free(&raw);
+  if (st == TBK_OK) cli_pages_charset_warn(ref, page);
   if (st == TBK_OK) return page;
   cli_pages_skip(c, ref, err.msg);
   return NULL;
@@ -717,17 +731,28 @@ void cli_pages_progress_start(cli_pages *c, size_t total) {
 
 void cli_pages_progress_end(cli_pages *c) { cli_progress_end(&c->meter); }
 
-void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
-  /* stdin is read through a temporary file: name it "-", as it was given.
-   * A WARC record is named by its file, offset and URI. */
-  char where[4096];
+/* A page as messages name it: stdin is read through a temporary file,
+ * named "-" as it was given (a pipe as it was given); a WARC record by its
+ * file, offset and URI. */
+static const char *cli_page_where(const tbk_page_ref *ref) {
+  static char where[4096];
+  const char *file = tbk_page_ref_file(ref);
   if (ref->is_warc && ref->skip)
-    snprintf(where, sizeof where, "%s: record at offset %llu+%llu (%s)", ref->file, (unsigned long long)ref->offset,
+    snprintf(where, sizeof where, "%s: record at offset %llu+%llu (%s)", file, (unsigned long long)ref->offset,
              (unsigned long long)ref->skip, ref->page);
   else if (ref->is_warc)
-    snprintf(where, sizeof where, "%s: record at offset %llu (%s)", ref->file, (unsigned long long)ref->offset,
+    snprintf(where, sizeof where, "%s: record at offset %llu (%s)", file, (unsigned long long)ref->offset,
              ref->page);
-  else snprintf(where, sizeof where, "%s", ref->is_temp ? ref->page : ref->file);
+  else snprintf(where, sizeof where, "%s", file);
+  return where;
+}
+
+void cli_pages_charset_warn(const tbk_page_ref *ref, const tbk_page *page) {
+  if (page && *tbk_page_charset_note(page)) cli_warn("%s: %s", cli_page_where(ref), tbk_page_charset_note(page));
+}
+
+void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
+  const char *where = cli_page_where(ref);
   if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, why);
   cli_warn("%s: %s (skipped)", where, why);
   c->bad_pages++;

@@ -189,6 +189,9 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out);
 /* Read and parse one page. On failure warns "FILE: reason (skipped)",
  * counts it, and returns NULL (or dies with --strict). */
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
+/* A loaded page whose declared charset was overruled (it decoded to
+ * mostly U+FFFD): a warning naming both charsets; the page is kept. */
+void cli_pages_charset_warn(const tbk_page_ref *ref, const tbk_page *page);
 /* A page that read and parsed but cannot be processed (a limit of a later
  * stage): warned about and counted like an unreadable one, fatal with
  * --strict. */

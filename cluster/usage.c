@@ -12,7 +12,11 @@ void cluster_usage(void) {
          "clusters that lowers the description length most; only pairs that share a\n"
          "MinHash/LSH bucket are compared.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
-         "gold), a .warc or .warc.gz file, or a single page ('-' = stdin).\n"
+         "gold), a WARC file, or a single page ('-' = stdin).\n"
+         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
+         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
+         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
+         "a warning (exit 3).\n"
          "Writes one row per page: page, site, cluster, size (the cluster's pages),\n"
          "with a header; 'tbk-label --clusters FILE' judges template blocks within\n"
          "each cluster.\n\n"
@@ -39,7 +43,7 @@ void cluster_usage(void) {
          "      --version            show the version and exit\n\n"
          "%s\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages were skipped (each reported)\n"
+         "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n",
          cli_page_options_help);
 }

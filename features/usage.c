@@ -6,8 +6,12 @@
 void features_usage(void) {
   printf("Usage: tbk-features [OPTION]... INPUT...\n"
          "Compute the feature vectors of the blocks of every page.\n"
-         "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a .warc or\n"
-         ".warc.gz file, or a single page ('-' = stdin), as for tbk-label.\n"
+         "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a WARC file,\n"
+         "or a single page ('-' = stdin), as for tbk-label.\n"
+         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
+         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
+         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
+         "a warning (exit 3).\n"
          "With --labels, only the blocks tbk-label labelled are written (template +1,\n"
          "content -1); without, every candidate block is written with label 0.\n\n"
          "Output files:\n"
@@ -46,7 +50,8 @@ void features_usage(void) {
          "      --version            show the version and exit\n\n"
          "%s\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages, label lines or labelled blocks were skipped (each reported)\n"
+         "  3  some pages, inputs, label lines or labelled blocks were skipped (each\n"
+         "     reported)\n"
          "  4  output could not be written\n"
          "  5  the --units -m model refused (missing, corrupt, truncated, or built for\n"
          "     another feature schema)\n",

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tbk_buf src = {0};
   char charset[48];
   tbk_error err = {0};
-  if (tbk_decode_page((const char *)data, size, NULL, &src, charset, &err) != TBK_OK) {
+  if (tbk_decode_page((const char *)data, size, NULL, &src, charset, NULL, &err) != TBK_OK) {
     tbk_buf_free(&src);
     return 0;
   }

@@ -27,6 +27,7 @@ static int load(run *r, const tbk_page_ref *ref, int want_gold) {
                                    want_gold ? &r->gold : NULL, &err);
   cli_progress_step(&r->pages.meter, ++r->pages.loaded, r->raw.len);
   if (!st) {
+    cli_pages_charset_warn(ref, page);
     st = page ? tbk_kw_extract_page(r->x, r->pred, page, r->denoise, &err)
               : tbk_kw_extract_text(r->x, r->raw.data ? r->raw.data : "", r->raw.len, &err);
     tbk_page_free(page);

@@ -11,7 +11,11 @@ void label_usage(void) {
          "Auto-label the blocks of every site's pages: blocks on many of a site's\n"
          "pages are template, blocks on exactly one page (top-most) are content.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
-         "gold), a .warc or .warc.gz file, or a single page ('-' = stdin).\n"
+         "gold), a WARC file, or a single page ('-' = stdin).\n"
+         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
+         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
+         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
+         "a warning (exit 3).\n"
          "Writes one JSON object per labelled block (JSON Lines).\n\n"
          "Options:\n"
          "  -o, --output FILE        write labels to FILE (default: stdout); FILE appears\n"
@@ -47,7 +51,7 @@ void label_usage(void) {
          "%s\n"
          "%s\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages or sites were skipped (each reported)\n"
+         "  3  some pages, sites or inputs were skipped (each reported)\n"
          "  4  output could not be written\n",
          label_chunks_help, label_etdm_help, cli_page_options_help);
 }

@@ -10,7 +10,11 @@ void predict_usage(void) {
          "the content stage every text unit; with a template-only model, the page\n"
          "without its template blocks.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
-         ".warc/.warc.gz file.\n\n"
+         "WARC file.\n"
+         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
+         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
+         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
+         "a warning (exit 3).\n\n"
          "Options:\n"
          "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
          "                         default.model in the installation's share/tbk/)\n"
@@ -79,7 +83,7 @@ void predict_usage(void) {
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
          "html).\n\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages were skipped (each reported)\n"
+         "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
          "     schema)\n",

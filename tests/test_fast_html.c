@@ -239,7 +239,7 @@ static int load(const char *path, tbk_buf *src) {
   tbk_error err = {0};
   char charset[48];
   int bad = tbk_read_file(path, (size_t)1 << 30, &raw, &err) != TBK_OK ||
-            tbk_decode_page(raw.data ? raw.data : "", raw.len, NULL, src, charset, &err) != TBK_OK;
+            tbk_decode_page(raw.data ? raw.data : "", raw.len, NULL, src, charset, NULL, &err) != TBK_OK;
   if (bad) fprintf(stderr, "test_fast_html: error: %s: %s\n", path, err.msg);
   tbk_buf_free(&raw);
   return bad;

@@ -183,7 +183,7 @@ static void test_utf8_words(void) {
     }
     char cs[48];
     tbk_error e;
-    if (tbk_decode_page(in.data, in.len, NULL, &out, cs, &e) != TBK_OK || out.len != want.len ||
+    if (tbk_decode_page(in.data, in.len, NULL, &out, cs, NULL, &e) != TBK_OK || out.len != want.len ||
         memcmp(out.data, want.data, want.len) != 0)
       bad_clean++;
   }

@@ -1,9 +1,12 @@
 /* Page lists: every input form tbk accepts, turned into one list of pages.
  *
  * Input forms of tbk_page_list_add (chosen in this order):
- *   "-"          standard input, copied to a temporary file ($TMPDIR or
- *                /tmp, removed by tbk_page_list_free) so it can be read
- *                twice; site "-", page "-".
+ *   "-", a pipe  standard input, or any input that is not a regular file
+ *                (a pipe such as bash's <(...) = /dev/fd/63, a FIFO, a
+ *                device), copied to a temporary file ($TMPDIR or /tmp,
+ *                removed by tbk_page_list_free) so it can be read twice,
+ *                then told apart by its first bytes like a file below. As
+ *                one page: site "-", page = the input as named.
  *   DIR          every *.html / *.htm (any case) at any depth under
  *                DIR/<site>/: the site is the first-level folder name, files
  *                directly in DIR are site "-" (single_site: every file is
@@ -16,9 +19,10 @@
  *                relative to the manifest's directory (absolute paths are
  *                kept); ref.page is the page column as written. Rows whose
  *                file is missing are warned about and counted as skipped.
- *   *.warc, *.warc.gz
- *                WARC 1.0/1.1, plain or gzip (one member per record, or one
- *                stream; recognised by content, not name). Listed: response
+ *   WARC         recognised by content, not name: a file whose first bytes
+ *                (after blank lines) are "WARC/", or gzip data (one member
+ *                per record, or one stream), and any *.warc / *.warc.gz.
+ *                WARC 1.0/1.1. Listed: response
  *                records with HTTP status 200 whose Content-Type is text/html
  *                or application/xhtml+xml (no Content-Type: the body must
  *                start with '<'). page = url = WARC-Target-URI, site = its
@@ -28,6 +32,8 @@
  *                opt->max_record_bytes, corrupt or truncated gzip, and
  *                Content-Lengths that do not end at a record boundary are
  *                warned about, counted as skipped, and listing goes on.
+ *   ARC          first line "filedesc://" (plain or gzip): refused by name
+ *                (TBK_ERR_FORMAT), never read as a page.
  *   other        a single page file, site "-".
  */
 #include <dirent.h>
@@ -38,6 +44,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "io.h"
 #include "util.h"
@@ -51,9 +59,10 @@ void tbk_input_options_init(tbk_input_options *o) {
   o->single_site = 0;
 }
 
+/* The temporary copies belong to the list (a WARC copy holds many
+ * records), so freeing a ref leaves them. */
 static void ref_free(tbk_page_ref *r) {
-  if (r->is_temp == 2) close(r->temp_fd);
-  else if (r->is_temp && r->file) unlink(r->file);
+  free(r->shown);
   free(r->site);
   free(r->page);
   free(r->url);
@@ -92,6 +101,12 @@ void tbk_page_list_free(tbk_page_list *l) {
   if (!l) return;
   for (size_t i = 0; i < l->n; i++) ref_free(&l->refs[i]);
   free(l->refs);
+  for (size_t i = 0; i < l->n_temps; i++) {
+    if (l->temps[i].fd >= 0) close(l->temps[i].fd);
+    if (l->temps[i].path) unlink(l->temps[i].path);
+    free(l->temps[i].path);
+  }
+  free(l->temps);
   memset(l, 0, sizeof *l);
 }
 
@@ -468,10 +483,93 @@ out:
   return st;
 }
 
-/* ---------------------------------------------------------------- stdin */
+/* ----------------------------------------------------------- by content */
 
-static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
-                             tbk_error *err) {
+/* What an input holds, told from its first bytes. */
+enum in_kind { IN_OTHER, IN_WARC, IN_ARC, IN_GZIP };
+
+/* After blank lines (as between WARC records): "WARC/" or ARC's first
+ * line "filedesc://". */
+static enum in_kind sniff_plain(const unsigned char *p, size_t n) {
+  size_t i = 0;
+  while (i < n && (p[i] == '\r' || p[i] == '\n')) i++;
+  if (n - i >= 5 && memcmp(p + i, "WARC/", 5) == 0) return IN_WARC;
+  if (n - i >= 11 && strncasecmp((const char *)p + i, "filedesc://", 11) == 0) return IN_ARC;
+  return IN_OTHER;
+}
+
+/* The kind of the input whose first n bytes are p: gzip data is a WARC
+ * (IN_GZIP: the WARC reader says so when it is not one) unless it
+ * inflates to an ARC file. */
+static enum in_kind sniff_bytes(const unsigned char *p, size_t n) {
+  if (n < 2 || p[0] != 0x1f || p[1] != 0x8b) return sniff_plain(p, n);
+  unsigned char out[64];
+  size_t got = 0;
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 15 + 16) == Z_OK) {
+    z.next_in = (Bytef *)p;
+    z.avail_in = (uInt)(n > 65536 ? 65536 : n);
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    (void)inflate(&z, Z_SYNC_FLUSH);
+    got = sizeof out - z.avail_out;
+    inflateEnd(&z);
+  }
+  return sniff_plain(out, got) == IN_ARC ? IN_ARC : IN_GZIP;
+}
+
+static tbk_status arc_refused(tbk_error *err) {
+  return tbk_fail(err, TBK_ERR_FORMAT,
+                  "an ARC file (first line \"filedesc://\"), not WARC: ARC is not read; convert it to WARC "
+                  "first (e.g. with warctools' arc2warc)");
+}
+
+/* Warnings about a temporary copy name the input as given. */
+typedef struct shown_warn {
+  tbk_warn_fn warn;
+  void *ctx;
+  const char *shown;
+} shown_warn;
+
+static void warn_shown(void *c, const char *file, const char *msg) {
+  shown_warn *w = c;
+  (void)file;
+  if (w->warn) w->warn(w->ctx, w->shown, msg);
+}
+
+/* A WARC record becomes a page of the site its URL names. */
+typedef struct warc_lister {
+  tbk_page_list *l;
+  const char *file;
+  tbk_site_key site_key;
+} warc_lister;
+
+static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip) {
+  warc_lister *w = ctx;
+  char *site = tbk_site_of_url(uri, w->site_key);
+  int r = tbk_page_list_push(w->l, site ? site : "-", uri, uri, w->file, "", charset, offset, skip, 1);
+  free(site);
+  return r;
+}
+
+static tbk_status list_warc(tbk_page_list *l, const char *path, const char *shown,
+                            const tbk_input_options *opt, tbk_warn_fn warn, void *ctx, tbk_error *err) {
+  warc_lister wl = {l, path, opt->site_key};
+  shown_warn sw = {warn, ctx, shown};
+  return tbk_warc_list(path, opt->max_record_bytes, on_warc_record, &wl, warn ? warn_shown : NULL, &sw,
+                       &l->skipped, err);
+}
+
+/* ------------------------------------------------------- stdin, pipes */
+
+/* Copy stream `in` (named shown) to a temporary file owned by the list;
+ * *kind is told from its first bytes. A page (IN_OTHER) is limited to
+ * opt->max_record_bytes as it is copied; a WARC is not (its records are). */
+static tbk_status copy_stream(tbk_page_list *l, FILE *in, const char *shown, const tbk_input_options *opt,
+                              enum in_kind *kind, tbk_error *err) {
+  if (tbk_grow(&l->temps, &l->cap_temps, l->n_temps + 1, sizeof *l->temps))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   const char *tmpdir = getenv("TMPDIR");
   if (!tmpdir || !*tmpdir) tmpdir = "/tmp";
   char *tmpl = path_join(tmpdir, "tbk-stdin-XXXXXX");
@@ -491,27 +589,29 @@ static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
   int keep = -1;
   snprintf(anon, sizeof anon, "/proc/self/fd/%d", fd);
   if (access(anon, R_OK) == 0 && (keep = dup(fd)) >= 0 && unlink(tmpl) == 0) {
-    snprintf(anon, sizeof anon, "/proc/self/fd/%d", keep);
     free(tmpl);
-    tmpl = strdup(anon);
+    tmpl = NULL;
   } else if (keep >= 0) {
     close(keep);
     keep = -1;
   }
-  FILE *f = tmpl ? fdopen(fd, "wb") : NULL;
-  tbk_status st = TBK_OK;
+  l->temps[l->n_temps++] = (tbk_temp_input){tmpl, keep};
+  FILE *f = fdopen(fd, "wb");
   if (!f) {
     close(fd);
-    st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
-    goto fail;
+    return tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
   }
+  tbk_status st = TBK_OK;
   char chunk[65536];
   size_t n, total = 0;
-  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+  *kind = IN_OTHER;
+  while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
+    if (total == 0) *kind = sniff_bytes((const unsigned char *)chunk, n);
     total += n;
-    if (opt->max_record_bytes && total > opt->max_record_bytes) {
-      st = tbk_fail(err, TBK_ERR_LIMIT, "standard input exceeds max-record-bytes (%zu)",
-                    opt->max_record_bytes);
+    if (*kind == IN_OTHER && opt->max_record_bytes && total > opt->max_record_bytes) {
+      st = strcmp(shown, "-") == 0
+               ? tbk_fail(err, TBK_ERR_LIMIT, "standard input exceeds max-record-bytes (%zu)", opt->max_record_bytes)
+               : tbk_fail(err, TBK_ERR_LIMIT, "input exceeds max-record-bytes (%zu)", opt->max_record_bytes);
       break;
     }
     if (fwrite(chunk, 1, n, f) != n) {
@@ -519,41 +619,53 @@ static tbk_status list_stdin(tbk_page_list *l, const tbk_input_options *opt,
       break;
     }
   }
-  if (!st && ferror(stdin))
-    st = tbk_fail(err, TBK_ERR_IO, "cannot read standard input: %s", strerror(errno));
+  if (!st && ferror(in))
+    st = strcmp(shown, "-") == 0 ? tbk_fail(err, TBK_ERR_IO, "cannot read standard input: %s", strerror(errno))
+                                 : tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
   if (fclose(f) != 0 && !st)
     st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
-  if (st) goto fail;
-  if (tbk_page_list_push(l, "-", "-", "", tmpl, "", NULL, 0, 0, 0)) {
+  return st;
+}
+
+/* A stream input: copied, then listed by what it holds. Its refs are
+ * marked as reading the copy (is_temp) and named as given (shown). */
+static tbk_status list_stream(tbk_page_list *l, FILE *in, const char *shown, const tbk_input_options *opt,
+                              tbk_warn_fn warn, void *ctx, tbk_error *err) {
+  enum in_kind kind;
+  size_t n0 = l->n;
+  tbk_status st = copy_stream(l, in, shown, opt, &kind, err);
+  if (st) return st;
+  const tbk_temp_input *t = &l->temps[l->n_temps - 1];
+  char anon[48];
+  if (t->fd >= 0) snprintf(anon, sizeof anon, "/proc/self/fd/%d", t->fd);
+  const char *path = t->fd >= 0 ? anon : t->path;
+  if (kind == IN_ARC) st = arc_refused(err);
+  else if (kind != IN_OTHER) st = list_warc(l, path, shown, opt, warn, ctx, err);
+  else if (tbk_page_list_push(l, "-", shown, "", path, "", NULL, 0, 0, 0))
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    goto fail;
+  for (size_t i = n0; i < l->n && st == TBK_OK; i++) {
+    tbk_page_ref *r = &l->refs[i];
+    r->is_temp = t->fd >= 0 ? 2 : 1;
+    r->temp_fd = t->fd;
+    if (!(r->shown = strdup(shown))) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
-  l->refs[l->n - 1].is_temp = keep >= 0 ? 2 : 1;
-  l->refs[l->n - 1].temp_fd = keep;
-  free(tmpl);
-  return TBK_OK;
-fail:
-  if (keep >= 0) close(keep);
-  else if (tmpl) unlink(tmpl);
-  free(tmpl);
   return st;
 }
 
 /* ------------------------------------------------------------------ add */
 
-/* A WARC record becomes a page of the site its URL names. */
-typedef struct warc_lister {
-  tbk_page_list *l;
-  const char *file;
-  tbk_site_key site_key;
-} warc_lister;
-
-static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip) {
-  warc_lister *w = ctx;
-  char *site = tbk_site_of_url(uri, w->site_key);
-  int r = tbk_page_list_push(w->l, site ? site : "-", uri, uri, w->file, "", charset, offset, skip, 1);
-  free(site);
-  return r;
+/* The first bytes of a regular file (up to cap) into buf; -1 with errno. */
+static ssize_t read_prefix(const char *path, unsigned char *buf, size_t cap) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  size_t n = fread(buf, 1, cap, f);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    errno = EIO;
+    return -1;
+  }
+  return (ssize_t)n;
 }
 
 tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
@@ -565,33 +677,55 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
     tbk_input_options_init(&defaults);
     opt = &defaults;
   }
-  size_t n0 = l->n;
+  size_t n0 = l->n, t0 = l->n_temps;
   tbk_status st;
   struct stat s;
   if (strcmp(input, "-") == 0) {
-    st = list_stdin(l, opt, err);
+    st = list_stream(l, stdin, "-", opt, warn, warn_ctx, err);
   } else if (stat(input, &s) != 0) {
     st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
   } else if (S_ISDIR(s.st_mode)) {
     st = list_dir(l, input, &s, opt, warn, warn_ctx, err);
+  } else if (S_ISFIFO(s.st_mode) || S_ISSOCK(s.st_mode)) {
+    /* A pipe (<(...) is /dev/fd/63) or FIFO can be read once: copied.
+     * Opened without waiting for a writer (none: an empty page). */
+    FILE *in;
+    st = tbk_open_read(input, &in, err);
+    if (!st) {
+      st = list_stream(l, in, input, opt, warn, warn_ctx, err);
+      fclose(in);
+    }
+  } else if (!S_ISREG(s.st_mode)) {
+    /* a device: one page, refused by name when it is read */
+    st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0) ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")
+                                                                        : TBK_OK;
   } else if (ends_with_ci(input, ".tsv")) {
     st = list_manifest(l, input, opt, warn, warn_ctx, err);
-  } else if (tbk_warc_name(input)) {
-    warc_lister wl = {l, input, opt->site_key};
-    st = tbk_warc_list(input, opt->max_record_bytes, on_warc_record, &wl, warn, warn_ctx, &l->skipped, err);
-  } else if (access(input, R_OK) != 0) {
-    st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
-  } else if (name_fault(input)) {
-    st = tbk_fail(err, TBK_ERR_FORMAT, "%s: refused as a page name (it would not round-trip through labels)",
-                  name_fault(input));
   } else {
-    st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0)
-             ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")
-             : TBK_OK;
+    unsigned char head[4096];
+    ssize_t got = read_prefix(input, head, sizeof head);
+    enum in_kind kind = got < 0 ? IN_OTHER : sniff_bytes(head, (size_t)got);
+    if (got < 0) st = tbk_fail(err, TBK_ERR_IO, "cannot open: %s", strerror(errno));
+    else if (kind == IN_ARC) st = arc_refused(err);
+    else if (kind != IN_OTHER || tbk_warc_name(input)) st = list_warc(l, input, input, opt, warn, warn_ctx, err);
+    else if (name_fault(input))
+      st = tbk_fail(err, TBK_ERR_FORMAT, "%s: refused as a page name (it would not round-trip through labels)",
+                    name_fault(input));
+    else
+      st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0)
+               ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")
+               : TBK_OK;
   }
   /* A failed input adds nothing: the caller may report it and go on. */
-  if (st)
+  if (st) {
     while (l->n > n0) ref_free(&l->refs[--l->n]);
+    while (l->n_temps > t0) {
+      tbk_temp_input *t = &l->temps[--l->n_temps];
+      if (t->fd >= 0) close(t->fd);
+      if (t->path) unlink(t->path);
+      free(t->path);
+    }
+  }
   return st;
 }
 

@@ -16,11 +16,25 @@ typedef struct tbk_page_ref {
   uint64_t offset;    /* WARC: offset of the record's gzip member / record */
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
   int is_warc;
-  int is_temp;        /* file is a temporary copy of stdin, removed by
-                         tbk_page_list_free; 2: already unlinked, file is
-                         /proc/self/fd/<temp_fd>, closed by the free */
+  int is_temp;        /* file is a temporary copy of stdin or a pipe,
+                         owned by the list (removed by tbk_page_list_free);
+                         2: already unlinked, file is /proc/self/fd/<temp_fd>,
+                         closed by the free */
   int temp_fd;
+  char *shown;        /* with is_temp: the input as named ("-", /dev/fd/63) */
 } tbk_page_ref;
+
+/* The name to show for a ref's file: the input as named for a temporary
+ * copy, else the file. */
+static inline const char *tbk_page_ref_file(const tbk_page_ref *r) {
+  return r->is_temp && r->shown ? r->shown : r->file;
+}
+
+/* A temporary copy of a stream input (stdin, a pipe), owned by a list. */
+typedef struct tbk_temp_input {
+  char *path; /* named file to unlink, or NULL when already unlinked */
+  int fd;     /* kept open while unlinked, else -1 */
+} tbk_temp_input;
 
 typedef struct tbk_input_options {
   tbk_site_key site_key;      /* WARC only */
@@ -34,12 +48,17 @@ typedef struct tbk_page_list {
   tbk_page_ref *refs; /* owned */
   size_t n, cap;
   size_t skipped;     /* entries that could not be listed (reported) */
+  tbk_temp_input *temps; /* owned: the copies of stream inputs */
+  size_t n_temps, cap_temps;
 } tbk_page_list;
 
 /* Add the pages of one input: a directory (ROOT/<site>/... *.html; files
  * directly in ROOT are site "-"), a manifest (*.tsv with header
- * "site page url ..."), a WARC file (*.warc, *.warc.gz), or a single page
- * file ("-" = stdin, which is read into a temporary file). */
+ * "site page url ..."), a WARC file (plain or gzip, told by its first bytes
+ * whatever its name), or a single page file. "-" (stdin) and other streams
+ * (pipes such as /dev/fd/63) are first copied to a temporary file, then
+ * told apart the same way. An ARC file (first line "filedesc://") is
+ * refused with TBK_ERR_FORMAT. */
 tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
                              const tbk_input_options *opt, tbk_warn_fn warn,
                              void *warn_ctx, tbk_error *err);

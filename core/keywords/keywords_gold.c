@@ -133,7 +133,7 @@ tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *
     tbk_buf utf = {0};
     char charset[48];
     tbk_error derr;
-    if (tbk_decode_page(raw, n, o ? o->charset_hint : NULL, &utf, charset, &derr) == TBK_OK &&
+    if (tbk_decode_page(raw, n, o ? o->charset_hint : NULL, &utf, charset, NULL, &derr) == TBK_OK &&
         tbk_kw_meta_strip(utf.data, utf.len, gold) < 0)
       st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     tbk_buf_free(&utf);

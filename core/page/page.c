@@ -57,6 +57,7 @@ const tbk_block *tbk_page_block(const tbk_page *p, size_t i) {
   return p && i < p->n_blocks ? &p->blocks[i] : NULL;
 }
 const char *tbk_page_charset(const tbk_page *p) { return p->charset; }
+const char *tbk_page_charset_note(const tbk_page *p) { return p->charset_note; }
 size_t tbk_page_parse_errors(const tbk_page *p) { return p->parse_errors; }
 int tbk_page_recovered(const tbk_page *p) { return p->recovered; }
 const char *tbk_page_text(const tbk_page *p, size_t *len) {
@@ -501,7 +502,7 @@ static tbk_status decode_source(const char *data, size_t len, const tbk_page_opt
   memset(out, 0, sizeof *out);
   if (opt->max_page_bytes && len > opt->max_page_bytes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
-  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, utf8, out->charset, err);
+  tbk_status st = tbk_decode_page(data, len, opt->charset_hint, utf8, out->charset, out->charset_note, err);
   if (st) return st;
   if (utf8->len > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
   out->lines = 1;
@@ -631,6 +632,7 @@ static tbk_status try_recovery(tbk_page **pp, tbk_buf *source, const tbk_page_op
     q->parse_errors = p->parse_errors;
     q->recovered = repairs < INT_MAX ? (int)repairs : INT_MAX;
     memcpy(q->charset, p->charset, sizeof q->charset);
+    memcpy(q->charset_note, p->charset_note, sizeof q->charset_note);
     *pp = q;
     q = p;
     tbk_buf t = *source; /* the page's source is the repaired one */
@@ -659,6 +661,7 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   if (st) goto fail;
   p->n_lines = html.lines;
   memcpy(p->charset, html.charset, sizeof p->charset);
+  memcpy(p->charset_note, html.charset_note, sizeof p->charset_note);
   if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK)
     goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "tags.h"
 #include "text.h"
+#include "charset.h"
 
 /* libxml2's node types, declared only: layers above the page read the
  * tables below and call the accessors at the end, never libxml2 itself
@@ -72,6 +73,7 @@ struct tbk_page {
   size_t parse_errors;
   int recovered;        /* repairs behind the text (page_recover.c), 0: as parsed */
   char charset[48];
+  char charset_note[TBK_CHARSET_NOTE]; /* the declared charset overruled, and by what ("" none) */
   uint32_t max_depth;   /* deepest element */
   uint32_t n_lines;     /* lines of the (decoded) source */
   size_t raw_bytes;     /* size of the raw input */
@@ -143,6 +145,8 @@ tbk_status tbk_bench_parse_walk(const char *data, size_t len,
  * dump are the same to every stage. 0 ok, -1 out of memory. */
 int tbk_page_dump(const tbk_page *p, tbk_buf *out);
 
+/* Why the declared charset was overruled, naming both ("" when it was not). */
+const char *tbk_page_charset_note(const tbk_page *p);
 /* The element's tag name as the parser wrote it (lower case). */
 const char *tbk_node_name(const tbk_node *nd);
 

@@ -17,6 +17,7 @@ typedef struct tbk_html {
   size_t errors;      /* recovered parse errors */
   uint32_t lines;     /* lines of the decoded source */
   char charset[48];   /* charset the bytes were decoded from */
+  char charset_note[TBK_CHARSET_NOTE]; /* the declared charset overruled ("" none) */
 } tbk_html;
 tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
                          tbk_error *err);

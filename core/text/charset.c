@@ -227,9 +227,81 @@ static int only_space(const char *s, size_t n) {
   return 1;
 }
 
+/* Text outside tags, in code points that are not whitespace, and how many
+ * of them are U+FFFD: a page decoded with the wrong charset. */
+static void count_replacements(const tbk_buf *b, size_t *text, size_t *fffd) {
+  const unsigned char *s = (const unsigned char *)(b->data ? b->data : "");
+  size_t n = b->len;
+  int in_tag = 0;
+  *text = *fffd = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = s[i];
+    if (c == '<') in_tag = 1;
+    else if (c == '>') in_tag = 0;
+    else if (in_tag || isspace(c) || (c & 0xC0) == 0x80) continue;
+    else {
+      (*text)++;
+      if (c == 0xEF && i + 2 < n && s[i + 1] == 0xBF && s[i + 2] == 0xBD) (*fffd)++;
+    }
+  }
+}
+
+static int mostly_replacement(const tbk_buf *b, size_t *fffd_out) {
+  size_t text, fffd;
+  count_replacements(b, &text, &fffd);
+  if (fffd_out) *fffd_out = fffd;
+  return fffd >= 8 && fffd * 2 > text;
+}
+
+/* The page decoded with declared charset cs (from `from`) reads as mostly
+ * U+FFFD: try the meta charset (when the hint was the declaration), then
+ * the detected one; the first that does not replace most of the text wins
+ * and is named in note. 1 when one did, 0 when none did, -1 out of
+ * memory. */
+static int overrule(const char *body, size_t blen, const char *data, size_t len, const char **cs,
+                    const char *from, tbk_buf *out, char *note) {
+  size_t bad_text, bad;
+  count_replacements(out, &bad_text, &bad);
+  const char *tried[2] = {NULL, NULL};
+  const char *kinds[2] = {"<meta>", "detected"};
+  char declared[40] = "";
+  if (strcmp(from, "HTTP header") == 0 && meta_charset(data, len, declared, sizeof declared))
+    tried[0] = tbk_charset_canonical(declared);
+  const char *det = detect(body, blen);
+  if (!det) return -1;
+  /* windows-1252 is what a detector says of anything: mojibake, not text */
+  int high = mostly_high((const unsigned char *)body, blen);
+  if (*det && !(high && (strcmp(det, "WINDOWS-1252") == 0 || strcmp(det, "ISO-8859-15") == 0))) tried[1] = det;
+  tbk_buf alt = {0};
+  for (int k = 0; k < 2; k++) {
+    const char *c = tried[k];
+    if (!c || strcmp(c, *cs) == 0 || (k == 1 && tried[0] && strcmp(c, tried[0]) == 0)) continue;
+    int rc = strcmp(c, "UTF-8") == 0 ? clean_utf8(body, blen, &alt) : iconv_to_utf8(c, body, blen, &alt);
+    if (rc < 0) {
+      tbk_buf_free(&alt);
+      return -1;
+    }
+    size_t fffd;
+    if (rc == 0 && !mostly_replacement(&alt, &fffd) && fffd < bad) {
+      if (note)
+        snprintf(note, TBK_CHARSET_NOTE,
+                 "charset %s (%s) decodes %zu of %zu characters to U+FFFD; read as %s (%s) instead", *cs, from, bad,
+                 bad_text, c, kinds[k]);
+      tbk_buf t = *out;
+      *out = alt;
+      tbk_buf_free(&t);
+      *cs = c;
+      return 1;
+    }
+  }
+  tbk_buf_free(&alt);
+  return 0;
+}
+
 tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
-                           tbk_buf *out, char charset[48], tbk_error *err) {
+                           tbk_buf *out, char charset[48], char *note, tbk_error *err) {
   const unsigned char *u = (const unsigned char *)data;
+  if (note) *note = '\0';
   if (len == 0) return tbk_fail(err, TBK_ERR_EMPTY, "empty page (0 bytes)");
   const char *cs = NULL;
   size_t skip = 0;
@@ -251,8 +323,10 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     }
   }
   char declared[40] = "";
-  if (!cs && hint && *hint) cs = tbk_charset_canonical(hint);
-  if (!cs && meta_charset(data, len, declared, sizeof declared)) cs = tbk_charset_canonical(declared);
+  const char *from = NULL; /* where a declared charset came from */
+  if (!cs && hint && *hint && (cs = tbk_charset_canonical(hint))) from = "HTTP header";
+  if (!cs && meta_charset(data, len, declared, sizeof declared) && (cs = tbk_charset_canonical(declared)))
+    from = "<meta>";
   const char *body = data + skip;
   size_t blen = len - skip;
   int rc;
@@ -261,15 +335,24 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
       east_asian(det)) {
     /* declared UTF-8 (the default of many templates) but written in an
      * East Asian charset: the declaration is wrong */
+    if (note && from)
+      snprintf(note, TBK_CHARSET_NOTE, "charset UTF-8 (%s) does not fit the bytes (not UTF-8); read as %s (detected) instead",
+               from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs && strcmp(cs, "UTF-8") == 0) {
     rc = clean_utf8(body, blen, out);
+    if (rc == 0 && from && mostly_replacement(out, NULL) && overrule(body, blen, data, len, &cs, from, out, note) < 0)
+      rc = -1;
   } else if (cs && strcmp(cs, "WINDOWS-1252") == 0 && mostly_high((const unsigned char *)body, blen) &&
              (det = detect(body, blen)) && east_asian(det)) {
     /* declared Western (ISO-8859-1, a template's default) but its text is
      * mostly East Asian byte pairs: Western text is mostly ASCII, so the
      * declaration is wrong */
+    if (note && from)
+      snprintf(note, TBK_CHARSET_NOTE,
+               "charset windows-1252 (%s) does not fit the bytes (mostly East Asian byte pairs); read as %s "
+               "(detected) instead", from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs) {
@@ -279,6 +362,9 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     if (rc == 1 && (strncmp(cs, "ISO-2022", 8) == 0 || strncmp(cs, "HZ", 2) == 0 || strcmp(cs, "UTF-7") == 0))
       return tbk_fail(err, TBK_ERR_FORMAT, "charset %s is not supported (no converter for it on this system)", cs);
     if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
+    else if (rc == 0 && from && mostly_replacement(out, NULL) &&
+             overrule(body, blen, data, len, &cs, from, out, note) < 0)
+      rc = -1;
   } else if (tbk_utf8_valid(body, blen) && !memmem(body, blen, "\x1b$", 2)) {
     cs = "UTF-8";
     rc = clean_utf8(body, blen, out);

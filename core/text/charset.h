@@ -13,9 +13,16 @@
  * U+FFFD; NUL and other C0 controls (but TAB, LF, CR, FF) are dropped because
  * libxml2 treats them as fatal in places. charset (48 bytes) receives the
  * name used. Errors: TBK_ERR_EMPTY, TBK_ERR_BINARY, TBK_ERR_FORMAT,
- * TBK_ERR_NOMEM. */
+ * TBK_ERR_NOMEM.
+ *
+ * A declared charset (hint or meta) that decodes the page's text to mostly
+ * U+FFFD is overruled by the next candidate that does not (the meta
+ * charset after the hint, then uchardet's), as is declared UTF-8 on East
+ * Asian bytes; note (TBK_CHARSET_NOTE bytes, NULL: not wanted) then says
+ * which charset was declared and which was used, else it is "". */
+#define TBK_CHARSET_NOTE 256
 tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
-                           tbk_buf *out, char charset[48], tbk_error *err);
+                           tbk_buf *out, char charset[48], char *note, tbk_error *err);
 
 /* Canonical charset name for a label ("latin1" -> "windows-1252"), or NULL
  * when the label is unknown. */
