@@ -330,6 +330,17 @@ static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) 
 }
 
 enum { TBK_MAX_PATH_BYTES = 64u << 20 };
+/* Candidate blocks nest at most this deep (a block inside 63 others is the
+ * deepest): an element below that many nested blocks is no candidate and
+ * folds into the deepest one, like an element under the thresholds. Every
+ * byte of text is then in at most 64 blocks, so what each block costs in
+ * proportion to its text (its MD5, its features' token scans, its words
+ * row) stays within 64 times the page's text: a page nested 3,800 deep
+ * with text at every level made 3,800 blocks each holding nearly all of it
+ * (11 CPU-s per MiB in tbk-features with --words and --meta, #34). The
+ * pages of datasets/cache (site mirrors, dragnet, readability, AEB, SWDE)
+ * nest blocks at most 28 deep. */
+enum { TBK_MAX_BLOCK_NESTING = 64 };
 
 /* Code points in text[0, x) and the wide ones among them (measure.h): the
  * text is valid UTF-8, so code points are the bytes that are not
@@ -391,6 +402,7 @@ typedef struct block_finder {
   size_t *lens;         /* see path_step */
   tbk_buf scratch;      /* the current node's locator */
   size_t *path_off;     /* each block's locator in p->paths */
+  uint32_t *nest;       /* each block's nesting: 1 + its parent block's */
   size_t cap;
 } block_finder;
 
@@ -413,6 +425,7 @@ static int is_candidate(block_finder *f, uint32_t i, uint32_t *s, uint32_t *e, s
       n->block = p->nodes[n->cand_anc].block;
       return 0;
     }
+    if (f->nest[p->nodes[n->cand_anc].block] >= TBK_MAX_BLOCK_NESTING) return 0;
   }
   cp_count ce = cps_at(&p->text, f->cps, *e), cs = cps_at(&p->text, f->cps, *s);
   *chars = tbk_length_of(ce.cps - cs.cps, ce.wide - cs.wide);
@@ -428,7 +441,7 @@ static tbk_status add_block(block_finder *f, uint32_t i, uint32_t s, uint32_t e,
   tbk_node *n = &p->nodes[i];
   if (p->n_blocks >= f->opt->max_blocks)
     return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-blocks (%zu) candidate blocks", f->opt->max_blocks);
-  if (TBK_GROW_ALL(&f->cap, p->n_blocks + 1, TBK_ARRAY(p->blocks), TBK_ARRAY(f->path_off)))
+  if (TBK_GROW_ALL(&f->cap, p->n_blocks + 1, TBK_ARRAY(p->blocks), TBK_ARRAY(f->path_off), TBK_ARRAY(f->nest)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_block *b = &p->blocks[p->n_blocks];
   b->text = p->text.data + s;
@@ -438,6 +451,7 @@ static tbk_status add_block(block_finder *f, uint32_t i, uint32_t s, uint32_t e,
   if (f->md5) tbk_md5_with(f->md5, b->text, b->text_len, b->md5);
   else memset(b->md5, 0, sizeof b->md5);
   b->parent = n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
+  f->nest[p->n_blocks] = b->parent < 0 ? 1 : f->nest[b->parent] + 1;
   b->node = i;
   b->line = n->line;
   b->depth = n->depth;
@@ -487,6 +501,7 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
   if (st == TBK_OK)
     for (size_t k = 0; k < p->n_blocks; k++) p->blocks[k].path = p->paths.data + f.path_off[k];
   free(f.path_off);
+  free(f.nest);
   tbk_buf_free(&f.scratch);
   tbk_tokenizer_free(f.tok);
   tbk_md5_ctx_free(f.md5);

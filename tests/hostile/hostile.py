@@ -1268,7 +1268,81 @@ def class17():
          err=r"^tbk-keywords: error: cut17.ranker: truncated ranker: the file ends within line \d+, before its 'end' line$")
 
 
-CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16, "17": class17}
+# ------------------------------------------------------- deep pages
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def class18():
+    """Pages nested 3,800 deep with text at every level (#34 item 7,
+    deep_pages.py). Every block held nearly all the page's text and every
+    chunk its 27 kB path: 12.5 CPU-s per MiB in tbk-features, 5 in
+    tbk-keywords, 3.9 in tbk-label, 7 s in etdm, 226 bytes of chunk JSON
+    Lines per byte of page (bar: 2 CPU-s per MiB). Speed is measured in the
+    benchmarks, not here: the checks that fail on the quadratic code are
+    counts of the work it does, which a loaded CI machine cannot change
+    (blocks per page, at most 64 nested: README "Blocks"; rows and bytes
+    written per byte read); the CPU limits are 10 times the bar, only to
+    catch a cost gone far beyond it (a quadratic walk elsewhere), never a
+    busy machine."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import deep_pages
+    root = TMP + "/deep18"
+    shutil.rmtree(root, ignore_errors=True)
+    sites = {}
+    for shape, n in (("div", 12), ("mix", 6), ("table", 12)):
+        paths = deep_pages.write_site(root + "/" + shape, n, shape=shape)
+        sites[shape] = (os.path.relpath(os.path.dirname(paths[0]), TMP), n,
+                        sum(os.path.getsize(q) for q in paths))
+
+    def cpu_bar(shape):
+        return 10 * 2.0 * max(sites[shape][2] / MIB, 0.5)
+
+    for shape in ("div", "mix"):
+        d, n, size = sites[shape]
+        tag = "class18 %s %d pages (%.1f MiB)" % (shape, n, size / MIB)
+        case(tag + ": tbk-features --words --meta", "features",
+             ["-o", "f18.svm", "--words", "w18.svm", "--meta", "m18.jsonl", d], 0, cpu=cpu_bar(shape))
+        rows = count_lines(TMP + "/f18.svm")
+        if rows > 64 * n:
+            failures.append("%s: %d blocks on %d pages, more than 64 nested blocks a page" % (tag, rows, n))
+        words = os.path.getsize(TMP + "/w18.svm")
+        if words > 32 * size:
+            failures.append("%s: %d bytes of --words from %d of pages (limit 32 x)" % (tag, words, size))
+        case(tag + ": tbk-features --units", "features", ["--units", "-m", MODEL, "-o", "u18.svm", d], 0,
+             cpu=cpu_bar(shape))
+        case(tag + ": tbk-keywords", "keywords", ["-o", "k18.txt", d], 0, cpu=cpu_bar(shape))
+        case(tag + ": tbk-label --all", "label", ["-q", "--all", "--min-pages", "3", "-o", "l18.jsonl", d], 0,
+             cpu=cpu_bar(shape))
+        lines = count_lines(TMP + "/l18.jsonl")
+        if lines > 64 * n:
+            failures.append("%s: tbk-label --all wrote %d blocks for %d pages (at most 64 nested a page)"
+                            % (tag, lines, n))
+        case(tag + ": tbk-label --method etdm, no links", "label",
+             ["-q", "--method", "etdm", "--min-pages", "3", "-o", "e18.jsonl", d], 0,
+             err=r"^tbk-label: warning: site -: %d of %d pages link to no page of the site \(no labels\)$" % (n, n),
+             cpu=cpu_bar(shape))
+    d, n, size = sites["table"]
+    tag = "class18 nested tables %d pages (%.1f MiB)" % (n, size / MIB)
+    for key in ("text", "text+path"):
+        case("%s: tbk-label --method chunks --key %s" % (tag, key), "label",
+             ["-q", "--method", "chunks", "--key", key, "--min-pages", "3", "-o", "c18.jsonl", d], 0,
+             cpu=cpu_bar("table"))
+        out = os.path.getsize(TMP + "/c18.jsonl") if os.path.exists(TMP + "/c18.jsonl") else 0
+        # One line a chunk of a few words: about 21 bytes of JSON Lines per
+        # byte of page once paths are cut at 1,024 bytes (226 before).
+        if out > 32 * size:
+            failures.append("%s --key %s: %d bytes of JSON Lines from %d of pages (limit 32 x)" % (tag, key, out, size))
+    shutil.rmtree(root, ignore_errors=True)
+    for f in ("f18.svm", "w18.svm", "m18.jsonl", "u18.svm", "k18.txt", "l18.jsonl", "e18.jsonl", "c18.jsonl"):
+        if os.path.exists(TMP + "/" + f):
+            os.remove(TMP + "/" + f)
+
+
+CLASSES = {"1": class1, "2": class2, "3": class3, "4": class4, "5": class5, "6": class6, "7": class7, "8": class8, "9": class9, "10": class10, "11": class11, "12": class12, "13": class13, "14": class14, "15": class15, "16": class16, "17": class17, "18": class18}
 
 if __name__ == "__main__":
     os.makedirs(TMP, exist_ok=True)
