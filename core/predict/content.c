@@ -40,19 +40,16 @@ static int is_headline(const tbk_units *ux, size_t i) {
  * opens the thread (units_container.c), goes, unless the user keeps
  * comments, and then it stays unless it is mostly links (reply /
  * report rows). Measured in EVALUATION.md. */
-static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options *o, long comment) {
-  (void)comment;
+static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options *o) {
   return ux->body.thread[i] && !(o->keep_comments && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5);
 }
 
-/* Whether a fixed rule removes unit i, whatever the model scored it
- * (comment is the "comment" attribute column or -1). */
-static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o,
-                     long comment, int lead) {
+/* Whether a fixed rule removes unit i, whatever the model scored it. */
+static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o, int lead) {
   const double *v = tbk_units_fixed(ux, i);
   const char *t = page->text.data + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
-  if (in_comments(ux, i, o, comment)) return 1;
+  if (in_comments(ux, i, o)) return 1;
   if ((!o->title || o->body) && is_headline(ux, i)) return 1;
   /* A short dateline or byline (a <time> element, "By Ann Smith") is
    * page furniture to two of the three gold sets and neutral to the
@@ -78,8 +75,8 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
  * gold set most of the words this brings back are gold text
  * (EVALUATION.md "Content stage"). keep[i] is 2 for a unit a rule
  * removed. */
-static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, long comment,
-                      int lead, unsigned char *keep) {
+static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                      unsigned char *keep) {
   for (size_t i = 1; i < ux->n; i++) {
     if (keep[i] || keep[i - 1] != 1) continue;
     uint32_t parent = page->nodes[ux->u[i - 1].elem].parent;
@@ -89,7 +86,7 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
       j++;
     if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || page->nodes[ux->u[j].elem].parent != parent)
       continue;
-    for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, comment, lead);
+    for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, lead);
     i = j;
   }
 }
@@ -145,30 +142,30 @@ static int is_prose(const tbk_units *ux, size_t i) {
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
- * keeping a caption, a teaser or a reference list. When the kept prose,
- * and the kept text too, are less than o->prose_share of the page's prose,
- * the page has lost its text (a news story of one-sentence paragraphs
- * keeps its text without keeping prose): its prose comes back (unless a rule removes it), with what the
- * model was unsure of (as on a page that keeps almost nothing) and the
- * short paragraphs between (fill_gaps). A page that kept its article and
- * removed long reader comments not named so keeps its decision: the
- * share counts prose, not words. keep[] as in fill_gaps. */
+ * keeping a caption, a teaser or a reference list. When the kept prose and
+ * the kept words are both under o->prose_share of the page's prose (prose
+ * a rule removes, a comment thread, not counted), the page has lost its
+ * text: its prose comes back unless a rule removes it, with what the model
+ * was unsure of (as on a page that keeps almost nothing) and the short
+ * paragraphs between (fill_gaps). The kept words count too because a news
+ * story of one-sentence paragraphs keeps its text without keeping prose.
+ * keep[] as in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p,
-                       const tbk_content_options *o, long comment, int lead, unsigned char *keep) {
+                       const tbk_content_options *o, int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
      * page's text */
-    if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, comment, lead))) continue;
+    if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     prose += ux->u[i].words;
     if (keep[i] == 1) kept_prose += ux->u[i].words;
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
-      keep[i] = ruled_out(page, ux, i, o, comment, lead) ? 2 : 1;
-  fill_gaps(page, ux, o, comment, lead, keep);
+      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+  fill_gaps(page, ux, o, lead, keep);
 }
 
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
@@ -187,13 +184,18 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   for (size_t i = 0; i < ux->n; i++) {
     const double *v = tbk_units_fixed(ux, i);
     int k = unit_p[i] < o->threshold;
-    /* Kept comments stay whatever the model says. */
+    /* Under an element whose class or id has the token comment(s) the
+     * model's keep is overruled (kept comments stay whatever it says).
+     * Unlike the thread finder this counts <body> and the headline's
+     * container too, so the checks after it may bring such text back (a
+     * <body class="... comments_on">): measured better than either alone
+     * (EVALUATION.md "Main text on every kind of page"). */
     if (comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment)) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
-    keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, comment, lead) ? 2 : 1) : 0);
+    keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, lead) ? 2 : 1) : 0);
   }
-  fill_gaps(page, ux, o, comment, lead, keep);
+  fill_gaps(page, ux, o, lead, keep);
   body_container(page, ux, o, keep);
-  if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, comment, lead, keep);
+  if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
@@ -213,7 +215,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   if (kept < (double)o->min_kept_words)
     for (size_t i = 0; i < ux->n; i++)
       if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) &&
-          !in_comments(ux, i, o, comment))
+          !in_comments(ux, i, o))
         keep[i] = 1;
 }
 
