@@ -317,6 +317,7 @@ static void test_single_and_stdin(void) {
   o.max_record_bytes = 10;
   CHECK_INT(list_one("-", &l, &o, &w, &err), TBK_ERR_LIMIT);
   CHECK_INT(l.n, 0);
+  tbk_page_list_free(&l); /* a failed add leaves the list valid, to be freed */
   tbk_buf_free(&body);
 }
 
