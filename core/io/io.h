@@ -78,6 +78,13 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
                              const tbk_input_options *opt, tbk_buf *out,
                              tbk_error *err);
 
+/* The record a WARC page came from, as JSON members to add to an object
+ * (out reset first): ,"warc_file":F,"warc_offset":N[,"warc_skip":N]
+ * [,"warc_record_id":ID][,"warc_date":D] (F the input as named; the id
+ * and date as its WARC header writes them, left out when absent). Nothing
+ * for a page not from a WARC. Fails only for lack of memory. */
+tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *err);
+
 /* Append one ref (all strings copied; NULL url/gold become "", NULL charset
  * stays NULL). Returns 0, or -1 when out of memory. */
 int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
