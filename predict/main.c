@@ -167,6 +167,7 @@ int main(int argc, char **argv) {
   tbk_predictor *pred = load_model(&r, cli_model_path(r.model), &model);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  tbk_page_list_sort_records(&list); /* WARC records in input (record) order */
   const char *ext = r.ro.fmt == TBK_FORMAT_TEXT ? ".txt" : r.ro.fmt == TBK_FORMAT_JSONL ? ".jsonl" : ".html";
   cli_out out;
   char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext) : NULL;

@@ -89,6 +89,7 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
   r->offset = offset;
   r->skip = skip;
   r->is_warc = is_warc;
+  r->seq = l->n_pushed++;
   if (!r->site || !r->page || !r->url || !r->file || !r->gold ||
       (charset && !r->charset)) {
     ref_free(r);
@@ -120,9 +121,15 @@ void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop) {
   l->n = k;
 }
 
+static int seq_cmp(const tbk_page_ref *x, const tbk_page_ref *y) {
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 static int ref_cmp(const void *a, const void *b) {
   const tbk_page_ref *x = a, *y = b;
   int c = strcmp(x->site, y->site);
+  if (!c) c = (x->is_warc > 0) - (y->is_warc > 0);
+  if (!c && x->is_warc) return seq_cmp(x, y);
   if (!c) c = strcmp(x->page, y->page);
   if (!c) c = strcmp(x->file, y->file);
   if (!c) c = (x->offset > y->offset) - (x->offset < y->offset);
@@ -132,6 +139,17 @@ static int ref_cmp(const void *a, const void *b) {
 
 void tbk_page_list_sort(tbk_page_list *l) {
   if (l && l->n > 1) qsort(l->refs, l->n, sizeof *l->refs, ref_cmp);
+}
+
+static int record_cmp(const void *a, const void *b) {
+  const tbk_page_ref *x = a, *y = b;
+  int c = (x->is_warc > 0) - (y->is_warc > 0);
+  if (c) return c;
+  return x->is_warc ? seq_cmp(x, y) : ref_cmp(a, b);
+}
+
+void tbk_page_list_sort_records(tbk_page_list *l) {
+  if (l && l->n > 1) qsort(l->refs, l->n, sizeof *l->refs, record_cmp);
 }
 
 static int ends_with_ci(const char *s, const char *suffix) {

@@ -52,6 +52,19 @@ for l in open(path):
 assert seen == want, seen
 PY
 }
+# check_order FILE.jsonl IDS: the record ids of its lines, in order and
+# with runs merged, are IDS ("3 1 4 2": the fixture's record order).
+check_order() {
+  local got
+  got=$(python3 -c '
+import json, sys
+ids = []
+for l in open(sys.argv[1]):
+    n = json.loads(l)["warc_record_id"][-2]
+    if not ids or ids[-1] != n: ids.append(n)
+print(" ".join(ids))' "$1")
+  [ "$got" = "$2" ] || die "$1: records in order '$got', expected '$2' (input order)"
+}
 
 PROG=tbk-predict
 for w in "$T/a.warc" "$T/b.warc.gz"; do
@@ -62,6 +75,12 @@ for w in "$T/a.warc" "$T/b.warc.gz"; do
   expect_rc 0 "$PRED" -f jsonl --explain=1 "$w"
   check_trace "$OUT" "$w"
 done
+# Output in input (record) order, not URL order; inputs in the order given.
+expect_rc 0 "$PRED" -f jsonl "$T/a.warc"
+check_order "$OUT" "3 1 4 2"
+expect_rc 0 "$PRED" -f jsonl "$T/b.warc.gz" "$T/a.warc"
+check_order "$OUT" "3 1 4 2 3 1 4 2"
+head -n 1 "$OUT" | grep -q '"warc_file":"[^"]*b.warc.gz"' || die "the first input given is not written first"
 # A WARC on stdin is named as given.
 expect_rc 0 "$PRED" -f jsonl - <"$T/a.warc"
 check_trace "$OUT" "-"
@@ -76,6 +95,7 @@ PROG=tbk-label
 expect_rc 0 "$LABEL" --min-pages 2 -q -o "$T/labels.jsonl" "$T/a.warc"
 [ -s "$T/labels.jsonl" ] || die "tbk-label wrote no labels"
 check_trace "$T/labels.jsonl" "$T/a.warc"
+check_order "$T/labels.jsonl" "3 1 4 2"
 mkdir -p "$T/site/s"
 for i in 1 2 3; do cp "$T/p.html" "$T/site/s/p$i.html"; done
 expect_rc 0 "$LABEL" --min-pages 2 -q -o "$T/plain.jsonl" "$T/site"
