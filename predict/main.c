@@ -110,6 +110,38 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   return pred;
 }
 
+/* The sink of a WARC page's JSONL: each line's "page" member followed by
+ * the record's trace (tbk_page_ref_trace). The buffer's sink writes whole
+ * lines only, so every chunk starts at a line start. */
+typedef struct trace_sink {
+  tbk_write_fn write;
+  void *ctx;
+  const tbk_buf *trace; /* empty: lines go through unchanged */
+} trace_sink;
+
+static int trace_put(void *ctx, const char *data, size_t n) {
+  trace_sink *t = ctx;
+  static const char key[] = "{\"page\":\"";
+  const size_t kl = sizeof key - 1;
+  if (!t->trace->len) return t->write(t->ctx, data, n);
+  while (n) {
+    const char *nl = memchr(data, '\n', n);
+    size_t len = nl ? (size_t)(nl - data) + 1 : n, at = 0;
+    if (len > kl && memcmp(data, key, kl) == 0)
+      for (size_t i = kl; i < len; i++) {
+        if (data[i] == '\\') i++;
+        else if (data[i] == '"') {
+          at = i + 1;
+          break;
+        }
+      }
+    if (at && (t->write(t->ctx, data, at) || t->write(t->ctx, t->trace->data, t->trace->len))) return -1;
+    if (t->write(t->ctx, data + at, len - at)) return -1;
+    data += len, n -= len;
+  }
+  return 0;
+}
+
 static void print_summary(const run *r, const char *page, const tbk_page_summary *s) {
   fprintf(stderr, r->ro.units ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
                               : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
@@ -135,6 +167,7 @@ int main(int argc, char **argv) {
   tbk_predictor *pred = load_model(&r, cli_model_path(r.model), &model);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  tbk_page_list_sort_records(&list); /* WARC records in input (record) order */
   const char *ext = r.ro.fmt == TBK_FORMAT_TEXT ? ".txt" : r.ro.fmt == TBK_FORMAT_JSONL ? ".jsonl" : ".html";
   cli_out out;
   char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext) : NULL;
@@ -143,7 +176,9 @@ int main(int argc, char **argv) {
    * 64 KiB are held (a sink, util.h), so no page's output is held whole:
    * cli_out_put dies on a failed write, removing a temporary output. */
   cli_out page_out;
-  tbk_buf_sink sink = {cli_out_put, r.output_dir ? &page_out : &out, (size_t)64 << 10};
+  tbk_buf trace = {0};
+  trace_sink ts = {cli_out_put, r.output_dir ? (void *)&page_out : (void *)&out, &trace};
+  tbk_buf_sink sink = {trace_put, &ts, (size_t)64 << 10};
   tbk_buf buf = {.sink = &sink};
   tbk_error err = {0};
   size_t lo, hi; /* names and "==> page <==" are the full list's, so shards join into one run's output */
@@ -154,6 +189,9 @@ int main(int argc, char **argv) {
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
     buf.len = 0;
+    trace.len = 0;
+    if (r.ro.fmt == TBK_FORMAT_JSONL && tbk_page_ref_trace(ref, &trace, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
     if (r.output_dir) cli_out_open_file(&page_out, names[i]);
     if (!r.output_dir && list.n > 1 && r.ro.fmt != TBK_FORMAT_JSONL)
       cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
@@ -177,6 +215,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; r.output_dir && i < list.n; i++) free(names[i]);
   free(names);
   tbk_buf_free(&buf);
+  tbk_buf_free(&trace);
   tbk_page_list_free(&list);
   tbk_predictor_free(pred);
   tbk_model_free(model);

@@ -285,12 +285,17 @@ static void test_plain(void) {
   uint64_t zero[NREC] = {0};
   check_listing(TMP "/plain.warc", &l, off, zero);
 
-  /* Sorted by site then page, whatever the archive order. */
+  /* Sorted by site, a site's records in archive (record) order, not URL
+   * order: two captures of one URL keep theirs (#32 item 4). */
   tbk_page_list_sort(&l);
   for (size_t i = 1; i < l.n; i++) {
     int c = strcmp(l.refs[i - 1].site, l.refs[i].site);
-    CHECK(c < 0 || (c == 0 && strcmp(l.refs[i - 1].page, l.refs[i].page) < 0));
+    CHECK(c < 0 || (c == 0 && l.refs[i - 1].offset < l.refs[i].offset));
   }
+  /* tbk-predict's order: every record in archive order, whatever its site. */
+  tbk_page_list_sort_records(&l);
+  for (size_t i = 1; i < l.n; i++) CHECK(l.refs[i - 1].offset < l.refs[i].offset);
+  tbk_page_list_sort(&l);
   CHECK_STR(l.refs[0].site, "10.0.0.1");
   CHECK_STR(l.refs[l.n - 1].site, "example.org");
 

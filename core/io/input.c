@@ -38,6 +38,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,7 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
   r->offset = offset;
   r->skip = skip;
   r->is_warc = is_warc;
+  r->seq = l->n_pushed++;
   if (!r->site || !r->page || !r->url || !r->file || !r->gold ||
       (charset && !r->charset)) {
     ref_free(r);
@@ -119,9 +121,15 @@ void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop) {
   l->n = k;
 }
 
+static int seq_cmp(const tbk_page_ref *x, const tbk_page_ref *y) {
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 static int ref_cmp(const void *a, const void *b) {
   const tbk_page_ref *x = a, *y = b;
   int c = strcmp(x->site, y->site);
+  if (!c) c = (x->is_warc > 0) - (y->is_warc > 0);
+  if (!c && x->is_warc) return seq_cmp(x, y);
   if (!c) c = strcmp(x->page, y->page);
   if (!c) c = strcmp(x->file, y->file);
   if (!c) c = (x->offset > y->offset) - (x->offset < y->offset);
@@ -131,6 +139,17 @@ static int ref_cmp(const void *a, const void *b) {
 
 void tbk_page_list_sort(tbk_page_list *l) {
   if (l && l->n > 1) qsort(l->refs, l->n, sizeof *l->refs, ref_cmp);
+}
+
+static int record_cmp(const void *a, const void *b) {
+  const tbk_page_ref *x = a, *y = b;
+  int c = (x->is_warc > 0) - (y->is_warc > 0);
+  if (c) return c;
+  return x->is_warc ? seq_cmp(x, y) : ref_cmp(a, b);
+}
+
+void tbk_page_list_sort_records(tbk_page_list *l) {
+  if (l && l->n > 1) qsort(l->refs, l->n, sizeof *l->refs, record_cmp);
 }
 
 static int ends_with_ci(const char *s, const char *suffix) {
@@ -737,4 +756,45 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *o
   tbk_status st = tbk_read_file(ref->file, max, out, err);
   if (st == TBK_ERR_LIMIT) return tbk_fail(err, st, "file exceeds max-page-bytes (%zu)", max);
   return st;
+}
+
+/* The value of WARC header name (case-insensitive) among the head lines
+ * of h, trimmed; its length in *n, NULL when absent. */
+static const char *head_value(const tbk_buf *h, const char *name, size_t *n) {
+  size_t nl = strlen(name);
+  const char *p = h->data, *end = h->data + h->len;
+  while (p && p < end) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    const char *le = eol ? eol : end;
+    if ((size_t)(le - p) > nl && strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
+      const char *v = p + nl + 1;
+      while (v < le && (*v == ' ' || *v == '\t')) v++;
+      const char *ve = le;
+      while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\0')) ve--;
+      *n = (size_t)(ve - v);
+      return v;
+    }
+    p = eol ? eol + 1 : NULL;
+  }
+  return NULL;
+}
+
+tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *err) {
+  out->len = 0;
+  if (!ref || !ref->is_warc) return TBK_OK;
+  tbk_buf wh = {0}, hh = {0};
+  tbk_status st = tbk_warc_read_heads(ref->file, ref->offset, ref->skip, &wh, &hh, err);
+  const char *file = tbk_page_ref_file(ref);
+  int bad = tbk_buf_puts(out, ",\"warc_file\":") || tbk_buf_json_str(out, file, strlen(file)) ||
+            tbk_buf_printf(out, ",\"warc_offset\":%" PRIu64, ref->offset) ||
+            (ref->skip && tbk_buf_printf(out, ",\"warc_skip\":%" PRIu64, ref->skip));
+  size_t n = 0;
+  const char *v = st ? NULL : head_value(&wh, "WARC-Record-ID", &n);
+  if (!bad && v) bad = tbk_buf_puts(out, ",\"warc_record_id\":") || tbk_buf_json_str(out, v, n);
+  v = st ? NULL : head_value(&wh, "WARC-Date", &n);
+  if (!bad && v) bad = tbk_buf_puts(out, ",\"warc_date\":") || tbk_buf_json_str(out, v, n);
+  tbk_buf_free(&wh);
+  tbk_buf_free(&hh);
+  if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK; /* a head that cannot be read again leaves file and offset */
 }

@@ -16,6 +16,8 @@ typedef struct tbk_page_ref {
   uint64_t offset;    /* WARC: offset of the record's gzip member / record */
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
   int is_warc;
+  uint64_t seq;       /* listing order: inputs as given, a WARC's records
+                         in file order (set by tbk_page_list_push) */
   int is_temp;        /* file is a temporary copy of stdin or a pipe,
                          owned by the list (removed by tbk_page_list_free);
                          2: already unlinked, file is /proc/self/fd/<temp_fd>,
@@ -48,6 +50,7 @@ typedef struct tbk_page_list {
   tbk_page_ref *refs; /* owned */
   size_t n, cap;
   size_t skipped;     /* entries that could not be listed (reported) */
+  uint64_t n_pushed;  /* refs ever pushed: the next ref's seq */
   tbk_temp_input *temps; /* owned: the copies of stream inputs */
   size_t n_temps, cap_temps;
 } tbk_page_list;
@@ -63,8 +66,14 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
                              const tbk_input_options *opt, tbk_warn_fn warn,
                              void *warn_ctx, tbk_error *err);
 /* Sort by (site, page, file, offset) so output never depends on directory
- * or archive order. */
+ * order; a site's WARC records come after its other pages, in input
+ * (record) order: the inputs as given, each WARC's records in file order,
+ * so two captures of one URL keep their order. */
 void tbk_page_list_sort(tbk_page_list *l);
+/* Sort for output page by page (tbk-predict): the pages not from a WARC
+ * as tbk_page_list_sort has them, then every WARC record in input (record)
+ * order, whatever its site. */
+void tbk_page_list_sort_records(tbk_page_list *l);
 void tbk_page_list_free(tbk_page_list *l);
 /* Remove (and free) every ref i with drop[i] set; the others keep their
  * order. */
@@ -77,6 +86,13 @@ void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop);
 tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
                              const tbk_input_options *opt, tbk_buf *out,
                              tbk_error *err);
+
+/* The record a WARC page came from, as JSON members to add to an object
+ * (out reset first): ,"warc_file":F,"warc_offset":N[,"warc_skip":N]
+ * [,"warc_record_id":ID][,"warc_date":D] (F the input as named; the id
+ * and date as its WARC header writes them, left out when absent). Nothing
+ * for a page not from a WARC. Fails only for lack of memory. */
+tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *err);
 
 /* Append one ref (all strings copied; NULL url/gold become "", NULL charset
  * stays NULL). Returns 0, or -1 when out of memory. */

@@ -65,6 +65,7 @@ struct tbk_labeler {
  * process): page header, then one record per block. */
 typedef struct page_rec {
   uint32_t n_blocks, page_len, url_len;
+  uint32_t trace_len; /* the WARC record's JSON members (tbk_page_ref_trace), 0 else */
   uint32_t cluster; /* TBK_NO_CLUSTER or the caller's cluster index */
   uint64_t text_chars;
 } page_rec;
@@ -158,9 +159,15 @@ tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, co
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
   pr.text_chars = page->text_chars; /* tbk_text_length of the page text */
+  tbk_buf trace = {0};
+  tbk_status tst = tbk_page_ref_trace(ref, &trace, err);
+  if (tst) return tst;
+  pr.trace_len = (uint32_t)trace.len;
   FILE *f = l->s.file;
   int bad = fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
-            (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len);
+            (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len) ||
+            (pr.trace_len && fwrite(trace.data, 1, pr.trace_len, f) != pr.trace_len);
+  tbk_buf_free(&trace);
   for (size_t i = 0; i < nb && !bad; i++) {
     const tbk_block *b = tbk_page_block(page, i);
     int is_new;
@@ -215,7 +222,7 @@ typedef struct finish_pass {
   tbk_labeler *l;
   size_t threshold, site_threshold; /* threshold: the current page's (its cluster's) */
   page_rec pr;
-  const char *page_id, *url; /* into the arena */
+  const char *page_id, *url, *trace; /* into the arena */
   loaded_block *blocks;
   size_t *order, *offs, cap;
   tbk_buf arena, line;
@@ -233,10 +240,11 @@ static tbk_status read_failed(const tbk_labeler *l, tbk_error *err) {
 static tbk_status read_page(finish_pass *f, tbk_error *err) {
   FILE *file = f->l->s.file;
   f->arena.len = 0;
-  size_t page_off, url_off;
+  size_t page_off, url_off, trace_off;
   if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
       tbk_spill_read_str(file, &f->arena, f->pr.page_len, &page_off) ||
-      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &url_off))
+      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &url_off) ||
+      tbk_spill_read_str(file, &f->arena, f->pr.trace_len, &trace_off))
     return read_failed(f->l, err);
   f->page_chars += f->pr.text_chars;
   size_t n = f->pr.n_blocks, *offs;
@@ -255,6 +263,7 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
                      : tbk_cluster_template_df(&f->l->opt, f->l->cluster_pages[f->pr.cluster]);
   f->page_id = f->arena.data + page_off;
   f->url = f->arena.data + url_off;
+  f->trace = f->arena.data + trace_off;
   for (size_t i = 0; i < n; i++) {
     loaded_block *b = &f->blocks[i];
     b->tag = f->arena.data + offs[3 * i];
@@ -325,6 +334,7 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
   int bad = tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, l->s.site, strlen(l->s.site)) ||
             tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, f->page_id, f->pr.page_len) ||
             tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, f->url, f->pr.url_len) ||
+            (f->pr.trace_len && tbk_buf_append(line, f->trace, f->pr.trace_len)) ||
             tbk_buf_puts(line, ",\"path\":") || tbk_buf_json_str(line, b->path, b->r.path_len) ||
             tbk_buf_puts(line, ",\"tag\":") || tbk_buf_json_str(line, b->tag, b->r.tag_len) ||
             tbk_buf_printf(line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,

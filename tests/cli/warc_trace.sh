@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Traceable output (#32 item 4): every JSONL line of tbk-predict and every
+# label line of tbk-label that comes from a WARC record carries the
+# record's file, offset, WARC-Record-ID and date; pages not from a WARC get
+# no such keys. Two captures of one URL are told apart by them.
+. "$(dirname "$0")/lib.sh"
+need_python
+tmp_reset
+T=$TBK_TMP
+python3 - "$T" <<'PY'
+import sys, gzip
+t = sys.argv[1]
+def page(i):
+    return ("<html><head><title>Page %d</title></head><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><div><h1>Headline %d</h1><p>Paragraph number %d with alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo.</p><p>A second paragraph, sierra tango uniform victor whiskey xray yankee zulu, long enough to be prose in any reading.</p></div><footer>Copyright x.cn</footer></body></html>" % (i, i, i)).encode()
+def rec(uri, rid, date, block):
+    h = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:" + rid.encode() + b">\r\nWARC-Date: " + date.encode() + b"\r\nWARC-Target-URI: " + uri.encode() + b"\r\n"
+    h += b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(block)
+    return h + block + b"\r\n\r\n"
+def http(body):
+    return b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + body
+recs = [("http://x.cn/?p=2", "00000000-0000-0000-0000-000000000003", "2024-01-03T00:00:00Z", 3),
+        ("http://x.cn/", "00000000-0000-0000-0000-000000000001", "2024-01-01T00:00:00Z", 1),
+        ("https://x.cn/", "00000000-0000-0000-0000-000000000004", "2024-01-04T00:00:00Z", 4),
+        ("http://x.cn/", "00000000-0000-0000-0000-000000000002", "2024-01-02T00:00:00Z", 2)]
+data = b""
+offs = []
+for uri, rid, date, i in recs:
+    offs.append(len(data))
+    data += rec(uri, rid, date, http(page(i)))
+open(t + "/a.warc", "wb").write(data)
+open(t + "/offsets", "w").write(" ".join(map(str, offs)) + "\n")
+open(t + "/b.warc.gz", "wb").write(b"".join(gzip.compress(rec(u, r, d, http(page(i)))) for u, r, d, i in recs))
+open(t + "/p.html", "wb").write(page(9))
+PY
+# check_trace FILE.jsonl WARC: each line's (page, offset, record id, date)
+# is one of the fixture's records, all four records appear.
+check_trace() {
+  python3 - "$1" "$2" "$(cat "$T/offsets")" <<'PY' || die "$1: trace keys wrong"
+import json, sys
+path, warc, offs = sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3].split()]
+want = {("http://x.cn/?p=2", 3), ("http://x.cn/", 1), ("https://x.cn/", 4), ("http://x.cn/", 2)}
+seen = set()
+for l in open(path):
+    o = json.loads(l)
+    n = int(o["warc_record_id"][-2:-1])
+    assert o["warc_file"] == warc, o
+    assert o["warc_record_id"] == "<urn:uuid:00000000-0000-0000-0000-00000000000%d>" % n, o
+    assert o["warc_date"] == "2024-01-0%dT00:00:00Z" % n, o
+    if warc.endswith(".warc"):
+        assert o["warc_offset"] == offs[[3, 1, 4, 2].index(n)], o
+    seen.add((o["page"], n))
+assert seen == want, seen
+PY
+}
+# check_order FILE.jsonl IDS: the record ids of its lines, in order and
+# with runs merged, are IDS ("3 1 4 2": the fixture's record order).
+check_order() {
+  local got
+  got=$(python3 -c '
+import json, sys
+ids = []
+for l in open(sys.argv[1]):
+    n = json.loads(l)["warc_record_id"][-2]
+    if not ids or ids[-1] != n: ids.append(n)
+print(" ".join(ids))' "$1")
+  [ "$got" = "$2" ] || die "$1: records in order '$got', expected '$2' (input order)"
+}
+
+PROG=tbk-predict
+for w in "$T/a.warc" "$T/b.warc.gz"; do
+  expect_rc 0 "$PRED" -f jsonl "$w"
+  [ -s "$OUT" ] || die "tbk-predict -f jsonl $w wrote nothing"
+  check_trace "$OUT" "$w"
+  # --explain's lines too
+  expect_rc 0 "$PRED" -f jsonl --explain=1 "$w"
+  check_trace "$OUT" "$w"
+done
+# Output in input (record) order, not URL order; inputs in the order given.
+expect_rc 0 "$PRED" -f jsonl "$T/a.warc"
+check_order "$OUT" "3 1 4 2"
+expect_rc 0 "$PRED" -f jsonl "$T/b.warc.gz" "$T/a.warc"
+check_order "$OUT" "3 1 4 2 3 1 4 2"
+head -n 1 "$OUT" | grep -q '"warc_file":"[^"]*b.warc.gz"' || die "the first input given is not written first"
+# A WARC on stdin is named as given.
+expect_rc 0 "$PRED" -f jsonl - <"$T/a.warc"
+check_trace "$OUT" "-"
+expect_rc 0 "$PRED" -f jsonl --stage template "$T/a.warc"
+check_trace "$OUT" "$T/a.warc"
+# Pages not from a WARC: no trace keys.
+expect_rc 0 "$PRED" -f jsonl "$T/p.html"
+[ -s "$OUT" ] || die "no output for p.html"
+grep -q '"warc_' "$OUT" && die "a page not from a WARC got trace keys"
+
+PROG=tbk-label
+expect_rc 0 "$LABEL" --min-pages 2 -q -o "$T/labels.jsonl" "$T/a.warc"
+[ -s "$T/labels.jsonl" ] || die "tbk-label wrote no labels"
+check_trace "$T/labels.jsonl" "$T/a.warc"
+check_order "$T/labels.jsonl" "3 1 4 2"
+mkdir -p "$T/site/s"
+for i in 1 2 3; do cp "$T/p.html" "$T/site/s/p$i.html"; done
+expect_rc 0 "$LABEL" --min-pages 2 -q -o "$T/plain.jsonl" "$T/site"
+grep -q '"warc_' "$T/plain.jsonl" && die "labels of pages not from a WARC got trace keys"
+echo ok
