@@ -955,6 +955,82 @@ static void test_damage_sweep(void) {
   tbk_buf_free(&mut);
 }
 
+/* #32 item 2: a Content-Length that overstates its block and lands on a blank
+ * line of the next record (the end of its WARC or HTTP head) is a lie, not
+ * junk after a good record: the reader resyncs to the FIRST header after the
+ * damage, so the intact record right after the liar is kept. And a header
+ * whose lines end in CR CR LF is read (its blank line "\r\r\n" ends it). */
+static void test_overstated_blank_landing(void) {
+  const char *page = "<html><body>short</body></html>";
+  const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+  for (int where = 0; where < 2; where++) {
+    tbk_buf r1 = {0}, r2 = {0}, r3 = {0}, all = {0};
+    record(&r2, "response", "http://b.example.com/2", http, page, strlen(page), 0);
+    record(&r3, "response", "http://b.example.com/3", http, page, strlen(page), 0);
+    /* Where r2's WARC head (where 0) or HTTP head (where 1) ends, "\r\n\r\n". */
+    const char *end = strstr(r2.data, "\r\n\r\n");
+    if (where) end = strstr(end + 4, "\r\n\r\n");
+    long over = (long)(end - r2.data) + 4; /* the record separator of r1 too */
+    record(&r1, "response", "http://b.example.com/1", http, page, strlen(page), over);
+    CHECK_BUF(tbk_buf_append(&all, r1.data, r1.len));
+    CHECK_BUF(tbk_buf_append(&all, r2.data, r2.len));
+    CHECK_BUF(tbk_buf_append(&all, r3.data, r3.len));
+    const char *path = where ? TMP "/over_http.warc" : TMP "/over_warc.warc";
+    write_file(path, all.data, all.len);
+    tbk_input_options o;
+    tbk_input_options_init(&o);
+    tbk_page_list l;
+    warns w;
+    tbk_error err;
+    CHECK_INT(list_one(path, &l, &o, &w, &err), TBK_OK);
+    CHECK_INT(l.n, 2);
+    CHECK(find_ref(&l, "http://b.example.com/1") == NULL);
+    CHECK(find_ref(&l, "http://b.example.com/2") != NULL);
+    CHECK(find_ref(&l, "http://b.example.com/3") != NULL);
+    CHECK(strstr(w.all, "(http://b.example.com/1): Content-Length ") != NULL &&
+          strstr(w.all, "runs past the next record header") != NULL);
+    tbk_page_list_free(&l);
+    tbk_buf_free(&r1);
+    tbk_buf_free(&r2);
+    tbk_buf_free(&r3);
+    tbk_buf_free(&all);
+  }
+  /* Every line of every header (WARC and HTTP) ends in CR CR LF. */
+  tbk_buf a = {0}, b = {0};
+  record(&a, "response", "http://c.example.com/1", http, page, strlen(page), 0);
+  for (size_t i = 0; i < a.len; i++) {
+    if (a.data[i] == '\n' && i > 0 && a.data[i - 1] == '\r' && i + 1 < a.len - 4) CHECK_BUF(tbk_buf_append(&b, "\r", 1));
+    CHECK_BUF(tbk_buf_append(&b, a.data + i, 1));
+  }
+  /* The Content-Length grew by the CRs the HTTP head gained (3 lines). */
+  tbk_buf fixed = {0};
+  const char *cl = strstr(b.data, "Content-Length: ");
+  long n = strtol(cl + 16, NULL, 10);
+  CHECK_BUF(tbk_buf_append(&fixed, b.data, (size_t)(cl - b.data)));
+  CHECK_BUF(tbk_buf_printf(&fixed, "Content-Length: %ld", n + 3));
+  const char *rest = strchr(cl, '\r');
+  CHECK_BUF(tbk_buf_append(&fixed, rest, b.len - (size_t)(rest - b.data)));
+  CHECK_BUF(tbk_buf_append(&fixed, fixed.data, fixed.len)); /* twice: a next record */
+  write_file(TMP "/crcrlf.warc", fixed.data, fixed.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/crcrlf.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK(l.n >= 1);
+  CHECK(strstr(w.all, "cut off by end of file") == NULL);
+  if (l.n >= 1) {
+    tbk_buf body = {0};
+    CHECK(tbk_page_ref_read(&l.refs[0], &o, &body, &err) == TBK_OK && strcmp(body.data, page) == 0);
+    tbk_buf_free(&body);
+  }
+  tbk_page_list_free(&l);
+  tbk_buf_free(&a);
+  tbk_buf_free(&b);
+  tbk_buf_free(&fixed);
+}
+
 int main(void) {
   mkdir_p(TMP);
   build_records();
@@ -964,6 +1040,7 @@ int main(void) {
   test_truncated();
   test_corrupt_member();
   test_lying_length();
+  test_overstated_blank_landing();
   test_independent_records();
   test_resync_shapes();
   test_bombs();

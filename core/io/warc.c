@@ -480,7 +480,9 @@ static int parse_u64(const char *v, size_t n, uint64_t *out) {
 static size_t line_body(const tbk_buf *line) {
   size_t n = line->len;
   if (n && line->data[n - 1] == '\n') n--;
-  if (n && line->data[n - 1] == '\r') n--;
+  /* "\r\r\n" too: some writers end every line so (a blank "\r\r\n" line
+   * ends the header, not the file). */
+  while (n && line->data[n - 1] == '\r') n--;
   return n;
 }
 
@@ -1138,7 +1140,39 @@ static enum step not_a_record(lister *L, int trailer) {
   }
   pending *p = &L->p;
   int r;
-  if (L->last.has && !L->last.rescanned && !trailer) {
+  if (L->last.has && !L->last.rescanned && trailer) {
+    /* Blank lines before the damage look like the record's trailer, but a
+     * length that overstates its block can land on the blank line that ends
+     * the next record's WARC or HTTP head: re-read from the last record, and
+     * when a record header starts inside its block, the length lied (resync
+     * to that header, the first after the damage, not a later one). */
+    uint64_t landing = L->s->u - L->last.u, junk_off = L->off, junk_skip = L->skip;
+    r = rescan(L);
+    if (r == -1) return STEP_STREAM;
+    if (r == 1) {
+      wstream *s = L->s;
+      uint64_t found = s->u - (s->gz ? L->last.skip : L->last.off);
+      if (found < landing) {
+        char where[64], next[64];
+        uint64_t off, skip;
+        ws_tell(s, &off, &skip);
+        pos_str(where, sizeof where, L->last.off, L->last.skip);
+        pos_str(next, sizeof next, off, skip);
+        int page = p->has;
+        p->has = 0;
+        lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; "
+                 "reading on from there", where, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, next,
+              page ? "; record skipped" : "");
+        return STEP_NEXT;
+      }
+    }
+    /* The length was right: the damage is here. Carry on from the header
+     * found (the first at or after the damage) or the end of the file. */
+    if (commit(L, p)) return STEP_NOMEM;
+    lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, junk_off, junk_skip));
+    if (r == 1 || r == 0) return r == 1 ? STEP_NEXT : STEP_END;
+    r = ws_resync_line(L->s);
+  } else if (L->last.has && !L->last.rescanned && !trailer) {
     /* The pending record, if any, is the last one: its block proved wrong. */
     int page = p->has;
     p->has = 0;
