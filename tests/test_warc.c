@@ -1031,6 +1031,63 @@ static void test_overstated_blank_landing(void) {
   tbk_buf_free(&fixed);
 }
 
+/* #32 item 2: resource records holding HTML are read (typed by the WARC
+ * Content-Type, sniffed when it is missing or generic), and a response whose
+ * Content-Type is generic (application/octet-stream) is sniffed. */
+static void raw_record(tbk_buf *out, const char *type, const char *uri, const char *ctype, const char *block) {
+  CHECK_BUF(tbk_buf_printf(out, "WARC/1.0\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\n", type, uri));
+  if (ctype) CHECK_BUF(tbk_buf_printf(out, "Content-Type: %s\r\n", ctype));
+  CHECK_BUF(tbk_buf_printf(out, "Content-Length: %zu\r\n\r\n%s\r\n\r\n", strlen(block), block));
+}
+
+static void test_resource_and_generic(void) {
+  const char *page = "<html><body><p>resource page</p></body></html>";
+  tbk_buf all = {0};
+  raw_record(&all, "resource", "http://r.example.com/html", "text/html; charset=utf-8", page);
+  raw_record(&all, "resource", "http://r.example.com/none", NULL, page);
+  raw_record(&all, "resource", "http://r.example.com/octet", "application/octet-stream", page);
+  raw_record(&all, "resource", "http://r.example.com/img", "image/png", "\x89PNG\r\n");
+  raw_record(&all, "resource", "http://r.example.com/text", NULL, "just some text");
+  tbk_buf http = {0};
+  CHECK_BUF(tbk_buf_printf(&http, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n%s", page));
+  raw_record(&all, "response", "http://r.example.com/resp-octet", "application/http; msgtype=response", http.data);
+  http.len = 0;
+  CHECK_BUF(tbk_buf_printf(&http, "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n%s", page));
+  raw_record(&all, "response", "http://r.example.com/resp-png", "application/http; msgtype=response", http.data);
+  write_file(TMP "/resource.warc", all.data, all.len);
+  tbk_buf gz = {0};
+  gz_member(&gz, all.data, all.len, 0);
+  write_file(TMP "/resource.warc.gz", gz.data, gz.len);
+  static const char *const paths[] = {TMP "/resource.warc", TMP "/resource.warc.gz"};
+  static const char *const kept[] = {"http://r.example.com/html", "http://r.example.com/none",
+                                     "http://r.example.com/octet", "http://r.example.com/resp-octet"};
+  for (int k = 0; k < 2; k++) {
+    tbk_input_options o;
+    tbk_input_options_init(&o);
+    tbk_page_list l;
+    warns w;
+    tbk_error err;
+    CHECK_INT(list_one(paths[k], &l, &o, &w, &err), TBK_OK);
+    CHECK_INT(l.n, 4);
+    tbk_buf body = {0};
+    for (int i = 0; i < 4; i++) {
+      const tbk_page_ref *r = find_ref(&l, kept[i]);
+      CHECK(r != NULL);
+      if (r) CHECK(tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, page) == 0);
+    }
+    const tbk_page_ref *r = find_ref(&l, "http://r.example.com/html");
+    CHECK(r && r->charset && strcmp(r->charset, "utf-8") == 0);
+    CHECK(find_ref(&l, "http://r.example.com/img") == NULL);
+    CHECK(find_ref(&l, "http://r.example.com/text") == NULL);
+    CHECK(find_ref(&l, "http://r.example.com/resp-png") == NULL);
+    tbk_buf_free(&body);
+    tbk_page_list_free(&l);
+  }
+  tbk_buf_free(&all);
+  tbk_buf_free(&gz);
+  tbk_buf_free(&http);
+}
+
 int main(void) {
   mkdir_p(TMP);
   build_records();
@@ -1041,6 +1098,7 @@ int main(void) {
   test_corrupt_member();
   test_lying_length();
   test_overstated_blank_landing();
+  test_resource_and_generic();
   test_independent_records();
   test_resync_shapes();
   test_bombs();

@@ -24,8 +24,9 @@
  *                per record, or one stream), and any *.warc / *.warc.gz.
  *                WARC 1.0/1.1. Listed: response
  *                records with HTTP status 200 whose Content-Type is text/html
- *                or application/xhtml+xml (no Content-Type: the body must
- *                start with '<'). page = url = WARC-Target-URI, site = its
+ *                or application/xhtml+xml, and resource records so typed by
+ *                their WARC Content-Type (no or a generic Content-Type: the
+ *                body must start with '<'). page = url = WARC-Target-URI, site = its
  *                host or registered domain (opt->site_key), charset = the
  *                HTTP charset parameter. Bodies are de-chunked and gzip /
  *                deflate decoded when read. Records larger than

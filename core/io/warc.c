@@ -423,8 +423,10 @@ enum { LINE_MAX_BYTES = 16384, HEAD_MAX_BYTES = 262144 };
 typedef struct whead {
   uint64_t clen;
   int has_clen, is_response;
-  int http_block; /* Content-Type application/http: the block must be HTTP */
-  tbk_buf uri;    /* owned */
+  int is_resource; /* WARC-Type resource: the block is the document itself */
+  int http_block;  /* Content-Type application/http: the block must be HTTP */
+  tbk_buf uri;     /* owned */
+  tbk_buf ctype;   /* owned; the WARC Content-Type value as written */
 } whead;
 
 typedef struct hhead {
@@ -490,8 +492,9 @@ static size_t line_body(const tbk_buf *line) {
  * 1 ok, -1 stream error, -2 malformed (why). */
 static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
   h->clen = 0;
-  h->has_clen = h->is_response = h->http_block = 0;
+  h->has_clen = h->is_response = h->is_resource = h->http_block = 0;
   buf_clear(&h->uri);
+  buf_clear(&h->ctype);
   size_t total = 0;
   int first = 1;
   for (;;) {
@@ -519,6 +522,7 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
     if (split_field(line->data, n, &name, &nn, &val, &vn)) continue;
     if (name_is(name, nn, "WARC-Type")) {
       h->is_response = vn == 8 && strncasecmp(val, "response", 8) == 0;
+      h->is_resource = vn == 8 && strncasecmp(val, "resource", 8) == 0;
     } else if (name_is(name, nn, "WARC-Target-URI")) {
       /* Some writers follow the WARC 1.0 grammar's <uri> literally. */
       if (vn >= 2 && val[0] == '<' && val[vn - 1] == '>') val++, vn -= 2;
@@ -526,6 +530,8 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
       if (tbk_buf_append(&h->uri, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
     } else if (name_is(name, nn, "Content-Type")) {
       h->http_block = vn >= 16 && strncasecmp(val, "application/http", 16) == 0;
+      buf_clear(&h->ctype);
+      if (tbk_buf_append(&h->ctype, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
     } else if (name_is(name, nn, "Content-Length")) {
       if (parse_u64(val, vn, &h->clen)) {
         *why = "WARC header has a bad Content-Length";
@@ -696,6 +702,19 @@ static void hhead_free(hhead *h) {
 static int is_html_type(const hhead *h) {
   const char *t = h->ctype.data;
   return t && (strcmp(t, "text/html") == 0 || strcmp(t, "application/xhtml+xml") == 0);
+}
+
+/* A Content-Type that says nothing about the document ("", octet-stream,
+ * unknown): its body is sniffed, as one without a Content-Type. */
+static int is_generic_type(const hhead *h) {
+  static const char *const generic[] = {"", "application/octet-stream", "binary/octet-stream",
+                                        "application/unknown", "application/x-unknown",
+                                        "application/x-unknown-content-type", "unknown/unknown",
+                                        "content/unknown", "unknown", "*/*", "none", "application/binary"};
+  const char *t = h->ctype.data ? h->ctype.data : "";
+  for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
+    if (strcmp(t, generic[i]) == 0) return 1;
+  return 0;
 }
 
 /* 0 none, 1 gzip, 2 deflate, -1 unsupported. */
@@ -1216,12 +1235,13 @@ static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
           quote_line(q, sizeof q, &L->line));
     return STEP_NEXT;
   }
-  if (hh->status != 200 || (!is_html_type(hh) && hh->has_ctype)) return STEP_NEXT;
+  int generic = !hh->has_ctype || is_generic_type(hh);
+  if (hh->status != 200 || (!is_html_type(hh) && !generic)) return STEP_NEXT;
   int enc = encoding_kind(hh);
   if (enc < 0) {
     lwarn(L, "record at %s (%s): unsupported Content-Encoding \"%s\"", POS(L, L->off, L->skip), L->h.uri.data,
           hh->cenc.data);
-  } else if (hh->has_ctype) {
+  } else if (!generic) {
     *keep = 1;
   } else {
     bdec d;
@@ -1233,6 +1253,32 @@ static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
     if (d.nomem) return STEP_NOMEM;
     *keep = r > 0 && sniff_html(&L->sniff);
   }
+  return STEP_NEXT;
+}
+
+/* A resource record's block is the document, typed by the WARC
+ * Content-Type: *keep when it is HTML, or says nothing and starts like
+ * markup. */
+static enum step classify_resource(lister *L, uint64_t *remaining, int *keep) {
+  hhead *hh = &L->hh;
+  hh->status = 200;
+  hh->has_ctype = hh->chunked = 0;
+  buf_clear(&hh->ctype);
+  buf_clear(&hh->charset);
+  buf_clear(&hh->cenc);
+  if (L->h.ctype.len && parse_ctype(hh, L->h.ctype.data, L->h.ctype.len)) return STEP_NOMEM;
+  if (hh->has_ctype && !is_generic_type(hh)) {
+    *keep = is_html_type(hh);
+    return STEP_NEXT;
+  }
+  bdec d;
+  L->sniff.len = 0;
+  bdec_init(&d, 0, 0, &L->sniff, 0, 512);
+  int r = decode_block(L->s, remaining, &d);
+  bdec_end(&d);
+  if (r < 0) return STEP_STREAM;
+  if (d.nomem) return STEP_NOMEM;
+  *keep = r > 0 && sniff_html(&L->sniff);
   return STEP_NEXT;
 }
 
@@ -1253,7 +1299,8 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
     return r == 1 ? STEP_NEXT : STEP_END;
   }
   if (keep && h->uri.len == 0) {
-    lwarn(L, "record at %s: response without WARC-Target-URI", POS(L, L->off, L->skip));
+    lwarn(L, "record at %s: %s without WARC-Target-URI", POS(L, L->off, L->skip),
+          h->is_resource ? "resource" : "response");
     keep = 0;
   }
   if (!keep) return STEP_NEXT;
@@ -1293,8 +1340,9 @@ static enum step next_record(lister *L) {
   if (L->max_record_bytes && L->h.clen > L->max_record_bytes) return skip_oversized(L);
   uint64_t remaining = L->h.clen;
   int keep = 0;
-  if (L->h.is_response) {
-    enum step st = classify_response(L, &remaining, &keep);
+  if (L->h.is_response || L->h.is_resource) {
+    enum step st = L->h.is_response ? classify_response(L, &remaining, &keep)
+                                    : classify_resource(L, &remaining, &keep);
     if (st != STEP_NEXT) return st;
   }
   return finish_block(L, remaining, keep);
@@ -1327,6 +1375,7 @@ static void lister_free(lister *L) {
   tbk_buf_free(&L->p.uri);
   tbk_buf_free(&L->p.charset);
   tbk_buf_free(&L->h.uri);
+  tbk_buf_free(&L->h.ctype);
   hhead_free(&L->hh);
   ws_free(L->s);
 }
@@ -1405,7 +1454,8 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
     goto done;
   }
   uint64_t remaining = h.clen;
-  r = read_hhead(s, &remaining, &hh, h.http_block, &line, &why);
+  if (h.is_resource) r = 1, hh.status = 200; /* the block is the document */
+  else r = read_hhead(s, &remaining, &hh, h.http_block, &line, &why);
   if (r == -1) {
     st = stream_status(s, err);
     goto done;
@@ -1436,6 +1486,7 @@ done:
   if (st) out->len = 0;
   tbk_buf_free(&line);
   tbk_buf_free(&h.uri);
+  tbk_buf_free(&h.ctype);
   hhead_free(&hh);
   ws_free(s);
   return st;
