@@ -723,17 +723,18 @@ void cli_captures_free(cli_captures *s) {
   memset(s, 0, sizeof *s);
 }
 
-static int captures_insert(cli_captures *s, const uint64_t d[2]) {
+/* Slots of 3 words: the digest ({0, 0}: empty) and the caller's value. */
+static int captures_insert(cli_captures *s, const uint64_t d[2], uint64_t val, uint64_t *first) {
   if (2 * (s->n + 1) > s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 64;
-    uint64_t *slots = calloc(cap, 2 * sizeof *slots);
+    uint64_t *slots = calloc(cap, 3 * sizeof *slots);
     if (!slots) cli_die(TBK_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < s->cap; i++) {
-      uint64_t *o = s->slots + 2 * i;
+      uint64_t *o = s->slots + 3 * i;
       if (!o[0] && !o[1]) continue;
       size_t j = (size_t)(o[1] & (cap - 1));
-      while (slots[2 * j] || slots[2 * j + 1]) j = (j + 1) & (cap - 1);
-      slots[2 * j] = o[0], slots[2 * j + 1] = o[1];
+      while (slots[3 * j] || slots[3 * j + 1]) j = (j + 1) & (cap - 1);
+      memcpy(slots + 3 * j, o, 3 * sizeof *o);
     }
     free(s->slots);
     s->slots = slots;
@@ -741,20 +742,24 @@ static int captures_insert(cli_captures *s, const uint64_t d[2]) {
   }
   size_t j = (size_t)(d[1] & (s->cap - 1));
   for (;;) {
-    uint64_t *o = s->slots + 2 * j;
+    uint64_t *o = s->slots + 3 * j;
     if (!o[0] && !o[1]) {
-      o[0] = d[0], o[1] = d[1];
+      o[0] = d[0], o[1] = d[1], o[2] = val;
       s->n++;
       return 0;
     }
-    if (o[0] == d[0] && o[1] == d[1]) return 1;
+    if (o[0] == d[0] && o[1] == d[1]) {
+      if (first) *first = o[2];
+      return 1;
+    }
     j = (j + 1) & (s->cap - 1);
   }
 }
 
-int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref) {
-  if (!ref->url || !*ref->url) return 0;
-  if (!captures_insert(s, c->digest)) return 0;
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
+                             uint64_t *first) {
+  if (!ref->is_warc || !ref->url || !*ref->url) return 0;
+  if (!captures_insert(s, c->digest, val, first)) return 0;
   if (++c->dup_captures <= 20)
     cli_warn("%s: the same capture (URL and payload) as an earlier page; counted once", cli_page_where(ref));
   return 1;

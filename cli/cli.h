@@ -187,15 +187,17 @@ typedef struct cli_pages {
  * same WARC read twice under two names) would count twice in every document
  * frequency. */
 typedef struct cli_captures {
-  uint64_t *slots; /* 2 words a slot; {0, 0} empty */
+  uint64_t *slots; /* 3 words a slot: the digest ({0, 0}: empty), a value */
   size_t cap, n;
 } cli_captures;
 void cli_captures_free(cli_captures *s);
 /* After cli_pages_load(ref) returned a page: 1 when the same URL with the
  * same bytes was seen in s already (warned about, counted in
- * c->dup_captures), else 0 (and remembered). Pages without a URL are
- * never duplicates. */
-int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref);
+ * c->dup_captures; *first, when not NULL, = the val it was remembered
+ * with), else 0 (and remembered with val). Only WARC records are captures:
+ * page files (a manifest may give two files one URL) are never repeats. */
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
+                             uint64_t *first);
 /* The count of repeated captures, once at the end of a run (when any). */
 void cli_pages_captures_summary(const cli_pages *c);
 

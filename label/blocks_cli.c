@@ -27,7 +27,7 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   for (size_t k = i; k < j; k++) {
     tbk_page *page = cli_pages_load(pages, &list->refs[k]);
     if (!page) continue;
-    if (cli_pages_repeat_capture(pages, &seen, &list->refs[k])) {
+    if (cli_pages_repeat_capture(pages, &seen, &list->refs[k], k, NULL)) {
       tbk_page_free(page);
       continue;
     }

@@ -47,4 +47,13 @@ ln -s thrice.warc "$T/again.warc"
 cp "$T/thrice.warc" "$T/copy.warc"
 expect_rc 0 "$LABEL" -q -o "$T/copy.jsonl" "$T/thrice.warc" "$T/copy.warc"
 cmp -s "$T/once.jsonl" "$T/copy.jsonl" || die "a copied WARC changed the labels"
+# tbk-cluster: clustered once, every copy's row in its first copy's cluster
+# (sizes count each capture once, as the single-capture crawl's do).
+CLUSTER=$TBK_BIN/cluster/tbk-cluster
+PROG=tbk-cluster
+expect_rc 0 "$CLUSTER" -q -o "$T/once.tsv" "$T/changed.warc"
+expect_rc 0 "$CLUSTER" -q -o "$T/thrice.tsv" "$T/thrice.warc"
+expect_err '^tbk-cluster: warning: 2 repeated captures \(same URL and payload\) counted once$'
+[[ $(grep -c '/p0	' "$T/thrice.tsv") == 3 ]] || die "a copy lost its cluster row"
+cmp -s <(sort -u "$T/once.tsv") <(sort -u "$T/thrice.tsv") || die "clusters differ: $(cat "$T/thrice.tsv")"
 echo "label_repeat_captures: ok"
