@@ -42,6 +42,13 @@ expect_err '^tbk-label: warning: 2 repeated captures \(same URL and payload\) co
 cmp -s "$T/once.tsv" "$T/thrice.tsv" || die "stats differ: $(cat "$T/once.tsv" "$T/thrice.tsv")"
 cmp -s "$T/once.jsonl" "$T/thrice.jsonl" || die "labels differ from the single-capture crawl's"
 grep -q '"label":"content"' "$T/thrice.jsonl" || die "no content block"
+# --method chunks and etdm count a capture once too.
+for m in chunks etdm; do
+  expect_rc 0 "$LABEL" -q --method $m -o "$T/once.$m" "$T/changed.warc"
+  expect_rc 0 "$LABEL" -q --method $m -o "$T/thrice.$m" "$T/thrice.warc"
+  expect_err '^tbk-label: warning: 2 repeated captures \(same URL and payload\) counted once$'
+  cmp -s "$T/once.$m" "$T/thrice.$m" || die "--method $m: labels differ from the single-capture crawl's"
+done
 # The same WARC given twice under two names: the copies are one capture each.
 ln -s thrice.warc "$T/again.warc"
 cp "$T/thrice.warc" "$T/copy.warc"
