@@ -436,9 +436,10 @@ static void test_corrupt_member(void) {
  * found again (plain and single-stream gzip: by re-reading from the liar;
  * one record per gzip member: at the member boundary, without re-reading). */
 static void check_lying(const char *path, const tbk_buf *recs, int n, int per_member) {
-  static const char *const kept[] = {"http://a.example.com/1", "http://a.example.com/3",
-                                     "http://a.example.com/5", "http://a.example.com/6",
-                                     "http://a.example.com/8"};
+  /* 2 is 7 bytes short of the next header: read to there (#32 item 2). */
+  static const char *const kept[] = {"http://a.example.com/1", "http://a.example.com/2",
+                                     "http://a.example.com/3", "http://a.example.com/5",
+                                     "http://a.example.com/6", "http://a.example.com/8"};
   const char *page = "<html><body>short</body></html>";
   tbk_buf all = {0};
   for (int i = 0; i < n; i++) {
@@ -458,9 +459,9 @@ static void check_lying(const char *path, const tbk_buf *recs, int n, int per_me
   warns w;
   tbk_error err;
   CHECK_INT(list_one(path, &l, &o, &w, &err), TBK_OK);
-  CHECK_INT(l.n, 5);
+  CHECK_INT(l.n, 6);
   tbk_buf body = {0};
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 6; i++) {
     const tbk_page_ref *r = find_ref(&l, kept[i]);
     CHECK(r != NULL);
     if (!r) {
@@ -469,11 +470,12 @@ static void check_lying(const char *path, const tbk_buf *recs, int n, int per_me
     }
     CHECK(tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, page) == 0);
   }
-  /* Liars: 2 (short), 4 (long), the request record, 7 (10^12), 9 (past the end). */
-  CHECK_INT(l.skipped, 5);
+  /* Liars skipped: 4 (long), the request record, 7 (10^12), 9 (past the end);
+   * 2 (short) is recovered, with a warning that is no skip. */
+  CHECK_INT(l.skipped, 4);
   CHECK(strstr(w.all, "(http://a.example.com/2): Content-Length 68 ends 11 bytes short of the next record "
                       "header (offset ") != NULL);
-  CHECK(strstr(w.all, "); record skipped; reading on from there") != NULL);
+  CHECK(strstr(w.all, "); its block is read to there (record kept)") != NULL);
   CHECK(strstr(w.all, "(http://a.example.com/9): Content-Length 175 runs past the end of the file, and no "
                       "record header follows; record skipped") != NULL);
   CHECK(strstr(w.all, "(http://a.example.com/7): record exceeds max-record-bytes") != NULL);
@@ -533,7 +535,7 @@ static void test_lying_length(void) {
   warns w;
   tbk_error err;
   CHECK_INT(list_one(TMP "/lying2.warc", &l, &o, &w, &err), TBK_OK);
-  CHECK_INT(l.n, 2);
+  CHECK_INT(l.n, 3);
   char want[128];
   snprintf(want, sizeof want, "record at offset %llu (http://a.example.com/2): Content-Length",
            (unsigned long long)off2);
@@ -738,7 +740,7 @@ static void test_resync_shapes(void) {
       warns w;
       tbk_error err;
       CHECK_INT(list_one(path, &l, &o, &w, &err), TBK_OK);
-      CHECK_INT(l.n, 3);
+      CHECK_INT(l.n, shape == 1 ? 4 : 3); /* 30 bytes short: read to the next header */
       CHECK_INT(w.n, 1);
       char msg[256];
       snprintf(msg, sizeof msg, "(%s): Content-Length ", uris[liar]);
@@ -748,7 +750,7 @@ static void test_resync_shapes(void) {
       tbk_buf got = {0};
       for (int i = 0; i < 4; i++) {
         const tbk_page_ref *r = find_ref(&l, uris[i]);
-        if (i == liar) {
+        if (i == liar && shape != 1) {
           CHECK(r == NULL);
           continue;
         }

@@ -15,6 +15,7 @@ typedef struct tbk_page_ref {
   char *charset;      /* charset from HTTP headers (WARC), else NULL */
   uint64_t offset;    /* WARC: offset of the record's gzip member / record */
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
+  uint64_t length;    /* WARC: the block's length when not its Content-Length, else 0 */
   int is_warc;
   int is_temp;        /* file is a temporary copy of stdin or a pipe,
                          owned by the list (removed by tbk_page_list_free);

@@ -996,6 +996,7 @@ int tbk_warc_name(const char *path) {
 typedef struct pending {
   int has;
   uint64_t off, skip, clen;
+  uint64_t length; /* the block's length when its Content-Length was short, else 0 */
   tbk_buf uri, charset; /* owned */
 } pending;
 
@@ -1039,16 +1040,30 @@ enum step {
   STEP_FAIL /* L->st and *L->err are set */
 };
 
-static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void lwarn(lister *L, const char *fmt, ...) {
-  (*L->skipped)++;
+static void lsay(lister *L, int skip, const char *fmt, va_list ap) {
+  if (skip) (*L->skipped)++;
   if (!L->warn) return;
   char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  L->warn(L->ctx, L->path, msg);
+}
+
+/* A warning about something skipped (counted). */
+static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lwarn(lister *L, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  lsay(L, 1, fmt, ap);
   va_end(ap);
-  L->warn(L->ctx, L->path, msg);
+}
+
+/* A warning about something recovered (not a skip). */
+static void lrecovered(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lrecovered(lister *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lsay(L, 0, fmt, ap);
+  va_end(ap);
 }
 
 /* "offset X" for plain WARC and member starts; "offset X+Y" when the record
@@ -1063,7 +1078,7 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
 static int commit(lister *L, pending *p) {
   if (!p->has) return 0;
   p->has = 0;
-  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip);
+  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip, p->length);
   if (r == 0) L->html++;
   return r;
 }
@@ -1071,6 +1086,11 @@ static int commit(lister *L, pending *p) {
 /* Re-reading a gzip stream costs inflating it again; a file gets this many
  * decompressed bytes of it (plain files seek, so re-reading is linear). */
 enum { RESCAN_BUDGET = 256u << 20 };
+
+/* A page whose Content-Length falls at most this many bytes short of the
+ * next record header is read to that header (the record separator left
+ * out) instead of skipped. */
+enum { SHORT_RECOVER = 4096 };
 
 /* A Content-Length lied: read again from the start of that record and stop
  * at the next "WARC/" line, the record the lie swallowed. 1 found, 0 end of
@@ -1101,7 +1121,8 @@ static int rescan(lister *L) {
  * the file). Read again from that record to the next record header and say
  * in one warning what was wrong: the length ran past that header, or fell
  * short of it, or nothing follows. 1 resynchronised, 0 end of file, -1 error. */
-static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page) {
+static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page,
+                            uint64_t *gap) {
   char where[64], next[64];
   pos_str(where, sizeof where, L->last.off, L->last.skip);
   int r = rescan(L);
@@ -1125,7 +1146,12 @@ static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t 
   if (found < landing)
     lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; reading on "
              "from there", where, uri, clen, next, page ? "; record skipped" : "");
-  else
+  else if (page && gap && found - landing <= SHORT_RECOVER) {
+    *gap = found - landing;
+    lrecovered(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next "
+                  "record header (%s); its block is read to there (record kept)", where, uri, clen,
+               found - landing, next);
+  } else
     lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next record "
              "header (%s)%s; reading on from there", where, uri, clen, found - landing, next,
           page ? "; record skipped" : "");
@@ -1195,7 +1221,12 @@ static enum step not_a_record(lister *L, int trailer) {
     /* The pending record, if any, is the last one: its block proved wrong. */
     int page = p->has;
     p->has = 0;
-    r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page);
+    uint64_t gap = 0;
+    r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page, &gap);
+    if (r == 1 && gap) { /* committed when the header found is read */
+      p->has = 1;
+      p->length = p->clen + gap;
+    }
   } else {
     if (commit(L, p)) return STEP_NOMEM;
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
@@ -1294,7 +1325,7 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
     return STEP_NEXT;
   }
   if (r == 0) {
-    r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep);
+    r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep, NULL);
     if (r == -1) return STEP_STREAM;
     return r == 1 ? STEP_NEXT : STEP_END;
   }
@@ -1309,6 +1340,7 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
   p->off = L->off;
   p->skip = L->skip;
   p->clen = h->clen;
+  p->length = 0;
   p->uri.len = p->charset.len = 0;
   if (tbk_buf_append(&p->uri, h->uri.data, h->uri.len) ||
       tbk_buf_append(&p->charset, L->hh.charset.data ? L->hh.charset.data : "", L->hh.charset.len))
@@ -1412,12 +1444,21 @@ tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_rec
 
 /* ------------------------------------------------------------ reading */
 
+/* A block read to the next record header ends in the record separator
+ * (two line ends): left out. */
+static void strip_separator(tbk_buf *b) {
+  for (int k = 0; k < 2 && b->len && b->data[b->len - 1] == '\n'; k++) {
+    b->len--;
+    if (b->len && b->data[b->len - 1] == '\r') b->len--;
+  }
+}
+
 static tbk_status stream_status(wstream *s, tbk_error *err) {
   if (s->ekind == WE_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_fail(err, s->ekind == WE_IO ? TBK_ERR_IO : TBK_ERR_FORMAT, "%s", s->emsg);
 }
 
-tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length,
                          size_t max_bytes, tbk_buf *out, tbk_error *err) {
   out->len = 0;
   wstream *s;
@@ -1449,6 +1490,7 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s", why);
     goto done;
   }
+  if (length) h.clen = length; /* a short Content-Length, recovered by the listing */
   if (max_bytes && h.clen > max_bytes) {
     st = tbk_fail(err, TBK_ERR_LIMIT, "record exceeds max-record-bytes (%zu)", max_bytes);
     goto done;
@@ -1481,7 +1523,10 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
   else if (d.over)
     st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
   else if (d.bad) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
-  else if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  else {
+    if (length && !hh.chunked && enc == 0) strip_separator(out);
+    if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
 done:
   if (st) out->len = 0;
   tbk_buf_free(&line);
