@@ -700,6 +700,76 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
 
 static const char *cli_page_where(const tbk_page_ref *ref);
 
+/* 128 bits of the URL and the payload: FNV-1a and a multiply-xorshift hash,
+ * for telling identical captures apart from different ones (not a defence
+ * against forged collisions, which would only merge two pages' counts). */
+static void capture_digest(uint64_t d[2], const char *url, const char *p, size_t n) {
+  uint64_t a = 0xcbf29ce484222325ULL, b = 0x9e3779b97f4a7c15ULL;
+  for (int part = 0; part < 2; part++) {
+    const unsigned char *q = part ? (const unsigned char *)p : (const unsigned char *)url;
+    size_t k = part ? n : (url ? strlen(url) + 1 : 0);
+    for (size_t i = 0; q && i < k; i++) {
+      a = (a ^ q[i]) * 0x100000001b3ULL;
+      b = (b + q[i] + 1) * 0xff51afd7ed558ccdULL;
+      b ^= b >> 29;
+    }
+  }
+  d[0] = a | 1; /* never {0, 0}: that marks an empty slot */
+  d[1] = b;
+}
+
+void cli_captures_free(cli_captures *s) {
+  free(s->slots);
+  memset(s, 0, sizeof *s);
+}
+
+/* Slots of 3 words: the digest ({0, 0}: empty) and the caller's value. */
+static int captures_insert(cli_captures *s, const uint64_t d[2], uint64_t val, uint64_t *first) {
+  if (2 * (s->n + 1) > s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 64;
+    uint64_t *slots = calloc(cap, 3 * sizeof *slots);
+    if (!slots) cli_die(TBK_EXIT_FAIL, "out of memory");
+    for (size_t i = 0; i < s->cap; i++) {
+      uint64_t *o = s->slots + 3 * i;
+      if (!o[0] && !o[1]) continue;
+      size_t j = (size_t)(o[1] & (cap - 1));
+      while (slots[3 * j] || slots[3 * j + 1]) j = (j + 1) & (cap - 1);
+      memcpy(slots + 3 * j, o, 3 * sizeof *o);
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+  }
+  size_t j = (size_t)(d[1] & (s->cap - 1));
+  for (;;) {
+    uint64_t *o = s->slots + 3 * j;
+    if (!o[0] && !o[1]) {
+      o[0] = d[0], o[1] = d[1], o[2] = val;
+      s->n++;
+      return 0;
+    }
+    if (o[0] == d[0] && o[1] == d[1]) {
+      if (first) *first = o[2];
+      return 1;
+    }
+    j = (j + 1) & (s->cap - 1);
+  }
+}
+
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
+                             uint64_t *first) {
+  if (!ref->is_warc || !ref->url || !*ref->url) return 0;
+  if (!captures_insert(s, c->digest, val, first)) return 0;
+  if (++c->dup_captures <= 20)
+    cli_warn("%s: the same capture (URL and payload) as an earlier page; counted once", cli_page_where(ref));
+  return 1;
+}
+
+void cli_pages_captures_summary(const cli_pages *c) {
+  if (c->dup_captures)
+    cli_warn("%zu repeated captures (same URL and payload) counted once", c->dup_captures);
+}
+
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
   tbk_buf raw = {0};
   tbk_error err = {0};
@@ -717,6 +787,7 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
     st = tbk_page_parse(raw.data ? raw.data : "", raw.len, &o, &page, &err);
   }
   cli_progress_step(&c->meter, ++c->loaded, raw.len);
+  capture_digest(c->digest, ref->url, raw.data, raw.len);
   tbk_buf_free(&raw);
   if (st == TBK_OK) cli_pages_charset_warn(ref, page);
   if (st == TBK_OK) return page;

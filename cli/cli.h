@@ -178,7 +178,28 @@ typedef struct cli_pages {
   int progress;            /* CLI_PROGRESS_AUTO, _ON or _OFF */
   cli_progress meter;      /* the run's progress over its pages */
   size_t loaded;           /* pages cli_pages_load was asked for */
+  uint64_t digest[2];      /* the last loaded page's URL and bytes, hashed */
+  size_t dup_captures;     /* repeated captures counted once (#32 item 3) */
 } cli_pages;
+
+/* The captures (URL, payload digest) seen in one group of pages (a site,
+ * or a whole clustering run): an identical capture twice (a re-crawl, the
+ * same WARC read twice under two names) would count twice in every document
+ * frequency. */
+typedef struct cli_captures {
+  uint64_t *slots; /* 3 words a slot: the digest ({0, 0}: empty), a value */
+  size_t cap, n;
+} cli_captures;
+void cli_captures_free(cli_captures *s);
+/* After cli_pages_load(ref) returned a page: 1 when the same URL with the
+ * same bytes was seen in s already (warned about, counted in
+ * c->dup_captures; *first, when not NULL, = the val it was remembered
+ * with), else 0 (and remembered with val). Only WARC records are captures:
+ * page files (a manifest may give two files one URL) are never repeats. */
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
+                             uint64_t *first);
+/* The count of repeated captures, once at the end of a run (when any). */
+void cli_pages_captures_summary(const cli_pages *c);
 
 void cli_pages_init(cli_pages *c);
 /* Handle one of the CLI_PAGE_LONGOPTS; returns 1 when the code was one. */

@@ -86,11 +86,25 @@ int main(int argc, char **argv) {
   size_t *ref = malloc((list.n + 1) * sizeof *ref), n = 0;
   if (!ref) cli_die(TBK_EXIT_FAIL, "out of memory");
   uint32_t group = 0;
+  /* A repeated capture (same URL and payload) is clustered once; its row
+   * takes the cluster of its first copy (copy_of, a clusterer index). */
+  size_t *copy_of = malloc((list.n + 1) * sizeof *copy_of), *order = malloc((list.n + 1) * sizeof *order), rows = 0;
+  if (!copy_of || !order) cli_die(TBK_EXIT_FAIL, "out of memory");
+  cli_captures seen = {0};
   cli_pages_progress_start(&pages, list.n);
   for (size_t i = 0; i < list.n; i++) {
     if (by_site && i && strcmp(list.refs[i].site, list.refs[i - 1].site)) group++;
     tbk_page *page = cli_pages_load(&pages, &list.refs[i]);
     if (!page) continue;
+    uint64_t first;
+    if (cli_pages_repeat_capture(&pages, &seen, &list.refs[i], n, &first)) {
+      tbk_page_free(page);
+      order[rows] = i;
+      copy_of[rows++] = (size_t)first;
+      continue;
+    }
+    order[rows] = i;
+    copy_of[rows++] = n;
     uint64_t *paths;
     size_t np;
     if (tbk_cluster_page_paths(page, attrs, &paths, &np, &err) || tbk_clusterer_add(cl, group, paths, np, &err))
@@ -100,6 +114,8 @@ int main(int argc, char **argv) {
     ref[n++] = i;
   }
   cli_pages_progress_end(&pages);
+  cli_captures_free(&seen);
+  cli_pages_captures_summary(&pages);
   double t1 = now();
   tbk_cluster_result res;
   if (tbk_clusterer_run(cl, &res, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
@@ -107,8 +123,12 @@ int main(int argc, char **argv) {
   cli_out out;
   cli_out_open(&out, output);
   if (!jsonl) cli_out_put(&out, "page\tsite\tcluster\tsize\n", 23);
-  for (size_t i = 0; i < n; i++)
-    write_row(&out, jsonl, &list.refs[ref[i]], res.cluster[i], res.size[res.cluster[i]]);
+  for (size_t r = 0; r < rows; r++) {
+    uint32_t k = res.cluster[copy_of[r]];
+    write_row(&out, jsonl, &list.refs[order[r]], k, res.size[k]);
+  }
+  free(copy_of);
+  free(order);
   cli_out_commit(&out);
   if (!quiet)
     fprintf(stderr,

@@ -12,6 +12,8 @@ void features_usage(void) {
          "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
          "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
          "a warning (exit 3).\n"
+         "A WARC's HTML records are read: response (status 200) and resource\n"
+         "records, the Content-Type sniffed from the body when missing or generic.\n"
          "With --labels, only the blocks tbk-label labelled are written (template +1,\n"
          "content -1); without, every candidate block is written with label 0.\n\n"
          "Output files:\n"

@@ -22,21 +22,28 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   tbk_labeler *lab;
   tbk_error err = {0};
   if (tbk_labeler_new(site, o, &lab, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-  size_t bad_before = pages->bad_pages;
+  size_t bad_before = pages->bad_pages, dup_before = pages->dup_captures;
+  cli_captures seen = {0};
   for (size_t k = i; k < j; k++) {
     tbk_page *page = cli_pages_load(pages, &list->refs[k]);
     if (!page) continue;
+    if (cli_pages_repeat_capture(pages, &seen, &list->refs[k], k, NULL)) {
+      tbk_page_free(page);
+      continue;
+    }
     uint32_t cluster = cluster_of ? cluster_of[k] : TBK_NO_CLUSTER;
     if (tbk_labeler_add_clustered(lab, &list->refs[k], page, cluster, &err))
       cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
     tbk_page_free(page);
   }
-  size_t bad = pages->bad_pages - bad_before;
+  cli_captures_free(&seen);
+  size_t bad = pages->bad_pages - bad_before, dups = pages->dup_captures - dup_before;
   const char *status = "labelled";
-  if (j - i - bad < o->min_pages) {
-    /* Unreadable pages pushed the site below the minimum. */
-    cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad, o->min_pages);
-    s->pages = j - i - bad;
+  if (j - i - bad - dups < o->min_pages) {
+    /* Unreadable pages (or copies of one capture) pushed the site below the minimum. */
+    cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad - dups,
+             o->min_pages);
+    s->pages = j - i - bad - dups;
     status = "too-few-pages";
   } else if (tbk_labeler_finish(lab, cli_out_write, out, s, &err)) {
     if (ferror(out->f))
@@ -85,6 +92,7 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
     if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
   }
   cli_pages_progress_end(pages);
+  cli_pages_captures_summary(pages);
   cli_out *const outs[] = {out, stats_path ? &stats : NULL};
   cli_out_commit_all(outs, 2);
   int code = cli_pages_exit(pages);

@@ -142,19 +142,25 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     tbk_chunker *ck;
     tbk_error err = {0};
     if (tbk_chunker_new(site, &c->opt, &ck, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-    size_t bad_before = pages->bad_pages, nadded = 0;
+    size_t bad_before = pages->bad_pages, nadded = 0, dup_before = pages->dup_captures;
+    cli_captures seen = {0};
     for (size_t k = i; k < j; k++) {
       tbk_page *page = cli_pages_load(pages, &list->refs[k]);
       if (!page) continue;
+      if (cli_pages_repeat_capture(pages, &seen, &list->refs[k], k, NULL)) {
+        tbk_page_free(page);
+        continue;
+      }
       if (sx.added) sx.added[nadded++] = k;
       if (tbk_chunker_add_page(ck, &list->refs[k], page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
       tbk_page_free(page);
     }
-    size_t bad = pages->bad_pages - bad_before;
+    cli_captures_free(&seen);
+    size_t bad = pages->bad_pages - bad_before, dups = pages->dup_captures - dup_before;
     const char *status = "labelled";
-    if (j - i - bad < min_pages) {
-      cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad, min_pages);
-      s.pages = j - i - bad;
+    if (j - i - bad - dups < min_pages) {
+      cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad - dups, min_pages);
+      s.pages = j - i - bad - dups;
       status = "too-few-pages";
       skipped_sites++;
     } else if (tbk_chunker_finish(ck, cli_out_write, out, c->strip_dir ? write_stripped : NULL, &sx, &s, &err)) {
@@ -170,6 +176,7 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
     i = j;
   }
+  cli_pages_captures_summary(pages);
   tbk_buf_free(&sx.buf);
   if (sx.names) {
     for (size_t k = 0; k < list->n; k++) free(sx.names[k]);

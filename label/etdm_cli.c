@@ -254,15 +254,21 @@ static void site_run(run_ctx *r, size_t i, size_t j, site_stats *s) {
   tbk_error err = {0};
   if (!gl || !cs || tbk_link_builder_new(&lb, &err)) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t m = 0, bad_before = r->pages->bad_pages;
+  cli_captures seen = {0};
   for (size_t k = i; k < j; k++) {
     const tbk_page_ref *ref = &r->list->refs[k];
     tbk_page *page = cli_pages_load(r->pages, ref);
     if (!page) continue;
+    if (cli_pages_repeat_capture(r->pages, &seen, ref, k, NULL)) { /* one capture: one page of the graph */
+      tbk_page_free(page);
+      continue;
+    }
     if (tbk_link_builder_add(lb, page, ref->site, ref->page, ref->url, &err))
       cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
     gl[m++] = k;
     tbk_page_free(page);
   }
+  cli_captures_free(&seen);
   s->pages = j - i;
   s->bad = r->pages->bad_pages - bad_before;
   tbk_link_graph g;
@@ -330,6 +336,7 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
     }
     if (stats_path && write_stats(&stats, site, &s)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
   }
+  cli_pages_captures_summary(pages);
   tbk_buf_free(&r.line);
   tbk_buf_free(&r.arena);
   tbk_buf_free(&r.html);

@@ -24,8 +24,9 @@
  *                per record, or one stream), and any *.warc / *.warc.gz.
  *                WARC 1.0/1.1. Listed: response
  *                records with HTTP status 200 whose Content-Type is text/html
- *                or application/xhtml+xml (no Content-Type: the body must
- *                start with '<'). page = url = WARC-Target-URI, site = its
+ *                or application/xhtml+xml, and resource records so typed by
+ *                their WARC Content-Type (no or a generic Content-Type: the
+ *                body must start with '<'). page = url = WARC-Target-URI, site = its
  *                host or registered domain (opt->site_key), charset = the
  *                HTTP charset parameter. Bodies are de-chunked and gzip /
  *                deflate decoded when read. Records larger than
@@ -564,10 +565,12 @@ typedef struct warc_lister {
   tbk_site_key site_key;
 } warc_lister;
 
-static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip) {
+static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip,
+                          uint64_t length) {
   warc_lister *w = ctx;
   char *site = tbk_site_of_url(uri, w->site_key);
   int r = tbk_page_list_push(w->l, site ? site : "-", uri, uri, w->file, "", charset, offset, skip, 1);
+  if (r == 0) w->l->refs[w->l->n - 1].length = length;
   free(site);
   return r;
 }
@@ -752,7 +755,7 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *o
                              tbk_buf *out, tbk_error *err) {
   if (!ref || !out || !ref->file) return tbk_fail(err, TBK_ERR_ARG, "no page given");
   size_t max = opt ? opt->max_record_bytes : (size_t)64 << 20;
-  if (ref->is_warc) return tbk_warc_read(ref->file, ref->offset, ref->skip, max, out, err);
+  if (ref->is_warc) return tbk_warc_read(ref->file, ref->offset, ref->skip, ref->length, max, out, err);
   tbk_status st = tbk_read_file(ref->file, max, out, err);
   if (st == TBK_ERR_LIMIT) return tbk_fail(err, st, "file exceeds max-page-bytes (%zu)", max);
   return st;

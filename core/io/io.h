@@ -15,6 +15,7 @@ typedef struct tbk_page_ref {
   char *charset;      /* charset from HTTP headers (WARC), else NULL */
   uint64_t offset;    /* WARC: offset of the record's gzip member / record */
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
+  uint64_t length;    /* WARC: the block's length when not its Content-Length, else 0 */
   int is_warc;
   uint64_t seq;       /* listing order: inputs as given, a WARC's records
                          in file order (set by tbk_page_list_push) */

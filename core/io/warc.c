@@ -423,8 +423,10 @@ enum { LINE_MAX_BYTES = 16384, HEAD_MAX_BYTES = 262144 };
 typedef struct whead {
   uint64_t clen;
   int has_clen, is_response;
-  int http_block; /* Content-Type application/http: the block must be HTTP */
-  tbk_buf uri;    /* owned */
+  int is_resource; /* WARC-Type resource: the block is the document itself */
+  int http_block;  /* Content-Type application/http: the block must be HTTP */
+  tbk_buf uri;     /* owned */
+  tbk_buf ctype;   /* owned; the WARC Content-Type value as written */
 } whead;
 
 typedef struct hhead {
@@ -480,7 +482,9 @@ static int parse_u64(const char *v, size_t n, uint64_t *out) {
 static size_t line_body(const tbk_buf *line) {
   size_t n = line->len;
   if (n && line->data[n - 1] == '\n') n--;
-  if (n && line->data[n - 1] == '\r') n--;
+  /* "\r\r\n" too: some writers end every line so (a blank "\r\r\n" line
+   * ends the header, not the file). */
+  while (n && line->data[n - 1] == '\r') n--;
   return n;
 }
 
@@ -488,8 +492,9 @@ static size_t line_body(const tbk_buf *line) {
  * 1 ok, -1 stream error, -2 malformed (why). */
 static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
   h->clen = 0;
-  h->has_clen = h->is_response = h->http_block = 0;
+  h->has_clen = h->is_response = h->is_resource = h->http_block = 0;
   buf_clear(&h->uri);
+  buf_clear(&h->ctype);
   size_t total = 0;
   int first = 1;
   for (;;) {
@@ -517,6 +522,7 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
     if (split_field(line->data, n, &name, &nn, &val, &vn)) continue;
     if (name_is(name, nn, "WARC-Type")) {
       h->is_response = vn == 8 && strncasecmp(val, "response", 8) == 0;
+      h->is_resource = vn == 8 && strncasecmp(val, "resource", 8) == 0;
     } else if (name_is(name, nn, "WARC-Target-URI")) {
       /* Some writers follow the WARC 1.0 grammar's <uri> literally. */
       if (vn >= 2 && val[0] == '<' && val[vn - 1] == '>') val++, vn -= 2;
@@ -524,6 +530,8 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
       if (tbk_buf_append(&h->uri, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
     } else if (name_is(name, nn, "Content-Type")) {
       h->http_block = vn >= 16 && strncasecmp(val, "application/http", 16) == 0;
+      buf_clear(&h->ctype);
+      if (tbk_buf_append(&h->ctype, val, vn)) return ws_fail(s, WE_NOMEM, "out of memory");
     } else if (name_is(name, nn, "Content-Length")) {
       if (parse_u64(val, vn, &h->clen)) {
         *why = "WARC header has a bad Content-Length";
@@ -694,6 +702,19 @@ static void hhead_free(hhead *h) {
 static int is_html_type(const hhead *h) {
   const char *t = h->ctype.data;
   return t && (strcmp(t, "text/html") == 0 || strcmp(t, "application/xhtml+xml") == 0);
+}
+
+/* A Content-Type that says nothing about the document ("", octet-stream,
+ * unknown): its body is sniffed, as one without a Content-Type. */
+static int is_generic_type(const hhead *h) {
+  static const char *const generic[] = {"", "application/octet-stream", "binary/octet-stream",
+                                        "application/unknown", "application/x-unknown",
+                                        "application/x-unknown-content-type", "unknown/unknown",
+                                        "content/unknown", "unknown", "*/*", "none", "application/binary"};
+  const char *t = h->ctype.data ? h->ctype.data : "";
+  for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
+    if (strcmp(t, generic[i]) == 0) return 1;
+  return 0;
 }
 
 /* 0 none, 1 gzip, 2 deflate, -1 unsupported. */
@@ -975,6 +996,7 @@ int tbk_warc_name(const char *path) {
 typedef struct pending {
   int has;
   uint64_t off, skip, clen;
+  uint64_t length; /* the block's length when its Content-Length was short, else 0 */
   tbk_buf uri, charset; /* owned */
 } pending;
 
@@ -1018,16 +1040,30 @@ enum step {
   STEP_FAIL /* L->st and *L->err are set */
 };
 
-static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void lwarn(lister *L, const char *fmt, ...) {
-  (*L->skipped)++;
+static void lsay(lister *L, int skip, const char *fmt, va_list ap) {
+  if (skip) (*L->skipped)++;
   if (!L->warn) return;
   char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  L->warn(L->ctx, L->path, msg);
+}
+
+/* A warning about something skipped (counted). */
+static void lwarn(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lwarn(lister *L, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  lsay(L, 1, fmt, ap);
   va_end(ap);
-  L->warn(L->ctx, L->path, msg);
+}
+
+/* A warning about something recovered (not a skip). */
+static void lrecovered(lister *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lrecovered(lister *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lsay(L, 0, fmt, ap);
+  va_end(ap);
 }
 
 /* "offset X" for plain WARC and member starts; "offset X+Y" when the record
@@ -1042,7 +1078,7 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
 static int commit(lister *L, pending *p) {
   if (!p->has) return 0;
   p->has = 0;
-  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip);
+  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip, p->length);
   if (r == 0) L->html++;
   return r;
 }
@@ -1050,6 +1086,11 @@ static int commit(lister *L, pending *p) {
 /* Re-reading a gzip stream costs inflating it again; a file gets this many
  * decompressed bytes of it (plain files seek, so re-reading is linear). */
 enum { RESCAN_BUDGET = 256u << 20 };
+
+/* A page whose Content-Length falls at most this many bytes short of the
+ * next record header is read to that header (the record separator left
+ * out) instead of skipped. */
+enum { SHORT_RECOVER = 4096 };
 
 /* A Content-Length lied: read again from the start of that record and stop
  * at the next "WARC/" line, the record the lie swallowed. 1 found, 0 end of
@@ -1080,7 +1121,8 @@ static int rescan(lister *L) {
  * the file). Read again from that record to the next record header and say
  * in one warning what was wrong: the length ran past that header, or fell
  * short of it, or nothing follows. 1 resynchronised, 0 end of file, -1 error. */
-static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page) {
+static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page,
+                            uint64_t *gap) {
   char where[64], next[64];
   pos_str(where, sizeof where, L->last.off, L->last.skip);
   int r = rescan(L);
@@ -1104,7 +1146,12 @@ static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t 
   if (found < landing)
     lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; reading on "
              "from there", where, uri, clen, next, page ? "; record skipped" : "");
-  else
+  else if (page && gap && found - landing <= SHORT_RECOVER) {
+    *gap = found - landing;
+    lrecovered(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next "
+                  "record header (%s); its block is read to there (record kept)", where, uri, clen,
+               found - landing, next);
+  } else
     lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next record "
              "header (%s)%s; reading on from there", where, uri, clen, found - landing, next,
           page ? "; record skipped" : "");
@@ -1138,11 +1185,48 @@ static enum step not_a_record(lister *L, int trailer) {
   }
   pending *p = &L->p;
   int r;
-  if (L->last.has && !L->last.rescanned && !trailer) {
+  if (L->last.has && !L->last.rescanned && trailer) {
+    /* Blank lines before the damage look like the record's trailer, but a
+     * length that overstates its block can land on the blank line that ends
+     * the next record's WARC or HTTP head: re-read from the last record, and
+     * when a record header starts inside its block, the length lied (resync
+     * to that header, the first after the damage, not a later one). */
+    uint64_t landing = L->s->u - L->last.u, junk_off = L->off, junk_skip = L->skip;
+    r = rescan(L);
+    if (r == -1) return STEP_STREAM;
+    if (r == 1) {
+      wstream *s = L->s;
+      uint64_t found = s->u - (s->gz ? L->last.skip : L->last.off);
+      if (found < landing) {
+        char where[64], next[64];
+        uint64_t off, skip;
+        ws_tell(s, &off, &skip);
+        pos_str(where, sizeof where, L->last.off, L->last.skip);
+        pos_str(next, sizeof next, off, skip);
+        int page = p->has;
+        p->has = 0;
+        lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; "
+                 "reading on from there", where, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, next,
+              page ? "; record skipped" : "");
+        return STEP_NEXT;
+      }
+    }
+    /* The length was right: the damage is here. Carry on from the header
+     * found (the first at or after the damage) or the end of the file. */
+    if (commit(L, p)) return STEP_NOMEM;
+    lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, junk_off, junk_skip));
+    if (r == 1 || r == 0) return r == 1 ? STEP_NEXT : STEP_END;
+    r = ws_resync_line(L->s);
+  } else if (L->last.has && !L->last.rescanned && !trailer) {
     /* The pending record, if any, is the last one: its block proved wrong. */
     int page = p->has;
     p->has = 0;
-    r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page);
+    uint64_t gap = 0;
+    r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page, &gap);
+    if (r == 1 && gap) { /* committed when the header found is read */
+      p->has = 1;
+      p->length = p->clen + gap;
+    }
   } else {
     if (commit(L, p)) return STEP_NOMEM;
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
@@ -1182,12 +1266,13 @@ static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
           quote_line(q, sizeof q, &L->line));
     return STEP_NEXT;
   }
-  if (hh->status != 200 || (!is_html_type(hh) && hh->has_ctype)) return STEP_NEXT;
+  int generic = !hh->has_ctype || is_generic_type(hh);
+  if (hh->status != 200 || (!is_html_type(hh) && !generic)) return STEP_NEXT;
   int enc = encoding_kind(hh);
   if (enc < 0) {
     lwarn(L, "record at %s (%s): unsupported Content-Encoding \"%s\"", POS(L, L->off, L->skip), L->h.uri.data,
           hh->cenc.data);
-  } else if (hh->has_ctype) {
+  } else if (!generic) {
     *keep = 1;
   } else {
     bdec d;
@@ -1199,6 +1284,32 @@ static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
     if (d.nomem) return STEP_NOMEM;
     *keep = r > 0 && sniff_html(&L->sniff);
   }
+  return STEP_NEXT;
+}
+
+/* A resource record's block is the document, typed by the WARC
+ * Content-Type: *keep when it is HTML, or says nothing and starts like
+ * markup. */
+static enum step classify_resource(lister *L, uint64_t *remaining, int *keep) {
+  hhead *hh = &L->hh;
+  hh->status = 200;
+  hh->has_ctype = hh->chunked = 0;
+  buf_clear(&hh->ctype);
+  buf_clear(&hh->charset);
+  buf_clear(&hh->cenc);
+  if (L->h.ctype.len && parse_ctype(hh, L->h.ctype.data, L->h.ctype.len)) return STEP_NOMEM;
+  if (hh->has_ctype && !is_generic_type(hh)) {
+    *keep = is_html_type(hh);
+    return STEP_NEXT;
+  }
+  bdec d;
+  L->sniff.len = 0;
+  bdec_init(&d, 0, 0, &L->sniff, 0, 512);
+  int r = decode_block(L->s, remaining, &d);
+  bdec_end(&d);
+  if (r < 0) return STEP_STREAM;
+  if (d.nomem) return STEP_NOMEM;
+  *keep = r > 0 && sniff_html(&L->sniff);
   return STEP_NEXT;
 }
 
@@ -1214,12 +1325,13 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
     return STEP_NEXT;
   }
   if (r == 0) {
-    r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep);
+    r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep, NULL);
     if (r == -1) return STEP_STREAM;
     return r == 1 ? STEP_NEXT : STEP_END;
   }
   if (keep && h->uri.len == 0) {
-    lwarn(L, "record at %s: response without WARC-Target-URI", POS(L, L->off, L->skip));
+    lwarn(L, "record at %s: %s without WARC-Target-URI", POS(L, L->off, L->skip),
+          h->is_resource ? "resource" : "response");
     keep = 0;
   }
   if (!keep) return STEP_NEXT;
@@ -1228,6 +1340,7 @@ static enum step finish_block(lister *L, uint64_t remaining, int keep) {
   p->off = L->off;
   p->skip = L->skip;
   p->clen = h->clen;
+  p->length = 0;
   p->uri.len = p->charset.len = 0;
   if (tbk_buf_append(&p->uri, h->uri.data, h->uri.len) ||
       tbk_buf_append(&p->charset, L->hh.charset.data ? L->hh.charset.data : "", L->hh.charset.len))
@@ -1259,8 +1372,9 @@ static enum step next_record(lister *L) {
   if (L->max_record_bytes && L->h.clen > L->max_record_bytes) return skip_oversized(L);
   uint64_t remaining = L->h.clen;
   int keep = 0;
-  if (L->h.is_response) {
-    enum step st = classify_response(L, &remaining, &keep);
+  if (L->h.is_response || L->h.is_resource) {
+    enum step st = L->h.is_response ? classify_response(L, &remaining, &keep)
+                                    : classify_resource(L, &remaining, &keep);
     if (st != STEP_NEXT) return st;
   }
   return finish_block(L, remaining, keep);
@@ -1293,6 +1407,7 @@ static void lister_free(lister *L) {
   tbk_buf_free(&L->p.uri);
   tbk_buf_free(&L->p.charset);
   tbk_buf_free(&L->h.uri);
+  tbk_buf_free(&L->h.ctype);
   hhead_free(&L->hh);
   ws_free(L->s);
 }
@@ -1329,12 +1444,21 @@ tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_rec
 
 /* ------------------------------------------------------------ reading */
 
+/* A block read to the next record header ends in the record separator
+ * (two line ends): left out. */
+static void strip_separator(tbk_buf *b) {
+  for (int k = 0; k < 2 && b->len && b->data[b->len - 1] == '\n'; k++) {
+    b->len--;
+    if (b->len && b->data[b->len - 1] == '\r') b->len--;
+  }
+}
+
 static tbk_status stream_status(wstream *s, tbk_error *err) {
   if (s->ekind == WE_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_fail(err, s->ekind == WE_IO ? TBK_ERR_IO : TBK_ERR_FORMAT, "%s", s->emsg);
 }
 
-tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length,
                          size_t max_bytes, tbk_buf *out, tbk_error *err) {
   out->len = 0;
   wstream *s;
@@ -1366,12 +1490,14 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s", why);
     goto done;
   }
+  if (length) h.clen = length; /* a short Content-Length, recovered by the listing */
   if (max_bytes && h.clen > max_bytes) {
     st = tbk_fail(err, TBK_ERR_LIMIT, "record exceeds max-record-bytes (%zu)", max_bytes);
     goto done;
   }
   uint64_t remaining = h.clen;
-  r = read_hhead(s, &remaining, &hh, h.http_block, &line, &why);
+  if (h.is_resource) r = 1, hh.status = 200; /* the block is the document */
+  else r = read_hhead(s, &remaining, &hh, h.http_block, &line, &why);
   if (r == -1) {
     st = stream_status(s, err);
     goto done;
@@ -1397,11 +1523,15 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
   else if (d.over)
     st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
   else if (d.bad) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
-  else if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  else {
+    if (length && !hh.chunked && enc == 0) strip_separator(out);
+    if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
 done:
   if (st) out->len = 0;
   tbk_buf_free(&line);
   tbk_buf_free(&h.uri);
+  tbk_buf_free(&h.ctype);
   hhead_free(&hh);
   ws_free(s);
   return st;

@@ -14,11 +14,14 @@
 /* 1 when the name ends in .warc or .warc.gz (case-insensitive). */
 int tbk_warc_name(const char *path);
 
-/* Called for each HTML response record (HTTP 200) in file order: its
- * target URI, the charset its HTTP headers declare (NULL when none), and
- * where it starts. Returns 0, or -1 (out of memory) to stop the listing. */
+/* Called for each HTML record (response with HTTP 200, or resource) in
+ * file order: its target URI, the charset its HTTP headers declare (NULL
+ * when none), where it starts, and the length of its block when that is not
+ * its Content-Length (0: as the header says; a Content-Length a few bytes
+ * short of the next record header is recovered so). Returns 0, or -1 (out
+ * of memory) to stop the listing. */
 typedef int (*tbk_warc_record_fn)(void *ctx, const char *uri, const char *charset, uint64_t offset,
-                                  uint64_t skip);
+                                  uint64_t skip, uint64_t length);
 
 /* List the HTML response records of one WARC file through on_record.
  * Malformed records, truncated or corrupt gzip and lying Content-Lengths are
@@ -31,9 +34,10 @@ tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_rec
                          tbk_error *err);
 
 /* Read the HTTP body of the record at (offset, skip), de-chunked and
- * decoded (gzip/deflate Content-Encoding), into out (out->len reset to 0).
+ * decoded (gzip/deflate Content-Encoding), into out (out->len reset to 0);
+ * length: the block's length as listed (0: its Content-Length).
  * More than max_bytes of record or body: TBK_ERR_LIMIT. */
-tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip,
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length,
                          size_t max_bytes, tbk_buf *out, tbk_error *err);
 
 /* The raw WARC header lines of the record at (offset, skip) into

@@ -10,7 +10,7 @@
 
 typedef struct wrec {
   size_t uri, charset; /* offsets in names */
-  uint64_t offset, skip;
+  uint64_t offset, skip, length;
 } wrec;
 
 struct tbk_warc {
@@ -25,7 +25,8 @@ struct tbk_warc {
   tbk_buf body, warc_head, http_head, id, date;
 };
 
-static int on_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip) {
+static int on_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip,
+                     uint64_t length) {
   tbk_warc *w = ctx;
   if (w->n == w->cap) {
     size_t cap = w->cap ? 2 * w->cap : 64;
@@ -34,7 +35,7 @@ static int on_record(void *ctx, const char *uri, const char *charset, uint64_t o
     w->r = r, w->cap = cap;
   }
   wrec *r = &w->r[w->n];
-  r->offset = offset, r->skip = skip;
+  r->offset = offset, r->skip = skip, r->length = length;
   r->uri = w->names.len;
   if (tbk_buf_append(&w->names, uri, strlen(uri) + 1)) return -1;
   r->charset = w->names.len;
@@ -110,7 +111,7 @@ tbk_status tbk_warc_record_get(tbk_warc *w, size_t i, tbk_warc_record *out, tbk_
   memset(out, 0, sizeof *out);
   if (!w || i >= w->n) return tbk_fail(err, TBK_ERR_ARG, "no record %zu", i);
   const wrec *r = &w->r[i];
-  tbk_status st = tbk_warc_read(w->path, r->offset, r->skip, w->max_record_bytes, &w->body, err);
+  tbk_status st = tbk_warc_read(w->path, r->offset, r->skip, r->length, w->max_record_bytes, &w->body, err);
   if (!st) st = tbk_warc_read_heads(w->path, r->offset, r->skip, &w->warc_head, &w->http_head, err);
   if (st) return st;
   if (head_field(&w->warc_head, "WARC-Record-ID", &w->id) || head_field(&w->warc_head, "WARC-Date", &w->date))

@@ -35,6 +35,9 @@ expect_rc 0 "$PRED" "$S/example.warc.gz"
 grep -q 'Example Domain' "$OUT" || die "example.warc.gz: page not read"
 expect_rc 0 "$PRED" "$S/example-bad.warc.gz.bad"
 grep -q 'Example Domain' "$OUT" || die "example-bad.warc.gz.bad: not read as a WARC"
+# A resource record holding text/html is a page too (#32 item 2).
+expect_rc 0 "$PRED" "$S/example-resource.warc.gz"
+grep -q 'Example Domain' "$OUT" || die "example-resource.warc.gz: resource record not read"
 
 for f in "$S"/*.arc "$S"/*.arc.gz; do
   [[ -e $f ]] || continue
