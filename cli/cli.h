@@ -133,6 +133,12 @@ enum {
   "  0  ok\n"                                                               \
   "  1  fatal error\n"                                                      \
   "  2  usage error (also: an output that is a file the run reads)\n"
+/* How every page-reading program tells its inputs apart (input.c). */
+#define CLI_INPUT_BY_CONTENT_HELP                                           \
+  "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n" \
+  "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n" \
+  "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n" \
+  "a warning (exit 3).\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \

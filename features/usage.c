@@ -8,10 +8,7 @@ void features_usage(void) {
          "Compute the feature vectors of the blocks of every page.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a WARC file,\n"
          "or a single page ('-' = stdin), as for tbk-label.\n"
-         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
-         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
-         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
-         "a warning (exit 3).\n"
+         CLI_INPUT_BY_CONTENT_HELP
          "A WARC's HTML records are read: response (status 200) and resource\n"
          "records, the Content-Type sniffed from the body when missing or generic.\n"
          "With --labels, only the blocks tbk-label labelled are written (template +1,\n"

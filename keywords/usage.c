@@ -19,10 +19,7 @@ void kw_usage(void) {
          "tags) stays.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
          "WARC file.\n"
-         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
-         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
-         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
-         "a warning (exit 3).\n"
+         CLI_INPUT_BY_CONTENT_HELP
          "A WARC's HTML records are read: response (status 200) and resource\n"
          "records, the Content-Type sniffed from the body when missing or generic.\n\n"
          "Options:\n"

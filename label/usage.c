@@ -12,10 +12,7 @@ void label_usage(void) {
          "pages are template, blocks on exactly one page (top-most) are content.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
          "gold), a WARC file, or a single page ('-' = stdin).\n"
-         "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"
-         "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"
-         "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"
-         "a warning (exit 3).\n"
+         CLI_INPUT_BY_CONTENT_HELP
          "A WARC's HTML records are read: response (status 200) and resource\n"
          "records, the Content-Type sniffed from the body when missing or generic.\n"
          "The same capture twice (WARC records with one URL and payload) counts\n"
