@@ -393,12 +393,14 @@ static tbk_status parse_nb(reader *r, tbk_model *m, tbk_error *err) {
   return TBK_OK;
 }
 
-static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk_error *err) {
+/* A stage at text, whose first line is line skip + 1 of its file: messages
+ * name the file's line, not the stage's. */
+static tbk_status parse_stage(const char *text, size_t len, size_t skip, tbk_model **out, tbk_error *err) {
   *out = NULL;
   const char *last;
   tbk_status st = verify_stage(text, len, &last, err);
   if (st) return st;
-  reader r = {text, last, 0, {0}};
+  reader r = {text, last, skip, {0}};
   tbk_model *m = calloc(1, sizeof *m);
   if (!m) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   int enc = 0, parts = 0;
@@ -412,6 +414,12 @@ static tbk_status parse_stage(const char *text, size_t len, tbk_model **out, tbk
   tbk_encoder_prepare(&m->enc);
   *out = m;
   return TBK_OK;
+}
+
+static size_t lines_in(const char *from, const char *to) {
+  size_t n = 0;
+  for (const char *p = from; (p = memchr(p, '\n', (size_t)(to - p))) != NULL; p++) n++;
+  return n;
 }
 
 /* Length of the stage that starts at text: through its first checksum
@@ -437,10 +445,10 @@ static int tagged_stage(const char **s, const char *end, const char *tag, size_t
 }
 
 /* The content stage at s (n bytes), attached to the template stage m. */
-static tbk_status parse_content(tbk_model *m, const char *s, size_t n, tbk_error *err) {
+static tbk_status parse_content(tbk_model *m, const char *s, size_t n, size_t skip, tbk_error *err) {
   tbk_model *c = NULL;
   tbk_status st;
-  if ((st = parse_stage(s, n, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
+  if ((st = parse_stage(s, n, skip, &c, err)) || (st = tbk_model_attach_content(m, c, err))) {
     if (!m->content) tbk_model_free(c);
     /* a stage of the wrong kind is a damaged file, not a schema choice */
     if (st == TBK_ERR_SCHEMA && err) err->code = TBK_ERR_MODEL;
@@ -450,13 +458,13 @@ static tbk_status parse_content(tbk_model *m, const char *s, size_t n, tbk_error
 }
 
 /* What follows the content stage: nothing, or its contextual pass. */
-static tbk_status parse_context(tbk_model *c, const char *s, const char *end, tbk_error *err) {
+static tbk_status parse_context(tbk_model *c, const char *s, const char *end, size_t skip, tbk_error *err) {
   if (s == end) return TBK_OK;
   size_t n = 0;
   if (!tagged_stage(&s, end, "stage context\n", &n) || s == end || !n || s + n != end)
     BAD("unexpected content after the content stage");
   tbk_model *x = NULL;
-  tbk_status st = parse_stage(s, n, &x, err);
+  tbk_status st = parse_stage(s, n, skip + 1, &x, err);
   if (st) return st;
   char want[160];
   snprintf(want, sizeof want, "%s%s", c->schema, TBK_CTX_SUFFIX);
@@ -481,11 +489,13 @@ static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk
   if (!tagged_stage(&s, end, "stage template\n", &n1)) BAD("two-stage model without a \"stage template\" line");
   if (!n1) BAD("template stage has no checksum line");
   tbk_model *m = NULL;
-  if ((st = parse_stage(s, n1, &m, err))) return st;
+  if ((st = parse_stage(s, n1, 2, &m, err))) return st;
   s += n1;
+  size_t skip = lines_in(text, s) + 1; /* through "stage content" */
   if (!tagged_stage(&s, end, "stage content\n", &n2)) st = tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
   else if (!n2) st = tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
-  else if (!(st = parse_content(m, s, n2, err))) st = parse_context(m->content, s + n2, end, err);
+  else if (!(st = parse_content(m, s, n2, skip, err)))
+    st = parse_context(m->content, s + n2, end, skip + lines_in(s, s + n2), err);
   if (st) {
     tbk_model_free(m);
     return st;
@@ -498,7 +508,7 @@ tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_er
   *out = NULL;
   char staged[32];
   int sl = snprintf(staged, sizeof staged, "%s %d\n", TBK_MODEL_MAGIC, TBK_MODEL_VERSION_STAGED);
-  if (len < (size_t)sl || memcmp(text, staged, (size_t)sl) != 0) return parse_stage(text, len, out, err);
+  if (len < (size_t)sl || memcmp(text, staged, (size_t)sl) != 0) return parse_stage(text, len, 0, out, err);
   return parse_two_stage(text, len, (size_t)sl, out, err);
 }
 #undef BAD

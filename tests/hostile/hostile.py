@@ -701,16 +701,22 @@ def class7():
         failures.append("class7: reseal does not reproduce the shipped model")
         return
     p = write(TMP + "/p.html", page(1))
+    base_lines = base.split("\n")
+
+    def line_of(pattern):
+        """The file's line number (from 1) of the first line matching."""
+        return next(k for k, l in enumerate(base_lines) if re.match(pattern, l)) + 1
+
     refused = [
         ("weight 1e308", r"^1 [-0-9]", "1 1e308", 0, r"line \d+: weight 1e\+308 out of range"),
         ("content-stage weight -1e308", r"^1 [-0-9]", "1 -1e308", 1, r"line \d+: weight -1e\+308 out of range"),
         ("weight nan", r"^1 [-0-9]", "1 nan", 0, r"line \d+: bad weight"),
         ("weight inf", r"^2 [-0-9]", "2 inf", 0, r"line \d+: bad weight"),
-        ("C inf", r"^C ", "C inf", 0, r"line 12: expected C"),
-        ("cv_pr_auc 1e308", r"^cv_pr_auc", "cv_pr_auc 1e308", 0, r"line 15: expected cv_pr_auc"),
+        ("C inf", r"^C ", "C inf", 0, r"line %d: expected C" % line_of(r"^C ")),
+        ("cv_pr_auc 1e308", r"^cv_pr_auc", "cv_pr_auc 1e308", 0, r"line %d: expected cv_pr_auc" % line_of(r"^cv_pr_auc")),
         ("cv_pr_auc -inf", r"^cv_pr_auc", "cv_pr_auc -inf", 1, r"line \d+: expected cv_pr_auc"),
-        ("operating point threshold 1e308", r"^op 0.90", "op 0.90 1e308 0.9", 0, r"line 17: bad operating point"),
-        ("operating point recall nan", r"^op 0.90", "op 0.90 0.5 nan", 0, r"line 17: bad operating point"),
+        ("operating point threshold 1e308", r"^op 0.90", "op 0.90 1e308 0.9", 0, r"line %d: bad operating point" % line_of(r"^op 0.90")),
+        ("operating point recall nan", r"^op 0.90", "op 0.90 0.5 nan", 0, r"line %d: bad operating point" % line_of(r"^op 0.90")),
         ("encoder bound inf", r"^enc 0 ", lambda l: " ".join(l.split()[:4] + ["inf"] + l.split()[5:]), 0,
          r"line \d+: "),
         ("naive Bayes alpha 1e308", r"^alpha", "alpha 1e308", 0,
@@ -1251,15 +1257,14 @@ def class17():
          5, err=r"^tbk-keywords: error: a17.ranker: trained with the DF table [0-9a-f]{32}: give it with --df$")
     data = open(TMP + "/a17.ranker").read()
     write(TMP + "/cut17.ranker", data[:len(data) // 2])
-    # A damaged Naive-Bayes word line: named by its line in the model's
-    # stage (as every model message counts lines), not in the NB block.
+    # A damaged Naive-Bayes word line: named by its line in the model file
+    # (as every model message counts lines), not in the NB block or stage.
     lines = open(MODEL).read().split("\n")
-    start = lines.index("tbk-model 1")
     i = next(k for k, l in enumerate(lines) if l.startswith("words ")) + 1
     write(TMP + "/nb17.model", edit_model("\n".join(lines), re.escape(lines[i]) + "$", "x 1 1"))
     case("class17 naive-Bayes error with the model's line", "predict", ["-m", "nb17.model", "-o", "nb17.txt",
          "kw17/s/p0.html"], 5, err=r"^tbk-predict: error: nb17.model: line %d: naive bayes model: bad word index$"
-                                   % (i - start + 1), absent=[TMP + "/nb17.txt"])
+                                   % (i + 1), absent=[TMP + "/nb17.txt"])
     # A content stage saved alone says what it is.
     lines = open(MODEL).read().split("\n")
     starts = [k for k, l in enumerate(lines) if l == "tbk-model 1"]
