@@ -9,7 +9,7 @@
 #include "usage.h"
 
 enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD, OPT_EXPLAIN,
-       OPT_HISTORY, OPT_HISTORY_ONLY, OPT_HISTORY_COUNT, OPT_HISTORY_ROWS };
+       OPT_HISTORY, OPT_HISTORY_ONLY, OPT_HISTORY_COUNT, OPT_HISTORY_ROWS, OPT_HISTORY_COMMIT };
 
 /* --explain without K: the inputs shown per stage. */
 enum { EXPLAIN_DEFAULT = 5, EXPLAIN_MAX = 1000 };
@@ -23,6 +23,7 @@ typedef struct run {
   double threshold, precision;
   const char *history, *history_rows; /* --history DB, --history-rows FILE */
   int history_only, history_count;
+  size_t history_commit; /* pages a transaction, 0 = the store's default */
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
@@ -38,6 +39,7 @@ static void parse_options(run *r, int argc, char **argv) {
       {"shard", required_argument, 0, OPT_SHARD}, {"explain", optional_argument, 0, OPT_EXPLAIN},
       {"history", required_argument, 0, OPT_HISTORY}, {"history-only", no_argument, 0, OPT_HISTORY_ONLY},
       {"history-count", no_argument, 0, OPT_HISTORY_COUNT}, {"history-rows", required_argument, 0, OPT_HISTORY_ROWS},
+      {"history-commit", required_argument, 0, OPT_HISTORY_COMMIT},
       CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
@@ -79,6 +81,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_HISTORY_ONLY: r->history_only = 1; break;
     case OPT_HISTORY_COUNT: r->history_count = 1; break;
     case OPT_HISTORY_ROWS: r->history_rows = optarg; break;
+    case OPT_HISTORY_COMMIT: r->history_commit = (size_t)cli_long("--history-commit", optarg, 1, 1000000); break;
     case 'h': predict_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
@@ -90,8 +93,8 @@ static void parse_options(run *r, int argc, char **argv) {
   if (r->annotate && r->ro.fmt != TBK_FORMAT_HTML) cli_usage_error("--annotate needs --format html");
   if (r->ro.explain && r->ro.fmt == TBK_FORMAT_HTML) cli_usage_error("--explain needs --format text or jsonl");
   if (r->output_dir && !*r->output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
-  if ((r->history_only || r->history_count || r->history_rows) && !r->history)
-    cli_usage_error("--history-only, --history-count and --history-rows need --history DB");
+  if ((r->history_only || r->history_count || r->history_rows || r->history_commit) && !r->history)
+    cli_usage_error("--history-only, --history-count, --history-rows and --history-commit need --history DB");
   if (r->history && !*r->history) cli_usage_error("--history: an empty name names no store");
   if (r->history_only && r->history_count) cli_usage_error("--history-only and --history-count exclude each other");
   if (r->history_count && (r->output || r->output_dir || r->history_rows))
@@ -204,11 +207,13 @@ int main(int argc, char **argv) {
   uint64_t *fps = NULL;
   size_t cap_fps = 0;
   if (r.history) {
+    cli_output_check("--history", r.history); /* now that the inputs are known */
     tbk_history_options ho = tbk_history_options_default;
     char id[256];
     tbk_history_identity(model, id, sizeof id);
     ho.identity = id;
     ho.read_only = r.history_only;
+    if (r.history_commit) ho.commit_pages = r.history_commit;
     tbk_status hs = tbk_history_open(r.history, &ho, &hist, &err);
     if (hs) cli_die(hs == TBK_ERR_MODEL ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
     if (r.history_rows) cli_out_open(&rows_out, r.history_rows);
