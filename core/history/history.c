@@ -200,6 +200,16 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
   return TBK_OK;
 }
 
+tbk_status tbk_history_open_for(const tbk_model *m, const char *path, int read_only, tbk_history **out,
+                                tbk_error *err) {
+  char id[256];
+  tbk_history_identity(m, id, sizeof id);
+  tbk_history_options o = tbk_history_options_default;
+  o.identity = id;
+  o.read_only = read_only;
+  return tbk_history_open(path, &o, out, err);
+}
+
 void tbk_history_free(tbk_history *h) {
   if (!h) return;
   for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(h->q[i]);
