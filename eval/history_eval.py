@@ -82,6 +82,7 @@ def main():
     ap.add_argument("--sets", default="dragnet,msv_big9_chaos,scrapinghub_aeb")
     ap.add_argument("--orders", type=int, default=2)
     ap.add_argument("--l2", default="1e-3")
+    ap.add_argument("--free", default=None, help="train_history.py's --free")
     a = ap.parse_args()
     predict = os.path.join(a.build, "predict", "tbk-predict")
     tbk_eval = os.path.join(a.build, "eval", "tbk-eval")
@@ -119,6 +120,7 @@ def main():
                           "%s:%s" % (os.path.join(w, "%s.blocks.rows" % t), site if os.path.exists(site) else gold)]
         hmodel = os.path.join(w, "no-%s.history.model" % s)
         run([sys.executable, os.path.join(here, "..", "models", "train_history.py"), "--l2", a.l2,
+             *(["--free", a.free] if a.free else []),
              "-m", os.path.join(a.models, "no-%s.two.model" % s), "-o", hmodel, *pairs], ok=(0,))
         manifest = os.path.join(a.data, s, "manifest.tsv")
         head, rows = read_manifest(manifest)

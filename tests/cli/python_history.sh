@@ -21,7 +21,7 @@ python3 - "$TBK_SRC/models/default.model" "$T/hist.model" "$TBK_SRC/models" <<'P
 import sys
 sys.path.insert(0, sys.argv[3])
 import train_history as th
-band = [-3.0, 0.0, 8.0, -2.0, 0.0]
+band = [-5.0, 0.0, 8.0, 2.0, 0.0]
 open(sys.argv[2], "w").write(th.attach(open(sys.argv[1]).read(), [band * th.BANDS, band * th.BANDS]))
 PY
 expect_rc 0 "$PRED" -m "$T/hist.model" --history "$T/cli.db" --output-dir "$T/cli" "$man"
