@@ -160,10 +160,10 @@ def main():
                 h = sum(hist[p] for p in pages) / len(pages)
                 better = sum(hist[p] > base[p] + 1e-9 for p in pages)
                 worse = sum(hist[p] < base[p] - 1e-9 for p in pages)
-                out.append("| %s | %s | %s | %d | %.3f | %.3f | %d / %d |" % (
+                out.append("| %s | %s | %s | %d | %.4f | %.4f | %d / %d |" % (
                     s, "by name" if not order else "shuffled %d" % order, name, len(pages), b, h, better, worse))
             allp = [p for p in base if p in hist]
-            out.append("| %s | %s | all | %d | %.3f | %.3f | |" % (
+            out.append("| %s | %s | all | %d | %.4f | %.4f | |" % (
                 s, "by name" if not order else "shuffled %d" % order, len(allp),
                 sum(base[p] for p in allp) / len(allp), sum(hist[p] for p in allp) / len(allp)))
     print("\n".join(out))

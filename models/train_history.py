@@ -222,10 +222,10 @@ def main():
     ap.add_argument("-m", "--model", required=True, help="two-stage model to attach the stage to")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--l2", type=float, default=1e-3, help="penalty toward the stage's own decision (1e-3)")
-    ap.add_argument("--free", default="bias,share,repeated,outer_share/share,outer_share", metavar="T/C",
+    ap.add_argument("--free", default="bias,share,repeated,outer_share/share,repeated,outer_share", metavar="T/C",
                     help="the inputs each stage's combiner learns, the others keeping the stage's own decision "
                          "(logit weight 1, others 0): template inputs / content inputs "
-                         "(default bias,share,repeated,outer_share/share,outer_share)")
+                         "(default bias,share,repeated,outer_share/share,repeated,outer_share)")
     ap.add_argument("pairs", nargs="+", metavar="ROWS:LABELS")
     a = ap.parse_args()
     data = [[[] for _ in range(BANDS)] for _ in range(2)]  # [block, unit][band]
