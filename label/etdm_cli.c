@@ -25,7 +25,7 @@ const char label_etdm_help[] =
     "                           current-menu-item...), aria-current, aria-selected\n"
     "      --nodes FILE         also write every element of every page (JSON Lines:\n"
     "                           site, page, xpath, tag, template 1 or 0, cs; a\n"
-    "                           WARC page's record after page, as the labels')\n"
+    "                           WARC page's warc_* keys after page)\n"
     "      --template-html DIR  also write each page's template as HTML (the page\n"
     "                           without its non-template elements) to DIR/<page>.html\n"
     "                           (staged: DIR gets them only when the run succeeds)\n"
