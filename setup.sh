@@ -9,7 +9,7 @@ build=build
 [ "$type" = Release ] || build="build-$(echo "$type" | tr '[:upper:]' '[:lower:]')"
 
 pkgs=(build-essential cmake pkg-config libxml2-dev liblinear-dev libssl-dev
-      libpcre2-dev zlib1g-dev libpsl-dev libuchardet-dev publicsuffix python3 python3-venv xz-utils groff-base
+      libpcre2-dev zlib1g-dev libpsl-dev libuchardet-dev libsqlite3-dev publicsuffix python3 python3-venv xz-utils groff-base
       locales)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -22,6 +22,7 @@
 #include "ml.h"
 #include "model.h"
 #include "model_io.h"
+#include "history.h"
 #include "predict.h"
 #include "keywords.h"
 #include "eval.h"

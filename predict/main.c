@@ -8,7 +8,8 @@
 #include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD, OPT_EXPLAIN };
+enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD, OPT_EXPLAIN,
+       OPT_HISTORY, OPT_HISTORY_ONLY, OPT_HISTORY_COUNT, OPT_HISTORY_ROWS, OPT_HISTORY_COMMIT };
 
 /* --explain without K: the inputs shown per stage. */
 enum { EXPLAIN_DEFAULT = 5, EXPLAIN_MAX = 1000 };
@@ -20,6 +21,9 @@ typedef struct run {
   int annotate, summary, stage; /* stage: as tbk_render_options_for's */
   int combined_only;            /* an option of the combined stage was given */
   double threshold, precision;
+  const char *history, *history_rows; /* --history DB, --history-rows FILE */
+  int history_only, history_count;
+  size_t history_commit; /* pages a transaction, 0 = the store's default */
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
@@ -33,6 +37,9 @@ static void parse_options(run *r, int argc, char **argv) {
       {"no-title", no_argument, 0, OPT_NO_TITLE}, {"body", no_argument, 0, OPT_BODY}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
       {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
       {"shard", required_argument, 0, OPT_SHARD}, {"explain", optional_argument, 0, OPT_EXPLAIN},
+      {"history", required_argument, 0, OPT_HISTORY}, {"history-only", no_argument, 0, OPT_HISTORY_ONLY},
+      {"history-count", no_argument, 0, OPT_HISTORY_COUNT}, {"history-rows", required_argument, 0, OPT_HISTORY_ROWS},
+      {"history-commit", required_argument, 0, OPT_HISTORY_COMMIT},
       CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
@@ -70,6 +77,11 @@ static void parse_options(run *r, int argc, char **argv) {
       copt->prose_share = cli_double("--min-prose-share", optarg, 0, 1);
       r->combined_only = 1;
       break;
+    case OPT_HISTORY: r->history = optarg; break;
+    case OPT_HISTORY_ONLY: r->history_only = 1; break;
+    case OPT_HISTORY_COUNT: r->history_count = 1; break;
+    case OPT_HISTORY_ROWS: r->history_rows = optarg; break;
+    case OPT_HISTORY_COMMIT: r->history_commit = (size_t)cli_long("--history-commit", optarg, 1, 1000000); break;
     case 'h': predict_usage(); exit(cli_exit(TBK_EXIT_OK));
     case OPT_VERSION: exit(cli_version());
     default: cli_bad_option(c, argv);
@@ -81,7 +93,15 @@ static void parse_options(run *r, int argc, char **argv) {
   if (r->annotate && r->ro.fmt != TBK_FORMAT_HTML) cli_usage_error("--annotate needs --format html");
   if (r->ro.explain && r->ro.fmt == TBK_FORMAT_HTML) cli_usage_error("--explain needs --format text or jsonl");
   if (r->output_dir && !*r->output_dir) cli_usage_error("--output-dir: an empty directory name names no directory");
+  if ((r->history_only || r->history_count || r->history_rows || r->history_commit) && !r->history)
+    cli_usage_error("--history-only, --history-count, --history-rows and --history-commit need --history DB");
+  if (r->history && !*r->history) cli_usage_error("--history: an empty name names no store");
+  if (r->history_only && r->history_count) cli_usage_error("--history-only and --history-count exclude each other");
+  if (r->history_count && (r->output || r->output_dir || r->history_rows))
+    cli_usage_error("--history-count writes no output: it only counts the pages into the store");
   cli_output_check("-o", r->output);
+  cli_output_check("--history", r->history);
+  cli_output_check("--history-rows", r->history_rows);
   if (r->annotate) r->ro.fmt = TBK_FORMAT_HTML_ANNOTATED;
 }
 
@@ -102,7 +122,7 @@ static tbk_predictor *load_model(run *r, const char *mp, tbk_model **model) {
   if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", mp, err.msg);
   if (r->stage == 2) tbk_predictor_template_inputs(pred, 0);
   cli_pages_segment_as(&r->pages, *model);
-  r->pages.page.fingerprints = 0;
+  r->pages.page.fingerprints = r->history != NULL; /* the store counts blocks by them */
   /* HTML output renders libxml2's tree: kept from the one parse, rather
    * than the page streamed and parsed again on its first rendering. Text
    * and JSONL never render HTML: the page keeps no source for it. */
@@ -173,7 +193,7 @@ int main(int argc, char **argv) {
   char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext, 1) : NULL;
   cli_index index;
   if (r.output_dir) cli_index_open(&index, r.output_dir);
-  else cli_out_open(&out, r.output);
+  else if (!r.history_count) cli_out_open(&out, r.output);
   /* Each page's output is written as it is made, a line at a time once
    * 64 KiB are held (a sink, util.h), so no page's output is held whole:
    * cli_out_put dies on a failed write, removing a temporary output. */
@@ -184,6 +204,24 @@ int main(int argc, char **argv) {
   tbk_buf_sink sink = {trace_put, &ts, (size_t)64 << 10};
   tbk_buf buf = {.sink = &sink};
   tbk_error err = {0};
+  tbk_history *hist = NULL;
+  cli_out rows_out;
+  tbk_buf rows = {0};
+  uint64_t *fps = NULL;
+  size_t cap_fps = 0;
+  if (r.history) {
+    cli_output_check("--history", r.history); /* now that the inputs are known */
+    tbk_history_options ho = tbk_history_options_default;
+    char id[256];
+    tbk_history_identity(model, id, sizeof id);
+    ho.identity = id;
+    ho.read_only = r.history_only;
+    if (r.history_commit) ho.commit_pages = r.history_commit;
+    tbk_status hs = tbk_history_open(r.history, &ho, &hist, &err);
+    if (hs) cli_die(hs == TBK_ERR_MODEL ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+    if (r.history_rows) cli_out_open(&rows_out, r.history_rows);
+    tbk_predictor_use_history(pred, hist, r.history_rows ? &rows : NULL);
+  }
   size_t lo, hi; /* names and "==> page <==" are the full list's, so shards join into one run's output */
   cli_shard_pages(list.n, &lo, &hi);
   cli_pages_progress_start(&r.pages, hi - lo);
@@ -191,6 +229,15 @@ int main(int argc, char **argv) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
+    if (hist && tbk_history_begin(hist, ref->site, *ref->url ? ref->url : ref->page, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+    if (r.history_count) {
+      if (tbk_grow(&fps, &cap_fps, tbk_page_block_count(page) + 1, sizeof *fps)) cli_die(TBK_EXIT_FAIL, "out of memory");
+      if (tbk_history_add_page(hist, page, fps, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+      tbk_page_free(page);
+      continue;
+    }
+    tbk_predictor_page_id(pred, ref->page);
     buf.len = 0;
     trace.len = 0;
     if ((r.ro.fmt == TBK_FORMAT_JSONL || r.output_dir) && tbk_page_ref_trace(ref, &trace, &err))
@@ -209,6 +256,10 @@ int main(int argc, char **argv) {
       continue;
     }
     if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    if (rows.len) {
+      cli_out_put(&rows_out, rows.data, rows.len);
+      rows.len = 0;
+    }
     if (r.summary) print_summary(&r, ref->page, &sum);
     cli_mem(tbk_buf_drain(&buf)); /* cannot fail: cli_out_put dies first */
     if (r.output_dir) {
@@ -217,8 +268,12 @@ int main(int argc, char **argv) {
     }
   }
   cli_pages_progress_end(&r.pages);
-  if (!r.output_dir) cli_out_commit(&out);
-  else cli_index_commit(&index);
+  if (hist && tbk_history_close(hist, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+  if (r.history_rows) cli_out_commit(&rows_out);
+  free(fps);
+  tbk_buf_free(&rows);
+  if (r.output_dir) cli_index_commit(&index);
+  else if (!r.history_count) cli_out_commit(&out);
   for (size_t i = 0; r.output_dir && i < list.n; i++) free(names[i]);
   free(names);
   tbk_buf_free(&buf);

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "text", "io", "page", "label", "features", "ml", "model", "predict", "keywords", "eval"]
+LAYERS = ["base", "text", "io", "page", "label", "features", "ml", "model", "history", "predict", "keywords", "eval"]
 # Third-party headers (by include prefix) and the one layer that may use each.
 OWNER = {
     "libxml/": "page",
@@ -22,10 +22,11 @@ OWNER = {
     "uchardet.h": "text",
     "zlib.h": "io",
     "libpsl.h": "io",
+    "sqlite3.h": "history",
 }
 # What code outside core/ may never include: the library is the only code
 # that touches these (zlib is allowed: tests and fuzzers build gzip input).
-HIDDEN = ["libxml/", "linear.h", "openssl/", "pcre2.h", "libpsl.h", "uchardet"]
+HIDDEN = ["libxml/", "linear.h", "openssl/", "pcre2.h", "libpsl.h", "uchardet", "sqlite3.h"]
 # Tests that check the library against the dependency itself.
 CROSS_CHECKS = {"tests/test_logreg.c": ["linear.h"]}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -15,6 +15,7 @@ void tbk_model_free(tbk_model *m) {
   free(m->w);
   tbk_model_free(m->content);
   tbk_model_free(m->context);
+  free(m->history);
   free(m);
 }
 

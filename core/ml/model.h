@@ -53,6 +53,11 @@ struct tbk_model {
                                   contextual pass over the units' first-pass
                                   probabilities (schema "<units>+ctx1"), or
                                   NULL */
+  double *history;             /* owned, on a two-stage model's template
+                                  stage: the site-history combiners'
+                                  weights, TBK_HIST_DIM for the template
+                                  stage then TBK_HIST_DIM for the content
+                                  stage (history_stage.c), or NULL */
 };
 
 struct tbk_dataset {
@@ -192,6 +197,22 @@ double tbk_encode_compress(double v);
 #define TBK_CTX_DIM 12
 #define TBK_CTX_SUFFIX "+ctx1"
 void tbk_context_features(const double *p, const double *chars, size_t n, size_t i, double *out);
+
+/* The site-history combiners (history_stage.c): a stage's probability of
+ * template (boilerplate) and the counts of the row's fingerprint among the
+ * site's other pages, as the inputs of one logistic model per band of the
+ * site's page count. With no other page there is no row: the stage's own
+ * probability stands. */
+#define TBK_HIST_BANDS 5
+#define TBK_HIST_PER_BAND 5
+#define TBK_HIST_DIM (TBK_HIST_BANDS * TBK_HIST_PER_BAND)
+#define TBK_HIST_MAGIC "tbk-history-model 1"
+/* pages >= 1: the site's other pages; df: those holding the row's
+ * fingerprint; outer_df: those holding its enclosing block's (a unit's
+ * block, a block's parent; df when it has none). */
+void tbk_history_inputs(double p, uint32_t pages, uint32_t df, uint32_t outer_df, double x[TBK_HIST_DIM]);
+double tbk_history_prob(const double *w, const double x[TBK_HIST_DIM]);
+extern const char *const tbk_history_input_names[TBK_HIST_DIM];
 /* Feature options the model was trained with; prediction must use them. */
 void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o);
 /* A two-stage model: a template model (the paper's) with a content model

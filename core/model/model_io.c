@@ -71,6 +71,21 @@ static tbk_status write_stage(const tbk_model *m, tbk_buf *out, tbk_error *err) 
   return append_checksum(out, start, err);
 }
 
+/* The site-history stage: its inputs' names (so that a file says what
+ * each weight weighs), then a line of weights per stage. */
+static tbk_status write_history(const double *w, tbk_buf *out, tbk_error *err) {
+  if (tbk_buf_puts(out, "stage history\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  size_t start = out->len;
+  int bad = tbk_buf_printf(out, "%s\ninputs %d", TBK_HIST_MAGIC, TBK_HIST_DIM);
+  for (int i = 0; i < TBK_HIST_DIM && !bad; i++) bad = tbk_buf_printf(out, " %s", tbk_history_input_names[i]);
+  for (int s = 0; s < 2 && !bad; s++) {
+    bad = tbk_buf_puts(out, s ? "\ncontent" : "\ntemplate");
+    for (int i = 0; i < TBK_HIST_DIM && !bad; i++) bad = tbk_buf_printf(out, " %.17g", w[s * TBK_HIST_DIM + i]);
+  }
+  if (bad || tbk_buf_puts(out, "\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return append_checksum(out, start, err);
+}
+
 tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
   if (!m->content) return write_stage(m, out, err);
   size_t start = out->len;
@@ -84,6 +99,7 @@ tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
     if (tbk_buf_puts(out, "stage context\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     if ((st = write_stage(m->content->context, out, err))) return st;
   }
+  if (m->history && (st = write_history(m->history, out, err))) return st;
   return append_checksum(out, start, err);
 }
 
@@ -457,12 +473,14 @@ static tbk_status parse_content(tbk_model *m, const char *s, size_t n, size_t sk
   return TBK_OK;
 }
 
-/* What follows the content stage: nothing, or its contextual pass. */
-static tbk_status parse_context(tbk_model *c, const char *s, const char *end, size_t skip, tbk_error *err) {
-  if (s == end) return TBK_OK;
+/* The content stage's contextual pass, when *s is its tag; *s moved past
+ * it. */
+static tbk_status parse_context(tbk_model *c, const char **sp, const char *end, size_t skip, tbk_error *err) {
+  const char *s = *sp;
   size_t n = 0;
-  if (!tagged_stage(&s, end, "stage context\n", &n) || s == end || !n || s + n != end)
-    BAD("unexpected content after the content stage");
+  if (!tagged_stage(&s, end, "stage context\n", &n)) return TBK_OK;
+  if (s == end || !n) BAD("context stage has no checksum line");
+  *sp = s + n;
   tbk_model *x = NULL;
   tbk_status st = parse_stage(s, n, skip + 1, &x, err);
   if (st) return st;
@@ -473,6 +491,55 @@ static tbk_status parse_context(tbk_model *c, const char *s, const char *end, si
     BAD("context stage does not belong to the content stage (schema %s)", want);
   }
   c->context = x;
+  return TBK_OK;
+}
+
+/* The site-history stage (write_history), the last of the file. */
+static tbk_status parse_history(tbk_model *m, const char *s, const char *end, size_t skip, tbk_error *err) {
+  if (s == end) return TBK_OK;
+  size_t n = 0;
+  if (!tagged_stage(&s, end, "stage history\n", &n) || s == end || !n || s + n != end)
+    BAD("unexpected content after the content stage");
+  const char *last;
+  tbk_status st = verify_stage(s, n, &last, err);
+  if (st) return st;
+  reader r = {s, last, skip + 1, {0}};
+  size_t ll;
+  const char *l = next_line(&r, &ll);
+  if (!l || ll != strlen(TBK_HIST_MAGIC) || memcmp(l, TBK_HIST_MAGIC, ll) != 0)
+    BAD("line %zu: expected \"%s\"", r.line, TBK_HIST_MAGIC);
+  char names[2048];
+  int k = snprintf(names, sizeof names, "inputs %d", TBK_HIST_DIM);
+  for (int i = 0; i < TBK_HIST_DIM; i++) k += snprintf(names + k, sizeof names - (size_t)k, " %s", tbk_history_input_names[i]);
+  l = next_line(&r, &ll);
+  if (!l || ll != (size_t)k || memcmp(l, names, ll) != 0)
+    BAD("line %zu: the history stage's inputs are not this build's (%s)", r.line, names);
+  double *w = malloc(2 * TBK_HIST_DIM * sizeof *w);
+  if (!w) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (int t = 0; t < 2; t++) {
+    const char *tag = t ? "content" : "template";
+    l = next_line(&r, &ll);
+    char buf[2048];
+    if (!l || ll >= sizeof buf) { free(w); BAD("line %zu: expected %s weights", r.line, tag); }
+    memcpy(buf, l, ll);
+    buf[ll] = 0;
+    size_t tl = strlen(tag);
+    char *p = buf + tl, *e;
+    if (strncmp(buf, tag, tl) != 0) { free(w); BAD("line %zu: expected %s weights", r.line, tag); }
+    for (int i = 0; i < TBK_HIST_DIM; i++) {
+      errno = 0;
+      double v = *p == ' ' ? tbk_strtod(p + 1, &e) : NAN;
+      if (*p != ' ' || e == p + 1 || !isfinite(v) || fabs(v) > TBK_MAX_WEIGHT) {
+        free(w);
+        BAD("line %zu: bad %s weight %d", r.line, tag, i + 1);
+      }
+      w[t * TBK_HIST_DIM + i] = v;
+      p = e;
+    }
+    if (*p) { free(w); BAD("line %zu: more than %d %s weights", r.line, TBK_HIST_DIM, tag); }
+  }
+  if (r.s != r.end) { free(w); BAD("line %zu: unexpected content in the history stage", r.line + 1); }
+  m->history = w;
   return TBK_OK;
 }
 
@@ -494,8 +561,12 @@ static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk
   size_t skip = lines_in(text, s) + 1; /* through "stage content" */
   if (!tagged_stage(&s, end, "stage content\n", &n2)) st = tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
   else if (!n2) st = tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
-  else if (!(st = parse_content(m, s, n2, skip, err)))
-    st = parse_context(m->content, s + n2, end, skip + lines_in(s, s + n2), err);
+  else if (!(st = parse_content(m, s, n2, skip, err))) {
+    const char *rest = s + n2;
+    skip += lines_in(s, rest);
+    if (!(st = parse_context(m->content, &rest, end, skip, err)))
+      st = parse_history(m, rest, end, skip + lines_in(s + n2, rest), err);
+  }
   if (st) {
     tbk_model_free(m);
     return st;

@@ -1,9 +1,10 @@
-/* Prediction on a single page, with no site history, and the three
- * renderings of the result. */
+/* Prediction on a single page, corrected by its site's history when
+ * there is one, and the three renderings of the result. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "model.h"
 #include "nb_view.h"
 #include "predict.h"
@@ -256,6 +257,14 @@ struct tbk_predictor {
   explain_set uex;     /* owned: the content stage's, per unit */
   tbk_explain_term *all; /* owned scratch: a row's contributing inputs */
   size_t cap_all;
+  /* site history (tbk_predictor_use_history) */
+  tbk_history *hist;   /* borrowed, NULL = none */
+  tbk_buf *hist_rows;  /* borrowed: the history combiners' rows, or NULL */
+  const char *page_id; /* borrowed: the page's id in those rows */
+  uint64_t *hfp;       /* owned scratch: the page's block fingerprints */
+  uint32_t *hdf;       /* owned: their counts on the site's other pages */
+  size_t hcap;
+  int hdf_page;        /* hdf holds the current page's counts */
 };
 
 static void explain_set_free(explain_set *es) {
@@ -424,10 +433,118 @@ void tbk_predictor_free(tbk_predictor *pr) {
   explain_set_free(&pr->bex);
   explain_set_free(&pr->uex);
   free(pr->all);
+  free(pr->hfp);
+  free(pr->hdf);
   free(pr);
 }
 
+void tbk_predictor_use_history(tbk_predictor *pr, tbk_history *h, tbk_buf *rows) {
+  pr->hist = h;
+  pr->hist_rows = rows;
+}
+
+void tbk_predictor_page_id(tbk_predictor *pr, const char *id) { pr->page_id = id; }
+
+/* The page's blocks' counts among the site's other pages (once a page),
+ * and the page counted; 1 when the page has history to use. */
+static tbk_status page_history(tbk_predictor *pr, const tbk_page *page, int *use, tbk_error *err) {
+  *use = 0;
+  if (!pr->hist) return TBK_OK;
+  size_t nb = page->n_blocks;
+  if (!pr->hdf_page) {
+    static const unsigned char none[16];
+    if (nb && !memcmp(page->blocks[0].md5, none, 16))
+      return tbk_fail(err, TBK_ERR_ARG, "site history needs the page parsed with fingerprints");
+    if (tbk_grow_exact((void **)&pr->hfp, &pr->hcap, nb ? nb : 1, sizeof *pr->hfp) ||
+        !(pr->hdf = realloc(pr->hdf, pr->hcap * sizeof *pr->hdf)))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    tbk_status st = tbk_history_page_df(pr->hist, page, pr->hfp, pr->hdf, err);
+    if (!st) st = tbk_history_add(pr->hist, pr->hfp, nb, err);
+    if (st) return st;
+    pr->hdf_page = 1;
+  }
+  *use = tbk_history_pages(pr->hist) > 0 && (pr->m->history || pr->hist_rows);
+  return TBK_OK;
+}
+
+/* s as a TSV field: tab, newline, CR and backslash escaped as \\t, \\n,
+ * \\r, \\\\. */
+static int tsv_field(tbk_buf *o, const char *s) {
+  for (; *s; s++) {
+    const char *e = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : *s == '\\' ? "\\\\" : NULL;
+    if (e ? tbk_buf_puts(o, e) : tbk_buf_append(o, s, 1)) return -1;
+  }
+  return 0;
+}
+
+/* One row of the combiners' training data: stage, page, path, the site's
+ * other pages, the row's and its enclosing block's counts, the stage's
+ * probability. */
+static tbk_status history_row(tbk_predictor *pr, const char *stage, const char *path, uint32_t pages, uint32_t df,
+                              uint32_t outer, double p, tbk_error *err) {
+  tbk_buf *o = pr->hist_rows;
+  const char *id = pr->page_id ? pr->page_id : "";
+  if (tbk_buf_printf(o, "%s\t", stage) || tsv_field(o, id) || tbk_buf_puts(o, "\t") ||
+      tsv_field(o, path) || tbk_buf_printf(o, "\t%u\t%u\t%u\t%.17g\n", pages, df, outer, p))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return TBK_OK;
+}
+
+/* The blocks' template probabilities corrected by the site's history. */
+static tbk_status history_blocks(tbk_predictor *pr, const tbk_page *page, double *probs, tbk_error *err) {
+  int use;
+  tbk_status st = page_history(pr, page, &use, err);
+  if (st || !use) return st;
+  uint32_t pages = tbk_history_pages(pr->hist);
+  for (size_t b = 0; b < page->n_blocks; b++) {
+    int32_t up = page->blocks[b].parent;
+    uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
+    if (pr->hist_rows && (st = history_row(pr, "block", page->blocks[b].path, pages, df, outer, probs[b], err)))
+      return st;
+    if (!pr->m->history) continue;
+    double x[TBK_HIST_DIM];
+    tbk_history_inputs(probs[b], pages, df, outer, x);
+    probs[b] = tbk_history_prob(pr->m->history, x);
+  }
+  return TBK_OK;
+}
+
+/* The units' probabilities corrected by the site's history: a unit
+ * counts as its block, and its block's parent is the enclosing one. */
+static tbk_status history_units(tbk_predictor *pr, const tbk_page *page, double *uprobs, tbk_error *err) {
+  int use;
+  tbk_status st = page_history(pr, page, &use, err);
+  if (st || !use) return st;
+  uint32_t pages = tbk_history_pages(pr->hist);
+  const tbk_units *ux = pr->ux;
+  const double *w = pr->m->history ? pr->m->history + TBK_HIST_DIM : NULL;
+  for (size_t i = 0; i < ux->n; i++) {
+    int32_t b = tbk_unit_block(page, ux, i);
+    if (b < 0) continue; /* text outside every block: no fingerprint */
+    int32_t up = page->blocks[b].parent;
+    uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
+    if (pr->hist_rows) {
+      tbk_unit u;
+      if (tbk_units_get(ux, page, i, &u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      if ((st = history_row(pr, "unit", u.path, pages, df, outer, uprobs[i], err))) return st;
+    }
+    if (!w) continue;
+    double x[TBK_HIST_DIM];
+    tbk_history_inputs(uprobs[i], pages, df, outer, x);
+    uprobs[i] = tbk_history_prob(w, x);
+  }
+  return TBK_OK;
+}
+
+static tbk_status score_blocks(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err);
+
 tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err) {
+  tbk_status st = score_blocks(pr, page, probs, err);
+  return st ? st : history_blocks(pr, page, pr->probs, err);
+}
+
+/* The template stage alone: its probabilities, before any history. */
+static tbk_status score_blocks(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err) {
   tbk_status st = tbk_features_page(pr->fx, page, err);
   if (st) return st;
   size_t nb = page->n_blocks;
@@ -458,6 +575,7 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
 const tbk_units *tbk_predictor_units(const tbk_predictor *pr) { return pr->ux; }
 
 void tbk_predictor_page_done(tbk_predictor *pr) {
+  pr->hdf_page = 0;
   tbk_features_drop_page(pr->fx);
   if (pr->ux) tbk_units_drop_page(pr->ux);
 }
@@ -467,7 +585,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
   pr->bex.n = pr->uex.n = 0; /* no template stage runs without its inputs */
   const double *bp = NULL;
-  tbk_status st = pr->no_template ? TBK_OK : tbk_predict_page(pr, page, &bp, err);
+  tbk_status st = pr->no_template ? TBK_OK : score_blocks(pr, page, &bp, err);
   if (st || (st = tbk_units_page_with(pr->ux, page, bp, pr->no_template ? NULL : pr->fx, err))) return st;
   tbk_features_drop_page(pr->fx); /* the units have read its tokens */
   size_t nu = tbk_units_count(pr->ux);
@@ -532,6 +650,7 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
     }
   }
   if (ek) pr->uex.n = nu;
+  if ((st = history_units(pr, page, pr->uprobs, err))) return st;
   *block_p = bp;
   *unit_p = pr->uprobs;
   return TBK_OK;

@@ -91,4 +91,16 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
  * without a content stage, or no operating point for precision. */
 tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshold, double precision,
                                   tbk_render_options *o, tbk_error *err);
+/* Site history (history.h) for the pages that follow: each page's blocks
+ * are looked up in h's current page (tbk_history_begin first) and the
+ * page is counted; a model with a history stage corrects its template and
+ * content probabilities by them. rows, when not NULL, receives the
+ * combiners' training rows (TSV: stage, page id, path, the site's other
+ * pages, the row's count, its enclosing block's, the stage's p). NULL h
+ * turns history off. Both borrowed. */
+struct tbk_history;
+void tbk_predictor_use_history(tbk_predictor *pr, struct tbk_history *h, tbk_buf *rows);
+/* The page id the training rows name (borrowed until the next page). */
+void tbk_predictor_page_id(tbk_predictor *pr, const char *id);
+
 #endif
