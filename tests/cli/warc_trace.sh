@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Traceable output (#32 item 4): every JSONL line of tbk-predict, every
-# label line of tbk-label (blocks, chunks, etdm and its --nodes) and every
-# row of tbk-cluster (JSONL and TSV) that comes from a WARC record carries
-# the record's file, offset, WARC-Record-ID and date; pages not from a WARC
-# get no such keys. Two captures of one URL are told apart by them.
+# Traceable output (#32 item 4): every JSONL line of tbk-predict and
+# tbk-keywords, every label line of tbk-label (blocks, chunks, etdm and its
+# --nodes) and every row of tbk-cluster (JSONL and TSV) that comes from a
+# WARC record carries the record's file, offset, WARC-Record-ID and date;
+# pages not from a WARC get no such keys. Two captures of one URL are told
+# apart by them.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
@@ -154,6 +155,17 @@ expect_rc 0 "$CLUSTER" -q -o "$T/plain.tsv" "$T/site"
 [[ $(head -n 1 "$T/plain.tsv") == $'page\tsite\tcluster\tsize' ]] || die "TSV of plain pages: header changed"
 expect_rc 0 "$CLUSTER" -q --format jsonl -o "$T/plain.jsonl" "$T/site"
 grep -q '"warc_' "$T/plain.jsonl" && die "cluster rows of pages not from a WARC got trace keys"
+# tbk-keywords -f jsonl: after page.
+KW=$TBK_BIN/keywords/tbk-keywords
+PROG=tbk-keywords
+for w in "$T/a.warc" "$T/b.warc.gz"; do
+  expect_rc 0 "$KW" -f jsonl -o "$T/kw.jsonl" "$w"
+  check_trace "$T/kw.jsonl" "$w"
+  grep -v '^{"page":"[^"]*","warc_file":' "$T/kw.jsonl" && die "keywords: the record not right after page"
+done
+expect_rc 0 "$KW" -f jsonl -o "$T/kw.jsonl" "$T/p.html"
+[ -s "$T/kw.jsonl" ] || die "no keywords of p.html"
+grep -q '"warc_' "$T/kw.jsonl" && die "keywords of a page not from a WARC got trace keys"
 PROG=tbk-label
 expect_rc 0 "$LABEL" --min-pages 2 -q --clusters "$T/c.tsv" -o "$T/labels.jsonl" "$T/a.warc"
 check_trace "$T/labels.jsonl" "$T/a.warc"
