@@ -82,6 +82,7 @@ def main():
     ap.add_argument("--sets", default="dragnet,msv_big9_chaos,scrapinghub_aeb")
     ap.add_argument("--orders", type=int, default=2)
     ap.add_argument("--l2", default="1e-3")
+    ap.add_argument("--free", default=None, help="train_history.py's --free")
     a = ap.parse_args()
     predict = os.path.join(a.build, "predict", "tbk-predict")
     tbk_eval = os.path.join(a.build, "eval", "tbk-eval")
@@ -119,6 +120,7 @@ def main():
                           "%s:%s" % (os.path.join(w, "%s.blocks.rows" % t), site if os.path.exists(site) else gold)]
         hmodel = os.path.join(w, "no-%s.history.model" % s)
         run([sys.executable, os.path.join(here, "..", "models", "train_history.py"), "--l2", a.l2,
+             *(["--free", a.free] if a.free else []),
              "-m", os.path.join(a.models, "no-%s.two.model" % s), "-o", hmodel, *pairs], ok=(0,))
         manifest = os.path.join(a.data, s, "manifest.tsv")
         head, rows = read_manifest(manifest)
@@ -158,10 +160,10 @@ def main():
                 h = sum(hist[p] for p in pages) / len(pages)
                 better = sum(hist[p] > base[p] + 1e-9 for p in pages)
                 worse = sum(hist[p] < base[p] - 1e-9 for p in pages)
-                out.append("| %s | %s | %s | %d | %.3f | %.3f | %d / %d |" % (
+                out.append("| %s | %s | %s | %d | %.4f | %.4f | %d / %d |" % (
                     s, "by name" if not order else "shuffled %d" % order, name, len(pages), b, h, better, worse))
             allp = [p for p in base if p in hist]
-            out.append("| %s | %s | all | %d | %.3f | %.3f | |" % (
+            out.append("| %s | %s | all | %d | %.4f | %.4f | |" % (
                 s, "by name" if not order else "shuffled %d" % order, len(allp),
                 sum(base[p] for p in allp) / len(allp), sum(hist[p] for p in allp) / len(allp)))
     print("\n".join(out))

@@ -8,14 +8,21 @@
 # leaf text units of every page with human gold text (dragnet,
 # msv_big9_chaos, scrapinghub_aeb) are labelled by tbk-label --gold,
 # featurized with the template model just built, and trained on top of it
-# (tbk-train --template): a two-stage model.
+# (tbk-train --template): a two-stage model. Last the site-history stage
+# (models/train_history.py): every set's pages are predicted in one pass
+# with a fresh history store, and the combiners learn from the rows — the
+# template stage's against tbk-label's site labels (the sets above), the
+# content stage's against the human gold (the three gold sets).
 #
 #   models/build_default.sh [-o MODEL] [--exclude DATASET]...
-#                           [--template-model FILE] [-- TRAIN_OPTIONS...]
+#                           [--template-model FILE] [--two-stage-model FILE]
+#                           [-- TRAIN_OPTIONS...]
 #
 # --template-model FILE: use FILE's template stage instead of training one
 # (how the shipped model's content stage was added to the earlier template
-# model, keeping the template stage byte for byte). TRAIN_OPTIONS go to the
+# model, keeping the template stage byte for byte). --two-stage-model FILE:
+# keep FILE's template and content stages byte for byte and train only the
+# history stage (how the shipped model got it). TRAIN_OPTIONS go to the
 # template stage; CONTENT_OPTS (env, default none; e.g. "--context 3" for
 # the contextual pass, measured in EVALUATION.md) to the content stage.
 #
@@ -28,13 +35,15 @@ cache=${TBK_CACHE:-$src/datasets/cache}
 out=$src/models/default.model
 exclude=()
 given_template=
+given_two=
 while (($#)); do
   case $1 in
     -o) out=$2; shift 2 ;;
     --exclude) exclude+=("$2"); shift 2 ;;
     --template-model) given_template=$2; shift 2 ;;
+    --two-stage-model) given_two=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "build_default.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -50,7 +59,9 @@ work=$cache/model-work
 mkdir -p "$work"
 excluded() { local x; for x in "${exclude[@]+"${exclude[@]}"}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
 tmpl=$work/template.model
-if [ -n "$given_template" ]; then
+if [ -n "$given_two" ]; then
+  cp "$given_two" "$work/two.model"
+elif [ -n "$given_template" ]; then
   # tbk-train --template takes the template stage of a two-stage file.
   cp "$given_template" "$tmpl"
 else
@@ -73,6 +84,7 @@ fi
 
 units=()
 for ds in dragnet msv_big9_chaos scrapinghub_aeb; do
+  [ -n "$given_two" ] && break
   excluded "$ds" && continue
   manifest=$cache/$ds/manifest.tsv
   echo "build_default.sh: $ds: gold labels and unit features" >&2
@@ -81,7 +93,37 @@ for ds in dragnet msv_big9_chaos scrapinghub_aeb; do
     --words "$work/$ds.units.words" --meta "$work/$ds.units.meta" "$manifest" || (($? == 3))
   units+=("$work/$ds.units.svm" "$work/$ds.units.words" "$work/$ds.units.meta")
 done
-echo "build_default.sh: train the content stage" >&2
-# shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
-"$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:-} --template "$tmpl" -o "$out" "${units[@]}"
+if [ -z "$given_two" ]; then
+  echo "build_default.sh: train the content stage" >&2
+  # shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
+  "$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:-} --template "$tmpl" -o "$work/two.model" "${units[@]}"
+fi
+
+# The history stage: one pass over each set with a fresh store.
+pairs=()
+rows() { # DATASET KIND [tbk-predict options]: the rows file
+  local ds=$1 kind=$2
+  shift 2
+  rm -f "$work/history.db" "$work/history.db-wal" "$work/history.db-shm"
+  "$bin/predict/tbk-predict" -m "$work/two.model" "$@" --history "$work/history.db" \
+    --history-rows "$work/$ds.$kind.rows" -o "$work/history.out" "$cache/$ds/manifest.tsv" || (($? == 3))
+}
+for ds in site_mirrors msv_big9_chaos swde_wren dragnet debian_docs; do
+  excluded "$ds" && continue
+  echo "build_default.sh: $ds: history rows of the template stage" >&2
+  [ -s "$work/$ds.labels.jsonl" ] ||
+    "$bin/label/tbk-label" -q -o "$work/$ds.labels.jsonl" "$cache/$ds/manifest.tsv" || (($? == 3))
+  rows "$ds" blocks --stage template
+  pairs+=("$work/$ds.blocks.rows:$work/$ds.labels.jsonl")
+done
+for ds in dragnet msv_big9_chaos scrapinghub_aeb; do
+  excluded "$ds" && continue
+  echo "build_default.sh: $ds: history rows of the content stage" >&2
+  [ -s "$work/$ds.gold.jsonl" ] ||
+    "$bin/label/tbk-label" --gold -q -o "$work/$ds.gold.jsonl" "$cache/$ds/manifest.tsv" || (($? == 3))
+  rows "$ds" units
+  pairs+=("$work/$ds.units.rows:$work/$ds.gold.jsonl")
+done
+echo "build_default.sh: train the history stage" >&2
+python3 "$src/models/train_history.py" -m "$work/two.model" -o "$out" "${pairs[@]}"
 echo "build_default.sh: wrote $out" >&2

@@ -16,7 +16,7 @@ when most of their words are), or is left out.
 
 The combiners (core/ml/history_stage.c) are one logistic regression per
 band of the site's page count and stage, over five inputs: bias, the
-stage's logit, the share of the other pages holding the row, whether none
+stage's logit, the share of the other pages holding the row, whether any
 does, and the share holding its enclosing block. Rows are weighted by their
 words (the metric counts words). Trained by Newton's method with an L2
 penalty; the stage is appended to MODEL and the file's checksum renewed.
@@ -33,7 +33,7 @@ PER_BAND = 5
 DIM = BANDS * PER_BAND
 NAMES = []
 for _b in ("1", "2-4", "5-9", "10-49", "50+"):
-    NAMES += ["h%s.%s" % (_b, n) for n in ("bias", "logit", "share", "unique", "outer_share")]
+    NAMES += ["h%s.%s" % (_b, n) for n in ("bias", "logit", "share", "repeated", "outer_share")]
 MAGIC = "tbk-history-model 1"
 CAP = 12.0
 
@@ -46,7 +46,7 @@ def inputs(p, pages, df, outer):
     """tbk_history_inputs: the band and its five values."""
     logit = -CAP if p <= 0 else CAP if p >= 1 else math.log(p / (1 - p))
     logit = max(-CAP, min(CAP, logit))
-    return band_of(pages), (1.0, logit, df / pages, 1.0 if df == 0 else 0.0, outer / pages)
+    return band_of(pages), (1.0, logit, df / pages, 1.0 if df > 0 else 0.0, outer / pages)
 
 
 def unescape(s):
@@ -149,10 +149,11 @@ def loss(rows, total, w, l2, prior):
     return f / total + 0.5 * l2 * sum((wi - pi) ** 2 for wi, pi in zip(w, prior))
 
 
-def train_band(rows, l2):
+def train_band(rows, l2, fixed=()):
     """Weighted L2 logistic regression by Newton's method with a backtracking
     line search. The penalty pulls toward the stage's own decision (weight 1
-    on its logit, 0 elsewhere), which a band with no rows keeps."""
+    on its logit, 0 elsewhere), which a band with no rows keeps; the inputs
+    in fixed keep those weights."""
     prior = [0.0, 1.0, 0.0, 0.0, 0.0]
     w = list(prior)
     if not rows:
@@ -178,6 +179,12 @@ def train_band(rows, l2):
         for i in range(PER_BAND):
             g[i] += l2 * (w[i] - prior[i])
             h[i][i] += l2
+        for i in fixed:
+            g[i] = 0.0
+            h[i] = [0.0] * PER_BAND
+            for r in h:
+                r[i] = 0.0
+            h[i][i] = 1.0
         step = solve(h, g)
         t = 1.0
         while t > 1e-6:
@@ -215,6 +222,10 @@ def main():
     ap.add_argument("-m", "--model", required=True, help="two-stage model to attach the stage to")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--l2", type=float, default=1e-3, help="penalty toward the stage's own decision (1e-3)")
+    ap.add_argument("--free", default="bias,share,repeated,outer_share/share,repeated,outer_share", metavar="T/C",
+                    help="the inputs each stage's combiner learns, the others keeping the stage's own decision "
+                         "(logit weight 1, others 0): template inputs / content inputs "
+                         "(default bias,share,repeated,outer_share/share,repeated,outer_share)")
     ap.add_argument("pairs", nargs="+", metavar="ROWS:LABELS")
     a = ap.parse_args()
     data = [[[] for _ in range(BANDS)] for _ in range(2)]  # [block, unit][band]
@@ -224,11 +235,18 @@ def main():
             sys.exit("train_history.py: %s: expected ROWS:LABELS" % pair)
         n = read_rows(rows, read_gold(gold), data)
         print("train_history.py: %s: %d labelled rows" % (rows, n), file=sys.stderr)
+    names = ["bias", "logit", "share", "repeated", "outer_share"]
+    fixed = []
+    for part in a.free.split("/"):
+        free = set(part.split(",")) if part else set()
+        if free - set(names) or len(a.free.split("/")) != 2:
+            sys.exit("train_history.py: --free: expected T/C, each a list of %s" % ", ".join(names))
+        fixed.append([i for i, n in enumerate(names) if n not in free])
     weights = []
     for stage in (0, 1):
         w = []
         for band in range(BANDS):
-            wb = train_band(data[stage][band], a.l2)
+            wb = train_band(data[stage][band], a.l2, fixed[stage])
             print("train_history.py: %s band %s: %d rows: %s" % (("template", "content")[stage], NAMES[band * 5][1:].split(".")[0],
                   len(data[stage][band]), " ".join("%.3f" % v for v in wb)), file=sys.stderr)
             w += wb

@@ -86,6 +86,19 @@ void predict_usage(void) {
          "      --shard K/N        only the K-th of N runs over the same inputs, split by\n"
          "                         page; the N outputs joined in order (cat, or the\n"
          "                         --output-dir trees) are one run's\n"
+         "      --history DB       site history: decide each page with the counts of its\n"
+         "                         blocks on its site's other pages in the SQLite store\n"
+         "                         DB (made when absent), and count the page into it;\n"
+         "                         a page whose site has no other page gets its own\n"
+         "                         decision (the model's history stage; README \"Site\n"
+         "                         history\")\n"
+         "      --history-only     read DB, never write it (the decide pass of two)\n"
+         "      --history-count    count the pages into DB and write nothing else (the\n"
+         "                         first pass of two)\n"
+         "      --history-commit N pages per transaction (256): a killed run loses at\n"
+         "                         most these\n"
+         "      --history-rows FILE\n"
+         "                         the history stage's training rows (TSV)\n"
          "  -h, --help             show this help and exit\n"
          "      --version          show the version and exit\n\n"
          "%s\n"
@@ -96,6 +109,6 @@ void predict_usage(void) {
          "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
-         "     schema)\n",
+         "     schema), or a --history store that is none or is another model's\n",
          cli_input_options_help);
 }

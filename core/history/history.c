@@ -184,7 +184,9 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
     if (!o->read_only && (exec(h, "PRAGMA journal_mode=WAL") != SQLITE_OK ||
                           exec(h, "PRAGMA synchronous=NORMAL") != SQLITE_OK))
       st = db_fail(h, err, "setting WAL mode");
-    else if (exec(h, "PRAGMA cache_size=-65536") != SQLITE_OK) /* 64 MiB of pages */
+    /* 64 MiB of page cache, and the file mapped rather than read page by
+     * page: a lookup is a B-tree descent, mostly in memory */
+    else if (exec(h, "PRAGMA cache_size=-65536") != SQLITE_OK || exec(h, "PRAGMA mmap_size=1073741824") != SQLITE_OK)
       st = db_fail(h, err, "setting the cache");
   }
   if (!st) st = check_schema(h, o->identity, err);
@@ -198,6 +200,16 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
   }
   *out = h;
   return TBK_OK;
+}
+
+tbk_status tbk_history_open_for(const tbk_model *m, const char *path, int read_only, tbk_history **out,
+                                tbk_error *err) {
+  char id[256];
+  tbk_history_identity(m, id, sizeof id);
+  tbk_history_options o = tbk_history_options_default;
+  o.identity = id;
+  o.read_only = read_only;
+  return tbk_history_open(path, &o, out, err);
 }
 
 void tbk_history_free(tbk_history *h) {

@@ -15,7 +15,9 @@
 #define TBK_HISTORY_H
 #include "util.h"
 
-typedef struct tbk_history tbk_history;
+/* tbk.h declares the handle and its open, begin, pages, commit, close and
+ * free; here what the library's own programs use besides. */
+struct tbk_model;
 
 typedef struct tbk_history_options {
   int read_only;         /* read the counts, never add (0) */
@@ -32,17 +34,7 @@ extern const tbk_history_options tbk_history_options_default;
  * tbk history store, another schema version or another identity: the
  * message names both), TBK_ERR_NOMEM. */
 tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_history **out, tbk_error *err);
-/* Commit what is pending; the store stays open. */
-tbk_status tbk_history_commit(tbk_history *h, tbk_error *err);
-/* Commit and close; h is freed even on error. */
-tbk_status tbk_history_close(tbk_history *h, tbk_error *err);
-/* Close without committing (an interrupted run). NULL is fine. */
-void tbk_history_free(tbk_history *h);
 
-/* The page whose counts come next: its site and key. */
-tbk_status tbk_history_begin(tbk_history *h, const char *site, const char *key, tbk_error *err);
-/* The number of the site's other pages seen so far (0: no history). */
-uint32_t tbk_history_pages(const tbk_history *h);
 /* For each of n fingerprints (first 8 bytes of a block's or unit's MD5,
  * as tbk_history_fp gives), on how many of those other pages it occurs. */
 tbk_status tbk_history_lookup(tbk_history *h, const uint64_t *fp, size_t n, uint32_t *df, tbk_error *err);

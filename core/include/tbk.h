@@ -337,6 +337,43 @@ TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
                               size_t len, const char *charset_hint,
                               tbk_page **out, tbk_error *err);
 
+/* ------------------------------------------------------------ site history */
+
+/* A site-history store (an SQLite file): for each site, the pages seen and
+ * on how many of them each block occurs. A predictor given one
+ * (tbk_predictor_set_history) looks up each page's blocks among the site's
+ * other pages, counts the page, and, when the model has a history stage,
+ * corrects its decisions by them; with no other page of the site seen the
+ * decision is the page's own, byte for byte. */
+typedef struct tbk_history tbk_history;
+/* Open (creating it unless read_only) the store at path for model m's
+ * fingerprints. Errors: TBK_ERR_IO (cannot open), TBK_ERR_MODEL (not a tbk
+ * history store, another format, or made with another segmentation: the
+ * message names both), TBK_ERR_NOMEM. One handle is used by one thread at
+ * a time; handles of several threads or processes may share a store. */
+TBK_API tbk_status tbk_history_open_for(const tbk_model *m, const char *path, int read_only, tbk_history **out,
+                                        tbk_error *err);
+/* The page that is predicted next: its site (e.g. tbk_site_of_url) and its
+ * key (its URL, else its path). A page already counted is not counted
+ * again, and sees the site's other pages only. */
+TBK_API tbk_status tbk_history_begin(tbk_history *h, const char *site, const char *key, tbk_error *err);
+/* The site's other pages seen so far (after tbk_history_begin). */
+TBK_API uint32_t tbk_history_pages(const tbk_history *h);
+/* Commit the pages counted so far (they are committed every 256 pages and
+ * by tbk_history_close; a process killed loses only the uncommitted). */
+TBK_API tbk_status tbk_history_commit(tbk_history *h, tbk_error *err);
+/* Commit and free (h freed even on error); tbk_history_free frees without
+ * committing. */
+TBK_API tbk_status tbk_history_close(tbk_history *h, tbk_error *err);
+TBK_API void tbk_history_free(tbk_history *h);
+/* Predict the following pages with history h (borrowed; NULL: none): call
+ * tbk_history_begin before each page, and parse pages with
+ * tbk_page_parse_fingerprinted. */
+TBK_API void tbk_predictor_set_history(tbk_predictor *pr, tbk_history *h);
+/* tbk_page_parse_for, with each block's fingerprint (what history needs). */
+TBK_API tbk_status tbk_page_parse_fingerprinted(const tbk_model *m, const char *data, size_t len,
+                                                const char *charset_hint, tbk_page **out, tbk_error *err);
+
 /* Every choice tbk-predict offers for one page (its --stage, --threshold,
  * --precision, --keep comments, --no-title, --body, --min-kept-words and
  * --min-prose-share), from the defaults: `tbk_predict_options o =

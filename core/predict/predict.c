@@ -443,6 +443,8 @@ void tbk_predictor_use_history(tbk_predictor *pr, tbk_history *h, tbk_buf *rows)
   pr->hist_rows = rows;
 }
 
+void tbk_predictor_set_history(tbk_predictor *pr, tbk_history *h) { tbk_predictor_use_history(pr, h, NULL); }
+
 void tbk_predictor_page_id(tbk_predictor *pr, const char *id) { pr->page_id = id; }
 
 /* The page's blocks' counts among the site's other pages (once a page),

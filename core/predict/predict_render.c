@@ -104,13 +104,23 @@ tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshol
   return TBK_OK;
 }
 
-tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
-                              tbk_page **out, tbk_error *err) {
+static tbk_status parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
+                            int fingerprints, tbk_page **out, tbk_error *err) {
   tbk_page_options o = tbk_page_options_default;
   if (m) {
     tbk_model_page_options(m, &o);
-    o.fingerprints = 0; /* prediction never reads them */
+    o.fingerprints = fingerprints; /* prediction reads them for history only */
   }
   o.charset_hint = charset_hint;
   return tbk_page_parse(data, len, &o, out, err);
+}
+
+tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
+                              tbk_page **out, tbk_error *err) {
+  return parse_for(m, data, len, charset_hint, 0, out, err);
+}
+
+tbk_status tbk_page_parse_fingerprinted(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
+                                        tbk_page **out, tbk_error *err) {
+  return parse_for(m, data, len, charset_hint, 1, out, err);
 }

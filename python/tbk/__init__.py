@@ -162,6 +162,13 @@ _sig = {
     "tbk_predictor_free": (None, [_P]),
     "tbk_page_parse_for": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                           ctypes.POINTER(_P), _ERR]),
+    "tbk_page_parse_fingerprinted": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                                    ctypes.POINTER(_P), _ERR]),
+    "tbk_history_open_for": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_P), _ERR]),
+    "tbk_history_begin": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p, _ERR]),
+    "tbk_history_pages": (ctypes.c_uint32, [_P]),
+    "tbk_history_close": (ctypes.c_int, [_P, _ERR]),
+    "tbk_predictor_set_history": (None, [_P, _P]),
     "tbk_page_free": (None, [_P]),
     "tbk_page_metadata": (ctypes.c_int, [_P, ctypes.POINTER(_Buf), _ERR]),
     "tbk_predict_options_init": (None, [ctypes.POINTER(_PredictOptions)]),
@@ -263,11 +270,11 @@ def _take_record(html, url, charset):
 
 
 class _Page:
-    def __init__(self, model_handle, html, name, charset=None):
+    def __init__(self, model_handle, html, name, charset=None, fingerprints=False):
         data, hint = _page_bytes(html, charset)
         self.handle = _P()
         err = _Err()
-        _check(_lib.tbk_page_parse_for(model_handle, data, len(data), hint, ctypes.byref(self.handle),
+        _check((_lib.tbk_page_parse_fingerprinted if fingerprints else _lib.tbk_page_parse_for)(model_handle, data, len(data), hint, ctypes.byref(self.handle),
                                        ctypes.byref(err)), err, name)
 
     def close(self):
@@ -368,10 +375,20 @@ class Model:
     model (see the module's docstring for where it is looked for). Raises
     Error (naming the file) when it cannot be loaded, TypeError for a path
     of another type, ValueError for a NUL in it. pool_size: the idle
-    predictors kept for reuse (default: twice the CPUs, at least 4)."""
+    predictors kept for reuse (default: twice the CPUs, at least 4).
 
-    def __init__(self, path=None, pool_size=None):
+    history: a site-history store (a file, made when absent): each page
+    given with its url is decided with what the store knows of its site's
+    other pages (its blocks' counts; see the README's "Site history"), and
+    counted into it; history_only: read the store, never add to it. Each
+    predictor of the pool has its own connection; what it counted is
+    committed every 256 pages and by close() (or the end of a with block):
+    a process that ends without close() loses its uncommitted pages."""
+
+    def __init__(self, path=None, pool_size=None, history=None, history_only=False):
         self._handle = None
+        self._history = None
+        self._hist = {}  # predictor handle value -> its history handle
         if path is None:
             path = _default_model()
         bpath = _fspath(path, "model path")
@@ -390,6 +407,36 @@ class Model:
         err = _Err()
         _check(_lib.tbk_model_load(bpath, ctypes.byref(h), ctypes.byref(err)), err, self.path)
         self._handle = h
+        if history is not None:
+            self._history = _fspath(history, "history path")
+            self._history_only = 1 if _bool(history_only, "history_only") else 0
+            # refused stores fail here, not at the first page
+            self._free_predictor(self._new_predictor())
+
+    def _new_predictor(self):
+        pr = _P()
+        err = _Err()
+        st = _lib.tbk_predictor_new(self._handle, ctypes.byref(pr), ctypes.byref(err))
+        if st:
+            _check(st, err, self.path)
+        if self._history is not None:
+            hh = _P()
+            st = _lib.tbk_history_open_for(self._handle, self._history, self._history_only, ctypes.byref(hh),
+                                           ctypes.byref(err))
+            if st:
+                _lib.tbk_predictor_free(pr)
+                _check(st, err, os.fsdecode(self._history))
+            _lib.tbk_predictor_set_history(pr, hh)
+            self._hist[pr.value] = hh
+        return pr
+
+    def _free_predictor(self, pr):
+        """Free a predictor and commit and close its history connection."""
+        hh = self._hist.pop(pr.value, None)
+        _lib.tbk_predictor_free(pr)
+        if hh is not None:
+            err = _Err()
+            _check(_lib.tbk_history_close(hh, ctypes.byref(err)), err, os.fsdecode(self._history))
 
     # A call holds the model open: close() waits for it, and a call after
     # close() (or during it) raises ValueError instead of touching freed
@@ -408,7 +455,7 @@ class Model:
                 if len(self._idle) < self._pool_size and not self._closing:
                     self._idle.append(pr)
                 else:
-                    _lib.tbk_predictor_free(pr)
+                    self._free_predictor(pr)
             if self._busy == 0:
                 self._cond.notify_all()
 
@@ -416,12 +463,7 @@ class Model:
         pr = self._enter()
         try:
             if pr is None:
-                pr = _P()
-                err = _Err()
-                st = _lib.tbk_predictor_new(self._handle, ctypes.byref(pr), ctypes.byref(err))
-                if st:
-                    pr = None
-                    _check(st, err, self.path)
+                pr = self._new_predictor()
             return fn(pr)
         finally:
             self._leave(pr)
@@ -436,12 +478,21 @@ class Model:
         burl = _cstr(url, "url")
         name = os.fsdecode(burl) if burl else "page"
 
+        history = self._history is not None and burl
+
         def run(pr):
-            page = _Page(self._handle, html, name, charset)
+            page = _Page(self._handle, html, name, charset, fingerprints=history)
             buf = _Buf()
             err = _Err()
             summary = _Summary()
             try:
+                hh = self._hist.get(pr.value)
+                # a page without a url has no site: decided alone
+                _lib.tbk_predictor_set_history(pr, hh if history else None)
+                if history:
+                    site = site_of_url(burl) or os.fsdecode(burl)
+                    _check(_lib.tbk_history_begin(hh, site.encode(), burl, ctypes.byref(err)), err,
+                           os.fsdecode(self._history))
                 if opts is None:
                     o = None
                 else:
@@ -561,14 +612,20 @@ class Model:
             self._closing = True
             while self._busy:
                 self._cond.wait()
-            for pr in self._idle:
-                _lib.tbk_predictor_free(pr)
-            self._idle = []
+            idle, self._idle = self._idle, []
+            failed = None
+            for pr in idle:
+                try:
+                    self._free_predictor(pr)  # commits its history
+                except Error as e:
+                    failed = failed or e
             for t in self._kw_tables.values():
                 _lib.tbk_keyword_table_free(t)
             self._kw_tables = {}
             _lib.tbk_model_free(self._handle)
             self._handle = None
+            if failed:
+                raise failed
 
     def __del__(self):
         try:
