@@ -958,15 +958,38 @@ static void files_off_dirs(char **names, size_t *order, const tbk_page_list *l, 
   apply_alts(names, alts, l->n);
 }
 
-char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext) {
+/* A name whose first part under dir is where an index goes gets that
+ * part told apart ("index.tsv~2/"): the index is a file. */
+static char *off_index(const tbk_page_ref *ref, char *name, size_t dirlen) {
+  char *part = name + dirlen + 1;
+  while (part[0] == '.' && part[1] == '/') part += 2; /* "./index.tsv/" is DIR's index.tsv too */
+  char *slash = strchr(part, '/');
+  if (!slash || !cli_index_reserved(part, (size_t)(slash - part))) return name;
+  size_t n = strlen(name) + 3;
+  char *alt = malloc(n);
+  if (!alt) cli_die(TBK_EXIT_FAIL, "out of memory");
+  snprintf(alt, n, "%.*s~2%s", (int)(slash - name), name, slash);
+  cli_warn("%s: its output name %s would make a directory of the index's name; written as %s", ref->page, name, alt);
+  free(name);
+  return alt;
+}
+
+char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext, int index) {
   if (!*dir) cli_usage_error("--output-dir: an empty directory name names no directory");
   char **names = calloc(l->n ? l->n : 1, sizeof *names), **alts = calloc(l->n ? l->n : 1, sizeof *alts);
   size_t *order = malloc((l->n ? l->n : 1) * sizeof *order);
   if (!names || !alts || !order) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (size_t i = 0; i < l->n; i++) {
+    const tbk_page_ref *ref = &l->refs[i];
     int shortened;
-    names[i] = output_name(dir, l->refs[i].page, ext, &shortened);
-    if (shortened) cli_warn("%s: its output name is too long for a file system; written as %s", l->refs[i].page, names[i]);
+    /* A WARC page's name is its whole URL's (scheme and query kept); a
+     * long one is shortened by the naming rule, which the index records. */
+    if (ref->is_warc) names[i] = cli_url_output_name(dir, ref->page, ext, &shortened);
+    else {
+      names[i] = output_name(dir, ref->page, ext, &shortened);
+      if (shortened) cli_warn("%s: its output name is too long for a file system; written as %s", ref->page, names[i]);
+    }
+    if (index) names[i] = off_index(ref, names[i], strlen(dir));
     cli_output_check("--output-dir", names[i]);
     order[i] = i;
   }
@@ -979,8 +1002,11 @@ char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext
     size_t g = i;
     while (g > 0 && strcmp(names[order[g - 1]], names[k]) == 0) g--;
     char *alt = alt_name(names, order, l->n, k, ext, i - g + 1);
-    cli_warn("%s: its output name %s is taken by %s; written as %s", l->refs[k].page, names[k],
-             l->refs[order[g]].page, alt);
+    const tbk_page_ref *a = &l->refs[order[g]], *b = &l->refs[k];
+    /* Captures of one URL are expected in a crawl, told apart by "~N" in
+     * record order; two pages named alike are not. */
+    if (!(a->is_warc && b->is_warc && strcmp(a->page, b->page) == 0))
+      cli_warn("%s: its output name %s is taken by %s; written as %s", b->page, names[k], a->page, alt);
     cli_output_check("--output-dir", alt);
     alts[k] = alt;
   }

@@ -259,15 +259,59 @@ tbk_predictor *cli_predictor(const char *path, tbk_model **model);
  * a part over 200 bytes keeps 150 and the hash of the whole, and all past
  * the first part is hashed when the rest is still over 2048 bytes, so no
  * URL is too long for a file system. The one mapping tbk-predict
- * --output-dir writes and tbk-eval reads. Caller frees. */
+ * --output-dir writes for a page not from a WARC and tbk-eval reads.
+ * Caller frees. */
 char *cli_output_name(const char *dir, const char *page, const char *ext);
-/* The output names of every page of l under dir (cli_output_name each),
- * checked by cli_output_check and made unique: a page whose name an
- * earlier page of the (sorted) list took gets "~2", "~3", ... before the
- * extension, with a warning naming both pages, so the same inputs always
- * get the same names. dir "" is a usage error. Caller frees each and the
+/* The output names of every page of l under dir (cli_output_name each, a
+ * WARC page's cli_url_output_name), checked by cli_output_check and made
+ * unique: a page whose name an earlier page of the (sorted) list took gets
+ * "~2", "~3", ... before the extension, with a warning naming both pages
+ * (none for captures of one URL), so the same inputs always get the same
+ * names. index: DIR gets an index (cli_index), whose names no page's
+ * directory may take. dir "" is a usage error. Caller frees each and the
  * array. */
-char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext);
+char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext, int index);
+/* DIR/<name> of a page from a WARC, from its URL (the page's id): its
+ * scheme and host (case-folded, a port's ':' escaped) and the parts of its
+ * path as directories, the last part ("index" when empty) with the query
+ * and fragment as the file, then ext. Bytes outside A-Z a-z 0-9 and
+ * -._!$&'()+,;=@[] are %XX, valid UTF-8 stays, so '/', '?', '%', '~' and
+ * control bytes of the URL never reach a name, and a part's leading '.' is
+ * %2E (no "..", no hidden file). A part over 200 bytes keeps 150 and gets
+ * "~" and the MD5 of the whole (*shortened set); a name over 2048 bytes
+ * keeps scheme and host and hashes the rest. Caller frees. */
+char *cli_url_output_name(const char *dir, const char *url, const char *ext, int *shortened);
+/* tbk-predict --output-dir's index of what went where: DIR/index.tsv, or
+ * DIR/index-K-of-N.tsv under --shard K/N (K as wide as N, the header in
+ * shard 1 only, so the sorted files joined are one run's), written as any
+ * output (cli_out). A row per output file: file (relative to DIR), url,
+ * record_id, warc_file, warc_offset, date, warc_skip, page, fields
+ * TSV-escaped (cli_tsv_field); the WARC ones empty for a page not from a
+ * WARC. */
+typedef struct cli_index {
+  cli_out out;
+  char *path; /* owned */
+  size_t dirlen;
+  tbk_buf row;
+} cli_index;
+/* The index's path under dir. Caller frees. */
+char *cli_index_name(const char *dir);
+/* 1 when a page name's first part under DIR is a name an index of any
+ * shard takes (index.tsv, index-*.tsv). */
+int cli_index_reserved(const char *part, size_t n);
+void cli_index_open(cli_index *x, const char *dir);
+/* The row of the file name (one of cli_output_names(DIR)) made from ref;
+ * trace is its tbk_page_ref_trace. */
+void cli_index_add(cli_index *x, const char *name, const tbk_page_ref *ref, const tbk_buf *trace);
+void cli_index_commit(cli_index *x);
+/* Append s to b as a TSV field: backslash, tab, newline and carriage
+ * return as \\, \t, \n and \r. 0, or -1 when out of memory. */
+int cli_tsv_field(tbk_buf *b, const char *s);
+/* The members of a tbk_page_ref_trace as an object to look keys up in;
+ * NULL when there are none. Free with tbk_jsonl_free. */
+tbk_jsonl_obj *cli_trace_parse(const tbk_buf *trace);
+/* A string member of o (NULL: none), "" when absent. */
+const char *cli_trace_str(const tbk_jsonl_obj *o, const char *key);
 /* mkdir -p DIR; 0 or -1 with errno. */
 int cli_mkdirs(const char *dir);
 /* Remove dir and its files if SIGINT, SIGTERM or SIGHUP ends the program

@@ -32,6 +32,12 @@ void cli_shard_set(const char *opt, const char *arg) {
 
 int cli_shard_headers(void) { return shard_k == 0; }
 
+int cli_shard_of(size_t *k, size_t *n) {
+  *k = (size_t)shard_k + 1;
+  *n = (size_t)shard_n;
+  return shard_n != 0;
+}
+
 void cli_shard_sites(tbk_page_list *l) {
   if (!shard_n || !l->n) return;
   /* Dropped refs go to a list of their own, freed as one (the io layer

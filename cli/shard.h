@@ -17,6 +17,8 @@ void cli_shard_set(const char *opt, const char *arg);
 /* 0 when this run is shard K > 1 of N: it leaves out the header lines of
  * its outputs, which shard 1 writes. */
 int cli_shard_headers(void);
+/* 1 with this run's K (from 1) and N under --shard K/N, else 0. */
+int cli_shard_of(size_t *k, size_t *n);
 /* Keep only the sites of this shard in l (sorted, as cli_pages_list
  * leaves it); a no-op without --shard. Site i, spanning pages [a, b) of
  * the T listed, goes to shard floor((a + b) / 2 * N / T): by the middle of

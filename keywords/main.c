@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   if (!r.text) cli_reads_add(mp);
   cli_out out;
   cli_out_open(&out, output);
-  tbk_buf b = {0};
+  tbk_buf b = {0}, trace = {0}, page_json = {0};
   tbk_status st = TBK_OK;
   cli_pages_progress_start(&r.pages, list.n);
   for (size_t i = 0; i < list.n && !st; i++) {
@@ -141,7 +141,19 @@ int main(int argc, char **argv) {
     b.len = 0;
     cli_mem(jsonl ? tbk_kw_write_jsonl(&b, r.x, ref->page, top)
                   : tbk_kw_write_text(&b, r.x, list.n > 1 ? ref->page : NULL, top, ranker_path != NULL));
-    cli_out_put(&out, b.data, b.len);
+    if (jsonl && ref->is_warc) {
+      /* The record's keys after "page", as tbk-predict's: the line is
+       * {"page":<the page as a JSON string>,... */
+      trace.len = 0;
+      if (tbk_page_ref_trace(ref, &trace, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+      page_json.len = 0;
+      cli_mem(tbk_buf_json_str(&page_json, ref->page, strlen(ref->page)));
+      size_t at = sizeof "{\"page\":" - 1 + page_json.len;
+      cli_out_put(&out, b.data, at);
+      cli_out_put(&out, trace.data, trace.len);
+      cli_out_put(&out, b.data + at, b.len - at);
+    } else
+      cli_out_put(&out, b.data, b.len);
   }
   if (st) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   cli_pages_progress_end(&r.pages);
@@ -156,6 +168,8 @@ int main(int argc, char **argv) {
   if (b.len) cli_out_put(&out, b.data, b.len);
   cli_out_commit(&out);
   tbk_buf_free(&b);
+  tbk_buf_free(&trace);
+  tbk_buf_free(&page_json);
   tbk_buf_free(&r.raw);
   tbk_buf_free(&r.gold);
   tbk_kw_df_free(built);

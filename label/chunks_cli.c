@@ -103,7 +103,7 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
   cli_stage stage = {0};
   if (c->strip_dir) {
     /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
-    sx.names = cli_output_names(c->strip_dir, list, ".txt");
+    sx.names = cli_output_names(c->strip_dir, list, ".txt", 0);
     cli_stage_open(&stage, c->strip_dir);
     for (size_t k = 0; k < list->n; k++) {
       char *staged = cli_stage_name(&stage, sx.names[k]);

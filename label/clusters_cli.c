@@ -25,8 +25,8 @@ static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
   char *save = NULL;
   for (char *l = b->len ? strtok_r(b->data, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
     line++;
-    char *f[8];
-    int nf = cli_tsv_split(l, f, 8);
+    char *f[16];
+    int nf = cli_tsv_split(l, f, 16);
     if (line == 1) {
       static const char *const names[] = {"page", "cluster"};
       int at[2];

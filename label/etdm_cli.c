@@ -24,7 +24,8 @@ const char label_etdm_help[] =
     "                           active, current or selected part (is-active,\n"
     "                           current-menu-item...), aria-current, aria-selected\n"
     "      --nodes FILE         also write every element of every page (JSON Lines:\n"
-    "                           site, page, xpath, tag, template 1 or 0, cs)\n"
+    "                           site, page, xpath, tag, template 1 or 0, cs; a\n"
+    "                           WARC page's warc_* keys after page)\n"
     "      --template-html DIR  also write each page's template as HTML (the page\n"
     "                           without its non-template elements) to DIR/<page>.html\n"
     "                           (staged: DIR gets them only when the run succeeds)\n"
@@ -128,6 +129,7 @@ typedef struct run_ctx {
   int emit_ignored;
   tree_cache cache;
   tbk_buf line, arena, html;
+  tbk_buf trace; /* the key page's record (tbk_page_ref_trace), empty when not from a WARC */
 } run_ctx;
 
 static void put(run_ctx *r, cli_out *o, const char *name) {
@@ -158,6 +160,7 @@ static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pa
     cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
             tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
             tbk_buf_puts(&r->line, ",\"url\":") || tbk_buf_json_str(&r->line, ref->url, strlen(ref->url)) ||
+            (r->trace.len && tbk_buf_append(&r->line, r->trace.data, r->trace.len)) ||
             tbk_buf_puts(&r->line, ",\"path\":") || tbk_buf_json_str(&r->line, bl->path, strlen(bl->path)) ||
             tbk_buf_puts(&r->line, ",\"tag\":") || tbk_buf_json_str(&r->line, bl->tag, strlen(bl->tag)) ||
             tbk_buf_printf(&r->line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%zu,\"label\":\"%s\"", hex,
@@ -181,6 +184,7 @@ static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pag
     r->line.len = 0;
     cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
             tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
+            (r->trace.len && tbk_buf_append(&r->line, r->trace.data, r->trace.len)) ||
             tbk_buf_puts(&r->line, ",\"xpath\":") || tbk_buf_json_str(&r->line, x, strlen(x)) ||
             tbk_buf_puts(&r->line, ",\"tag\":") || tbk_buf_json_str(&r->line, tag, strlen(tag)) ||
             tbk_buf_printf(&r->line, ",\"template\":%d,\"cs\":%zu}\n", keep[i] != 0, cs_n));
@@ -216,7 +220,8 @@ static void key_page(run_ctx *r, const tbk_link_graph *g, const size_t *gl, uint
   if (!page) return;
   tbk_etdm_tree *kt;
   tbk_error err = {0};
-  if (tbk_etdm_tree_new(page, &kt, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  if (tbk_etdm_tree_new(page, &kt, &err) || tbk_page_ref_trace(ref, &r->trace, &err))
+    cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
   size_t n = page->n_nodes;
   uint8_t *keep = malloc(n + 1);
   uint32_t *hits = calloc(n + 1, sizeof *hits);
@@ -303,7 +308,7 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
   cli_stage stage = {0};
   if (e->html_dir) {
     /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
-    r.html_names = cli_output_names(e->html_dir, list, ".html");
+    r.html_names = cli_output_names(e->html_dir, list, ".html", 0);
     cli_stage_open(&stage, e->html_dir);
     for (size_t k = 0; k < list->n; k++) {
       char *staged = cli_stage_name(&stage, r.html_names[k]);
@@ -340,6 +345,7 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
   tbk_buf_free(&r.line);
   tbk_buf_free(&r.arena);
   tbk_buf_free(&r.html);
+  tbk_buf_free(&r.trace);
   if (r.html_names) {
     for (size_t k = 0; k < list->n; k++) free(r.html_names[k]);
     free(r.html_names);

@@ -190,14 +190,17 @@ int main(int argc, char **argv) {
   tbk_page_list_sort_records(&list); /* WARC records in input (record) order */
   const char *ext = r.ro.fmt == TBK_FORMAT_TEXT ? ".txt" : r.ro.fmt == TBK_FORMAT_JSONL ? ".jsonl" : ".html";
   cli_out out;
-  char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext) : NULL;
-  if (!r.output_dir && !r.history_count) cli_out_open(&out, r.output);
+  char **names = r.output_dir ? cli_output_names(r.output_dir, &list, ext, 1) : NULL;
+  cli_index index;
+  if (r.output_dir) cli_index_open(&index, r.output_dir);
+  else if (!r.history_count) cli_out_open(&out, r.output);
   /* Each page's output is written as it is made, a line at a time once
    * 64 KiB are held (a sink, util.h), so no page's output is held whole:
    * cli_out_put dies on a failed write, removing a temporary output. */
   cli_out page_out;
-  tbk_buf trace = {0};
-  trace_sink ts = {cli_out_put, r.output_dir ? (void *)&page_out : (void *)&out, &trace};
+  tbk_buf trace = {0}, no_trace = {0}; /* the index needs the trace in every format, JSONL alone writes it */
+  trace_sink ts = {cli_out_put, r.output_dir ? (void *)&page_out : (void *)&out,
+                   r.ro.fmt == TBK_FORMAT_JSONL ? &trace : &no_trace};
   tbk_buf_sink sink = {trace_put, &ts, (size_t)64 << 10};
   tbk_buf buf = {.sink = &sink};
   tbk_error err = {0};
@@ -237,7 +240,7 @@ int main(int argc, char **argv) {
     tbk_predictor_page_id(pred, ref->page);
     buf.len = 0;
     trace.len = 0;
-    if (r.ro.fmt == TBK_FORMAT_JSONL && tbk_page_ref_trace(ref, &trace, &err))
+    if ((r.ro.fmt == TBK_FORMAT_JSONL || r.output_dir) && tbk_page_ref_trace(ref, &trace, &err))
       cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
     if (r.output_dir) cli_out_open_file(&page_out, names[i]);
     if (!r.output_dir && list.n > 1 && r.ro.fmt != TBK_FORMAT_JSONL)
@@ -259,14 +262,18 @@ int main(int argc, char **argv) {
     }
     if (r.summary) print_summary(&r, ref->page, &sum);
     cli_mem(tbk_buf_drain(&buf)); /* cannot fail: cli_out_put dies first */
-    if (r.output_dir) cli_out_commit(&page_out);
+    if (r.output_dir) {
+      cli_out_commit(&page_out);
+      cli_index_add(&index, names[i], ref, &trace);
+    }
   }
   cli_pages_progress_end(&r.pages);
   if (hist && tbk_history_close(hist, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
   if (r.history_rows) cli_out_commit(&rows_out);
   free(fps);
   tbk_buf_free(&rows);
-  if (!r.output_dir && !r.history_count) cli_out_commit(&out);
+  if (r.output_dir) cli_index_commit(&index);
+  else if (!r.history_count) cli_out_commit(&out);
   for (size_t i = 0; r.output_dir && i < list.n; i++) free(names[i]);
   free(names);
   tbk_buf_free(&buf);

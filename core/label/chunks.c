@@ -201,6 +201,7 @@ struct tbk_chunker {
 /* Spilled records, native-endian (the file never leaves the process). */
 typedef struct page_rec {
   uint32_t n_chunks, page_len, url_len;
+  uint32_t trace_len; /* the WARC record's JSON members (tbk_page_ref_trace), 0 else */
   uint64_t chars, words;
 } page_rec;
 
@@ -337,11 +338,17 @@ tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const t
   while (a < b && t[a] == ' ') a++;
   while (b > a && t[b - 1] == ' ') b--;
   pr.words = count_words(t + a, b - a);
+  tbk_buf trace = {0};
+  tbk_status tst = tbk_page_ref_trace(ref, &trace, err);
+  if (tst) return tst;
+  pr.trace_len = (uint32_t)trace.len;
   FILE *f = c->s.file;
   if (fwrite(&pr, sizeof pr, 1, f) != 1 || fwrite(ref->page, 1, pr.page_len, f) != pr.page_len ||
       (pr.url_len && fwrite(ref->url, 1, pr.url_len, f) != pr.url_len) ||
+      (pr.trace_len && fwrite(trace.data, 1, pr.trace_len, f) != pr.trace_len) ||
       (c->pagebuf.len && fwrite(c->pagebuf.data, 1, c->pagebuf.len, f) != c->pagebuf.len))
     c->failed = 1;
+  tbk_buf_free(&trace);
   if (c->failed) return tbk_fail(err, TBK_ERR_IO, "cannot write the temporary chunk file for site %s", c->s.site);
   return TBK_OK;
 }
@@ -368,6 +375,7 @@ static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg,
   return tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, site, strlen(site)) ||
          tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, pg->page, strlen(pg->page)) ||
          tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, pg->url, strlen(pg->url)) ||
+         (pg->trace_len && tbk_buf_append(line, pg->trace, pg->trace_len)) ||
          tbk_buf_printf(line, ",\"method\":\"chunks\",\"chunk\":%zu,\"path\":", k) ||
          tbk_buf_json_str(line, ch->path, strlen(ch->path)) || tbk_buf_puts(line, ",\"tag\":") ||
          tbk_buf_json_str(line, ch->tag, strlen(ch->tag)) ||
@@ -384,7 +392,7 @@ typedef struct chunk_pass {
   tbk_chunker *c;
   tbk_chunk_stats st;
   page_rec pr;
-  size_t page_off, url_off; /* in the arena */
+  size_t page_off, url_off, trace_off; /* in the arena */
   tbk_chunk *ch;
   size_t *order, *offs, cap;
   tbk_buf arena, line;
@@ -438,7 +446,8 @@ static tbk_status read_chunk_page(chunk_pass *f, tbk_error *err) {
   f->arena.len = 0;
   if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
       tbk_spill_read_str(file, &f->arena, f->pr.page_len, &f->page_off) ||
-      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &f->url_off))
+      tbk_spill_read_str(file, &f->arena, f->pr.url_len, &f->url_off) ||
+      tbk_spill_read_str(file, &f->arena, f->pr.trace_len, &f->trace_off))
     return chunk_read_failed(f->c, err);
   size_t n = f->pr.n_chunks;
   if (TBK_GROW_ALL(&f->cap, n, TBK_ARRAY(f->ch), TBK_ARRAY(f->order), {&f->offs, 4 * sizeof *f->offs}))
@@ -481,7 +490,8 @@ static void label_chunk(tbk_chunk_stats *st, tbk_chunk *x) {
 static tbk_status finish_page(chunk_pass *f, uint32_t pg, tbk_write_fn write, void *wctx,
                               tbk_chunk_page_fn page_fn, void *pctx, tbk_error *err) {
   const tbk_chunker *c = f->c;
-  tbk_chunk_page page = {.page = f->arena.data + f->page_off, .url = f->arena.data + f->url_off, .index = pg,
+  tbk_chunk_page page = {.page = f->arena.data + f->page_off, .url = f->arena.data + f->url_off,
+                         .trace = f->arena.data + f->trace_off, .trace_len = f->pr.trace_len, .index = pg,
                          .chunks = f->ch, .n = f->pr.n_chunks, .chars = f->pr.chars, .words = f->pr.words};
   f->st.words += f->pr.words;
   for (size_t i = 0; i < page.n; i++) {

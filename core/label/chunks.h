@@ -77,6 +77,8 @@ typedef struct tbk_chunk {
 } tbk_chunk;
 typedef struct tbk_chunk_page {
   const char *page, *url;
+  const char *trace;       /* the WARC record's JSON members (tbk_page_ref_trace) */
+  size_t trace_len;        /* 0: not from a WARC */
   size_t index;            /* 0-based, in the order pages were added */
   const tbk_chunk *chunks; /* in document order */
   size_t n;

@@ -69,5 +69,7 @@ expect_rc 0 "$CLUSTER" -q -o "$T/once.tsv" "$T/changed.warc"
 expect_rc 0 "$CLUSTER" -q -o "$T/thrice.tsv" "$T/thrice.warc"
 expect_err '^tbk-cluster: warning: 2 repeated captures \(same URL and payload\) counted once$'
 [[ $(grep -c '/p0	' "$T/thrice.tsv") == 3 ]] || die "a copy lost its cluster row"
-cmp -s <(sort -u "$T/once.tsv") <(sort -u "$T/thrice.tsv") || die "clusters differ: $(cat "$T/thrice.tsv")"
+# (the rows but for the records they name: another file, other offsets)
+cmp -s <(cut -f 1-4 "$T/once.tsv" | sort -u) <(cut -f 1-4 "$T/thrice.tsv" | sort -u) ||
+  die "clusters differ: $(cat "$T/thrice.tsv")"
 echo "label_repeat_captures: ok"

@@ -286,16 +286,16 @@ def class3():
     if os.path.exists(out + "/pages/a~2.txt") and "page 1 of" not in open(out + "/pages/a~2.txt").read():
         failures.append("class3 colliding output names: a~2.txt does not hold a.html's text")
     # One page's name is a directory another page's name needs: the file is told apart.
-    fd = warc_files("filedir", [record("http://h.example/a.txt", http(page(7).encode())),
+    fd = warc_files("filedir", [record("http://h.example/a", http(page(7).encode())),
                                 record("http://h.example/a.txt/b", http(page(8).encode()))])[0]
     out = TMP + "/out2"
     shutil.rmtree(out, ignore_errors=True)
     case("class3 a file name another name needs as a directory", "predict", ["-m", model, "--output-dir", "out2", fd],
-         0, err=r"http://h.example/a.txt: its output name out2/h.example/a.txt is a directory for "
-                r"http://h.example/a.txt/b; written as out2/h.example/a~2.txt",
-         present=[out + "/h.example/a~2.txt", out + "/h.example/a.txt/b.txt"])
-    if os.path.exists(out + "/h.example/a~2.txt") and "page 7 of" not in open(out + "/h.example/a~2.txt").read():
-        failures.append("class3 file and directory names: a~2.txt does not hold a.txt's text")
+         0, err=r"http://h.example/a: its output name out2/http/h.example/a.txt is a directory for "
+                r"http://h.example/a.txt/b; written as out2/http/h.example/a~2.txt",
+         present=[out + "/http/h.example/a~2.txt", out + "/http/h.example/a.txt/b.txt"])
+    if os.path.exists(out + "/http/h.example/a~2.txt") and "page 7 of" not in open(out + "/http/h.example/a~2.txt").read():
+        failures.append("class3 file and directory names: a~2.txt does not hold a's text")
 
 
 # ------------------------------------------------------ one bad item
@@ -324,20 +324,26 @@ def class4():
         case("class4 200 kB WARC-Target-URI, --strict " + f, "predict", ["--strict", "-m", MODEL, "-o", out, f], 1,
              err=r"WARC header line too long\n^tbk-predict: error: %s: input skipped in part \(--strict\)" % re.escape(f),
              absent=[out], secs=5)
-    # Names too long for a file system under --output-dir: shortened with the
-    # hash of the whole, every page written, exit 0.
+    # Names too long for a file system under --output-dir: a part shortened
+    # with the MD5 of the whole, a name of many parts hashed past its host,
+    # every page written, exit 0; index.tsv says which file is which URL.
     od = TMP + "/od"
     shutil.rmtree(od, ignore_errors=True)
     f = write(TMP + "/names.warc", b"".join(recs[:1] + recs[2:]))
+    h = od + "/http/example.org"
     case("class4 URLs too long for file names", "predict", ["-m", MODEL, "--output-dir", "od", "names.warc"], 0,
-         err=r"^tbk-predict: warning: http://example.org/y{3000}: its output name is too long for a file system; "
-             r"written as od/example.org/y{150}~[0-9a-f]{16}\.txt$",
-         present=[od + "/example.org/0.txt", od + "/example.org/2.txt", od + "/example.org/5.txt"], secs=5)
-    if os.path.isdir(od + "/example.org") and not any(re.match(r"~[0-9a-f]{16}\.txt$", n) for n in os.listdir(od + "/example.org")):
+         present=[h + "/0.txt", h + "/2.txt", h + "/5.txt"], secs=5)
+    names = os.listdir(h) if os.path.isdir(h) else []
+    if not any(re.match(r"y{150}~[0-9a-f]{32}\.txt$", n) for n in names):
+        failures.append("class4 URLs too long for file names: the 3000-byte part was not shortened: %s" % names)
+    if not any(re.match(r"~[0-9a-f]{32}\.txt$", n) for n in names):
         failures.append("class4 URLs too long for file names: the 20-part URL was not written under its hash")
     written = sum(len(files) for _, _, files in os.walk(od))
-    if written != 5:
-        failures.append("class4 URLs too long for file names: %d files written, expected 5" % written)
+    if written != 6:
+        failures.append("class4 URLs too long for file names: %d files written, expected 5 and index.tsv" % written)
+    rows = open(od + "/index.tsv").read().splitlines()[1:] if os.path.exists(od + "/index.tsv") else []
+    if sorted(r.split("\t")[1] for r in rows) != sorted(u % x for x in ["0", "2", "y" * 3000, long_path, "5"]):
+        failures.append("class4 URLs too long for file names: index.tsv does not name the 5 URLs")
     os.remove(f)
     # One page over each limit, in every program that reads pages and every
     # input form: the page is skipped by name, the others go through.
