@@ -679,7 +679,7 @@ def reseal(text):
     right again, as a hostile editor would: only the numbers are wrong."""
     out, starts = [], []
     for line in text.split("\n"):
-        if line in ("tbk-model 1", "tbk-model 2"):
+        if line in ("tbk-model 1", "tbk-model 2", "tbk-history-model 1"):
             starts.append(len(out))
         if line.startswith("checksum "):
             body = "".join(x + "\n" for x in out[starts.pop():])
@@ -728,6 +728,12 @@ def class7():
         ("naive Bayes alpha 1e308", r"^alpha", "alpha 1e308", 0,
          r"naive bayes model \(from line \d+\): numbers out of range \(the log odds of word 0 are not finite\)"),
         ("naive Bayes counts 1e308", r"^totals", "totals 1e308 1e308", 0, r"naive bayes model"),
+        ("history weight inf", r"^content ", lambda l: " ".join(l.split()[:2] + ["inf"] + l.split()[3:]), 0,
+         r"line %d: bad content weight 2$" % line_of(r"^content ")),
+        ("history weight 1e308", r"^template ", lambda l: " ".join(l.split()[:3] + ["1e308"] + l.split()[4:]), 0,
+         r"line %d: bad template weight 3$" % line_of(r"^template ")),
+        ("history inputs of another build", r"^inputs ", lambda l: l.replace(".repeated", ".unique"), 0,
+         r"line %d: the history stage's inputs are not this build's" % line_of(r"^inputs ")),
     ]
     for name, pattern, repl, nth, msg in refused:
         m = write(TMP + "/absurd.model", edit_model(base, pattern, repl, nth))
