@@ -246,9 +246,20 @@ def main():
     for stage in (0, 1):
         w = []
         for band in range(BANDS):
-            wb = train_band(data[stage][band], a.l2, fixed[stage])
-            print("train_history.py: %s band %s: %d rows: %s" % (("template", "content")[stage], NAMES[band * 5][1:].split(".")[0],
-                  len(data[stage][band]), " ".join("%.3f" % v for v in wb)), file=sys.stderr)
+            rows = data[stage][band]
+            # a band without rows (no training site that large) takes the
+            # largest band below it that has some: more pages are at least
+            # as good evidence, and the stage's own decision alone would
+            # leave the biggest sites without their history
+            below = band
+            while not rows and below > 0:
+                below -= 1
+                rows = data[stage][below]
+            wb = train_band(rows, a.l2, fixed[stage])
+            print("train_history.py: %s band %s: %d rows%s: %s" % (
+                ("template", "content")[stage], NAMES[band * 5][1:].split(".")[0], len(rows),
+                "" if below == band else " (band %s's)" % NAMES[below * 5][1:].split(".")[0],
+                " ".join("%.3f" % v for v in wb)), file=sys.stderr)
             w += wb
         weights.append(w)
     with open(a.model, encoding="utf-8") as f:
