@@ -492,50 +492,52 @@ static tbk_status history_row(tbk_predictor *pr, const char *stage, const char *
   return TBK_OK;
 }
 
-/* The blocks' template probabilities corrected by the site's history. */
-static tbk_status history_blocks(tbk_predictor *pr, const tbk_page *page, double *probs, tbk_error *err) {
-  int use;
-  tbk_status st = page_history(pr, page, &use, err);
-  if (st || !use) return st;
+/* The probability *p of block b (unit == NO_UNIT: the template stage) or
+ * of unit `unit` whose block is b, corrected by the site's history (its
+ * block's count and its enclosing block's), its training row written
+ * first. */
+#define NO_UNIT SIZE_MAX
+static tbk_status history_correct(tbk_predictor *pr, const tbk_page *page, int32_t b, size_t unit, double *p,
+                                  tbk_error *err) {
   uint32_t pages = tbk_history_pages(pr->hist);
-  for (size_t b = 0; b < page->n_blocks; b++) {
-    int32_t up = page->blocks[b].parent;
-    uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
-    if (pr->hist_rows && (st = history_row(pr, "block", page->blocks[b].path, pages, df, outer, probs[b], err)))
-      return st;
-    if (!pr->m->history) continue;
+  int32_t up = page->blocks[b].parent;
+  uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
+  if (pr->hist_rows) {
+    const char *path = page->blocks[b].path;
+    tbk_unit u;
+    if (unit != NO_UNIT) {
+      if (tbk_units_get(pr->ux, page, unit, &u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      path = u.path;
+    }
+    tbk_status st = history_row(pr, unit == NO_UNIT ? "block" : "unit", path, pages, df, outer, *p, err);
+    if (st) return st;
+  }
+  if (pr->m->history) {
     double x[TBK_HIST_DIM];
-    tbk_history_inputs(probs[b], pages, df, outer, x);
-    probs[b] = tbk_history_prob(pr->m->history, x);
+    tbk_history_inputs(*p, pages, df, outer, x);
+    *p = tbk_history_prob(pr->m->history + (unit == NO_UNIT ? 0 : TBK_HIST_DIM), x);
   }
   return TBK_OK;
 }
 
+/* The blocks' template probabilities corrected by the site's history. */
+static tbk_status history_blocks(tbk_predictor *pr, const tbk_page *page, double *probs, tbk_error *err) {
+  int use;
+  tbk_status st = page_history(pr, page, &use, err);
+  for (size_t b = 0; !st && use && b < page->n_blocks; b++) st = history_correct(pr, page, (int32_t)b, NO_UNIT, &probs[b], err);
+  return st;
+}
+
 /* The units' probabilities corrected by the site's history: a unit
- * counts as its block, and its block's parent is the enclosing one. */
+ * counts as the block that holds most of its text. */
 static tbk_status history_units(tbk_predictor *pr, const tbk_page *page, double *uprobs, tbk_error *err) {
   int use;
   tbk_status st = page_history(pr, page, &use, err);
-  if (st || !use) return st;
-  uint32_t pages = tbk_history_pages(pr->hist);
-  const tbk_units *ux = pr->ux;
-  const double *w = pr->m->history ? pr->m->history + TBK_HIST_DIM : NULL;
-  for (size_t i = 0; i < ux->n; i++) {
-    int32_t b = tbk_unit_block(page, ux, i);
-    if (b < 0) continue; /* text outside every block: no fingerprint */
-    int32_t up = page->blocks[b].parent;
-    uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
-    if (pr->hist_rows) {
-      tbk_unit u;
-      if (tbk_units_get(ux, page, i, &u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-      if ((st = history_row(pr, "unit", u.path, pages, df, outer, uprobs[i], err))) return st;
-    }
-    if (!w) continue;
-    double x[TBK_HIST_DIM];
-    tbk_history_inputs(uprobs[i], pages, df, outer, x);
-    uprobs[i] = tbk_history_prob(w, x);
+  for (size_t i = 0; !st && use && i < pr->ux->n; i++) {
+    int32_t b = tbk_unit_block(page, pr->ux, i);
+    if (b >= 0) st = history_correct(pr, page, b, i, &uprobs[i], err); /* else no block: no fingerprint */
   }
-  return TBK_OK;
+  return st;
 }
 
 static tbk_status score_blocks(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err);
