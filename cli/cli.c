@@ -94,6 +94,28 @@ void cli_guard_dir(const char *dir) {
   sigaction(SIGHUP, &sa, NULL);
   guard_fd = fd;
 }
+void cli_mkdtemp_guarded(char *tmpl, const char *target) {
+  /* The guarded signals are held from before the directory exists until
+   * its guard is set: one arriving in between would leave it behind (the
+   * atexit handlers do not run on a signal). */
+  sigset_t hold, old;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGINT);
+  sigaddset(&hold, SIGTERM);
+  sigaddset(&hold, SIGHUP);
+  sigprocmask(SIG_BLOCK, &hold, &old);
+  if (!mkdtemp(tmpl)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", target, strerror(errno));
+  mode_t um = umask(0); /* mkdtemp makes it 0700; the target gets the usual mode */
+  umask(um);
+  if (chmod(tmpl, 0777 & ~um)) {
+    int e = errno;
+    rmdir(tmpl);
+    cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", tmpl, strerror(e));
+  }
+  cli_guard_dir(tmpl);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 const char *cli_prog(void) { return prog_name; }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap) {
@@ -276,15 +298,11 @@ void cli_stage_open(cli_stage *st, const char *dir) {
   st->tmp = malloc(n);
   if (!st->dir || !st->tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
   snprintf(st->tmp, n, "%s.tmp.XXXXXX", dir);
-  if (!mkdtemp(st->tmp)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", dir, strerror(errno));
-  stage_tmp = strdup(st->tmp);
-  if (!stage_tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
   static int registered;
   if (!registered++) atexit(stage_remove);
-  mode_t um = umask(0); /* mkdtemp makes it 0700; DIR gets the usual mode */
-  umask(um);
-  if (chmod(st->tmp, 0777 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", st->tmp, strerror(errno));
-  cli_guard_dir(st->tmp); /* and a signal: atexit handlers do not run then */
+  cli_mkdtemp_guarded(st->tmp, dir);
+  stage_tmp = strdup(st->tmp);
+  if (!stage_tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
 }
 
 char *cli_stage_name(const cli_stage *st, const char *name) {

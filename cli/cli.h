@@ -318,6 +318,10 @@ int cli_mkdirs(const char *dir);
  * (a staging directory, as tbk-eval cv --out's); NULL: no longer (call it
  * before renaming dir into place). One directory at a time. */
 void cli_guard_dir(const char *dir);
+/* mkdtemp(tmpl) with the usual mode (not 0700), guarded as by
+ * cli_guard_dir from the moment it exists; dies (exit 4) naming target
+ * when it cannot be made. */
+void cli_mkdtemp_guarded(char *tmpl, const char *target);
 /* An output directory (tbk-label --strip, --template-html) built in
  * DIR.tmp.XXXXXX beside it and moved into place by cli_stage_publish only
  * when the run succeeded: a run that fails (cli_die, any exit before the

@@ -370,14 +370,9 @@ static char *stage_dir(const char *outdir) {
   char *tmp = malloc(n);
   if (!tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
   snprintf(tmp, n, "%s.tmp.XXXXXX", outdir);
-  if (!mkdtemp(tmp)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", outdir, strerror(errno));
-  staged_dir = tmp;
   atexit(remove_staged);
-  /* mkdtemp makes it 0700; --out should get the usual mode. */
-  mode_t um = umask(0);
-  umask(um);
-  if (chmod(tmp, 0777 & ~um)) cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", tmp, strerror(errno));
-  cli_guard_dir(tmp); /* and a signal: atexit handlers do not run then */
+  cli_mkdtemp_guarded(tmp, outdir);
+  staged_dir = tmp;
   return tmp;
 }
 
