@@ -107,7 +107,8 @@ int cli_version(void);
 enum {
   CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
   CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
-  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_FIRST_FREE
+  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_STATUS,
+  CLI_OPT_WARC_SUMMARY, CLI_OPT_FIRST_FREE
 };
 #define CLI_PAGE_LONGOPTS                                                   \
   {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
@@ -119,6 +120,8 @@ enum {
   {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                   \
   {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
   {"strict", no_argument, 0, CLI_OPT_STRICT},                               \
+  {"status", required_argument, 0, CLI_OPT_STATUS},                         \
+  {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},                   \
   CLI_PROGRESS_LONGOPTS
 
 /* --progress / --no-progress, for every long-running program (-q, where
@@ -186,6 +189,8 @@ typedef struct cli_pages {
   size_t loaded;           /* pages cli_pages_load was asked for */
   uint64_t digest[2];      /* the last loaded page's URL and bytes, hashed */
   size_t dup_captures;     /* repeated captures counted once (#32 item 3) */
+  tbk_warc_counts *records; /* owned: the WARC records met, by why (NULL: none) */
+  int warc_summary;        /* print them at the end (cli_pages_exit) */
 } cli_pages;
 
 /* The captures (URL, payload digest) seen in one group of pages (a site,
@@ -244,8 +249,18 @@ int cli_tsv_split(char *line, char **f, int max);
  * does not (the last of equal names counts). */
 void cli_tsv_columns(char **f, int nf, const char *const *names, size_t n, int *at);
 
-/* The exit code a run ends with: PARTIAL when pages were skipped. */
+/* The exit code a run ends with: PARTIAL when pages were skipped. Call
+ * once, at the end: with --warc-summary it prints the WARC records' table
+ * (cli_pages_records_summary) first. */
 int cli_pages_exit(const cli_pages *c);
+/* The WARC records met, by outcome and reason, on stderr: a line
+ * "records<TAB>OUTCOME<TAB>REASON<TAB>N" each (read before skipped), then
+ * "records<TAB>total<TAB>read R, skipped S<TAB>N" (R + S = N). Nothing
+ * when no WARC was read. */
+void cli_pages_records_summary(const cli_pages *c);
+/* A listed WARC record the run leaves out after all (why: TBK_WREC_
+ * LISTED_TWICE, _DUP_CAPTURE, _PAGE_FAILED): counted there instead. */
+void cli_pages_record_moved(cli_pages *c, const tbk_page_ref *ref, tbk_wrec why);
 /* Segment pages as the model's training did (--blocks, --min-chars and
  * --min-words from the model; the resource limits stay the user's). */
 void cli_pages_segment_as(cli_pages *c, const tbk_model *model);

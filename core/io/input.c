@@ -111,6 +111,7 @@ int tbk_page_list_push_copy(tbk_page_list *l, const tbk_page_ref *r) {
   tbk_page_ref *c = &l->refs[l->n - 1];
   c->length = r->length;
   c->why = r->why;
+  c->status = r->status;
   if ((r->record_id && !(c->record_id = strdup(r->record_id))) || (r->date && !(c->date = strdup(r->date)))) {
     ref_free(c);
     l->n--;
@@ -594,6 +595,7 @@ static int on_warc_record(void *ctx, const tbk_warc_entry *e) {
   tbk_page_ref *ref = &w->l->refs[w->l->n - 1];
   ref->length = e->length;
   ref->why = e->why;
+  ref->status = e->status;
   /* Kept from the listing, so the trace never reads the head again. */
   if ((e->record_id && !(ref->record_id = strdup(e->record_id))) || (e->date && !(ref->date = strdup(e->date)))) {
     ref_free(ref);

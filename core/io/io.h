@@ -20,6 +20,7 @@ typedef struct tbk_page_ref {
   char *record_id;    /* WARC: WARC-Record-ID as written, NULL when absent */
   char *date;         /* WARC: WARC-Date as written, NULL when absent */
   tbk_wrec why;       /* WARC: why the record is read (TBK_WREC_CUT: cut off) */
+  int status;         /* WARC: its HTTP status (200 for a resource) */
   int is_warc;
   uint64_t seq;       /* listing order: inputs as given, a WARC's records
                          in file order (set by tbk_page_list_push) */

@@ -1751,7 +1751,7 @@ tbk_status tbk_warc_list(const char *path, const tbk_warc_filter *filter, tbk_wa
   if (step == STEP_NOMEM) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   else if (step == STEP_FAIL) st = L.st;
   else if (L.records == 0) st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
-  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records read)", L.records);
+  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records, none read)", L.records);
   lister_free(&L);
   return st;
 }
