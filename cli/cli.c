@@ -711,8 +711,8 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     if (st != TBK_OK && (n == 1 || c->strict || st == TBK_ERR_NOMEM)) {
       /* Why a WARC held no page to read is what the table says. */
       if (c->warc_summary && out->counts && st != TBK_ERR_NOMEM) {
-        c->records = out->counts;
-        out->counts = NULL;
+        tbk_warc_counts_add(&c->records, out->counts);
+        c->has_records = 1;
         cli_pages_records_summary(c);
       }
       cli_die(TBK_EXIT_FAIL, "%s: %s", inputs[i], err.msg);
@@ -726,8 +726,8 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
       cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
   }
   if (out->counts) {
-    if (!c->records && !(c->records = calloc(1, sizeof *c->records))) cli_die(TBK_EXIT_FAIL, "out of memory");
-    tbk_warc_counts_add(c->records, out->counts);
+    tbk_warc_counts_add(&c->records, out->counts);
+    c->has_records = 1;
   }
   if (failed == n) cli_die(TBK_EXIT_FAIL, "none of the %d inputs could be read", n);
   c->bad_pages += out->skipped;
@@ -874,8 +874,8 @@ void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
 }
 
 void cli_pages_record_moved(cli_pages *c, const tbk_page_ref *ref, tbk_wrec why) {
-  tbk_warc_counts *k = c->records;
-  if (!ref->is_warc || !k || !k->n[ref->why]) return;
+  tbk_warc_counts *k = &c->records;
+  if (!ref->is_warc || !c->has_records || !k->n[ref->why]) return;
   k->n[ref->why]--;
   if (ref->why == TBK_WREC_STATUS_READ && ref->status > 0 && ref->status < 1000 && k->status_read[ref->status])
     k->status_read[ref->status]--;
@@ -883,8 +883,8 @@ void cli_pages_record_moved(cli_pages *c, const tbk_page_ref *ref, tbk_wrec why)
 }
 
 void cli_pages_records_summary(const cli_pages *c) {
-  const tbk_warc_counts *k = c->records;
-  if (!k) return;
+  const tbk_warc_counts *k = &c->records;
+  if (!c->has_records) return;
   cli_progress_clear();
   size_t read = 0, skipped = 0;
   for (int outcome = 1; outcome >= 0; outcome--)

@@ -141,7 +141,10 @@ enum {
   "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n" \
   "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n" \
   "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n" \
-  "a warning (exit 3).\n"
+  "a warning (exit 3). A WARC record cut off in a truncated gzip member is read\n" \
+  "as far as it inflates, with a warning (exit 3); records that are no HTML\n" \
+  "page (request, revisit, an image, a status --status does not take) are\n" \
+  "skipped and counted: --warc-summary prints every record's outcome and reason.\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \
@@ -189,7 +192,8 @@ typedef struct cli_pages {
   size_t loaded;           /* pages cli_pages_load was asked for */
   uint64_t digest[2];      /* the last loaded page's URL and bytes, hashed */
   size_t dup_captures;     /* repeated captures counted once (#32 item 3) */
-  tbk_warc_counts *records; /* owned: the WARC records met, by why (NULL: none) */
+  tbk_warc_counts records; /* the WARC records met, by why */
+  int has_records;         /* a WARC was listed */
   int warc_summary;        /* print them at the end (cli_pages_exit) */
 } cli_pages;
 
