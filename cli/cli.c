@@ -801,6 +801,7 @@ static int captures_insert(cli_captures *s, const uint64_t d[2], uint64_t val, u
 int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
                              uint64_t *first) {
   if (!ref->is_warc || !ref->url || !*ref->url) return 0;
+  if (!c->captures) cli_die(TBK_EXIT_FAIL, "internal error: repeated captures asked for without c->captures");
   if (!captures_insert(s, c->digest, val, first)) return 0;
   cli_pages_record_moved(c, ref, TBK_WREC_DUP_CAPTURE);
   if (++c->dup_captures <= 20)
@@ -830,7 +831,9 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
     st = tbk_page_parse(raw.data ? raw.data : "", raw.len, &o, &page, &err);
   }
   cli_progress_step(&c->meter, ++c->loaded, raw.len);
-  capture_digest(c->digest, ref->url, raw.data, raw.len);
+  /* A byte-by-byte hash of every page: 6 % of tbk-predict's instructions
+   * on a WARC crawl, for a program that never asks (BENCHMARKS.md #32). */
+  if (c->captures && ref->is_warc) capture_digest(c->digest, ref->url, raw.data, raw.len);
   tbk_buf_free(&raw);
   if (st == TBK_OK) cli_pages_charset_warn(ref, page);
   if (st == TBK_OK) return page;

@@ -190,6 +190,8 @@ typedef struct cli_pages {
   int progress;            /* CLI_PROGRESS_AUTO, _ON or _OFF */
   cli_progress meter;      /* the run's progress over its pages */
   size_t loaded;           /* pages cli_pages_load was asked for */
+  int captures;            /* the program tells repeated captures apart
+                              (cli_pages_repeat_capture): digest is computed */
   uint64_t digest[2];      /* the last loaded page's URL and bytes, hashed */
   size_t dup_captures;     /* repeated captures counted once (#32 item 3) */
   tbk_warc_counts records; /* the WARC records met, by why */
@@ -206,7 +208,8 @@ typedef struct cli_captures {
   size_t cap, n;
 } cli_captures;
 void cli_captures_free(cli_captures *s);
-/* After cli_pages_load(ref) returned a page: 1 when the same URL with the
+/* After cli_pages_load(ref) returned a page, in a program that set
+ * c->captures before loading: 1 when the same URL with the
  * same bytes was seen in s already (warned about, counted in
  * c->dup_captures; *first, when not NULL, = the val it was remembered
  * with), else 0 (and remembered with val). Only WARC records are captures:
