@@ -710,8 +710,8 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     tbk_status st = tbk_page_list_add(out, inputs[i], &c->input, cli_warn_file, NULL, &err);
     if (st != TBK_OK && (n == 1 || c->strict || st == TBK_ERR_NOMEM)) {
       /* Why a WARC held no page to read is what the table says. */
-      if (c->warc_summary && out->counts && st != TBK_ERR_NOMEM) {
-        tbk_warc_counts_add(&c->records, out->counts);
+      if (c->warc_summary && out->has_counts && st != TBK_ERR_NOMEM) {
+        tbk_warc_counts_add(&c->records, &out->counts);
         c->has_records = 1;
         cli_pages_records_summary(c);
       }
@@ -725,8 +725,8 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     if (out->skipped > before && c->strict)
       cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
   }
-  if (out->counts) {
-    tbk_warc_counts_add(&c->records, out->counts);
+  if (out->has_counts) {
+    tbk_warc_counts_add(&c->records, &out->counts);
     c->has_records = 1;
   }
   if (failed == n) cli_die(TBK_EXIT_FAIL, "none of the %d inputs could be read", n);

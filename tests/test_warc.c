@@ -1110,12 +1110,11 @@ static void test_counts_and_status(void) {
   warns w;
   tbk_error err;
   CHECK_INT(list_one(TMP "/counts.warc", &l, &o, &w, &err), TBK_OK);
-  CHECK(l.counts != NULL);
-  if (!l.counts) return;
+  CHECK(l.has_counts);
   size_t total = 0;
-  for (int k = 0; k < TBK_WREC_N; k++) total += l.counts->n[k];
+  for (int k = 0; k < TBK_WREC_N; k++) total += l.counts.n[k];
   CHECK_INT(total, NREC);
-  const tbk_warc_counts *c = l.counts;
+  const tbk_warc_counts *c = &l.counts;
   CHECK_INT(c->n[TBK_WREC_RESPONSE], 5);
   CHECK_INT(c->n[TBK_WREC_SNIFFED], 1);
   CHECK_INT(c->n[TBK_WREC_WARCINFO], 1);
@@ -1144,14 +1143,14 @@ static void test_counts_and_status(void) {
   CHECK(r && r->why == TBK_WREC_STATUS_READ && r->status == 404);
   tbk_buf body = {0};
   CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, "<html>404</html>") == 0);
-  CHECK(l.counts && l.counts->n[TBK_WREC_STATUS_READ] == 1 && l.counts->status_read[404] == 1 &&
-        l.counts->n[TBK_WREC_STATUS] == 1 && l.counts->status[301] == 1);
+  CHECK(l.counts.n[TBK_WREC_STATUS_READ] == 1 && l.counts.status_read[404] == 1 &&
+        l.counts.n[TBK_WREC_STATUS] == 1 && l.counts.status[301] == 1);
   tbk_page_list_free(&l);
   /* Every status. */
   o.any_status = 1;
   CHECK_INT(list_one(TMP "/counts.warc", &l, &o, &w, &err), TBK_OK);
   CHECK_INT(l.n, expected_count() + 2);
-  CHECK(l.counts && l.counts->n[TBK_WREC_STATUS] == 0);
+  CHECK(l.counts.n[TBK_WREC_STATUS] == 0);
   tbk_page_list_free(&l);
 
   /* The record id and date the trace writes come from the listing. */
@@ -1214,7 +1213,7 @@ static void test_cut_member(void) {
     CHECK_INT(w.n, 1);
     CHECK(strstr(w.all, mid ? "(http://c.example/2) cut off (gzip member truncated, another member follows): read "
                             : "(http://c.example/2) cut off (gzip member truncated): read ") != NULL);
-    CHECK(l.counts && l.counts->n[TBK_WREC_CUT] == 1 && l.counts->n[TBK_WREC_RESPONSE] == (mid ? 2u : 1u));
+    CHECK(l.counts.n[TBK_WREC_CUT] == 1 && l.counts.n[TBK_WREC_RESPONSE] == (mid ? 2u : 1u));
     const tbk_page_ref *r = find_ref(&l, "http://c.example/2");
     CHECK(r && r->why == TBK_WREC_CUT && r->length > 0);
     tbk_buf body = {0};

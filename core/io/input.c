@@ -122,7 +122,6 @@ int tbk_page_list_push_copy(tbk_page_list *l, const tbk_page_ref *r) {
 
 void tbk_page_list_free(tbk_page_list *l) {
   if (!l) return;
-  free(l->counts);
   for (size_t i = 0; i < l->n; i++) ref_free(&l->refs[i]);
   free(l->refs);
   for (size_t i = 0; i < l->n_temps; i++) {
@@ -609,12 +608,12 @@ static tbk_status list_warc(tbk_page_list *l, const char *path, const char *show
                             const tbk_input_options *opt, tbk_warn_fn warn, void *ctx, tbk_error *err) {
   warc_lister wl = {l, path, opt->site_key};
   shown_warn sw = {warn, ctx, shown};
-  if (!l->counts && !(l->counts = calloc(1, sizeof *l->counts))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  l->has_counts = 1;
   tbk_warc_filter filter;
   tbk_warc_filter_init(&filter, opt->max_record_bytes);
   memcpy(filter.status, opt->status, sizeof filter.status);
   filter.any_status = opt->any_status;
-  return tbk_warc_list(path, &filter, on_warc_record, &wl, warn ? warn_shown : NULL, &sw, &l->skipped, l->counts,
+  return tbk_warc_list(path, &filter, on_warc_record, &wl, warn ? warn_shown : NULL, &sw, &l->skipped, &l->counts,
                        err);
 }
 

@@ -60,8 +60,11 @@ typedef struct tbk_page_list {
   tbk_page_ref *refs; /* owned */
   size_t n, cap;
   size_t skipped;     /* entries that could not be listed (reported) */
-  tbk_warc_counts *counts; /* owned; the WARC records met, by why (NULL
-                              until a WARC is listed) */
+  /* The WARC records met, by why (has_counts: a WARC was listed). Held
+   * in the list, not allocated: a failed add leaves nothing to free, and
+   * its records still count. */
+  tbk_warc_counts counts;
+  int has_counts;
   uint64_t n_pushed;  /* refs ever pushed: the next ref's seq */
   tbk_temp_input *temps; /* owned: the copies of stream inputs */
   size_t n_temps, cap_temps;
