@@ -23,7 +23,8 @@
  *                (after blank lines) are "WARC/", or gzip data (one member
  *                per record, or one stream), and any *.warc / *.warc.gz.
  *                WARC 1.0/1.1. Listed: response
- *                records with HTTP status 200 whose Content-Type is text/html
+ *                records with HTTP status 200 (or those of opt->status,
+ *                opt->any_status) whose Content-Type is text/html
  *                or application/xhtml+xml, and resource records so typed by
  *                their WARC Content-Type (no or a generic Content-Type: the
  *                body must start with '<'). page = url = WARC-Target-URI, site = its
@@ -32,7 +33,10 @@
  *                deflate decoded when read. Records larger than
  *                opt->max_record_bytes, corrupt or truncated gzip, and
  *                Content-Lengths that do not end at a record boundary are
- *                warned about, counted as skipped, and listing goes on.
+ *                warned about, counted as skipped, and listing goes on (a
+ *                record cut off in a truncated gzip member is listed with
+ *                what could be read, and counted as skipped too). Every
+ *                record met is counted by why in l->counts.
  *   ARC          first line "filedesc://" (plain or gzip): refused by name
  *                (TBK_ERR_FORMAT), never read as a page.
  *   other        a single page file, site "-".
