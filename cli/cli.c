@@ -592,6 +592,11 @@ int cli_version(void) {
   "      --max-depth N         refuse pages nested deeper (4096)\n" \
   "      --max-blocks N        refuse pages with more candidate blocks (100000)\n" \
   "      --strict              stop at the first bad page instead of skipping it\n" \
+  "      --status LIST         WARC: read HTML responses of these HTTP statuses:\n" \
+  "                            codes (200,404), or all (any); default 200. The\n" \
+  "                            others are skipped and counted\n" \
+  "      --warc-summary        WARC: every record met, counted by outcome (read,\n" \
+  "                            skipped) and reason, as a table on stderr at the end\n" \
   CLI_PROGRESS_HELP
 
 const char cli_page_options_help[] = "Page options:\n" SEGMENT_HELP INPUT_HELP;
@@ -604,6 +609,29 @@ void cli_pages_init(cli_pages *c) {
   c->progress = CLI_PROGRESS_AUTO;
   tbk_page_options_init(&c->page);
   tbk_input_options_init(&c->input);
+}
+
+/* --status LIST: "all" or "any", or HTTP status codes separated by
+ * commas; the list replaces the default (200). */
+static void parse_status(tbk_input_options *in, const char *arg) {
+  if (strcmp(arg, "all") == 0 || strcmp(arg, "any") == 0) {
+    in->any_status = 1;
+    return;
+  }
+  unsigned char set[sizeof in->status] = {0};
+  const char *p = arg;
+  for (;;) {
+    char *end;
+    errno = 0;
+    long v = strtol(p, &end, 10);
+    if (end == p || errno || v < 100 || v > 599 || (*end && *end != ',') || *p == '+' || *p == '-' || *p == ' ')
+      cli_usage_error("--status: '%s' is not 'all' or a list of HTTP status codes (100 to 599, e.g. 200,404)", arg);
+    set[v / 8] |= (unsigned char)(1u << (v % 8));
+    if (!*end) break;
+    p = end + 1;
+  }
+  memcpy(in->status, set, sizeof set);
+  in->any_status = 0;
 }
 
 int cli_pages_option(cli_pages *c, int code, const char *arg) {
@@ -627,6 +655,8 @@ int cli_pages_option(cli_pages *c, int code, const char *arg) {
   case CLI_OPT_MAX_DEPTH: c->page.max_depth = (size_t)cli_long("--max-depth", arg, 1, 100000000); return 1;
   case CLI_OPT_MAX_BLOCKS: c->page.max_blocks = (size_t)cli_long("--max-blocks", arg, 1, 100000000); return 1;
   case CLI_OPT_STRICT: c->strict = 1; return 1;
+  case CLI_OPT_STATUS: parse_status(&c->input, arg); return 1;
+  case CLI_OPT_WARC_SUMMARY: c->warc_summary = 1; return 1;
   case CLI_OPT_PROGRESS: c->progress = CLI_PROGRESS_ON; return 1;
   case CLI_OPT_NO_PROGRESS: c->progress = CLI_PROGRESS_OFF; return 1;
   }
@@ -658,7 +688,7 @@ static int page_id_cmp(const void *a, const void *b) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
-static void drop_duplicates(const cli_pages *c, tbk_page_list *l) {
+static void drop_duplicates(cli_pages *c, tbk_page_list *l) {
   page_id *ids = malloc((l->n ? l->n : 1) * sizeof *ids);
   unsigned char *drop = calloc(l->n ? l->n : 1, 1);
   if (!ids || !drop) cli_die(TBK_EXIT_FAIL, "out of memory");
@@ -678,6 +708,7 @@ static void drop_duplicates(const cli_pages *c, tbk_page_list *l) {
     if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: the same page as %s, listed twice (--strict)", page, same);
     if (++dups <= 20) cli_warn("%s: the same page as %s, listed twice (read once)", page, same);
     drop[a->index] = 1;
+    cli_pages_record_moved(c, &l->refs[a->index], TBK_WREC_LISTED_TWICE);
   }
   free(ids);
   if (dups) cli_warn("%zu pages listed more than once: the copies were dropped", dups);
@@ -695,8 +726,15 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     tbk_error err = {0};
     size_t before = out->skipped;
     tbk_status st = tbk_page_list_add(out, inputs[i], &c->input, cli_warn_file, NULL, &err);
-    if (st != TBK_OK && (n == 1 || c->strict || st == TBK_ERR_NOMEM))
+    if (st != TBK_OK && (n == 1 || c->strict || st == TBK_ERR_NOMEM)) {
+      /* Why a WARC held no page to read is what the table says. */
+      if (c->warc_summary && out->has_counts && st != TBK_ERR_NOMEM) {
+        tbk_warc_counts_add(&c->records, &out->counts);
+        c->has_records = 1;
+        cli_pages_records_summary(c);
+      }
       cli_die(TBK_EXIT_FAIL, "%s: %s", inputs[i], err.msg);
+    }
     if (st != TBK_OK) {
       cli_warn("%s: %s (input skipped)", inputs[i], err.msg);
       out->skipped++;
@@ -704,6 +742,10 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
     }
     if (out->skipped > before && c->strict)
       cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
+  }
+  if (out->has_counts) {
+    tbk_warc_counts_add(&c->records, &out->counts);
+    c->has_records = 1;
   }
   if (failed == n) cli_die(TBK_EXIT_FAIL, "none of the %d inputs could be read", n);
   c->bad_pages += out->skipped;
@@ -777,7 +819,9 @@ static int captures_insert(cli_captures *s, const uint64_t d[2], uint64_t val, u
 int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
                              uint64_t *first) {
   if (!ref->is_warc || !ref->url || !*ref->url) return 0;
+  if (!c->captures) cli_die(TBK_EXIT_FAIL, "internal error: repeated captures asked for without c->captures");
   if (!captures_insert(s, c->digest, val, first)) return 0;
+  cli_pages_record_moved(c, ref, TBK_WREC_DUP_CAPTURE);
   if (++c->dup_captures <= 20)
     cli_warn("%s: the same capture (URL and payload) as an earlier page; counted once", cli_page_where(ref));
   return 1;
@@ -805,7 +849,9 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
     st = tbk_page_parse(raw.data ? raw.data : "", raw.len, &o, &page, &err);
   }
   cli_progress_step(&c->meter, ++c->loaded, raw.len);
-  capture_digest(c->digest, ref->url, raw.data, raw.len);
+  /* A byte-by-byte hash of every page: 6 % of tbk-predict's instructions
+   * on a WARC crawl, for a program that never asks (BENCHMARKS.md #32). */
+  if (c->captures && ref->is_warc) capture_digest(c->digest, ref->url, raw.data, raw.len);
   tbk_buf_free(&raw);
   if (st == TBK_OK) cli_pages_charset_warn(ref, page);
   if (st == TBK_OK) return page;
@@ -845,6 +891,46 @@ void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
   if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, why);
   cli_warn("%s: %s (skipped)", where, why);
   c->bad_pages++;
+  cli_pages_record_moved(c, ref, TBK_WREC_PAGE_FAILED);
+}
+
+void cli_pages_record_moved(cli_pages *c, const tbk_page_ref *ref, tbk_wrec why) {
+  tbk_warc_counts *k = &c->records;
+  if (!ref->is_warc || !c->has_records || !k->n[ref->why]) return;
+  k->n[ref->why]--;
+  if (ref->why == TBK_WREC_STATUS_READ && ref->status > 0 && ref->status < 1000 && k->status_read[ref->status])
+    k->status_read[ref->status]--;
+  k->n[why]++;
+}
+
+void cli_pages_records_summary(const cli_pages *c) {
+  const tbk_warc_counts *k = &c->records;
+  if (!c->has_records) return;
+  cli_progress_clear();
+  size_t read = 0, skipped = 0;
+  for (int outcome = 1; outcome >= 0; outcome--)
+    for (int w = 0; w < TBK_WREC_N; w++) {
+      if (tbk_wrec_is_read((tbk_wrec)w) != outcome || !k->n[w]) continue;
+      const char *o = outcome ? "read" : "skipped";
+      if (outcome) read += k->n[w];
+      else skipped += k->n[w];
+      if (w != TBK_WREC_STATUS && w != TBK_WREC_STATUS_READ) {
+        fprintf(stderr, "records\t%s\t%s\t%zu\n", o, tbk_wrec_name((tbk_wrec)w), k->n[w]);
+        continue;
+      }
+      /* One line a status code; a record moved out of the count (listed
+       * twice, ...) leaves the codes' sum above it, so the rest goes last. */
+      const size_t *by = w == TBK_WREC_STATUS ? k->status : k->status_read;
+      size_t left = k->n[w];
+      for (int code = 0; code < 1000 && left; code++) {
+        size_t m = by[code] < left ? by[code] : left;
+        if (!m) continue;
+        fprintf(stderr, "records\t%s\t%s %d\t%zu\n", o, tbk_wrec_name((tbk_wrec)w), code, m);
+        left -= m;
+      }
+      if (left) fprintf(stderr, "records\t%s\t%s\t%zu\n", o, tbk_wrec_name((tbk_wrec)w), left);
+    }
+  fprintf(stderr, "records\ttotal\tread %zu, skipped %zu\t%zu\n", read, skipped, read + skipped);
 }
 
 /* A bad labels line with --strict: the run stops at it, named as warned. */
@@ -881,7 +967,10 @@ void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const
   cli_warn("%s: none of the %zu pages it labels is among the %zu pages of this shard", path, labelled, l->n);
 }
 
-int cli_pages_exit(const cli_pages *c) { return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK; }
+int cli_pages_exit(const cli_pages *c) {
+  if (c->warc_summary) cli_pages_records_summary(c);
+  return c->bad_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK;
+}
 
 void cli_pages_segment_as(cli_pages *c, const tbk_model *model) {
   tbk_page_options mo;

@@ -107,7 +107,8 @@ int cli_version(void);
 enum {
   CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
   CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
-  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_FIRST_FREE
+  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_STATUS,
+  CLI_OPT_WARC_SUMMARY, CLI_OPT_FIRST_FREE
 };
 #define CLI_PAGE_LONGOPTS                                                   \
   {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
@@ -119,6 +120,8 @@ enum {
   {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                   \
   {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
   {"strict", no_argument, 0, CLI_OPT_STRICT},                               \
+  {"status", required_argument, 0, CLI_OPT_STATUS},                         \
+  {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},                   \
   CLI_PROGRESS_LONGOPTS
 
 /* --progress / --no-progress, for every long-running program (-q, where
@@ -138,7 +141,10 @@ enum {
   "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n" \
   "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n" \
   "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n" \
-  "a warning (exit 3).\n"
+  "a warning (exit 3). A WARC record cut off in a truncated gzip member is read\n" \
+  "as far as it inflates, with a warning (exit 3); records that are no HTML\n" \
+  "page (request, revisit, an image, a status --status does not take) are\n" \
+  "skipped and counted: --warc-summary prints every record's outcome and reason.\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \
@@ -184,8 +190,13 @@ typedef struct cli_pages {
   int progress;            /* CLI_PROGRESS_AUTO, _ON or _OFF */
   cli_progress meter;      /* the run's progress over its pages */
   size_t loaded;           /* pages cli_pages_load was asked for */
+  int captures;            /* the program tells repeated captures apart
+                              (cli_pages_repeat_capture): digest is computed */
   uint64_t digest[2];      /* the last loaded page's URL and bytes, hashed */
   size_t dup_captures;     /* repeated captures counted once (#32 item 3) */
+  tbk_warc_counts records; /* the WARC records met, by why */
+  int has_records;         /* a WARC was listed */
+  int warc_summary;        /* print them at the end (cli_pages_exit) */
 } cli_pages;
 
 /* The captures (URL, payload digest) seen in one group of pages (a site,
@@ -197,7 +208,8 @@ typedef struct cli_captures {
   size_t cap, n;
 } cli_captures;
 void cli_captures_free(cli_captures *s);
-/* After cli_pages_load(ref) returned a page: 1 when the same URL with the
+/* After cli_pages_load(ref) returned a page, in a program that set
+ * c->captures before loading: 1 when the same URL with the
  * same bytes was seen in s already (warned about, counted in
  * c->dup_captures; *first, when not NULL, = the val it was remembered
  * with), else 0 (and remembered with val). Only WARC records are captures:
@@ -244,8 +256,18 @@ int cli_tsv_split(char *line, char **f, int max);
  * does not (the last of equal names counts). */
 void cli_tsv_columns(char **f, int nf, const char *const *names, size_t n, int *at);
 
-/* The exit code a run ends with: PARTIAL when pages were skipped. */
+/* The exit code a run ends with: PARTIAL when pages were skipped. Call
+ * once, at the end: with --warc-summary it prints the WARC records' table
+ * (cli_pages_records_summary) first. */
 int cli_pages_exit(const cli_pages *c);
+/* The WARC records met, by outcome and reason, on stderr: a line
+ * "records<TAB>OUTCOME<TAB>REASON<TAB>N" each (read before skipped), then
+ * "records<TAB>total<TAB>read R, skipped S<TAB>N" (R + S = N). Nothing
+ * when no WARC was read. */
+void cli_pages_records_summary(const cli_pages *c);
+/* A listed WARC record the run leaves out after all (why: TBK_WREC_
+ * LISTED_TWICE, _DUP_CAPTURE, _PAGE_FAILED): counted there instead. */
+void cli_pages_record_moved(cli_pages *c, const tbk_page_ref *ref, tbk_wrec why);
 /* Segment pages as the model's training did (--blocks, --min-chars and
  * --min-words from the model; the resource limits stay the user's). */
 void cli_pages_segment_as(cli_pages *c, const tbk_model *model);

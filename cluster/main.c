@@ -54,6 +54,7 @@ int main(int argc, char **argv) {
   cli_init("tbk-cluster");
   cli_pages pages;
   cli_pages_init(&pages);
+  pages.captures = 1;
   tbk_cluster_options copt = tbk_cluster_options_default;
   const char *output = NULL;
   int quiet = 0, jsonl = 0, by_site = 0, attrs = 0;

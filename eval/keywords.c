@@ -82,8 +82,7 @@ static void list_inputs(kw_eval *e, char **inputs, size_t n, size_t max_pages, t
     cli_pages_list(&e->pages, inputs + i, 1, &one);
     for (size_t k = 0; k < one.n && (!max_pages || k < max_pages); k++) {
       const tbk_page_ref *r = &one.refs[k];
-      if (tbk_page_list_push(out, r->site, r->page, r->url, r->file, r->gold, r->charset, r->offset, r->skip,
-                             r->is_warc))
+      if (tbk_page_list_push_copy(out, r))
         cli_die(TBK_EXIT_FAIL, "out of memory");
     }
     tbk_page_list_free(&one);

@@ -19,6 +19,7 @@ int main(int argc, char **argv) {
   cli_init("tbk-label");
   cli_pages pages;
   cli_pages_init(&pages);
+  pages.captures = 1;
   tbk_label_options lopt;
   tbk_label_options_init(&lopt);
   const char *output = NULL, *stats_path = NULL, *clusters = NULL;

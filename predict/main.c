@@ -60,7 +60,7 @@ static void parse_options(run *r, int argc, char **argv) {
     case 'p': r->precision = cli_double("--precision", optarg, 0.0, 1.0); break;
     case 'o': r->output = optarg; break;
     case OPT_OUTPUT_DIR: r->output_dir = optarg; break;
-    case OPT_SUMMARY: r->summary = 1; break;
+    case OPT_SUMMARY: r->summary = r->pages.warc_summary = 1; break;
     case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case OPT_EXPLAIN:
       r->ro.explain = optarg ? (size_t)cli_long("--explain", optarg, 1, EXPLAIN_MAX) : EXPLAIN_DEFAULT;

@@ -12,8 +12,9 @@ void predict_usage(void) {
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
          "WARC file.\n"
          CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200) and resource\n"
-         "records, the Content-Type sniffed from the body when missing or generic.\n\n"
+         "A WARC's HTML records are read: response (status 200; others with\n"
+         "--status) and resource records, the Content-Type sniffed from the body when\n"
+         "missing or generic (--summary prints the records' table too).\n\n"
          "Options:\n"
          "  -m, --model FILE       model (default: $TBK_MODEL, else the shipped\n"
          "                         default.model in the installation's share/tbk/)\n"
@@ -82,7 +83,8 @@ void predict_usage(void) {
          "                         date, warc_skip, page (\\t \\n \\r \\\\ escaped;\n"
          "                         --shard K/N: DIR/index-K-of-N.tsv)\n"
          "      --summary          per-page summary on stderr (units or blocks, and the\n"
-         "                         share of the text removed)\n"
+         "                         share of the text removed), then the WARC records'\n"
+         "                         table of --warc-summary\n"
          "      --shard K/N        only the K-th of N runs over the same inputs, split by\n"
          "                         page; the N outputs joined in order (cat, or the\n"
          "                         --output-dir trees) are one run's\n"
@@ -106,7 +108,8 @@ void predict_usage(void) {
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
          "html).\n\n"
          CLI_EXIT_STATUS_HELP
-         "  3  some pages or inputs were skipped (each reported)\n"
+         "  3  some pages or inputs were skipped, or a WARC record was read only in\n"
+         "     part (each reported)\n"
          "  4  output could not be written\n"
          "  5  model refused (missing, corrupt, truncated, or built for another feature\n"
          "     schema), or a --history store that is none or is another model's\n",

@@ -1097,6 +1097,142 @@ static void test_resource_and_generic(void) {
   tbk_buf_free(&http);
 }
 
+/* Every record counted once, by why; non-200 HTML responses skipped and
+ * counted unless the status filter takes them; the record id and date kept
+ * from the listing (#32 item 2). */
+static void test_counts_and_status(void) {
+  tbk_buf all = {0};
+  for (int i = 0; i < NREC; i++) CHECK_BUF(tbk_buf_append(&all, R[i].raw.data, R[i].raw.len));
+  write_file(TMP "/counts.warc", all.data, all.len);
+  tbk_input_options o;
+  tbk_input_options_init(&o);
+  tbk_page_list l;
+  warns w;
+  tbk_error err;
+  CHECK_INT(list_one(TMP "/counts.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK(l.has_counts);
+  size_t total = 0;
+  for (int k = 0; k < TBK_WREC_N; k++) total += l.counts.n[k];
+  CHECK_INT(total, NREC);
+  const tbk_warc_counts *c = &l.counts;
+  CHECK_INT(c->n[TBK_WREC_RESPONSE], 5);
+  CHECK_INT(c->n[TBK_WREC_SNIFFED], 1);
+  CHECK_INT(c->n[TBK_WREC_WARCINFO], 1);
+  CHECK_INT(c->n[TBK_WREC_REQUEST], 1);
+  CHECK_INT(c->n[TBK_WREC_REVISIT], 1);
+  CHECK_INT(c->n[TBK_WREC_NOT_HTML_IMAGE], 1);
+  CHECK_INT(c->n[TBK_WREC_NOT_MARKUP], 1);
+  CHECK_INT(c->n[TBK_WREC_NOT_HTTP], 1);
+  CHECK_INT(c->n[TBK_WREC_STATUS], 2);
+  CHECK_INT(c->status[404], 1);
+  CHECK_INT(c->status[301], 1);
+  CHECK_STR(tbk_wrec_name(TBK_WREC_STATUS), "status");
+  CHECK(tbk_wrec_is_read(TBK_WREC_CUT) && !tbk_wrec_is_read(TBK_WREC_STATUS));
+  for (size_t i = 0; i < l.n; i++) {
+    CHECK(l.refs[i].record_id == NULL);
+    CHECK(l.refs[i].date && strcmp(l.refs[i].date, "2024-01-01T00:00:00Z") == 0);
+  }
+  CHECK_INT(l.n, expected_count());
+  tbk_page_list_free(&l);
+
+  /* 404 taken: read, counted apart; 301 still skipped. */
+  o.status[404 / 8] |= 1u << (404 % 8);
+  CHECK_INT(list_one(TMP "/counts.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, expected_count() + 1);
+  const tbk_page_ref *r = find_ref(&l, "http://www.example.co.uk/missing");
+  CHECK(r && r->why == TBK_WREC_STATUS_READ && r->status == 404);
+  tbk_buf body = {0};
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, "<html>404</html>") == 0);
+  CHECK(l.counts.n[TBK_WREC_STATUS_READ] == 1 && l.counts.status_read[404] == 1 &&
+        l.counts.n[TBK_WREC_STATUS] == 1 && l.counts.status[301] == 1);
+  tbk_page_list_free(&l);
+  /* Every status. */
+  o.any_status = 1;
+  CHECK_INT(list_one(TMP "/counts.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, expected_count() + 2);
+  CHECK(l.counts.n[TBK_WREC_STATUS] == 0);
+  tbk_page_list_free(&l);
+
+  /* The record id and date the trace writes come from the listing. */
+  tbk_buf one = {0}, trace = {0};
+  CHECK_BUF(tbk_buf_puts(&one, "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID:  <urn:uuid:1> \t\r\n"
+                               "WARC-Date: 2024-05-06T07:08:09Z\r\nWARC-Record-ID: <urn:uuid:2>\r\n"
+                               "WARC-Target-URI: http://t.example/\r\nContent-Length: 52\r\n\r\n"
+                               "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>x</p>\r\n\r\n"));
+  write_file(TMP "/trace.warc", one.data, one.len);
+  tbk_input_options_init(&o);
+  CHECK_INT(list_one(TMP "/trace.warc", &l, &o, &w, &err), TBK_OK);
+  CHECK_INT(l.n, 1);
+  CHECK(l.n == 1 && tbk_page_ref_trace(&l.refs[0], &trace, &err) == TBK_OK);
+  CHECK_STR(trace.data ? trace.data : "", ",\"warc_file\":\"" TMP "/trace.warc\",\"warc_offset\":0,"
+                                         "\"warc_record_id\":\"<urn:uuid:1>\",\"warc_date\":\"2024-05-06T07:08:09Z\"");
+  tbk_page_list_free(&l);
+  tbk_buf_free(&one);
+  tbk_buf_free(&trace);
+  tbk_buf_free(&body);
+  tbk_buf_free(&all);
+}
+
+/* A gzip member cut off (at the end of the file, or followed by another
+ * member): the bytes before the cut hold the record's heads and the start
+ * of its body, which is read, with a warning and a skip (exit 3). */
+static void test_cut_member(void) {
+  tbk_buf page = {0}, r1 = {0}, r2 = {0}, r3 = {0}, gz = {0};
+  const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+  CHECK_BUF(tbk_buf_puts(&page, "<html><body><p>"));
+  unsigned x = 1;
+  for (int i = 0; i < 3000; i++) {
+    x = x * 1103515245u + 12345u;
+    CHECK_BUF(tbk_buf_printf(&page, "w%x ", x >> 12));
+  }
+  CHECK_BUF(tbk_buf_puts(&page, "</p></body></html>"));
+  const char *small = "<html><body>small</body></html>";
+  record(&r1, "response", "http://c.example/1", http, small, strlen(small), 0);
+  record(&r2, "response", "http://c.example/2", http, page.data, page.len, 0);
+  record(&r3, "response", "http://c.example/3", http, small, strlen(small), 0);
+  gz_member(&gz, r1.data, r1.len, 0);
+  size_t off2 = gz.len;
+  gz_member(&gz, r2.data, r2.len, 0);
+  size_t cut = off2 + (gz.len - off2) / 2;
+  tbk_buf tail = {0};
+  gz_member(&tail, r3.data, r3.len, 0);
+  for (int mid = 0; mid < 2; mid++) {
+    const char *path = mid ? TMP "/cutmid.warc.gz" : TMP "/cut.warc.gz";
+    tbk_buf f = {0};
+    CHECK_BUF(tbk_buf_append(&f, gz.data, cut));
+    if (mid) CHECK_BUF(tbk_buf_append(&f, tail.data, tail.len));
+    write_file(path, f.data, f.len);
+    tbk_input_options o;
+    tbk_input_options_init(&o);
+    tbk_page_list l;
+    warns w;
+    tbk_error err;
+    CHECK_INT(list_one(path, &l, &o, &w, &err), TBK_OK);
+    CHECK_INT(l.n, mid ? 3 : 2);
+    CHECK_INT(l.skipped, 1);
+    CHECK_INT(w.n, 1);
+    CHECK(strstr(w.all, mid ? "(http://c.example/2) cut off (gzip member truncated, another member follows): read "
+                            : "(http://c.example/2) cut off (gzip member truncated): read ") != NULL);
+    CHECK(l.counts.n[TBK_WREC_CUT] == 1 && l.counts.n[TBK_WREC_RESPONSE] == (mid ? 2u : 1u));
+    const tbk_page_ref *r = find_ref(&l, "http://c.example/2");
+    CHECK(r && r->why == TBK_WREC_CUT && r->length > 0);
+    tbk_buf body = {0};
+    tbk_status st = r ? tbk_page_ref_read(r, &o, &body, &err) : TBK_ERR_ARG;
+    CHECK_INT(st, TBK_OK);
+    /* a prefix of the page, more than its first tag */
+    CHECK(body.len > 100 && body.len < page.len && memcmp(body.data, page.data, body.len) == 0);
+    if (mid) {
+      r = find_ref(&l, "http://c.example/3");
+      CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, small) == 0);
+    }
+    tbk_buf_free(&body);
+    tbk_page_list_free(&l);
+    tbk_buf_free(&f);
+  }
+  tbk_buf *bufs[] = {&page, &r1, &r2, &r3, &gz, &tail};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) tbk_buf_free(bufs[i]);
+}
+
 int main(void) {
   mkdir_p(TMP);
   build_records();
@@ -1104,6 +1240,8 @@ int main(void) {
   test_multi_member();
   test_single_stream();
   test_truncated();
+  test_counts_and_status();
+  test_cut_member();
   test_corrupt_member();
   test_lying_length();
   test_overstated_blank_landing();

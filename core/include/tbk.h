@@ -527,7 +527,9 @@ TBK_API tbk_status tbk_warc_open(const char *path, size_t max_record_bytes, tbk_
 TBK_API void tbk_warc_free(tbk_warc *w);
 TBK_API size_t tbk_warc_count(const tbk_warc *w);
 /* Records skipped while listing, and their warnings (one line each, "\n"
- * separated; "" when none; borrowed). */
+ * separated; "" when none; borrowed). A record cut off in a truncated gzip
+ * member is listed with the part that could be read, and counted here too
+ * (the programs exit 3 for it). */
 TBK_API size_t tbk_warc_skipped(const tbk_warc *w);
 TBK_API const char *tbk_warc_warnings(const tbk_warc *w);
 /* Record i read into *out (pointers borrowed until the next call on w or

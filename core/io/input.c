@@ -23,7 +23,8 @@
  *                (after blank lines) are "WARC/", or gzip data (one member
  *                per record, or one stream), and any *.warc / *.warc.gz.
  *                WARC 1.0/1.1. Listed: response
- *                records with HTTP status 200 whose Content-Type is text/html
+ *                records with HTTP status 200 (or those of opt->status,
+ *                opt->any_status) whose Content-Type is text/html
  *                or application/xhtml+xml, and resource records so typed by
  *                their WARC Content-Type (no or a generic Content-Type: the
  *                body must start with '<'). page = url = WARC-Target-URI, site = its
@@ -32,7 +33,10 @@
  *                deflate decoded when read. Records larger than
  *                opt->max_record_bytes, corrupt or truncated gzip, and
  *                Content-Lengths that do not end at a record boundary are
- *                warned about, counted as skipped, and listing goes on.
+ *                warned about, counted as skipped, and listing goes on (a
+ *                record cut off in a truncated gzip member is listed with
+ *                what could be read, and counted as skipped too). Every
+ *                record met is counted by why in l->counts.
  *   ARC          first line "filedesc://" (plain or gzip): refused by name
  *                (TBK_ERR_FORMAT), never read as a page.
  *   other        a single page file, site "-".
@@ -59,6 +63,9 @@ void tbk_input_options_init(tbk_input_options *o) {
   o->site_key = TBK_SITE_DOMAIN;
   o->max_record_bytes = (size_t)64 << 20;
   o->single_site = 0;
+  memset(o->status, 0, sizeof o->status);
+  o->status[200 / 8] |= 1u << (200 % 8);
+  o->any_status = 0;
 }
 
 /* The temporary copies belong to the list (a WARC copy holds many
@@ -71,6 +78,8 @@ static void ref_free(tbk_page_ref *r) {
   free(r->file);
   free(r->gold);
   free(r->charset);
+  free(r->record_id);
+  free(r->date);
   memset(r, 0, sizeof *r);
 }
 
@@ -97,6 +106,21 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
     return -1;
   }
   l->n++;
+  return 0;
+}
+
+int tbk_page_list_push_copy(tbk_page_list *l, const tbk_page_ref *r) {
+  if (tbk_page_list_push(l, r->site, r->page, r->url, r->file, r->gold, r->charset, r->offset, r->skip, r->is_warc))
+    return -1;
+  tbk_page_ref *c = &l->refs[l->n - 1];
+  c->length = r->length;
+  c->why = r->why;
+  c->status = r->status;
+  if ((r->record_id && !(c->record_id = strdup(r->record_id))) || (r->date && !(c->date = strdup(r->date)))) {
+    ref_free(c);
+    l->n--;
+    return -1;
+  }
   return 0;
 }
 
@@ -565,22 +589,36 @@ typedef struct warc_lister {
   tbk_site_key site_key;
 } warc_lister;
 
-static int on_warc_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip,
-                          uint64_t length) {
+static int on_warc_record(void *ctx, const tbk_warc_entry *e) {
   warc_lister *w = ctx;
-  char *site = tbk_site_of_url(uri, w->site_key);
-  int r = tbk_page_list_push(w->l, site ? site : "-", uri, uri, w->file, "", charset, offset, skip, 1);
-  if (r == 0) w->l->refs[w->l->n - 1].length = length;
+  char *site = tbk_site_of_url(e->uri, w->site_key);
+  int r = tbk_page_list_push(w->l, site ? site : "-", e->uri, e->uri, w->file, "", e->charset, e->offset, e->skip, 1);
   free(site);
-  return r;
+  if (r) return r;
+  tbk_page_ref *ref = &w->l->refs[w->l->n - 1];
+  ref->length = e->length;
+  ref->why = e->why;
+  ref->status = e->status;
+  /* Kept from the listing, so the trace never reads the head again. */
+  if ((e->record_id && !(ref->record_id = strdup(e->record_id))) || (e->date && !(ref->date = strdup(e->date)))) {
+    ref_free(ref);
+    w->l->n--;
+    return -1;
+  }
+  return 0;
 }
 
 static tbk_status list_warc(tbk_page_list *l, const char *path, const char *shown,
                             const tbk_input_options *opt, tbk_warn_fn warn, void *ctx, tbk_error *err) {
   warc_lister wl = {l, path, opt->site_key};
   shown_warn sw = {warn, ctx, shown};
-  return tbk_warc_list(path, opt->max_record_bytes, on_warc_record, &wl, warn ? warn_shown : NULL, &sw,
-                       &l->skipped, err);
+  l->has_counts = 1;
+  tbk_warc_filter filter;
+  tbk_warc_filter_init(&filter, opt->max_record_bytes);
+  memcpy(filter.status, opt->status, sizeof filter.status);
+  filter.any_status = opt->any_status;
+  return tbk_warc_list(path, &filter, on_warc_record, &wl, warn ? warn_shown : NULL, &sw, &l->skipped, &l->counts,
+                       err);
 }
 
 /* ------------------------------------------------------- stdin, pipes */
@@ -755,49 +793,23 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *o
                              tbk_buf *out, tbk_error *err) {
   if (!ref || !out || !ref->file) return tbk_fail(err, TBK_ERR_ARG, "no page given");
   size_t max = opt ? opt->max_record_bytes : (size_t)64 << 20;
-  if (ref->is_warc) return tbk_warc_read(ref->file, ref->offset, ref->skip, ref->length, max, out, err);
+  if (ref->is_warc)
+    return tbk_warc_read(ref->file, ref->offset, ref->skip, ref->length, ref->why == TBK_WREC_CUT, max, out, err);
   tbk_status st = tbk_read_file(ref->file, max, out, err);
   if (st == TBK_ERR_LIMIT) return tbk_fail(err, st, "file exceeds max-page-bytes (%zu)", max);
   return st;
 }
 
-/* The value of WARC header name (case-insensitive) among the head lines
- * of h, trimmed; its length in *n, NULL when absent. */
-static const char *head_value(const tbk_buf *h, const char *name, size_t *n) {
-  size_t nl = strlen(name);
-  const char *p = h->data, *end = h->data + h->len;
-  while (p && p < end) {
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    const char *le = eol ? eol : end;
-    if ((size_t)(le - p) > nl && strncasecmp(p, name, nl) == 0 && p[nl] == ':') {
-      const char *v = p + nl + 1;
-      while (v < le && (*v == ' ' || *v == '\t')) v++;
-      const char *ve = le;
-      while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\0')) ve--;
-      *n = (size_t)(ve - v);
-      return v;
-    }
-    p = eol ? eol + 1 : NULL;
-  }
-  return NULL;
-}
-
 tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *err) {
   out->len = 0;
   if (!ref || !ref->is_warc) return TBK_OK;
-  tbk_buf wh = {0}, hh = {0};
-  tbk_status st = tbk_warc_read_heads(ref->file, ref->offset, ref->skip, &wh, &hh, err);
   const char *file = tbk_page_ref_file(ref);
   int bad = tbk_buf_puts(out, ",\"warc_file\":") || tbk_buf_json_str(out, file, strlen(file)) ||
             tbk_buf_printf(out, ",\"warc_offset\":%" PRIu64, ref->offset) ||
             (ref->skip && tbk_buf_printf(out, ",\"warc_skip\":%" PRIu64, ref->skip));
-  size_t n = 0;
-  const char *v = st ? NULL : head_value(&wh, "WARC-Record-ID", &n);
-  if (!bad && v) bad = tbk_buf_puts(out, ",\"warc_record_id\":") || tbk_buf_json_str(out, v, n);
-  v = st ? NULL : head_value(&wh, "WARC-Date", &n);
-  if (!bad && v) bad = tbk_buf_puts(out, ",\"warc_date\":") || tbk_buf_json_str(out, v, n);
-  tbk_buf_free(&wh);
-  tbk_buf_free(&hh);
+  if (!bad && ref->record_id)
+    bad = tbk_buf_puts(out, ",\"warc_record_id\":") || tbk_buf_json_str(out, ref->record_id, strlen(ref->record_id));
+  if (!bad && ref->date) bad = tbk_buf_puts(out, ",\"warc_date\":") || tbk_buf_json_str(out, ref->date, strlen(ref->date));
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return TBK_OK; /* a head that cannot be read again leaves file and offset */
+  return TBK_OK;
 }

@@ -4,6 +4,7 @@
 #ifndef TBK_IO_H
 #define TBK_IO_H
 #include "util.h"
+#include "warc.h"
 
 /* A page to process, from any input form. Strings are owned by the list. */
 typedef struct tbk_page_ref {
@@ -16,6 +17,10 @@ typedef struct tbk_page_ref {
   uint64_t offset;    /* WARC: offset of the record's gzip member / record */
   uint64_t skip;      /* WARC: uncompressed bytes to skip after offset */
   uint64_t length;    /* WARC: the block's length when not its Content-Length, else 0 */
+  char *record_id;    /* WARC: WARC-Record-ID as written, NULL when absent */
+  char *date;         /* WARC: WARC-Date as written, NULL when absent */
+  tbk_wrec why;       /* WARC: why the record is read (TBK_WREC_CUT: cut off) */
+  int status;         /* WARC: its HTTP status (200 for a resource) */
   int is_warc;
   uint64_t seq;       /* listing order: inputs as given, a WARC's records
                          in file order (set by tbk_page_list_push) */
@@ -43,6 +48,10 @@ typedef struct tbk_input_options {
   tbk_site_key site_key;      /* WARC only */
   size_t max_record_bytes;    /* decompressed WARC record limit (64 MiB) */
   int single_site;            /* plain files given: all one site ("-") */
+  /* WARC: the HTTP statuses whose HTML responses are read (bit s: status
+   * s; 200 alone by default), or every status */
+  unsigned char status[1000 / 8 + 1];
+  int any_status;
 } tbk_input_options;
 
 void tbk_input_options_init(tbk_input_options *o);
@@ -51,6 +60,11 @@ typedef struct tbk_page_list {
   tbk_page_ref *refs; /* owned */
   size_t n, cap;
   size_t skipped;     /* entries that could not be listed (reported) */
+  /* The WARC records met, by why (has_counts: a WARC was listed). Held
+   * in the list, not allocated: a failed add leaves nothing to free, and
+   * its records still count. */
+  tbk_warc_counts counts;
+  int has_counts;
   uint64_t n_pushed;  /* refs ever pushed: the next ref's seq */
   tbk_temp_input *temps; /* owned: the copies of stream inputs */
   size_t n_temps, cap_temps;
@@ -91,9 +105,14 @@ tbk_status tbk_page_ref_read(const tbk_page_ref *ref,
 /* The record a WARC page came from, as JSON members to add to an object
  * (out reset first): ,"warc_file":F,"warc_offset":N[,"warc_skip":N]
  * [,"warc_record_id":ID][,"warc_date":D] (F the input as named; the id
- * and date as its WARC header writes them, left out when absent). Nothing
- * for a page not from a WARC. Fails only for lack of memory. */
+ * and date as its WARC header writes them, kept by the listing, left out
+ * when absent). Nothing for a page not from a WARC. Fails only for lack
+ * of memory. */
 tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *err);
+
+/* Append a copy of ref r (of another list). Returns 0, or -1 when out of
+ * memory. */
+int tbk_page_list_push_copy(tbk_page_list *l, const tbk_page_ref *r);
 
 /* Append one ref (all strings copied; NULL url/gold become "", NULL charset
  * stays NULL). Returns 0, or -1 when out of memory. */

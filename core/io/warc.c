@@ -220,8 +220,12 @@ static int ws_fill(wstream *s) {
     if (coff == s->member_coff && s->z.msg && strcmp(s->z.msg, "incorrect header check") == 0)
       return ws_fail(s, WE_CORRUPT, "bytes at offset %" PRIu64 " are not a gzip member",
                      s->member_coff);
-    return ws_fail(s, WE_CORRUPT, "corrupt gzip member at offset %" PRIu64 ": %s",
-                   s->member_coff, s->z.msg ? s->z.msg : "bad data");
+    ws_fail(s, WE_CORRUPT, "corrupt gzip member at offset %" PRIu64 ": %s", s->member_coff,
+            s->z.msg ? s->z.msg : "bad data");
+    /* The bytes this call inflated are handed on (the next call fails):
+     * a member cut off and followed by another breaks only after the cut
+     * member's last bytes, which its reader may still want. */
+    return got ? 1 : -1;
   }
 }
 
@@ -425,8 +429,13 @@ typedef struct whead {
   int has_clen, is_response;
   int is_resource; /* WARC-Type resource: the block is the document itself */
   int http_block;  /* Content-Type application/http: the block must be HTTP */
+  tbk_wrec type;   /* what a record of its WARC-Type is skipped as */
   tbk_buf uri;     /* owned */
   tbk_buf ctype;   /* owned; the WARC Content-Type value as written */
+  /* owned; WARC-Record-ID and WARC-Date as written (the first of each),
+   * kept for the trace of the pages listed; has_*: present */
+  tbk_buf id, date;
+  int has_id, has_date;
 } whead;
 
 typedef struct hhead {
@@ -488,11 +497,42 @@ static size_t line_body(const tbk_buf *line) {
   return n;
 }
 
+/* The WARC-Type's reason to skip a record of it. */
+static tbk_wrec type_reason(const char *v, size_t n) {
+  static const struct {
+    const char *name;
+    tbk_wrec why;
+  } types[] = {{"request", TBK_WREC_REQUEST},       {"metadata", TBK_WREC_METADATA},
+               {"warcinfo", TBK_WREC_WARCINFO},     {"revisit", TBK_WREC_REVISIT},
+               {"conversion", TBK_WREC_CONVERSION}, {"continuation", TBK_WREC_CONTINUATION}};
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+    if (n == strlen(types[i].name) && strncasecmp(v, types[i].name, n) == 0) return types[i].why;
+  return TBK_WREC_OTHER_TYPE;
+}
+
+/* A header line "Name: value" whose name is want, spelt with no blank
+ * before the colon: its value into to, trimmed as the trace has always
+ * trimmed it (blanks and tabs before, CR, blanks, tabs and NULs after),
+ * so the trace keys stay what reading the head again gave. */
+static int keep_raw_field(const tbk_buf *line, const char *want, tbk_buf *to, int *has) {
+  size_t nl = strlen(want), n = line->len;
+  if (*has || n <= nl || strncasecmp(line->data, want, nl) != 0 || line->data[nl] != ':') return 0;
+  if (line->data[n - 1] == '\n') n--;
+  const char *v = line->data + nl + 1, *ve = line->data + n;
+  while (v < ve && (*v == ' ' || *v == '\t')) v++;
+  while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\0')) ve--;
+  *has = 1;
+  buf_clear(to);
+  return tbk_buf_append(to, v, (size_t)(ve - v)) || tbk_buf_append(to, "", 0) ? -1 : 0;
+}
+
 /* Reads a WARC header block whose "WARC/" is next in the stream.
  * 1 ok, -1 stream error, -2 malformed (why). */
 static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
   h->clen = 0;
   h->has_clen = h->is_response = h->is_resource = h->http_block = 0;
+  h->has_id = h->has_date = 0;
+  h->type = TBK_WREC_OTHER_TYPE;
   buf_clear(&h->uri);
   buf_clear(&h->ctype);
   size_t total = 0;
@@ -517,12 +557,16 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
     }
     if (n == 0) break;
     if (line->data[0] == ' ' || line->data[0] == '\t') continue; /* folded */
+    if (keep_raw_field(line, "WARC-Record-ID", &h->id, &h->has_id) ||
+        keep_raw_field(line, "WARC-Date", &h->date, &h->has_date))
+      return ws_fail(s, WE_NOMEM, "out of memory");
     const char *name, *val;
     size_t nn, vn;
     if (split_field(line->data, n, &name, &nn, &val, &vn)) continue;
     if (name_is(name, nn, "WARC-Type")) {
       h->is_response = vn == 8 && strncasecmp(val, "response", 8) == 0;
       h->is_resource = vn == 8 && strncasecmp(val, "resource", 8) == 0;
+      h->type = type_reason(val, vn);
     } else if (name_is(name, nn, "WARC-Target-URI")) {
       /* Some writers follow the WARC 1.0 grammar's <uri> literally. */
       if (vn >= 2 && val[0] == '<' && val[vn - 1] == '>') val++, vn -= 2;
@@ -982,6 +1026,80 @@ static int sniff_html(const tbk_buf *b) {
   return i < n && p[i] == '<';
 }
 
+/* ------------------------------------------------------------ reasons */
+
+static const char *const wrec_names[TBK_WREC_N] = {
+    [TBK_WREC_RESPONSE] = "response html",
+    [TBK_WREC_SNIFFED] = "html sniffed (no or a generic content type)",
+    [TBK_WREC_RESOURCE] = "resource html",
+    [TBK_WREC_STATUS_READ] = "response html, status",
+    [TBK_WREC_SHORT] = "recovered: content-length short",
+    [TBK_WREC_CUT] = "recovered: cut off in a truncated gzip member",
+    [TBK_WREC_STATUS] = "status",
+    [TBK_WREC_NOT_HTML_TEXT] = "not html: text",
+    [TBK_WREC_NOT_HTML_IMAGE] = "not html: image",
+    [TBK_WREC_NOT_HTML_SCRIPT] = "not html: script or json",
+    [TBK_WREC_NOT_HTML_APP] = "not html: application",
+    [TBK_WREC_NOT_HTML_MEDIA] = "not html: audio, video or font",
+    [TBK_WREC_NOT_HTML_OTHER] = "not html: other type",
+    [TBK_WREC_NOT_MARKUP] = "not html: no or a generic type, not markup",
+    [TBK_WREC_NOT_HTTP] = "not http (response block)",
+    [TBK_WREC_REQUEST] = "request record",
+    [TBK_WREC_METADATA] = "metadata record",
+    [TBK_WREC_WARCINFO] = "warcinfo record",
+    [TBK_WREC_REVISIT] = "revisit record",
+    [TBK_WREC_CONVERSION] = "conversion record",
+    [TBK_WREC_CONTINUATION] = "continuation record",
+    [TBK_WREC_OTHER_TYPE] = "other or no warc-type",
+    [TBK_WREC_NO_URI] = "damaged: no warc-target-uri",
+    [TBK_WREC_BAD_HEAD] = "damaged: warc header",
+    [TBK_WREC_BAD_HTTP] = "damaged: http head",
+    [TBK_WREC_ENCODING] = "unsupported content-encoding",
+    [TBK_WREC_LENGTH] = "damaged: content-length",
+    [TBK_WREC_TOO_BIG] = "over max-record-bytes",
+    [TBK_WREC_TRUNCATED] = "damaged: truncated",
+    [TBK_WREC_CORRUPT] = "damaged: corrupt gzip",
+    [TBK_WREC_JUNK] = "damaged: not a record header",
+    [TBK_WREC_LISTED_TWICE] = "listed twice",
+    [TBK_WREC_DUP_CAPTURE] = "duplicate capture",
+    [TBK_WREC_PAGE_FAILED] = "page unreadable",
+};
+
+int tbk_wrec_is_read(tbk_wrec r) { return r <= TBK_WREC_CUT; }
+
+const char *tbk_wrec_name(tbk_wrec r) { return (unsigned)r < TBK_WREC_N ? wrec_names[r] : "?"; }
+
+void tbk_warc_counts_add(tbk_warc_counts *to, const tbk_warc_counts *from) {
+  for (size_t i = 0; i < TBK_WREC_N; i++) to->n[i] += from->n[i];
+  for (size_t i = 0; i < 1000; i++) {
+    to->status[i] += from->status[i];
+    to->status_read[i] += from->status_read[i];
+  }
+}
+
+void tbk_warc_filter_init(tbk_warc_filter *f, size_t max_record_bytes) {
+  memset(f, 0, sizeof *f);
+  f->max_record_bytes = max_record_bytes;
+  f->status[200 / 8] |= 1u << (200 % 8);
+}
+
+int tbk_warc_filter_takes(const tbk_warc_filter *f, int status) {
+  if (f->any_status) return 1;
+  return status >= 0 && status < 1000 && (f->status[status / 8] >> (status % 8) & 1);
+}
+
+/* A media type that is not HTML, by its class. */
+static tbk_wrec not_html_class(const char *t) {
+  if (!t || !*t) return TBK_WREC_NOT_MARKUP;
+  if (strstr(t, "javascript") || strstr(t, "json") || strstr(t, "ecmascript")) return TBK_WREC_NOT_HTML_SCRIPT;
+  if (strncmp(t, "text/", 5) == 0) return TBK_WREC_NOT_HTML_TEXT;
+  if (strncmp(t, "image/", 6) == 0) return TBK_WREC_NOT_HTML_IMAGE;
+  if (strncmp(t, "application/", 12) == 0) return TBK_WREC_NOT_HTML_APP;
+  if (strncmp(t, "audio/", 6) == 0 || strncmp(t, "video/", 6) == 0 || strncmp(t, "font/", 5) == 0)
+    return TBK_WREC_NOT_HTML_MEDIA;
+  return TBK_WREC_NOT_HTML_OTHER;
+}
+
 /* ------------------------------------------------------------ listing */
 
 int tbk_warc_name(const char *path) {
@@ -997,7 +1115,10 @@ typedef struct pending {
   int has;
   uint64_t off, skip, clen;
   uint64_t length; /* the block's length when its Content-Length was short, else 0 */
-  tbk_buf uri, charset; /* owned */
+  tbk_buf uri, charset, id, date; /* owned */
+  int has_id, has_date;
+  tbk_wrec why;
+  int status;
 } pending;
 
 /* Where the last record began, so a lying Content-Length can be undone. */
@@ -1010,7 +1131,15 @@ typedef struct recpos {
 /* The state of one listing, shared by the steps below. */
 typedef struct lister {
   const char *path;
+  const tbk_warc_filter *filter;
   size_t max_record_bytes;
+  tbk_warc_counts *counts; /* owned by the caller; never NULL here */
+  /* The record being read: not yet counted (in_rec), why it would be
+   * counted now, its HTTP status, where its block starts (stream offset). */
+  int in_rec, status, would_keep;
+  tbk_wrec why;
+  uint64_t rec_u, block_u, body_u;
+  uint64_t last_counted_off; /* the member of the last record counted, +1 (0: none) */
   tbk_warc_record_fn on_record;
   void *rctx;
   tbk_warn_fn warn;
@@ -1075,12 +1204,38 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
 }
 #define POS(L, o, k) pos_str((L)->pbuf, sizeof (L)->pbuf, (o), (k))
 
+/* Count a record once: the one being read (cur), or another (a pending
+ * one). */
+static void count_as(lister *L, tbk_wrec why, int status, uint64_t off) {
+  L->counts->n[why]++;
+  if (why == TBK_WREC_STATUS && status >= 0 && status < 1000) L->counts->status[status]++;
+  if (why == TBK_WREC_STATUS_READ && status >= 0 && status < 1000) L->counts->status_read[status]++;
+  L->last_counted_off = off + 1;
+}
+
+static void count_cur(lister *L, tbk_wrec why) {
+  if (!L->in_rec) return;
+  L->in_rec = 0;
+  count_as(L, why, L->status, L->off);
+}
+
 static int commit(lister *L, pending *p) {
   if (!p->has) return 0;
   p->has = 0;
-  int r = L->on_record(L->rctx, p->uri.data, p->charset.len ? p->charset.data : NULL, p->off, p->skip, p->length);
+  tbk_wrec why = p->length && p->why != TBK_WREC_CUT ? TBK_WREC_SHORT : p->why;
+  count_as(L, why, p->status, p->off);
+  tbk_warc_entry e = {p->uri.data, p->charset.len ? p->charset.data : NULL, p->has_id ? p->id.data : NULL,
+                      p->has_date ? p->date.data : NULL, p->off, p->skip, p->length, why, p->status};
+  int r = L->on_record(L->rctx, &e);
   if (r == 0) L->html++;
   return r;
+}
+
+/* A pending page proved wrong by the bytes after it: counted, not listed. */
+static void drop_pending(lister *L, pending *p) {
+  if (!p->has) return;
+  p->has = 0;
+  count_as(L, TBK_WREC_LENGTH, p->status, p->off);
 }
 
 /* Re-reading a gzip stream costs inflating it again; a file gets this many
@@ -1204,7 +1359,7 @@ static enum step not_a_record(lister *L, int trailer) {
         pos_str(where, sizeof where, L->last.off, L->last.skip);
         pos_str(next, sizeof next, off, skip);
         int page = p->has;
-        p->has = 0;
+        drop_pending(L, p);
         lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; "
                  "reading on from there", where, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, next,
               page ? "; record skipped" : "");
@@ -1214,6 +1369,7 @@ static enum step not_a_record(lister *L, int trailer) {
     /* The length was right: the damage is here. Carry on from the header
      * found (the first at or after the damage) or the end of the file. */
     if (commit(L, p)) return STEP_NOMEM;
+    count_as(L, TBK_WREC_JUNK, 0, junk_off);
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, junk_off, junk_skip));
     if (r == 1 || r == 0) return r == 1 ? STEP_NEXT : STEP_END;
     r = ws_resync_line(L->s);
@@ -1223,12 +1379,12 @@ static enum step not_a_record(lister *L, int trailer) {
     p->has = 0;
     uint64_t gap = 0;
     r = resync_after_lie(L, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, L->s->u - L->last.u, page, &gap);
-    if (r == 1 && gap) { /* committed when the header found is read */
-      p->has = 1;
-      p->length = p->clen + gap;
-    }
+    if (page) p->has = 1;
+    if (r == 1 && gap) p->length = p->clen + gap; /* committed when the header found is read */
+    else drop_pending(L, p);
   } else {
     if (commit(L, p)) return STEP_NOMEM;
+    count_as(L, TBK_WREC_JUNK, 0, L->off);
     lwarn(L, "%s: expected a WARC record (\"WARC/\"); skipping to the next one", POS(L, L->off, L->skip));
     r = ws_resync_line(L->s);
   }
@@ -1237,6 +1393,7 @@ static enum step not_a_record(lister *L, int trailer) {
 
 /* A record over max-record-bytes is skipped. */
 static enum step skip_oversized(lister *L) {
+  count_cur(L, TBK_WREC_TOO_BIG);
   lwarn(L, "record at %s (%s): record exceeds max-record-bytes (%zu)", POS(L, L->off, L->skip),
         L->h.uri.len ? L->h.uri.data : "no URI", L->max_record_bytes);
   /* A record alone in its member is skipped without inflating it (a
@@ -1257,32 +1414,54 @@ static enum step classify_response(lister *L, uint64_t *remaining, int *keep) {
   int r = read_hhead(L->s, remaining, hh, L->h.http_block, &L->line, &why);
   if (r == -1) return STEP_STREAM;
   if (r == -2) {
+    L->why = strstr(why, "cut off") ? TBK_WREC_TRUNCATED : TBK_WREC_BAD_HTTP;
     lwarn(L, "record at %s (%s): %s", POS(L, L->off, L->skip), L->h.uri.data, why);
     return STEP_NEXT;
   }
   if (r == -3) {
+    L->why = TBK_WREC_BAD_HTTP;
     char q[64];
     lwarn(L, "record at %s (%s): %s \"%s\"; record skipped", POS(L, L->off, L->skip), L->h.uri.data, why,
           quote_line(q, sizeof q, &L->line));
     return STEP_NEXT;
   }
+  L->status = hh->status;
+  L->body_u = L->s->u;
+  if (hh->status == 0) {
+    L->why = TBK_WREC_NOT_HTTP;
+    return STEP_NEXT;
+  }
   int generic = !hh->has_ctype || is_generic_type(hh);
-  if (hh->status != 200 || (!is_html_type(hh) && !generic)) return STEP_NEXT;
+  if (!is_html_type(hh) && !generic) {
+    L->why = not_html_class(hh->ctype.data);
+    return STEP_NEXT;
+  }
+  int takes = tbk_warc_filter_takes(L->filter, hh->status);
+  L->why = !takes ? TBK_WREC_STATUS : hh->status != 200 ? TBK_WREC_STATUS_READ : TBK_WREC_RESPONSE;
   int enc = encoding_kind(hh);
   if (enc < 0) {
+    /* What it would be matters more than that it cannot be decoded. */
+    if (!takes) return STEP_NEXT;
+    L->why = TBK_WREC_ENCODING;
     lwarn(L, "record at %s (%s): unsupported Content-Encoding \"%s\"", POS(L, L->off, L->skip), L->h.uri.data,
           hh->cenc.data);
   } else if (!generic) {
-    *keep = 1;
+    *keep = takes;
   } else {
     bdec d;
     L->sniff.len = 0;
     bdec_init(&d, hh->chunked, enc, &L->sniff, 0, 512);
     r = decode_block(L->s, remaining, &d);
     bdec_end(&d);
-    if (r < 0) return STEP_STREAM;
+    int html = sniff_html(&L->sniff);
+    if (r < 0) {
+      L->would_keep = html && takes; /* a cut record may still be read */
+      return STEP_STREAM;
+    }
     if (d.nomem) return STEP_NOMEM;
-    *keep = r > 0 && sniff_html(&L->sniff);
+    *keep = r > 0 && html && takes;
+    if (!html) L->why = TBK_WREC_NOT_MARKUP;
+    else if (takes && hh->status == 200) L->why = TBK_WREC_SNIFFED;
   }
   return STEP_NEXT;
 }
@@ -1298,8 +1477,11 @@ static enum step classify_resource(lister *L, uint64_t *remaining, int *keep) {
   buf_clear(&hh->charset);
   buf_clear(&hh->cenc);
   if (L->h.ctype.len && parse_ctype(hh, L->h.ctype.data, L->h.ctype.len)) return STEP_NOMEM;
+  L->status = 200;
+  L->body_u = L->block_u;
   if (hh->has_ctype && !is_generic_type(hh)) {
     *keep = is_html_type(hh);
+    L->why = *keep ? TBK_WREC_RESOURCE : not_html_class(hh->ctype.data);
     return STEP_NEXT;
   }
   bdec d;
@@ -1307,45 +1489,68 @@ static enum step classify_resource(lister *L, uint64_t *remaining, int *keep) {
   bdec_init(&d, 0, 0, &L->sniff, 0, 512);
   int r = decode_block(L->s, remaining, &d);
   bdec_end(&d);
-  if (r < 0) return STEP_STREAM;
+  int html = sniff_html(&L->sniff);
+  L->why = html ? TBK_WREC_SNIFFED : TBK_WREC_NOT_MARKUP;
+  if (r < 0) {
+    L->would_keep = html;
+    return STEP_STREAM;
+  }
   if (d.nomem) return STEP_NOMEM;
-  *keep = r > 0 && sniff_html(&L->sniff);
+  *keep = r > 0 && html;
   return STEP_NEXT;
+}
+
+/* The record being read becomes the pending one; length as listed. */
+static int make_pending(lister *L, uint64_t length) {
+  const whead *h = &L->h;
+  pending *p = &L->p;
+  p->has = 1;
+  p->off = L->off;
+  p->skip = L->skip;
+  p->clen = h->clen;
+  p->length = length;
+  p->why = L->why;
+  p->status = L->status;
+  p->has_id = h->has_id;
+  p->has_date = h->has_date;
+  p->uri.len = p->charset.len = p->id.len = p->date.len = 0;
+  return tbk_buf_append(&p->uri, h->uri.data, h->uri.len) ||
+         tbk_buf_append(&p->charset, L->hh.charset.data ? L->hh.charset.data : "", L->hh.charset.len) ||
+         (h->has_id && tbk_buf_append(&p->id, h->id.data, h->id.len)) ||
+         (h->has_date && tbk_buf_append(&p->date, h->date.data, h->date.len));
 }
 
 /* Past the rest of the block: a block that ends where its Content-Length
  * says makes a kept record pending. */
 static enum step finish_block(lister *L, uint64_t remaining, int keep) {
   const whead *h = &L->h;
+  L->would_keep = keep;
   int r = ws_skip_block(L->s, remaining);
   if (r < 0) return STEP_STREAM;
   if (r == 2) {
+    count_cur(L, keep ? TBK_WREC_LENGTH : L->why);
     lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the end of its gzip member; record skipped",
           POS(L, L->off, L->skip), h->uri.len ? h->uri.data : "no URI", h->clen);
     return STEP_NEXT;
   }
   if (r == 0) {
+    count_cur(L, keep ? TBK_WREC_LENGTH : L->why);
     r = resync_after_lie(L, h->uri.len ? h->uri.data : "no URI", h->clen, UINT64_MAX, keep, NULL);
     if (r == -1) return STEP_STREAM;
     return r == 1 ? STEP_NEXT : STEP_END;
   }
   if (keep && h->uri.len == 0) {
+    L->why = TBK_WREC_NO_URI;
     lwarn(L, "record at %s: %s without WARC-Target-URI", POS(L, L->off, L->skip),
           h->is_resource ? "resource" : "response");
     keep = 0;
   }
-  if (!keep) return STEP_NEXT;
-  pending *p = &L->p;
-  p->has = 1;
-  p->off = L->off;
-  p->skip = L->skip;
-  p->clen = h->clen;
-  p->length = 0;
-  p->uri.len = p->charset.len = 0;
-  if (tbk_buf_append(&p->uri, h->uri.data, h->uri.len) ||
-      tbk_buf_append(&p->charset, L->hh.charset.data ? L->hh.charset.data : "", L->hh.charset.len))
-    return STEP_NOMEM;
-  return STEP_NEXT;
+  if (!keep) {
+    count_cur(L, L->why);
+    return STEP_NEXT;
+  }
+  L->in_rec = 0; /* counted when committed */
+  return make_pending(L, 0) ? STEP_NOMEM : STEP_NEXT;
 }
 
 /* One record: its WARC head, then what kind of record it is. */
@@ -1360,15 +1565,23 @@ static enum step next_record(lister *L) {
   if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) return not_a_record(L, lf >= 2);
   if (commit(L, &L->p)) return STEP_NOMEM;
   L->last.has = 0; /* h is about to describe another record */
+  L->in_rec = 1;
+  L->would_keep = 0;
+  L->status = 0;
+  L->rec_u = rec_u;
+  L->block_u = L->body_u = UINT64_MAX;
   const char *why = NULL;
   r = read_whead(s, &L->h, &L->line, &why);
   if (r == -1) return STEP_STREAM;
   if (r == -2) {
+    count_cur(L, strstr(why, "cut off") ? TBK_WREC_TRUNCATED : TBK_WREC_BAD_HEAD);
     lwarn(L, "record at %s: %s", POS(L, L->off, L->skip), why);
     return ws_resync_line(s) < 0 ? STEP_STREAM : STEP_NEXT;
   }
   L->records++;
   L->last = (recpos){1, 0, L->off, L->skip, rec_u};
+  L->block_u = s->u;
+  L->why = L->h.type;
   if (L->max_record_bytes && L->h.clen > L->max_record_bytes) return skip_oversized(L);
   uint64_t remaining = L->h.clen;
   int keep = 0;
@@ -1378,6 +1591,83 @@ static enum step next_record(lister *L) {
     if (st != STEP_NEXT) return st;
   }
   return finish_block(L, remaining, keep);
+}
+
+/* The decompressed bytes the gzip member at coff gives when its input
+ * stops at end (the next member's start): *n, and 1 when they end
+ * cleanly (the member was cut off there), 0 when they end in a gzip error
+ * (corrupt: the bytes before the error cannot be trusted), -1 on error. */
+static int member_prefix(FILE *f, uint64_t coff, uint64_t end, uint64_t *n) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 15 + 16) != Z_OK) return -1;
+  unsigned char in[16384], out[16384];
+  int ok = fseeko(f, (off_t)coff, SEEK_SET) == 0 ? 1 : -1;
+  *n = 0;
+  for (uint64_t left = end - coff; ok == 1 && left;) {
+    size_t k = fread(in, 1, left < sizeof in ? (size_t)left : sizeof in, f);
+    if (k == 0) break;
+    left -= k;
+    z.next_in = in;
+    z.avail_in = (uInt)k;
+    while (ok == 1 && z.avail_in) {
+      z.next_out = out;
+      z.avail_out = sizeof out;
+      int r = inflate(&z, Z_NO_FLUSH);
+      *n += sizeof out - z.avail_out;
+      if (r == Z_STREAM_END) ok = 0; /* whole: not a cut member */
+      else if (r != Z_OK && r != Z_BUF_ERROR) ok = 0;
+      else if (r == Z_BUF_ERROR && z.avail_out) break;
+    }
+  }
+  inflateEnd(&z);
+  return ok;
+}
+
+/* The stream broke (truncated, or corrupt) inside the block of a page
+ * being read: when what came before the break is sound, the page is
+ * listed with the bytes of its block that could be read (1); 0 when it
+ * cannot be (nothing of its body, or the bytes before the break are not
+ * to be trusted), -1 out of memory. A truncated member that another
+ * member follows (a cut file concatenated with others) shows as corrupt
+ * (the next member's bytes read as deflate data): it is told by
+ * inflating the member again with its input stopped where the next member
+ * starts (*resynced: the stream is then there). */
+static int recover_cut(lister *L, int *resynced) {
+  wstream *s = L->s;
+  *resynced = 0;
+  if (!L->in_rec || !L->would_keep || !s->gz || L->body_u == UINT64_MAX || !L->h.uri.len) return 0;
+  uint64_t got, next = s->fsize;
+  if (s->ekind == WE_TRUNC) {
+    got = s->u + ws_avail(s) - L->block_u;
+  } else {
+    /* Only a record that starts in the member that broke. */
+    if (L->off != s->member_coff) return 0;
+    uint64_t member = s->member_coff;
+    int r = ws_resync_member(s, member + 1);
+    if (r < 0) return 0;
+    *resynced = 1;
+    if (r > 0) next = s->in_off;
+    uint64_t total;
+    int clean = member_prefix(s->f, member, next, &total);
+    /* On from the next member, where the resync left the stream. */
+    if (r > 0 && fseeko(s->f, (off_t)next, SEEK_SET) != 0) {
+      ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+      return 0;
+    }
+    if (clean != 1) return 0;
+    uint64_t head = L->skip + (L->block_u - L->rec_u);
+    got = total > head ? total - head : 0;
+  }
+  if (got >= L->h.clen || got <= L->body_u - L->block_u) return 0;
+  L->why = TBK_WREC_CUT;
+  L->in_rec = 0;
+  char where[64];
+  pos_str(where, sizeof where, L->off, L->skip);
+  lwarn(L, "record at %s (%s) cut off (gzip member truncated%s): read %" PRIu64 " of %" PRIu64
+           " bytes of its block; the rest is lost",
+        where, L->h.uri.data, s->ekind == WE_TRUNC ? "" : ", another member follows", got, L->h.clen);
+  return make_pending(L, got) ? -1 : 1;
 }
 
 /* The stream failed: an I/O error ends the listing, damage skips to the
@@ -1391,8 +1681,23 @@ static enum step on_stream_error(lister *L) {
   }
   /* The pending record's block was read whole; only its trailer is lost. */
   if (commit(L, &L->p)) return STEP_NOMEM;
+  int resynced;
+  int cut = recover_cut(L, &resynced);
+  if (cut < 0) return STEP_NOMEM;
+  if (cut) {
+    if (commit(L, &L->p)) return STEP_NOMEM;
+    if (s->ekind == WE_TRUNC || s->state != WS_OK) return STEP_END;
+    return STEP_NEXT;
+  }
+  /* Lost here: the record being read, or (between records) what the
+   * member that broke held, unless that is the record counted last (its
+   * trailer lost, its block whole). */
+  tbk_wrec lost = s->ekind == WE_CORRUPT ? TBK_WREC_CORRUPT : TBK_WREC_TRUNCATED;
+  if (L->in_rec) count_cur(L, lost);
+  else if (!s->gz || L->last_counted_off != s->member_coff + 1) count_as(L, lost, 0, s->member_coff);
   lwarn(L, "%s; %s", s->emsg,
         s->ekind == WE_CORRUPT ? "skipping to the next intact member" : "records before it are kept");
+  if (resynced) return s->state == WS_OK ? STEP_NEXT : STEP_END;
   if (s->ekind == WE_CORRUPT && s->gz) {
     int r = ws_resync_member(s, s->member_coff + 1);
     if (r < 0) return STEP_STREAM;
@@ -1406,21 +1711,31 @@ static void lister_free(lister *L) {
   tbk_buf_free(&L->sniff);
   tbk_buf_free(&L->p.uri);
   tbk_buf_free(&L->p.charset);
+  tbk_buf_free(&L->p.id);
+  tbk_buf_free(&L->p.date);
   tbk_buf_free(&L->h.uri);
   tbk_buf_free(&L->h.ctype);
+  tbk_buf_free(&L->h.id);
+  tbk_buf_free(&L->h.date);
   hhead_free(&L->hh);
   ws_free(L->s);
 }
 
-tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_record_fn on_record,
+tbk_status tbk_warc_list(const char *path, const tbk_warc_filter *filter, tbk_warc_record_fn on_record,
                          void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped,
-                         tbk_error *err) {
+                         tbk_warc_counts *counts, tbk_error *err) {
   lister L;
   memset(&L, 0, sizeof L);
   tbk_status st = ws_open(path, 0, &L.s, err);
   if (st) return st;
+  tbk_warc_filter dflt;
+  tbk_warc_counts scratch;
+  if (!counts) memset(&scratch, 0, sizeof scratch);
+  if (!filter) tbk_warc_filter_init(&dflt, 0);
+  L.filter = filter ? filter : &dflt;
+  L.counts = counts ? counts : &scratch;
   L.path = path;
-  L.max_record_bytes = max_record_bytes;
+  L.max_record_bytes = L.filter->max_record_bytes;
   L.on_record = on_record;
   L.rctx = record_ctx;
   L.warn = warn;
@@ -1436,7 +1751,7 @@ tbk_status tbk_warc_list(const char *path, size_t max_record_bytes, tbk_warc_rec
   if (step == STEP_NOMEM) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   else if (step == STEP_FAIL) st = L.st;
   else if (L.records == 0) st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
-  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records read)", L.records);
+  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records, none read)", L.records);
   lister_free(&L);
   return st;
 }
@@ -1458,7 +1773,7 @@ static tbk_status stream_status(wstream *s, tbk_error *err) {
   return tbk_fail(err, s->ekind == WE_IO ? TBK_ERR_IO : TBK_ERR_FORMAT, "%s", s->emsg);
 }
 
-tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length,
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length, int cut,
                          size_t max_bytes, tbk_buf *out, tbk_error *err) {
   out->len = 0;
   wstream *s;
@@ -1490,7 +1805,7 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint6
     st = tbk_fail(err, TBK_ERR_FORMAT, "%s", why);
     goto done;
   }
-  if (length) h.clen = length; /* a short Content-Length, recovered by the listing */
+  if (length) h.clen = length; /* a short Content-Length or a cut record, recovered by the listing */
   if (max_bytes && h.clen > max_bytes) {
     st = tbk_fail(err, TBK_ERR_LIMIT, "record exceeds max-record-bytes (%zu)", max_bytes);
     goto done;
@@ -1522,9 +1837,9 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint6
   else if (d.nomem) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   else if (d.over)
     st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
-  else if (d.bad) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
+  else if (d.bad && !cut) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
   else {
-    if (length && !hh.chunked && enc == 0) strip_separator(out);
+    if (length && !cut && !hh.chunked && enc == 0) strip_separator(out);
     if (tbk_buf_append(out, "", 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
 done:
@@ -1532,6 +1847,8 @@ done:
   tbk_buf_free(&line);
   tbk_buf_free(&h.uri);
   tbk_buf_free(&h.ctype);
+  tbk_buf_free(&h.id);
+  tbk_buf_free(&h.date);
   hhead_free(&hh);
   ws_free(s);
   return st;

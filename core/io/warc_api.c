@@ -11,6 +11,7 @@
 typedef struct wrec {
   size_t uri, charset; /* offsets in names */
   uint64_t offset, skip, length;
+  int cut;
 } wrec;
 
 struct tbk_warc {
@@ -25,9 +26,9 @@ struct tbk_warc {
   tbk_buf body, warc_head, http_head, id, date;
 };
 
-static int on_record(void *ctx, const char *uri, const char *charset, uint64_t offset, uint64_t skip,
-                     uint64_t length) {
+static int on_record(void *ctx, const tbk_warc_entry *e) {
   tbk_warc *w = ctx;
+  const char *uri = e->uri, *charset = e->charset;
   if (w->n == w->cap) {
     size_t cap = w->cap ? 2 * w->cap : 64;
     wrec *r = realloc(w->r, cap * sizeof *r);
@@ -35,7 +36,7 @@ static int on_record(void *ctx, const char *uri, const char *charset, uint64_t o
     w->r = r, w->cap = cap;
   }
   wrec *r = &w->r[w->n];
-  r->offset = offset, r->skip = skip, r->length = length;
+  r->offset = e->offset, r->skip = e->skip, r->length = e->length, r->cut = e->why == TBK_WREC_CUT;
   r->uri = w->names.len;
   if (tbk_buf_append(&w->names, uri, strlen(uri) + 1)) return -1;
   r->charset = w->names.len;
@@ -61,7 +62,9 @@ tbk_status tbk_warc_open(const char *path, size_t max_record_bytes, tbk_warc **o
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
   w->max_record_bytes = max_record_bytes;
-  tbk_status st = tbk_warc_list(path, max_record_bytes, on_record, w, on_warn, w, &w->skipped, err);
+  tbk_warc_filter filter;
+  tbk_warc_filter_init(&filter, max_record_bytes);
+  tbk_status st = tbk_warc_list(path, &filter, on_record, w, on_warn, w, &w->skipped, NULL, err);
   if (st) {
     tbk_warc_free(w);
     return st;
@@ -111,7 +114,7 @@ tbk_status tbk_warc_record_get(tbk_warc *w, size_t i, tbk_warc_record *out, tbk_
   memset(out, 0, sizeof *out);
   if (!w || i >= w->n) return tbk_fail(err, TBK_ERR_ARG, "no record %zu", i);
   const wrec *r = &w->r[i];
-  tbk_status st = tbk_warc_read(w->path, r->offset, r->skip, r->length, w->max_record_bytes, &w->body, err);
+  tbk_status st = tbk_warc_read(w->path, r->offset, r->skip, r->length, r->cut, w->max_record_bytes, &w->body, err);
   if (!st) st = tbk_warc_read_heads(w->path, r->offset, r->skip, &w->warc_head, &w->http_head, err);
   if (st) return st;
   if (head_field(&w->warc_head, "WARC-Record-ID", &w->id) || head_field(&w->warc_head, "WARC-Date", &w->date))

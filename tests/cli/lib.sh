@@ -12,7 +12,7 @@
 #   expect_err REGEX       stderr of the last run matches (grep -E)
 #   expect_no_err REGEX    ... does not match
 #   expect_messages        every stderr line is "$PROG: error: ..." or
-#                          "$PROG: warning: ..." (or the summary table / Try line)
+#                          "$PROG: warning: ..." (or the summary tables / Try line)
 #   expect_absent PATH     PATH does not exist
 #   expect_no_tmp DIR      no *.tmp.* files were left in DIR
 #   need_shared NAME       $TBK_SRC/../shared/datasets/NAME exists, else exit 77
@@ -81,7 +81,7 @@ expect_no_err() {
 # The only forms a tbk program may print on stderr.
 expect_messages() {
   local prog=$PROG bad
-  bad=$(grep -Ev "^$prog: (error|warning): |^Try '$prog --help'|^site +pages|^[^ ]+ +[0-9]+ +[0-9]+ +[0-9]+ " "$ERR" || true)
+  bad=$(grep -Ev "^$prog: (error|warning): |^Try '$prog --help'|^site +pages|^[^ ]+ +[0-9]+ +[0-9]+ +[0-9]+ |^records	" "$ERR" || true)
   [[ -z $bad ]] || die "unexpected stderr line(s): $bad"
 }
 
