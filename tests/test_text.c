@@ -582,8 +582,42 @@ static void test_json(void) {
   tbk_buf_free(&b);
 }
 
+/* tbk_buf_fixed4 and tbk_buf_u64 write what printf writes, byte for byte:
+ * on exact halves (1/32 = 0.03125: printf rounds to even), the ends, values
+ * just around a rounding point, and a million pseudo-random ones. */
+static void test_fixed4(void) {
+  double special[] = {0.0, 1.0, 0.03125, 0.09375, 0.5, 0.99995, 0.00005, 0.00004999999, 0.12345, 0.99999999,
+                      1e-300, -0.0, 0.25, 0.6875, 1.5, -0.25, 0.1 + 0.2};
+  unsigned long long x = 88172645463325252ULL;
+  char want[64];
+  int bad = 0;
+  for (size_t i = 0; i < 1000000 + sizeof special / sizeof *special; i++) {
+    double v;
+    if (i < sizeof special / sizeof *special) v = special[i];
+    else {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      v = (double)(x >> 11) / 9007199254740992.0;
+    }
+    tbk_buf b = {0};
+    CHECK_BUF(tbk_buf_fixed4(&b, v));
+    snprintf(want, sizeof want, "%.4f", v);
+    if (!b.data || strcmp(b.data, want) != 0) bad++;
+    tbk_buf_free(&b);
+  }
+  CHECK_INT(bad, 0);
+  unsigned long long ns[] = {0, 7, 10, 99, 1234567890123ULL, 18446744073709551615ULL};
+  for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+    tbk_buf b = {0};
+    CHECK_BUF(tbk_buf_u64(&b, ns[i]));
+    snprintf(want, sizeof want, "%llu", ns[i]);
+    CHECK_STR(b.data, want);
+    tbk_buf_free(&b);
+  }
+}
+
 int main(void) {
   test_utf8_words();
+  test_fixed4();
   tbk_error err = {0};
   CHECK_INT(tbk_tokenizer_new(&tok, &err), TBK_OK);
   if (!tok) return check_report();

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -460,4 +461,26 @@ tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err) {
   b->len = k;
   s[k] = '\0';
   return TBK_OK;
+}
+
+int tbk_buf_u64(tbk_buf *b, uint64_t v) {
+  char d[20];
+  size_t n = 0;
+  do d[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+  if (tbk_buf_reserve(b, n)) return -1;
+  while (n) b->data[b->len++] = d[--n];
+  b->data[b->len] = '\0';
+  return 0;
+}
+
+int tbk_buf_fixed4(tbk_buf *b, double v) {
+  /* v * 10000 is within 1e-12 of the exact product for v in [0, 1], so
+   * away from a half the rounding is the one printf makes of the exact
+   * value; at a half (and outside [0, 1]) printf decides. */
+  double r = v * 10000.0, f = r - floor(r);
+  if (!(v >= 0.0 && v <= 1.0) || signbit(v) || fabs(f - 0.5) < 1e-6) return tbk_buf_printf(b, "%.4f", v);
+  unsigned k = (unsigned)floor(r) + (f > 0.5);
+  char s[7] = {(char)('0' + k / 10000), '.', (char)('0' + k / 1000 % 10), (char)('0' + k / 100 % 10),
+               (char)('0' + k / 10 % 10), (char)('0' + k % 10), 0};
+  return tbk_buf_append(b, s, 6);
 }

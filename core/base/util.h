@@ -164,6 +164,12 @@ int tbk_buf_puts(tbk_buf *b, const char *s) TBK_MUST_CHECK;
 /* printf in the C locale (see tbk_snprintf). */
 int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3))) TBK_MUST_CHECK;
+/* Append v in decimal. */
+int tbk_buf_u64(tbk_buf *b, uint64_t v) TBK_MUST_CHECK;
+/* Append v as printf's "%.4f" does, byte for byte; a probability's fast
+ * path (a JSONL line has two or three, and printf with its locale switch
+ * was 2 % of tbk-predict -f jsonl). */
+int tbk_buf_fixed4(tbk_buf *b, double v) TBK_MUST_CHECK;
 /* Append s as a JSON string literal (with quotes), escaping as RFC 8259
  * requires; invalid UTF-8 is replaced by U+FFFD. */
 int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) TBK_MUST_CHECK;

@@ -311,9 +311,10 @@ int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
                  tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||
-                 tbk_buf_printf(out, ",\"p_template\":%.4f,\"p_content\":%.4f,\"content\":%s,\"chars\":%u,\"text\":",
-                                tbk_units_fixed(ux, i)[UX_TMPL_P], 1.0 - unit_p[i], keep[i] ? "true" : "false",
-                                u->chars) ||
+                 tbk_buf_puts(out, ",\"p_template\":") || tbk_buf_fixed4(out, tbk_units_fixed(ux, i)[UX_TMPL_P]) ||
+                 tbk_buf_puts(out, ",\"p_content\":") || tbk_buf_fixed4(out, 1.0 - unit_p[i]) ||
+                 tbk_buf_puts(out, keep[i] ? ",\"content\":true,\"chars\":" : ",\"content\":false,\"chars\":") ||
+                 tbk_buf_u64(out, u->chars) || tbk_buf_puts(out, ",\"text\":") ||
                  tbk_buf_json_str(out, text, sn)
              ? -1
              : 0;

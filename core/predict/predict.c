@@ -789,8 +789,9 @@ int tbk_block_record(const tbk_page *page, const char *page_id, const double *pr
   while (sn > 0 && sn < k->text_len && ((unsigned char)k->text[sn] & 0xC0) == 0x80) sn--;
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
-                 tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":%.4f,\"template\":%s,\"chars\":%zu,\"text\":", k->tag,
-                                probs[b], probs[b] >= threshold ? "true" : "false", k->text_chars) ||
+                 tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":", k->tag) || tbk_buf_fixed4(out, probs[b]) ||
+                 tbk_buf_puts(out, probs[b] >= threshold ? ",\"template\":true,\"chars\":" : ",\"template\":false,\"chars\":") ||
+                 tbk_buf_u64(out, k->text_chars) || tbk_buf_puts(out, ",\"text\":") ||
                  tbk_buf_json_str(out, k->text, sn)
              ? -1
              : 0;

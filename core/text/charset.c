@@ -238,7 +238,8 @@ static void count_replacements(const tbk_buf *b, size_t *text, size_t *fffd) {
     unsigned char c = s[i];
     if (c == '<') in_tag = 1;
     else if (c == '>') in_tag = 0;
-    else if (in_tag || isspace(c) || (c & 0xC0) == 0x80) continue;
+    /* isspace's locale lookup was most of this walk */
+    else if (in_tag || c == ' ' || (c >= '\t' && c <= '\r') || (c & 0xC0) == 0x80) continue;
     else {
       (*text)++;
       if (c == 0xEF && i + 2 < n && s[i + 1] == 0xBF && s[i + 2] == 0xBD) (*fffd)++;
