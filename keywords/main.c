@@ -125,6 +125,7 @@ int main(int argc, char **argv) {
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
+  if (mode == RUN) tbk_page_list_sort_records(&list); /* a page's keywords in record order, as tbk-predict's */
   if (!r.text) cli_reads_add(mp);
   cli_out out;
   cli_out_open(&out, output);

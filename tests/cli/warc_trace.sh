@@ -4,7 +4,7 @@
 # --nodes) and every row of tbk-cluster (JSONL and TSV) that comes from a
 # WARC record carries the record's file, offset, WARC-Record-ID and date;
 # pages not from a WARC get no such keys. Two captures of one URL are told
-# apart by them.
+# apart by them. Page by page outputs come in record order.
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
@@ -162,6 +162,9 @@ for w in "$T/a.warc" "$T/b.warc.gz"; do
   expect_rc 0 "$KW" -f jsonl -o "$T/kw.jsonl" "$w"
   check_trace "$T/kw.jsonl" "$w"
   grep -v '^{"page":"[^"]*","warc_file":' "$T/kw.jsonl" && die "keywords: the record not right after page"
+  # in record order (the fixture's URLs are not in it), as tbk-predict's
+  python3 -c 'import json,sys; o=[json.loads(l)["warc_offset"] for l in open(sys.argv[1])]; sys.exit(o != sorted(o) or len(o) != 4)' \
+    "$T/kw.jsonl" || die "keywords of $w not in record order"
 done
 expect_rc 0 "$KW" -f jsonl -o "$T/kw.jsonl" "$T/p.html"
 [ -s "$T/kw.jsonl" ] || die "no keywords of p.html"
