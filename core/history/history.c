@@ -45,8 +45,8 @@ static const char *const QUERIES[Q_COUNT] = {
     [Q_HAS_PAGE] = "SELECT 1 FROM pages WHERE site = ?1 AND key = ?2",
     [Q_DF] = "SELECT df FROM fps WHERE site = ?1 AND fp = ?2",
     [Q_ADD_PAGE] = "INSERT OR IGNORE INTO pages(site, key) VALUES(?1, ?2)",
-    [Q_ADD_FP] = "INSERT INTO fps(site, fp, df) VALUES(?1, ?2, ?3) "
-                 "ON CONFLICT(site, fp) DO UPDATE SET df = df + excluded.df",
+    [Q_ADD_FP] = ("INSERT INTO fps(site, fp, df) VALUES(?1, ?2, ?3) "
+                  "ON CONFLICT(site, fp) DO UPDATE SET df = df + excluded.df"),
     [Q_SITE_PAGES] = "UPDATE sites SET pages = pages + ?2 WHERE id = ?1",
 };
 
