@@ -312,6 +312,46 @@ static void check_prose(void) {
   check_page_at(PROSE, &co, unsure, 0.8, fallback, sizeof fallback / sizeof *fallback);
 }
 
+/* A photo gallery inside an article: slides of a caption and its
+ * agency credit go, the article around them stays, and so do the dek and
+ * the lead photo's credit in the headline's element. With two credited
+ * photos the page has no gallery: their captions stay. */
+static const char GALLERY[] =
+    "<html><head><title>Robots at the fair</title></head><body><article>"
+    "<div><h1>Robots at the fair</h1><p>The machines drew the biggest crowds of the week.</p>"
+    "<figure><figcaption>Lucas Jackson / Reuters</figcaption></figure></div>"
+    "<p>The trade fair closed on Sunday after five days and a record number of visitors from abroad.</p>"
+    "<div class=\"slides\">"
+    "<div><p>A humanoid robot gestures during a demo at a stall in the main hall</p><p>Getty Images</p></div>"
+    "<div><p>Engineers test a four-metre-tall manned robot in a lab near the coast</p><p>Jung Yeon-Je/AFP/Getty Images</p></div>"
+    "<div><p>A saxophonist robot plays a tune for the visitors on the second day</p><p>Rex</p></div>"
+    "<div><p>A concept car is shown at the exhibition in the south wing of the hall</p><p>Reuters</p></div>"
+    "</div>"
+    "<p>Organisers said the fair would return next year with twice the floor space for the robot makers.</p>"
+    "</article></body></html>";
+
+static const char TWO_PHOTOS[] =
+    "<html><head><title>Harbour</title></head><body><article><h1>Harbour</h1>"
+    "<p>The harbour was dredged this spring for the first time in twenty years, the port said.</p>"
+    "<div><p>The dredger at work in the harbour mouth</p><p>Getty Images</p></div>"
+    "<p>The work took three months and cost less than the council had feared it would.</p>"
+    "<div><p>The cleared channel seen from the lighthouse</p><p>Reuters</p></div>"
+    "</article></body></html>";
+
+static void check_gallery(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const expect gallery[] = {{"The machines drew", 1},         {"Lucas Jackson / Reuters", 0},
+                                   {"The trade fair closed", 1},     {"A humanoid robot gestures", 0},
+                                   {"Getty Images", 0},              {"Engineers test", 0},
+                                   {"Jung Yeon-Je/AFP/Getty Images", 0}, {"A saxophonist robot", 0},
+                                   {"A concept car", 0},             {"Organisers said", 1}};
+  check_page(GALLERY, &co, NULL, gallery, sizeof gallery / sizeof *gallery);
+  static const expect two[] = {{"The dredger at work", 1}, {"The cleared channel", 1}, {"The work took", 1}};
+  check_page(TWO_PHOTOS, &co, NULL, two, sizeof two / sizeof *two);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -385,6 +425,7 @@ int main(void) {
   tbk_page_free(p);
   tbk_units_free(ux);
   check_gaps();
+  check_gallery();
   check_declared();
   check_prose();
   return check_report();

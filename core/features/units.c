@@ -1380,7 +1380,7 @@ void tbk_units_drop_page(tbk_units *ux) {
   TBK_DROP_ALL(&ux->cap_w, TBK_ARRAY(ux->w_idx));
   TBK_DROP_ALL(&ux->cap_wcnt, TBK_ARRAY(ux->w_cnt));
   TBK_DROP_ALL(&ux->cap_nd, TBK_ARRAY(ux->nd));
-  TBK_DROP_ALL(&ux->body.cap, TBK_ARRAY(ux->body.in), TBK_ARRAY(ux->body.thread));
+  TBK_DROP_ALL(&ux->body.cap, TBK_ARRAY(ux->body.in), TBK_ARRAY(ux->body.thread), TBK_ARRAY(ux->body.gallery));
   TBK_DROP_ALL(&ux->body.memo_cap, TBK_ARRAY(ux->body.memo));
   TBK_DROP_ALL(&ux->paths.cap, TBK_ARRAY(ux->paths.data));
 }

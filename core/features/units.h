@@ -156,13 +156,14 @@ typedef struct tbk_unit_rec {
   unsigned char md5[16];
 } tbk_unit_rec;
 
-/* The article body and the comment thread the page's markup declares
- * (units_container.c). */
+/* The article body, the comment thread and the photo gallery the page's
+ * markup declares (units_container.c). */
 typedef struct tbk_units_body {
   unsigned char *in;     /* per unit: under an itemprop=articleBody element */
   unsigned char *thread; /* per unit: after a comments heading, in its section */
+  unsigned char *gallery; /* per unit: a gallery's caption or picture credit */
   size_t containers;     /* itemprop=articleBody elements of the page */
-  size_t cap;            /* of in and thread (both owned) */
+  size_t cap;            /* of in, thread and gallery (all owned) */
   unsigned char *memo;   /* per node of the page: scratch of the thread's ancestor walk */
   size_t memo_cap;
 } tbk_units_body;

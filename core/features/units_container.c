@@ -179,6 +179,71 @@ static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *t
   }
 }
 
+/* A picture's credit line alone: at most six words naming a picture
+ * agency ("Getty Images", "Jung Yeon-Je/AFP/Getty Images", "Reuters") or
+ * led by "Photo:"/"Credit:". */
+static int is_credit_line(const char *t, size_t n, uint32_t words) {
+  static const char *const agencies[] = {"getty", "reuters", "ap", "afp", "epa", "rex", "shutterstock", "alamy",
+                                         "istock", "istockphoto", "corbis", "xinhua", "dpa", "efe", "ansa",
+                                         "anadolu", "sipa", "bloomberg", "wireimage", NULL};
+  static const char *const leads[] = {"photo:", "photos:", "image:", "images:", "credit:", "photograph:",
+                                      "picture:", "foto:", NULL};
+  if (!words || words > 6 || n > 80) return 0;
+  for (size_t k = 0; leads[k]; k++)
+    if (n > strlen(leads[k]) && strncasecmp(t, leads[k], strlen(leads[k])) == 0) return 1;
+  /* whole tokens between anything but letters */
+  for (size_t i = 0; i < n;) {
+    while (i < n && !(((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z'))) i++;
+    size_t j = i;
+    while (j < n && ((t[j] | 0x20) >= 'a' && (t[j] | 0x20) <= 'z')) j++;
+    for (size_t k = 0; agencies[k] && j > i; k++)
+      if (strlen(agencies[k]) == j - i && strncasecmp(t + i, agencies[k], j - i) == 0) return 1;
+    i = j;
+  }
+  return 0;
+}
+
+/* gallery[u] = 1 for a photo gallery's items: on a page with three or
+ * more credit lines, each credit line and the caption just before it when
+ * the two are alone in a small element (a slide: at most three units and
+ * 800 characters) that does not hold the page's <h1> (the article's
+ * head: its dek and its lead photo's credit). A single credited photo in
+ * an article is not one. */
+static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *gallery) {
+  enum { DEPTH = 32, MIN_CREDITS = 3, SLIDE_UNITS = 3, SLIDE_CHARS = 800 };
+  size_t credits = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    const tbk_unit_rec *u = &ux->u[i];
+    gallery[i] = (unsigned char)is_credit_line(p->text.data + u->start, u->end - u->start, u->words);
+    credits += gallery[i];
+  }
+  if (credits < MIN_CREDITS) {
+    memset(gallery, 0, ux->n);
+    return;
+  }
+  uint32_t h1 = TBK_NONE;
+  for (uint32_t k = 0; k < p->n_nodes && h1 == TBK_NONE; k++)
+    if (p->nodes[k].tag == TBK_TAG_H1) h1 = k;
+  for (size_t i = 1; i < ux->n; i++) {
+    if (gallery[i] != 1 || (ux->u[i - 1].anc_flags >> UA_HEADER & 1)) continue;
+    int tag = p->nodes[ux->u[i - 1].elem].tag;
+    if (tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6) continue;
+    uint32_t anc[DEPTH];
+    size_t na = 0;
+    for (uint32_t k = ux->u[i].elem; k != TBK_NONE && na < DEPTH; k = p->nodes[k].parent) anc[na++] = k;
+    uint32_t k = ux->u[i - 1].elem;
+    for (size_t up = 0; k != TBK_NONE && up < DEPTH; up++, k = p->nodes[k].parent) {
+      size_t a = 0;
+      while (a < na && anc[a] != k) a++;
+      if (a == na) continue;
+      int holds_h1 = h1 != TBK_NONE && h1 >= k && h1 < p->nodes[k].end;
+      if (ux->nd[k].units <= SLIDE_UNITS && ux->nd[k].chars <= SLIDE_CHARS && !holds_h1 && !gallery[i - 1])
+        gallery[i - 1] = 2;
+      break;
+    }
+  }
+}
+
 tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *err) {
   tbk_units_body *b = &ux->body;
   size_t n = ux->n ? ux->n : 1;
@@ -189,6 +254,9 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     unsigned char *thread = realloc(b->thread, n);
     if (!thread) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     b->thread = thread;
+    unsigned char *gallery = realloc(b->gallery, n);
+    if (!gallery) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    b->gallery = gallery;
     b->cap = n;
   }
   if (p->n_nodes > b->memo_cap) {
@@ -200,11 +268,13 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
   if (p->n_nodes) memset(b->memo, 0, p->n_nodes);
   b->containers = mark_containers(p, ux, b->in);
   mark_thread(p, ux, b->thread, b->memo);
+  mark_gallery(p, ux, b->gallery);
   return TBK_OK;
 }
 
 void tbk_units_body_free(tbk_units *ux) {
   free(ux->body.in);
   free(ux->body.thread);
+  free(ux->body.gallery);
   free(ux->body.memo);
 }

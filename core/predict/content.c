@@ -59,6 +59,7 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
     if (byline || (ux->u[i].anc_flags >> UA_TIME & 1)) return 1;
   }
   if (tbk_unit_furniture(page, ux, i)) return 1;
+  if (ux->body.gallery && ux->body.gallery[i]) return 1; /* a photo gallery's caption or credit */
   if (!o->body) return 0;
   int out = tbk_unit_outside_body(page, ux, i);
   return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
