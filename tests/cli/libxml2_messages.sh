@@ -4,8 +4,9 @@
 # output conversion failed due to conv error", "I/O error : encoder
 # error" from libxml2 before) is tbk-predict's warning with a count of the
 # characters left out, or its error naming the charset when libxml2 gives
-# the output up (it was "out of memory rendering the page"); parsing with
-# libxml2 (TBK_FAST_HTML=0) and odd charsets print nothing of libxml2's.
+# the output up (it was "out of memory rendering the page"); the same for
+# tbk-label --template-html; parsing with libxml2 (TBK_FAST_HTML=0) and odd
+# charsets print nothing of libxml2's.
 . "$(dirname "$0")/lib.sh"
 tmp_reset
 T=$TBK_TMP
@@ -50,6 +51,19 @@ expect_rc 0 "$PRED" -f html --output-dir "$T/out" "$T/fr.html" "$T/jp.html"
 expect_messages
 expect_err "$LEFT_OUT"
 [[ $(find "$T/out" -name '*.html' -size +0 | wc -l) == 2 ]] || die "--output-dir: a page's file is missing"
+
+# tbk-label --method etdm --template-html renders too: synthetic sites
+# whose pages declare ISO646-GB (no '#': their style sheet's colours).
+if command -v python3 >/dev/null; then
+  python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/syn" --seed 5 --sites 1 --pages 12 --links menu >/dev/null ||
+    die "synth_sites.py failed"
+  find "$T/syn" -name '*.html' -exec sed -i 's/charset=utf-8/charset=ISO646-GB/' {} +
+  PROG=tbk-label
+  expect_rc 0 "$LABEL" -q --method etdm --template-html "$T/tpl" -o "$T/etdm.jsonl" "$T/syn/manifest.tsv"
+  expect_messages
+  expect_err "^tbk-label: warning: $T/syn/pages/.*/section-01.html: [0-9]+ characters left out of the HTML: the page's declared charset ISO646-GB cannot write them"
+  PROG=tbk-predict
+fi
 
 # Every path on every page, with tbk's parser and with libxml2's: nothing
 # but tbk-predict's own lines (the pages that write fully: none at all).
