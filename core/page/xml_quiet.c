@@ -24,8 +24,9 @@ static void quiet_structured(void *ctx, tbk_xml_error *e) {
   if (e && e->code == XML_I18N_CONV_FAILED) q->unwritable++;
 }
 
-/* libxml2 2.14 marks the globals deprecated but offers no other way to
- * read the handlers a thread has, which is what putting them back needs. */
+/* Newer libxml2 may mark these globals deprecated (as the context's fields
+ * html_parse.c reads), yet they are the only way to read the handlers a
+ * thread has, which putting them back needs. */
 #if LIBXML_VERSION >= 21400
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
