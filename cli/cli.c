@@ -886,6 +886,10 @@ void cli_pages_charset_warn(const tbk_page_ref *ref, const tbk_page *page) {
   if (page && *tbk_page_charset_note(page)) cli_warn("%s: %s", cli_page_where(ref), tbk_page_charset_note(page));
 }
 
+void cli_pages_html_warn(const tbk_page_ref *ref, const tbk_page *page) {
+  if (page && *tbk_page_html_note(page)) cli_warn("%s: %s", cli_page_where(ref), tbk_page_html_note(page));
+}
+
 void cli_pages_skip(cli_pages *c, const tbk_page_ref *ref, const char *why) {
   const char *where = cli_page_where(ref);
   if (c->strict) cli_die(TBK_EXIT_FAIL, "%s: %s", where, why);

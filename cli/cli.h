@@ -231,6 +231,9 @@ tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref);
 /* A loaded page whose declared charset was overruled (it decoded to
  * mostly U+FFFD): a warning naming both charsets; the page is kept. */
 void cli_pages_charset_warn(const tbk_page_ref *ref, const tbk_page *page);
+/* A page whose HTML rendering left out characters its declared charset
+ * cannot write: a warning with their count; the output is kept. */
+void cli_pages_html_warn(const tbk_page_ref *ref, const tbk_page *page);
 /* A page that read and parsed but cannot be processed (a limit of a later
  * stage): warned about and counted like an unreadable one, fatal with
  * --strict. */

@@ -206,7 +206,10 @@ static void write_html(run_ctx *r, size_t idx, const tbk_page *page, const uint8
   r->html.len = 0;
   tbk_status st = tbk_page_html(page, &ed, &r->html);
   free(drop);
-  if (st) cli_die(TBK_EXIT_FAIL, "%s: cannot render the template: %s", r->list->refs[idx].page, tbk_status_str(st));
+  if (st)
+    cli_die(TBK_EXIT_FAIL, "%s: cannot render the template: %s", r->list->refs[idx].page,
+            st == TBK_ERR_FORMAT && *tbk_page_html_note(page) ? tbk_page_html_note(page) : tbk_status_str(st));
+  cli_pages_html_warn(&r->list->refs[idx], page);
   cli_write_file(r->html_names[idx], r->html.data ? r->html.data : "", r->html.len);
 }
 

@@ -247,6 +247,7 @@ int main(int argc, char **argv) {
       cli_mem(tbk_buf_printf(&buf, "==> %s <==\n", ref->page));
     tbk_page_summary sum = {0};
     tbk_status st = tbk_predict_render_as(pred, page, ref->page, &r.ro, &buf, r.summary ? &sum : NULL, &err);
+    if (st == TBK_OK) cli_pages_html_warn(ref, page);
     tbk_page_free(page);
     if (st == TBK_ERR_LIMIT) {
       /* The limits are the prediction's, met before a byte was rendered:

@@ -324,7 +324,9 @@ typedef enum tbk_format {
  * stage for a two-stage model (o: its options, NULL = the defaults), else
  * the template stage at the model's default threshold (o unused). page_id
  * names the page in JSONL (NULL = ""). The page must have been parsed with
- * tbk_model_page_options. */
+ * tbk_model_page_options. HTML is written in the charset the page declares;
+ * TBK_ERR_FORMAT when that charset cannot write the page, not even with
+ * character references (e.g. ISO646-FR, which has no '#'). */
 TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
                                       const char *page_id, tbk_format fmt,
                                       const tbk_content_options *o, tbk_buf *out,

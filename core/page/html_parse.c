@@ -32,13 +32,6 @@ enum { TBK_SCAN_PER_BYTE = 64 };
  * made-up element would use some thousands. */
 enum { TBK_MAX_NAMES = 100000 };
 
-/* libxml2 2.12 made the error const. */
-#if LIBXML_VERSION >= 21200
-typedef const xmlError tbk_xml_error;
-#else
-typedef xmlError tbk_xml_error;
-#endif
-
 typedef struct parse_watch {
   htmlParserCtxtPtr ctxt;
   const xmlSAXHandler *sax; /* the handlers that build: libxml2's tree or stream.c's arena */
@@ -144,7 +137,10 @@ tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *buil
   tbk_xml_init();
   *errors = 0;
   if (n > INT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "decoded page exceeds 2 GiB");
+  tbk_xml_quiet q0;
+  tbk_xml_quiet_begin(&q0, NULL, NULL); /* its own out-of-memory message */
   htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+  tbk_xml_quiet_end(&q0);
   if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
   xmlSAXHandler own = build ? *build : *ctxt->sax;
   parse_watch w = {.ctxt = ctxt, .sax = &own, .user = user, .max_names = TBK_MAX_NAMES,
@@ -163,27 +159,24 @@ tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *buil
   ctxt->sax->endElement = on_end;
   ctxt->sax->characters = on_text;
   ctxt->sax->processingInstruction = on_pi;
+  tbk_xml_quiet q;
 #if LIBXML_VERSION >= 21300
   /* The parser context's own handler, which takes precedence over every
-   * other one: no thread state is touched. */
+   * other one for the parser's errors; the thread's catch the rest. */
   xmlCtxtSetErrorHandler(ctxt, on_error, &w);
+  tbk_xml_quiet_begin(&q, NULL, NULL);
 #else
   /* Before 2.13, libxml2 only consults sax->serror for SAX2 contexts, so
-   * errors are caught with the thread's structured handler, restored
-   * right after. */
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-  xmlSetStructuredErrorFunc(&w, on_error);
+   * errors are caught with the thread's structured handler. */
+  tbk_xml_quiet_begin(&q, on_error, &w);
 #endif
   *doc = htmlCtxtReadMemory(ctxt, s, (int)n, NULL, "UTF-8",
                             HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
                                 HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
-#if LIBXML_VERSION < 21300
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
-#endif
   *errors = w.errors;
   ctxt->_private = NULL;
   htmlFreeParserCtxt(ctxt);
+  tbk_xml_quiet_end(&q);
   if (w.stopped) {
     if (*doc) xmlFreeDoc(*doc);
     *doc = NULL;

@@ -465,7 +465,11 @@ tbk_status tbk_page_metadata(const tbk_page *page, tbk_buf *out, tbk_error *err)
     src = page->source.data, n = page->source.len;
   } else if (page->doc) {
     tbk_status st = tbk_page_html(page, NULL, &html);
-    if (st) return tbk_fail(err, st, "out of memory");
+    if (st) {
+      tbk_buf_free(&html); /* what was written before it failed */
+      if (st == TBK_ERR_FORMAT && *tbk_page_html_note(page)) return tbk_fail(err, st, "%s", tbk_page_html_note(page));
+      return tbk_fail(err, st, "out of memory");
+    }
     src = html.data ? html.data : "", n = html.len;
   } else if (page->no_html) {
     return tbk_fail(err, TBK_ERR_ARG, "the page was parsed without its source (keep_dom < 0): no metadata");

@@ -58,6 +58,7 @@ const tbk_block *tbk_page_block(const tbk_page *p, size_t i) {
 }
 const char *tbk_page_charset(const tbk_page *p) { return p->charset; }
 const char *tbk_page_charset_note(const tbk_page *p) { return p->charset_note; }
+const char *tbk_page_html_note(const tbk_page *p) { return p->html_note; }
 size_t tbk_page_parse_errors(const tbk_page *p) { return p->parse_errors; }
 int tbk_page_recovered(const tbk_page *p) { return p->recovered; }
 const char *tbk_page_text(const tbk_page *p, size_t *len) {

@@ -5,6 +5,7 @@
  * rendered any number of times, in any format, in any order. A streamed
  * page has no DOM: its first rendering parses its source again, keeping
  * the DOM (the same tables, checked by their sizes), and renders that. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,9 +51,15 @@ static int dump_write(void *ctx, const char *s, int len) {
 /* What htmlDocDumpMemoryFormat writes (the same encoder, chosen as it
  * chooses it), but straight into out as libxml2 makes it, a few KiB at a
  * time: not the whole document in libxml2's buffer, then in a copy of it,
- * then in out (which may write it out as it goes: a sink, util.h). */
-static tbk_status dump(const tbk_page *page, tbk_buf *out) {
+ * then in out (which may write it out as it goes: a sink, util.h). The
+ * charset a page declares need not write every character it holds, nor
+ * even its markup (ISO646-FR has no '#' or '[', ISO_5428 no '<'): what it
+ * cannot write, not even as a character reference, libxml2 leaves out
+ * (counted by tbk_xml_quiet), or it gives up the output, which is then
+ * TBK_ERR_FORMAT; the charset is copied to declared (n bytes). */
+static tbk_status dump(const tbk_page *page, tbk_buf *out, char *declared, size_t n) {
   const char *enc = (const char *)htmlGetMetaEncoding(page->doc);
+  snprintf(declared, n, "%s", enc ? enc : "");
   xmlCharEncodingHandlerPtr h = NULL;
   if (enc) {
     if (xmlParseCharEncoding(enc) != XML_CHAR_ENCODING_UTF8) h = xmlFindCharEncodingHandler(enc);
@@ -64,8 +71,9 @@ static tbk_status dump(const tbk_page *page, tbk_buf *out) {
   if (!b) return TBK_ERR_NOMEM;
   htmlDocContentDumpFormatOutput(b, page->doc, NULL, 0);
   int bad = xmlOutputBufferFlush(b) < 0 || b->error;
+  int encoder = b->error == XML_IO_ENCODER;
   xmlOutputBufferClose(b);
-  return bad ? TBK_ERR_NOMEM : TBK_OK;
+  return !bad ? TBK_OK : encoder ? TBK_ERR_FORMAT : TBK_ERR_NOMEM;
 }
 
 /* Element i, or the text node of run i, as the edit names it. */
@@ -179,7 +187,7 @@ static char *mark_value(const char *value, const char *join, const xmlChar *had)
   return v;
 }
 
-tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out) {
+static tbk_status edit_dump(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out, char *declared, size_t n) {
   tbk_status got = tbk_page_dom(page, &page);
   if (got) return got;
   size_t nd = e ? e->n_drop : 0, na = e ? e->n_mark : 0;
@@ -217,7 +225,7 @@ tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *
     unlink_node(x, &cuts[done_cuts]);
   }
   if (st == TBK_OK && e && e->inject) st = inject(page, e->inject, &adds);
-  if (st == TBK_OK) st = dump(page, out);
+  if (st == TBK_OK) st = dump(page, out, declared, n);
   /* Undo in reverse: each step restores the neighbours the next one saw. */
   take_out(&adds);
   while (done_cuts > 0) relink_node(&cuts[--done_cuts]);
@@ -235,5 +243,28 @@ tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *
   free(cuts);
   free(saved);
   free(had);
+  return st;
+}
+
+tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out) {
+  /* The note is the caller's page's, whichever page holds the DOM; it is
+   * kept with the page as the DOM is (tbk_page_dom). */
+  char *note = ((tbk_page *)page)->html_note;
+  note[0] = '\0';
+  char enc[48] = "";
+  tbk_xml_quiet q;
+  tbk_xml_quiet_begin(&q, NULL, NULL);
+  tbk_status st = edit_dump(page, e, out, enc, sizeof enc);
+  tbk_xml_quiet_end(&q);
+  if (st == TBK_ERR_FORMAT && *enc)
+    snprintf(note, sizeof ((tbk_page *)page)->html_note,
+             "cannot write the page as HTML in its declared charset %s: it lacks characters of the page "
+             "and of their character references",
+             enc);
+  else if (st == TBK_OK && q.unwritable)
+    snprintf(note, sizeof ((tbk_page *)page)->html_note,
+             "%zu character%s left out of the HTML: the page's declared charset %s cannot write %s, not even "
+             "as character references",
+             q.unwritable, q.unwritable == 1 ? "" : "s", enc, q.unwritable == 1 ? "it" : "them");
   return st;
 }

@@ -74,6 +74,7 @@ struct tbk_page {
   int recovered;        /* repairs behind the text (page_recover.c), 0: as parsed */
   char charset[48];
   char charset_note[TBK_CHARSET_NOTE]; /* the declared charset overruled, and by what ("" none) */
+  char html_note[224]; /* what the last tbk_page_html lost or why it failed ("" nothing) */
   uint32_t max_depth;   /* deepest element */
   uint32_t n_lines;     /* lines of the (decoded) source */
   size_t raw_bytes;     /* size of the raw input */
@@ -119,9 +120,12 @@ typedef struct tbk_html_edit {
                          the rest last in its body (else its root) */
 } tbk_html_edit;
 /* The page serialized as HTML with the edit applied (e NULL: as parsed),
- * appended to out. The page is left exactly as it was, so it is not to be
- * rendered from two threads at once. Errors: TBK_ERR_ARG (an index out of
- * range), TBK_ERR_NOMEM. */
+ * appended to out, in the charset the page declares. The page is left
+ * exactly as it was, so it is not to be rendered from two threads at once.
+ * Characters that charset cannot write are left out, counted in
+ * tbk_page_html_note. Errors: TBK_ERR_ARG (an index out of range),
+ * TBK_ERR_FORMAT (the declared charset gave up: tbk_page_html_note says
+ * so; out may hold part of the page), TBK_ERR_NOMEM. */
 tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out);
 
 /* Trimmed text range of an element. */
@@ -147,6 +151,9 @@ int tbk_page_dump(const tbk_page *p, tbk_buf *out);
 
 /* Why the declared charset was overruled, naming both ("" when it was not). */
 const char *tbk_page_charset_note(const tbk_page *p);
+/* What the page's last HTML rendering (tbk_page_html) left out for its
+ * declared charset, or why that charset wrote nothing ("" neither). */
+const char *tbk_page_html_note(const tbk_page *p);
 /* The element's tag name as the parser wrote it (lower case). */
 const char *tbk_node_name(const tbk_node *nd);
 

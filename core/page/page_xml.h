@@ -9,6 +9,28 @@
 
 #include "page_internal.h"
 
+/* libxml2 2.12 made the error const. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError tbk_xml_error;
+#else
+typedef xmlError tbk_xml_error;
+#endif
+
+/* libxml2's messages on this thread caught between tbk_xml_quiet_begin and
+ * tbk_xml_quiet_end (xml_quiet.c), which puts back the handlers there were.
+ * fn, when given, takes the structured ones (ctx its data) and is then the
+ * one to count; else they are counted here. */
+typedef struct tbk_xml_quiet {
+  xmlGenericErrorFunc generic;
+  void *generic_ctx;
+  xmlStructuredErrorFunc structured;
+  void *structured_ctx;
+  size_t messages;   /* caught, of either kind */
+  size_t unwritable; /* characters the output encoder left out */
+} tbk_xml_quiet;
+void tbk_xml_quiet_begin(tbk_xml_quiet *q, xmlStructuredErrorFunc fn, void *ctx);
+void tbk_xml_quiet_end(tbk_xml_quiet *q);
+
 /* The parse every page-reading path shares (tbk_page_parse and the
  * benchmark floor): size limit, charset decoding, source line count, and
  * libxml2's HTML parser with errors counted. */

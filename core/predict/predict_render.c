@@ -48,6 +48,13 @@ static tbk_status render(const tbk_predictor *pr, const tbk_page *page, const tb
               : tbk_render_html(page, probs, thr, annotate, out);
 }
 
+/* A rendering that failed: out of memory, but for HTML the page's declared
+ * charset could not write (tbk_page_html_note says which). */
+static tbk_status render_failed(const tbk_page *page, tbk_status st, tbk_error *err) {
+  if (st == TBK_ERR_FORMAT && *tbk_page_html_note(page)) return tbk_fail(err, st, "%s", tbk_page_html_note(page));
+  return tbk_fail(err, st, "out of memory rendering the page");
+}
+
 tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const char *page_id,
                                  const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary,
                                  tbk_error *err) {
@@ -66,7 +73,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
     }
     st = render(pr, page, NULL, page_id, probs, NULL, o, out, summary);
     tbk_predictor_page_done(pr);
-    return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
+    return st ? render_failed(page, st, err) : TBK_OK;
   }
   if ((st = tbk_predict_units(pr, page, &probs, &uprobs, err))) {
     tbk_predictor_page_done(pr);
@@ -80,7 +87,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   st = render(pr, page, ux, page_id, uprobs, keep, o, out, summary);
   free(keep);
   tbk_predictor_page_done(pr);
-  return st ? tbk_fail(err, st, "out of memory rendering the page") : TBK_OK;
+  return st ? render_failed(page, st, err) : TBK_OK;
 }
 
 tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshold, double precision,

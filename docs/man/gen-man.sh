@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the man pages docs/man/tbk-*.1 from each program's --help plus the
 # hand-written parts in docs/man/sections/tbk-*.roff, so the options and
-# exit statuses of a page are always those of its program:
+# exit statuses of a page are always those of its program, and the overview
+# docs/man/tbk.7 from docs/man/sections/tbk.roff (see the end):
 #   docs/man/gen-man.sh [BUILD_DIR [OUT_DIR]]   (defaults: build, docs/man)
 # The cli/man_pages test regenerates the pages into the build tree and fails
 # when they differ from the committed ones.
@@ -177,3 +178,24 @@ for stage in label features train predict keywords eval cluster; do
   rm -f "$out/$prog.1.gen" "$out/$prog.1.gen.tmp"
   mv "$out/$prog.1.tmp" "$out/$prog.1"
 done
+
+# tbk(7), the overview: docs/man/sections/tbk.roff as it is, but for its
+# @PROGRAMS@ line, which becomes one entry per program with the summary of
+# the NAME line of the program's own sections file (written once, there).
+overview=$here/sections/tbk.roff
+[[ -f $overview ]] || { echo "gen-man.sh: $overview missing" >&2; exit 1; }
+version=$("$build/predict/tbk-predict" --version | sed -n 's/^tbk-predict //p')
+programs=""
+for stage in label features train predict keywords cluster eval; do
+  name=$(sed -n '/^\.SH NAME$/{n;p;q}' "$here/sections/tbk-$stage.roff")
+  what=${name#*\\- }
+  [[ -n $what && $what != "$name" ]] || { echo "gen-man.sh: no summary in the NAME of tbk-$stage.roff" >&2; exit 1; }
+  programs+=".TP"$'\n'".BR tbk\\-$stage (1)"$'\n'"$what"$'\n'
+done
+TBK_PROGRAMS=$programs awk -v date="$date" -v version="$version" '
+  BEGIN { printf ".TH TBK 7 %s \"tbk %s\" \"tbk manual\"\n.nh\n", date, version }
+  /^\.SH / { on = 1 }
+  !on { next }
+  $0 == "@PROGRAMS@" { printf "%s", ENVIRON["TBK_PROGRAMS"]; next }
+  { print }' "$overview" >"$out/tbk.7.tmp"
+mv "$out/tbk.7.tmp" "$out/tbk.7"
