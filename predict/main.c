@@ -169,6 +169,20 @@ static void print_summary(const run *r, const char *page, const tbk_page_summary
           s->chars ? (double)s->template_chars / (double)s->chars : 0.0);
 }
 
+/* The page's site in the store: its input's, and for files named one by
+ * one (all of site "-") their directory, so that two sites' pages given
+ * together are not counted as one site's. */
+static tbk_status history_begin(tbk_history *h, const tbk_page_ref *ref, tbk_error *err) {
+  const char *key = *ref->url ? ref->url : ref->page;
+  if (strcmp(ref->site, "-") != 0) return tbk_history_begin(h, ref->site, key, err);
+  const char *slash = strrchr(ref->page, '/');
+  char *dir = slash ? strndup(ref->page, (size_t)(slash - ref->page + 1)) : strdup("./");
+  if (!dir) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_status st = tbk_history_begin(h, dir, key, err);
+  free(dir);
+  return st;
+}
+
 int main(int argc, char **argv) {
   cli_init("tbk-predict");
 #ifdef M_MMAP_THRESHOLD
@@ -229,8 +243,7 @@ int main(int argc, char **argv) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
-    if (hist && tbk_history_begin(hist, ref->site, *ref->url ? ref->url : ref->page, &err))
-      cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+    if (hist && history_begin(hist, ref, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
     if (r.history_count) {
       if (tbk_grow(&fps, &cap_fps, tbk_page_block_count(page) + 1, sizeof *fps)) cli_die(TBK_EXIT_FAIL, "out of memory");
       if (tbk_history_add_page(hist, page, fps, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);

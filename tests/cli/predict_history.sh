@@ -151,6 +151,11 @@ expect_rc 0 "$PRED" -m "$hm" --history "$T/kill.db" -o "$T/kill.txt" "$man"
 store "$T/kill.db" | cmp -s - "$T/clean.dump" || die "after kill -9 and a finishing run the counts differ from a clean run's"
 expect_no_tmp "$T"
 
+# 6b. Files named one by one: each directory is a site (not one site of all).
+expect_rc 0 "$PRED" -m "$hm" --history "$T/files.db" -o "$T/files.txt" "$T"/s/pages/*/00[12]*.html
+python3 -c "import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); r=sorted(d.execute('SELECT pages FROM sites')); sys.exit(r != [(2,), (2,)])" \
+  "$T/files.db" || die "pages of two directories named one by one were not two sites of 2 pages"
+
 # 7. Refused by name: no store for --history-only, a file that is no
 # store, a store of another segmentation; usage errors.
 expect_rc 1 "$PRED" -m "$hm" --history "$T/missing.db" --history-only "$man"
