@@ -104,6 +104,39 @@ need_python() {
   command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 }
 
+# WARC record tables (--warc-summary, --summary), for the WARC tests:
+#   warc_table             the last run's "records" rows as OUTCOME|REASON|N,
+#                          checked to add up to its total line, then total|N
+#   warc_has ROW...        each row is in that table
+warc_table() {
+  python3 - "$ERR" <<'PY' || die "the records table does not add up"
+import sys
+rows, total = [], None
+for l in open(sys.argv[1]):
+    if not l.startswith("records\t"):
+        continue
+    _, outcome, reason, n = l.rstrip("\n").split("\t")
+    if outcome == "total":
+        total = (reason, int(n))
+    else:
+        rows.append((outcome, reason, int(n)))
+        print("%s|%s|%d" % (outcome, reason, int(n)))
+assert total, "no total line"
+r = sum(n for o, _, n in rows if o == "read")
+s = sum(n for o, _, n in rows if o == "skipped")
+assert total == ("read %d, skipped %d" % (r, s), r + s), (total, r, s)
+print("total|%d" % (r + s))
+PY
+}
+
+warc_has() {
+  local t
+  t=$(warc_table)
+  for row in "$@"; do
+    grep -Fxq -- "$row" <<<"$t" || { echo "$t" >&2; die "no row '$row'"; }
+  done
+}
+
 # Sourced by a test: start from an empty scratch directory.
 mkdir -p "$TBK_TMP"
 : >"$OUT"

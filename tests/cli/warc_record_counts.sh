@@ -70,42 +70,12 @@ open(t + "/mid.warc.gz", "wb").write(whole[:len(whole) - len(members[-1]) // 2] 
 PY
 N=$(cat "$T/count")
 
-# table FILE: the "records" lines of stderr as "OUTCOME|REASON|N", and a
-# check that they add up to the total line.
-table() {
-  python3 - "$ERR" <<'PY' || die "the records table does not add up"
-import sys
-rows, total = [], None
-for l in open(sys.argv[1]):
-    if not l.startswith("records\t"): continue
-    _, outcome, reason, n = l.rstrip("\n").split("\t")
-    if outcome == "total":
-        total = (reason, int(n))
-    else:
-        rows.append((outcome, reason, int(n)))
-        print("%s|%s|%d" % (outcome, reason, int(n)))
-assert total, "no total line"
-r = sum(n for o, _, n in rows if o == "read")
-s = sum(n for o, _, n in rows if o == "skipped")
-assert total == ("read %d, skipped %d" % (r, s), r + s), (total, r, s)
-print("total|%d" % (r + s))
-PY
-}
-# has ROW...: each row is in the table.
-has() {
-  local t
-  t=$(table)
-  for row in "$@"; do
-    grep -Fxq -- "$row" <<<"$t" || { echo "$t" >&2; die "no row '$row'"; }
-  done
-}
-
 PROG=tbk-predict
 for w in all.warc all.warc.gz; do
   expect_rc 3 "$PRED" --summary "$T/$w"
-  want=$N resp=2 # the .warc.gz has the long page too
+  want=$N resp=2 # the .warc.gz warc_has the long page too
   [[ $w == all.warc.gz ]] && want=$((N + 1)) resp=3
-  has "total|$want" "read|response html|$resp" "read|resource html|1" \
+  warc_has "total|$want" "read|response html|$resp" "read|resource html|1" \
     "read|html sniffed (no or a generic content type)|1" "read|recovered: content-length short|1" \
     "skipped|status 404|1" "skipped|status 301|1" "skipped|request record|1" "skipped|metadata record|1" \
     "skipped|warcinfo record|1" "skipped|revisit record|1" "skipped|conversion record|1" \
@@ -117,17 +87,17 @@ for w in all.warc all.warc.gz; do
   # --warc-summary alone: the table without the per-page lines.
   expect_rc 3 "$PRED" --warc-summary "$T/$w"
   expect_messages
-  has "total|$want"
+  warc_has "total|$want"
   # The 404 page read with --status; 301 still skipped.
   expect_rc 3 "$PRED" --warc-summary --status 200,404 "$T/$w"
   grep -q "The missing page" "$OUT" || die "$w: --status 200,404 did not read the 404 page"
-  has "total|$want" "read|response html, status 404|1" "skipped|status 301|1"
+  warc_has "total|$want" "read|response html, status 404|1" "skipped|status 301|1"
   expect_rc 3 "$PRED" --warc-summary --status all "$T/$w"
-  has "total|$want" "read|response html, status 404|1" "read|response html, status 301|1"
+  warc_has "total|$want" "read|response html, status 404|1" "read|response html, status 301|1"
 done
 # The same from stdin.
 expect_rc 3 "$PRED" --warc-summary - <"$T/all.warc"
-has "total|$N"
+warc_has "total|$N"
 
 # A bad --status is a usage error, in every program that reads pages.
 for bad in abc 99 600 200, ,200 "" 2x0 all,404 -200; do
@@ -141,7 +111,7 @@ expect_err "^tbk-label: error: --status:"
 # tbk-label: the repeated capture is counted once, so the table says so.
 expect_rc 3 "$LABEL" -q --min-pages 2 --warc-summary -o "$T/labels.jsonl" --status 200,404 "$T/all.warc"
 expect_messages
-has "total|$N" "read|response html|1" "skipped|duplicate capture|1" "read|response html, status 404|1"
+warc_has "total|$N" "read|response html|1" "skipped|duplicate capture|1" "read|response html, status 404|1"
 
 # The cut member: its page's head and the start of its body are read.
 PROG=tbk-predict
@@ -149,8 +119,8 @@ for w in cut mid; do
   expect_rc 3 "$PRED" --summary "$T/$w.warc.gz"
   expect_err "^tbk-predict: warning: [^ ]*/$w.warc.gz: record at offset [0-9]+ \(http://a.example/long\) cut off \(gzip member truncated(, another member follows)?\): read [0-9]+ of [0-9]+ bytes of its block; the rest is lost$"
   grep -q "The long page says alpha" "$OUT" || die "$w: the cut page's text was not written"
-  if [[ $w == cut ]]; then has "total|$((N + 1))" "read|recovered: cut off in a truncated gzip member|1"
-  else has "total|$((N + 2))" "read|recovered: cut off in a truncated gzip member|1" "read|response html|3"
+  if [[ $w == cut ]]; then warc_has "total|$((N + 1))" "read|recovered: cut off in a truncated gzip member|1"
+  else warc_has "total|$((N + 2))" "read|recovered: cut off in a truncated gzip member|1" "read|response html|3"
   fi
 done
 echo ok

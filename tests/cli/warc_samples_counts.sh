@@ -37,54 +37,26 @@ def data_of(path):
 print(sum(len(re.findall(rb"(?:^|\n\r?\n)(?:\r?\n)*WARC/1\.[01]\r?\n", data_of(p))) for p in sys.argv[1:]))
 PY
 }
-# table: "OUTCOME|REASON|N" rows of the last run's table, checked to add
-# up to its total line, then "total|N".
-table() {
-  python3 - "$ERR" <<'PY' || die "the records table does not add up"
-import sys
-rows, total = [], None
-for l in open(sys.argv[1]):
-    if not l.startswith("records\t"):
-        continue
-    _, outcome, reason, n = l.rstrip("\n").split("\t")
-    if outcome == "total":
-        total = (reason, int(n))
-        continue
-    rows.append((outcome, reason, int(n)))
-    print("%s|%s|%d" % (outcome, reason, int(n)))
-assert total, "no total line"
-r = sum(n for o, _, n in rows if o == "read")
-s = sum(n for o, _, n in rows if o == "skipped")
-assert total == ("read %d, skipped %d" % (r, s), r + s), (total, r, s)
-print("total|%d" % (r + s))
-PY
-}
-has() {
-  local t
-  t=$(table)
-  for row in "$@"; do grep -Fxq -- "$row" <<<"$t" || { echo "$t" >&2; die "no row '$row'"; }; done
-}
-
 for f in "${files[@]}"; do
   run "$PRED" --warc-summary "$f"
   [[ $RC == 0 || $RC == 1 || $RC == 3 ]] || die "$f: exit $RC"
   expect_messages
-  has "total|$(records "$f")"
+  warc_has "total|$(records "$f")"
 done
 expect_rc 0 "$PRED" --warc-summary "$S/example.warc.gz"
-has "read|response html|1" "skipped|request record|2" "skipped|warcinfo record|2" "skipped|revisit record|1"
+warc_has "read|response html|1" "skipped|request record|2" "skipped|warcinfo record|2" "skipped|revisit record|1"
 expect_rc 0 "$PRED" --warc-summary "$S/example-resource.warc.gz"
-has "read|resource html|1"
+warc_has "read|resource html|1"
 # A redirect (302) is skipped and counted; --status takes it.
 expect_rc 0 "$PRED" --warc-summary "$S/example-bad.warc.gz.bad"
-has "skipped|status 302|1"
+warc_has "skipped|status 302|1"
 expect_rc 0 "$PRED" --warc-summary --status 200,302 "$S/example-bad.warc.gz.bad"
-has "read|response html, status 302|1"
+warc_has "read|response html, status 302|1"
 # No HTML record: the only input fails (exit 1), the table says why.
 expect_rc 1 "$PRED" --warc-summary "$S/post-test.warc.gz"
-has "total|6" "skipped|request record|3"
+warc_has "total|6" "skipped|request record|3"
 # Every file in one run: the sum.
 run "$PRED" --warc-summary "${files[@]}"
 [[ $RC == 3 ]] || die "all files: exit $RC"
-has "total|$(records "${files[@]}")"
+warc_has "total|$(records "${files[@]}")"
 echo ok
