@@ -263,7 +263,7 @@ struct tbk_predictor {
   const char *page_id; /* borrowed: the page's id in those rows */
   uint64_t *hfp;       /* owned scratch: the page's block fingerprints */
   uint32_t *hdf;       /* owned: their counts on the site's other pages */
-  size_t hcap;
+  size_t hcap, hdfcap; /* of hfp, of hdf */
   int hdf_page;        /* hdf holds the current page's counts */
 };
 
@@ -458,7 +458,7 @@ static tbk_status page_history(tbk_predictor *pr, const tbk_page *page, int *use
     if (nb && !memcmp(page->blocks[0].md5, none, 16))
       return tbk_fail(err, TBK_ERR_ARG, "site history needs the page parsed with fingerprints");
     if (tbk_grow_exact((void **)&pr->hfp, &pr->hcap, nb ? nb : 1, sizeof *pr->hfp) ||
-        !(pr->hdf = realloc(pr->hdf, pr->hcap * sizeof *pr->hdf)))
+        tbk_grow_exact((void **)&pr->hdf, &pr->hdfcap, nb ? nb : 1, sizeof *pr->hdf))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     tbk_status st = tbk_history_page_df(pr->hist, page, pr->hfp, pr->hdf, err);
     if (!st) st = tbk_history_add(pr->hist, pr->hfp, nb, err);
