@@ -8,7 +8,7 @@
 tmp_reset
 prefix=$TBK_TMP/prefix
 cmake --install "$TBK_BIN" --prefix "$prefix" >/dev/null || die "cmake --install failed"
-for f in include/tbk_version.h share/tbk/default.model share/tbk/keywords.df share/man/man1/tbk-{label,features,train,predict,eval,cluster}.1; do
+for f in include/tbk_version.h share/tbk/default.model share/tbk/keywords.df share/man/man1/tbk-{label,features,train,predict,keywords,eval,cluster}.1 share/man/man7/tbk.7; do
   [[ -e $prefix/$f ]] || die "not installed: $f"
 done
 grep -q "^#define TBK_VERSION \"$TBK_PROJECT_VERSION\"$" "$prefix/include/tbk_version.h" ||
