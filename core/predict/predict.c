@@ -492,6 +492,24 @@ static tbk_status history_row(tbk_predictor *pr, const char *stage, const char *
   return TBK_OK;
 }
 
+/* The history stage's move of a row's logit added to its explanation (as
+ * one more input, "history", valued by the site's other pages): the
+ * contributions, base and rest still sum to the logit, now the final one. */
+static void explain_history(tbk_predictor *pr, tbk_explanation *ex, uint32_t pages, double delta) {
+  ex->logit += delta;
+  ex->inputs++;
+  tbk_explain_term t = {"history", (double)pages, delta}, *top = (tbk_explain_term *)ex->top;
+  if (ex->n < pr->explain_k) top[ex->n++] = t;
+  else if (ex->n && fabs(delta) > fabs(top[ex->n - 1].contribution)) {
+    ex->rest += top[ex->n - 1].contribution;
+    top[ex->n - 1] = t;
+  } else {
+    ex->rest += delta;
+    return;
+  }
+  qsort(top, ex->n, sizeof *top, cmp_term);
+}
+
 /* The probability *p of block b (unit == NO_UNIT: the template stage) or
  * of unit `unit` whose block is b, corrected by the site's history (its
  * block's count and its enclosing block's), its training row written
@@ -513,9 +531,13 @@ static tbk_status history_correct(tbk_predictor *pr, const tbk_page *page, int32
     if (st) return st;
   }
   if (pr->m->history) {
-    double x[TBK_HIST_DIM];
+    double x[TBK_HIST_DIM], before = *p;
     tbk_history_inputs(*p, pages, df, outer, x);
     *p = tbk_history_prob(pr->m->history + (unit == NO_UNIT ? 0 : TBK_HIST_DIM), x);
+    explain_set *es = unit == NO_UNIT ? &pr->bex : &pr->uex;
+    size_t row = unit == NO_UNIT ? (size_t)b : unit;
+    if (pr->explain_k && row < es->n && before > 0 && before < 1 && *p > 0 && *p < 1)
+      explain_history(pr, &es->ex[row], pages, log(*p / (1 - *p)) - log(before / (1 - before)));
   }
   return TBK_OK;
 }

@@ -84,6 +84,22 @@ if bad or checked < 200:
     sys.exit("%d checked; %s" % (checked, "; ".join(bad[:5])))
 PY
 
+# --explain with history: the history stage's move is one more input
+# ("history"), and the parts still add up to the final logit.
+expect_rc 0 "$PRED" -m "$hm" --history "$T/ex.db" --explain=2 -f jsonl -o "$T/ex.jsonl" "$man"
+python3 - "$T/ex.jsonl" <<'PY' || die "--explain does not account for the history stage"
+import json, math, sys
+seen = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    c = r["explain"]["content"]
+    total = c["base"] + c["rest"] + sum(t["contribution"] for t in c["top"])
+    assert abs(total - c["logit"]) < 1e-3, (r["path"], total, c["logit"])
+    assert abs(1 / (1 + math.exp(-c["logit"])) - (1 - r["p_content"])) < 1e-3, (r["path"], c["logit"], r["p_content"])
+    seen += any(t["input"] == "history" for t in c["top"])
+assert seen > 50, seen
+PY
+
 store() { # DB -> its sites, pages and counts, one line each, in key order
   python3 - "$1" <<'PY'
 import sqlite3, sys
