@@ -16,8 +16,8 @@ when most of their words are), or is left out.
 
 The combiners (core/ml/history_stage.c) are one logistic regression per
 band of the site's page count and stage, over five inputs: bias, the
-stage's logit, the share of the other pages holding the row, whether any
-does, and the share holding its enclosing block. Rows are weighted by their
+stage's logit, the share of the other pages holding the row, whether two
+or more do, and the share holding its enclosing block. Rows are weighted by their
 words (the metric counts words). Trained by Newton's method with an L2
 penalty; the stage is appended to MODEL and the file's checksum renewed.
 Python standard library only.
@@ -33,7 +33,7 @@ PER_BAND = 5
 DIM = BANDS * PER_BAND
 NAMES = []
 for _b in ("1", "2-4", "5-9", "10-49", "50+"):
-    NAMES += ["h%s.%s" % (_b, n) for n in ("bias", "logit", "share", "repeated", "outer_share")]
+    NAMES += ["h%s.%s" % (_b, n) for n in ("bias", "logit", "share", "shared", "outer_share")]
 MAGIC = "tbk-history-model 1"
 CAP = 12.0
 
@@ -46,7 +46,7 @@ def inputs(p, pages, df, outer):
     """tbk_history_inputs: the band and its five values."""
     logit = -CAP if p <= 0 else CAP if p >= 1 else math.log(p / (1 - p))
     logit = max(-CAP, min(CAP, logit))
-    return band_of(pages), (1.0, logit, df / pages, 1.0 if df > 0 else 0.0, outer / pages)
+    return band_of(pages), (1.0, logit, df / pages, 1.0 if df >= 2 else 0.0, outer / pages)
 
 
 def unescape(s):
@@ -222,10 +222,10 @@ def main():
     ap.add_argument("-m", "--model", required=True, help="two-stage model to attach the stage to")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--l2", type=float, default=1e-3, help="penalty toward the stage's own decision (1e-3)")
-    ap.add_argument("--free", default="bias,share,repeated,outer_share/share,repeated,outer_share", metavar="T/C",
+    ap.add_argument("--free", default="bias,share,shared,outer_share/share,shared,outer_share", metavar="T/C",
                     help="the inputs each stage's combiner learns, the others keeping the stage's own decision "
                          "(logit weight 1, others 0): template inputs / content inputs "
-                         "(default bias,share,repeated,outer_share/share,repeated,outer_share)")
+                         "(default bias,share,shared,outer_share/share,shared,outer_share)")
     ap.add_argument("pairs", nargs="+", metavar="ROWS:LABELS")
     a = ap.parse_args()
     data = [[[] for _ in range(BANDS)] for _ in range(2)]  # [block, unit][band]
@@ -235,7 +235,7 @@ def main():
             sys.exit("train_history.py: %s: expected ROWS:LABELS" % pair)
         n = read_rows(rows, read_gold(gold), data)
         print("train_history.py: %s: %d labelled rows" % (rows, n), file=sys.stderr)
-    names = ["bias", "logit", "share", "repeated", "outer_share"]
+    names = ["bias", "logit", "share", "shared", "outer_share"]
     fixed = []
     for part in a.free.split("/"):
         free = set(part.split(",")) if part else set()

@@ -6,13 +6,13 @@
  * band per range lets the model learn how far to trust the counts at
  * each without assuming a curve. In a band, five inputs: a bias, the
  * stage's logit, the share of the other pages holding the row, whether
- * any does, and the share holding its enclosing block. */
+ * two or more do, and the share holding its enclosing block. */
 #include <math.h>
 
 #include "model.h"
 
 const char *const tbk_history_input_names[TBK_HIST_DIM] = {
-#define BAND(b) "h" b ".bias", "h" b ".logit", "h" b ".share", "h" b ".repeated", "h" b ".outer_share"
+#define BAND(b) "h" b ".bias", "h" b ".logit", "h" b ".share", "h" b ".shared", "h" b ".outer_share"
     BAND("1"), BAND("2-4"), BAND("5-9"), BAND("10-49"), BAND("50+")
 #undef BAND
 };
@@ -33,7 +33,9 @@ void tbk_history_inputs(double p, uint32_t pages, uint32_t df, uint32_t outer_df
   b[0] = 1.0;
   b[1] = logit;
   b[2] = (double)df / pages;
-  b[3] = df > 0;
+  /* on one other page a block may be a copy of this page's (a mirror, a
+   * print version, the same story under two URLs); on two it is shared */
+  b[3] = df >= 2;
   b[4] = (double)outer_df / pages;
 }
 

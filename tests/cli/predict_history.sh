@@ -18,9 +18,9 @@ site1=$(awk -F'\t' 'NR == 2 {print $1}' "$man")
 page1=$(awk -F'\t' 'NR == 2 {print $2}' "$man")
 
 # A model with a history stage of known weights: in every band a row is
-# template when the site's other pages hold it (bias -5, share +8,
-# repeated +2) and content when none does; the stage's own logit weighs
-# 0, so what changes is the history's doing.
+# template when the site's other pages hold it (bias -5, share +8, shared
+# by two or more +2) and content when none does; the stage's own logit
+# weighs 0, so what changes is the history's doing.
 python3 - "$model" "$T/hist.model" "$TBK_SRC/models" <<'PY' || die "cannot make the test model"
 import sys
 sys.path.insert(0, sys.argv[3])
@@ -52,13 +52,15 @@ order = [l.split("\t")[1] for l in open(sys.argv[3]).read().splitlines()[1:]]
 by_page = collections.defaultdict(list)
 for u in units:
     by_page[u["page"]].append(u)
+# a site's first two pages: no other page, or one (a block on one other
+# page may be a copy of this one's: not "shared")
 first = set()
-seen_site = set()
+seen_site = {}
 for line in open(sys.argv[3]).read().splitlines()[1:]:
     site, page = line.split("\t")[:2]
-    if site not in seen_site:
+    if seen_site.get(site, 0) < 2:
         first.add(page)
-        seen_site.add(site)
+    seen_site[site] = seen_site.get(site, 0) + 1
 texts = collections.Counter()
 for p in order:
     for u in by_page[p]:

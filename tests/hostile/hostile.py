@@ -732,7 +732,7 @@ def class7():
          r"line %d: bad content weight 2$" % line_of(r"^content ")),
         ("history weight 1e308", r"^template ", lambda l: " ".join(l.split()[:3] + ["1e308"] + l.split()[4:]), 0,
          r"line %d: bad template weight 3$" % line_of(r"^template ")),
-        ("history inputs of another build", r"^inputs ", lambda l: l.replace(".repeated", ".unique"), 0,
+        ("history inputs of another build", r"^inputs ", lambda l: l.replace(".shared", ".unique"), 0,
          r"line %d: the history stage's inputs are not this build's" % line_of(r"^inputs ")),
     ]
     for name, pattern, repl, nth, msg in refused:
