@@ -316,6 +316,17 @@ char *cli_stage_name(const cli_stage *st, const char *name) {
   return out;
 }
 
+char **cli_stage_page_names(cli_stage *st, const char *dir, const tbk_page_list *l, const char *ext) {
+  char **names = cli_output_names(dir, l, ext, 0);
+  cli_stage_open(st, dir);
+  for (size_t k = 0; k < l->n; k++) {
+    char *staged = cli_stage_name(st, names[k]);
+    free(names[k]);
+    names[k] = staged;
+  }
+  return names;
+}
+
 /* from (staged) into to: renamed when to is not there (or an empty
  * directory, or a file), merged entry by entry when both are directories. */
 static void merge_into(const char *from, const char *to) {

@@ -145,6 +145,14 @@ enum {
   "as far as it inflates, with a warning (exit 3); records that are no HTML\n" \
   "page (request, revisit, an image, a status --status does not take) are\n" \
   "skipped and counted: --warc-summary prints every record's outcome and reason.\n"
+/* What a WARC gives the page-reading programs, and how repeated captures
+ * count (the programs that tell them apart), in their --help. */
+#define CLI_WARC_RECORDS_HELP                                               \
+  "A WARC's HTML records are read: response (status 200) and resource\n"   \
+  "records, the Content-Type sniffed from the body when missing or generic.\n"
+#define CLI_REPEATED_CAPTURES_HELP                                            \
+  "The same capture twice (WARC records with one URL and payload) counts\n" \
+  "once, with a warning and a count.\n"
 #define CLI_PROGRESS_HELP                                                   \
   "      --progress            progress on stderr even when it is not a\n"  \
   "                            terminal (a line every 10 s, for logs)\n"     \
@@ -358,6 +366,10 @@ typedef struct cli_stage {
 void cli_stage_open(cli_stage *st, const char *dir);
 /* The staged name of name (one of cli_output_names(dir, ...)). Caller frees. */
 char *cli_stage_name(const cli_stage *st, const char *name);
+/* The per-page output names of DIR (cli_output_names, no index), checked
+ * as DIR's and moved into st, opened on DIR: one file a page, written to
+ * the staged directory. The array and names are the caller's to free. */
+char **cli_stage_page_names(cli_stage *st, const char *dir, const tbk_page_list *l, const char *ext);
 /* Move the staged files into DIR: DIR renamed into place when new, else
  * merged into it (a file replaces the file of its name). Dies with
  * TBK_EXIT_WRITE when it cannot. */

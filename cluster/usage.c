@@ -14,10 +14,8 @@ void cluster_usage(void) {
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
          "gold), a WARC file, or a single page ('-' = stdin).\n"
          CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200) and resource\n"
-         "records, the Content-Type sniffed from the body when missing or generic.\n"
-         "The same capture twice (WARC records with one URL and payload) counts\n"
-         "once, with a warning and a count.\n"
+         CLI_WARC_RECORDS_HELP
+         CLI_REPEATED_CAPTURES_HELP
          "Writes one row per page: page, site, cluster, size (the cluster's pages),\n"
          "with a header; 'tbk-label --clusters FILE' judges template blocks within\n"
          "each cluster. A row of a WARC page names its record: in TSV (when a page\n"

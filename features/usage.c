@@ -9,8 +9,7 @@ void features_usage(void) {
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a WARC file,\n"
          "or a single page ('-' = stdin), as for tbk-label.\n"
          CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200) and resource\n"
-         "records, the Content-Type sniffed from the body when missing or generic.\n"
+         CLI_WARC_RECORDS_HELP
          "With --labels, only the blocks tbk-label labelled are written (template +1,\n"
          "content -1); without, every candidate block is written with label 0.\n\n"
          "Output files:\n"

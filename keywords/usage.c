@@ -20,8 +20,7 @@ void kw_usage(void) {
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
          "WARC file.\n"
          CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200) and resource\n"
-         "records, the Content-Type sniffed from the body when missing or generic.\n\n"
+         CLI_WARC_RECORDS_HELP "\n"
          "Options:\n"
          "  -n, --top N            keywords per page (10)\n"
          "  -d, --denoise MODE     what is removed before extraction: none; template\n"

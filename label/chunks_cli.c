@@ -103,13 +103,7 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
   cli_stage stage = {0};
   if (c->strip_dir) {
     /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
-    sx.names = cli_output_names(c->strip_dir, list, ".txt", 0);
-    cli_stage_open(&stage, c->strip_dir);
-    for (size_t k = 0; k < list->n; k++) {
-      char *staged = cli_stage_name(&stage, sx.names[k]);
-      free(sx.names[k]);
-      sx.names[k] = staged;
-    }
+    sx.names = cli_stage_page_names(&stage, c->strip_dir, list, ".txt");
     sx.added = malloc((list->n ? list->n : 1) * sizeof *sx.added);
     if (!sx.added) cli_die(TBK_EXIT_FAIL, "out of memory");
   }

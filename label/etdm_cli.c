@@ -311,13 +311,7 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
   cli_stage stage = {0};
   if (e->html_dir) {
     /* Checked as DIR's names, written to a staged DIR moved into place at the end. */
-    r.html_names = cli_output_names(e->html_dir, list, ".html", 0);
-    cli_stage_open(&stage, e->html_dir);
-    for (size_t k = 0; k < list->n; k++) {
-      char *staged = cli_stage_name(&stage, r.html_names[k]);
-      free(r.html_names[k]);
-      r.html_names[k] = staged;
-    }
+    r.html_names = cli_stage_page_names(&stage, e->html_dir, list, ".html");
   }
   if (stats_path) {
     cli_out_open(&stats, stats_path);

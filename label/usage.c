@@ -13,10 +13,8 @@ void label_usage(void) {
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
          "gold), a WARC file, or a single page ('-' = stdin).\n"
          CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200) and resource\n"
-         "records, the Content-Type sniffed from the body when missing or generic.\n"
-         "The same capture twice (WARC records with one URL and payload) counts\n"
-         "once, with a warning and a count.\n"
+         CLI_WARC_RECORDS_HELP
+         CLI_REPEATED_CAPTURES_HELP
          "Writes one JSON object per labelled block (JSON Lines); every line of a\n"
          "page from a WARC (every method, --nodes too) names its record: warc_file,\n"
          "warc_offset, warc_record_id, warc_date, after url (--nodes: after page);\n"

@@ -54,7 +54,6 @@ tbk_status tbk_history_totals(tbk_history *h, uint64_t *sites, uint64_t *pages, 
 
 /* What a model's block fingerprints depend on (its segmentation), as a
  * store records it: a store is shared by the models that segment alike. */
-struct tbk_model;
 void tbk_history_identity(const struct tbk_model *m, char *out, size_t size);
 
 static inline uint64_t tbk_history_fp(const unsigned char md5[16]) {
