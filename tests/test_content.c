@@ -352,6 +352,39 @@ static void check_gallery(void) {
   check_page(TWO_PHOTOS, &co, NULL, two, sizeof two / sizeof *two);
 }
 
+/* A post written as one element: links to the author's essays between
+ * <br>s (too many links for prose), beside a short sidebar and a comment. */
+static const char ONE_ELEMENT[] =
+    "<html><head><title>Essays on the canal</title></head><body>"
+    "<div class=\"side\"><p>About this blog: notes on the valley and its canal.</p></div>"
+    "<div class=\"post\"><p>We keep here every essay on the canal, newest last, for ease of reference:<br>"
+    "1. <a href=\"/1\">The lock keepers: who kept the nine locks and how they were paid</a> (May 2001).<br>"
+    "2. <a href=\"/2\">Coal on the water: the barges, their loads and the tolls at Hythe</a> (June 2002).<br>"
+    "3. <a href=\"/3\">The great freeze: ice closed the canal for six weeks and the mills stopped</a> (2003).<br>"
+    "4. <a href=\"/4\">Closing the line: the railway took the trade and the company sold the water</a>.<br>"
+    "5. <a href=\"/5\">Restoration: volunteers cleared the first mile and the boats came back</a> (May 2005).</p></div>"
+    "<div class=\"comments\"><p>A long comment that repeats the essay list in full and thanks the author for it, "
+    "for the locks, the coal, the freeze, the railway, the restoration and much more besides, at length, "
+    "in more words than the post itself has, so that only its container tells it apart from the post, "
+    "which is what the rule should look at before it keeps anything of a page like this one at all.</p></div>"
+    "</body></html>";
+
+/* The last resort: a page the model scores all boilerplate beyond the
+ * fallback's threshold keeps its largest own unit of min_kept_words words
+ * or more; never the comment; nothing when no unit is that long. */
+static void check_last_resort(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  static const char *const all[] = {"About this blog", "We keep here", "A long comment", NULL};
+  static const expect kept[] = {{"We keep here", 1}, {"About this blog", 0}, {"A long comment", 0}};
+  check_page_at(ONE_ELEMENT, &co, all, 0.99, kept, sizeof kept / sizeof *kept);
+  co.min_kept_words = 500; /* no unit is a page's worth: nothing */
+  static const expect none[] = {{"We keep here", 0}, {"About this blog", 0}, {"A long comment", 0}};
+  check_page_at(ONE_ELEMENT, &co, all, 0.99, none, sizeof none / sizeof *none);
+  co.min_kept_words = 0; /* off */
+  check_page_at(ONE_ELEMENT, &co, all, 0.99, none, sizeof none / sizeof *none);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -426,6 +459,7 @@ int main(void) {
   tbk_units_free(ux);
   check_gaps();
   check_gallery();
+  check_last_resort();
   check_declared();
   check_prose();
   return check_report();
