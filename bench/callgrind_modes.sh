@@ -3,7 +3,7 @@
 # the first 150 pages of site_mirrors and the first 200 of debian_docs (in
 # tbk-bench's sorted order), one repetition, each mode alone. Counts do not
 # depend on machine load, so two builds can be compared on a busy machine,
-# where timings cannot (BENCHMARKS.md "Instruction counts").
+# where timings cannot (docs/experiments/benchmarks-template-stage.md "Instruction counts").
 #
 #   bench/callgrind_modes.sh [TBK_BENCH]     (default: build-bench/bench/tbk-bench)
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The streaming parse proven equal to the DOM parse on the unpacked data
-# sets (BENCHMARKS.md "#19"):
+# sets (docs/experiments/benchmarks-parse.md, #19):
 #  1. page-equiv over every page of every $DATA/*/manifest.tsv: the page's
 #     tables parsed both ways byte-identical (bench/page_equiv.c);
 #  2. the first $N pages of dragnet, debian_docs and site_mirrors through

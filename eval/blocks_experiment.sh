@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The measurement behind the default block set (README "Blocks",
-# EVALUATION.md): for --blocks paper and --blocks html5, label and featurize
+# The measurement behind the default block set (docs/labelling.md "Blocks",
+# docs/experiments/evaluation-template-stage.md "Block set"): for --blocks paper and --blocks html5, label and featurize
 # the training data sets without dragnet, train (5-fold cross-site CV), then
 # predict dragnet and scrapinghub_aeb (no site of either was trained on) and
 # score against their gold text with tbk-eval gold.

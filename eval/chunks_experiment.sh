@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The measurements of the table-text-chunk labeller in EVALUATION.md
-# ("Table text chunks"): on the synthetic table-template sites (known
+# The measurements of the table-text-chunk labeller in
+# docs/experiments/evaluation-labellers.md ("Table text chunks"): on the synthetic table-template sites (known
 # template) and on site_mirrors (real sites; agreement with the blocks
 # labeller): per-site tables for both keys and for the tag sets, the
 # sampling experiment and the df-threshold curve (CSV + SVG each).

@@ -7,8 +7,8 @@
 # (datasets/synth_news_cjk.py), the labels of the site_mirrors sites with
 # Chinese text, and tbk-predict's instructions (callgrind) on those sites'
 # pages. F1 is scored by the bigram build's tbk-eval gold for both, so the
-# two extractions are counted in the same tokens. EVALUATION.md records the
-# results.
+# two extractions are counted in the same tokens. docs/experiments/evaluation-scripts.md
+# records the results.
 #
 #   eval/icu_words_experiment.sh BUILD_DIR [OUT_DIR]
 #

@@ -4,8 +4,8 @@
 # page-specific meta keywords (tbk-eval keywords --page-specific: a page's
 # <meta name=keywords> minus every term another page of its site lists, on
 # sites of 4 or more pages with meta keywords), one run per data set and
-# one over all of them; a Markdown table on stdout (EVALUATION.md "Keywords
-# on page-specific meta keywords").
+# one over all of them; a Markdown table on stdout (docs/experiments/
+# evaluation-keywords.md "Keywords on page-specific meta keywords").
 #
 # Usage: eval/keywords_page_specific.sh [OUT_DIR]     (JSON reports there)
 # Environment: TBK_BUILD (default <repo>/build), TBK_DATA (default

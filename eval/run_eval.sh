@@ -17,7 +17,7 @@
 #   CV_FOLDS     folds of the cross-site CV (default 10)
 #   REUSE=1      keep features and models already in WORK_DIR (re-score only)
 #   TRAIN_OPTS   extra tbk-train options for the models and the CV, e.g.
-#                "--encoding raw" (EVALUATION.md "Encoding")
+#                "--encoding raw" (docs/experiments/evaluation-template-stage.md "Encoding")
 #   CONTENT_OPTS tbk-train options of the content stages, e.g.
 #                "--context 3" for the contextual pass (default: none)
 #
@@ -247,8 +247,8 @@ for d in $TRAIN_SETS; do triples+=("$WORK/feat/$d.svm" "$WORK/feat/$d.words" "$W
   --title "tbk, cross-site CV on $(echo $TRAIN_SETS | tr ' ' '+')" "${triples[@]}" > "$WORK/results/cv.md"
 }
 
-# 6b. Keywords on page-specific meta keywords (EVALUATION.md "Keywords on
-# page-specific meta keywords"): tbk-keywords' ranking with -d none /
+# 6b. Keywords on page-specific meta keywords (docs/experiments/evaluation-keywords.md
+# "Keywords on page-specific meta keywords"): tbk-keywords' ranking with -d none /
 # template / content, each set with its leave-one-set-out model when built.
 log "keywords on page-specific meta keywords"
 TBK_BUILD=$BUILD TBK_DATA=$DATA MODELS_DIR=$WORK/models "$SRC/eval/keywords_page_specific.sh" \

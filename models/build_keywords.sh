@@ -3,7 +3,7 @@
 # shipped: the table of the shared sets is 2.5 MB of their n-grams, and a
 # ranker is only right with the table it was trained with). Trains on the
 # sets with <meta> keywords (dragnet, trafilatura_eval by default; see
-# EVALUATION.md "Keyword extraction") and writes OUT/keywords.ranker and
+# docs/experiments/evaluation-keywords.md) and writes OUT/keywords.ranker and
 # OUT/keywords.df, then use them:
 #   models/build_keywords.sh OUT [TRAIN_MANIFEST...]
 #   tbk-keywords --df OUT/keywords.df --ranker OUT/keywords.ranker page.html

@@ -24,7 +24,7 @@ at most R labelled units of a site are kept (default 0: all), evenly
 spaced in input order, so that these rows do not outweigh the human gold.
 Why this rule: the human gold sets are news articles; documentation,
 forums and company sites have other layouts, and what such a page alone
-says is its main text (EVALUATION.md "Content stage: kinds of page").
+says is its main text (docs/experiments/evaluation-content-stage.md).
 Exit: 0 written, 1 bad input, 2 usage.
 """
 import argparse

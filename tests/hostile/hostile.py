@@ -1305,7 +1305,7 @@ def class18():
     Lines per byte of page (bar: 2 CPU-s per MiB). Speed is measured in the
     benchmarks, not here: the checks that fail on the quadratic code are
     counts of the work it does, which a loaded CI machine cannot change
-    (blocks per page, at most 64 nested: README "Blocks"; rows and bytes
+    (blocks per page, at most 64 nested: docs/labelling.md "Blocks"; rows and bytes
     written per byte read); the CPU limits are 10 times the bar, only to
     catch a cost gone far beyond it (a quadratic walk elsewhere), never a
     busy machine."""
