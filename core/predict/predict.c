@@ -807,8 +807,7 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
 int tbk_block_record(const tbk_page *page, const char *page_id, const double *probs, double threshold, size_t b,
                      tbk_buf *out) {
   const tbk_block *k = &page->blocks[b];
-  size_t sn = k->text_len < 100 ? k->text_len : 100;
-  while (sn > 0 && sn < k->text_len && ((unsigned char)k->text[sn] & 0xC0) == 0x80) sn--;
+  size_t sn = tbk_utf8_cut(k->text, k->text_len, 100);
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
                  tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":", k->tag) || tbk_buf_fixed4(out, probs[b]) ||
