@@ -377,7 +377,7 @@ static tbk_status check_schema(const char *stage, const char *rows, const tbk_mo
   if (strcmp(schema, m->schema) == 0 && dim == m->dim) return TBK_OK;
   /* A content stage saved alone (tbk-train without --template) is no
    * template model: say what it is, not only that the schemas differ. */
-  if (strcmp(rows, "features") == 0 && strncmp(m->schema, "tbk-units-", 10) == 0)
+  if (strcmp(rows, "features") == 0 && tbk_schema_stage(m->schema) == TBK_STAGE_UNITS)
     return tbk_fail(err, TBK_ERR_SCHEMA, "a content stage alone (schema %s), not a template or two-stage model: "
                     "train it with --template TEMPLATE.model to join the two", m->schema);
   return tbk_fail(err, TBK_ERR_SCHEMA, "%s was trained on %s %s (dim %u); this build extracts %s (dim %zu)", stage,

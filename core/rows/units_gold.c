@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "label.h"
-#include "units.h"
+#include "units_gold.h"
 
 tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char *gold, size_t gold_len,
                                  double min_share, signed char *labels, double *share, tbk_error *err) {
