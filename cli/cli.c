@@ -1144,12 +1144,6 @@ char **cli_output_names(const char *dir, const tbk_page_list *l, const char *ext
  * under a stable name instead of ending the run. */
 enum { NAME_PART_MAX = 200, NAME_PART_KEEP = 150, NAME_REL_MAX = 2048 };
 
-/* Bytes of s[0..n) to keep so that no UTF-8 sequence is cut. */
-static size_t utf8_keep(const char *s, size_t n) {
-  while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
-  return n;
-}
-
 /* Shorten rel in place: every part over NAME_PART_MAX, then all past the
  * first part when the whole is still over NAME_REL_MAX. 1 when shortened. */
 static int shorten_rel(char *rel) {
@@ -1158,7 +1152,7 @@ static int shorten_rel(char *rel) {
   for (size_t i = 0; i <= n; i++) {
     size_t j = i;
     while (j < n && rel[j] != '/') j++;
-    size_t len = j - i, keep = len > NAME_PART_MAX ? utf8_keep(rel + i, NAME_PART_KEEP) : len;
+    size_t len = j - i, keep = len > NAME_PART_MAX ? tbk_utf8_cut(rel + i, len, NAME_PART_KEEP) : len;
     unsigned long long h = (unsigned long long)tbk_hash64(rel + i, len);
     memmove(rel + k, rel + i, keep); /* k <= i: only bytes already read are overwritten */
     k += keep;

@@ -19,6 +19,7 @@
 #include "features.h"
 #include "units.h"
 #include "rows.h"
+#include "units_gold.h"
 #include "ml.h"
 #include "model.h"
 #include "model_io.h"

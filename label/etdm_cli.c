@@ -152,23 +152,14 @@ static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pa
     s->contents += lab == TBK_LABEL_CONTENT;
     s->ignored += lab == TBK_LABEL_IGNORED;
     if (lab == TBK_LABEL_IGNORED && !r->emit_ignored) continue;
-    char hex[33];
-    tbk_md5_hex(bl->md5, hex);
-    size_t sn = bl->text_len < 80 ? bl->text_len : 80;
-    while (sn > 0 && sn < bl->text_len && ((unsigned char)bl->text[sn] & 0xC0) == 0x80) sn--;
+    tbk_label_record rec = {
+        .site = ref->site, .site_len = strlen(ref->site), .page = ref->page, .page_len = strlen(ref->page),
+        .url = ref->url, .url_len = strlen(ref->url), .trace = r->trace.data, .trace_len = r->trace.len,
+        .path = bl->path, .path_len = strlen(bl->path), .tag = bl->tag, .tag_len = strlen(bl->tag), .chunk = -1,
+        .md5 = bl->md5, .df = 1 + hits[bl->node], .pages = 1 + cs_n, .label = lab, .reason = reasons[b],
+        .chars = bl->text_chars, .line = bl->line, .depth = bl->depth, .text = bl->text, .text_len = bl->text_len};
     r->line.len = 0;
-    cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
-            tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
-            tbk_buf_puts(&r->line, ",\"url\":") || tbk_buf_json_str(&r->line, ref->url, strlen(ref->url)) ||
-            (r->trace.len && tbk_buf_append(&r->line, r->trace.data, r->trace.len)) ||
-            tbk_buf_puts(&r->line, ",\"path\":") || tbk_buf_json_str(&r->line, bl->path, strlen(bl->path)) ||
-            tbk_buf_puts(&r->line, ",\"tag\":") || tbk_buf_json_str(&r->line, bl->tag, strlen(bl->tag)) ||
-            tbk_buf_printf(&r->line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%zu,\"label\":\"%s\"", hex,
-                           1 + hits[bl->node], 1 + cs_n, tbk_label_name(lab)) ||
-            (reasons[b] && tbk_buf_printf(&r->line, ",\"reason\":\"%s\"", reasons[b])) ||
-            tbk_buf_printf(&r->line, ",\"chars\":%zu,\"line\":%u,\"depth\":%u,\"text\":", bl->text_chars, bl->line,
-                           bl->depth) ||
-            tbk_buf_json_str(&r->line, bl->text, sn) || tbk_buf_puts(&r->line, "}\n"));
+    cli_mem(tbk_label_record_write(&r->line, &rec));
     put(r, r->out, r->output);
   }
   free(labels);

@@ -92,12 +92,12 @@ int main(int argc, char **argv) {
   tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
   /* Block rows would be fitted first and refused only when attached, with
    * the template model blamed for the rows' schema: say so up front. */
-  if (tmpl && strncmp(tbk_dataset_schema(ds), "tbk-units-", 10) != 0)
+  if (tmpl && tbk_schema_stage(tbk_dataset_schema(ds)) != TBK_STAGE_UNITS)
     cli_die(TBK_EXIT_FAIL, "--template needs the content stage's rows (tbk-features --units), not rows of schema %s",
             tbk_dataset_schema(ds));
   /* A content stage alone is no model any program reads: it needs the
    * template stage it was featurized with. */
-  if (!tmpl && strncmp(tbk_dataset_schema(ds), "tbk-units-", 10) == 0)
+  if (!tmpl && tbk_schema_stage(tbk_dataset_schema(ds)) == TBK_STAGE_UNITS)
     cli_usage_error("rows of the content stage (schema %s) need --template MODEL", tbk_dataset_schema(ds));
   if (!r.quiet)
     fprintf(stderr, "%s: %zu rows from %zu sites (schema %s)\n", cli_prog(), tbk_dataset_rows(ds),

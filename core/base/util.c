@@ -223,6 +223,12 @@ size_t tbk_buf_utf8_copy(tbk_buf *b, const char *s, size_t n) {
   return tbk_buf_append(b, "\xEF\xBF\xBD", 3) ? 0 : 1;
 }
 
+size_t tbk_utf8_cut(const char *s, size_t n, size_t max) {
+  if (n <= max) return n;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;
+  return max;
+}
+
 int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   if (tbk_buf_reserve(b, n + 2)) return -1;

@@ -25,6 +25,10 @@ int tbk_buf_utf8(tbk_buf *b, uint32_t cp) TBK_MUST_CHECK;
 /* Append the UTF-8 sequence at s (n bytes left), or U+FFFD for an invalid
  * byte; returns the bytes of s used (1..4), 0 when out of memory. */
 size_t tbk_buf_utf8_copy(tbk_buf *b, const char *s, size_t n) TBK_MUST_CHECK;
+/* How many of the n bytes of s to keep to show at most max of them
+ * without splitting a UTF-8 sequence (a cut sequence would come out as
+ * U+FFFD): n when it fits, else max stepped back to a sequence start. */
+size_t tbk_utf8_cut(const char *s, size_t n, size_t max);
 
 /* Unicode White_Space (plus the C0 controls we treat as breaks). */
 static inline int tbk_is_space_cp(uint32_t c) {

@@ -8,22 +8,12 @@
 #include <stdint.h>
 
 #include "page_internal.h"
+#include "schema.h"
 #include "text.h"
 
 /* Feature extraction for the blocks of one page (stage 2). Training and
  * prediction both call this, so they can never disagree about a vector.
- * Every feature has a schema name and kind; the schema id hashes all names,
- * kinds and options, and models record it so data from another schema is
- * refused (TBK_ERR_SCHEMA). */
-typedef struct tbk_feature_options {
-  uint32_t attr_dims; /* hashed class/id/role token features, per scope
-                         (self, ancestors) (default 128; 0 = none) */
-  uint32_t word_dims; /* hashed word indices for the Naive-Bayes words
-                         (default 1<<18) */
-  int bigrams;        /* also hash word bigrams (default 0) */
-} tbk_feature_options;
-
-void tbk_feature_options_init(tbk_feature_options *o);
+ * Its options, tbk_feature_options, are in schema.h (core/base). */
 
 /* Opaque extractor: the schema plus per-page scratch; one per thread. */
 typedef struct tbk_features tbk_features;

@@ -41,13 +41,6 @@ const size_t tbk_fx_roles_n = sizeof tbk_fx_roles / sizeof tbk_fx_roles[0];
 
 #define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
-void tbk_feature_options_init(tbk_feature_options *o) {
-  memset(o, 0, sizeof *o);
-  o->attr_dims = 128;
-  o->word_dims = 1u << 18;
-  o->bigrams = 0;
-}
-
 void tbk_schema_add(tbk_schema_builder *b, const char *kind, const char *fmt, ...) {
   if (b->failed) return;
   if (tbk_grow(&b->off, &b->cap, *b->dim + 1, sizeof *b->off)) {

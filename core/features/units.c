@@ -766,8 +766,7 @@ static void read_title(tbk_units *ux, const tbk_page *p) {
   ux->n_title = 0;
   tbk_buf b = {0};
   if (tbk_page_title(p, 2000, &b) == 0 && b.len) {
-    size_t k = b.len < sizeof ux->title - 1 ? b.len : sizeof ux->title - 1;
-    while (k > 0 && k < b.len && ((unsigned char)b.data[k] & 0xC0) == 0x80) k--;
+    size_t k = tbk_utf8_cut(b.data, b.len, sizeof ux->title - 1);
     memcpy(ux->title, b.data, k);
     ux->title[k] = '\0';
   }

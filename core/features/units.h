@@ -1,14 +1,13 @@
 /* Internal layout of the content stage's units: the leaf text units of a
  * page (every visible text run belongs to exactly one) and the per-page
  * scratch of their feature extraction. See units.c (segmentation and
- * features), units_gold.c (gold labels) and ../predict/content.c (the
+ * features), ../rows/units_gold.c (gold labels) and ../predict/content.c (the
  * decision, the renderings). */
 #ifndef TBK_UNITS_H
 #define TBK_UNITS_H
 #include <stdint.h>
 
 #include "features.h"
-#include "io.h"
 #include "page_internal.h"
 #include "text.h"
 
@@ -234,9 +233,9 @@ int tbk_units_paths(const struct tbk_units *ux, const tbk_page *page);
 /* The extractor: schema, class/id tokenizer and per-page scratch; one per
  * thread. Uses o->attr_dims and o->word_dims (bigrams are not supported);
  * o = NULL: the units' defaults, TBK_UNITS_WORD_DIMS word buckets and
- * TBK_UNITS_ATTR_DIMS hashed class/id buckets per scope (measured as
- * accurate as 2^18 and 128, EVALUATION.md, for a smaller, faster model). */
-#define TBK_UNITS_ATTR_DIMS 32
+ * TBK_UNITS_ATTR_DIMS (schema.h) hashed class/id buckets per scope
+ * (measured as accurate as 2^18 and 128, EVALUATION.md, for a smaller,
+ * faster model). */
 #define TBK_UNITS_WORD_DIMS 16384
 tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
                          tbk_error *err);
@@ -288,28 +287,6 @@ int tbk_units_format(const tbk_units *ux, size_t i, int label, int words,
                      tbk_buf *out);
 /* The page's <title>, normalized ("" when none), of the last page. */
 const char *tbk_units_title(const tbk_units *ux);
-
-/* Segment the page into units (as tbk_units_page does, without features;
- * tbk_units_get then reads them) and label them from a human gold text:
- * each unit's
- * tokens are aligned with the gold's (tbk_align_gold, order-aware) and a
- * unit is content (-1) when at least min_share of its tokens are matched,
- * boilerplate (+1) otherwise; a unit without tokens gets 0 (no label).
- * labels, share: tbk_units_count entries (share may be NULL). */
-tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page,
-                                 const char *gold, size_t gold_len,
-                                 double min_share, signed char *labels,
-                                 double *share, tbk_error *err);
-/* tbk_units_gold_labels, as tbk-label --gold writes it: one JSON line per
- * labelled unit (site, page and url of ref; path, tag, md5, label
- * "content" or "boilerplate", aligned share, words, chars and the first
- * 200 bytes of text) appended to out, counted in *content and
- * *boilerplate. */
-tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref,
-                                const tbk_page *page, const char *gold,
-                                size_t gold_len, double min_share,
-                                tbk_buf *out, size_t *content,
-                                size_t *boilerplate, tbk_error *err);
 
 /* The last page's units, rows, locators and per-node statistics given up
  * by a caller done with the page: the extractor then holds no page's units

@@ -247,15 +247,7 @@ static uint32_t count_words(const char *s, size_t n) {
   return w;
 }
 
-/* At most max bytes of s, cut at a character boundary. */
-static size_t utf8_cut(const char *s, size_t n, size_t max) {
-  if (n <= max) return n;
-  size_t k = max;
-  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
-  return k;
-}
-
-enum { CHUNK_SNIPPET = 80, CHUNK_MAX_TEXT = 1u << 30 };
+enum { CHUNK_MAX_TEXT = 1u << 30 };
 
 /* A chunk's locator and tag path keep at most their first CHUNK_MAX_PATH
  * bytes, cut after a whole step and marked by CHUNK_CUT: each chunk
@@ -295,8 +287,8 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
   r.chars = (uint32_t)tbk_utf8_length(text, len);
   r.words = count_words(text, len);
   r.start = s->start;
-  r.text_len = (uint32_t)(c->opt.keep_text ? (len < CHUNK_MAX_TEXT ? len : utf8_cut(text, len, CHUNK_MAX_TEXT))
-                                           : utf8_cut(text, len, CHUNK_SNIPPET));
+  r.text_len = (uint32_t)(c->opt.keep_text ? (len < CHUNK_MAX_TEXT ? len : tbk_utf8_cut(text, len, CHUNK_MAX_TEXT))
+                                           : tbk_utf8_cut(text, len, TBK_LABEL_SNIPPET));
   r.block = s->block >= 0;
   const char *tag = tbk_node_name(&p->nodes[s->block >= 0 ? p->blocks[s->block].node : s->owner]);
   size_t tl = strlen(tag);
@@ -367,23 +359,15 @@ static int cmp_key_idx(const void *a, const void *b, void *ctx) {
 
 static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg, size_t k, uint32_t pages) {
   const tbk_chunk *ch = &pg->chunks[k];
-  char hex[33], khex[33];
-  tbk_md5_hex(ch->md5, hex);
-  tbk_md5_hex(ch->key, khex);
-  size_t sn = utf8_cut(ch->text, ch->text_len, CHUNK_SNIPPET);
+  tbk_label_record rec = {
+      .site = site, .site_len = strlen(site), .page = pg->page, .page_len = strlen(pg->page),
+      .url = pg->url, .url_len = strlen(pg->url), .trace = pg->trace, .trace_len = pg->trace_len,
+      .chunk = (long)k, .path = ch->path, .path_len = strlen(ch->path), .tag = ch->tag,
+      .tag_len = strlen(ch->tag), .block = ch->block, .md5 = ch->md5, .key = ch->key, .df = ch->df,
+      .pages = pages, .label = ch->label, .reason = ch->reason, .chars = ch->chars, .words = ch->words,
+      .text = ch->text, .text_len = ch->text_len};
   line->len = 0;
-  return tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, site, strlen(site)) ||
-         tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, pg->page, strlen(pg->page)) ||
-         tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, pg->url, strlen(pg->url)) ||
-         (pg->trace_len && tbk_buf_append(line, pg->trace, pg->trace_len)) ||
-         tbk_buf_printf(line, ",\"method\":\"chunks\",\"chunk\":%zu,\"path\":", k) ||
-         tbk_buf_json_str(line, ch->path, strlen(ch->path)) || tbk_buf_puts(line, ",\"tag\":") ||
-         tbk_buf_json_str(line, ch->tag, strlen(ch->tag)) ||
-         tbk_buf_printf(line, ",\"block\":%d,\"md5\":\"%s\",\"key\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"",
-                        ch->block, hex, khex, ch->df, pages, tbk_label_name(ch->label)) ||
-         (ch->reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", ch->reason)) ||
-         tbk_buf_printf(line, ",\"chars\":%u,\"words\":%u,\"text\":", ch->chars, ch->words) ||
-         tbk_buf_json_str(line, ch->text, sn) || tbk_buf_puts(line, "}\n");
+  return tbk_label_record_write(line, &rec);
 }
 
 /* Pass 2's state: one page's chunks at a time, in arrays reused across

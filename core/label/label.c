@@ -103,11 +103,7 @@ void tbk_labeler_free(tbk_labeler *l) {
 
 /* A snippet for people reading the output: at most 80 bytes, cut at a
  * character boundary. */
-static uint16_t snippet_len(const tbk_block *b) {
-  size_t n = b->text_len < 80 ? b->text_len : 80;
-  while (n > 0 && n < b->text_len && ((unsigned char)b->text[n] & 0xC0) == 0x80) n--;
-  return (uint16_t)n;
-}
+static uint16_t snippet_len(const tbk_block *b) { return (uint16_t)tbk_utf8_cut(b->text, b->text_len, TBK_LABEL_SNIPPET); }
 
 tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url, const tbk_page *page,
                            tbk_error *err) {
@@ -328,25 +324,17 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
                               tbk_write_fn write, void *wctx, tbk_error *err) {
   const tbk_labeler *l = f->l;
   tbk_buf *line = &f->line;
-  char hex[33];
-  tbk_md5_hex(b->r.md5, hex);
+  int clustered = f->pr.cluster != TBK_NO_CLUSTER;
+  tbk_label_record rec = {
+      .site = l->s.site, .site_len = strlen(l->s.site), .page = f->page_id, .page_len = f->pr.page_len,
+      .url = f->url, .url_len = f->pr.url_len, .trace = f->trace, .trace_len = f->pr.trace_len,
+      .path = b->path, .path_len = b->r.path_len, .tag = b->tag, .tag_len = b->r.tag_len, .chunk = -1,
+      .md5 = b->r.md5, .df = b->df, .pages = l->pages, .label = lab, .clustered = clustered,
+      .cluster_df = b->tdf, .cluster_pages = clustered ? l->cluster_pages[f->pr.cluster] : 0,
+      .reason = reason, .chars = b->r.chars, .line = b->r.line, .depth = b->r.depth,
+      .text = b->snip, .text_len = b->r.snip_len};
   line->len = 0;
-  int bad = tbk_buf_puts(line, "{\"site\":") || tbk_buf_json_str(line, l->s.site, strlen(l->s.site)) ||
-            tbk_buf_puts(line, ",\"page\":") || tbk_buf_json_str(line, f->page_id, f->pr.page_len) ||
-            tbk_buf_puts(line, ",\"url\":") || tbk_buf_json_str(line, f->url, f->pr.url_len) ||
-            (f->pr.trace_len && tbk_buf_append(line, f->trace, f->pr.trace_len)) ||
-            tbk_buf_puts(line, ",\"path\":") || tbk_buf_json_str(line, b->path, b->r.path_len) ||
-            tbk_buf_puts(line, ",\"tag\":") || tbk_buf_json_str(line, b->tag, b->r.tag_len) ||
-            tbk_buf_printf(line, ",\"md5\":\"%s\",\"df\":%u,\"pages\":%u,\"label\":\"%s\"", hex, b->df,
-                           l->pages, tbk_label_name(lab)) ||
-            (f->pr.cluster != TBK_NO_CLUSTER &&
-             tbk_buf_printf(line, ",\"cluster_df\":%u,\"cluster_pages\":%u", b->tdf,
-                            l->cluster_pages[f->pr.cluster])) ||
-            (reason && tbk_buf_printf(line, ",\"reason\":\"%s\"", reason)) ||
-            tbk_buf_printf(line, ",\"chars\":%u,\"line\":%u,\"depth\":%u,\"text\":", b->r.chars, b->r.line,
-                           b->r.depth) ||
-            tbk_buf_json_str(line, b->snip, b->r.snip_len) || tbk_buf_puts(line, "}\n");
-  if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (tbk_label_record_write(line, &rec)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (write(wctx, line->data, line->len)) return tbk_fail(err, TBK_ERR_IO, "cannot write output");
   return TBK_OK;
 }

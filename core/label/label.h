@@ -15,6 +15,40 @@ typedef enum tbk_label {
 /* "template", "content" or "ignored", as the labels JSONL writes it. */
 const char *tbk_label_name(tbk_label lab);
 
+/* The bytes of text a label line shows (cut at a character boundary). */
+#define TBK_LABEL_SNIPPET 80
+
+/* One line of tbk-label's output, whichever method made it (the labeler,
+ * tbk-label --method etdm, tbk_chunker): one writer keeps the fields'
+ * order and spelling the same in all. A block's line has line and depth;
+ * a chunk's (chunk >= 0) has method, chunk, block, key and words. Strings
+ * are borrowed, with their lengths. */
+typedef struct tbk_label_record {
+  const char *site, *page, *url;
+  size_t site_len, page_len, url_len;
+  const char *trace; /* the page's WARC members (tbk_page_ref_trace), or NULL */
+  size_t trace_len;
+  const char *path, *tag;
+  size_t path_len, tag_len;
+  long chunk;                /* the chunk's index, -1 for a block */
+  int block;                 /* chunks only: the owner block, -1 when none */
+  const unsigned char *md5;  /* 16 bytes: the text's */
+  const unsigned char *key;  /* chunks only: 16 bytes */
+  unsigned long long df, pages;
+  tbk_label label;
+  int clustered;             /* write cluster_df and cluster_pages */
+  unsigned cluster_df, cluster_pages;
+  const char *reason;        /* why ignored, or NULL */
+  unsigned long long chars;  /* code points of the whole text */
+  unsigned words;            /* chunks only */
+  unsigned line, depth;      /* blocks only */
+  const char *text;          /* cut to TBK_LABEL_SNIPPET bytes here */
+  size_t text_len;
+} tbk_label_record;
+
+/* Append r's JSON line, newline included, to line. 0 ok, -1 out of memory. */
+int tbk_label_record_write(tbk_buf *line, const tbk_label_record *r) TBK_MUST_CHECK;
+
 /* The labeler's options, stats and lifetime are public (tbk.h); what the
  * programs add: pages named by their input reference. */
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,

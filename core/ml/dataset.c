@@ -21,7 +21,7 @@ tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_di
   tbk_page_options_init(&ds->page);
   tbk_feature_options_init(&ds->feat);
   /* rows of the content stage: the units' own default (tbk_units_new) */
-  if (schema_id && strncmp(schema_id, "tbk-units-", 10) == 0) ds->feat.attr_dims = TBK_UNITS_ATTR_DIMS;
+  if (tbk_schema_stage(schema_id) == TBK_STAGE_UNITS) ds->feat.attr_dims = TBK_UNITS_ATTR_DIMS;
   ds->feat.word_dims = word_dims; /* the rows' own word space, as the reader sets it */
   ds->dim = dim;
   ds->word_dims = word_dims;

@@ -25,7 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "units.h"
+#include "schema.h"
+#include "util.h"
 
 /* ================================================== MDL discretization */
 

@@ -30,9 +30,9 @@ void tbk_model_drop_content(tbk_model *m) {
 tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error *err) {
   if (!m || !content || m->content || content->content)
     return tbk_fail(err, TBK_ERR_ARG, "a content stage attaches to a template-only model, once");
-  if (strncmp(content->schema, "tbk-units-", 10) != 0)
+  if (tbk_schema_stage(content->schema) != TBK_STAGE_UNITS)
     return tbk_fail(err, TBK_ERR_SCHEMA, "content stage has schema %s, not a tbk-units schema", content->schema);
-  if (strncmp(m->schema, "tbk-units-", 10) == 0)
+  if (tbk_schema_stage(m->schema) == TBK_STAGE_UNITS)
     return tbk_fail(err, TBK_ERR_SCHEMA, "template stage has a tbk-units schema (%s)", m->schema);
   m->content = content;
   return TBK_OK;

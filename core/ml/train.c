@@ -543,7 +543,7 @@ static tbk_status choose_C(const tbk_dataset *ds, const tbk_train_options *opt, 
     if (st) { free(scores); return st; }
     tbk_pr_point *pts;
     size_t npts;
-    double ap = scores_ap(ds, scores, strncmp(ds->schema, "tbk-units-", 10) == 0, &pts, &npts);
+    double ap = scores_ap(ds, scores, tbk_schema_stage(ds->schema) == TBK_STAGE_UNITS, &pts, &npts);
     free(pts);
     if (ap > best) { best = ap; *bestC = C_GRID[i]; }
   }
@@ -608,7 +608,7 @@ static tbk_status train(const tbk_dataset *ds, tbk_dataset *release, const tbk_t
     if (st) goto fail;
     tbk_pr_point *pts;
     size_t npts;
-    int units = strncmp(ds->schema, "tbk-units-", 10) == 0;
+    int units = tbk_schema_stage(ds->schema) == TBK_STAGE_UNITS;
     m->cv_pr_auc = scores_ap(ds, scores, units, &pts, &npts);
     for (size_t i = 0; i < TBK_MAX_OPS; i++) {
       tbk_operating_point *op = &m->ops[m->n_ops];

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "text.h"
 #include "util.h"
 
 static const char *ENC_NAMES[] = {"mdl", "raw", "both"};

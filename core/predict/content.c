@@ -337,8 +337,7 @@ int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_
                     const unsigned char *keep, size_t i, tbk_buf *out) {
   const tbk_unit_rec *u = &ux->u[i];
   const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
-  size_t len = u->end - u->start, sn = len < 200 ? len : 200;
-  while (sn > 0 && sn < len && ((unsigned char)text[sn] & 0xC0) == 0x80) sn--;
+  size_t len = u->end - u->start, sn = tbk_utf8_cut(text, len, 200);
   const char *tag = tbk_node_name(&page->nodes[u->elem]);
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||

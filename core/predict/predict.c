@@ -377,7 +377,7 @@ static tbk_status check_schema(const char *stage, const char *rows, const tbk_mo
   if (strcmp(schema, m->schema) == 0 && dim == m->dim) return TBK_OK;
   /* A content stage saved alone (tbk-train without --template) is no
    * template model: say what it is, not only that the schemas differ. */
-  if (strcmp(rows, "features") == 0 && strncmp(m->schema, "tbk-units-", 10) == 0)
+  if (strcmp(rows, "features") == 0 && tbk_schema_stage(m->schema) == TBK_STAGE_UNITS)
     return tbk_fail(err, TBK_ERR_SCHEMA, "a content stage alone (schema %s), not a template or two-stage model: "
                     "train it with --template TEMPLATE.model to join the two", m->schema);
   return tbk_fail(err, TBK_ERR_SCHEMA, "%s was trained on %s %s (dim %u); this build extracts %s (dim %zu)", stage,
@@ -807,8 +807,7 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
 int tbk_block_record(const tbk_page *page, const char *page_id, const double *probs, double threshold, size_t b,
                      tbk_buf *out) {
   const tbk_block *k = &page->blocks[b];
-  size_t sn = k->text_len < 100 ? k->text_len : 100;
-  while (sn > 0 && sn < k->text_len && ((unsigned char)k->text[sn] & 0xC0) == 0x80) sn--;
+  size_t sn = tbk_utf8_cut(k->text, k->text_len, 100);
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
                  tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":", k->tag) || tbk_buf_fixed4(out, probs[b]) ||

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "label.h"
-#include "units.h"
+#include "units_gold.h"
 
 tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char *gold, size_t gold_len,
                                  double min_share, signed char *labels, double *share, tbk_error *err) {
@@ -39,8 +38,7 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char
 static int gold_line(tbk_buf *out, const tbk_page_ref *ref, const tbk_unit *un, int label, double share) {
   char hex[33];
   tbk_md5_hex(un->md5, hex);
-  size_t sn = un->text_len < 200 ? un->text_len : 200;
-  while (sn > 0 && sn < un->text_len && ((unsigned char)un->text[sn] & 0xC0) == 0x80) sn--;
+  size_t sn = tbk_utf8_cut(un->text, un->text_len, 200);
   return tbk_buf_puts(out, "{\"site\":") || tbk_buf_json_str(out, ref->site, strlen(ref->site)) ||
          tbk_buf_puts(out, ",\"page\":") || tbk_buf_json_str(out, ref->page, strlen(ref->page)) ||
          tbk_buf_puts(out, ",\"url\":") || tbk_buf_json_str(out, ref->url, strlen(ref->url)) ||
