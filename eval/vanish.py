@@ -14,7 +14,8 @@ is gold: a page where A keeps under 30 % of what B keeps is a page where one
 of them is badly wrong, and which one is a matter for reading the page; the
 count per extractor is how often each is the one that came out short. With
 --kinds (eval/page_kind.py --all's TSV) the counts are given by kind of page.
-Prints a Markdown table. Env: TBK_BUILD (default <repo>/build).
+Prints a Markdown table (with --list, then each page either lost: its
+reference's tokens and the recall). Env: TBK_BUILD (default <repo>/build).
 Exit: 0 done, 1 a tool failed, 2 usage.
 """
 import argparse
@@ -64,6 +65,7 @@ def main():
     ap.add_argument("--min-tokens", type=int, default=100)
     ap.add_argument("--share", type=float, default=0.3)
     ap.add_argument("--kinds")
+    ap.add_argument("--list", action="store_true", help="also list the pages each lost, with the reference's tokens and the recall")
     ap.add_argument("manifest")
     ap.add_argument("a_name")
     ap.add_argument("a_dir")
@@ -103,6 +105,13 @@ def main():
         c = count[k]
         print("| %s | %d | %d (%.1f %%) | %d (%.1f %%) |" % (k, c["pages"], c["a"], 100.0 * c["a"] / c["pages"],
                                                           c["b"], 100.0 * c["b"] / c["pages"]))
+    if a.list:
+        for name, lost in ((a.a_name, a_lost), (a.b_name, b_lost)):
+            print("\n%s lost the text of:" % name)
+            for p in pages:
+                ref, rec = lost[p]
+                if ref >= a.min_tokens and rec < a.share:
+                    print("- %s (reference %d tokens, recall %.2f)" % (p, ref, rec))
 
 
 if __name__ == "__main__":
