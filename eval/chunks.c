@@ -106,7 +106,7 @@ typedef struct site_run {
 
 static int ovl_span(void *ctx, const tbk_chunk_span *s) {
   site_run *r = ctx;
-  const char *t = r->page->text.data;
+  const char *t = tbk_page_text(r->page, NULL);
   uint32_t c = 0;
   for (uint32_t i = s->start; i < s->end; i++) c += r->mask.data[i] && ((unsigned char)t[i] & 0xC0) != 0x80;
   if (tbk_grow(&r->ovl, &r->capovl, r->novl + 1, sizeof *r->ovl)) return -1;
@@ -117,9 +117,11 @@ static int ovl_span(void *ctx, const tbk_chunk_span *s) {
 /* Chars of each chunk of page that lie in blocks labelled template. */
 static void blocks_overlap(site_run *r, tbk_label_set *set, const tbk_page_ref *ref, const tbk_page *page,
                            const tbk_chunk_options *o) {
+  size_t text_len;
+  const char *text = tbk_page_text(page, &text_len);
   r->mask.len = 0;
-  cli_mem(tbk_buf_reserve(&r->mask, page->text.len + 1));
-  memset(r->mask.data, 0, page->text.len + 1);
+  cli_mem(tbk_buf_reserve(&r->mask, text_len + 1));
+  memset(r->mask.data, 0, text_len + 1);
   for (size_t b = 0; b < tbk_page_block_count(page); b++) {
     const tbk_block *bl = tbk_page_block(page, b);
     char hex[33];
@@ -127,7 +129,7 @@ static void blocks_overlap(site_run *r, tbk_label_set *set, const tbk_page_ref *
     int label;
     const char *lm;
     if (tbk_label_set_match(set, ref->page, bl->path, hex, &label, &lm) == TBK_MATCH_OK && label == 1)
-      memset(r->mask.data + (bl->text - page->text.data), 1, bl->text_len);
+      memset(r->mask.data + (bl->text - text), 1, bl->text_len);
   }
   r->page = page;
   if (tbk_page_chunks(page, o, ovl_span, r)) cli_die(TBK_EXIT_FAIL, "out of memory");

@@ -139,14 +139,15 @@ static void put(run_ctx *r, cli_out *o, const char *name) {
 
 static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep,
                          const uint32_t *hits, size_t cs_n, site_stats *s) {
-  size_t nb = page->n_blocks;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nb = pv.n_blocks;
   tbk_label *labels = malloc((nb + 1) * sizeof *labels);
   const char **reasons = malloc((nb + 1) * sizeof *reasons);
   tbk_error err = {0};
   if (!labels || !reasons) cli_die(TBK_EXIT_FAIL, "out of memory");
   if (tbk_etdm_block_labels(page, keep, labels, reasons, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
   for (size_t b = 0; b < nb; b++) {
-    const tbk_block *bl = &page->blocks[b];
+    const tbk_block *bl = &pv.blocks[b];
     tbk_label lab = labels[b];
     s->templates += lab == TBK_LABEL_TEMPLATE;
     s->contents += lab == TBK_LABEL_CONTENT;
@@ -176,11 +177,12 @@ static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pa
 }
 
 static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep, size_t cs_n) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   size_t *off;
   tbk_error err = {0};
   if (tbk_etdm_xpaths(page, &r->arena, &off, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  for (size_t i = 0; i < page->n_nodes; i++) {
-    const char *x = r->arena.data + off[i], *tag = tbk_node_name(&page->nodes[i]);
+  for (size_t i = 0; i < pv.n_nodes; i++) {
+    const char *x = r->arena.data + off[i], *tag = tbk_node_name(&pv.nodes[i]);
     r->line.len = 0;
     cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
             tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
@@ -194,12 +196,13 @@ static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pag
 }
 
 static void write_html(run_ctx *r, size_t idx, const tbk_page *page, const uint8_t *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   /* The outermost elements out of the template go, with all inside them. */
-  tbk_html_drop *drop = malloc((page->n_nodes + 1) * sizeof *drop);
+  tbk_html_drop *drop = malloc((pv.n_nodes + 1) * sizeof *drop);
   if (!drop) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t nd = 0;
-  for (size_t i = 0; i < page->n_nodes; i++) {
-    uint32_t p = page->nodes[i].parent;
+  for (size_t i = 0; i < pv.n_nodes; i++) {
+    uint32_t p = pv.nodes[i].parent;
     if (!keep[i] && (p == TBK_NONE || keep[p])) drop[nd++] = (tbk_html_drop){(uint32_t)i, 0};
   }
   tbk_html_edit ed = {.drop = drop, .n_drop = nd};
@@ -221,11 +224,12 @@ static void key_page(run_ctx *r, const tbk_link_graph *g, const size_t *gl, uint
   const tbk_page_ref *ref = &r->list->refs[gl[q]];
   tbk_page *page = cli_pages_load(r->pages, ref);
   if (!page) return;
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_etdm_tree *kt;
   tbk_error err = {0};
   if (tbk_etdm_tree_new(page, &kt, &err) || tbk_page_ref_trace(ref, &r->trace, &err))
     cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  size_t n = page->n_nodes;
+  size_t n = pv.n_nodes;
   uint8_t *keep = malloc(n + 1);
   uint32_t *hits = calloc(n + 1, sizeof *hits);
   if (!keep || !hits) cli_die(TBK_EXIT_FAIL, "out of memory");

@@ -7,7 +7,7 @@
 #define TBK_FEATURES_H
 #include <stdint.h>
 
-#include "page_internal.h"
+#include "page_view.h"
 #include "text.h"
 
 /* Feature extraction for the blocks of one page (stage 2). Training and

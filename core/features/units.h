@@ -9,7 +9,7 @@
 
 #include "features.h"
 #include "io.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "text.h"
 
 /* The fixed unit features, in schema order: X(id, name, kind). */

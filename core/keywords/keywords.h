@@ -17,7 +17,7 @@
 #define TBK_KEYWORDS_H
 #include "io.h"
 #include "ml.h"
-#include "page_internal.h"
+#include "page_view.h"
 
 /* Candidates are 1..TBK_KW_MAX_WORDS consecutive words of one phrase that
  * neither start nor end with a stop word. Han and Kana text (no spaces) is
