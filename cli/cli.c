@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tbk_internal.h"
+#include "tbk_page.h"
 
 static const char *prog_name = "tbk";
 static cli_out *open_outs[16]; /* removed on cli_die, so no half file stays */

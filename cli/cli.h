@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <getopt.h>
 
-#include "tbk_internal.h"
+#include "tbk.h"
+#include "tbk_base.h"
+#include "tbk_io.h"
+#include "tbk_label.h"
+#include "tbk_ml.h"
 
 /* Exit codes, shared by every tbk program (documented in README.md). */
 enum tbk_exit {

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cluster.h"
+#include "tbk_label.h"
 #include "usage.h"
 
 enum { OPT_FORMAT = CLI_OPT_FIRST_FREE, OPT_SITES, OPT_BANDS, OPT_ROWS, OPT_SEED, OPT_PATHS, OPT_PATHNO, OPT_VERSION };

@@ -12,6 +12,8 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_text.h"
+#include "tbk_eval.h"
 
 static void usage_chunks(void) {
   printf("Usage: tbk-eval chunks [OPTION]... INPUT...\n"

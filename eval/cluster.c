@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cluster.h"
-#include "chunks_eval.h"
+#include "tbk_label.h"
+#include "tbk_eval.h"
 #include "eval_cli.h"
 
 static void usage_cluster(void) {

@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_text.h"
+#include "tbk_eval.h"
 
 /* ------------------------------------------------------------------- gold */
 

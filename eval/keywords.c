@@ -10,6 +10,9 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_page.h"
+#include "tbk_keywords.h"
+#include "tbk_eval.h"
 
 static void usage(void) {
   printf("Usage: tbk-eval keywords [OPTION]... [--train INPUT] --test INPUT\n"

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 /* --------------------------------------------------------------- snippets */
 

@@ -7,6 +7,7 @@
 
 #include "shard.h"
 #include "usage.h"
+#include "tbk_features.h"
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "usage.h"
+#include "tbk_keywords.h"
 
 enum { OPT_DF = CLI_OPT_FIRST_FREE, OPT_RANKER, OPT_TEXT, OPT_BUILD_DF, OPT_MIN_DF, OPT_TRAIN, OPT_VERSION };
 enum mode { RUN, BUILD_DF, TRAIN };

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "etdm_cli.h"
+#include "tbk_text.h"
+#include "tbk_page.h"
 
 const char label_etdm_help[] =
     "Template extraction by hyperlink analysis (--method etdm, Alarte et al. 2015):\n"

@@ -1,0 +1,9 @@
+/* What tbk-eval uses of the eval layer: ranking metrics, token
+ * overlap, snippets and PR plots (eval.h), chunk truth and agreement
+ * (chunks_eval.h), keyword metrics (keyword_metrics.h). */
+#ifndef TBK_EVAL_PROGRAMS_H
+#define TBK_EVAL_PROGRAMS_H
+#include "eval.h"
+#include "chunks_eval.h"
+#include "keyword_metrics.h"
+#endif
