@@ -2,7 +2,7 @@
  * overlap, snippets and PR plots (eval.h), chunk truth and agreement
  * (chunks_eval.h), keyword metrics (keyword_metrics.h), a page scored
  * against its gold text (gold_eval.h), element-level templates scored
- * (nodes_eval.h). */
+ * (nodes_eval.h), the rows of a cross-validation by site (cv_eval.h). */
 #ifndef TBK_EVAL_PROGRAMS_H
 #define TBK_EVAL_PROGRAMS_H
 #include "eval.h"
@@ -10,4 +10,5 @@
 #include "keyword_metrics.h"
 #include "gold_eval.h"
 #include "nodes_eval.h"
+#include "cv_eval.h"
 #endif
