@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "eval_cli.h"
-#include "tbk_page.h"
 #include "tbk_keywords.h"
 #include "tbk_eval.h"
 
@@ -298,15 +297,9 @@ int cmd_keywords(int argc, char **argv) {
           cli_warn("%s: %s (GOLD left out for this page)", ref->gold, err.msg);
           continue;
         }
-        tbk_kw_begin(e.x);
         /* The same title as the page's other texts: gold text has none. */
-        tbk_buf title = {0};
-        if (tbk_page_title(page, 1000, &title) ||
-            (title.len && tbk_kw_add_text(e.x, title.data, title.len, TBK_KW_SEG_TITLE)) ||
-            tbk_kw_add_text(e.x, e.goldtext.data ? e.goldtext.data : "", e.goldtext.len, 0) ||
-            tbk_kw_finish(e.x, &err))
+        if (tbk_kw_extract_titled(e.x, page, e.goldtext.data ? e.goldtext.data : "", e.goldtext.len, &err))
           cli_die(TBK_EXIT_FAIL, "out of memory");
-        tbk_buf_free(&title);
       } else if (t != T_ORD && !extract(&e, ref, page, t == T_DN ? TBK_KW_DENOISE_TEMPLATE : TBK_KW_DENOISE_CONTENT)) {
         continue;
       }

@@ -437,11 +437,17 @@ static int is_rel_tag(const char *attrs) {
   return 0;
 }
 
+/* The page's <title> (its first 1000 bytes) as the title segment: 0, -1
+ * out of memory. */
+static int add_title(tbk_kw_extractor *x, const tbk_page *page) {
+  x->title.len = 0;
+  if (tbk_page_title(page, 1000, &x->title)) return -1;
+  return x->title.len && tbk_kw_add_text(x, x->title.data, x->title.len, TBK_KW_SEG_TITLE) ? -1 : 0;
+}
+
 tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep) {
   const tbk_page_view pv = tbk_page_view_of(page);
-  x->title.len = 0;
-  if (tbk_page_title(page, 1000, &x->title)) return TBK_ERR_NOMEM;
-  if (x->title.len && tbk_kw_add_text(x, x->title.data, x->title.len, TBK_KW_SEG_TITLE)) return TBK_ERR_NOMEM;
+  if (add_title(x, page)) return TBK_ERR_NOMEM;
   size_t nn = pv.n_nodes;
   if (nn > x->node_cap) {
     size_t cap = tbk_grow_cap(x->node_cap, nn, sizeof(uint32_t));
@@ -981,6 +987,13 @@ int tbk_kw_key_of(tbk_kw_extractor *x, const char *s, size_t n, tbk_buf *out) {
 tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk_error *err) {
   tbk_kw_begin(x);
   if (tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_kw_finish(x, err);
+}
+
+tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n,
+                                 tbk_error *err) {
+  tbk_kw_begin(x);
+  if (add_title(x, page) || tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_kw_finish(x, err);
 }
 
