@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tbk_internal.h"
+#include "tbk_page.h"
 
 static const char *prog_name = "tbk";
 static cli_out *open_outs[16]; /* removed on cli_die, so no half file stays */
@@ -980,6 +980,20 @@ void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const
     cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages it labels is among the %zu pages read (pages match by name as "
             "listed: it names %s, the inputs give %s)", path, labelled, l->n, first, l->refs[0].page);
   cli_warn("%s: none of the %zu pages it labels is among the %zu pages of this shard", path, labelled, l->n);
+}
+
+/* Labelled blocks of pages read whose block is gone: the first ten. */
+static void warn_missing(void *ctx, const char *page, const char *msg) {
+  if (++*(size_t *)ctx <= 10) cli_warn("%s: %s", page, msg);
+}
+
+size_t cli_labels_report(const char *path, const tbk_label_set *labels, int strict, size_t bad_lines) {
+  size_t shown = 0, unread, missing = tbk_label_set_unmatched(labels, warn_missing, &shown, &unread);
+  if (missing && strict) cli_die(TBK_EXIT_FAIL, "%s: %zu labelled blocks not found (--strict)", path, missing);
+  if (missing) cli_warn("%s: %zu labelled blocks in all were not found", path, missing);
+  if (unread) cli_warn("note: %zu labelled blocks belong to pages not read", unread);
+  if (bad_lines) cli_warn("%s: %zu label lines skipped (broken, invalid or conflicting)", path, bad_lines);
+  return missing;
 }
 
 int cli_pages_exit(const cli_pages *c) {

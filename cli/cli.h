@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <getopt.h>
 
-#include "tbk_internal.h"
+#include "tbk.h"
+#include "tbk_base.h"
+#include "tbk_io.h"
+#include "tbk_label.h"
+#include "tbk_ml.h"
 
 /* Exit codes, shared by every tbk program (documented in README.md). */
 enum tbk_exit {
@@ -92,6 +96,15 @@ void cli_out_commit_all(cli_out *const *outs, size_t n);
 int cli_out_write(void *ctx, const char *data, size_t n);
 /* The same, but a write that fails dies ("FILE: cannot write", exit 4). */
 int cli_out_put(void *ctx, const char *data, size_t n);
+/* A tbk_buf sink (util.h) for JSONL lines: each line's "page" member is
+ * followed by trace (a WARC record's, tbk_page_ref_trace), the lines
+ * written with write(ctx, ...). */
+typedef struct cli_trace_sink {
+  tbk_write_fn write;
+  void *ctx;
+  const tbk_buf *trace; /* borrowed; empty: lines go through unchanged */
+} cli_trace_sink;
+int cli_trace_put(void *ctx, const char *data, size_t n);
 
 /* Call last in main: flushes stdout and turns a write error into
  * TBK_EXIT_WRITE (like jq, a full disk is never a silent success). */
@@ -123,6 +136,9 @@ enum {
   {"status", required_argument, 0, CLI_OPT_STATUS},                         \
   {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},                   \
   CLI_PROGRESS_LONGOPTS
+
+/* Monotonic seconds, for the timings programs report. */
+double cli_now(void);
 
 /* --progress / --no-progress, for every long-running program (-q, where
  * a program has it, also silences progress). */
@@ -259,6 +275,11 @@ tbk_label_set *cli_labels_read(const char *path, int strict, size_t *bad_lines);
  * path) or they are another run's. fatal: dies (exit 1) naming one of
  * each; else a warning with the counts (a shard may hold no labelled page). */
 void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const tbk_page_list *l, int fatal);
+/* After the pages: the labelled blocks (of labels, read from path) not
+ * found in the pages read, the first ten named, and the bad_lines
+ * cli_labels_read counted, as warnings (strict: a block not found is
+ * fatal). Returns the blocks not found. */
+size_t cli_labels_report(const char *path, const tbk_label_set *labels, int strict, size_t bad_lines);
 
 /* One line of a TSV file read in place: a trailing CR dropped, split at tabs
  * into at most max fields (the last keeps any further tabs). The count. */

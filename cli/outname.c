@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "shard.h"
+#include "tbk_text.h"
 
 /* A part over NAME_PART_MAX bytes keeps NAME_PART_KEEP and the MD5 of the
  * whole: with "~N" and the longest extension it stays far below NAME_MAX

@@ -12,7 +12,7 @@
 
 static cli_progress *active; /* the one on screen, for vmsg to clear */
 
-static double now(void) {
+double cli_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
@@ -34,7 +34,7 @@ void cli_progress_start(cli_progress *p, int want, const char *unit, size_t tota
                                       : CLI_PROGRESS_OFF;
   p->unit = unit;
   p->total = total;
-  p->t0 = now();
+  p->t0 = cli_now();
   p->last = -1e9; /* the first step draws at once */
   if (p->mode != CLI_PROGRESS_OFF) active = p;
 }
@@ -88,19 +88,19 @@ void cli_progress_step(cli_progress *p, size_t done, uint64_t bytes) {
   if (p->mode == CLI_PROGRESS_OFF) return;
   p->done = done;
   p->bytes += bytes;
-  double t = now();
+  double t = cli_now();
   if (t - p->last >= (p->mode == CLI_PROGRESS_LINE ? 0.2 : 10.0)) draw(p, t, 0);
 }
 
 void cli_progress_note(cli_progress *p, const char *what) {
   if (p->mode == CLI_PROGRESS_OFF) return;
   snprintf(p->note, sizeof p->note, "%s", what);
-  draw(p, now(), 0);
+  draw(p, cli_now(), 0);
 }
 
 void cli_progress_end(cli_progress *p) {
   if (p->mode == CLI_PROGRESS_OFF) return;
-  if (p->mode == CLI_PROGRESS_LOG) draw(p, now(), 1);
+  if (p->mode == CLI_PROGRESS_LOG) draw(p, cli_now(), 1);
   cli_progress_clear();
   if (active == p) active = NULL;
   p->mode = CLI_PROGRESS_OFF;

@@ -3,52 +3,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
-#include "cluster.h"
+#include "output.h"
+#include "tbk_label.h"
 #include "usage.h"
 
 enum { OPT_FORMAT = CLI_OPT_FIRST_FREE, OPT_SITES, OPT_BANDS, OPT_ROWS, OPT_SEED, OPT_PATHS, OPT_PATHNO, OPT_VERSION };
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* One row; a page or site a TSV row cannot hold (tab, newline) is an
- * error there, as a reader would split it. warc: the TSV has the record's
- * columns (some page is from a WARC); trace: the row's record
- * (tbk_page_ref_trace), empty for a page not from a WARC. */
-static void write_row(cli_out *o, int jsonl, int warc, const tbk_page_ref *r, const tbk_buf *trace, uint32_t cluster,
-                      uint32_t size) {
-  tbk_buf b = {0};
-  if (jsonl) {
-    cli_mem(tbk_buf_puts(&b, "{\"page\":") || tbk_buf_json_str(&b, r->page, strlen(r->page)) ||
-            tbk_buf_puts(&b, ",\"site\":") || tbk_buf_json_str(&b, r->site, strlen(r->site)) ||
-            (trace->len && tbk_buf_append(&b, trace->data, trace->len)) ||
-            tbk_buf_printf(&b, ",\"cluster\":%u,\"size\":%u}\n", cluster, size));
-  } else {
-    tbk_jsonl_obj *t = r->is_warc ? cli_trace_parse(trace) : NULL;
-    const char *id = cli_trace_str(t, "warc_record_id"), *date = cli_trace_str(t, "warc_date");
-    const char *file = r->is_warc ? tbk_page_ref_file(r) : "";
-    if (strpbrk(r->page, "\t\r\n") || strpbrk(r->site, "\t\r\n") || strpbrk(file, "\t\r\n") ||
-        strpbrk(id, "\t\r\n") || strpbrk(date, "\t\r\n"))
-      cli_die(TBK_EXIT_FAIL, "%s: a tab or newline in the page, site or record cannot go in TSV (use --format jsonl)",
-              r->page);
-    cli_mem(tbk_buf_printf(&b, "%s\t%s\t%u\t%u", r->page, r->site, cluster, size));
-    if (warc && r->is_warc)
-      cli_mem(tbk_buf_printf(&b, "\t%s\t%llu\t%s\t%s\t%llu", file, (unsigned long long)r->offset, id, date,
-                             (unsigned long long)r->skip));
-    else if (warc)
-      cli_mem(tbk_buf_puts(&b, "\t\t\t\t\t"));
-    cli_mem(tbk_buf_puts(&b, "\n"));
-    tbk_jsonl_free(t);
-  }
-  cli_out_put(o, b.data, b.len);
-  tbk_buf_free(&b);
-}
 
 int main(int argc, char **argv) {
   cli_init("tbk-cluster");
@@ -91,7 +52,7 @@ int main(int argc, char **argv) {
   if (optind >= argc) cli_usage_error("no input given");
   cli_output_check("-o", output);
 
-  double t0 = now();
+  double t0 = cli_now();
   tbk_page_list list;
   cli_pages_list(&pages, argv + optind, argc - optind, &list);
   cli_output_check("-o", output); /* now against every page read */
@@ -132,27 +93,13 @@ int main(int argc, char **argv) {
   cli_pages_progress_end(&pages);
   cli_captures_free(&seen);
   cli_pages_captures_summary(&pages);
-  double t1 = now();
+  double t1 = cli_now();
   tbk_cluster_result res;
   if (tbk_clusterer_run(cl, &res, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  double t2 = now();
+  double t2 = cli_now();
   cli_out out;
   cli_out_open(&out, output);
-  /* The record's columns only when a page came from a WARC: the TSV of
-   * pages from files is what it was. */
-  int warc = 0;
-  for (size_t i = 0; i < list.n && !warc; i++) warc = list.refs[i].is_warc;
-  static const char head[] = "page\tsite\tcluster\tsize\n",
-                    warc_head[] = "page\tsite\tcluster\tsize\twarc_file\twarc_offset\twarc_record_id\twarc_date\twarc_skip\n";
-  if (!jsonl) cli_out_put(&out, warc ? warc_head : head, warc ? sizeof warc_head - 1 : sizeof head - 1);
-  tbk_buf trace = {0};
-  for (size_t r = 0; r < rows; r++) {
-    uint32_t k = res.cluster[copy_of[r]];
-    const tbk_page_ref *ref = &list.refs[order[r]];
-    if (tbk_page_ref_trace(ref, &trace, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-    write_row(&out, jsonl, warc, ref, &trace, k, res.size[k]);
-  }
-  tbk_buf_free(&trace);
+  cluster_write(&out, jsonl, &list, order, copy_of, rows, &res);
   free(copy_of);
   free(order);
   cli_out_commit(&out);

@@ -8,10 +8,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 static void usage_chunks(void) {
   printf("Usage: tbk-eval chunks [OPTION]... INPUT...\n"
@@ -90,115 +90,22 @@ typedef struct run_opts {
   tbk_label_set *blocks;
 } run_opts;
 
-/* What one run over some pages of a site gives. */
-typedef struct site_run {
-  tbk_chunker *ck;          /* kept for further passes (the df curve) */
-  tbk_chunk_stats st;
-  tbk_chunk_places *places; /* template places */
-  tbk_agreement agree;
-  uint32_t *ovl;            /* per chunk: chars inside blocks-template text */
-  size_t novl, capovl, at;
-  size_t added;
-  double ms;
-  tbk_buf mask;
-  const tbk_page *page;
-} site_run;
-
-static int ovl_span(void *ctx, const tbk_chunk_span *s) {
-  site_run *r = ctx;
-  const char *t = r->page->text.data;
-  uint32_t c = 0;
-  for (uint32_t i = s->start; i < s->end; i++) c += r->mask.data[i] && ((unsigned char)t[i] & 0xC0) != 0x80;
-  if (tbk_grow(&r->ovl, &r->capovl, r->novl + 1, sizeof *r->ovl)) return -1;
-  r->ovl[r->novl++] = c;
-  return 0;
-}
-
-/* Chars of each chunk of page that lie in blocks labelled template. */
-static void blocks_overlap(site_run *r, tbk_label_set *set, const tbk_page_ref *ref, const tbk_page *page,
-                           const tbk_chunk_options *o) {
-  r->mask.len = 0;
-  cli_mem(tbk_buf_reserve(&r->mask, page->text.len + 1));
-  memset(r->mask.data, 0, page->text.len + 1);
-  for (size_t b = 0; b < tbk_page_block_count(page); b++) {
-    const tbk_block *bl = tbk_page_block(page, b);
-    char hex[33];
-    tbk_md5_hex(bl->md5, hex);
-    int label;
-    const char *lm;
-    if (tbk_label_set_match(set, ref->page, bl->path, hex, &label, &lm) == TBK_MATCH_OK && label == 1)
-      memset(r->mask.data + (bl->text - page->text.data), 1, bl->text_len);
-  }
-  r->page = page;
-  if (tbk_page_chunks(page, o, ovl_span, r)) cli_die(TBK_EXIT_FAIL, "out of memory");
-}
-
-static int score_page(void *ctx, const tbk_chunk_page *pg) {
-  site_run *r = ctx;
-  if (tbk_chunk_places_add_page(r->places, pg)) return -1;
-  if (!r->ovl) return 0;
-  for (size_t i = 0; i < pg->n && r->at < r->novl; i++) {
-    uint32_t o = r->ovl[r->at++];
-    r->agree.b += o;
-    if (pg->chunks[i].label == TBK_LABEL_TEMPLATE) {
-      r->agree.a += pg->chunks[i].chars;
-      r->agree.both += o;
-    }
-  }
-  return 0;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Pass 1 over the pages idx[0..n) of the list, then pass 2 scoring. */
-static void run_site(const run_opts *o, const char *site, const size_t *idx, size_t n, int agree, site_run *r) {
-  memset(r, 0, sizeof *r);
+/* A site's run over the pages idx[0..n) of the list, timed into *ms. */
+static void run_site(const run_opts *o, const char *site, const size_t *idx, size_t n, int agree, tbk_chunk_run *r,
+                     double *ms) {
   tbk_error err = {0};
-  r->places = tbk_chunk_places_new();
-  if (!r->places) cli_die(TBK_EXIT_FAIL, "out of memory");
-  double t0 = now_ms();
-  if (tbk_chunker_new(site, &o->copt, &r->ck, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  double t0 = cli_now();
+  if (tbk_chunk_run_new(r, site, &o->copt, agree ? o->blocks : NULL, &err))
+    cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
   for (size_t k = 0; k < n; k++) {
     const tbk_page_ref *ref = &o->list->refs[idx[k]];
     tbk_page *page = cli_pages_load(o->pages, ref);
     if (!page) continue;
-    if (tbk_chunker_add_page(r->ck, ref, page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-    if (agree) blocks_overlap(r, o->blocks, ref, page, &o->copt);
-    r->added++;
+    if (tbk_chunk_run_add(r, ref, page, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
     tbk_page_free(page);
   }
-  if (tbk_chunker_finish(r->ck, NULL, NULL, score_page, r, &r->st, &err))
-    cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-  r->ms = now_ms() - t0;
-}
-
-static void rerun(site_run *r, size_t df, const char *site) {
-  tbk_error err = {0};
-  tbk_chunk_places_clear(r->places);
-  r->at = 0;
-  memset(&r->agree, 0, sizeof r->agree);
-  tbk_chunker_set_df(r->ck, df);
-  if (tbk_chunker_finish(r->ck, NULL, NULL, score_page, r, &r->st, &err))
-    cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-}
-
-static void site_run_free(site_run *r) {
-  tbk_chunker_free(r->ck);
-  tbk_chunk_places_free(r->places);
-  free(r->ovl);
-  tbk_buf_free(&r->mask);
-}
-
-static tbk_ttdr score(const site_run *r, const tbk_chunk_node *truth, size_t nt, const tbk_chunk_places *ref) {
-  if (nt) return tbk_chunk_ttdr_nodes(r->places, truth, nt);
-  if (ref) return tbk_chunk_ttdr_places(r->places, ref);
-  tbk_ttdr t = {0};
-  t.ttdr = NAN;
-  return t;
+  if (tbk_chunk_run_finish(r, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  *ms = (cli_now() - t0) * 1e3;
 }
 
 static uint64_t xorshift(uint64_t *s) {
@@ -334,9 +241,10 @@ int cmd_chunks(int argc, char **argv) {
     for (size_t k = 0; k < n; k++) idx[k] = i + k;
     const tbk_chunk_node *tn = NULL;
     size_t nt = truth.n ? tbk_chunk_truth_site(&truth, site, &tn) : 0;
-    site_run full;
-    run_site(&ro, site, idx, n, ro.blocks != NULL, &full);
-    tbk_ttdr t = score(&full, tn, nt, NULL);
+    tbk_chunk_run full;
+    double full_ms;
+    run_site(&ro, site, idx, n, ro.blocks != NULL, &full, &full_ms);
+    tbk_ttdr t = tbk_chunk_run_ttdr(&full, tn, nt, NULL);
     double ap = NAN, ar = NAN, aj = NAN;
     if (ro.blocks) tbk_agreement_rates(&full.agree, &ap, &ar, &aj);
     char b[8][32];
@@ -347,11 +255,11 @@ int cmd_chunks(int argc, char **argv) {
       cli_mem(tbk_buf_printf(&table, "%zu\t%zu\t%zu\t%s\t%s\t", t.nt, t.found, t.extra, fmt4(b[2], t.ttdr),
                              fmt4(b[3], (double)full.st.template_keys / (double)nt)));
     else cli_mem(tbk_buf_puts(&table, "-\t-\t-\t-\t-\t"));
-    cli_mem(tbk_buf_printf(&table, "%s\t%s\t%s\t%.1f\n", fmt4(b[4], ap), fmt4(b[5], ar), fmt4(b[6], aj), full.ms));
+    cli_mem(tbk_buf_printf(&table, "%s\t%s\t%s\t%.1f\n", fmt4(b[4], ap), fmt4(b[5], ar), fmt4(b[6], aj), full_ms));
     if (!quiet) {
       cli_progress_clear(); /* the line is redrawn at the next page */
       fprintf(stderr, "%s: %s: %zu pages, atf %s, ttdr %s, %.0f ms\n", cli_prog(), site, full.st.pages,
-              fmt4(b[0], full.st.atf), fmt4(b[2], nt ? t.ttdr : NAN), full.ms);
+              fmt4(b[0], full.st.atf), fmt4(b[2], nt ? t.ttdr : NAN), full_ms);
     }
 
     if (sample_arg || curve_arg) {
@@ -379,14 +287,15 @@ int cmd_chunks(int argc, char **argv) {
             idx[q] = idx[w];
             idx[w] = tmp;
           }
-          site_run sr;
-          run_site(&ro, site, idx, xs_list[x], 0, &sr);
-          tbk_ttdr ts = score(&sr, tn, nt, nt ? NULL : full.places);
+          tbk_chunk_run sr;
+          double ms;
+          run_site(&ro, site, idx, xs_list[x], 0, &sr, &ms);
+          tbk_ttdr ts = tbk_chunk_run_ttdr(&sr, tn, nt, nt ? NULL : full.places);
           sum_t += ts.ttdr;
-          sum_ms += sr.ms;
+          sum_ms += ms;
           cli_mem(tbk_buf_printf(&rows, "%s,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%s,%.2f\n", site, n, xs_list[x], rep,
-                                 sr.st.template_keys, ts.nt, ts.found, ts.extra, fmt4(b[0], ts.ttdr), sr.ms));
-          site_run_free(&sr);
+                                 sr.st.template_keys, ts.nt, ts.found, ts.extra, fmt4(b[0], ts.ttdr), ms));
+          tbk_chunk_run_free(&sr);
         }
         ss.xs[k * nx + x] = (double)xs_list[x];
         ss.ys[k * nx + x] = sum_t / (double)reps;
@@ -404,8 +313,9 @@ int cmd_chunks(int argc, char **argv) {
         if (!full.places) cli_die(TBK_EXIT_FAIL, "out of memory");
       }
       for (size_t x = 0; x < nx; x++) {
-        rerun(&full, xs_list[x], site);
-        tbk_ttdr tc = score(&full, tn, nt, ref);
+        tbk_error err = {0};
+        if (tbk_chunk_run_again(&full, xs_list[x], &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+        tbk_ttdr tc = tbk_chunk_run_ttdr(&full, tn, nt, ref);
         cli_mem(tbk_buf_printf(&rows, "%s,%zu,%zu,%zu,%zu,%zu,%zu,%s\n", site, n, xs_list[x], full.st.template_keys,
                                tc.nt, tc.found, tc.extra, fmt4(b[0], tc.ttdr)));
         ss.xs[k * nx + x] = (double)xs_list[x];
@@ -414,7 +324,7 @@ int cmd_chunks(int argc, char **argv) {
       ss.s[k].n = nx;
       tbk_chunk_places_free(ref);
     }
-    site_run_free(&full);
+    tbk_chunk_run_free(&full);
     i = j;
   }
   cli_pages_progress_end(&pages);

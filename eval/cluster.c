@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cluster.h"
-#include "chunks_eval.h"
+#include "tbk_label.h"
+#include "tbk_eval.h"
 #include "eval_cli.h"
 
 static void usage_cluster(void) {
@@ -88,44 +88,12 @@ static void table_free(table *t) {
   free(t->cell);
 }
 
-static const char **key_base;
-static int cmp_key(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  int c = strcmp(key_base[x], key_base[y]);
-  return c ? c : (x > y) - (x < y);
-}
-/* Equal strings get equal ids (numbered in sorted order); the number of
- * distinct strings. order receives the sorted indexes. */
-static size_t number_strings(const char **s, size_t n, uint32_t *id, uint32_t *order) {
-  for (size_t i = 0; i < n; i++) order[i] = (uint32_t)i;
-  key_base = s;
-  qsort(order, n, sizeof *order, cmp_key);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (i && strcmp(s[order[i]], s[order[i - 1]])) k++;
-    id[order[i]] = (uint32_t)k;
-  }
-  return n ? k + 1 : 0;
-}
-
 /* Process CPU time: on a shared machine the clustering's own cost, which
  * wall time is not. */
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t next_rand(uint64_t *s) {
-  uint64_t x = (*s += 0x9e3779b97f4a7c15ULL);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
 }
 
 static int curve(cli_pages *pages, char **inputs, int n_inputs, const char *sizes, int global, const char *csv,
@@ -175,14 +143,9 @@ static int curve(cli_pages *pages, char **inputs, int n_inputs, const char *size
     uint32_t *ref = malloc(m * sizeof *ref);
     if (!ref) cli_die(TBK_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < m; i++) {
-      size_t src = i % n, copy = i / n;
-      uint64_t rng = (uint64_t)i * 0x2545f4914f6cdd1dULL + 1;
+      size_t src = i % n;
       if (tbk_grow(&tmp, &tmp_cap, len[src] + 4, sizeof *tmp)) cli_die(TBK_EXIT_FAIL, "out of memory");
-      size_t t = 0;
-      for (size_t j = 0; j < len[src]; j++)
-        if (!copy || next_rand(&rng) % 200) tmp[t++] = set[src][j];
-      for (int e = 0; copy && e < 3; e++) tmp[t++] = next_rand(&rng);
-      qsort(tmp, t, sizeof *tmp, cmp_u64);
+      size_t t = tbk_cluster_scaled_paths(set[src], len[src], i, n, tmp);
       ref[i] = site[src];
       if (tbk_clusterer_add(cl, global ? 0 : site[src], tmp, t, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
     }
@@ -253,7 +216,7 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
     const char **pg = malloc((n + 1) * sizeof *pg);
     if (!pg) cli_die(TBK_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < n; i++) pg[i] = a.cell[i * 3];
-    number_strings(pg, n, gid, order);
+    tbk_number_strings(pg, n, gid, order);
     for (size_t k = 0; k < n_refs; k++) {
       size_t found = 0;
       for (size_t j = 0; j < r[k].rows; j++) {
@@ -277,7 +240,7 @@ static int score(const char *path, char **refs, size_t n_refs, const char *split
         cli_die(TBK_EXIT_FAIL, "%s: page %s is in no --reference", path, pg[i]);
     free(pg);
   }
-  size_t groups = number_strings(group, n, gid, order), clusters = number_strings(cluster, n, cid, order);
+  size_t groups = tbk_number_strings(group, n, gid, order), clusters = tbk_number_strings(cluster, n, cid, order);
   double ari, purity, inv_purity;
   tbk_error err = {0};
   if (tbk_cluster_agreement(cid, gid, n, &ari, &purity, &err) ||

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 /* --------------------------------------------------------------------- cv */
 
@@ -85,10 +86,7 @@ typedef struct cv_run {
   size_t skipped_rows;
   tbk_dataset *ds;
   size_t rows, nsites, positives;
-  int *label;              /* per row */
-  const char **site_name;  /* per site, in first-seen order */
-  size_t *site_of;         /* per row: its site's index */
-  size_t nfound;           /* sites in site_name */
+  tbk_cv_rows idx;         /* the rows' labels and sites */
   variant_result res[3];   /* by tbk_parts */
 } cv_run;
 
@@ -139,28 +137,6 @@ static void parse_options(cv_run *c, int argc, char **argv) {
   c->ninputs = argc - optind;
 }
 
-/* Labels and sites of the rows (site strings are interned, so pointer
- * identity is site identity). */
-static void index_rows(cv_run *c) {
-  size_t rows = c->rows, found = 0;
-  c->label = malloc((rows ? rows : 1) * sizeof *c->label);
-  c->site_name = malloc(c->nsites * sizeof *c->site_name);
-  c->site_of = malloc((rows ? rows : 1) * sizeof *c->site_of);
-  if (!c->label || !c->site_name || !c->site_of) cli_die(TBK_EXIT_FAIL, "out of memory");
-  for (size_t r = 0; r < rows; r++) {
-    c->positives += (c->label[r] = tbk_dataset_label(c->ds, r)) == 1;
-    const char *s = tbk_dataset_site(c->ds, r);
-    size_t k = 0;
-    if (r > 0 && s == tbk_dataset_site(c->ds, r - 1)) k = c->site_of[r - 1];
-    else {
-      while (k < found && c->site_name[k] != s) k++;
-      if (k == found) c->site_name[found++] = s;
-    }
-    c->site_of[r] = k;
-  }
-  c->nfound = found;
-}
-
 /* Cross-validate one variant and write its pr_<variant>.csv. */
 static void run_variant(cv_run *c, int v) {
   variant_result *res = &c->res[v];
@@ -175,7 +151,7 @@ static void run_variant(cv_run *c, int v) {
   if (st) cli_die(TBK_EXIT_FAIL, "cross-validation (%s) failed: %s", VARIANT_NAMES[v], err.msg);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-  if (tbk_ranking_compute(res->scores, c->label, c->rows, &res->rank, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  if (tbk_ranking_compute(res->scores, c->idx.label, c->rows, &res->rank, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   res->has90 = tbk_ranking_at_precision(&res->rank, 0.90, &res->op90) == 0;
   res->has95 = tbk_ranking_at_precision(&res->rank, 0.95, &res->op95) == 0;
   tbk_buf csv = {0};
@@ -221,30 +197,21 @@ static void write_plot(const cv_run *c) {
 /* One per_site.csv line: site k's rows under variant v at threshold thr.
  * ss and sy are scratch for the site's scores and labels. */
 static void site_line(const cv_run *c, int v, size_t k, double thr, double *ss, int *sy, tbk_buf *ps) {
-  const double *scores = c->res[v].scores;
-  size_t m = 0, pos = 0, tp = 0, fp = 0;
-  for (size_t r = 0; r < c->rows; r++) {
-    if (c->site_of[r] != k || isnan(scores[r])) continue;
-    ss[m] = scores[r];
-    sy[m] = c->label[r];
-    pos += sy[m] == 1;
-    if (ss[m] >= thr) { tp += sy[m] == 1; fp += sy[m] != 1; }
-    m++;
-  }
-  tbk_ranking sr;
+  tbk_cv_site st;
   tbk_error err = {0};
-  if (tbk_ranking_compute(ss, sy, m, &sr, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  if (tbk_cv_site_at(&c->idx, c->res[v].scores, k, thr, ss, sy, &st, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  size_t m = st.rows, pos = st.templates, tp = st.tp, fp = st.fp;
   /* Site names are keys we wrote ourselves (host names); quote anyway. */
-  cli_mem(tbk_buf_printf(ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], c->site_name[k], m, pos,
+  cli_mem(tbk_buf_printf(ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], c->idx.site_name[k], m, pos,
                  m ? (double)pos / (double)m : 0.0));
-  if (isnan(sr.average_precision)) cli_mem(tbk_buf_puts(ps, ","));
-  else cli_mem(tbk_buf_printf(ps, "%.4f,", sr.average_precision));
+  if (isnan(st.rank.average_precision)) cli_mem(tbk_buf_puts(ps, ","));
+  else cli_mem(tbk_buf_printf(ps, "%.4f,", st.rank.average_precision));
   cli_mem(tbk_buf_printf(ps, "%.6g,", thr));
   if (tp + fp) cli_mem(tbk_buf_printf(ps, "%.4f,", (double)tp / (double)(tp + fp)));
   else cli_mem(tbk_buf_puts(ps, ","));
   if (pos) cli_mem(tbk_buf_printf(ps, "%.4f\n", (double)tp / (double)pos));
   else cli_mem(tbk_buf_puts(ps, "\n"));
-  tbk_ranking_free(&sr);
+  tbk_ranking_free(&st.rank);
 }
 
 /* per_site.csv, at the global 0.90-precision threshold of each variant:
@@ -257,7 +224,7 @@ static void write_per_site(const cv_run *c) {
   if (!ss || !sy) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (int vi = 0; vi < 3; vi++) {
     if (!c->want[ORDER[vi]]) continue;
-    for (size_t k = 0; k < c->nfound; k++) site_line(c, ORDER[vi], k, c->res[ORDER[vi]].op90.threshold, ss, sy, &ps);
+    for (size_t k = 0; k < c->idx.nsites; k++) site_line(c, ORDER[vi], k, c->res[ORDER[vi]].op90.threshold, ss, sy, &ps);
   }
   char *ps_path = join(c->outdir, "per_site.csv");
   write_file(ps_path, &ps);
@@ -434,7 +401,9 @@ int cmd_cv(int argc, char **argv) {
     free(p);
   }
   c.outdir = stage_dir(outdir);
-  index_rows(&c);
+  tbk_error err = {0};
+  if (tbk_cv_rows_index(c.ds, &c.idx, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  c.positives = c.idx.positives;
   cli_progress_start(&meter, c.progress, NULL, 0);
   for (int vi = 0; vi < 3; vi++)
     if (c.want[ORDER[vi]]) run_variant(&c, ORDER[vi]);
@@ -450,9 +419,7 @@ int cmd_cv(int argc, char **argv) {
     tbk_ranking_free(&c.res[v].rank);
     free(c.res[v].scores);
   }
-  free(c.label);
-  free(c.site_name);
-  free(c.site_of);
+  tbk_cv_rows_free(&c.idx);
   tbk_dataset_free(c.ds);
   return code;
 }

@@ -1,15 +1,12 @@
 /* tbk-eval gold: token overlap of extracted text with human gold text. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 /* ------------------------------------------------------------------- gold */
 
@@ -90,8 +87,7 @@ int cmd_gold(int argc, char **argv) {
   tbk_input_options iopt;
   tbk_input_options_init(&iopt);
   tbk_error err = {0};
-  tbk_status st = tbk_page_list_add(&list, manifest, &iopt, NULL, NULL, &err);
-  if (st) cli_die(TBK_EXIT_FAIL, "%s: %s", manifest, err.msg);
+  if (tbk_page_list_add(&list, manifest, &iopt, NULL, NULL, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", manifest, err.msg);
   tbk_page_list_sort(&list);
   cli_reads_add(manifest);
   /* Every file read: pages, gold files (and their comments), predictions. */
@@ -108,10 +104,8 @@ int cmd_gold(int argc, char **argv) {
     free(extra);
   }
   cli_output_check("--per-page", per_page);
-  tbk_tokenizer *tok;
-  if (tbk_tokenizer_new(&tok, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-  tbk_page_options popt;
-  tbk_page_options_init(&popt);
+  tbk_gold_eval ge;
+  if (tbk_gold_eval_init(&ge, baseline, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
 
   size_t npages = 0, missing = 0, empty = 0, problems = 0;
   double *P = malloc((list.n ? list.n : 1) * sizeof *P), *R = malloc((list.n ? list.n : 1) * sizeof *R),
@@ -122,56 +116,17 @@ int cmd_gold(int argc, char **argv) {
     cli_out_open(&pp, per_page);
     fputs("site\tpage\tprecision\trecall\tf1\tpred_tokens\tgold_tokens\n", pp.f);
   }
-  tbk_buf gold = {0}, pred = {0};
   for (size_t i = 0; i < list.n; i++) {
     const tbk_page_ref *ref = &list.refs[i];
     if (!ref->gold[0]) continue;
-    gold.len = 0;
-    if (tbk_gold_read(ref->gold, 0, 0, &gold, &err)) {
-      cli_warn("%s: %s (scored as empty gold)", ref->gold, err.msg);
-      problems++;
-      gold.len = 0;
-    }
     char *cfile = comments ? comments_file(ref->gold) : NULL;
-    if (cfile) {
-      tbk_buf more = {0};
-      if (tbk_read_file(cfile, TBK_GOLD_MAX_BYTES, &more, &err)) {
-        cli_warn("%s: %s (comments left out)", cfile, err.msg);
-        problems++;
-      } else if (tbk_buf_append(&gold, "\n", 1) || tbk_buf_append(&gold, more.data ? more.data : "", more.len)) {
-        cli_die(TBK_EXIT_FAIL, "out of memory");
-      }
-      tbk_buf_free(&more);
-      free(cfile);
-    }
-    pred.len = 0;
-    const char *ptext = "";
-    size_t plen = 0;
-    tbk_page *page = NULL;
-    if (baseline) {
-      st = tbk_page_ref_read(ref, &iopt, &pred, &err);
-      if (st == TBK_OK) st = tbk_page_parse(pred.data, pred.len, &popt, &page, &err);
-      if (st == TBK_OK) ptext = tbk_page_text(page, &plen);
-      else if (st != TBK_ERR_EMPTY) {
-        cli_warn("%s: %s (scored as empty text)", ref->file, err.msg);
-        problems++;
-      }
-    } else {
-      char *path = find_prediction(pred_dir, ref->page);
-      if (!path) missing++;
-      else if (tbk_read_file(path, 0, &pred, &err)) {
-        cli_warn("%s: %s (scored as empty)", path, err.msg);
-        problems++;
-      } else {
-        ptext = pred.data ? pred.data : "";
-        plen = pred.len;
-      }
-      free(path);
-    }
+    char *path = pred_dir ? find_prediction(pred_dir, ref->page) : NULL;
+    missing += pred_dir && !path;
     tbk_overlap ov;
-    if (tbk_token_overlap(tok, ptext, plen, gold.data ? gold.data : "", gold.len, &ov, &err))
+    if (tbk_gold_eval_page(&ge, ref, cfile, path, &ov, &problems, cli_warn_file, NULL, &err))
       cli_die(TBK_EXIT_FAIL, "%s", err.msg);
-    tbk_page_free(page);
+    free(cfile);
+    free(path);
     P[npages] = ov.precision;
     R[npages] = ov.recall;
     F[npages] = ov.f1;
@@ -206,12 +161,10 @@ int cmd_gold(int argc, char **argv) {
   cli_mem(tbk_buf_puts(&js, "}\n"));
   fwrite(js.data, 1, js.len, stdout);
   tbk_buf_free(&js);
-  tbk_buf_free(&gold);
-  tbk_buf_free(&pred);
   free(P);
   free(R);
   free(F);
-  tbk_tokenizer_free(tok);
+  tbk_gold_eval_free(&ge);
   tbk_page_list_free(&list);
   int code = cli_exit(problems ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
   return per_page ? cli_out_settle(&pp, code) : code;

@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_keywords.h"
+#include "tbk_eval.h"
 
 static void usage(void) {
   printf("Usage: tbk-eval keywords [OPTION]... [--train INPUT] --test INPUT\n"
@@ -159,28 +161,10 @@ static void push(series *s) {
   s->n++;
 }
 
-/* Mean over the pages where both a and (when given) b are numbers; the
- * paired test of a against b over the same pages. */
+/* tbk_paired_compare, dying on out of memory. */
 static void compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np, double *p) {
-  double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
-  if (!x || !y) cli_die(TBK_EXIT_FAIL, "out of memory");
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!isnan(a[i]) && (!b || !isnan(b[i]))) {
-      x[m] = a[i];
-      y[m] = b ? b[i] : 0;
-      m++;
-    }
-  double sa = 0, sb = 0;
-  for (size_t i = 0; i < m; i++) sa += x[i], sb += y[i];
-  *ma = m ? 100 * sa / (double)m : NAN;
-  *mb = m ? 100 * sb / (double)m : NAN;
-  *np = m;
-  double d, t;
-  *p = NAN;
-  if (b) tbk_paired_t(x, y, m, &d, &t, p);
-  free(x);
-  free(y);
+  tbk_error err = {0};
+  if (tbk_paired_compare(a, b, n, ma, mb, np, p, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
 }
 
 int cmd_keywords(int argc, char **argv) {
@@ -313,15 +297,9 @@ int cmd_keywords(int argc, char **argv) {
           cli_warn("%s: %s (GOLD left out for this page)", ref->gold, err.msg);
           continue;
         }
-        tbk_kw_begin(e.x);
         /* The same title as the page's other texts: gold text has none. */
-        tbk_buf title = {0};
-        if (tbk_page_title(page, 1000, &title) ||
-            (title.len && tbk_kw_add_text(e.x, title.data, title.len, TBK_KW_SEG_TITLE)) ||
-            tbk_kw_add_text(e.x, e.goldtext.data ? e.goldtext.data : "", e.goldtext.len, 0) ||
-            tbk_kw_finish(e.x, &err))
+        if (tbk_kw_extract_titled(e.x, page, e.goldtext.data ? e.goldtext.data : "", e.goldtext.len, &err))
           cli_die(TBK_EXIT_FAIL, "out of memory");
-        tbk_buf_free(&title);
       } else if (t != T_ORD && !extract(&e, ref, page, t == T_DN ? TBK_KW_DENOISE_TEMPLATE : TBK_KW_DENOISE_CONTENT)) {
         continue;
       }

@@ -1,14 +1,13 @@
 /* tbk-eval nodes: node-level recall, precision and F1 of a template
  * against a reference template, page by page, as Alarte et al. 2015's
  * Table 1 reports them (template nodes retrieved / reference, / retrieved). */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 static void usage_nodes(void) {
   printf("Usage: tbk-eval nodes [OPTION]... --gold REFERENCE TEMPLATE\n"
@@ -40,157 +39,14 @@ static void usage_nodes(void) {
 
 enum { NODES_GOLD = CLI_OPT_FIRST_FREE, NODES_PER_PAGE };
 
-typedef struct page_score {
-  char *site, *page;
-  size_t nodes, ref, retrieved, correct, unknown;
-  int seen; /* TEMPLATE has a line of it */
-} page_score;
-
-typedef struct slot {
-  char *key;  /* page \t xpath, or page (pages table) */
-  uint64_t h;
-  size_t val; /* gold flag | page index << 1; page index */
-} slot;
-
-typedef struct table {
-  slot *s;
-  size_t cap, n;
-} table;
-
-static slot *find(table *t, const char *key, size_t klen, uint64_t h) {
-  size_t i = h & (t->cap - 1);
-  while (t->s[i].key && !(t->s[i].h == h && strncmp(t->s[i].key, key, klen) == 0 && !t->s[i].key[klen]))
-    i = (i + 1) & (t->cap - 1);
-  return &t->s[i];
-}
-
-static slot *lookup_or_add(table *t, const char *key, size_t klen, int *added) {
-  if ((t->n + 1) * 2 > t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 1024;
-    slot *ns = calloc(cap, sizeof *ns);
-    if (!ns) cli_die(TBK_EXIT_FAIL, "out of memory");
-    table nt = {ns, cap, t->n};
-    for (size_t i = 0; i < t->cap; i++)
-      if (t->s[i].key) *find(&nt, t->s[i].key, strlen(t->s[i].key), t->s[i].h) = t->s[i];
-    free(t->s);
-    *t = nt;
-  }
-  uint64_t h = tbk_hash64(key, klen);
-  slot *s = find(t, key, klen, h);
-  *added = !s->key;
-  if (!s->key) {
-    s->key = malloc(klen + 1);
-    if (!s->key) cli_die(TBK_EXIT_FAIL, "out of memory");
-    memcpy(s->key, key, klen);
-    s->key[klen] = '\0';
-    s->h = h;
-    t->n++;
-  }
-  return s;
-}
-
-static void table_free(table *t) {
-  for (size_t i = 0; i < t->cap; i++) free(t->s[i].key);
-  free(t->s);
-}
-
-typedef struct scoring {
-  table nodes, pages;
-  page_score *ps;
-  size_t nps, cap_ps;
-  size_t bad_lines;
-  tbk_buf key;
-} scoring;
-
-/* Read one file: the reference (gold 1), whose pages and elements are
- * registered, or the template, whose lines are scored against them. */
-static void read_nodes(scoring *sc, const char *path, int gold) {
-  FILE *f;
-  tbk_error err = {0};
-  if (tbk_open_read(path, &f, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", path, err.msg);
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  ssize_t n;
-  while ((n = getline(&line, &cap, f)) > 0) {
-    lineno++;
-    tbk_jsonl_obj *o;
-    if (tbk_jsonl_parse(line, (size_t)n, &o, &err)) {
-      cli_warn("%s:%zu: %s (skipped)", path, lineno, err.msg);
-      sc->bad_lines++;
-      continue;
-    }
-    const char *page = tbk_jsonl_str(o, "page"), *xpath = tbk_jsonl_str(o, "xpath"), *site = tbk_jsonl_str(o, "site");
-    double flag = tbk_jsonl_num(o, "template", NAN);
-    if (!page || !xpath || !(flag == 0 || flag == 1)) {
-      cli_warn("%s:%zu: a line needs \"page\", \"xpath\" and \"template\" 1 or 0 (skipped)", path, lineno);
-      sc->bad_lines++;
-      tbk_jsonl_free(o);
-      continue;
-    }
-    int added;
-    slot *ps = lookup_or_add(&sc->pages, page, strlen(page), &added);
-    if (added) {
-      if (!gold) {
-        cli_warn("%s: page %s is not in the reference (skipped)", path, page);
-        ps->val = SIZE_MAX;
-      } else {
-        cli_mem(tbk_grow(&sc->ps, &sc->cap_ps, sc->nps + 1, sizeof *sc->ps));
-        page_score *p = &sc->ps[sc->nps];
-        memset(p, 0, sizeof *p);
-        p->page = strdup(page);
-        p->site = strdup(site ? site : "-");
-        if (!p->page || !p->site) cli_die(TBK_EXIT_FAIL, "out of memory");
-        ps->val = sc->nps++;
-      }
-    }
-    if (ps->val == SIZE_MAX) {
-      tbk_jsonl_free(o);
-      continue;
-    }
-    page_score *p = &sc->ps[ps->val];
-    sc->key.len = 0;
-    cli_mem(tbk_buf_puts(&sc->key, page) || tbk_buf_append(&sc->key, "\t", 1) || tbk_buf_puts(&sc->key, xpath));
-    slot *ns = lookup_or_add(&sc->nodes, sc->key.data, sc->key.len, &added);
-    if (gold) {
-      if (added) {
-        ns->val = (size_t)flag;
-        p->nodes++;
-        p->ref += flag == 1;
-      }
-    } else {
-      p->seen = 1;
-      if (added) {
-        ns->val = 2; /* not in the reference: counted once */
-        p->unknown++;
-      }
-      if (flag == 1) {
-        p->retrieved++;
-        p->correct += ns->val == 1;
-      }
-    }
-    tbk_jsonl_free(o);
-  }
-  int rerr = ferror(f);
-  free(line);
-  if (f != stdin) fclose(f);
-  if (rerr) cli_die(TBK_EXIT_FAIL, "%s: cannot read: %s", path, strerror(errno));
-}
-
 typedef struct sums {
   size_t pages, nodes, ref, retrieved, correct;
   double r, p, f;
 } sums;
 
-static void scores(const page_score *p, double *r, double *pr, double *f) {
-  *r = p->ref ? (double)p->correct / (double)p->ref : 1.0;
-  *pr = p->retrieved ? (double)p->correct / (double)p->retrieved : 1.0;
-  *f = *r + *pr > 0 ? 2 * *r * *pr / (*r + *pr) : 0.0;
-  if (!p->seen) *r = *pr = *f = 0.0;
-}
-
-static void add(sums *s, const page_score *p) {
+static void add(sums *s, const tbk_nodes_page *p) {
   double r, pr, f;
-  scores(p, &r, &pr, &f);
+  tbk_nodes_page_scores(p, &r, &pr, &f);
   s->pages++;
   s->nodes += p->nodes, s->ref += p->ref, s->retrieved += p->retrieved, s->correct += p->correct;
   s->r += r, s->p += pr, s->f += f;
@@ -200,12 +56,6 @@ static void row(tbk_buf *b, const char *site, const sums *s) {
   double n = s->pages ? (double)s->pages : 1.0;
   cli_mem(tbk_buf_printf(b, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%.4f\t%.4f\t%.4f\n", site, s->pages, s->nodes, s->ref,
                          s->retrieved, s->correct, s->r / n, s->p / n, s->f / n));
-}
-
-static int cmp_site(const void *a, const void *b) {
-  const page_score *x = a, *y = b;
-  int c = strcmp(x->site, y->site);
-  return c ? c : strcmp(x->page, y->page);
 }
 
 int cmd_nodes(int argc, char **argv) {
@@ -234,18 +84,20 @@ int cmd_nodes(int argc, char **argv) {
   cli_reads_add(pred);
   cli_output_check("-o", output);
   cli_output_check("--per-page", per_page);
-  scoring sc = {0};
-  read_nodes(&sc, gold, 1);
-  read_nodes(&sc, pred, 0);
+  tbk_nodes_eval sc = {0};
+  tbk_error err = {0};
+  if (tbk_nodes_eval_read(&sc, gold, 1, cli_warn_file, NULL, &err) ||
+      tbk_nodes_eval_read(&sc, pred, 0, cli_warn_file, NULL, &err))
+    cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   if (!sc.nps) cli_die(TBK_EXIT_FAIL, "%s: no page to score", gold);
-  qsort(sc.ps, sc.nps, sizeof *sc.ps, cmp_site);
+  tbk_nodes_eval_sort(&sc);
   tbk_buf table = {0}, pages = {0};
   cli_mem(tbk_buf_puts(&table, "site\tpages\tnodes\treference\tretrieved\tcorrect\trecall\tprecision\tf1\n"));
   cli_mem(tbk_buf_puts(&pages, "site\tpage\tnodes\treference\tretrieved\tcorrect\trecall\tprecision\tf1\n"));
   sums all = {0}, site = {0};
   size_t missing = 0, unknown_pages = 0;
   for (size_t i = 0; i < sc.nps; i++) {
-    const page_score *p = &sc.ps[i];
+    const tbk_nodes_page *p = &sc.ps[i];
     if (!p->seen) {
       cli_warn("%s: page %s has no line (scored 0)", pred, p->page);
       missing++;
@@ -257,7 +109,7 @@ int cmd_nodes(int argc, char **argv) {
     add(&all, p);
     add(&site, p);
     double r, pr, f;
-    scores(p, &r, &pr, &f);
+    tbk_nodes_page_scores(p, &r, &pr, &f);
     cli_mem(tbk_buf_printf(&pages, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%.4f\t%.4f\t%.4f\n", p->site, p->page, p->nodes,
                            p->ref, p->retrieved, p->correct, r, pr, f));
     if (i + 1 == sc.nps || strcmp(sc.ps[i + 1].site, p->site) != 0) {
@@ -270,14 +122,7 @@ int cmd_nodes(int argc, char **argv) {
   else if (table.len && fwrite(table.data, 1, table.len, stdout) != table.len)
     cli_die(TBK_EXIT_WRITE, "standard output: cannot write");
   if (per_page) write_file(per_page, &pages);
-  for (size_t i = 0; i < sc.nps; i++) {
-    free(sc.ps[i].site);
-    free(sc.ps[i].page);
-  }
-  free(sc.ps);
-  table_free(&sc.nodes);
-  table_free(&sc.pages);
-  tbk_buf_free(&sc.key);
+  tbk_nodes_eval_free(&sc);
   tbk_buf_free(&table);
   tbk_buf_free(&pages);
   return cli_exit(sc.bad_lines || missing || unknown_pages ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);

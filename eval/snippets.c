@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "eval_cli.h"
+#include "tbk_eval.h"
 
 /* --------------------------------------------------------------- snippets */
 
@@ -171,8 +172,6 @@ int cmd_snippets(int argc, char **argv) {
   cli_output_check("--per-page", per_page);
   tbk_page_options popt;
   tbk_page_options_init(&popt);
-  tbk_input_options iopt;
-  tbk_input_options_init(&iopt);
 
   cli_out pp;
   if (per_page) {
@@ -187,37 +186,19 @@ int cmd_snippets(int argc, char **argv) {
     nwith += p->nwith;
     nwithout += p->nwithout;
     const char *page = map_find(&map, sorted, p->key);
-    const char *t = NULL;
-    size_t tl = 0;
-    tbk_page *parsed = NULL;
-    text.len = 0;
+    char *file = NULL, *path = NULL;
     if (!page) {
       if (++unmapped <= 10) cli_warn("%s: key not in %s (scored as nothing extracted)", p->key, tsv_path);
     } else if (baseline) {
-      char *file = join(base, page);
-      tbk_status st = tbk_read_file(file, popt.max_page_bytes, &text, &err);
-      if (st == TBK_OK) st = tbk_page_parse(text.data, text.len, &popt, &parsed, &err);
-      if (st == TBK_OK) t = tbk_page_text(parsed, &tl);
-      else {
-        cli_warn("%s: %s (scored as nothing extracted)", file, err.msg);
-        problems++;
-      }
-      free(file);
-    } else {
-      char *path = find_prediction(pred_dir, page);
-      if (!path) missing++;
-      else if (tbk_read_file(path, 0, &text, &err)) {
-        cli_warn("%s: %s (scored as nothing extracted)", path, err.msg);
-        problems++;
-      } else {
-        t = text.data ? text.data : "";
-        tl = text.len;
-      }
-      free(path);
+      file = join(base, page);
+    } else if (!(path = find_prediction(pred_dir, page))) {
+      missing++;
     }
     tbk_snippet_counts pc = {0};
-    if (tbk_snippets_count(p, t, tl, &pc)) cli_die(TBK_EXIT_FAIL, "out of memory");
-    tbk_page_free(parsed);
+    if (tbk_snippets_page_counts(p, file, path, &popt, &text, &pc, &problems, cli_warn_file, NULL, &err))
+      cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+    free(file);
+    free(path);
     total.tp += pc.tp;
     total.fn += pc.fn;
     total.fp += pc.fp;
@@ -227,10 +208,8 @@ int cmd_snippets(int argc, char **argv) {
   }
   if (unmapped > 10) cli_warn("%zu keys in all are not in %s", unmapped, tsv_path);
   if (per_page) cli_out_finish(&pp); /* renamed into place once stdout is written too */
-  double tp = (double)total.tp, fn = (double)total.fn, fp = (double)total.fp, tn = (double)total.tn;
-  double prec = tp + fp > 0 ? tp / (tp + fp) : 0, rec = tp + fn > 0 ? tp / (tp + fn) : 0;
-  double acc = tp + fn + fp + tn > 0 ? (tp + tn) / (tp + fn + fp + tn) : 0;
-  double f1 = 2 * tp + fp + fn > 0 ? 2 * tp / (2 * tp + fp + fn) : 0;
+  double prec, rec, acc, f1;
+  tbk_snippet_rates(&total, &prec, &rec, &acc, &f1);
   tbk_buf js = {0};
   const char *nm = name ? name : baseline ? "baseline" : pred_dir;
   cli_mem(tbk_buf_puts(&js, "{\"name\": "));

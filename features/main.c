@@ -7,6 +7,8 @@
 
 #include "shard.h"
 #include "usage.h"
+#include "tbk_features.h"
+#include "tbk_rows.h"
 
 enum {
   OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
@@ -57,20 +59,6 @@ static void parse_options(run *r, int argc, char **argv) {
   if (attr_dims >= 0 || r->units) r->fopt.attr_dims = attr_dims >= 0 ? (uint32_t)attr_dims : TBK_UNITS_ATTR_DIMS;
   if (word_dims >= 0 || r->units) r->fopt.word_dims = word_dims >= 0 ? (uint32_t)word_dims : TBK_UNITS_WORD_DIMS;
   if (r->model && !r->units) cli_usage_error("--model applies to --units");
-}
-
-/* Labelled blocks of pages read whose block is gone: the first ten. */
-static void warn_missing(void *ctx, const char *page, const char *msg) {
-  if (++*(size_t *)ctx <= 10) cli_warn("%s: %s", page, msg);
-}
-
-static size_t report_labels(const run *r, const tbk_label_set *labels, size_t bad_lines) {
-  size_t shown = 0, unread, missing = tbk_label_set_unmatched(labels, warn_missing, &shown, &unread);
-  if (missing && r->pages.strict) cli_die(TBK_EXIT_FAIL, "%s: %zu labelled blocks not found (--strict)", r->labels, missing);
-  if (missing) cli_warn("%s: %zu labelled blocks in all were not found", r->labels, missing);
-  if (unread) cli_warn("note: %zu labelled blocks belong to pages not read", unread);
-  if (bad_lines) cli_warn("%s: %zu label lines skipped (broken, invalid or conflicting)", r->labels, bad_lines);
-  return missing;
 }
 
 /* Every page's rows; the number of rows skipped for a changed text. */
@@ -143,7 +131,7 @@ int main(int argc, char **argv) {
   if (r.meta) cli_out_open(&meta, r.meta);
   if (r.meta && cli_shard_headers() && tbk_rows_meta_header(rows, &r.pages.page, &ro, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   changed = write_rows(&r, rows, pred, labels, &list, &ro);
-  if (labels) missing = report_labels(&r, labels, bad_lines);
+  if (labels) missing = cli_labels_report(r.labels, labels, r.pages.strict, bad_lines);
   tbk_label_set_free(labels);
   tbk_page_list_free(&list);
   tbk_rows_free(rows);

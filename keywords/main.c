@@ -3,44 +3,11 @@
  * table (--build-df) and trains the logistic ranker (--train-ranker). */
 #include <string.h>
 
-#include "cli.h"
+#include "kw_cli.h"
 #include "usage.h"
 
 enum { OPT_DF = CLI_OPT_FIRST_FREE, OPT_RANKER, OPT_TEXT, OPT_BUILD_DF, OPT_MIN_DF, OPT_TRAIN, OPT_VERSION };
 enum mode { RUN, BUILD_DF, TRAIN };
-
-typedef struct run {
-  cli_pages pages;
-  int text; /* --text */
-  tbk_kw_denoise denoise;
-  tbk_predictor *pred;
-  tbk_kw_extractor *x;
-  tbk_buf raw, gold;
-} run;
-
-/* One input document into the extractor (its meta keywords into gold when
- * asked); 0 when it was skipped. */
-static int load(run *r, const tbk_page_ref *ref, int want_gold) {
-  tbk_error err = {0};
-  tbk_page *page = NULL;
-  tbk_status st = tbk_kw_page_read(ref, &r->pages.input, &r->pages.page, &r->raw, r->text ? NULL : &page,
-                                   want_gold ? &r->gold : NULL, &err);
-  cli_progress_step(&r->pages.meter, ++r->pages.loaded, r->raw.len);
-  if (!st) {
-    cli_pages_charset_warn(ref, page);
-    st = page ? tbk_kw_extract_page(r->x, r->pred, page, r->denoise, &err)
-              : tbk_kw_extract_text(r->x, r->raw.data ? r->raw.data : "", r->raw.len, &err);
-    tbk_page_free(page);
-    if (st && st != TBK_ERR_LIMIT) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  }
-  if (st) cli_pages_skip(&r->pages, ref, err.msg);
-  return !st;
-}
-
-/* A file refused by its loader: exit 5, unless it could not be read. */
-static void check_load(tbk_status st, const char *path, const tbk_error *err) {
-  if (st) cli_die(st == TBK_ERR_IO ? TBK_EXIT_FAIL : TBK_EXIT_MODEL, "%s: %s", path, err->msg);
-}
 
 int main(int argc, char **argv) {
   cli_init("tbk-keywords");
@@ -96,20 +63,7 @@ int main(int argc, char **argv) {
   tbk_error err = {0};
   tbk_kw_df *df = NULL, *built = NULL;
   tbk_kw_ranker ranker;
-  cli_reads_add(df_path);
-  cli_reads_add(ranker_path);
-  if (df_path) check_load(tbk_kw_df_load(df_path, &df, &err), df_path, &err);
-  if (ranker_path) check_load(tbk_kw_ranker_load(ranker_path, &ranker, &err), ranker_path, &err);
-  /* A ranker's weights are for the idf of the table it was trained with. */
-  const char *df_id = df ? tbk_kw_df_id(df) : "none";
-  if (ranker_path && ranker.df_id[0] && strcmp(ranker.df_id, df_id) != 0) {
-    if (!strcmp(ranker.df_id, "none"))
-      cli_die(TBK_EXIT_MODEL, "%s: trained without a DF table, not with %s: give --df none", ranker_path, df_path);
-    if (!df)
-      cli_die(TBK_EXIT_MODEL, "%s: trained with the DF table %s: give it with --df", ranker_path, ranker.df_id);
-    cli_die(TBK_EXIT_MODEL, "%s: trained with the DF table %s, not %s (%s%s): give --df the table it was trained with",
-            ranker_path, ranker.df_id, df_path, df_id[0] ? "" : "a table without an id", df_id);
-  }
+  const char *df_id = kw_load_tables(df_path, ranker_path, &df, &ranker);
   tbk_model *model = NULL;
   if (!r.text) {
     r.pred = cli_predictor(mp, &model);
@@ -129,12 +83,12 @@ int main(int argc, char **argv) {
   if (!r.text) cli_reads_add(mp);
   cli_out out;
   cli_out_open(&out, output);
-  tbk_buf b = {0}, trace = {0}, page_json = {0};
+  tbk_buf b = {0}, trace = {0};
   tbk_status st = TBK_OK;
   cli_pages_progress_start(&r.pages, list.n);
   for (size_t i = 0; i < list.n && !st; i++) {
     const tbk_page_ref *ref = &list.refs[i];
-    if (!load(&r, ref, mode == TRAIN)) continue;
+    if (!kw_load_page(&r, ref, mode == TRAIN)) continue;
     if (mode == BUILD_DF) st = tbk_kw_df_add(built, r.x, &err);
     if (mode == TRAIN) st = tbk_kw_trainer_add_meta(trainer, r.x, df, r.gold.data, r.gold.len, 200, &err);
     if (mode != RUN) continue;
@@ -142,19 +96,11 @@ int main(int argc, char **argv) {
     b.len = 0;
     cli_mem(jsonl ? tbk_kw_write_jsonl(&b, r.x, ref->page, top)
                   : tbk_kw_write_text(&b, r.x, list.n > 1 ? ref->page : NULL, top, ranker_path != NULL));
-    if (jsonl && ref->is_warc) {
-      /* The record's keys after "page", as tbk-predict's: the line is
-       * {"page":<the page as a JSON string>,... */
-      trace.len = 0;
-      if (tbk_page_ref_trace(ref, &trace, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-      page_json.len = 0;
-      cli_mem(tbk_buf_json_str(&page_json, ref->page, strlen(ref->page)));
-      size_t at = sizeof "{\"page\":" - 1 + page_json.len;
-      cli_out_put(&out, b.data, at);
-      cli_out_put(&out, trace.data, trace.len);
-      cli_out_put(&out, b.data + at, b.len - at);
-    } else
-      cli_out_put(&out, b.data, b.len);
+    trace.len = 0; /* the record's keys after "page", as tbk-predict's */
+    if (jsonl && ref->is_warc && tbk_page_ref_trace(ref, &trace, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+    cli_trace_sink ts = {cli_out_put, &out, &trace};
+    cli_trace_put(&ts, b.data, b.len);
   }
   if (st) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   cli_pages_progress_end(&r.pages);
@@ -170,7 +116,6 @@ int main(int argc, char **argv) {
   cli_out_commit(&out);
   tbk_buf_free(&b);
   tbk_buf_free(&trace);
-  tbk_buf_free(&page_json);
   tbk_buf_free(&r.raw);
   tbk_buf_free(&r.gold);
   tbk_kw_df_free(built);

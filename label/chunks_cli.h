@@ -2,7 +2,7 @@
  * table-text-chunk labeller (core/label/chunks.c). */
 #ifndef TBK_LABEL_CHUNKS_CLI_H
 #define TBK_LABEL_CHUNKS_CLI_H
-#include "chunks.h"
+#include "tbk_label.h"
 #include "cli.h"
 
 typedef struct label_chunks {

@@ -1,13 +1,15 @@
-/* tbk-label --method etdm: per site, pass 1 reads every page's links into
- * the site's link graph; pass 2 takes each page as the key page, finds its
- * n-CS (Algorithm 1), maps the CS pages onto it (Algorithm 2) and writes
- * the template as block labels, and with --nodes / --template-html as
- * element flags and HTML. */
+/* tbk-label --method etdm: its options, and per site the two passes of
+ * core/label/etdm_site.c (the link graph; each page's template from its
+ * n-CS, Algorithms 1 and 2) over the pages loaded here, each template
+ * written as block labels, and with --nodes / --template-html as element
+ * flags and HTML. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etdm_cli.h"
+#include "tbk_text.h"
+#include "tbk_page.h"
 
 const char label_etdm_help[] =
     "Template extraction by hyperlink analysis (--method etdm, Alarte et al. 2015):\n"
@@ -75,44 +77,6 @@ void label_etdm_check(const label_etdm *e) {
   if (e->nodes_path) cli_output_check("--nodes", e->nodes_path);
 }
 
-/* Trees of the CS pages, which the key pages of a site mostly share (the
- * menu's pages): a few kept, the least recently used replaced. */
-enum { TREE_CACHE = 32 };
-typedef struct tree_cache {
-  size_t idx[TREE_CACHE];
-  tbk_etdm_tree *t[TREE_CACHE];
-  unsigned long used[TREE_CACHE], clock;
-} tree_cache;
-
-static void cache_clear(tree_cache *c) {
-  for (int i = 0; i < TREE_CACHE; i++) {
-    tbk_etdm_tree_free(c->t[i]);
-    c->t[i] = NULL;
-  }
-}
-
-static tbk_etdm_tree *cache_get(tree_cache *c, cli_pages *pages, const tbk_page_list *list, size_t idx) {
-  int slot = 0;
-  for (int i = 0; i < TREE_CACHE; i++) {
-    if (c->t[i] && c->idx[i] == idx) {
-      c->used[i] = ++c->clock;
-      return c->t[i];
-    }
-    if (!c->t[i] || (c->t[slot] && c->used[i] < c->used[slot])) slot = i;
-  }
-  tbk_page *p = cli_pages_load(pages, &list->refs[idx]);
-  if (!p) return NULL;
-  tbk_etdm_tree *t;
-  tbk_error err = {0};
-  if (tbk_etdm_tree_new(p, &t, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", list->refs[idx].page, err.msg);
-  tbk_page_free(p);
-  tbk_etdm_tree_free(c->t[slot]);
-  c->t[slot] = t;
-  c->idx[slot] = idx;
-  c->used[slot] = ++c->clock;
-  return t;
-}
-
 typedef struct site_stats {
   size_t pages, bad, links, no_cs, cs_sum, loads_sum, templates, contents, ignored;
   double node_share_sum; /* template nodes / nodes, summed over key pages */
@@ -127,7 +91,6 @@ typedef struct run_ctx {
   const char *output;
   char **html_names;
   int emit_ignored;
-  tree_cache cache;
   tbk_buf line, arena, html;
   tbk_buf trace; /* the key page's record (tbk_page_ref_trace), empty when not from a WARC */
 } run_ctx;
@@ -139,14 +102,15 @@ static void put(run_ctx *r, cli_out *o, const char *name) {
 
 static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep,
                          const uint32_t *hits, size_t cs_n, site_stats *s) {
-  size_t nb = page->n_blocks;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nb = pv.n_blocks;
   tbk_label *labels = malloc((nb + 1) * sizeof *labels);
   const char **reasons = malloc((nb + 1) * sizeof *reasons);
   tbk_error err = {0};
   if (!labels || !reasons) cli_die(TBK_EXIT_FAIL, "out of memory");
   if (tbk_etdm_block_labels(page, keep, labels, reasons, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
   for (size_t b = 0; b < nb; b++) {
-    const tbk_block *bl = &page->blocks[b];
+    const tbk_block *bl = &pv.blocks[b];
     tbk_label lab = labels[b];
     s->templates += lab == TBK_LABEL_TEMPLATE;
     s->contents += lab == TBK_LABEL_CONTENT;
@@ -167,11 +131,12 @@ static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pa
 }
 
 static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *page, const uint8_t *keep, size_t cs_n) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   size_t *off;
   tbk_error err = {0};
   if (tbk_etdm_xpaths(page, &r->arena, &off, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  for (size_t i = 0; i < page->n_nodes; i++) {
-    const char *x = r->arena.data + off[i], *tag = tbk_node_name(&page->nodes[i]);
+  for (size_t i = 0; i < pv.n_nodes; i++) {
+    const char *x = r->arena.data + off[i], *tag = tbk_node_name(&pv.nodes[i]);
     r->line.len = 0;
     cli_mem(tbk_buf_puts(&r->line, "{\"site\":") || tbk_buf_json_str(&r->line, ref->site, strlen(ref->site)) ||
             tbk_buf_puts(&r->line, ",\"page\":") || tbk_buf_json_str(&r->line, ref->page, strlen(ref->page)) ||
@@ -185,12 +150,13 @@ static void write_nodes(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pag
 }
 
 static void write_html(run_ctx *r, size_t idx, const tbk_page *page, const uint8_t *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   /* The outermost elements out of the template go, with all inside them. */
-  tbk_html_drop *drop = malloc((page->n_nodes + 1) * sizeof *drop);
+  tbk_html_drop *drop = malloc((pv.n_nodes + 1) * sizeof *drop);
   if (!drop) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t nd = 0;
-  for (size_t i = 0; i < page->n_nodes; i++) {
-    uint32_t p = page->nodes[i].parent;
+  for (size_t i = 0; i < pv.n_nodes; i++) {
+    uint32_t p = pv.nodes[i].parent;
     if (!keep[i] && (p == TBK_NONE || keep[p])) drop[nd++] = (tbk_html_drop){(uint32_t)i, 0};
   }
   tbk_html_edit ed = {.drop = drop, .n_drop = nd};
@@ -204,55 +170,40 @@ static void write_html(run_ctx *r, size_t idx, const tbk_page *page, const uint8
   cli_write_file(r->html_names[idx], r->html.data ? r->html.data : "", r->html.len);
 }
 
-/* One key page: its CS, the mapping with each CS page, the outputs. */
-static void key_page(run_ctx *r, const tbk_link_graph *g, const size_t *gl, uint32_t q, uint32_t *cs,
-                     site_stats *s) {
-  size_t loads = 0;
-  size_t cs_n = tbk_ncs_find(g, q, r->e->cs_size, cs, &loads);
-  const tbk_page_ref *ref = &r->list->refs[gl[q]];
-  tbk_page *page = cli_pages_load(r->pages, ref);
-  if (!page) return;
-  tbk_etdm_tree *kt;
+static tbk_page *load_page(void *ctx, size_t i) {
+  run_ctx *r = ctx;
+  return cli_pages_load(r->pages, &r->list->refs[i]);
+}
+
+/* One key page: its template (its CS, the mapping with each CS page), the
+ * outputs. */
+static void key_page(run_ctx *r, tbk_etdm_site *site, size_t q, site_stats *s) {
+  tbk_etdm_key k;
   tbk_error err = {0};
-  if (tbk_etdm_tree_new(page, &kt, &err) || tbk_page_ref_trace(ref, &r->trace, &err))
-    cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  size_t n = page->n_nodes;
-  uint8_t *keep = malloc(n + 1);
-  uint32_t *hits = calloc(n + 1, sizeof *hits);
-  if (!keep || !hits) cli_die(TBK_EXIT_FAIL, "out of memory");
-  memset(keep, 1, n + 1);
-  size_t kept = n;
-  for (size_t c = 0; c < cs_n; c++) {
-    tbk_etdm_tree *t = cache_get(&r->cache, r->pages, r->list, gl[cs[c]]);
-    if (!t) continue;
-    int skipped;
-    if (tbk_etdm_refine(kt, keep, hits, t, r->e->eq, &kept, &skipped, &err))
-      cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
-  }
+  tbk_status st = tbk_etdm_site_key(site, q, &k, &err);
+  const tbk_page_ref *ref = &r->list->refs[k.index];
+  if (st || (k.page && tbk_page_ref_trace(ref, &r->trace, &err))) cli_die(TBK_EXIT_FAIL, "%s: %s", ref->page, err.msg);
+  if (!k.page) return;
+  size_t n = tbk_page_view_of(k.page).n_nodes;
   s->keys++;
-  s->loads_sum += loads;
-  s->cs_sum += cs_n;
-  if (!cs_n) s->no_cs++;
+  s->loads_sum += k.loads;
+  s->cs_sum += k.cs_n;
+  if (!k.cs_n) s->no_cs++;
   else {
-    s->node_share_sum += n ? (double)kept / (double)n : 0.0;
-    write_labels(r, ref, page, keep, hits, cs_n, s);
+    s->node_share_sum += n ? (double)k.kept / (double)n : 0.0;
+    write_labels(r, ref, k.page, k.keep, k.hits, k.cs_n, s);
   }
-  if (r->nodes) write_nodes(r, ref, page, keep, cs_n);
-  if (r->html_names) write_html(r, gl[q], page, keep);
-  free(keep);
-  free(hits);
-  tbk_etdm_tree_free(kt);
-  tbk_page_free(page);
+  if (r->nodes) write_nodes(r, ref, k.page, k.keep, k.cs_n);
+  if (r->html_names) write_html(r, k.index, k.page, k.keep);
+  tbk_etdm_key_clear(&k);
 }
 
 static void site_run(run_ctx *r, size_t i, size_t j, site_stats *s) {
-  const char *site = r->list->refs[i].site;
-  size_t *gl = malloc((j - i + 1) * sizeof *gl);
-  uint32_t *cs = malloc((r->e->cs_size + 1) * sizeof *cs);
-  tbk_link_builder *lb;
+  const char *name = r->list->refs[i].site;
+  tbk_etdm_site *site;
   tbk_error err = {0};
-  if (!gl || !cs || tbk_link_builder_new(&lb, &err)) cli_die(TBK_EXIT_FAIL, "out of memory");
-  size_t m = 0, bad_before = r->pages->bad_pages;
+  if (tbk_etdm_site_new(r->e->cs_size, r->e->eq, load_page, r, &site, &err)) cli_die(TBK_EXIT_FAIL, "out of memory");
+  size_t bad_before = r->pages->bad_pages;
   cli_captures seen = {0};
   for (size_t k = i; k < j; k++) {
     const tbk_page_ref *ref = &r->list->refs[k];
@@ -262,23 +213,17 @@ static void site_run(run_ctx *r, size_t i, size_t j, site_stats *s) {
       tbk_page_free(page);
       continue;
     }
-    if (tbk_link_builder_add(lb, page, ref->site, ref->page, ref->url, &err))
-      cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-    gl[m++] = k;
+    if (tbk_etdm_site_add(site, k, page, ref->site, ref->page, ref->url, &err))
+      cli_die(TBK_EXIT_FAIL, "site %s: %s", name, err.msg);
     tbk_page_free(page);
   }
   cli_captures_free(&seen);
   s->pages = j - i;
   s->bad = r->pages->bad_pages - bad_before;
-  tbk_link_graph g;
-  if (tbk_link_builder_finish(lb, &g, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
-  tbk_link_builder_free(lb);
-  s->links = g.off[g.n];
-  for (uint32_t q = 0; q < g.n; q++) key_page(r, &g, gl, q, cs, s);
-  cache_clear(&r->cache);
-  tbk_link_graph_free(&g);
-  free(gl);
-  free(cs);
+  size_t keys;
+  if (tbk_etdm_site_finish(site, &keys, &s->links, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", name, err.msg);
+  for (size_t q = 0; q < keys; q++) key_page(r, site, q, s);
+  tbk_etdm_site_free(site);
 }
 
 static int write_stats(cli_out *o, const char *site, const site_stats *s) {

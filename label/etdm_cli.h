@@ -3,7 +3,7 @@
 #ifndef TBK_LABEL_ETDM_CLI_H
 #define TBK_LABEL_ETDM_CLI_H
 #include "cli.h"
-#include "etdm.h"
+#include "tbk_label.h"
 
 typedef struct label_etdm {
   int on;                  /* --method etdm */

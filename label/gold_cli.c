@@ -1,6 +1,8 @@
 /* tbk-label --gold: the content stage's training labels, each page's
  * units aligned with its human gold text. */
 #include "label_cli.h"
+#include "tbk_features.h"
+#include "tbk_rows.h"
 
 int label_gold_run(cli_pages *pages, const tbk_page_list *list, cli_out *out, double share, int comments,
                    int quiet) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "usage.h"
+#include "tbk_model.h"
 
 enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS, OPT_SAMPLE_T, OPT_SAMPLE_C,
        OPT_STRICT };

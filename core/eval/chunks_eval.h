@@ -60,6 +60,39 @@ typedef struct tbk_agreement {
 /* precision both/a, recall both/b, Jaccard both/(a+b-both); NaN on 0/0. */
 void tbk_agreement_rates(const tbk_agreement *g, double *precision, double *recall, double *jaccard);
 
+/* One chunking of some pages of a site, scored (chunk_run.c): the
+ * template places it finds and, given the blocks labeller's labels, its
+ * agreement with them (per chunk, the characters inside blocks labelled
+ * template). Pages are added one at a time, then finished; a finished run
+ * may be finished again at another threshold (tbk_chunk_run_again). */
+typedef struct tbk_chunk_run {
+  tbk_chunker *ck;             /* owned */
+  tbk_chunk_options opt;
+  tbk_label_set *blocks;       /* borrowed (matching marks its blocks found);
+                                  NULL: no agreement */
+  tbk_chunk_stats st;          /* of the last pass */
+  tbk_chunk_places *places;    /* owned: the template places found */
+  tbk_agreement agree;         /* with blocks (zeros without) */
+  size_t added;                /* pages added */
+  uint32_t *ovl;               /* owned, per chunk of the pages added: its
+                                  characters inside blocks' template */
+  size_t n_ovl, cap_ovl, at;
+  tbk_buf mask;                /* owned scratch */
+  const tbk_page *page;        /* borrowed: the page being added */
+} tbk_chunk_run;
+/* Errors: TBK_ERR_NOMEM, tbk_chunker_new's. */
+tbk_status tbk_chunk_run_new(tbk_chunk_run *r, const char *site, const tbk_chunk_options *o,
+                             tbk_label_set *blocks, tbk_error *err);
+tbk_status tbk_chunk_run_add(tbk_chunk_run *r, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err);
+tbk_status tbk_chunk_run_finish(tbk_chunk_run *r, tbk_error *err);
+/* The pass again with document-frequency threshold df. */
+tbk_status tbk_chunk_run_again(tbk_chunk_run *r, size_t df, tbk_error *err);
+/* The places found against the known template (nt nodes), else against
+ * reference places ref, else ttdr NaN. */
+tbk_ttdr tbk_chunk_run_ttdr(const tbk_chunk_run *r, const tbk_chunk_node *truth, size_t nt,
+                            const tbk_chunk_places *ref);
+void tbk_chunk_run_free(tbk_chunk_run *r);
+
 /* A line plot (SVG) of a few series: linear axes from the data (y from 0),
  * one colour and dash per series, a legend at the right. */
 typedef struct tbk_line_series {

@@ -84,6 +84,17 @@ typedef struct tbk_snippet_counts {
 } tbk_snippet_counts;
 int tbk_snippets_count(const tbk_snippet_page *p, const char *text,
                        size_t len, tbk_snippet_counts *c);
+/* One labelled page's counts added to *pc (snippets_page.c): of the
+ * visible text of the page file html (the baseline), else of the
+ * prediction file pred (NULL: nothing extracted), read into scratch. A
+ * file that cannot be read or parsed scores as nothing extracted, reported
+ * through warn(ctx, file, why) and counted in *problems. Errors:
+ * TBK_ERR_NOMEM. */
+tbk_status tbk_snippets_page_counts(const tbk_snippet_page *p, const char *html, const char *pred,
+                                    const tbk_page_options *popt, tbk_buf *scratch, tbk_snippet_counts *pc,
+                                    size_t *problems, tbk_warn_fn warn, void *ctx, tbk_error *err);
+/* Precision, recall, accuracy and F1 of counts (each 0 when undefined). */
+void tbk_snippet_rates(const tbk_snippet_counts *c, double *precision, double *recall, double *accuracy, double *f1);
 
 /* A precision-recall plot as a standalone SVG document (no scripts, no
  * external resources): recall on x, precision on y, both 0..1 with ticks

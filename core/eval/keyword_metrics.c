@@ -1,5 +1,6 @@
 /* Keyword evaluation metrics (keyword_metrics.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keyword_metrics.h"
@@ -72,4 +73,32 @@ void tbk_paired_t(const double *a, const double *b, size_t n, double *mean_diff,
   }
   *t = mean / se;
   *p = tbk_t_two_tailed(*t, (double)(n - 1));
+}
+
+tbk_status tbk_paired_compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np,
+                              double *p, tbk_error *err) {
+  double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+  if (!x || !y) {
+    free(x);
+    free(y);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan(a[i]) && (!b || !isnan(b[i]))) {
+      x[m] = a[i];
+      y[m] = b ? b[i] : 0;
+      m++;
+    }
+  double sa = 0, sb = 0;
+  for (size_t i = 0; i < m; i++) sa += x[i], sb += y[i];
+  *ma = m ? 100 * sa / (double)m : NAN;
+  *mb = m ? 100 * sb / (double)m : NAN;
+  *np = m;
+  double d, t;
+  *p = NAN;
+  if (b) tbk_paired_t(x, y, m, &d, &t, p);
+  free(x);
+  free(y);
+  return TBK_OK;
 }

@@ -502,23 +502,24 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 /* Cut the text into pieces and compute each piece's statistics and tokens. */
 static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err) {
-  const char *text = p->text.data ? p->text.data : "";
-  uint32_t T = (uint32_t)p->text.len;
-  if (TBK_FIT_ALL(&fx->cap_bbounds, 2 * p->n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
-      TBK_FIT_ALL(&fx->cap_nodes, p->n_nodes + 1, TBK_ARRAY(fx->in_heading)))
+  const tbk_page_view pv = tbk_page_view_of(p);
+  const char *text = pv.text ? pv.text : "";
+  uint32_t T = (uint32_t)pv.text_len;
+  if (TBK_FIT_ALL(&fx->cap_bbounds, 2 * pv.n_blocks + 2, TBK_ARRAY(fx->bbounds)) ||
+      TBK_FIT_ALL(&fx->cap_nodes, pv.n_nodes + 1, TBK_ARRAY(fx->in_heading)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < p->n_nodes; i++) {
-    const tbk_node *n = &p->nodes[i];
+  for (size_t i = 0; i < pv.n_nodes; i++) {
+    const tbk_node *n = &pv.nodes[i];
     int h = n->tag >= TBK_TAG_H1 && n->tag <= TBK_TAG_H6;
     fx->in_heading[i] = (uint8_t)(h || (n->parent != TBK_NONE && fx->in_heading[n->parent]));
   }
   size_t nbb = 0;
   fx->bbounds[nbb++] = 0;
   fx->bbounds[nbb++] = T;
-  for (size_t b = 0; b < p->n_blocks; b++) {
-    uint32_t s = (uint32_t)(p->blocks[b].text - text);
+  for (size_t b = 0; b < pv.n_blocks; b++) {
+    uint32_t s = (uint32_t)(pv.blocks[b].text - text);
     fx->bbounds[nbb++] = s;
-    fx->bbounds[nbb++] = s + (uint32_t)p->blocks[b].text_len;
+    fx->bbounds[nbb++] = s + (uint32_t)pv.blocks[b].text_len;
   }
   nbb = sort_unique(fx, fx->bbounds, nbb);
   if (nbb == SIZE_MAX) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -526,14 +527,14 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
   /* Where the text enters or leaves a link or a heading. */
   fx->n_states = 0;
   uint8_t state = 0;
-  for (size_t r = 0; r < p->n_runs; r++) {
-    const tbk_node *n = &p->nodes[p->runs[r].node];
-    uint8_t s = (uint8_t)((n->in_anchor ? 1 : 0) | (fx->in_heading[p->runs[r].node] ? 2 : 0));
+  for (size_t r = 0; r < pv.n_runs; r++) {
+    const tbk_node *n = &pv.nodes[pv.runs[r].node];
+    uint8_t s = (uint8_t)((n->in_anchor ? 1 : 0) | (fx->in_heading[pv.runs[r].node] ? 2 : 0));
     if (s == state) continue;
     state = s;
     if (TBK_GROW_ALL(&fx->cap_states, fx->n_states + 1, TBK_ARRAY(fx->state_pos), TBK_ARRAY(fx->state_val)))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-    fx->state_pos[fx->n_states] = p->runs[r].start;
+    fx->state_pos[fx->n_states] = pv.runs[r].start;
     fx->state_val[fx->n_states++] = s;
   }
   /* The pieces' bounds: the blocks' and the states', both ascending (runs
@@ -646,12 +647,13 @@ static void close_block(tbk_features *fx, const fx_open *o, const uint32_t *c1) 
  * no deeper than the tree: a page keeps a few snapshots of the counters,
  * not two per block. */
 static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_anchors, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   _Static_assert(TBK_TAG_COUNT <= 128, "a block's tags are two 64-bit masks");
   uint32_t counts[TBK_TAG_COUNT] = {0};
-  size_t B = p->n_blocks, top = 0, b = 0;
+  size_t B = pv.n_blocks, top = 0, b = 0;
   fx->n_tc = 0;
-  for (size_t i = 0; i <= p->n_nodes; i++) {
-    while (top && p->nodes[p->blocks[fx->open[top - 1].block].node].end <= i) {
+  for (size_t i = 0; i <= pv.n_nodes; i++) {
+    while (top && pv.nodes[pv.blocks[fx->open[top - 1].block].node].end <= i) {
       const fx_open *o = &fx->open[--top];
       if (TBK_GROW_ALL(&fx->cap_tc, fx->n_tc + fx->n_tag_cols, TBK_ARRAY(fx->tc_k), TBK_ARRAY(fx->tc_cnt)))
         return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -661,7 +663,7 @@ static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_a
         fx->open[top - 1].tags[1] |= o->tags[1];
       }
     }
-    for (; b < B && p->blocks[b].node == i; b++, top++) {
+    for (; b < B && pv.blocks[b].node == i; b++, top++) {
       if (tbk_grow(&fx->open, &fx->cap_open, top + 1, sizeof *fx->open))
         return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       fx_open *o = &fx->open[top];
@@ -669,8 +671,8 @@ static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_a
       o->tags[0] = o->tags[1] = 0;
       memcpy(o->counts, counts, sizeof counts);
     }
-    if (i == p->n_nodes) break;
-    unsigned tag = p->nodes[i].tag;
+    if (i == pv.n_nodes) break;
+    unsigned tag = pv.nodes[i].tag;
     counts[tag]++;
     if (top) fx->open[top - 1].tags[tag / 64] |= 1ULL << (tag % 64);
   }
@@ -681,25 +683,26 @@ static tbk_status tag_pass(tbk_features *fx, const tbk_page *p, uint32_t *page_a
 /* class/id/role bits of every block element and the union over its
  * ancestors, computed once per element of the blocks' ancestor chains. */
 static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_out, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   size_t words = (fx->attr_width + 63) / 64;
   *words_out = words;
-  if (TBK_FIT_ALL(&fx->cap_slot, p->n_nodes + 1, TBK_ARRAY(fx->slot)))
+  if (TBK_FIT_ALL(&fx->cap_slot, pv.n_nodes + 1, TBK_ARRAY(fx->slot)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < p->n_nodes; i++) fx->slot[i] = TBK_NONE;
-  for (size_t b = 0; b < p->n_blocks; b++)
-    for (uint32_t x = p->blocks[b].node; x != TBK_NONE && fx->slot[x] == TBK_NONE; x = p->nodes[x].parent)
+  for (size_t i = 0; i < pv.n_nodes; i++) fx->slot[i] = TBK_NONE;
+  for (size_t b = 0; b < pv.n_blocks; b++)
+    for (uint32_t x = pv.blocks[b].node; x != TBK_NONE && fx->slot[x] == TBK_NONE; x = pv.nodes[x].parent)
       fx->slot[x] = 0;
   size_t ns = 0;
-  for (size_t i = 0; i < p->n_nodes; i++)
+  for (size_t i = 0; i < pv.n_nodes; i++)
     if (fx->slot[i] != TBK_NONE) fx->slot[i] = (uint32_t)ns++;
   if (ns && TBK_FIT_ALL(&fx->cap_bits, ns * 2 * words, TBK_ARRAY(fx->bits)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (ns) memset(fx->bits, 0, ns * 2 * words * sizeof *fx->bits);
-  for (size_t i = 0; i < p->n_nodes; i++) {
+  for (size_t i = 0; i < pv.n_nodes; i++) {
     if (fx->slot[i] == TBK_NONE) continue;
     uint64_t *self = fx->bits + (size_t)fx->slot[i] * 2 * words, *anc = self + words;
-    tbk_fx_attr_bits(fx, &p->nodes[i], self);
-    uint32_t up = p->nodes[i].parent;
+    tbk_fx_attr_bits(fx, &pv.nodes[i], self);
+    uint32_t up = pv.nodes[i].parent;
     if (up == TBK_NONE) continue;
     const uint64_t *pself = fx->bits + (size_t)fx->slot[up] * 2 * words, *panc = pself + words;
     for (size_t w = 0; w < words; w++) anc[w] = pself[w] | panc[w];
@@ -708,17 +711,17 @@ static tbk_status attr_pass(tbk_features *fx, const tbk_page *p, size_t *words_o
 }
 
 /* Runs (text nodes) whose text lies in [a, b). */
-static size_t runs_in(const tbk_page *p, uint32_t a, uint32_t b) {
-  size_t lo = 0, hi = p->n_runs;
+static size_t runs_in(const tbk_page_view *pv, uint32_t a, uint32_t b) {
+  size_t lo = 0, hi = pv->n_runs;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (p->runs[mid].start < a) lo = mid + 1; else hi = mid;
+    if (pv->runs[mid].start < a) lo = mid + 1; else hi = mid;
   }
   size_t first = lo;
-  hi = p->n_runs;
+  hi = pv->n_runs;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (p->runs[mid].start < b) lo = mid + 1; else hi = mid;
+    if (pv->runs[mid].start < b) lo = mid + 1; else hi = mid;
   }
   return lo - first;
 }
@@ -822,6 +825,7 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
 typedef struct block_pass {
   tbk_features *fx;
   const tbk_page *p;
+  tbk_page_view pv; /* p's tables */
   const char *text;
   const fx_textstats *page_st;
   double T, N;        /* visible text length, elements */
@@ -854,11 +858,11 @@ static tbk_status prepare_blocks(tbk_features *fx, size_t B, tbk_error *err) {
 /* Text, link, markup and page-share columns of block b. */
 static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt, double *v) {
   const tbk_features *fx = bp->fx;
-  const tbk_page *p = bp->p;
-  const tbk_node *nd = &p->nodes[p->blocks[b].node];
+  const tbk_page_view pv = bp->pv;
+  const tbk_node *nd = &pv.nodes[pv.blocks[b].node];
   const fx_textstats *t = &bt->t;
   double anchors = (double)fx->blk_anchors[b];
-  double elements = (double)(nd->end - p->blocks[b].node);
+  double elements = (double)(nd->end - pv.blocks[b].node);
   double w = t->words;
   /* lengths in Latin-equivalent characters (measure.h) */
   double chars = (double)tbk_length_of(t->chars, t->wide), nonspace = (double)tbk_length_of(t->nonspace, t->wide);
@@ -888,7 +892,7 @@ static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt
   v[FX_MARKUP_DISTINCT] = (double)fx->blk_distinct[b];
   v[FX_MARKUP_FORMAT] = (double)fx->blk_format[b];
   v[FX_MARKUP_TAG_TEXT] = ratio(elements, chars);
-  v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(p, nd->text_start, nd->text_end);
+  v[FX_MARKUP_TEXT_RUNS] = (double)runs_in(&pv, nd->text_start, nd->text_end);
   v[FX_MARKUP_CHILDREN] = nd->child_elems;
   v[FX_PAGE_WORDS] = (double)fx->n_tok;
   v[FX_PAGE_ELEMENTS] = bp->N;
@@ -903,16 +907,16 @@ static void block_text_cols(const block_pass *bp, size_t b, const block_text *bt
  * candidate blocks. */
 static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt, double *v) {
   tbk_features *fx = bp->fx;
-  const tbk_page *p = bp->p;
-  const tbk_block *blk = &p->blocks[b];
-  const tbk_node *nd = &p->nodes[blk->node];
+  const tbk_page_view pv = bp->pv;
+  const tbk_block *blk = &pv.blocks[b];
+  const tbk_node *nd = &pv.nodes[blk->node];
   size_t B = bp->B;
   v[FX_POS_LINE] = blk->line;
-  v[FX_POS_LINE_REL] = ratio(blk->line, p->n_lines);
+  v[FX_POS_LINE_REL] = ratio(blk->line, pv.n_lines);
   v[FX_POS_OFFSET_REL] = ratio(bt->s, bp->T);
   v[FX_POS_END_REL] = ratio(bt->e, bp->T);
   v[FX_POS_DEPTH] = blk->depth;
-  v[FX_POS_DEPTH_REL] = ratio(blk->depth, p->max_depth);
+  v[FX_POS_DEPTH_REL] = ratio(blk->depth, pv.max_depth);
   v[FX_POS_SIB_LEFT] = nd->sib_index;
   v[FX_POS_SIB_RIGHT] = nd->sib_count > nd->sib_index ? nd->sib_count - 1 - nd->sib_index : 0;
   v[FX_POS_SIBLINGS] = nd->sib_count;
@@ -925,22 +929,22 @@ static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt,
   size_t lo = b + 1, hi = B;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (p->blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
+    if (pv.blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
   }
   v[FX_POS_CAND_DESC] = (double)(lo - (b + 1));
   if (blk->parent >= 0) fx->values[(size_t)blk->parent * FX_FIXED_COUNT + FX_POS_CAND_CHILDREN] += 1;
 }
 
 /* The class/id bits of block b: its own, then its ancestors'. */
-static const uint64_t *block_bits(const tbk_features *fx, const tbk_page *p, size_t b, size_t words) {
-  return fx->bits + (size_t)fx->slot[p->blocks[b].node] * 2 * words;
+static const uint64_t *block_bits(const tbk_features *fx, const tbk_page_view *pv, size_t b, size_t words) {
+  return fx->bits + (size_t)fx->slot[pv->blocks[b].node] * 2 * words;
 }
 
 /* How many sparse columns block b has (block_sparse_cols writes them). */
 static size_t block_sparse_n(const block_pass *bp, size_t b) {
   const tbk_features *fx = bp->fx;
-  size_t n = fx->tc_n[b] + (fx->blocktag_col[bp->p->nodes[bp->p->blocks[b].node].tag] >= 0);
-  const uint64_t *bits = block_bits(fx, bp->p, b, bp->words);
+  size_t n = fx->tc_n[b] + (fx->blocktag_col[bp->pv.nodes[bp->pv.blocks[b].node].tag] >= 0);
+  const uint64_t *bits = block_bits(fx, &bp->pv, b, bp->words);
   for (size_t wi = 0; wi < 2 * bp->words; wi++)
     if (bits[wi]) n += (size_t)__builtin_popcountll(bits[wi]);
   return n;
@@ -950,7 +954,7 @@ static size_t block_sparse_n(const block_pass *bp, size_t b) {
  * as the row's sparse list (sized for the page by tbk_features_page). */
 static void block_sparse_cols(const block_pass *bp, size_t b) {
   tbk_features *fx = bp->fx;
-  const tbk_node *nd = &bp->p->nodes[bp->p->blocks[b].node];
+  const tbk_node *nd = &bp->pv.nodes[bp->pv.blocks[b].node];
   size_t words = bp->words;
   uint32_t *sp = fx->sp_col + fx->n_sp, *sp0 = sp;
   double *val = fx->sp_val + fx->n_sp;
@@ -962,7 +966,7 @@ static void block_sparse_cols(const block_pass *bp, size_t b) {
     *val++ = 1;
     *sp++ = (uint32_t)fx->blocktag_col[nd->tag];
   }
-  const uint64_t *self = block_bits(fx, bp->p, b, words), *anc = self + words;
+  const uint64_t *self = block_bits(fx, &bp->pv, b, words), *anc = self + words;
   for (size_t wi = 0; wi < words; wi++)
     for (uint64_t m = self[wi]; m; m &= m - 1) {
       *val++ = 1;
@@ -981,7 +985,7 @@ static void block_sparse_cols(const block_pass *bp, size_t b) {
 /* Block b's row: its text statistics and words line, then its columns. */
 static tbk_status block_row(const block_pass *bp, size_t b, tbk_error *err) {
   tbk_features *fx = bp->fx;
-  const tbk_block *blk = &bp->p->blocks[b];
+  const tbk_block *blk = &bp->pv.blocks[b];
   double *v = fx->values + b * FX_FIXED_COUNT;
   block_text bt;
   bt.s = (uint32_t)(blk->text - bp->text);
@@ -1046,9 +1050,10 @@ void tbk_features_drop_page(tbk_features *fx) {
 }
 
 tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   fx->n_blocks = 0;
   fx->n_w = 0;
-  size_t B = p->n_blocks, D = fx->dim;
+  size_t B = pv.n_blocks, D = fx->dim;
   tbk_status st = prepare_blocks(fx, B, err);
   if (st == TBK_OK) st = text_pass(fx, p, err);
   uint32_t page_anchors = 0;
@@ -1058,11 +1063,11 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-  block_pass bp = {.fx = fx, .p = p, .text = p->text.data ? p->text.data : "", .page_st = &fx->pref[fx->n_bbounds - 1],
-                   .N = (double)p->n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
+  block_pass bp = {.fx = fx, .p = p, .pv = pv, .text = pv.text ? pv.text : "", .page_st = &fx->pref[fx->n_bbounds - 1],
+                   .N = (double)pv.n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
   /* The page text may end in a collapsed space: positions are relative to
    * the visible text, shares count visible characters. */
-  size_t tlen = p->text.len;
+  size_t tlen = pv.text_len;
   while (tlen > 0 && bp.text[tlen - 1] == ' ') tlen--;
   bp.T = (double)tlen;
   size_t n_sp = 0;
@@ -1072,7 +1077,7 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   memset(fx->values, 0, B * FX_FIXED_COUNT * sizeof *fx->values);
   fx->sp_off[0] = 0;
   for (size_t b = 0; b < B; b++) {
-    const tbk_block *blk = &p->blocks[b];
+    const tbk_block *blk = &pv.blocks[b];
     fx->cand_depth[b] = blk->parent >= 0 ? fx->cand_depth[blk->parent] + 1 : 0;
   }
   fx->w_off[0] = 0;

@@ -7,7 +7,7 @@
 #define TBK_FEATURES_H
 #include <stdint.h>
 
-#include "page_internal.h"
+#include "page_view.h"
 #include "schema.h"
 #include "text.h"
 

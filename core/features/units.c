@@ -197,15 +197,16 @@ void tbk_units_set_fingerprints(tbk_units *ux, int on) { ux->fingerprints = on !
 size_t tbk_units_count(const tbk_units *ux) { return ux->n; }
 
 tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit *out) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   if (i >= ux->n) return TBK_ERR_ARG;
   const tbk_unit_rec *r = &ux->u[i];
-  out->text = page->text.data + r->start;
+  out->text = pv.text + r->start;
   out->text_len = r->end - r->start;
   out->text_chars = r->chars;
   /* out is whole even then: callers that only need the text may go on */
   int nomem = tbk_units_paths(ux, page) != 0;
   out->path = nomem ? "" : ux->paths.data + r->path_off;
-  out->tag = tbk_node_name(&page->nodes[r->elem]);
+  out->tag = tbk_node_name(&pv.nodes[r->elem]);
   memcpy(out->md5, r->md5, 16);
   out->start = r->start;
   out->end = r->end;
@@ -335,6 +336,7 @@ static size_t text_length(const char *s, size_t n) {
  * steps below it. Each element's step is formatted once, and no element
  * path is kept apart from the units' own. */
 int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   if (cux->paths_ready) return 0;
   /* A cache of what the units already determine: the object itself is
    * never const (tbk_units_new), only the readers' view of it. */
@@ -346,21 +348,21 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
     uint32_t top = TBK_NONE;
     for (; depth; depth--) { /* down to e's nearest ancestor (or e) on the stack */
       top = ux->path_stk[depth - 1].node;
-      if (top <= e && e < p->nodes[top].end) break;
+      if (top <= e && e < pv.nodes[top].end) break;
       top = TBK_NONE;
     }
     size_t k = 0;
-    for (uint32_t x = e; x != top; x = p->nodes[x].parent) k++;
+    for (uint32_t x = e; x != top; x = pv.nodes[x].parent) k++;
     if (tbk_grow((void **)&ux->path_stk, &ux->cap_path_stk, depth + k, sizeof *ux->path_stk)) return -1;
     tbk_path_step *stk = ux->path_stk;
     size_t j = depth + k;
-    for (uint32_t x = e; x != top; x = p->nodes[x].parent) stk[--j].node = x;
+    for (uint32_t x = e; x != top; x = pv.nodes[x].parent) stk[--j].node = x;
     size_t start = ux->paths.len, shared = depth ? stk[depth - 1].len : 0;
     if (tbk_buf_reserve(&ux->paths, shared)) return -1;
     memmove(ux->paths.data + start, ux->paths.data + prev, shared);
     ux->paths.len += shared;
     for (j = depth; j < depth + k; j++) {
-      if (append_step(&ux->paths, &p->nodes[stk[j].node])) return -1;
+      if (append_step(&ux->paths, &pv.nodes[stk[j].node])) return -1;
       stk[j].len = ux->paths.len - start;
     }
     depth += k;
@@ -378,27 +380,28 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
 }
 
 tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   ux->n = 0;
   ux->paths.len = 0;
   ux->paths_ready = 0;
   ux->sp_rows = 0; /* the features are the last page's until tbk_units_page */
   ux->row_unit = SIZE_MAX;
-  if (tbk_grow_exact((void **)&ux->nd, &ux->cap_nd, p->n_nodes + 1, sizeof *ux->nd))
+  if (tbk_grow_exact((void **)&ux->nd, &ux->cap_nd, pv.n_nodes + 1, sizeof *ux->nd))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Parents come before children, so one pass in document order; the
    * rest of each entry starts at 0 here, not by a memset of the array. */
-  for (uint32_t i = 0; i < p->n_nodes; i++) {
-    const tbk_node *nd = &p->nodes[i];
+  for (uint32_t i = 0; i < pv.n_nodes; i++) {
+    const tbk_node *nd = &pv.nodes[i];
     uint32_t line = (tbk_tag_flags(nd->tag) & TAG_BREAK) || nd->parent == TBK_NONE ? i : ux->nd[nd->parent].line;
     ux->nd[i] = (tbk_unit_node){.line = line};
   }
   uint32_t last_elem = TBK_NONE, last_ord = 0;
-  for (uint32_t r = 0; r < p->n_runs;) {
-    uint32_t le = ux->nd[p->runs[r].node].line, e = r + 1;
-    while (e < p->n_runs && ux->nd[p->runs[e].node].line == le) e++;
-    uint32_t s = p->runs[r].start, t = p->runs[e - 1].end;
-    while (s < t && p->text.data[s] == ' ') s++;
-    while (t > s && p->text.data[t - 1] == ' ') t--;
+  for (uint32_t r = 0; r < pv.n_runs;) {
+    uint32_t le = ux->nd[pv.runs[r].node].line, e = r + 1;
+    while (e < pv.n_runs && ux->nd[pv.runs[e].node].line == le) e++;
+    uint32_t s = pv.runs[r].start, t = pv.runs[e - 1].end;
+    while (s < t && pv.text[s] == ' ') s++;
+    while (t > s && pv.text[t - 1] == ' ') t--;
     if (s < t) {
       if (ux->n >= TBK_UNITS_MAX)
         return tbk_fail(err, TBK_ERR_LIMIT, "more than %d text units (max-units): too fragmented for the content stage",
@@ -419,16 +422,16 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
         u->ordinal = 1;
         for (size_t k = ux->n - 1; k-- > 0;)
           if (ux->u[k].elem == le) { u->ordinal = ux->u[k].ordinal + 1; break; }
-          else if (ux->u[k].start < p->nodes[le].text_start) break;
+          else if (ux->u[k].start < pv.nodes[le].text_start) break;
         last_ord = u->ordinal;
       }
       last_elem = le;
-      u->chars = (uint32_t)text_length(p->text.data + s, t - s);
+      u->chars = (uint32_t)text_length(pv.text + s, t - s);
       for (uint32_t k = r; k < e; k++)
-        if (p->nodes[p->runs[k].node].in_anchor)
-          u->anchor_chars += (uint32_t)text_length(p->text.data + p->runs[k].start, p->runs[k].end - p->runs[k].start);
+        if (pv.nodes[pv.runs[k].node].in_anchor)
+          u->anchor_chars += (uint32_t)text_length(pv.text + pv.runs[k].start, pv.runs[k].end - pv.runs[k].start);
       if (u->anchor_chars > u->chars) u->anchor_chars = u->chars;
-      if (ux->fingerprints) tbk_md5(p->text.data + s, t - s, u->md5);
+      if (ux->fingerprints) tbk_md5(pv.text + s, t - s, u->md5);
     }
     r = e;
   }
@@ -812,12 +815,6 @@ static int readability_weight(const uint64_t *bits, size_t attr_dims) {
   return w;
 }
 
-static int32_t block_of(const tbk_page *p, uint32_t node) {
-  const tbk_node *n = &p->nodes[node];
-  if (n->block >= 0) return n->block;
-  return n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
-}
-
 tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_p, tbk_error *err) {
   return tbk_units_page_with(ux, p, block_p, NULL, err);
 }
@@ -826,6 +823,7 @@ tbk_status tbk_units_page(tbk_units *ux, const tbk_page *p, const double *block_
 typedef struct unit_pass {
   tbk_units *ux;
   const tbk_page *p;
+  tbk_page_view pv; /* p's tables */
   const double *block_p;
   const tbk_features *fx; /* NULL when it is another page's */
   size_t nn, nu, dim, words_per, sp_max;
@@ -879,11 +877,11 @@ static tbk_status prepare_rows(unit_pass *up, tbk_error *err) {
  * never need theirs. A marked node's ancestors are all marked. */
 static tbk_status node_stats(unit_pass *up, tbk_error *err) {
   tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   size_t nn = up->nn, nu = up->nu, words_per = up->words_per, rows = 0;
   memset(ux->need, 0, nn * sizeof *ux->need);
   for (size_t i = 0; i < nu; i++)
-    for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = p->nodes[x].parent) ux->need[x] = 1, rows++;
+    for (uint32_t x = ux->u[i].elem; x != TBK_NONE && !ux->need[x]; x = pv.nodes[x].parent) ux->need[x] = 1, rows++;
   /* A bit row per node that needs one, not per node: a big page's inline
    * elements are most of its nodes. */
   if (tbk_grow_exact((void **)&ux->self_bits, &ux->cap_bits, (rows + 1) * words_per, sizeof *ux->self_bits) ||
@@ -891,7 +889,7 @@ static tbk_status node_stats(unit_pass *up, tbk_error *err) {
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t row = 0;
   for (uint32_t i = 0; i < nn; i++) {
-    const tbk_node *nd = &p->nodes[i];
+    const tbk_node *nd = &pv.nodes[i];
     ux->nd[i].anc_flags = (nd->parent == TBK_NONE ? 0 : ux->nd[nd->parent].anc_flags) | anc_flag_of((tbk_tag)nd->tag);
     if (!ux->need[i]) continue;
     ux->need[i] = ++row; /* a parent's row is set before its children's */
@@ -906,15 +904,15 @@ static tbk_status node_stats(unit_pass *up, tbk_error *err) {
     }
   }
   size_t page_chars = 0, page_anchor = 0;
-  for (size_t r = 0; r < p->n_runs; r++) {
-    const tbk_run *run = &p->runs[r];
-    uint32_t c = (uint32_t)text_length(p->text.data + run->start, run->end - run->start);
+  for (size_t r = 0; r < pv.n_runs; r++) {
+    const tbk_run *run = &pv.runs[r];
+    uint32_t c = (uint32_t)text_length(pv.text + run->start, run->end - run->start);
     ux->nd[run->node].chars += c;
     page_chars += c;
-    if (p->nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }
+    if (pv.nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }
   }
   for (size_t i = nn; i-- > 0;) {
-    uint32_t par = p->nodes[i].parent;
+    uint32_t par = pv.nodes[i].parent;
     if (par == TBK_NONE) continue;
     ux->nd[par].chars += ux->nd[i].chars;
     ux->nd[par].anchor += ux->nd[i].anchor;
@@ -943,7 +941,7 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
     ux->title_k[slot] = (uint8_t)(k + 1);
   }
   const tbk_features *fx = up->fx;
-  if (fx && (fx->tok_text != up->p->text.data || fx->tok_len != up->p->text.len)) fx = up->fx = NULL; /* another page's */
+  if (fx && (fx->tok_text != up->pv.text || fx->tok_len != up->pv.text_len)) fx = up->fx = NULL; /* another page's */
   if (!fx) return TBK_OK;
   if (tbk_grow((void **)&ux->voc, &ux->cap_voc, fx->n_voc + 1, sizeof *ux->voc))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -960,7 +958,7 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
 
 /* The tokens of text [a, z) of the page, tokenized here. */
 static void fresh_tokens(unit_pass *up, tok_ctx *c, size_t a, size_t z) {
-  const unsigned char *t = (const unsigned char *)up->p->text.data + a;
+  const unsigned char *t = (const unsigned char *)up->pv.text + a;
   if (is_ascii(t, z - a)) tokenize_ascii(c, t, z - a);
   else tbk_tokenize_hashed(up->ux->tok, (const char *)t, z - a, on_token, c);
 }
@@ -973,9 +971,9 @@ static void fresh_tokens(unit_pass *up, tok_ctx *c, size_t a, size_t z) {
  * for memory. */
 static int unit_tokens(unit_pass *up, const tbk_unit_rec *u, tok_ctx *c) {
   const tbk_features *fx = up->fx;
-  const tbk_page *p = up->p;
-  const char *text = p->text.data;
-  size_t len = p->text.len;
+  const tbk_page_view pv = up->pv;
+  const char *text = pv.text;
+  size_t len = pv.text_len;
   if (!fx || !cut_is_safe(text, len, u->start) || !cut_is_safe(text, len, u->end)) {
     fresh_tokens(up, c, u->start, u->end);
     return c->fail;
@@ -1007,11 +1005,11 @@ static int unit_tokens(unit_pass *up, const tbk_unit_rec *u, tok_ctx *c) {
 /* The unit's own text: lengths, sentences, character classes, density,
  * title words, position, links. */
 static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v) {
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   const tbk_unit_rec *u = &up->ux->u[i];
   size_t nu = up->nu, n_title = up->ux->n_title;
   char_stats cs;
-  scan_chars(p->text.data + u->start, u->end - u->start, &cs);
+  scan_chars(pv.text + u->start, u->end - u->start, &cs);
   double words = c->words;
   v[UX_CHARS] = u->chars;
   v[UX_WORDS] = words;
@@ -1032,19 +1030,19 @@ static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v)
   v[UX_COPYRIGHT] = cs.copyright;
   v[UX_LINK_RATIO] = u->chars ? (double)u->anchor_chars / u->chars : 0;
   v[UX_RUNS] = u->run_end - u->run_first;
-  const tbk_node *le = &p->nodes[u->elem];
+  const tbk_node *le = &pv.nodes[u->elem];
   v[UX_DEPTH] = le->depth;
-  v[UX_DEPTH_REL] = p->max_depth ? (double)le->depth / p->max_depth : 0;
-  v[UX_OFFSET_REL] = p->text.len ? (double)u->start / (double)p->text.len : 0;
+  v[UX_DEPTH_REL] = pv.max_depth ? (double)le->depth / pv.max_depth : 0;
+  v[UX_OFFSET_REL] = pv.text_len ? (double)u->start / (double)pv.text_len : 0;
   v[UX_INDEX_REL] = nu > 1 ? (double)i / (double)(nu - 1) : 0;
   v[UX_TITLE_SHARE] = c->words ? (double)(c->title_hits < c->words ? c->title_hits : c->words) / words : 0;
   v[UX_TITLE_COVER] = n_title ? (double)__builtin_popcountll(c->title_seen) / (double)(n_title < 64 ? n_title : 64) : 0;
   /* anchors: distinct <a> elements among the unit's runs */
   uint32_t anchors = 0, last_a = TBK_NONE;
   for (uint32_t r = u->run_first; r < u->run_end; r++) {
-    uint32_t n = p->runs[r].node;
-    while (n != TBK_NONE && p->nodes[n].tag != TBK_TAG_A && p->nodes[n].in_anchor) n = p->nodes[n].parent;
-    if (n != TBK_NONE && p->nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
+    uint32_t n = pv.runs[r].node;
+    while (n != TBK_NONE && pv.nodes[n].tag != TBK_TAG_A && pv.nodes[n].in_anchor) n = pv.nodes[n].parent;
+    if (n != TBK_NONE && pv.nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
   }
   v[UX_ANCHORS] = anchors;
 }
@@ -1053,18 +1051,18 @@ static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v)
  * sparse list. */
 static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error *err) {
   tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   tbk_unit_rec *u = &ux->u[i];
   size_t words_per = up->words_per;
   if (tbk_grow((void **)&ux->sp_col, &ux->cap_sp, ux->n_sp + up->sp_max, sizeof *ux->sp_col))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  const tbk_node *le = &p->nodes[u->elem];
+  const tbk_node *le = &pv.nodes[u->elem];
   uint32_t *sp = ux->sp_col + ux->n_sp, *sp0 = sp;
   int col = ux->tag_col[le->tag];
   *sp++ = col >= 0 ? (uint32_t)col : (uint32_t)ux->tag_other;
   uint32_t fl = ux->nd[u->elem].anc_flags;
   /* inline elements around the unit's text count too (a, strong, time) */
-  for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[p->runs[r].node].anc_flags;
+  for (uint32_t r = u->run_first; r < u->run_end; r++) fl |= ux->nd[pv.runs[r].node].anc_flags;
   u->anc_flags = fl;
   for (uint32_t b = fl; b; b &= b - 1) *sp++ = (uint32_t)(ux->anc_col + (size_t)__builtin_ctz(b));
   v[UX_HEADING] = (fl >> UA_HEADING) & 1;
@@ -1084,24 +1082,24 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
 /* Template stage: the innermost block's probability, weighted by chars,
  * and the outermost block's. */
 static void unit_template_cols(unit_pass *up, size_t i, double *v) {
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   const tbk_unit_rec *u = &up->ux->u[i];
   const double *block_p = up->block_p;
   double tp = 0, inb = 0;
   for (uint32_t r = u->run_first; block_p && r < u->run_end; r++) {
-    int32_t b = block_of(p, p->runs[r].node);
+    int32_t b = tbk_view_block_of(&pv, pv.runs[r].node);
     if (b < 0) continue;
-    double w = (double)(p->runs[r].end - p->runs[r].start);
+    double w = (double)(pv.runs[r].end - pv.runs[r].start);
     tp += w * block_p[b];
     inb += w;
   }
   double tot = 0;
-  for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(p->runs[r].end - p->runs[r].start);
+  for (uint32_t r = u->run_first; r < u->run_end; r++) tot += (double)(pv.runs[r].end - pv.runs[r].start);
   v[UX_TMPL_P] = tot > 0 ? tp / tot : 0;
   v[UX_TMPL_IN_BLOCK] = tot > 0 ? inb / tot : 0;
   up->tmpl_p[i] = v[UX_TMPL_P];
   double outer = 0;
-  for (int32_t b = block_p ? block_of(p, u->elem) : -1; b >= 0; b = p->blocks[b].parent) outer = block_p[b];
+  for (int32_t b = block_p ? tbk_view_block_of(&pv, u->elem) : -1; b >= 0; b = pv.blocks[b].parent) outer = block_p[b];
   v[UX_TMPL_OUTER_P] = outer;
 }
 
@@ -1145,14 +1143,14 @@ static tbk_status unit_own_cols(unit_pass *up, tbk_error *err) {
  * moved by its class/id words. */
 static void best_element(unit_pass *up) {
   tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   size_t nu = up->nu, nn = up->nn;
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     if (u->chars < 25 || u->anchor_chars * 2 > u->chars) continue;
     double s = 1 + ux->fixed[i * UX_FIXED_COUNT + UX_COMMAS] + fmin((double)u->chars / 100.0, 3.0);
-    uint32_t a = p->nodes[u->elem].parent;
-    for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = p->nodes[a].parent)
+    uint32_t a = pv.nodes[u->elem].parent;
+    for (int lvl = 1; lvl <= 3 && a != TBK_NONE; lvl++, a = pv.nodes[a].parent)
       ux->nd[a].score += lvl == 1 ? s : lvl == 2 ? s / 2 : s / 3;
   }
   uint32_t best = TBK_NONE, best2 = TBK_NONE;
@@ -1167,7 +1165,7 @@ static void best_element(unit_pass *up) {
   }
   /* The second-best element counts only when it is not inside the best
    * one (an article split in two containers, a lone long paragraph). */
-  if (best2 != TBK_NONE && best2 >= best && best2 < p->nodes[best].end) best2 = TBK_NONE;
+  if (best2 != TBK_NONE && best2 >= best && best2 < pv.nodes[best].end) best2 = TBK_NONE;
   up->best = best;
   up->best2 = best2;
   up->best_s = best_s;
@@ -1180,7 +1178,7 @@ static void best_element(unit_pass *up) {
  * is where the page's prose is. */
 static void long_units_and_span(unit_pass *up) {
   tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   size_t nu = up->nu;
   uint32_t best = up->best;
   double max_plain = 0, plain_total = 0;
@@ -1198,7 +1196,7 @@ static void long_units_and_span(unit_pass *up) {
   for (size_t i = 0; i < nu; i++) {
     if (ux->u[i].chars - ux->u[i].anchor_chars < 80) continue;
     long_total += 1;
-    if (best != TBK_NONE && ux->u[i].elem >= best && ux->u[i].elem < p->nodes[best].end) best_long += 1;
+    if (best != TBK_NONE && ux->u[i].elem >= best && ux->u[i].elem < pv.nodes[best].end) best_long += 1;
   }
   size_t sa = 0, sb = 0, cur_a = 0;
   double bestsum = -1, cur = 0;
@@ -1227,40 +1225,40 @@ static void long_units_and_span(unit_pass *up) {
  * and the first unit in an <h1>. */
 static void subtree_units(unit_pass *up) {
   tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   size_t nu = up->nu;
   for (size_t i = 0; i < nu; i++) {
     ux->nd[ux->u[i].elem].units++;
     ux->nd[ux->u[i].elem].words += ux->u[i].words;
   }
   for (size_t i = up->nn; i-- > 0;) {
-    uint32_t par = p->nodes[i].parent;
+    uint32_t par = pv.nodes[i].parent;
     if (par == TBK_NONE) continue;
     ux->nd[par].units += ux->nd[i].units;
     ux->nd[par].words += ux->nd[i].words;
   }
   uint32_t first_h1 = TBK_NONE;
   for (size_t i = 0; i < nu && first_h1 == TBK_NONE; i++)
-    if (p->nodes[ux->u[i].elem].tag == TBK_TAG_H1) first_h1 = (uint32_t)i;
+    if (pv.nodes[ux->u[i].elem].tag == TBK_TAG_H1) first_h1 = (uint32_t)i;
   up->first_h1 = first_h1;
 }
 
 /* Where the unit is from the best element: inside, before, after, steps
  * up to the common ancestor and down. */
 static void unit_best_cols(const unit_pass *up, const tbk_unit_rec *u, double *v) {
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   uint32_t best = up->best;
-  const tbk_node *b = &p->nodes[best];
+  const tbk_node *b = &pv.nodes[best];
   uint32_t steps = 0, x = u->elem;
-  while (x != TBK_NONE && !(x <= best && best < p->nodes[x].end)) { x = p->nodes[x].parent; steps++; }
+  while (x != TBK_NONE && !(x <= best && best < pv.nodes[x].end)) { x = pv.nodes[x].parent; steps++; }
   int inside = u->elem >= best && u->elem < b->end;
   v[UX_BEST_IN] = inside;
   v[UX_BEST_UP] = steps;
-  v[UX_BEST_DOWN] = x == TBK_NONE ? 0 : b->depth - p->nodes[x].depth;
+  v[UX_BEST_DOWN] = x == TBK_NONE ? 0 : b->depth - pv.nodes[x].depth;
   v[UX_BEST_SHARE] = up->best_share;
   v[UX_BEST_BEFORE] = !inside && u->elem < best;
   v[UX_BEST_AFTER] = !inside && u->elem >= b->end;
-  uint32_t par = p->nodes[u->elem].parent;
+  uint32_t par = pv.nodes[u->elem].parent;
   v[UX_PARENT_SCORE] = par != TBK_NONE && up->best_s > 0 ? fmax(0, up->ux->nd[par].score) / up->best_s : 0;
 }
 
@@ -1285,7 +1283,7 @@ static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
   }
   v[UX_CHARS_RANK] = rank;
   uint32_t best2 = up->best2;
-  v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < up->p->nodes[best2].end;
+  v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < up->pv.nodes[best2].end;
   v[UX_BEST_LONG_SHARE] = up->long_total > 0 ? up->best_long / up->long_total : 0;
   v[UX_SPAN_IN] = i >= sa && i < sb;
   v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;
@@ -1317,7 +1315,7 @@ static void window_drop(unit_window *w, const tbk_unit_rec *u) {
 
 static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window *win, double *v) {
   const tbk_units *ux = up->ux;
-  const tbk_page *p = up->p;
+  const tbk_page_view pv = up->pv;
   const tbk_unit_rec *u = &ux->u[i];
   size_t nu = up->nu;
   static const int nb_off[4] = {-2, -1, 1, 2};
@@ -1332,16 +1330,16 @@ static void unit_neighbour_cols(const unit_pass *up, size_t i, const unit_window
   if (i > 0) {
     v[UX_PREV_DENSITY] = up->dens[i - 1];
     v[UX_PREV_TMPL] = up->tmpl_p[i - 1];
-    v[UX_PREV_SAME_PARENT] = p->nodes[ux->u[i - 1].elem].parent == p->nodes[u->elem].parent;
+    v[UX_PREV_SAME_PARENT] = pv.nodes[ux->u[i - 1].elem].parent == pv.nodes[u->elem].parent;
   }
   if (i + 1 < nu) {
     v[UX_NEXT_DENSITY] = up->dens[i + 1];
     v[UX_NEXT_TMPL] = up->tmpl_p[i + 1];
-    v[UX_NEXT_SAME_PARENT] = p->nodes[ux->u[i + 1].elem].parent == p->nodes[u->elem].parent;
+    v[UX_NEXT_SAME_PARENT] = pv.nodes[ux->u[i + 1].elem].parent == pv.nodes[u->elem].parent;
   }
   v[UX_WIN_WORDS] = (double)win->words;
   v[UX_WIN_LINK] = win->chars > 0 ? (double)win->anchor / (double)win->chars : 0;
-  uint32_t par = p->nodes[u->elem].parent;
+  uint32_t par = pv.nodes[u->elem].parent;
   if (par != TBK_NONE) {
     v[UX_SIB_LINK] = ux->nd[par].chars ? (double)ux->nd[par].anchor / ux->nd[par].chars : 0;
     v[UX_SIB_UNITS] = ux->nd[par].units;
@@ -1386,10 +1384,11 @@ void tbk_units_drop_page(tbk_units *ux) {
 
 tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *block_p, const tbk_features *fx,
                                tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   pthread_once(&sc_once, sc_init);
   tbk_status st = tbk_units_segment(ux, p, err);
   if (st) return st;
-  unit_pass up = {.ux = ux, .p = p, .block_p = block_p, .fx = fx, .nn = p->n_nodes, .nu = ux->n, .dim = ux->dim};
+  unit_pass up = {.ux = ux, .p = p, .pv = pv, .block_p = block_p, .fx = fx, .nn = pv.n_nodes, .nu = ux->n, .dim = ux->dim};
   up.words_per = (ux->attr_width + 63) / 64;
   up.sp_max = ux->sp_max;
   if ((st = prepare_rows(&up, err))) return st;

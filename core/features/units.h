@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "features.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "text.h"
 
 /* The fixed unit features, in schema order: X(id, name, kind). */

@@ -25,10 +25,11 @@ static int body_prop(const char *attrs) {
  * element; returns how many such elements the page has (one nested in
  * another counts too). */
 static size_t mark_containers(const tbk_page *p, tbk_units *ux, unsigned char *in) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   size_t found = 0;
   uint32_t from = 0, to = 0; /* the span of nodes under the outermost one */
-  for (uint32_t k = 0; k < p->n_nodes; k++) {
-    const tbk_node *nd = &p->nodes[k];
+  for (uint32_t k = 0; k < pv.n_nodes; k++) {
+    const tbk_node *nd = &pv.nodes[k];
     if (nd->attrs && nd->attrs[0] && body_prop(nd->attrs)) {
       if (!found++) from = k;
       if (nd->end > to) to = nd->end;
@@ -96,9 +97,9 @@ static int attrs_name_comments(const char *a, int class_too) {
 /* Heading k is named comments (class or id), or holds an anchor that is
  * (<h2><a id="comments"></a>Comments</h2>); a class inside it names a
  * link's style ("comment-count" beside a headline), not the heading. */
-static int heading_named(const tbk_page *p, uint32_t k) {
-  for (uint32_t d = k; d < p->nodes[k].end; d++)
-    if (attrs_name_comments(p->nodes[d].attrs, d == k)) return 1;
+static int heading_named(const tbk_page_view *pv, uint32_t k) {
+  for (uint32_t d = k; d < pv->nodes[k].end; d++)
+    if (attrs_name_comments(pv->nodes[d].attrs, d == k)) return 1;
   return 0;
 }
 
@@ -128,11 +129,11 @@ static int heading_counts_comments(const char *t, size_t n) {
  * every ancestor the walk passed, and each element's attributes are read
  * at most once a page (a walk up to <body> for every unit cost 12 % more
  * instructions in tbk-predict on site_mirrors: BENCHMARKS.md, #31). */
-static unsigned char named_below_body(const tbk_page *p, uint32_t h1, unsigned char *memo, uint32_t e) {
+static unsigned char named_below_body(const tbk_page_view *pv, uint32_t h1, unsigned char *memo, uint32_t e) {
   unsigned char r = 2;
   uint32_t k;
-  for (k = e; k != TBK_NONE; k = p->nodes[k].parent) {
-    const tbk_node *nd = &p->nodes[k];
+  for (k = e; k != TBK_NONE; k = pv->nodes[k].parent) {
+    const tbk_node *nd = &pv->nodes[k];
     if (memo[k]) {
       r = memo[k];
       break;
@@ -144,7 +145,7 @@ static unsigned char named_below_body(const tbk_page *p, uint32_t h1, unsigned c
       break;
     }
   }
-  for (uint32_t j = e; j != k; j = p->nodes[j].parent) memo[j] = r;
+  for (uint32_t j = e; j != k; j = pv->nodes[j].parent) memo[j] = r;
   if (k != TBK_NONE) memo[k] = r;
   return r;
 }
@@ -157,24 +158,25 @@ static unsigned char named_below_body(const tbk_page *p, uint32_t h1, unsigned c
  * headline) is the article's, never a thread; an <h1> is the page's
  * headline, never a thread's heading. */
 static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *thread, unsigned char *memo) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   uint32_t h1 = TBK_NONE;
-  for (uint32_t k = 0; k < p->n_nodes && h1 == TBK_NONE; k++)
-    if (p->nodes[k].tag == TBK_TAG_H1) h1 = k;
+  for (uint32_t k = 0; k < pv.n_nodes && h1 == TBK_NONE; k++)
+    if (pv.nodes[k].tag == TBK_TAG_H1) h1 = k;
   size_t i;
-  for (i = 0; i < ux->n; i++) thread[i] = named_below_body(p, h1, memo, ux->u[i].elem) == 1;
+  for (i = 0; i < ux->n; i++) thread[i] = named_below_body(&pv, h1, memo, ux->u[i].elem) == 1;
   uint32_t from = 0, to = 0;
   int level = 0; /* of the open thread's heading; 0: none open */
   for (i = 0; i < ux->n; i++) {
     uint32_t e = ux->u[i].elem;
-    int tag = p->nodes[e].tag, h = tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6 ? tag - TBK_TAG_H1 + 1 : 0;
+    int tag = pv.nodes[e].tag, h = tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6 ? tag - TBK_TAG_H1 + 1 : 0;
     if (level && (e < from || e >= to || (h && h <= level))) level = 0;
     if (level) thread[i] = 1;
     if (level || h < 2) continue;
-    const char *t = p->text.data + ux->u[i].start;
-    if (heading_counts_comments(t, ux->u[i].end - ux->u[i].start) || heading_named(p, e)) {
-      uint32_t parent = p->nodes[e].parent;
-      if (parent == TBK_NONE || (h1 != TBK_NONE && h1 >= parent && h1 < p->nodes[parent].end)) continue;
-      from = e, to = p->nodes[parent].end, level = h;
+    const char *t = pv.text + ux->u[i].start;
+    if (heading_counts_comments(t, ux->u[i].end - ux->u[i].start) || heading_named(&pv, e)) {
+      uint32_t parent = pv.nodes[e].parent;
+      if (parent == TBK_NONE || (h1 != TBK_NONE && h1 >= parent && h1 < pv.nodes[parent].end)) continue;
+      from = e, to = pv.nodes[parent].end, level = h;
     }
   }
 }
@@ -210,11 +212,12 @@ static int is_credit_line(const char *t, size_t n, uint32_t words) {
  * head: its dek and its lead photo's credit). A single credited photo in
  * an article is not one. */
 static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *gallery) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   enum { DEPTH = 32, MIN_CREDITS = 3, SLIDE_UNITS = 3, SLIDE_CHARS = 800 };
   size_t credits = 0;
   for (size_t i = 0; i < ux->n; i++) {
     const tbk_unit_rec *u = &ux->u[i];
-    gallery[i] = (unsigned char)is_credit_line(p->text.data + u->start, u->end - u->start, u->words);
+    gallery[i] = (unsigned char)is_credit_line(pv.text + u->start, u->end - u->start, u->words);
     credits += gallery[i];
   }
   if (credits < MIN_CREDITS) {
@@ -222,21 +225,21 @@ static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *
     return;
   }
   uint32_t h1 = TBK_NONE;
-  for (uint32_t k = 0; k < p->n_nodes && h1 == TBK_NONE; k++)
-    if (p->nodes[k].tag == TBK_TAG_H1) h1 = k;
+  for (uint32_t k = 0; k < pv.n_nodes && h1 == TBK_NONE; k++)
+    if (pv.nodes[k].tag == TBK_TAG_H1) h1 = k;
   for (size_t i = 1; i < ux->n; i++) {
     if (gallery[i] != 1 || (ux->u[i - 1].anc_flags >> UA_HEADER & 1)) continue;
-    int tag = p->nodes[ux->u[i - 1].elem].tag;
+    int tag = pv.nodes[ux->u[i - 1].elem].tag;
     if (tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6) continue;
     uint32_t anc[DEPTH];
     size_t na = 0;
-    for (uint32_t k = ux->u[i].elem; k != TBK_NONE && na < DEPTH; k = p->nodes[k].parent) anc[na++] = k;
+    for (uint32_t k = ux->u[i].elem; k != TBK_NONE && na < DEPTH; k = pv.nodes[k].parent) anc[na++] = k;
     uint32_t k = ux->u[i - 1].elem;
-    for (size_t up = 0; k != TBK_NONE && up < DEPTH; up++, k = p->nodes[k].parent) {
+    for (size_t up = 0; k != TBK_NONE && up < DEPTH; up++, k = pv.nodes[k].parent) {
       size_t a = 0;
       while (a < na && anc[a] != k) a++;
       if (a == na) continue;
-      int holds_h1 = h1 != TBK_NONE && h1 >= k && h1 < p->nodes[k].end;
+      int holds_h1 = h1 != TBK_NONE && h1 >= k && h1 < pv.nodes[k].end;
       if (ux->nd[k].units <= SLIDE_UNITS && ux->nd[k].chars <= SLIDE_CHARS && !holds_h1 && !gallery[i - 1])
         gallery[i - 1] = 2;
       break;
@@ -245,6 +248,7 @@ static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *
 }
 
 tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   tbk_units_body *b = &ux->body;
   size_t n = ux->n ? ux->n : 1;
   if (n > b->cap) {
@@ -259,13 +263,13 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     b->gallery = gallery;
     b->cap = n;
   }
-  if (p->n_nodes > b->memo_cap) {
-    unsigned char *memo = realloc(b->memo, p->n_nodes);
+  if (pv.n_nodes > b->memo_cap) {
+    unsigned char *memo = realloc(b->memo, pv.n_nodes);
     if (!memo) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     b->memo = memo;
-    b->memo_cap = p->n_nodes;
+    b->memo_cap = pv.n_nodes;
   }
-  if (p->n_nodes) memset(b->memo, 0, p->n_nodes);
+  if (pv.n_nodes) memset(b->memo, 0, pv.n_nodes);
   b->containers = mark_containers(p, ux, b->in);
   mark_thread(p, ux, b->thread, b->memo);
   mark_gallery(p, ux, b->gallery);

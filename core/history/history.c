@@ -11,7 +11,7 @@
 
 #include "history.h"
 #include "model.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "text.h"
 
 #define HISTORY_FORMAT "tbk-history 1"
@@ -459,17 +459,20 @@ void tbk_history_identity(const tbk_model *m, char *out, size_t size) {
 }
 
 static void page_fps(const tbk_page *page, uint64_t *fp) {
-  for (size_t b = 0; b < page->n_blocks; b++) fp[b] = tbk_history_fp(page->blocks[b].md5);
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (size_t b = 0; b < pv.n_blocks; b++) fp[b] = tbk_history_fp(pv.blocks[b].md5);
 }
 
 tbk_status tbk_history_page_df(tbk_history *h, const tbk_page *page, uint64_t *fp, uint32_t *df, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   page_fps(page, fp);
-  return tbk_history_lookup(h, fp, page->n_blocks, df, err);
+  return tbk_history_lookup(h, fp, pv.n_blocks, df, err);
 }
 
 tbk_status tbk_history_add_page(tbk_history *h, const tbk_page *page, uint64_t *fp, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   page_fps(page, fp);
-  return tbk_history_add(h, fp, page->n_blocks, err);
+  return tbk_history_add(h, fp, pv.n_blocks, err);
 }
 
 static int count_rows(tbk_history *h, const char *sql, uint64_t *v) {

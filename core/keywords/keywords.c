@@ -437,11 +437,18 @@ static int is_rel_tag(const char *attrs) {
   return 0;
 }
 
-tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep) {
+/* The page's <title> (its first 1000 bytes) as the title segment: 0, -1
+ * out of memory. */
+static int add_title(tbk_kw_extractor *x, const tbk_page *page) {
   x->title.len = 0;
-  if (tbk_page_title(page, 1000, &x->title)) return TBK_ERR_NOMEM;
-  if (x->title.len && tbk_kw_add_text(x, x->title.data, x->title.len, TBK_KW_SEG_TITLE)) return TBK_ERR_NOMEM;
-  size_t nn = page->n_nodes;
+  if (tbk_page_title(page, 1000, &x->title)) return -1;
+  return x->title.len && tbk_kw_add_text(x, x->title.data, x->title.len, TBK_KW_SEG_TITLE) ? -1 : 0;
+}
+
+tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  if (add_title(x, page)) return TBK_ERR_NOMEM;
+  size_t nn = pv.n_nodes;
   if (nn > x->node_cap) {
     size_t cap = tbk_grow_cap(x->node_cap, nn, sizeof(uint32_t));
     if (!cap || tbk_resize(&x->node_le, cap, sizeof *x->node_le) || tbk_resize(&x->node_seg, cap, 1))
@@ -450,7 +457,7 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
   }
   /* Parents come before their children in the node table. */
   for (size_t i = 0; i < nn; i++) {
-    const tbk_node *nd = &page->nodes[i];
+    const tbk_node *nd = &pv.nodes[i];
     uint32_t par = nd->parent;
     int heading = nd->tag >= TBK_TAG_H1 && nd->tag <= TBK_TAG_H6;
     uint8_t inherited = par == TBK_NONE ? 0 : x->node_seg[par] & TBK_KW_SEG_HEADING;
@@ -461,8 +468,8 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
   }
   uint32_t cur = TBK_NONE;
   x->brk = 1;
-  for (size_t r = 0; r < page->n_runs && !x->failed; r++) {
-    const tbk_run *run = &page->runs[r];
+  for (size_t r = 0; r < pv.n_runs && !x->failed; r++) {
+    const tbk_run *run = &pv.runs[r];
     if (keep && !keep[r] && !(run->node < nn && (x->node_seg[run->node] & SEG_REL_TAG))) {
       x->brk = 1; /* no phrase across removed text */
       continue;
@@ -471,7 +478,7 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     if (le != cur) x->brk = 1;
     cur = le;
     x->seg = run->node < nn ? x->node_seg[run->node] & (uint8_t)~SEG_REL_TAG : 0;
-    add_valid(x, page->text.data + run->start, run->end - run->start);
+    add_valid(x, pv.text + run->start, run->end - run->start);
   }
   x->brk = 1;
   return x->failed ? TBK_ERR_NOMEM : TBK_OK;
@@ -980,6 +987,13 @@ int tbk_kw_key_of(tbk_kw_extractor *x, const char *s, size_t n, tbk_buf *out) {
 tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk_error *err) {
   tbk_kw_begin(x);
   if (tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_kw_finish(x, err);
+}
+
+tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n,
+                                 tbk_error *err) {
+  tbk_kw_begin(x);
+  if (add_title(x, page) || tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_kw_finish(x, err);
 }
 

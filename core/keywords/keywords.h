@@ -17,7 +17,7 @@
 #define TBK_KEYWORDS_H
 #include "io.h"
 #include "ml.h"
-#include "page_internal.h"
+#include "page_view.h"
 
 /* Candidates are 1..TBK_KW_MAX_WORDS consecutive words of one phrase that
  * neither start nor end with a stop word. Han and Kana text (no spaces) is
@@ -301,6 +301,11 @@ tbk_status tbk_kw_page_read(const tbk_page_ref *ref, const tbk_input_options *in
 tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk_error *err);
 tbk_status tbk_kw_extract_page(tbk_kw_extractor *x, tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
                                tbk_error *err);
+/* The candidates of text s[0..n) that stands for page (its gold text),
+ * under the page's title as tbk_kw_extract_page gives it. Errors:
+ * TBK_ERR_NOMEM. */
+tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n,
+                                 tbk_error *err);
 /* The first top candidates of the ranked extractor appended to out. Text:
  * a line "==> PAGE <==" when page is not NULL, then one "SCORE<TAB>KEYWORD"
  * line each (trained: the ranker's probability to 4 decimals, else 4

@@ -8,18 +8,11 @@
 #include "predict_internal.h"
 #include "units.h"
 
-/* The innermost block that holds element i, or -1 (as the renderings
- * decide a run). */
-static int32_t block_of_node(const tbk_page *p, uint32_t i) {
-  const tbk_node *n = &p->nodes[i];
-  if (n->block >= 0) return n->block;
-  return n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
-}
-
 tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
                             const tbk_content_options *o, unsigned char **keep, size_t *cap,
                             tbk_error *err) {
-  size_t nr = page->n_runs;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nr = pv.n_runs;
   if (tbk_grow(keep, cap, nr ? nr : 1, 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   unsigned char *k = *keep;
   memset(k, 1, nr);
@@ -30,7 +23,7 @@ tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_deno
     if (st) return st;
     double thr = tbk_model_default_threshold(tbk_predictor_model(pr));
     for (size_t r = 0; r < nr; r++) {
-      int32_t b = block_of_node(page, page->runs[r].node);
+      int32_t b = tbk_view_block_of(&pv, pv.runs[r].node);
       k[r] = !(b >= 0 && probs[b] >= thr);
     }
     return TBK_OK;
@@ -51,8 +44,8 @@ tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_deno
    * byte lies in (a run of spaces holds no word either way). */
   size_t u = 0;
   for (size_t r = 0; r < nr; r++) {
-    uint32_t s = page->runs[r].start, e = page->runs[r].end;
-    while (s < e && page->text.data[s] == ' ') s++;
+    uint32_t s = pv.runs[r].start, e = pv.runs[r].end;
+    while (s < e && pv.text[s] == ' ') s++;
     while (u < nu && ux->u[u].end <= s) u++;
     k[r] = s < e && u < nu && ux->u[u].start <= s && ukeep[u];
   }

@@ -73,7 +73,7 @@ size_t tbk_chunk_threshold(const tbk_chunk_options *o, size_t pages) {
 /* ------------------------------------------------------------ the walk */
 
 typedef struct walk {
-  const tbk_page *p;
+  tbk_page_view pv;      /* the page walked */
   const tbk_chunk_options *o;
   tbk_chunk_span_fn fn;
   void *ctx;
@@ -86,7 +86,7 @@ typedef struct walk {
 } walk;
 
 static int path_step(walk *w, uint32_t i) {
-  const tbk_node *n = &w->p->nodes[i];
+  const tbk_node *n = &w->pv.nodes[i];
   const char *name = tbk_node_name(n);
   size_t nl = strlen(name);
   char num[16], *e = num + sizeof num, *d = e;
@@ -112,14 +112,14 @@ static int path_step(walk *w, uint32_t i) {
 static int cut(walk *w, uint32_t to) {
   uint32_t a = w->from, b = to;
   w->from = to;
-  const char *t = w->p->text.data;
+  const char *t = w->pv.text;
   while (a < b && t[a] == ' ') a++;
   while (b > a && t[b - 1] == ' ') b--;
   if (a == b) return 0;
   uint32_t owner = w->depth ? w->stack[w->depth - 1] : w->root;
   if (owner == TBK_NONE) return 0; /* text before any element: none exists */
   if (tbk_buf_reserve(&w->path, 1) || tbk_buf_reserve(&w->tpath, 1)) return -1; /* for the NULs below */
-  const tbk_node *on = &w->p->nodes[owner];
+  const tbk_node *on = &w->pv.nodes[owner];
   tbk_chunk_span s = {.start = a, .end = b, .owner = owner, .block = -1};
   size_t pl = w->lens[on->depth], tl = w->tlens[on->depth];
   char psave = w->path.data[pl], tsave = w->tpath.data[tl];
@@ -130,7 +130,7 @@ static int cut(walk *w, uint32_t to) {
   s.tpath = w->tpath.data;
   s.tpath_len = tl;
   if (on->block >= 0) {
-    const tbk_block *bl = &w->p->blocks[on->block];
+    const tbk_block *bl = &w->pv.blocks[on->block];
     if ((size_t)(bl->text - t) == a && bl->text_len == b - a) {
       s.block = on->block;
       s.path = bl->path;
@@ -144,17 +144,18 @@ static int cut(walk *w, uint32_t to) {
 }
 
 int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_span_fn fn, void *ctx) {
-  walk w = {.p = p, .o = o, .fn = fn, .ctx = ctx, .root = TBK_NONE};
-  w.lens = calloc((size_t)p->max_depth + 2, sizeof *w.lens);
-  w.tlens = calloc((size_t)p->max_depth + 2, sizeof *w.tlens);
-  w.stack = malloc(((size_t)p->max_depth + 1) * sizeof *w.stack);
+  const tbk_page_view pv = tbk_page_view_of(p);
+  walk w = {.pv = pv, .o = o, .fn = fn, .ctx = ctx, .root = TBK_NONE};
+  w.lens = calloc((size_t)pv.max_depth + 2, sizeof *w.lens);
+  w.tlens = calloc((size_t)pv.max_depth + 2, sizeof *w.tlens);
+  w.stack = malloc(((size_t)pv.max_depth + 1) * sizeof *w.stack);
   int r = 0;
   if (!w.lens || !w.tlens || !w.stack || tbk_buf_reserve(&w.path, 64) || tbk_buf_reserve(&w.tpath, 64)) r = -1;
-  for (uint32_t i = 0; i < p->n_nodes && !r; i++) {
-    const tbk_node *n = &p->nodes[i];
+  for (uint32_t i = 0; i < pv.n_nodes && !r; i++) {
+    const tbk_node *n = &pv.nodes[i];
     /* Elements ending before this one close, innermost first. */
-    while (!r && w.depth && p->nodes[w.stack[w.depth - 1]].end <= i) {
-      r = cut(&w, p->nodes[w.stack[w.depth - 1]].text_end);
+    while (!r && w.depth && pv.nodes[w.stack[w.depth - 1]].end <= i) {
+      r = cut(&w, pv.nodes[w.stack[w.depth - 1]].text_end);
       w.depth--;
     }
     if (r) break;
@@ -170,10 +171,10 @@ int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_spa
     if (path_step(&w, i)) r = -1;
   }
   while (!r && w.depth) {
-    r = cut(&w, p->nodes[w.stack[w.depth - 1]].text_end);
+    r = cut(&w, pv.nodes[w.stack[w.depth - 1]].text_end);
     w.depth--;
   }
-  if (!r && p->n_nodes) r = cut(&w, (uint32_t)p->text.len);
+  if (!r && pv.n_nodes) r = cut(&w, (uint32_t)pv.text_len);
   free(w.lens);
   free(w.tlens);
   free(w.stack);
@@ -272,7 +273,8 @@ static int append_path(tbk_buf *b, const char *s, size_t n) {
 static int add_span(void *ctx, const tbk_chunk_span *s) {
   tbk_chunker *c = ctx;
   const tbk_page *p = c->page;
-  const char *text = p->text.data + s->start;
+  const tbk_page_view pv = tbk_page_view_of(p);
+  const char *text = pv.text + s->start;
   size_t len = s->end - s->start;
   chunk_rec r;
   memset(&r, 0, sizeof r); /* the padding goes to the spill file too */
@@ -290,7 +292,7 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
   r.text_len = (uint32_t)(c->opt.keep_text ? (len < CHUNK_MAX_TEXT ? len : tbk_utf8_cut(text, len, CHUNK_MAX_TEXT))
                                            : tbk_utf8_cut(text, len, TBK_LABEL_SNIPPET));
   r.block = s->block >= 0;
-  const char *tag = tbk_node_name(&p->nodes[s->block >= 0 ? p->blocks[s->block].node : s->owner]);
+  const char *tag = tbk_node_name(&pv.nodes[s->block >= 0 ? pv.blocks[s->block].node : s->owner]);
   size_t tl = strlen(tag);
   r.tag_len = (uint16_t)(tl < 65535 ? tl : 65535);
   size_t pl = path_cut(s->path, s->path_len), tpl = path_cut(s->tpath, s->tpath_len);
@@ -312,6 +314,7 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
 }
 
 tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   c->pages++;
   c->page = page;
   c->page_chunks = 0;
@@ -324,9 +327,9 @@ tbk_status tbk_chunker_add_page(tbk_chunker *c, const tbk_page_ref *ref, const t
   pr.n_chunks = c->page_chunks;
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
-  pr.chars = tbk_utf8_length(page->text.data, page->text.len);
-  const char *t = page->text.data;
-  size_t a = 0, b = page->text.len;
+  pr.chars = tbk_utf8_length(pv.text, pv.text_len);
+  const char *t = pv.text;
+  size_t a = 0, b = pv.text_len;
   while (a < b && t[a] == ' ') a++;
   while (b > a && t[b - 1] == ' ') b--;
   pr.words = count_words(t + a, b - a);

@@ -10,7 +10,7 @@
 #define TBK_CHUNKS_H
 #include "io.h"
 #include "label.h"
-#include "page_internal.h"
+#include "page_view.h"
 
 typedef enum tbk_chunk_key {
   TBK_CHUNK_KEY_TEXT = 0,     /* the paper's key: the chunk's text */

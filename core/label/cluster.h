@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "page_internal.h"
+#include "page_view.h"
 #include "util.h"
 
 /* splitmix64's finalizer: consecutive inputs give unrelated outputs (path

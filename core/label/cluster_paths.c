@@ -41,9 +41,10 @@ static void hash_attr(void *ctx, const char *name, const char *chunk) {
 #define TEXT_STEP 0x23746578742d2d23ULL
 
 tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, size_t *n, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(p);
   *out = NULL;
   *n = 0;
-  size_t nn = p->n_nodes;
+  size_t nn = pv.n_nodes;
   uint64_t *h = malloc((3 * nn + 1) * sizeof *h);
   unsigned char *has_text = calloc(nn + 1, 1);
   if (!h || !has_text) {
@@ -51,12 +52,12 @@ tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, 
     free(has_text);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
-  for (size_t r = 0; r < p->n_runs; r++)
-    if (p->runs[r].end > p->runs[r].start && p->runs[r].node < nn) has_text[p->runs[r].node] = 1;
+  for (size_t r = 0; r < pv.n_runs; r++)
+    if (pv.runs[r].end > pv.runs[r].start && pv.runs[r].node < nn) has_text[pv.runs[r].node] = 1;
   size_t m = 0;
   uint64_t *path = h + nn; /* after each node's own: up to two paths a node */
   for (size_t i = 0; i < nn; i++) {
-    const tbk_node *nd = &p->nodes[i];
+    const tbk_node *nd = &pv.nodes[i];
     const char *name = tbk_node_name(nd);
     uint64_t step = tbk_hash64(name, strlen(name));
     if (attrs) {

@@ -104,9 +104,10 @@ static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 
 
 tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   *out = NULL;
   tbk_etdm_tree *t = calloc(1, sizeof *t);
-  size_t n = page->n_nodes;
+  size_t n = pv.n_nodes;
   attr_walk w = {0};
   uint32_t *fill = NULL;
   const uint64_t class_h = tbk_hash64("class", 5);
@@ -122,7 +123,7 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
   if (!t->nodes || !t->kids || !t->tops || !fill || tbk_grow(&t->h, &t->cap_h, 1, sizeof *t->h)) goto nomem;
   /* Children ranges: count, then place (nodes come in document order). */
   for (size_t i = 0; i < n; i++) {
-    uint32_t p = page->nodes[i].parent;
+    uint32_t p = pv.nodes[i].parent;
     if (p != TBK_NONE) t->nodes[p].nkids++;
     else t->tops[t->ntops++] = (uint32_t)i;
   }
@@ -132,7 +133,7 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
     at += t->nodes[i].nkids;
   }
   for (size_t i = 0; i < n; i++) {
-    uint32_t p = page->nodes[i].parent;
+    uint32_t p = pv.nodes[i].parent;
     if (p == TBK_NONE) continue;
     etdm_node *pn = &t->nodes[p];
     t->nodes[i].sib = fill[p];
@@ -140,13 +141,13 @@ tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_erro
   }
   for (size_t i = 0; i < n; i++) {
     etdm_node *e = &t->nodes[i];
-    uint32_t p = page->nodes[i].parent;
+    uint32_t p = pv.nodes[i].parent;
     e->nsib = p == TBK_NONE ? 1 : t->nodes[p].nkids;
-    const char *name = tbk_node_name(&page->nodes[i]);
+    const char *name = tbk_node_name(&pv.nodes[i]);
     e->name_h = tbk_hash64(name, strlen(name));
     w.id.len = w.cls.len = 0;
     w.nnames = 0;
-    tbk_node_attrs(&page->nodes[i], on_attr, &w);
+    tbk_node_attrs(&pv.nodes[i], on_attr, &w);
     if (w.bad) goto nomem;
     e->id_h = w.id.len ? tbk_hash64(w.id.data, w.id.len) | 1 : 0;
     e->cls = (uint32_t)t->nh;

@@ -2,7 +2,8 @@
  * 2015): the n-complete subdigraph of the pages a key page links to
  * (Algorithm 1, etdm_cs.c), the exact top-down mapping of the key page's
  * DOM with theirs (Definition 3.2 and Algorithm 2, etdm.c), and what the
- * resulting node-level template says of the page's blocks (etdm_label.c). */
+ * resulting node-level template says of the page's blocks (etdm_label.c);
+ * the two passes over a site that drive them (etdm_site.c). */
 #ifndef TBK_ETDM_H
 #define TBK_ETDM_H
 #include "label.h"
@@ -96,4 +97,42 @@ tbk_status tbk_etdm_xpaths(const tbk_page *page, tbk_buf *arena, size_t **offset
  * Errors: TBK_ERR_NOMEM. */
 tbk_status tbk_etdm_block_labels(const tbk_page *page, const uint8_t *keep, tbk_label *labels, const char **reasons,
                                  tbk_error *err);
+
+/* ----- a site at a time (etdm_site.c) */
+
+/* Page i of the caller's list, or NULL when it cannot be had (the caller
+ * reports it); the driver frees the pages it is given. */
+typedef tbk_page *(*tbk_etdm_load_fn)(void *ctx, size_t i);
+
+/* One site's two passes: its pages' links into the site's graph (pass 1:
+ * tbk_etdm_site_add, then tbk_etdm_site_finish), then each page of the
+ * graph as the key page (pass 2: tbk_etdm_site_key), its CS found with
+ * cs_size pages and mapped onto it under eq. The CS pages come from load
+ * (with ctx), their trees cached. */
+typedef struct tbk_etdm_site tbk_etdm_site;
+tbk_status tbk_etdm_site_new(size_t cs_size, tbk_node_eq eq, tbk_etdm_load_fn load, void *ctx, tbk_etdm_site **out,
+                             tbk_error *err);
+void tbk_etdm_site_free(tbk_etdm_site *s);
+/* Pass 1: page index of the caller's list, the next page of the graph.
+ * Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_etdm_site_add(tbk_etdm_site *s, size_t index, const tbk_page *page, const char *site,
+                             const char *page_id, const char *url, tbk_error *err);
+/* The end of pass 1: *keys gets the graph's pages (the key pages 0..keys-1
+ * of pass 2), *links its page links. Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_etdm_site_finish(tbk_etdm_site *s, size_t *keys, size_t *links, tbk_error *err);
+
+/* One key page's template (tbk_etdm_key_clear frees it). */
+typedef struct tbk_etdm_key {
+  size_t index;   /* the key page in the caller's list */
+  tbk_page *page; /* owned; NULL: load could not give it (nothing below set) */
+  uint8_t *keep;  /* owned, a byte per node: in the template (1) or not */
+  uint32_t *hits; /* owned, per node: the CS pages that mapped it */
+  size_t cs_n;    /* the CS's pages (0: the page links to none of the site's) */
+  size_t loads;   /* pages Algorithm 1 processed */
+  size_t kept;    /* nodes in the template */
+} tbk_etdm_key;
+/* Pass 2 for key page q: its CS, then the template refined by each CS page
+ * load gives (tbk_etdm_refine). Errors: TBK_ERR_NOMEM. */
+tbk_status tbk_etdm_site_key(tbk_etdm_site *s, size_t q, tbk_etdm_key *k, tbk_error *err);
+void tbk_etdm_key_clear(tbk_etdm_key *k);
 #endif

@@ -19,7 +19,7 @@
 
 #include "label.h"
 #include "df_table.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "util.h"
 
 const tbk_label_options tbk_label_options_default = {
@@ -145,6 +145,7 @@ static int count_cluster(tbk_labeler *l, uint32_t cluster) {
 
 tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
                                      uint32_t cluster, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   if (cluster != TBK_NO_CLUSTER && count_cluster(l, cluster)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t pageno = ++l->pages;
   size_t nb = tbk_page_block_count(page);
@@ -154,7 +155,7 @@ tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, co
   pr.cluster = cluster;
   pr.page_len = (uint32_t)strlen(ref->page);
   pr.url_len = (uint32_t)strlen(ref->url ? ref->url : "");
-  pr.text_chars = page->text_chars; /* tbk_text_length of the page text */
+  pr.text_chars = pv.text_chars; /* tbk_text_length of the page text */
   tbk_buf trace = {0};
   tbk_status tst = tbk_page_ref_trace(ref, &trace, err);
   if (tst) return tst;

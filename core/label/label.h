@@ -3,7 +3,7 @@
 #ifndef TBK_LABEL_H
 #define TBK_LABEL_H
 #include "io.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "text.h"
 
 typedef enum tbk_label {

@@ -404,6 +404,7 @@ static int arena_key(tbk_link_builder *b, const char *url, size_t *at) {
 
 tbk_status tbk_link_builder_add(tbk_link_builder *b, const tbk_page *page, const char *site, const char *page_id,
                                 const char *url, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_buf base = {0}, href = {0}, abs = {0};
   tbk_status st = TBK_OK;
   if (TBK_GROW_ALL(&b->cap_pages, b->n_pages + 1, TBK_ARRAY(b->page_key), TBK_ARRAY(b->link_start))) goto nomem;
@@ -416,11 +417,11 @@ tbk_status tbk_link_builder_add(tbk_link_builder *b, const tbk_page *page, const
   if (r == 0 && arena_key(b, abs.data, &b->page_key[i])) goto nomem;
   r = tbk_page_link_base(page, site, page_id, url, &base);
   if (r < 0) goto nomem;
-  for (size_t k = 0; k < page->n_nodes; k++) {
-    if (page->nodes[k].tag != TBK_TAG_A) continue;
+  for (size_t k = 0; k < pv.n_nodes; k++) {
+    if (pv.nodes[k].tag != TBK_TAG_A) continue;
     href.len = 0;
     href_acc h = {&href, 0, 0};
-    tbk_node_attrs(&page->nodes[k], take_href, &h);
+    tbk_node_attrs(&pv.nodes[k], take_href, &h);
     if (h.done < 0) goto nomem;
     if (!h.done) continue;
     abs.len = 0;

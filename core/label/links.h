@@ -5,7 +5,7 @@
  * searched without loading a page twice. */
 #ifndef TBK_LINKS_H
 #define TBK_LINKS_H
-#include "page_internal.h"
+#include "page_view.h"
 #include "util.h"
 
 /* Resolve href (n bytes, as written in the page) against base, an absolute

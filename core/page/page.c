@@ -65,6 +65,13 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
   if (len) *len = p->text.len;
   return p->text.data ? p->text.data : "";
 }
+tbk_page_view tbk_page_view_of(const tbk_page *p) {
+  if (!p) return (tbk_page_view){0};
+  return (tbk_page_view){.nodes = p->nodes, .n_nodes = p->n_nodes, .runs = p->runs, .n_runs = p->n_runs,
+                         .text = p->text.data, .text_len = p->text.len, .blocks = p->blocks,
+                         .n_blocks = p->n_blocks, .max_depth = p->max_depth, .n_lines = p->n_lines,
+                         .text_chars = p->text_chars};
+}
 
 typedef struct name_count {
   const char *name;    /* borrowed from the arena; NULL = free slot */

@@ -1,47 +1,15 @@
-/* The page model every stage shares: a flat table of the visible elements
- * in document order (a subtree is the contiguous range [i, end)), the page's
- * visible text as one whitespace-collapsed buffer, the text runs (one per
- * text node) that fill it, and the candidate blocks. Features, labelling
- * and prediction all read this, never libxml2 directly, so they cannot
- * disagree about what a block is. */
+/* The page layer's own header: struct tbk_page, whose fields only
+ * core/page reads (the layers above and the programs read a page through
+ * tbk_page_view_of, page_view.h), and what the layer's files share. */
 #ifndef TBK_PAGE_INTERNAL_H
 #define TBK_PAGE_INTERNAL_H
-#include "arena.h"
-#include "tags.h"
-#include "text.h"
-#include "charset.h"
+#include "page_view.h"
 
-/* libxml2's node types, declared only: layers above the page read the
- * tables below and call the accessors at the end, never libxml2 itself
- * (page_xml.h is the page layer's own view with libxml2's headers). */
+/* libxml2's node types, declared only: the layers above read the page's
+ * tables (page_view.h), never libxml2 itself (page_xml.h is the page
+ * layer's own view with libxml2's headers). */
 struct _xmlNode;
 struct _xmlDoc;
-
-#define TBK_NONE UINT32_MAX
-
-typedef struct tbk_node {
-  const char *name;    /* tag name as parsed (lower case), borrowed */
-  const char *attrs;   /* packed attributes (arena.h), borrowed */
-  uint32_t parent;     /* index of the parent element, TBK_NONE for roots */
-  uint32_t end;        /* one past the last descendant */
-  uint32_t depth;      /* root element = 1 */
-  uint32_t line;       /* source line of the start tag */
-  uint32_t text_start; /* [text_start, text_end): untrimmed range in text */
-  uint32_t text_end;
-  uint32_t sib_index;  /* 0-based among the parent's element children */
-  uint32_t sib_count;  /* the parent's element children (>= 1) */
-  uint32_t nth;        /* 1-based among same-name element siblings */
-  uint32_t child_elems;/* element children in the DOM */
-  uint32_t cand_anc;   /* nearest ancestor element that is a candidate */
-  int32_t block;       /* block this element is (or folds into), else -1 */
-  uint16_t tag;        /* tbk_tag */
-  uint8_t in_anchor;   /* inside an <a> (itself included) */
-} tbk_node;
-
-typedef struct tbk_run {
-  uint32_t start, end; /* range of page text produced by one text node */
-  uint32_t node;       /* element that holds the text node */
-} tbk_run;
 
 struct tbk_page {
   struct _xmlDoc *doc;  /* owned; kept for HTML output (keep_dom), else NULL */
@@ -89,45 +57,6 @@ struct tbk_page {
  * of memory. Costs one comparison unless visible is under 1/20 of n. */
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
 
-/* An edit of the page's HTML for one serialization (tbk_page_html): text
- * nodes of runs or whole elements left out, elements marked with up to
- * TBK_HTML_ATTRS attributes, and a fragment of HTML added. */
-typedef struct tbk_html_drop {
-  uint32_t index; /* a run (is_run) or an element */
-  int is_run;
-} tbk_html_drop;
-#define TBK_HTML_ATTRS 3
-typedef struct tbk_html_mark {
-  uint32_t node;                     /* element */
-  const char *value[TBK_HTML_ATTRS]; /* of the edit's attr[k] (borrowed;
-                                        NULL: attr[k] not set) */
-} tbk_html_mark;
-typedef struct tbk_html_edit {
-  const tbk_html_drop *drop; /* borrowed, n_drop entries */
-  size_t n_drop;
-  const char *attr[TBK_HTML_ATTRS]; /* attributes set on the marked elements
-                                       (NULL: unused) */
-  const char *join[TBK_HTML_ATTRS]; /* non-NULL: a value the element has of
-                                       attr[k] is kept after the new one,
-                                       joined by this */
-  const tbk_html_mark *mark; /* borrowed, n_mark entries (of an element
-                                marked twice the later mark wins; with a
-                                join, mark each element once) */
-  size_t n_mark;
-  const char *inject; /* NULL, or an HTML fragment (UTF-8) added for the
-                         serialization: what HTML puts in a head (style,
-                         meta...) last in the page's head (else its body),
-                         the rest last in its body (else its root) */
-} tbk_html_edit;
-/* The page serialized as HTML with the edit applied (e NULL: as parsed),
- * appended to out, in the charset the page declares. The page is left
- * exactly as it was, so it is not to be rendered from two threads at once.
- * Characters that charset cannot write are left out, counted in
- * tbk_page_html_note. Errors: TBK_ERR_ARG (an index out of range),
- * TBK_ERR_FORMAT (the declared charset gave up: tbk_page_html_note says
- * so; out may hold part of the page), TBK_ERR_NOMEM. */
-tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *out);
-
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
                                  uint32_t *s, uint32_t *e) {
@@ -145,34 +74,7 @@ static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n,
 tbk_status tbk_bench_parse_walk(const char *data, size_t len,
                                 const tbk_page_options *opt, size_t *nodes,
                                 tbk_error *err);
-/* Every table of the page as text (page_dump.c): two pages with the same
- * dump are the same to every stage. 0 ok, -1 out of memory. */
-int tbk_page_dump(const tbk_page *p, tbk_buf *out);
-
-/* Why the declared charset was overruled, naming both ("" when it was not). */
-const char *tbk_page_charset_note(const tbk_page *p);
-/* What the page's last HTML rendering (tbk_page_html) left out for its
- * declared charset, or why that charset wrote nothing ("" neither). */
-const char *tbk_page_html_note(const tbk_page *p);
-/* The element's tag name as the parser wrote it (lower case). */
-const char *tbk_node_name(const tbk_node *nd);
-
-/* Every attribute of an element, in source order: fn(ctx, name, chunk) with
- * its value (entities decoded; none for an attribute without one), then
- * fn(ctx, name, NULL) once the attribute is done. */
-typedef void (*tbk_attr_fn)(void *ctx, const char *name, const char *chunk);
-void tbk_node_attrs(const tbk_node *nd, tbk_attr_fn fn, void *ctx);
-
 /* The title and base of the page's head kept from its arena (dom.c),
  * before the walk's nodes go: 0 ok, -1 out of memory. */
 int tbk_page_keep_head(struct tbk_page *p);
-/* The text of the page's <title> (a bounded search of the head: the first
- * 400 nodes), its first max_bytes bytes appended to out, whitespace-
- * normalized. 0 ok (out untouched when there is no title), -1 out of
- * memory. */
-int tbk_page_title(const tbk_page *p, size_t max_bytes, tbk_buf *out);
-/* The href of the page's first <base> with one (in the head or at the top
- * of the root), appended to out as written. 0 ok (out untouched when there
- * is none), -1 out of memory. */
-int tbk_page_base_href(const tbk_page *p, tbk_buf *out);
 #endif

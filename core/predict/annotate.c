@@ -47,7 +47,8 @@ static int legend(tbk_buf *b, const char *stage, const char *kept, const char *r
 static tbk_status render(const tbk_page *page, size_t n, const uint32_t *elem, const double *p,
                          const unsigned char *kept, const char *p_attr, const char *p_name, const tbk_buf *inject,
                          tbk_buf *out) {
-  size_t nn = page->n_nodes;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nn = pv.n_nodes;
   uint32_t *slot_of = malloc((nn ? nn : 1) * sizeof *slot_of);
   uint32_t *first = malloc((n ? n : 1) * sizeof *first), *next = malloc((n ? n : 1) * sizeof *next);
   uint32_t *last = malloc((n ? n : 1) * sizeof *last);
@@ -109,7 +110,8 @@ done:
 }
 
 tbk_status tbk_render_blocks_annotated(const tbk_page *page, const double *probs, double threshold, tbk_buf *out) {
-  size_t nb = page->n_blocks;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nb = pv.n_blocks;
   uint32_t *elem = malloc((nb ? nb : 1) * sizeof *elem);
   unsigned char *kept = malloc(nb ? nb : 1);
   tbk_buf inj = {0};
@@ -120,7 +122,7 @@ tbk_status tbk_render_blocks_annotated(const tbk_page *page, const double *probs
       !legend(&inj, "template stage", thr, "template blocks (what recurs on the site)",
               "Hover over a block: its template probability.")) {
     for (size_t b = 0; b < nb; b++) {
-      elem[b] = page->blocks[b].node;
+      elem[b] = pv.blocks[b].node;
       kept[b] = probs[b] < threshold;
     }
     st = render(page, nb, elem, probs, kept, "data-tbk-template", "p_template", &inj, out);

@@ -47,8 +47,9 @@ static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options 
 
 /* Whether a fixed rule removes unit i, whatever the model scored it. */
 static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o, int lead) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   const double *v = tbk_units_fixed(ux, i);
-  const char *t = page->text.data + ux->u[i].start;
+  const char *t = pv.text + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
   if (in_comments(ux, i, o)) return 1;
   if ((!o->title || o->body) && is_headline(ux, i)) return 1;
@@ -79,14 +80,15 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
  * removed. */
 static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
                       unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   for (size_t i = 1; i < ux->n; i++) {
     if (keep[i] || keep[i - 1] != 1) continue;
-    uint32_t parent = page->nodes[ux->u[i - 1].elem].parent;
+    uint32_t parent = pv.nodes[ux->u[i - 1].elem].parent;
     size_t j = i;
-    while (j < ux->n && j - i <= GAP_MAX && !keep[j] && page->nodes[ux->u[j].elem].tag == TBK_TAG_P &&
-           page->nodes[ux->u[j].elem].parent == parent)
+    while (j < ux->n && j - i <= GAP_MAX && !keep[j] && pv.nodes[ux->u[j].elem].tag == TBK_TAG_P &&
+           pv.nodes[ux->u[j].elem].parent == parent)
       j++;
-    if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || page->nodes[ux->u[j].elem].parent != parent)
+    if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || pv.nodes[ux->u[j].elem].parent != parent)
       continue;
     for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, lead);
     i = j;
@@ -98,9 +100,10 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
  * figure or header there or is mostly links (a teaser box, a related
  * list, a caption the rules did not name). */
 static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   const uint32_t outside = 1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE |
                            1u << UA_HEADER;
-  return page->nodes[ux->u[i].elem].tag == TBK_TAG_P && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5 &&
+  return pv.nodes[ux->u[i].elem].tag == TBK_TAG_P && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5 &&
          !(ux->u[i].anc_flags & outside);
 }
 
@@ -198,6 +201,7 @@ static double kept_words(const tbk_units *ux, const unsigned char *keep) {
 
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
                         const tbk_content_options *o, unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   long comment = vocab_col(ux, ux->attr_anc, "comment");
   /* A standfirst is one or two short elements; when more of the text the
    * model keeps is named so ("text-description" around every paragraph),
@@ -229,7 +233,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * headline's and standfirst's. */
   for (size_t i = 0; o->body && i < ux->n; i++) {
     if (!keep[i]) continue;
-    int tag = page->nodes[ux->u[i].elem].tag;
+    int tag = pv.nodes[ux->u[i].elem].tag;
     if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6) break;
     keep[i] = 0;
   }
@@ -283,6 +287,7 @@ static void headline(const char *title, char *out, size_t cap) {
 
 tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
                                  const tbk_content_options *o, tbk_buf *out, tbk_page_summary *summary) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_page_summary s = {0};
   s.blocks = ux->n;
   int have_headline = 0;
@@ -302,7 +307,7 @@ tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, cons
   }
   for (size_t i = 0; i < ux->n; i++) {
     if (!keep[i]) continue;
-    if (tbk_buf_append(out, page->text.data + ux->u[i].start, ux->u[i].end - ux->u[i].start) ||
+    if (tbk_buf_append(out, pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start) ||
         tbk_buf_append(out, "\n", 1))
       return TBK_ERR_NOMEM;
   }
@@ -335,10 +340,11 @@ tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, cons
 
 int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *unit_p,
                     const unsigned char *keep, size_t i, tbk_buf *out) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   const tbk_unit_rec *u = &ux->u[i];
-  const char *text = page->text.data + u->start, *path = ux->paths.data + u->path_off;
+  const char *text = pv.text + u->start, *path = ux->paths.data + u->path_off;
   size_t len = u->end - u->start, sn = tbk_utf8_cut(text, len, 200);
-  const char *tag = tbk_node_name(&page->nodes[u->elem]);
+  const char *tag = tbk_node_name(&pv.nodes[u->elem]);
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, path, strlen(path)) ||
                  tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, tag, strlen(tag)) ||

@@ -39,10 +39,11 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
 /* The unit's line element or an ancestor that holds little more than the
  * unit (its wrapper, not the article around it) is named by one of words. */
 static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const char *const *words) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   named a = {words, 0, 0};
   uint32_t limit = ux->u[i].chars + 400;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit && !a.hit; k = page->nodes[k].parent)
-    tbk_node_attrs(&page->nodes[k], on_attr, &a);
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit && !a.hit; k = pv.nodes[k].parent)
+    tbk_node_attrs(&pv.nodes[k], on_attr, &a);
   return a.hit;
 }
 
@@ -56,9 +57,10 @@ static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const
  * element named caption or credit. No gold set counts them as main text
  * (EVALUATION.md "Content stage"). */
 static int is_caption(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   static const char *const words[] = {"caption", "credit", NULL};
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE; k = page->nodes[k].parent) {
-    int tag = page->nodes[k].tag;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE; k = pv.nodes[k].parent) {
+    int tag = pv.nodes[k].tag;
     if (tag == TBK_TAG_FIGCAPTION) return 1;
     if (tag == TBK_TAG_FIGURE) {
       if (ux->nd[k].chars <= FIGURE_CHARS_MAX) return 1;
@@ -101,8 +103,9 @@ static int is_ad_label(const char *t, size_t n) {
 
 /* A heading that invites the reader to sign up for something. */
 static int is_signup_heading(const tbk_page *page, const tbk_units *ux, size_t i, const char *t, size_t n) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   static const char *const words[] = {"newsletter", "sign up", "signup", "subscribe", NULL};
-  int tag = page->nodes[ux->u[i].elem].tag;
+  int tag = pv.nodes[ux->u[i].elem].tag;
   if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6 || ux->u[i].words > 12) return 0;
   for (size_t w = 0; words[w]; w++)
     if (has_word(t, n, words[w])) return 1;
@@ -123,7 +126,8 @@ static int is_tag_line(const char *t, size_t n, size_t words) {
 
 /* "September (193)", "2019 (12)": an archive list's entry with its count. */
 static int is_archive_count(const tbk_page *page, const tbk_units *ux, size_t i, const char *t, size_t n) {
-  if (page->nodes[ux->u[i].elem].tag != TBK_TAG_LI || ux->u[i].words > 3 || n < 4 || t[n - 1] != ')') return 0;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  if (pv.nodes[ux->u[i].elem].tag != TBK_TAG_LI || ux->u[i].words > 3 || n < 4 || t[n - 1] != ')') return 0;
   size_t k = n - 1;
   while (k > 0 && t[k - 1] >= '0' && t[k - 1] <= '9') k--;
   return k > 1 && k < n - 1 && t[k - 1] == '(' && t[k - 2] == ' ';
@@ -217,7 +221,8 @@ static int is_read_more(const char *t, size_t n, size_t words) {
 }
 
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
-  const char *t = page->text.data + ux->u[i].start;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  const char *t = pv.text + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start, words = ux->u[i].words;
   if (words <= 25 && is_script_notice(t, n)) return TBK_FURNITURE_NOTICE;
   if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
@@ -230,10 +235,11 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
 }
 
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   static const char *const meta[] = {"byline", "author", "dateline", "timestamp", "date", "published", NULL};
   static const char *const lead[] = {"standfirst", "dek", "subtitle", "summary", "description", "excerpt",
                                      "teaser", NULL};
-  if (page->nodes[ux->u[i].elem].tag == TBK_TAG_H1) return TBK_OUTSIDE_META;
+  if (pv.nodes[ux->u[i].elem].tag == TBK_TAG_H1) return TBK_OUTSIDE_META;
   if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return TBK_OUTSIDE_META;
   /* An article's <header> holds its headline, dek, byline and date. */
   if (ux->u[i].words < 40 && (ux->u[i].anc_flags >> UA_HEADER & 1)) return TBK_OUTSIDE_META;

@@ -51,8 +51,9 @@ static int by_rule(const double *unit_p, const unsigned char *keep, const tbk_co
 tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
                                     const double *probs, const unsigned char *keep, const tbk_content_options *o,
                                     tbk_buf *out) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   if (!keep) {
-    for (size_t b = 0; b < page->n_blocks; b++)
+    for (size_t b = 0; b < pv.n_blocks; b++)
       if (tbk_block_record(page, page_id, probs, o->threshold, b, out) ||
           tbk_buf_puts(out, ",\"explain\":{\"template\":") ||
           stage_json(out, tbk_predictor_block_explanation(pr, b), NULL) || tbk_buf_puts(out, "}}\n"))
@@ -65,7 +66,7 @@ tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *pag
     int32_t b = tbk_unit_block(page, ux, i);
     const tbk_explanation *bex = b >= 0 ? tbk_predictor_block_explanation(pr, (size_t)b) : NULL;
     if (tbk_unit_record(page, ux, page_id, probs, keep, i, out) || tbk_buf_puts(out, ",\"explain\":{\"template\":") ||
-        stage_json(out, bex, bex ? page->blocks[b].path : NULL) || tbk_buf_puts(out, ",\"content\":") ||
+        stage_json(out, bex, bex ? pv.blocks[b].path : NULL) || tbk_buf_puts(out, ",\"content\":") ||
         stage_json(out, tbk_predictor_unit_explanation(pr, i), NULL) ||
         tbk_buf_printf(out, ",\"decided_by\":\"%s\"}}\n", by_rule(probs, keep, o, i) ? "rule" : "model"))
       return TBK_ERR_NOMEM;
@@ -111,10 +112,11 @@ static const char explain_legend[] =
 
 tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page, const double *probs,
                                    const unsigned char *keep, const tbk_content_options *o, tbk_buf *out) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   if (tbk_buf_printf(out, explain_legend, keep ? "unit" : "block")) return TBK_ERR_NOMEM;
   if (!keep) {
-    for (size_t b = 0; b < page->n_blocks; b++) {
-      const tbk_block *k = &page->blocks[b];
+    for (size_t b = 0; b < pv.n_blocks; b++) {
+      const tbk_block *k = &pv.blocks[b];
       if (tbk_buf_printf(out, "\nblock %zu  %s  <%s> ", b + 1, probs[b] >= o->threshold ? "removed" : "kept",
                          k->tag) ||
           snippet(out, k->text, k->text_len) || tbk_buf_printf(out, "\n  %s\n", k->path) ||
@@ -131,14 +133,14 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
     int32_t b = tbk_unit_block(page, ux, i);
     const tbk_explanation *bex = b >= 0 ? tbk_predictor_block_explanation(pr, (size_t)b) : NULL;
     where.len = 0;
-    if (bex && tbk_buf_printf(&where, "  (block <%s> %s)", page->blocks[b].tag, page->blocks[b].path)) {
+    if (bex && tbk_buf_printf(&where, "  (block <%s> %s)", pv.blocks[b].tag, pv.blocks[b].path)) {
       st = TBK_ERR_NOMEM;
       break;
     }
-    const char *tag = tbk_node_name(&page->nodes[u->elem]);
+    const char *tag = tbk_node_name(&pv.nodes[u->elem]);
     if (tbk_buf_printf(out, "\nunit %zu  %s%s  p_content=%.3f  <%s> ", i + 1, keep[i] ? "kept" : "removed",
                        by_rule(probs, keep, o, i) ? " by a rule" : "", 1.0 - probs[i], tag) ||
-        snippet(out, page->text.data + u->start, u->end - u->start) || tbk_buf_puts(out, "\n") ||
+        snippet(out, pv.text + u->start, u->end - u->start) || tbk_buf_puts(out, "\n") ||
         stage_text(out, "template", "p_template", bex, bex ? where.data : b < 0 ? ", in no block" : NULL) ||
         stage_text(out, "content", "p_boilerplate", tbk_predictor_unit_explanation(pr, i), NULL))
       st = TBK_ERR_NOMEM;

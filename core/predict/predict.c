@@ -9,7 +9,7 @@
 #include "nb_view.h"
 #include "predict.h"
 #include "predict_internal.h"
-#include "page_internal.h"
+#include "page_view.h"
 #include "units.h"
 #include "util.h"
 
@@ -450,12 +450,13 @@ void tbk_predictor_page_id(tbk_predictor *pr, const char *id) { pr->page_id = id
 /* The page's blocks' counts among the site's other pages (once a page),
  * and the page counted; 1 when the page has history to use. */
 static tbk_status page_history(tbk_predictor *pr, const tbk_page *page, int *use, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   *use = 0;
   if (!pr->hist) return TBK_OK;
-  size_t nb = page->n_blocks;
+  size_t nb = pv.n_blocks;
   if (!pr->hdf_page) {
     static const unsigned char none[16];
-    if (nb && !memcmp(page->blocks[0].md5, none, 16))
+    if (nb && !memcmp(pv.blocks[0].md5, none, 16))
       return tbk_fail(err, TBK_ERR_ARG, "site history needs the page parsed with fingerprints");
     if (tbk_grow_exact((void **)&pr->hfp, &pr->hcap, nb ? nb : 1, sizeof *pr->hfp) ||
         tbk_grow_exact((void **)&pr->hdf, &pr->hdfcap, nb ? nb : 1, sizeof *pr->hdf))
@@ -517,11 +518,12 @@ static void explain_history(tbk_predictor *pr, tbk_explanation *ex, uint32_t pag
 #define NO_UNIT SIZE_MAX
 static tbk_status history_correct(tbk_predictor *pr, const tbk_page *page, int32_t b, size_t unit, double *p,
                                   tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   uint32_t pages = tbk_history_pages(pr->hist);
-  int32_t up = page->blocks[b].parent;
+  int32_t up = pv.blocks[b].parent;
   uint32_t df = pr->hdf[b], outer = up >= 0 ? pr->hdf[up] : df;
   if (pr->hist_rows) {
-    const char *path = page->blocks[b].path;
+    const char *path = pv.blocks[b].path;
     tbk_unit u;
     if (unit != NO_UNIT) {
       if (tbk_units_get(pr->ux, page, unit, &u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -544,9 +546,10 @@ static tbk_status history_correct(tbk_predictor *pr, const tbk_page *page, int32
 
 /* The blocks' template probabilities corrected by the site's history. */
 static tbk_status history_blocks(tbk_predictor *pr, const tbk_page *page, double *probs, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   int use;
   tbk_status st = page_history(pr, page, &use, err);
-  for (size_t b = 0; !st && use && b < page->n_blocks; b++) st = history_correct(pr, page, (int32_t)b, NO_UNIT, &probs[b], err);
+  for (size_t b = 0; !st && use && b < pv.n_blocks; b++) st = history_correct(pr, page, (int32_t)b, NO_UNIT, &probs[b], err);
   return st;
 }
 
@@ -571,9 +574,10 @@ tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const doubl
 
 /* The template stage alone: its probabilities, before any history. */
 static tbk_status score_blocks(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_status st = tbk_features_page(pr->fx, page, err);
   if (st) return st;
-  size_t nb = page->n_blocks;
+  size_t nb = pv.n_blocks;
   if (tbk_grow((void **)&pr->probs, &pr->cap, nb, sizeof *pr->probs)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   size_t ek = pr->explain_k;
   if (explain_set_room(&pr->bex, ek ? nb : 0, ek)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -682,21 +686,15 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
   return TBK_OK;
 }
 
-/* The innermost block that holds element i, or -1. */
-static int32_t block_of_node(const tbk_page *p, uint32_t i) {
-  const tbk_node *n = &p->nodes[i];
-  if (n->block >= 0) return n->block;
-  return n->cand_anc == TBK_NONE ? -1 : p->nodes[n->cand_anc].block;
-}
-
 int32_t tbk_unit_block(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   /* the blocks of a unit's runs, with their bytes: almost always one */
   enum { MAX_BLOCKS = 8 };
   int32_t blk[MAX_BLOCKS];
   size_t bytes[MAX_BLOCKS], nb = 0, best = 0;
   const tbk_unit_rec *u = &ux->u[i];
   for (uint32_t r = u->run_first; r < u->run_end; r++) {
-    int32_t b = block_of_node(page, page->runs[r].node);
+    int32_t b = tbk_view_block_of(&pv, pv.runs[r].node);
     if (b < 0) continue;
     size_t k = 0;
     while (k < nb && blk[k] != b) k++;
@@ -705,20 +703,20 @@ int32_t tbk_unit_block(const tbk_page *page, const tbk_units *ux, size_t i) {
       blk[nb] = b;
       bytes[nb++] = 0;
     }
-    bytes[k] += page->runs[r].end - page->runs[r].start;
+    bytes[k] += pv.runs[r].end - pv.runs[r].start;
     if (bytes[k] > bytes[best]) best = k;
   }
   return nb ? blk[best] : -1;
 }
 
-static int run_is_template(const tbk_page *p, const tbk_run *r, const double *probs, double thr) {
-  int32_t b = block_of_node(p, r->node);
+static int run_is_template(const tbk_page_view *pv, const tbk_run *r, const double *probs, double thr) {
+  int32_t b = tbk_view_block_of(pv, r->node);
   return b >= 0 && probs[b] >= thr;
 }
 
 /* Element that starts the visual line a run belongs to. */
-static uint32_t line_elem(const tbk_page *p, uint32_t i) {
-  while (i != TBK_NONE && !(tbk_tag_flags(p->nodes[i].tag) & TAG_BREAK)) i = p->nodes[i].parent;
+static uint32_t line_elem(const tbk_page_view *pv, uint32_t i) {
+  while (i != TBK_NONE && !(tbk_tag_flags(pv->nodes[i].tag) & TAG_BREAK)) i = pv->nodes[i].parent;
   return i;
 }
 
@@ -733,21 +731,22 @@ static int trim_line_end(tbk_buf *out, size_t *line_len) {
 
 tbk_status tbk_render_text(const tbk_page *page, const double *probs, double threshold, tbk_buf *out,
                            tbk_page_summary *summary) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_page_summary s = {0};
-  s.blocks = page->n_blocks;
-  for (size_t b = 0; b < page->n_blocks; b++) s.template_blocks += probs[b] >= threshold;
+  s.blocks = pv.n_blocks;
+  for (size_t b = 0; b < pv.n_blocks; b++) s.template_blocks += probs[b] >= threshold;
   uint32_t cur_line = TBK_NONE - 1;
   size_t line_len = 0;
-  for (size_t i = 0; i < page->n_runs; i++) {
-    const tbk_run *r = &page->runs[i];
-    size_t chars = tbk_utf8_length(page->text.data + r->start, r->end - r->start);
+  for (size_t i = 0; i < pv.n_runs; i++) {
+    const tbk_run *r = &pv.runs[i];
+    size_t chars = tbk_utf8_length(pv.text + r->start, r->end - r->start);
     s.chars += chars;
-    if (run_is_template(page, r, probs, threshold)) {
+    if (run_is_template(&pv, r, probs, threshold)) {
       s.template_chars += chars;
       continue;
     }
-    uint32_t le = line_elem(page, r->node);
-    const char *t = page->text.data + r->start;
+    uint32_t le = line_elem(&pv, r->node);
+    const char *t = pv.text + r->start;
     size_t n = r->end - r->start;
     if (le != cur_line) {
       if (trim_line_end(out, &line_len)) return TBK_ERR_NOMEM;
@@ -769,7 +768,8 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
 
 tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate,
                            tbk_buf *out) {
-  size_t nb = page->n_blocks;
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t nb = pv.n_blocks;
   tbk_html_edit e = {0};
   tbk_status st = TBK_ERR_NOMEM;
   if (annotate) return tbk_render_blocks_annotated(page, probs, threshold, out);
@@ -777,23 +777,23 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
    * when no content block sits inside it; otherwise only the text that
    * is its own goes. */
   char *whole = calloc(nb ? nb : 1, 1);
-  tbk_html_drop *drop = malloc((page->n_runs + nb + 1) * sizeof *drop);
+  tbk_html_drop *drop = malloc((pv.n_runs + nb + 1) * sizeof *drop);
   if (whole && drop) {
     for (size_t b = 0; b < nb; b++) whole[b] = probs[b] >= threshold;
     for (size_t b = nb; b-- > 0;) /* children come after parents: sweep back */
-      if (probs[b] < threshold && page->blocks[b].parent >= 0) {
-        for (int32_t a = page->blocks[b].parent; a >= 0; a = page->blocks[a].parent) whole[a] = 0;
+      if (probs[b] < threshold && pv.blocks[b].parent >= 0) {
+        for (int32_t a = pv.blocks[b].parent; a >= 0; a = pv.blocks[a].parent) whole[a] = 0;
       }
     size_t nd = 0;
-    for (size_t i = 0; i < page->n_runs; i++) {
-      int32_t b = block_of_node(page, page->runs[i].node);
+    for (size_t i = 0; i < pv.n_runs; i++) {
+      int32_t b = tbk_view_block_of(&pv, pv.runs[i].node);
       if (b >= 0 && probs[b] >= threshold && !whole[b]) drop[nd++] = (tbk_html_drop){(uint32_t)i, 1};
     }
     for (size_t b = 0; b < nb; b++) {
       if (!whole[b]) continue;
-      int32_t a = page->blocks[b].parent;
-      while (a >= 0 && !whole[a]) a = page->blocks[a].parent;
-      if (a < 0) drop[nd++] = (tbk_html_drop){page->blocks[b].node, 0}; /* outermost only */
+      int32_t a = pv.blocks[b].parent;
+      while (a >= 0 && !whole[a]) a = pv.blocks[a].parent;
+      if (a < 0) drop[nd++] = (tbk_html_drop){pv.blocks[b].node, 0}; /* outermost only */
     }
     e.drop = drop;
     e.n_drop = nd;
@@ -806,7 +806,8 @@ tbk_status tbk_render_html(const tbk_page *page, const double *probs, double thr
 
 int tbk_block_record(const tbk_page *page, const char *page_id, const double *probs, double threshold, size_t b,
                      tbk_buf *out) {
-  const tbk_block *k = &page->blocks[b];
+  const tbk_page_view pv = tbk_page_view_of(page);
+  const tbk_block *k = &pv.blocks[b];
   size_t sn = tbk_utf8_cut(k->text, k->text_len, 100);
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
@@ -820,7 +821,8 @@ int tbk_block_record(const tbk_page *page, const char *page_id, const double *pr
 
 tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id, const double *probs, double threshold,
                             tbk_buf *out) {
-  for (size_t b = 0; b < page->n_blocks; b++)
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (size_t b = 0; b < pv.n_blocks; b++)
     if (tbk_block_record(page, page_id, probs, threshold, b, out) || tbk_buf_puts(out, "}\n")) return TBK_ERR_NOMEM;
   return TBK_OK;
 }

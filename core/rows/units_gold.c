@@ -7,6 +7,7 @@
 
 tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char *gold, size_t gold_len,
                                  double min_share, signed char *labels, double *share, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   tbk_status st = tbk_units_segment(ux, page, err);
   if (st) return st;
   size_t n = ux->n;
@@ -18,7 +19,7 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char
     end[i] = ux->u[i].end;
   }
   if (st == TBK_OK)
-    st = tbk_align_gold(ux->tok, page->text.data ? page->text.data : "", page->text.len, start, end, n, gold,
+    st = tbk_align_gold(ux->tok, pv.text ? pv.text : "", pv.text_len, start, end, n, gold,
                         gold_len, tokens, matched, err);
   for (size_t i = 0; st == TBK_OK && i < n; i++) {
     double sh = tokens[i] ? (double)matched[i] / tokens[i] : 0;
@@ -52,8 +53,9 @@ static int gold_line(tbk_buf *out, const tbk_page_ref *ref, const tbk_unit *un, 
 tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref, const tbk_page *page, const char *gold,
                                 size_t gold_len, double min_share, tbk_buf *out, size_t *content,
                                 size_t *boilerplate, tbk_error *err) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   /* a unit holds at least one byte of the page text: a bound on units */
-  size_t cap = page->text.len + 1;
+  size_t cap = pv.text_len + 1;
   signed char *labels = malloc(cap * sizeof *labels);
   double *shares = malloc(cap * sizeof *shares);
   tbk_status st = labels && shares ? tbk_units_gold_labels(ux, page, gold, gold_len, min_share, labels, shares, err)
