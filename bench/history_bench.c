@@ -1,4 +1,4 @@
-/* The site-history store at scale (BENCHMARKS.md "Site history"):
+/* The site-history store at scale (docs/experiments/benchmarks-parse.md "#35: site history, cost"):
  *
  *   tbk-bench-history DB PAGES [SITES] [FPS_PER_PAGE]
  *

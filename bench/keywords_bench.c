@@ -1,5 +1,5 @@
 /* tbk-bench-keywords: keyword extraction's speed on already-parsed pages
- * (BENCHMARKS.md "Keyword extraction"). Every page of the inputs is read
+ * (docs/experiments/benchmarks-applications.md "Keyword extraction"). Every page of the inputs is read
  * and parsed first (not timed); then, on one thread, the extraction from
  * each page's whole text (candidates, features and the TF-IDF ranking
  * against a DF table made from the same pages) is timed over --rounds

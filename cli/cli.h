@@ -14,7 +14,7 @@
 #include "tbk_label.h"
 #include "tbk_ml.h"
 
-/* Exit codes, shared by every tbk program (documented in README.md). */
+/* Exit codes, shared by every tbk program (documented in docs/programs.md "Exit codes"). */
 enum tbk_exit {
   TBK_EXIT_OK = 0,      /* everything processed */
   TBK_EXIT_FAIL = 1,    /* fatal error: nothing (more) could be done */

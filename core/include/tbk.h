@@ -153,7 +153,7 @@ TBK_API const char *tbk_page_charset(const tbk_page *p);
 TBK_API size_t tbk_page_parse_errors(const tbk_page *p);
 /* Repairs made to markup after which libxml2 lost the page's text (an
  * unclosed <title>, <script>, <noscript>…, a broken comment); 0 when the
- * page is as parsed. README.md "Inputs" lists the shapes. */
+ * page is as parsed. docs/inputs.md lists the shapes. */
 TBK_API int tbk_page_recovered(const tbk_page *p);
 /* The page's whole visible text, normalized (borrowed). */
 TBK_API const char *tbk_page_text(const tbk_page *p, size_t *len);
@@ -500,7 +500,7 @@ TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table 
 
 /* ================================================================ WARC */
 /* The HTML response records of a WARC file (plain or gzip), as the
- * programs read them (README.md "Inputs"): listed on open, each read on
+ * programs read them (docs/inputs.md): listed on open, each read on
  * demand. Damage is skipped as the programs skip it: a warning line each
  * (tbk_warc_warnings) and a count (tbk_warc_skipped). */
 typedef struct tbk_warc tbk_warc;

@@ -66,7 +66,7 @@ const tbk_explanation *tbk_predictor_unit_explanation(const tbk_predictor *pr, s
  * content stage's units (keep from tbk_content_decide, probs the units').
  * jsonl: the records of tbk_render_jsonl or tbk_render_units_jsonl with an
  * "explain" object more; text: a readable listing, a block or unit a
- * paragraph (README.md "--explain"). Errors: TBK_ERR_NOMEM. */
+ * paragraph (docs/content-stage.md "--explain"). Errors: TBK_ERR_NOMEM. */
 tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
                                     const double *probs, const unsigned char *keep, const tbk_content_options *o,
                                     tbk_buf *out);

@@ -16,7 +16,7 @@
 #                     tbk-predict are (default: PATH on the nodes)
 #   --partition P     partition of every job (default: the cluster's)
 #   --label-mem M, --train-mem M, --predict-mem M
-#                     memory per job (sbatch --mem; defaults in README.md,
+#                     memory per job (sbatch --mem; defaults in docs/scale.md,
 #                     from measured peaks)
 #   --dry-run         print the sbatch commands, submit nothing
 # Page, training and predict options go in TBK_PAGE_ARGS, TBK_TRAIN_ARGS and
