@@ -17,22 +17,18 @@
  * one plus the newlines before the point the parser has reached when it
  * sends it. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <libxml/HTMLparser.h>
-#include <libxml/chvalid.h>
+#include <libxml/xmlstring.h>
 #include <libxml/dict.h>
-#include <libxml/xmlversion.h>
 
 #include "build.h"
 #include "fast_html.h"
+#include "html_tables.h"
 #include "page_xml.h"
 #include "tags.h"
-
-#if LIBXML_VERSION == 20914
 
 /* What the name stack needs to know of a name: one per distinct name. */
 enum {
@@ -42,10 +38,10 @@ enum {
 
 typedef struct name_ent {
   const char *name;          /* the dictionary's */
-  const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
+  const tbk_html_elem *info; /* HTML 4's description, NULL for a tag libxml2 does not know */
   uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
-  uint16_t cid;              /* 1 + its index in close_row (closes()), 0: in no auto-close */
+  uint16_t cid;              /* 1 + its closer id (html_tables.h), 0: in no auto-close */
   int tag;                   /* its tbk_tag */
   uint8_t kind;              /* K_* */
   uint8_t headish;           /* in htmlCheckImplied's head list */
@@ -57,18 +53,6 @@ typedef struct name_ent {
  * page is declined (libxml2 refuses a page only past 100,000; tbk's watch
  * in html_parse.c then decides). */
 enum { MAX_NAMES = 4096, CHUNK = 128, MAX_NAME = 100 };
-/* Names that may auto-close or be auto-closed: libxml2's elements (92)
- * and two it does not describe (see closes()). */
-enum { CLOSERS = 128 };
-
-/* The entities looked up on this page: htmlEntityLookup scans its table. */
-typedef struct ent_cache {
-  char name[32];
-  int value; /* 0: not an entity */
-} ent_cache;
-
-/* The names a page's references may look up: per page, few distinct. */
-enum { ENT_SLOTS = 64 };
 
 typedef struct fp {
   const unsigned char *s;
@@ -101,7 +85,6 @@ typedef struct fp {
   const char **atts;         /* owned: the list given to the builder */
   size_t cap_atts;
   tbk_buf text;              /* a reference's text */
-  ent_cache ents[ENT_SLOTS]; /* the entities looked up */
 } fp;
 
 static void decline(fp *f, const char *why) {
@@ -196,8 +179,6 @@ static int grow_slots(fp *f) {
   return 0;
 }
 
-static uint16_t closer_id(const name_ent *e);
-
 /* lower: len bytes, then zeros up to 16 at least. */
 static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) {
   uint64_t k0, k1;
@@ -220,8 +201,8 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
   }
   name_ent *e = entry(f, f->n_names);
   *e = (name_ent){.name = d, .key = {k0, k1}, .hash = h, .len = (uint32_t)len};
-  e->info = htmlTagLookup((const xmlChar *)d);
-  e->cid = closer_id(e);
+  e->info = tbk_html_elem_lookup(d);
+  e->cid = (uint16_t)(tbk_html_closer_id(d) + 1);
   e->tag = (int)tbk_tag_lookup(d);
   e->prio = end_priority(d);
   static const struct { const char *name; uint8_t kind, headish; } kinds[] = {
@@ -300,58 +281,11 @@ static const name_ent *literal(fp *f, const char *name) {
   return intern(f, lower, len, h);
 }
 
-/* htmlCheckAutoClose(newtag, oldtag): the start of newtag closes oldtag.
- * Its table (htmlStartClose) names only elements libxml2 describes, and
- * listing and xmp. libxml2 answers for two different names (htmlAutoCloseTag
- * on a childless node); a tag closes itself for these names alone
- * (tests/test_fast_html.c checks every pair against the library's parse).
- * The answers are the library's, so they are kept for the process: a row
- * per new tag, made when first asked for. */
-static const htmlElemDesc *first_desc; /* libxml2's element table: sorted, contiguous */
-static size_t n_descs;
-static const char *closer_names[CLOSERS]; /* by closer id - 1 */
-static size_t n_closer_names;
-static uint8_t close_row[CLOSERS][CLOSERS]; /* [new][old]: 1 closes; written under row_lock */
-static atomic_int row_made[CLOSERS];
-static pthread_mutex_t row_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint16_t closer_id(const name_ent *e) {
-  if (e->info) return (uint16_t)(e->info - first_desc + 1);
-  if (strcmp(e->name, "listing") == 0) return (uint16_t)(n_descs + 1);
-  if (strcmp(e->name, "xmp") == 0) return (uint16_t)(n_descs + 2);
-  return 0;
-}
-
-static void make_row(size_t nw) {
-  static const char *const self[] = {"a", "col", "colgroup", "form", "li", "option",
-                                     "p", "tbody", "td", "th", "tr"};
-  xmlNode node;
-  memset(&node, 0, sizeof node);
-  node.type = XML_ELEMENT_NODE;
-  node.name = (const xmlChar *)closer_names[nw];
-  for (size_t old = 0; old < n_closer_names; old++) {
-    int yes = 0;
-    if (old != nw) {
-      yes = htmlAutoCloseTag(NULL, (const xmlChar *)closer_names[old], &node) != 0;
-    } else {
-      for (size_t k = 0; k < sizeof self / sizeof self[0]; k++) yes |= strcmp(self[k], closer_names[nw]) == 0;
-    }
-    close_row[nw][old] = (uint8_t)yes;
-  }
-}
-
+/* htmlCheckAutoClose(newtag, oldtag): the start of newtag closes oldtag. */
 static int closes(const name_ent *newtag, const name_ent *oldtag) {
   if (!newtag->cid || !oldtag->cid) return 0;
-  size_t nw = newtag->cid - 1u;
-  if (!atomic_load_explicit(&row_made[nw], memory_order_acquire)) {
-    pthread_mutex_lock(&row_lock);
-    if (!atomic_load_explicit(&row_made[nw], memory_order_relaxed)) {
-      make_row(nw);
-      atomic_store_explicit(&row_made[nw], 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&row_lock);
-  }
-  return close_row[nw][oldtag->cid - 1u];
+  unsigned old = oldtag->cid - 1u;
+  return (int)(tbk_html_closes[newtag->cid - 1u][old / 64] >> (old % 64)) & 1;
 }
 
 /* ---- the name stack and its events ---- */
@@ -466,26 +400,6 @@ static unsigned char_ref(fp *f) {
   return 0;
 }
 
-static int entity_value(const char *name, size_t len, ent_cache *cache, size_t slots) {
-  if (len >= sizeof cache->name) {
-    char buf[MAX_NAME + 1];
-    if (len > MAX_NAME) return -1;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-    const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)buf);
-    return d ? (int)d->value : 0;
-  }
-  uint32_t h = 2166136261u;
-  for (size_t k = 0; k < len; k++) h = hash_step(h, (unsigned char)name[k]);
-  ent_cache *c = &cache[h & (slots - 1)];
-  if (strncmp(c->name, name, len) == 0 && c->name[len] == '\0' && c->name[0]) return c->value;
-  memcpy(c->name, name, len);
-  c->name[len] = '\0';
-  const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)c->name);
-  c->value = d ? (int)d->value : 0;
-  return c->value;
-}
-
 /* htmlParseName's ASCII names at f->i: its length, 0 when none; -1 when
  * libxml2 would read it another way (its complex path). */
 static long entity_name(const fp *f) {
@@ -518,8 +432,8 @@ static void entity_ref(fp *f, tbk_buf *t) {
   f->i += (size_t)len;
   int value = 0;
   if (f->s[f->i] == ';') {
-    value = entity_value(name, (size_t)len, f->ents, ENT_SLOTS);
-    if (value < 0) return decline(f, "an entity name longer than libxml2's buffer");
+    if (len > MAX_NAME) return decline(f, "an entity name longer than libxml2's buffer");
+    value = (int)tbk_html_entity_value(name, (size_t)len);
     if (value > 0) f->i++;
   } else {
     error(f); /* "expecting ';'" */
@@ -593,7 +507,7 @@ static int doctype_literal(fp *f, int pubid) {
   if (q != '"' && q != '\'') return -1;
   size_t k = f->i + 1;
   for (; k < f->n && f->s[k] != q; k++)
-    if (pubid && !xmlIsPubidChar_ch(f->s[k])) return -1;
+    if (pubid && !tbk_html_pubid_char(f->s[k])) return -1;
   if (k >= f->n) return -1;
   f->i = k + 1;
   return 0;
@@ -815,7 +729,7 @@ static int end_tag(fp *f) {
   if (!blocked)
     while (top(f) != name) {
       const name_ent *t = top(f);
-      if (t->info && t->info->endTag == 3) error(f); /* "Opening and ending tag mismatch" */
+      if (t->info && t->info->end_tag == 3) error(f); /* "Opening and ending tag mismatch" */
       end_top(f);
     }
   if (top(f) != name) {
@@ -995,28 +909,10 @@ static const char *unreadable(const unsigned char *s, size_t n) {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int enabled;
 
-/* The element table's entries, by htmlTagLookup of its first and last
- * names: it must be the sorted array of the 2.9.14 the parser follows. */
-static int read_descs(void) {
-  const htmlElemDesc *first = htmlTagLookup((const xmlChar *)"a"), *last = htmlTagLookup((const xmlChar *)"var");
-  if (!first || !last || last < first || (size_t)(last - first) + 3 > CLOSERS) return 0;
-  first_desc = first;
-  n_descs = (size_t)(last - first) + 1;
-  for (size_t k = 0; k < n_descs; k++) {
-    if (k && strcmp(first[k - 1].name, first[k].name) >= 0) return 0;
-    if (htmlTagLookup((const xmlChar *)first[k].name) != &first[k]) return 0;
-    closer_names[k] = first[k].name;
-  }
-  closer_names[n_descs] = "listing";
-  closer_names[n_descs + 1] = "xmp";
-  n_closer_names = n_descs + 2;
-  return 1;
-}
-
 static void check_enabled(void) {
   tbk_xml_init();
   const char *env = getenv("TBK_FAST_HTML");
-  enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0) && read_descs();
+  enabled = !(env && strcmp(env, "0") == 0);
 }
 
 int tbk_html_fast_enabled(void) {
@@ -1082,15 +978,3 @@ out:
   return r;
 }
 
-#else
-
-int tbk_html_fast_enabled(void) { return 0; }
-
-int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
-  (void)src, (void)n, (void)a;
-  *errors = 0;
-  if (why) *why = "the fast parser is off";
-  return TBK_FAST_DECLINED;
-}
-
-#endif

@@ -1,11 +1,11 @@
-/* tbk's fast HTML parser: the SAX events libxml2 2.9.14's HTML parser
+/* tbk's HTML parser: the SAX events libxml2 2.9.14's HTML parser
  * (recover mode, as html_parse.c runs it) sends for a page, made straight
  * from the bytes without libxml2's per-character reading, into the arena
  * builder (build.h). It takes the pages whose every construct it
  * reproduces exactly (events, their lines, and the recovered errors
- * libxml2 counts) and declines the rest, which then take libxml2's parse:
- * the page is the same either way, only its cost differs. Compiled in only
- * against libxml2 2.9.14, and used only when that is the library loaded. */
+ * libxml2 counts) and declines the rest, which then take the installed
+ * libxml2's parse. Its HTML facts are tbk's own (html_tables.h), so a page
+ * it takes is the same with every libxml2. */
 #ifndef TBK_FAST_HTML_H
 #define TBK_FAST_HTML_H
 #include <stddef.h>
@@ -22,7 +22,7 @@ enum {
  * (when why is not NULL) says why, in a few static words. */
 int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors, const char **why);
 
-/* 1 when the fast parser may run at all (the libxml2 loaded is the one it
- * reproduces, and TBK_FAST_HTML is not "0" in the environment). */
+/* 1 unless TBK_FAST_HTML is "0" in the environment, which leaves every
+ * page to libxml2. */
 int tbk_html_fast_enabled(void);
 #endif

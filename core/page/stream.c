@@ -1,8 +1,9 @@
 /* The streaming parse: the page's arena (arena.h) built from parser events
  * by the builder (build.h), without libxml2's tree. The events come from
- * tbk's fast parser (fast_html.c) when it takes the page, else from
- * libxml2's HTML parser under the same watch, options and input as the DOM
- * parse, through SAX handlers of our own. What the builder makes of them
+ * tbk's parser (fast_html.c) when it takes the page, with any libxml2;
+ * else, with libxml2 before 2.12, from libxml2's HTML parser under the same
+ * watch, options and input as the DOM parse, through SAX handlers of our
+ * own. What the builder makes of them
  * is what libxml2 2.9's tree builder (SAX2.c) makes:
  * see build.h.
  *
@@ -106,18 +107,7 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   return st;
 }
 
-tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
-  int r = tbk_html_fast(s, n, a, errors, NULL);
-  if (r == TBK_FAST_OK) return TBK_OK;
-  if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return tbk_html_stream_libxml2(s, n, a, errors, err);
-}
-
 #else
-
-tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
-  return tbk_html_stream_libxml2(s, n, a, errors, err);
-}
 
 tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
   xmlDoc *doc;
@@ -147,3 +137,10 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
 }
 
 #endif
+
+tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
+  int r = tbk_html_fast(s, n, a, errors, NULL);
+  if (r == TBK_FAST_OK) return TBK_OK;
+  if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  return tbk_html_stream_libxml2(s, n, a, errors, err);
+}
