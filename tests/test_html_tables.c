@@ -4,7 +4,7 @@
  * fields, which start tag closes which open element (the pairs of two
  * names; a tag closing its own name is checked by test_fast_html's
  * pairs() against libxml2's parse), the entities, the boolean attributes,
- * PubidChar and Letter. With another libxml2 loaded the test skips: the
+ * PubidChar, Letter and the characters of a name. With another libxml2 loaded the test skips: the
  * tables are 2.9.14's, not the installed one's. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -147,7 +147,11 @@ static void boolean_attrs(void) {
 static void classes(void) {
   for (unsigned c = 0; c < 256; c++) CHECK_INT(tbk_html_pubid_char((unsigned char)c), xmlIsPubidChar_ch(c) != 0);
   size_t differ = 0;
-  for (uint32_t c = 0; c < 0x110000; c++) differ += (size_t)(tbk_xml_letter(c) != (IS_LETTER(c) != 0));
+  for (uint32_t c = 0; c < 0x110000; c++) {
+    int name = IS_LETTER(c) || IS_DIGIT(c) || IS_COMBINING(c) || IS_EXTENDER(c) || c == '.' || c == '-' ||
+               c == '_' || c == ':';
+    differ += (size_t)(tbk_xml_letter(c) != (IS_LETTER(c) != 0)) + (size_t)(tbk_xml_name_char(c) != name);
+  }
   CHECK_INT(differ, 0);
 }
 

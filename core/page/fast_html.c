@@ -400,20 +400,36 @@ static unsigned char_ref(fp *f) {
   return 0;
 }
 
-/* htmlParseName's ASCII names at f->i: its length, 0 when none; -1 when
- * libxml2 would read it another way (its complex path). */
-static long entity_name(const fp *f) {
+/* The code point of the character at k (the source is clean UTF-8) and its
+ * length in *len. */
+static uint32_t char_at(const fp *f, size_t k, size_t *len) {
+  *len = tbk_utf8_seq(f->s + k, f->n - k);
+  if (!*len) *len = 1; /* cannot happen: clean UTF-8 */
+  return tbk_utf8_decode(f->s + k, *len);
+}
+
+/* htmlParseName at f->i: the length of the name it reads, 0 for none. Its
+ * fast path takes an ASCII name followed by an ASCII byte; anything else
+ * is read again from the start by htmlParseNameComplex, by characters:
+ * a Letter, '_' or ':', then name characters. */
+static size_t parse_name(const fp *f) {
   size_t k = f->i;
-  if (k >= f->n) return -1;
-  int c = f->s[k];
-  if (c >= 0x80) return -1;
-  if (!letter(c) && c != '_' && c != ':') return 0;
-  for (k++; k < f->n; k++) {
-    c = f->s[k];
-    if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
+  int c = k < f->n ? f->s[k] : 0;
+  if (letter(c) || c == '_' || c == ':') {
+    for (k++; k < f->n; k++) {
+      c = f->s[k];
+      if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
+    }
+    if (k < f->n && f->s[k] < 0x80) return k - f->i;
   }
-  if (k >= f->n || f->s[k] >= 0x80) return -1;
-  return (long)(k - f->i);
+  k = f->i;
+  if (k >= f->n) return 0;
+  size_t len;
+  uint32_t cp = char_at(f, k, &len);
+  if (!tbk_xml_letter(cp) && cp != '_' && cp != ':') return 0;
+  for (k += len; k < f->n && tbk_xml_name_char(char_at(f, k, &len)); k += len) {
+  }
+  return k - f->i;
 }
 
 /* htmlParseEntityRef's reading at '&' into t, as htmlParseHTMLAttribute
@@ -421,19 +437,17 @@ static long entity_name(const fp *f) {
  * and the name when it is none, with libxml2's errors. */
 static void entity_ref(fp *f, tbk_buf *t) {
   f->i++; /* '&' */
-  long len = entity_name(f);
-  if (len < 0) return decline(f, "a reference name libxml2 reads by characters");
+  size_t len = parse_name(f);
   if (len == 0) {
     error(f); /* "no name" */
     put(f, t, "&", 1);
     return;
   }
   const char *name = (const char *)f->s + f->i;
-  f->i += (size_t)len;
+  f->i += len;
   int value = 0;
-  if (f->s[f->i] == ';') {
-    if (len > MAX_NAME) return decline(f, "an entity name longer than libxml2's buffer");
-    value = (int)tbk_html_entity_value(name, (size_t)len);
+  if (cur(f) == ';') {
+    value = (int)tbk_html_entity_value(name, len);
     if (value > 0) f->i++;
   } else {
     error(f); /* "expecting ';'" */
@@ -442,7 +456,7 @@ static void entity_ref(fp *f, tbk_buf *t) {
     utf8_put(f, t, (unsigned)value);
   } else {
     put(f, t, "&", 1);
-    put(f, t, name, (size_t)len);
+    put(f, t, name, len);
   }
 }
 
@@ -473,28 +487,45 @@ static int at_doctype(const fp *f) {
          strncasecmp((const char *)f->s + f->i + 2, "DOCTYPE", 7) == 0;
 }
 
-/* htmlParseComment at "<!--". */
+/* htmlParseComment at "<!--": it ends at the first "-->" or, with an
+ * error, "--!>"; unterminated, it takes the rest of the page with an
+ * error, and no comment. */
 static void comment(fp *f) {
   const unsigned char *from = f->s + f->i + 4, *end = f->s + f->n;
   const unsigned char *close = memmem(from, (size_t)(end - from), "-->", 3);
-  if (!close) return decline(f, "an unterminated comment");
-  const unsigned char *bang = memmem(from, (size_t)(close - from), "--!>", 4);
-  if (bang) return decline(f, "a comment closed by --!>");
+  const unsigned char *bang = memmem(from, (size_t)((close ? close : end) - from), "--!>", 4);
+  if (bang) {
+    error(f);
+    close = bang + 1;
+  }
+  if (!close) {
+    error(f);
+    f->i = f->n;
+    return;
+  }
   f->i = (size_t)(close + 3 - f->s);
   tbk_build_other(&f->b, TBK_AN_COMMENT, line_at(f, f->i));
 }
 
-/* htmlParsePI at "<?". */
+/* htmlParsePI at "<?": without a target, an error and nothing more read;
+ * unterminated, the rest of the page taken with an error, and no PI. */
 static void pi(fp *f) {
   f->i += 2;
-  long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f, "a PI without a target");
-  f->i += (size_t)len; /* the target: nothing keeps it */
+  size_t len = parse_name(f);
+  if (!len) {
+    error(f); /* "PI is not started correctly" */
+    return;
+  }
+  f->i += len; /* the target: nothing keeps it */
   if (cur(f) != '>') {
     if (!blank(cur(f))) error(f); /* "space expected" */
     skip_blanks(f);
     const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
-    if (!gt) return decline(f, "an unterminated PI");
+    if (!gt) {
+      error(f); /* "PI never end" */
+      f->i = f->n;
+      return;
+    }
     f->i = (size_t)(gt - f->s);
   }
   f->i++;
@@ -517,9 +548,9 @@ static int doctype_literal(fp *f, int pubid) {
 static void doctype(fp *f) {
   f->i += 9;
   skip_blanks(f);
-  long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f, "a DOCTYPE without a name");
-  f->i += (size_t)len;
+  size_t len = parse_name(f);
+  if (!len) return decline(f, "a DOCTYPE without a name");
+  f->i += len;
   skip_blanks(f);
   int sys = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "SYSTEM", 6) == 0;
   int pub = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "PUBLIC", 6) == 0;

@@ -43,13 +43,17 @@ int tbk_html_boolean_attr(const char *name) {
   return bsearch(name, tbk_html_boolean_attrs, TBK_HTML_BOOLEAN_ATTRS, sizeof *tbk_html_boolean_attrs, attr_cmp) != NULL;
 }
 
-int tbk_xml_letter(uint32_t c) {
-  size_t lo = 0, hi = TBK_XML_LETTER_RANGES;
+static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t c) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (c < tbk_xml_letters[mid][0]) hi = mid;
-    else if (c > tbk_xml_letters[mid][1]) lo = mid + 1;
+    if (c < r[mid][0]) hi = mid;
+    else if (c > r[mid][1]) lo = mid + 1;
     else return 1;
   }
   return 0;
 }
+
+int tbk_xml_letter(uint32_t c) { return in_ranges(tbk_xml_letters, TBK_XML_LETTER_RANGES, c); }
+
+int tbk_xml_name_char(uint32_t c) { return in_ranges(tbk_xml_name_chars, TBK_XML_NAME_CHAR_RANGES, c); }

@@ -30,6 +30,7 @@ enum {
   TBK_HTML_ENTITIES = 253,
   TBK_HTML_BOOLEAN_ATTRS = 13,
   TBK_XML_LETTER_RANGES = 204,
+  TBK_XML_NAME_CHAR_RANGES = 287,
 };
 
 extern const tbk_html_elem tbk_html_elems[TBK_HTML_ELEMS];
@@ -40,6 +41,7 @@ extern const tbk_html_entity tbk_html_entities[TBK_HTML_ENTITIES];
 extern const char *const tbk_html_boolean_attrs[TBK_HTML_BOOLEAN_ATTRS]; /* sorted */
 extern const uint64_t tbk_html_pubid_chars[4]; /* bit c: byte c is a PubidChar */
 extern const uint32_t tbk_xml_letters[TBK_XML_LETTER_RANGES][2]; /* first, last; ascending */
+extern const uint32_t tbk_xml_name_chars[TBK_XML_NAME_CHAR_RANGES][2]; /* the same */
 
 /* htmlTagLookup: the element named name in any case, NULL if none. */
 const tbk_html_elem *tbk_html_elem_lookup(const char *name);
@@ -54,4 +56,7 @@ int tbk_html_boolean_attr(const char *name);
 static inline int tbk_html_pubid_char(unsigned char c) { return (int)(tbk_html_pubid_chars[c / 64] >> (c % 64)) & 1; }
 /* IS_LETTER: XML 1.0's BaseChar or Ideographic. */
 int tbk_xml_letter(uint32_t c);
+/* A character htmlParseNameComplex takes after a name's first: Letter,
+ * Digit, CombiningChar, Extender, '.', '-', '_' or ':'. */
+int tbk_xml_name_char(uint32_t c);
 #endif
