@@ -15,6 +15,8 @@
 enum {
   TBK_FAST_OK = 0,       /* the arena is built, *errors set */
   TBK_FAST_DECLINED = 1, /* not this page: parse it with libxml2 (arena emptied) */
+  TBK_FAST_LIMIT = 2,    /* refused as libxml2 2.9.14's parse is under the watch (html_parse.c): its
+                            recovered errors under deep nesting would take quadratic time (arena emptied) */
   TBK_FAST_NOMEM = -1,   /* out of memory (arena emptied) */
 };
 
@@ -25,4 +27,8 @@ int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors, const c
 /* 1 unless TBK_FAST_HTML is "0" in the environment, which leaves every
  * page to libxml2. */
 int tbk_html_fast_enabled(void);
+/* 1 when the libxml2 loaded is 2.9.14, whose parse this one reproduces:
+ * its SAX parse (tbk_html_stream_libxml2) is then the oracle the tests and
+ * the fuzzer hold this parser to. */
+int tbk_html_fast_oracle(void);
 #endif

@@ -142,5 +142,6 @@ tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors
   int r = tbk_html_fast(s, n, a, errors, NULL);
   if (r == TBK_FAST_OK) return TBK_OK;
   if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (r == TBK_FAST_LIMIT) return tbk_html_refuse_quadratic(err);
   return tbk_html_stream_libxml2(s, n, a, errors, err);
 }
