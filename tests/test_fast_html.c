@@ -123,6 +123,7 @@ static void rules(void) {
   SAME("<div><p>a<?pi never closed <p>b</p>");
   SAME("<? x ?><p>a<?>b<? c?>d<?1e?>f<?\xc3\xa9t x?>g</p><?");
   SAME("<?-x?><p>a</p>");
+  SAME("<p>a</p><?pi"); /* an ASCII name at the page's end is none */
   /* empty documents: an error, nothing else */
   SAME("");
   SAME(" \n\t ");
@@ -196,6 +197,7 @@ static const char *const pieces[] = {
     "</scripty>", "&lt", "<img alt=\"a\nb\">", "<p.q>", "<li.x>", "</style >", "<style media=all>", "<html lang=x>",
     "<head profile=y>", "<body class=z>", "<p/ >", "<a href=x/>", "<input value=a&b>", "<img src=\"\" >",
     "&#82.", "&#x", "&#]", "&#0;", "<a title='&#0;x'>", "<a title=\"&#65b\">", "<!DOCTYPE x [y]>",
+    "--!>", "<!-- c --!>", "<? x>", "<?", "&\xc3\xa9;", "&amp\xc3\xa9", "<?p\xc3\xa9 x?>", "&a",
     "                                                                                                    ",
 };
 enum { NPIECES = sizeof pieces / sizeof pieces[0] };

@@ -415,9 +415,10 @@ static uint32_t char_at(const fp *f, size_t k, size_t *len) {
 }
 
 /* htmlParseName at f->i: the length of the name it reads, 0 for none. Its
- * fast path takes an ASCII name followed by an ASCII byte; anything else
- * is read again from the start by htmlParseNameComplex, by characters:
- * a Letter, '_' or ':', then name characters. */
+ * fast path takes an ASCII name followed by an ASCII byte, and none that
+ * runs to the page's end; anything else is read again from the start by
+ * htmlParseNameComplex, by characters: a Letter, '_' or ':', then name
+ * characters. */
 static size_t parse_name(const fp *f) {
   size_t k = f->i;
   int c = k < f->n ? f->s[k] : 0;
@@ -426,7 +427,8 @@ static size_t parse_name(const fp *f) {
       c = f->s[k];
       if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
     }
-    if (k < f->n && f->s[k] < 0x80) return k - f->i;
+    if (k >= f->n) return 0;
+    if (f->s[k] < 0x80) return k - f->i;
   }
   k = f->i;
   if (k >= f->n) return 0;
