@@ -43,16 +43,16 @@ static void elements(void) {
     CHECK(htmlTagLookup((const xmlChar *)e->name) == &a[k]);
     CHECK(tbk_html_elem_lookup(e->name) == e);
     CHECK(tbk_html_elem_lookup(up) == e);
-    CHECK_INT(tbk_html_closer_id(e->name), (long long)k);
+    CHECK_INT(tbk_html_closer_id(e->name, e), (long long)k);
   }
   const char *const unknown[] = {"listing", "xmp", "section", "nav", "", "aa", "vara", "svg"};
   for (size_t k = 0; k < sizeof unknown / sizeof unknown[0]; k++) {
     CHECK(!htmlTagLookup((const xmlChar *)unknown[k]));
     CHECK(!tbk_html_elem_lookup(unknown[k]));
   }
-  CHECK_INT(tbk_html_closer_id("listing"), TBK_HTML_ELEMS);
-  CHECK_INT(tbk_html_closer_id("xmp"), TBK_HTML_ELEMS + 1);
-  CHECK_INT(tbk_html_closer_id("section"), -1);
+  CHECK_INT(tbk_html_closer_id("listing", NULL), TBK_HTML_ELEMS);
+  CHECK_INT(tbk_html_closer_id("xmp", NULL), TBK_HTML_ELEMS + 1);
+  CHECK_INT(tbk_html_closer_id("section", NULL), -1);
 }
 
 static const char *closer_name(size_t id) {

@@ -208,7 +208,7 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
   name_ent *e = entry(f, f->n_names);
   *e = (name_ent){.name = d, .key = {k0, k1}, .hash = h, .len = (uint32_t)len};
   e->info = tbk_html_elem_lookup(d);
-  e->cid = (uint16_t)((e->info ? e->info - tbk_html_elems : tbk_html_closer_id(d)) + 1);
+  e->cid = (uint16_t)(tbk_html_closer_id(d, e->info) + 1);
   e->tag = (int)tbk_tag_lookup(d);
   e->prio = end_priority(d);
   static const struct { const char *name; uint8_t kind, headish; } kinds[] = {

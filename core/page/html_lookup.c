@@ -5,14 +5,20 @@
 
 #include "html_tables.h"
 
-static int elem_cmp(const void *key, const void *e) { return strcasecmp(key, ((const tbk_html_elem *)e)->name); }
+/* strcasecmp for ASCII names, without the locale's tables. */
+static int elem_cmp(const void *key, const void *e) {
+  const unsigned char *a = key, *b = (const unsigned char *)((const tbk_html_elem *)e)->name;
+  for (;; a++, b++) {
+    int x = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a;
+    if (x != *b || !x) return x - *b;
+  }
+}
 
 const tbk_html_elem *tbk_html_elem_lookup(const char *name) {
   return bsearch(name, tbk_html_elems, TBK_HTML_ELEMS, sizeof *tbk_html_elems, elem_cmp);
 }
 
-int tbk_html_closer_id(const char *name) {
-  const tbk_html_elem *e = tbk_html_elem_lookup(name);
+int tbk_html_closer_id(const char *name, const tbk_html_elem *e) {
   if (e) return (int)(e - tbk_html_elems);
   if (strcmp(name, "listing") == 0) return TBK_HTML_ELEMS;
   if (strcmp(name, "xmp") == 0) return TBK_HTML_ELEMS + 1;

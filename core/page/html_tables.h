@@ -45,8 +45,9 @@ extern const uint32_t tbk_xml_name_chars[TBK_XML_NAME_CHAR_RANGES][2]; /* the sa
 
 /* htmlTagLookup: the element named name in any case, NULL if none. */
 const tbk_html_elem *tbk_html_elem_lookup(const char *name);
-/* The closer id of a tag name (see TBK_HTML_CLOSERS), -1 if it is none. */
-int tbk_html_closer_id(const char *name);
+/* The closer id of a tag name (see TBK_HTML_CLOSERS), -1 if it is none;
+ * e is its element (tbk_html_elem_lookup's answer). */
+int tbk_html_closer_id(const char *name, const tbk_html_elem *e);
 /* htmlEntityLookup: the code point of the entity of that exact name, 0 if
  * none. */
 uint32_t tbk_html_entity_value(const char *name, size_t len);
