@@ -3,9 +3,8 @@
  * tbk's parser (fast_html.c) when it takes the page, with any libxml2;
  * else, with libxml2 before 2.12, from libxml2's HTML parser under the same
  * watch, options and input as the DOM parse, through SAX handlers of our
- * own. What the builder makes of them
- * is what libxml2 2.9's tree builder (SAX2.c) makes:
- * see build.h.
+ * own. What the builder makes of them is what libxml2 2.9's tree builder
+ * (SAX2.c) makes: see build.h.
  *
  * The HTML parser itself reads the tree in one place (areBlanks, whether
  * blank text is "ignorable"): with blanks kept (the default) both answers
@@ -13,9 +12,9 @@
  * only on the parser's own name stack, so the events are the same.
  *
  * libxml2 2.12 and later read the tree during the parse in more places
- * (misplaced <html> attributes are merged into the root), so there the
- * page takes the DOM parse and copies it into the arena: slower, the same
- * tables. */
+ * (misplaced <html> attributes are merged into the root), so there a page
+ * tbk's parser declines takes the DOM parse, copied into the arena: slower,
+ * and from 2.14 on (an HTML5 tokenizer) possibly another tree. */
 #include <stdlib.h>
 
 #include "page_xml.h"
