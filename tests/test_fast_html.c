@@ -124,6 +124,16 @@ static void rules(void) {
   SAME("<? x ?><p>a<?>b<? c?>d<?1e?>f<?\xc3\xa9t x?>g</p><?");
   SAME("<?-x?><p>a</p>");
   SAME("<p>a</p><?pi"); /* an ASCII name at the page's end is none */
+  /* start tags and quoted values cut by the page's end */
+  SAME("<p>a<img src=\"x y");
+  SAME("<p>a<img src='x &amp");
+  SAME("<div><p class=a");
+  SAME("<p>x</p><br");
+  SAME("<body><body");
+  SAME("<html");
+  SAME("<p title=\"a\" ");
+  SAME("<table><tr><td>a<td b=1 c");
+  SAME("<title>t</title><p>a<span id=x");
   /* empty documents: an error, nothing else */
   SAME("");
   SAME(" \n\t ");
@@ -198,6 +208,7 @@ static const char *const pieces[] = {
     "<head profile=y>", "<body class=z>", "<p/ >", "<a href=x/>", "<input value=a&b>", "<img src=\"\" >",
     "&#82.", "&#x", "&#]", "&#0;", "<a title='&#0;x'>", "<a title=\"&#65b\">", "<!DOCTYPE x [y]>",
     "--!>", "<!-- c --!>", "<? x>", "<?", "&\xc3\xa9;", "&amp\xc3\xa9", "<?p\xc3\xa9 x?>", "&a",
+    "<a title=\"", "<img alt='x", "<b c=d", "<i ",
     "                                                                                                    ",
 };
 enum { NPIECES = sizeof pieces / sizeof pieces[0] };
@@ -226,7 +237,7 @@ static void declines(void) {
   const char *const no[] = {
       "<p>a\fb</p>",                   /* a form feed: not an XML Char */
       "\xef\xbb\xbf<p>bom</p>",        /* a byte order mark */
-      "<p title=\"open>x</p>",         /* an unterminated value */
+      "<p>a<!DOCTYPE>b</p>",           /* a DOCTYPE without a name */
   };
   for (size_t k = 0; k < sizeof no / sizeof no[0]; k++) {
     tbk_arena a = {0};

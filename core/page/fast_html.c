@@ -677,8 +677,8 @@ static void element(fp *f, int looked_ahead) {
         if (q == '"' || q == '\'') {
           f->i++;
           att_value(f, q);
-          if (cur(f) != q) return decline(f, "an unterminated attribute value");
-          f->i++;
+          if (cur(f) == q) f->i++;
+          else error(f); /* "AttValue: \" expected": the value runs to the page's end */
         } else {
           att_value(f, 0);
         }
@@ -734,7 +734,13 @@ static void element(fp *f, int looked_ahead) {
     end_top(f);
     return;
   }
-  if (cur(f) != '>') return decline(f, "a start tag cut by the end of the page");
+  if (cur(f) != '>') {
+    /* "Couldn't find end of Start Tag", at the page's end: the open
+     * element leaves the name stack without an end event */
+    error(f);
+    pop(f);
+    return;
+  }
   f->i++;
   if (t->info && t->info->empty) end_top(f);
 }
