@@ -95,18 +95,16 @@ static void closers(void) {
 }
 
 static void entities(void) {
-  /* libxml2's table is one array: the lowest and highest entries any
-   * value finds bound it */
-  const htmlEntityDesc *lo = NULL, *hi = NULL;
+  /* every code point libxml2 names, by another road than the generator's
+   * (HTML 4 names each at most once) */
+  size_t named = 0;
   for (unsigned v = 0; v < 0x110000; v++) {
     const htmlEntityDesc *d = htmlEntityValueLookup(v);
-    if (d && (!lo || d < lo)) lo = d;
-    if (d && (!hi || d > hi)) hi = d;
+    if (!d) continue;
+    named++;
+    CHECK_INT(tbk_html_entity_value(d->name, strlen(d->name)), v);
   }
-  CHECK(lo && hi);
-  if (!lo || !hi) return;
-  CHECK_INT(hi - lo + 1, TBK_HTML_ENTITIES);
-  for (const htmlEntityDesc *d = lo; d <= hi; d++) CHECK_INT(tbk_html_entity_value(d->name, strlen(d->name)), d->value);
+  CHECK_INT(named, TBK_HTML_ENTITIES);
   for (size_t k = 0; k < TBK_HTML_ENTITIES; k++) {
     const tbk_html_entity *e = &tbk_html_entities[k];
     const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)e->name);

@@ -11,10 +11,9 @@
  * and characters where libxml2's reading depends on them (names it reads
  * by characters); the source is clean UTF-8. A page holding anything it
  * does not reproduce (a character that is not an XML Char, a tag name
- * longer than libxml2's buffer, a start tag or quoted value the page's end
- * cuts, 65535 lines or more, ...) is declined whole, before the builder
- * has been given anything it would keep: see tests/compat/README.md for
- * the reasons and how often they come.
+ * longer than libxml2's buffer, 65535 lines or more, ...) is declined
+ * whole, before the builder has been given anything it would keep: see
+ * tests/compat/README.md for the reasons and how often they come.
  *
  * Lines: libxml2 counts every newline it reads, so the line of an event is
  * one plus the newlines before the point the parser has reached when it

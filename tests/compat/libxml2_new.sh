@@ -36,7 +36,7 @@
 # with 2.15 and are no longer left out.
 #
 # Result on 2026-11-27 (Debian 12, gcc 12, libxml2 2.15.4, branch parser at
-# 4bae7f1): builds clean with -Werror; the five tests above fail as
+# d08dcbe): builds clean with -Werror; the five tests above fail as
 # described and every other passes (fuzz/replay_page compares the DOM and
 # streamed pages only with 2.9.14 loaded, as cli/page_stream would). tests/compat/outputs_snapshot.sh on the
 # eight shared sets, diff -r against the snapshot of main at 1ab9c9c with
