@@ -23,7 +23,9 @@
 #include <string.h>
 #include <strings.h>
 
+/* xmlChar first: 2.9.14's dict.h uses it without including it */
 #include <libxml/xmlstring.h>
+
 #include <libxml/dict.h>
 
 #include "build.h"
