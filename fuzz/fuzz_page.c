@@ -4,7 +4,8 @@
  * made-up probabilities. Cheap invariants of the page model are checked, so
  * a logic slip aborts like a crash does. Both parses run once more keeping
  * the DOM: the streamed page's tables must be the DOM page's, byte for byte
- * (tbk_page_dump), and a parse that fails must fail alike. Each page's
+ * (tbk_page_dump), and a parse that fails must fail alike (with libxml2
+ * 2.9.14, the one tbk's parser reproduces). Each page's
  * declared metadata (tbk_page_metadata) must be one JSON object.
  *
  * The model comes from $TBK_FUZZ_MODEL, else from the seed model in the
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast_html.h"
 #include "tbk_internal.h"
 
 #ifndef TBK_FUZZ_SEED_MODEL
@@ -97,8 +99,11 @@ static void render_all(const tbk_page *page, const double *probs, double thresho
   tbk_buf_free(&again);
 }
 
-/* The page parsed with o both ways: same status, same tables. */
+/* The page parsed with o both ways: same status, same tables. The DOM is
+ * the installed libxml2's parse and the streamed page tbk's parser's, the
+ * same only where that libxml2 is 2.9.14 (or tbk's parser is off). */
 static void same_both_ways(const char *s, size_t size, tbk_page_options o) {
+  if (tbk_html_fast_enabled() && !tbk_html_fast_oracle()) return;
   tbk_buf d[2] = {{0}, {0}};
   tbk_status st[2];
   for (int k = 0; k < 2; k++) {

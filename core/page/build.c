@@ -1,18 +1,12 @@
-/* The arena builder (build.h). Only libxml2 before 2.12 streams: later
- * ones read the tree during the parse, so their pages take the DOM parse
- * (stream.c), and this is left out (it calls htmlIsBooleanAttr, which
- * 2.14 deprecates). */
+/* The arena builder (build.h). What it knows of HTML is tbk's own
+ * (html_tables.h), so it builds the same arena from the same events with
+ * any libxml2. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/HTMLtree.h>
-#include <libxml/parserInternals.h>
-#include <libxml/xmlversion.h>
-
 #include "build.h"
+#include "html_tables.h"
 #include "tags.h"
-
-#if LIBXML_VERSION < 21200
 
 /* 1 when value was an ID already, 0 when it is added, -1 out of memory. */
 static int seen_id(tbk_build *b, const char *value) {
@@ -87,7 +81,7 @@ static int put(tbk_buf *s, const void *p, size_t n) {
 static int pack_attrs(tbk_buf *s, const char **atts) {
   for (size_t k = 0; atts && atts[k]; k += 2) {
     const char *name = atts[k], *value = atts[k + 1];
-    if (!value && htmlIsBooleanAttr((const xmlChar *)name)) value = name;
+    if (!value && tbk_html_boolean_attr(name)) value = name;
     size_t nl = strlen(name) + 1, vl = value ? strlen(value) + 1 : 0;
     if (room(s, nl + 1 + vl)) return -1;
     char *o = s->data + s->len;
@@ -105,9 +99,9 @@ static const char *local_name(tbk_build *b, const char *name) {
   if (!colon || !colon[1]) return name;
   unsigned char c = (unsigned char)colon[1];
   if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':')) {
-    int len = 4;
-    int cp = xmlGetUTF8Char((const unsigned char *)colon + 1, &len);
-    if (cp < 0 || (!IS_LETTER(cp) && cp != '_')) b->error(b->ctx);
+    const unsigned char *u = (const unsigned char *)colon + 1;
+    size_t len = tbk_utf8_seq(u, strnlen(colon + 1, 4));
+    if (!len || (!tbk_xml_letter(tbk_utf8_decode(u, len)) && u[0] != '_')) b->error(b->ctx);
   }
   return colon + 1;
 }
@@ -212,5 +206,3 @@ void tbk_build_doctype(tbk_build *b) {
   b->doc_used = 1;
   b->first_root = TBK_ANONE;
 }
-
-#endif

@@ -1,38 +1,38 @@
-/* tbk's fast HTML parser (fast_html.h).
+/* tbk's HTML parser (fast_html.h), the same with every libxml2: what it
+ * knows of HTML is tbk's tables (html_tables.h), frozen from 2.9.14; of
+ * libxml2 it uses the dictionary that interns the names alone.
  *
  * It follows htmlParseDocument of libxml2 2.9.14 (HTMLparser.c) step by
  * step, in SAX mode with blanks kept and recovery on, as html_parse.c runs
  * it: the same name stack, implied and auto-closed elements, misplaced
  * <html>/<head>/<body>, end tags matched by priority, script and style
  * content, references, comments, PIs and DOCTYPEs, and the same errors
- * counted the way the watch (html_parse.c) counts them. It reads bytes, not
- * characters: the source is clean UTF-8, and a page holding anything
- * libxml2 reads one character at a time to a different end (a character
- * that is not an XML Char, a name longer than libxml2's buffer or ending
- * in a non-ASCII byte, a malformed reference, an unterminated construct,
- * 65535 lines or more, ...) is declined whole, before the builder has
- * been given anything it would keep.
+ * counted the way the watch (html_parse.c) counts them. It reads bytes,
+ * and characters where libxml2's reading depends on them (names it reads
+ * by characters); the source is clean UTF-8. A page holding anything it
+ * does not reproduce (a character that is not an XML Char, a tag name
+ * longer than libxml2's buffer, 65535 lines or more, ...) is declined
+ * whole, before the builder has been given anything it would keep: see
+ * tests/compat/README.md for the reasons and how often they come.
  *
  * Lines: libxml2 counts every newline it reads, so the line of an event is
  * one plus the newlines before the point the parser has reached when it
  * sends it. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <libxml/HTMLparser.h>
-#include <libxml/chvalid.h>
+/* xmlChar first: 2.9.14's dict.h uses it without including it */
+#include <libxml/xmlstring.h>
+
 #include <libxml/dict.h>
-#include <libxml/xmlversion.h>
 
 #include "build.h"
 #include "fast_html.h"
+#include "html_tables.h"
 #include "page_xml.h"
 #include "tags.h"
-
-#if LIBXML_VERSION == 20914
 
 /* What the name stack needs to know of a name: one per distinct name. */
 enum {
@@ -42,10 +42,10 @@ enum {
 
 typedef struct name_ent {
   const char *name;          /* the dictionary's */
-  const htmlElemDesc *info;  /* libxml2's description, NULL for a tag it does not know */
+  const tbk_html_elem *info; /* HTML 4's description, NULL for a tag libxml2 does not know */
   uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
-  uint16_t cid;              /* 1 + its index in close_row (closes()), 0: in no auto-close */
+  uint16_t cid;              /* 1 + its closer id (html_tables.h), 0: in no auto-close */
   int tag;                   /* its tbk_tag */
   uint8_t kind;              /* K_* */
   uint8_t headish;           /* in htmlCheckImplied's head list */
@@ -57,18 +57,6 @@ typedef struct name_ent {
  * page is declined (libxml2 refuses a page only past 100,000; tbk's watch
  * in html_parse.c then decides). */
 enum { MAX_NAMES = 4096, CHUNK = 128, MAX_NAME = 100 };
-/* Names that may auto-close or be auto-closed: libxml2's elements (92)
- * and two it does not describe (see closes()). */
-enum { CLOSERS = 128 };
-
-/* The entities looked up on this page: htmlEntityLookup scans its table. */
-typedef struct ent_cache {
-  char name[32];
-  int value; /* 0: not an entity */
-} ent_cache;
-
-/* The names a page's references may look up: per page, few distinct. */
-enum { ENT_SLOTS = 64 };
 
 typedef struct fp {
   const unsigned char *s;
@@ -101,7 +89,6 @@ typedef struct fp {
   const char **atts;         /* owned: the list given to the builder */
   size_t cap_atts;
   tbk_buf text;              /* a reference's text */
-  ent_cache ents[ENT_SLOTS]; /* the entities looked up */
 } fp;
 
 static void decline(fp *f, const char *why) {
@@ -109,11 +96,14 @@ static void decline(fp *f, const char *why) {
   f->declined = 1;
 }
 
-/* The watch's count of a recovered error (html_parse.c on_error). */
+static const char over_budget[] = "over the watch's budget of stack scans";
+
+/* The watch's count of a recovered error (html_parse.c on_error): libxml2
+ * would be stopped at the same error. */
 static void error(fp *f) {
   f->errors++;
   f->scanned += (uint64_t)f->nstack + 1;
-  if (f->scanned > f->budget) decline(f, "over the watch's budget of stack scans");
+  if (f->scanned > f->budget) decline(f, over_budget);
 }
 
 static void build_error(void *ctx) { error(ctx); }
@@ -196,8 +186,6 @@ static int grow_slots(fp *f) {
   return 0;
 }
 
-static uint16_t closer_id(const name_ent *e);
-
 /* lower: len bytes, then zeros up to 16 at least. */
 static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) {
   uint64_t k0, k1;
@@ -220,8 +208,8 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
   }
   name_ent *e = entry(f, f->n_names);
   *e = (name_ent){.name = d, .key = {k0, k1}, .hash = h, .len = (uint32_t)len};
-  e->info = htmlTagLookup((const xmlChar *)d);
-  e->cid = closer_id(e);
+  e->info = tbk_html_elem_lookup(d);
+  e->cid = (uint16_t)(tbk_html_closer_id(d, e->info) + 1);
   e->tag = (int)tbk_tag_lookup(d);
   e->prio = end_priority(d);
   static const struct { const char *name; uint8_t kind, headish; } kinds[] = {
@@ -300,58 +288,11 @@ static const name_ent *literal(fp *f, const char *name) {
   return intern(f, lower, len, h);
 }
 
-/* htmlCheckAutoClose(newtag, oldtag): the start of newtag closes oldtag.
- * Its table (htmlStartClose) names only elements libxml2 describes, and
- * listing and xmp. libxml2 answers for two different names (htmlAutoCloseTag
- * on a childless node); a tag closes itself for these names alone
- * (tests/test_fast_html.c checks every pair against the library's parse).
- * The answers are the library's, so they are kept for the process: a row
- * per new tag, made when first asked for. */
-static const htmlElemDesc *first_desc; /* libxml2's element table: sorted, contiguous */
-static size_t n_descs;
-static const char *closer_names[CLOSERS]; /* by closer id - 1 */
-static size_t n_closer_names;
-static uint8_t close_row[CLOSERS][CLOSERS]; /* [new][old]: 1 closes; written under row_lock */
-static atomic_int row_made[CLOSERS];
-static pthread_mutex_t row_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint16_t closer_id(const name_ent *e) {
-  if (e->info) return (uint16_t)(e->info - first_desc + 1);
-  if (strcmp(e->name, "listing") == 0) return (uint16_t)(n_descs + 1);
-  if (strcmp(e->name, "xmp") == 0) return (uint16_t)(n_descs + 2);
-  return 0;
-}
-
-static void make_row(size_t nw) {
-  static const char *const self[] = {"a", "col", "colgroup", "form", "li", "option",
-                                     "p", "tbody", "td", "th", "tr"};
-  xmlNode node;
-  memset(&node, 0, sizeof node);
-  node.type = XML_ELEMENT_NODE;
-  node.name = (const xmlChar *)closer_names[nw];
-  for (size_t old = 0; old < n_closer_names; old++) {
-    int yes = 0;
-    if (old != nw) {
-      yes = htmlAutoCloseTag(NULL, (const xmlChar *)closer_names[old], &node) != 0;
-    } else {
-      for (size_t k = 0; k < sizeof self / sizeof self[0]; k++) yes |= strcmp(self[k], closer_names[nw]) == 0;
-    }
-    close_row[nw][old] = (uint8_t)yes;
-  }
-}
-
+/* htmlCheckAutoClose(newtag, oldtag): the start of newtag closes oldtag. */
 static int closes(const name_ent *newtag, const name_ent *oldtag) {
   if (!newtag->cid || !oldtag->cid) return 0;
-  size_t nw = newtag->cid - 1u;
-  if (!atomic_load_explicit(&row_made[nw], memory_order_acquire)) {
-    pthread_mutex_lock(&row_lock);
-    if (!atomic_load_explicit(&row_made[nw], memory_order_relaxed)) {
-      make_row(nw);
-      atomic_store_explicit(&row_made[nw], 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&row_lock);
-  }
-  return close_row[nw][oldtag->cid - 1u];
+  unsigned old = oldtag->cid - 1u;
+  return (int)(tbk_html_closes[newtag->cid - 1u][old / 64] >> (old % 64)) & 1;
 }
 
 /* ---- the name stack and its events ---- */
@@ -466,40 +407,38 @@ static unsigned char_ref(fp *f) {
   return 0;
 }
 
-static int entity_value(const char *name, size_t len, ent_cache *cache, size_t slots) {
-  if (len >= sizeof cache->name) {
-    char buf[MAX_NAME + 1];
-    if (len > MAX_NAME) return -1;
-    memcpy(buf, name, len);
-    buf[len] = '\0';
-    const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)buf);
-    return d ? (int)d->value : 0;
-  }
-  uint32_t h = 2166136261u;
-  for (size_t k = 0; k < len; k++) h = hash_step(h, (unsigned char)name[k]);
-  ent_cache *c = &cache[h & (slots - 1)];
-  if (strncmp(c->name, name, len) == 0 && c->name[len] == '\0' && c->name[0]) return c->value;
-  memcpy(c->name, name, len);
-  c->name[len] = '\0';
-  const htmlEntityDesc *d = htmlEntityLookup((const xmlChar *)c->name);
-  c->value = d ? (int)d->value : 0;
-  return c->value;
+/* The code point of the character at k (the source is clean UTF-8) and its
+ * length in *len. */
+static uint32_t char_at(const fp *f, size_t k, size_t *len) {
+  *len = tbk_utf8_seq(f->s + k, f->n - k);
+  if (!*len) *len = 1; /* cannot happen: clean UTF-8 */
+  return tbk_utf8_decode(f->s + k, *len);
 }
 
-/* htmlParseName's ASCII names at f->i: its length, 0 when none; -1 when
- * libxml2 would read it another way (its complex path). */
-static long entity_name(const fp *f) {
+/* htmlParseName at f->i: the length of the name it reads, 0 for none. Its
+ * fast path takes an ASCII name followed by an ASCII byte, and none that
+ * runs to the page's end; anything else is read again from the start by
+ * htmlParseNameComplex, by characters: a Letter, '_' or ':', then name
+ * characters. */
+static size_t parse_name(const fp *f) {
   size_t k = f->i;
-  if (k >= f->n) return -1;
-  int c = f->s[k];
-  if (c >= 0x80) return -1;
-  if (!letter(c) && c != '_' && c != ':') return 0;
-  for (k++; k < f->n; k++) {
-    c = f->s[k];
-    if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
+  int c = k < f->n ? f->s[k] : 0;
+  if (letter(c) || c == '_' || c == ':') {
+    for (k++; k < f->n; k++) {
+      c = f->s[k];
+      if (!letter(c) && !digit(c) && c != '_' && c != '-' && c != ':' && c != '.') break;
+    }
+    if (k >= f->n) return 0;
+    if (f->s[k] < 0x80) return k - f->i;
   }
-  if (k >= f->n || f->s[k] >= 0x80) return -1;
-  return (long)(k - f->i);
+  k = f->i;
+  if (k >= f->n) return 0;
+  size_t len;
+  uint32_t cp = char_at(f, k, &len);
+  if (!tbk_xml_letter(cp) && cp != '_' && cp != ':') return 0;
+  for (k += len; k < f->n && tbk_xml_name_char(char_at(f, k, &len)); k += len) {
+  }
+  return k - f->i;
 }
 
 /* htmlParseEntityRef's reading at '&' into t, as htmlParseHTMLAttribute
@@ -507,19 +446,17 @@ static long entity_name(const fp *f) {
  * and the name when it is none, with libxml2's errors. */
 static void entity_ref(fp *f, tbk_buf *t) {
   f->i++; /* '&' */
-  long len = entity_name(f);
-  if (len < 0) return decline(f, "a reference name libxml2 reads by characters");
+  size_t len = parse_name(f);
   if (len == 0) {
     error(f); /* "no name" */
     put(f, t, "&", 1);
     return;
   }
   const char *name = (const char *)f->s + f->i;
-  f->i += (size_t)len;
+  f->i += len;
   int value = 0;
-  if (f->s[f->i] == ';') {
-    value = entity_value(name, (size_t)len, f->ents, ENT_SLOTS);
-    if (value < 0) return decline(f, "an entity name longer than libxml2's buffer");
+  if (cur(f) == ';') {
+    value = (int)tbk_html_entity_value(name, len);
     if (value > 0) f->i++;
   } else {
     error(f); /* "expecting ';'" */
@@ -528,7 +465,7 @@ static void entity_ref(fp *f, tbk_buf *t) {
     utf8_put(f, t, (unsigned)value);
   } else {
     put(f, t, "&", 1);
-    put(f, t, name, (size_t)len);
+    put(f, t, name, len);
   }
 }
 
@@ -559,28 +496,45 @@ static int at_doctype(const fp *f) {
          strncasecmp((const char *)f->s + f->i + 2, "DOCTYPE", 7) == 0;
 }
 
-/* htmlParseComment at "<!--". */
+/* htmlParseComment at "<!--": it ends at the first "-->" or, with an
+ * error, "--!>"; unterminated, it takes the rest of the page with an
+ * error, and no comment. */
 static void comment(fp *f) {
   const unsigned char *from = f->s + f->i + 4, *end = f->s + f->n;
   const unsigned char *close = memmem(from, (size_t)(end - from), "-->", 3);
-  if (!close) return decline(f, "an unterminated comment");
-  const unsigned char *bang = memmem(from, (size_t)(close - from), "--!>", 4);
-  if (bang) return decline(f, "a comment closed by --!>");
+  const unsigned char *bang = memmem(from, (size_t)((close ? close : end) - from), "--!>", 4);
+  if (bang) {
+    error(f);
+    close = bang + 1;
+  }
+  if (!close) {
+    error(f);
+    f->i = f->n;
+    return;
+  }
   f->i = (size_t)(close + 3 - f->s);
   tbk_build_other(&f->b, TBK_AN_COMMENT, line_at(f, f->i));
 }
 
-/* htmlParsePI at "<?". */
+/* htmlParsePI at "<?": without a target, an error and nothing more read;
+ * unterminated, the rest of the page taken with an error, and no PI. */
 static void pi(fp *f) {
   f->i += 2;
-  long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f, "a PI without a target");
-  f->i += (size_t)len; /* the target: nothing keeps it */
+  size_t len = parse_name(f);
+  if (!len) {
+    error(f); /* "PI is not started correctly" */
+    return;
+  }
+  f->i += len; /* the target: nothing keeps it */
   if (cur(f) != '>') {
     if (!blank(cur(f))) error(f); /* "space expected" */
     skip_blanks(f);
     const unsigned char *gt = memchr(f->s + f->i, '>', f->n - f->i);
-    if (!gt) return decline(f, "an unterminated PI");
+    if (!gt) {
+      error(f); /* "PI never end" */
+      f->i = f->n;
+      return;
+    }
     f->i = (size_t)(gt - f->s);
   }
   f->i++;
@@ -593,7 +547,7 @@ static int doctype_literal(fp *f, int pubid) {
   if (q != '"' && q != '\'') return -1;
   size_t k = f->i + 1;
   for (; k < f->n && f->s[k] != q; k++)
-    if (pubid && !xmlIsPubidChar_ch(f->s[k])) return -1;
+    if (pubid && !tbk_html_pubid_char(f->s[k])) return -1;
   if (k >= f->n) return -1;
   f->i = k + 1;
   return 0;
@@ -603,9 +557,9 @@ static int doctype_literal(fp *f, int pubid) {
 static void doctype(fp *f) {
   f->i += 9;
   skip_blanks(f);
-  long len = entity_name(f); /* htmlParseName */
-  if (len <= 0) return decline(f, "a DOCTYPE without a name");
-  f->i += (size_t)len;
+  size_t len = parse_name(f);
+  if (!len) return decline(f, "a DOCTYPE without a name");
+  f->i += len;
   skip_blanks(f);
   int sys = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "SYSTEM", 6) == 0;
   int pub = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "PUBLIC", 6) == 0;
@@ -724,8 +678,8 @@ static void element(fp *f, int looked_ahead) {
         if (q == '"' || q == '\'') {
           f->i++;
           att_value(f, q);
-          if (cur(f) != q) return decline(f, "an unterminated attribute value");
-          f->i++;
+          if (cur(f) == q) f->i++;
+          else error(f); /* "AttValue: \" expected": the value runs to the page's end */
         } else {
           att_value(f, 0);
         }
@@ -781,7 +735,13 @@ static void element(fp *f, int looked_ahead) {
     end_top(f);
     return;
   }
-  if (cur(f) != '>') return decline(f, "a start tag cut by the end of the page");
+  if (cur(f) != '>') {
+    /* "Couldn't find end of Start Tag", at the page's end: the open
+     * element leaves the name stack without an end event */
+    error(f);
+    pop(f);
+    return;
+  }
   f->i++;
   if (t->info && t->info->empty) end_top(f);
 }
@@ -815,7 +775,7 @@ static int end_tag(fp *f) {
   if (!blocked)
     while (top(f) != name) {
       const name_ent *t = top(f);
-      if (t->info && t->info->endTag == 3) error(f); /* "Opening and ending tag mismatch" */
+      if (t->info && t->info->end_tag == 3) error(f); /* "Opening and ending tag mismatch" */
       end_top(f);
     }
   if (top(f) != name) {
@@ -942,7 +902,7 @@ static void content(fp *f) {
 /* htmlParseDocument. */
 static void document(fp *f) {
   skip_blanks(f);
-  if (f->i >= f->n) return decline(f, "an empty document");
+  if (f->i >= f->n) error(f); /* "Document is empty" */
   for (int pass = 0; pass < 2 && !f->declined; pass++) {
     if (pass == 1) {
       if (at_doctype(f)) doctype(f);
@@ -995,34 +955,18 @@ static const char *unreadable(const unsigned char *s, size_t n) {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int enabled;
 
-/* The element table's entries, by htmlTagLookup of its first and last
- * names: it must be the sorted array of the 2.9.14 the parser follows. */
-static int read_descs(void) {
-  const htmlElemDesc *first = htmlTagLookup((const xmlChar *)"a"), *last = htmlTagLookup((const xmlChar *)"var");
-  if (!first || !last || last < first || (size_t)(last - first) + 3 > CLOSERS) return 0;
-  first_desc = first;
-  n_descs = (size_t)(last - first) + 1;
-  for (size_t k = 0; k < n_descs; k++) {
-    if (k && strcmp(first[k - 1].name, first[k].name) >= 0) return 0;
-    if (htmlTagLookup((const xmlChar *)first[k].name) != &first[k]) return 0;
-    closer_names[k] = first[k].name;
-  }
-  closer_names[n_descs] = "listing";
-  closer_names[n_descs + 1] = "xmp";
-  n_closer_names = n_descs + 2;
-  return 1;
-}
-
 static void check_enabled(void) {
   tbk_xml_init();
   const char *env = getenv("TBK_FAST_HTML");
-  enabled = atoi(xmlParserVersion) == LIBXML_VERSION && !(env && strcmp(env, "0") == 0) && read_descs();
+  enabled = !(env && strcmp(env, "0") == 0);
 }
 
 int tbk_html_fast_enabled(void) {
   pthread_once(&once, check_enabled);
   return enabled;
 }
+
+int tbk_html_fast_oracle(void) { return atoi(xmlParserVersion) == 20914; }
 
 /* The stack scans the watch allows (html_parse.c). */
 #define SCAN_FLOOR ((uint64_t)16 << 20)
@@ -1056,7 +1000,7 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const
   if (f->nomem || f->b.failed) goto out;
   if (f->declined) {
     if (why) *why = f->why;
-    r = TBK_FAST_DECLINED;
+    r = f->why == over_budget ? TBK_FAST_LIMIT : TBK_FAST_DECLINED;
     goto out;
   }
   a->dict = f->dict; /* the names' owner from now on */
@@ -1082,15 +1026,3 @@ out:
   return r;
 }
 
-#else
-
-int tbk_html_fast_enabled(void) { return 0; }
-
-int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
-  (void)src, (void)n, (void)a;
-  *errors = 0;
-  if (why) *why = "the fast parser is off";
-  return TBK_FAST_DECLINED;
-}
-
-#endif

@@ -131,6 +131,11 @@ static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 static void xml_init(void) { xmlInitParser(); }
 void tbk_xml_init(void) { pthread_once(&xml_once, xml_init); }
 
+tbk_status tbk_html_refuse_quadratic(tbk_error *err) {
+  return tbk_fail(err, TBK_ERR_LIMIT,
+                  "too many parse errors under deeply nested elements: parsing would take quadratic time");
+}
+
 tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
                               size_t *errors, tbk_error *err) {
   *doc = NULL;
@@ -180,9 +185,7 @@ tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *buil
   if (w.stopped) {
     if (*doc) xmlFreeDoc(*doc);
     *doc = NULL;
-    if (w.stopped == 1)
-      return tbk_fail(err, TBK_ERR_LIMIT,
-                      "too many parse errors under deeply nested elements: parsing would take quadratic time");
+    if (w.stopped == 1) return tbk_html_refuse_quadratic(err);
     if (w.stopped == 3 && strstr(w.limit, "depth"))
       return tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than libxml2 builds trees (%d)", TBK_XML_MAX_DEPTH);
     if (w.stopped == 3) return tbk_fail(err, TBK_ERR_LIMIT, "libxml2's limit: %s", w.limit);

@@ -60,6 +60,9 @@ tbk_status tbk_html_parse_utf8(const char *s, size_t n, xmlDoc **doc, size_t *er
 tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *build, void *user, xmlDoc **doc,
                               size_t *errors, tbk_error *err);
 void *tbk_html_sax_user(void *ctx);
+/* The refusal of a page the watch stops for its stack scans (html_parse.c),
+ * by libxml2's parse or by tbk's (fast_html.c), which counts the same. */
+tbk_status tbk_html_refuse_quadratic(tbk_error *err);
 /* libxml2 initialized, once per process (before threads race to it). */
 void tbk_xml_init(void);
 /* An error libxml2's tree builder would have reported, counted and

@@ -1,10 +1,10 @@
 /* The streaming parse: the page's arena (arena.h) built from parser events
  * by the builder (build.h), without libxml2's tree. The events come from
- * tbk's fast parser (fast_html.c) when it takes the page, else from
- * libxml2's HTML parser under the same watch, options and input as the DOM
- * parse, through SAX handlers of our own. What the builder makes of them
- * is what libxml2 2.9's tree builder (SAX2.c) makes:
- * see build.h.
+ * tbk's parser (fast_html.c) when it takes the page, with any libxml2;
+ * else, with libxml2 before 2.12, from libxml2's HTML parser under the same
+ * watch, options and input as the DOM parse, through SAX handlers of our
+ * own. What the builder makes of them is what libxml2 2.9's tree builder
+ * (SAX2.c) makes: see build.h.
  *
  * The HTML parser itself reads the tree in one place (areBlanks, whether
  * blank text is "ignorable"): with blanks kept (the default) both answers
@@ -12,9 +12,9 @@
  * only on the parser's own name stack, so the events are the same.
  *
  * libxml2 2.12 and later read the tree during the parse in more places
- * (misplaced <html> attributes are merged into the root), so there the
- * page takes the DOM parse and copies it into the arena: slower, the same
- * tables. */
+ * (misplaced <html> attributes are merged into the root), so there a page
+ * tbk's parser declines takes the DOM parse, copied into the arena: slower,
+ * and from 2.14 on (an HTML5 tokenizer) possibly another tree. */
 #include <stdlib.h>
 
 #include "page_xml.h"
@@ -106,18 +106,7 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   return st;
 }
 
-tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
-  int r = tbk_html_fast(s, n, a, errors, NULL);
-  if (r == TBK_FAST_OK) return TBK_OK;
-  if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  return tbk_html_stream_libxml2(s, n, a, errors, err);
-}
-
 #else
-
-tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
-  return tbk_html_stream_libxml2(s, n, a, errors, err);
-}
 
 tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
   xmlDoc *doc;
@@ -147,3 +136,11 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
 }
 
 #endif
+
+tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err) {
+  int r = tbk_html_fast(s, n, a, errors, NULL);
+  if (r == TBK_FAST_OK) return TBK_OK;
+  if (r == TBK_FAST_NOMEM) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (r == TBK_FAST_LIMIT) return tbk_html_refuse_quadratic(err);
+  return tbk_html_stream_libxml2(s, n, a, errors, err);
+}
