@@ -602,6 +602,9 @@ int cli_version(void) {
   "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n" \
   "      --max-depth N         refuse pages nested deeper (4096)\n" \
   "      --max-blocks N        refuse pages with more candidate blocks (100000)\n" \
+  "      --parser NAME         tbk (default: libxml2 2.9.14's HTML parser, the same\n" \
+  "                            tree with every libxml2) or libxml2 (the installed\n" \
+  "                            one's own: HTML5 from 2.14 on, other trees)\n" \
   "      --strict              stop at the first bad page instead of skipping it\n" \
   "      --status LIST         WARC: read HTML responses of these HTTP statuses:\n" \
   "                            codes (200,404), or all (any); default 200. The\n" \
@@ -665,6 +668,12 @@ int cli_pages_option(cli_pages *c, int code, const char *arg) {
   case CLI_OPT_MAX_RECORD_BYTES: c->input.max_record_bytes = cli_size("--max-record-bytes", arg); return 1;
   case CLI_OPT_MAX_DEPTH: c->page.max_depth = (size_t)cli_long("--max-depth", arg, 1, 100000000); return 1;
   case CLI_OPT_MAX_BLOCKS: c->page.max_blocks = (size_t)cli_long("--max-blocks", arg, 1, 100000000); return 1;
+  case CLI_OPT_PARSER: {
+    static const char *const names[] = {"tbk", "libxml2", NULL};
+    static const tbk_parser parsers[] = {TBK_PARSER_TBK, TBK_PARSER_LIBXML2};
+    c->page.parser = parsers[cli_choice("--parser", arg, names, "'tbk' or 'libxml2'")];
+    return 1;
+  }
   case CLI_OPT_STRICT: c->strict = 1; return 1;
   case CLI_OPT_STATUS: parse_status(&c->input, arg); return 1;
   case CLI_OPT_WARC_SUMMARY: c->warc_summary = 1; return 1;

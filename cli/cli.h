@@ -121,7 +121,7 @@ enum {
   CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
   CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
   CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_STATUS,
-  CLI_OPT_WARC_SUMMARY, CLI_OPT_FIRST_FREE
+  CLI_OPT_WARC_SUMMARY, CLI_OPT_PARSER, CLI_OPT_FIRST_FREE
 };
 #define CLI_PAGE_LONGOPTS                                                   \
   {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
@@ -135,6 +135,7 @@ enum {
   {"strict", no_argument, 0, CLI_OPT_STRICT},                               \
   {"status", required_argument, 0, CLI_OPT_STATUS},                         \
   {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},                   \
+  {"parser", required_argument, 0, CLI_OPT_PARSER},                         \
   CLI_PROGRESS_LONGOPTS
 
 /* Monotonic seconds, for the timings programs report. */

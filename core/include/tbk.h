@@ -89,6 +89,12 @@ typedef enum tbk_blockset {
                            section form p figure details fieldset address */
 } tbk_blockset;
 
+/* Which HTML parser builds the page (tbk_page_options.parser). */
+typedef enum tbk_parser {
+  TBK_PARSER_TBK = 0,     /* reproduces libxml2 2.9.14's HTML parser on every libxml2 */
+  TBK_PARSER_LIBXML2 = 1, /* the installed libxml2's own HTML parser */
+} tbk_parser;
+
 typedef struct tbk_page_options {
   tbk_blockset blocks;      /* default TBK_BLOCKS_PAPER */
   size_t min_chars;         /* candidate needs >= this many Latin-equivalent characters (40): code points, Han/Kana/fullwidth 3.7 */
@@ -110,6 +116,11 @@ typedef struct tbk_page_options {
                                rendering is wanted, so the decoded source
                                is not kept for one: it fails with
                                TBK_ERR_ARG); the same blocks every way */
+  tbk_parser parser;        /* TBK_PARSER_TBK (default): tbk's parser, the
+                               same tree with every libxml2;
+                               TBK_PARSER_LIBXML2: the installed libxml2's
+                               own (HTML5 from 2.14 on: other trees, other
+                               output than the model was trained on) */
 } tbk_page_options;
 
 /* Options start from the defaults (the values in parentheses above):

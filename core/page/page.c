@@ -30,6 +30,7 @@ const tbk_page_options tbk_page_options_default = {
     .charset_hint = NULL,
     .fingerprints = 1,
     .keep_dom = 0,
+    .parser = TBK_PARSER_TBK,
 };
 
 void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default; }
@@ -617,6 +618,8 @@ static tbk_status parse_into(tbk_page *p, const char *s, size_t n, const tbk_pag
   if (opt->keep_dom > 0) {
     st = tbk_html_parse_utf8(s, n, &p->doc, errors, err);
     if (st == TBK_OK && tbk_arena_from_doc(&p->arena, p->doc)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  } else if (opt->parser == TBK_PARSER_LIBXML2) {
+    st = tbk_html_stream_libxml2(s, n, &p->arena, errors, err);
   } else {
     st = tbk_html_stream(s, n, &p->arena, errors, err);
   }
