@@ -26,19 +26,19 @@ enum mode { M_BASELINE, M_LABEL, M_FEATURES, M_PREDICT, M_COMBINED, M_COUNT };
 static const char *const mode_names[M_COUNT] = {"baseline", "label", "features", "predict", "combined"};
 
 typedef struct page_mem {
-  char *data;                /* owned: the raw bytes */
+  char *data; /* owned: the raw bytes */
   size_t len;
-  const tbk_page_ref *ref;   /* borrowed from the page list */
+  const tbk_page_ref *ref; /* borrowed from the page list */
 } page_mem;
 
 typedef struct mode_result {
   int selected, available;
-  char why[600];             /* when not available */
-  double best;               /* wall seconds, best repetition */
-  double best_cpu;           /* process CPU seconds, best repetition */
-  double *page_best;         /* owned: per page, best over repetitions */
-  size_t failures;           /* pages the stage refused (same every run) */
-  double check;              /* a sum over the work done, printed so a run
+  char why[600];     /* when not available */
+  double best;       /* wall seconds, best repetition */
+  double best_cpu;   /* process CPU seconds, best repetition */
+  double *page_best; /* owned: per page, best over repetitions */
+  size_t failures;   /* pages the stage refused (same every run) */
+  double check;      /* a sum over the work done, printed so a run
                                 that silently did nothing shows */
 } mode_result;
 
@@ -100,12 +100,12 @@ static tbk_page_options options_for(const tbk_page_options *base, const page_mem
 typedef struct bench_ctx {
   page_mem *pages;
   size_t n;
-  tbk_page_options popt;      /* segmentation for label/features */
-  tbk_page_options model_popt;/* segmentation the model was trained with */
+  tbk_page_options popt;       /* segmentation for label/features */
+  tbk_page_options model_popt; /* segmentation the model was trained with */
   tbk_label_options lopt;
-  tbk_features *fx;           /* owned */
-  tbk_model *model;           /* owned */
-  tbk_predictor *pred;        /* owned */
+  tbk_features *fx;    /* owned */
+  tbk_model *model;    /* owned */
+  tbk_predictor *pred; /* owned */
 } bench_ctx;
 
 /* One pass of a mode over all pages; per-page seconds into t. Returns the
@@ -330,12 +330,15 @@ int main(int argc, char **argv) {
   memset(res, 0, sizeof res);
   int any_mode = 0;
   enum { OPT_MODE = 1000, OPT_LIMIT, OPT_CPU, OPT_PER_PAGE, OPT_NO_BASELINE };
-  static const struct option longopts[] = {
-      {"mode", required_argument, 0, OPT_MODE},   {"model", required_argument, 0, 'm'},
-      {"repeat", required_argument, 0, 'r'},      {"limit", required_argument, 0, OPT_LIMIT},
-      {"cpu", required_argument, 0, OPT_CPU},     {"per-page", required_argument, 0, OPT_PER_PAGE},
-      {"no-baseline", no_argument, 0, OPT_NO_BASELINE}, {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"mode", required_argument, 0, OPT_MODE},
+                                           {"model", required_argument, 0, 'm'},
+                                           {"repeat", required_argument, 0, 'r'},
+                                           {"limit", required_argument, 0, OPT_LIMIT},
+                                           {"cpu", required_argument, 0, OPT_CPU},
+                                           {"per-page", required_argument, 0, OPT_PER_PAGE},
+                                           {"no-baseline", no_argument, 0, OPT_NO_BASELINE},
+                                           {"help", no_argument, 0, 'h'},
+                                           {0, 0, 0, 0}};
   int ch;
   while ((ch = getopt_long(argc, argv, "m:r:h", longopts, NULL)) != -1) {
     switch (ch) {
@@ -431,8 +434,7 @@ int main(int argc, char **argv) {
     tbk_feature_options_init(&fo);
     if (tbk_features_new(&fo, &c.fx, &err))
       snprintf(res[M_FEATURES].why, sizeof res[M_FEATURES].why, "tbk_features_new: %s", err.msg);
-    else
-      res[M_FEATURES].available = 1;
+    else res[M_FEATURES].available = 1;
   }
   /* combined shares predict's set-up (model, predictor), not its runs */
   if (res[M_PREDICT].selected || res[M_COMBINED].selected) {
@@ -467,7 +469,10 @@ int main(int argc, char **argv) {
       tbk_status st = tbk_features_page(c.fx, page, &err);
       tbk_page_free(page);
       if (st == TBK_OK) ok = 1;
-      else { snprintf(res[M_FEATURES].why, sizeof res[M_FEATURES].why, "tbk_features_page: %s", err.msg); break; }
+      else {
+        snprintf(res[M_FEATURES].why, sizeof res[M_FEATURES].why, "tbk_features_page: %s", err.msg);
+        break;
+      }
     }
     if (!ok) res[M_FEATURES].available = 0;
   }
@@ -492,8 +497,8 @@ int main(int argc, char **argv) {
       if (cpu < res[k].best_cpu) res[k].best_cpu = cpu;
       for (size_t i = 0; i < n; i++)
         if (t[i] < res[k].page_best[i]) res[k].page_best[i] = t[i];
-      fprintf(stderr, "%s: run %d %-8s %8.3f s (cpu %8.3f s) %8.1f pages/s\n", prog, rep + 1, mode_names[k],
-              sec, cpu, (double)n / sec);
+      fprintf(stderr, "%s: run %d %-8s %8.3f s (cpu %8.3f s) %8.1f pages/s\n", prog, rep + 1, mode_names[k], sec, cpu,
+              (double)n / sec);
     }
   }
   long peak_rss = max_rss_kb();
@@ -518,8 +523,8 @@ int main(int argc, char **argv) {
     printf("%s\t%zu\t%zu\t%.3f\t%.4f\t%.1f\t%.2f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.6g\tok\n",
            mode_names[k], n, res[k].failures, mb, res[k].best, tp, mb / res[k].best,
            isnan(base_tp) ? NAN : tp / base_tp, res[k].best_cpu, base_cpu / res[k].best_cpu,
-           percentile(sorted, n, 50) * 1e3, percentile(sorted, n, 99) * 1e3, sorted[n - 1] * 1e3,
-           loaded_rss / 1024.0, peak_rss / 1024.0, res[k].check);
+           percentile(sorted, n, 50) * 1e3, percentile(sorted, n, 99) * 1e3, sorted[n - 1] * 1e3, loaded_rss / 1024.0,
+           peak_rss / 1024.0, res[k].check);
     free(sorted);
   }
   if (per_page_path) {

@@ -95,8 +95,8 @@ int main(int argc, char **argv) {
       tk += now() - t1;
     }
     double t = now() - t0;
-    printf("--denoise %s: %.3f s, %.0f pages/s with the stage; extraction alone %.0f pages/s\n", names[mode], t,
-           np / t, np / tk);
+    printf("--denoise %s: %.3f s, %.0f pages/s with the stage; extraction alone %.0f pages/s\n", names[mode], t, np / t,
+           np / tk);
   }
   free(keep);
   tbk_buf_free(&raw);

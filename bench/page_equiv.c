@@ -51,8 +51,8 @@ static void first_difference(const char *path, const tbk_buf *a, const tbk_buf *
   while (i < a->len && i < b->len && a->data[i] == b->data[i]) line += a->data[i++] == '\n';
   size_t s = i;
   while (s > 0 && a->data[s - 1] != '\n') s--;
-  fprintf(stderr, "  %s: line %zu\n    dom:    %.200s\n    stream: %.200s\n", path, line,
-          s < a->len ? a->data + s : "", s < b->len ? b->data + s : "");
+  fprintf(stderr, "  %s: line %zu\n    dom:    %.200s\n    stream: %.200s\n", path, line, s < a->len ? a->data + s : "",
+          s < b->len ? b->data + s : "");
 }
 
 /* 0 same, 1 different, 2 unreadable. */

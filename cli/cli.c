@@ -414,7 +414,8 @@ void cli_output_check(const char *opt, const char *path) {
   if (!*path) cli_usage_error("%s: an empty file name names no file (use - for standard output)", opt);
   if (strcmp(path, "-") == 0) return;
   const char *in = read_as(path);
-  if (in && strcmp(in, path) == 0) cli_usage_error("%s: output is also an input of this run (it would be overwritten)", path);
+  if (in && strcmp(in, path) == 0)
+    cli_usage_error("%s: output is also an input of this run (it would be overwritten)", path);
   if (in) cli_usage_error("%s: output is the same file as the input %s (it would be overwritten)", path, in);
 }
 
@@ -477,9 +478,13 @@ void cli_out_open(cli_out *o, const char *path) {
   o->f = fdopen(fd, "w");
   if (!o->f) cli_die(TBK_EXIT_WRITE, "%s: cannot create output: %s", path, strerror(errno));
   for (size_t i = 0; i < sizeof open_outs / sizeof open_outs[0]; i++)
-    if (!open_outs[i]) { open_outs[i] = o; return; }
+    if (!open_outs[i]) {
+      open_outs[i] = o;
+      return;
+    }
   /* An unregistered output would survive cli_die half written. */
-  cli_die(TBK_EXIT_FAIL, "%s: more outputs than the %zu one run may hold", path, sizeof open_outs / sizeof open_outs[0]);
+  cli_die(TBK_EXIT_FAIL, "%s: more outputs than the %zu one run may hold", path,
+          sizeof open_outs / sizeof open_outs[0]);
 }
 
 static void forget(cli_out *o) {
@@ -520,8 +525,14 @@ void cli_out_finish(cli_out *o) {
   int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
   int saved = errno;
   /* The unnamed file needs its descriptor to get a name: before fclose. */
-  if (!bad && o->anon && name_anonymous(o)) { bad = 1; saved = errno; }
-  if (fclose(o->f)) { bad = 1; saved = errno; }
+  if (!bad && o->anon && name_anonymous(o)) {
+    bad = 1;
+    saved = errno;
+  }
+  if (fclose(o->f)) {
+    bad = 1;
+    saved = errno;
+  }
   o->f = NULL;
   /* Still registered: cli_die removes this file with every other one. */
   if (bad) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", o->path, strerror(saved));
@@ -583,35 +594,34 @@ int cli_version(void) {
 
 /* ------------------------------------------------------------ pages */
 
-#define SEGMENT_HELP \
+#define SEGMENT_HELP                                                                       \
   "      --blocks SET          candidate block tags: paper (Kolcz & Yih's set, default)\n" \
-  "                            or html5 (adds article aside footer header main nav\n" \
-  "                            section form p figure details fieldset address)\n" \
-  "      --min-chars N         a block needs >= N characters of text (40), counted\n" \
-  "                            as Latin-equivalent: one per code point, 3.7 per Han,\n" \
-  "                            Kana or fullwidth one (a Chinese word is 1.6 of them,\n" \
-  "                            an English one 5.9 characters with its space)\n" \
-  "      --min-words N         ... and >= N distinct words (3): runs of letters and\n" \
-  "                            digits between spaces and punctuation; Han and Kana\n" \
-  "                            letters in a row count as their overlapping bigrams,\n" \
+  "                            or html5 (adds article aside footer header main nav\n"      \
+  "                            section form p figure details fieldset address)\n"          \
+  "      --min-chars N         a block needs >= N characters of text (40), counted\n"      \
+  "                            as Latin-equivalent: one per code point, 3.7 per Han,\n"    \
+  "                            Kana or fullwidth one (a Chinese word is 1.6 of them,\n"    \
+  "                            an English one 5.9 characters with its space)\n"            \
+  "      --min-words N         ... and >= N distinct words (3): runs of letters and\n"     \
+  "                            digits between spaces and punctuation; Han and Kana\n"      \
+  "                            letters in a row count as their overlapping bigrams,\n"     \
   "                            Thai, Lao, Khmer and Myanmar as their syllables\n"
-#define INPUT_HELP \
+#define INPUT_HELP                                                                        \
   "      --site-key KEY        WARC site grouping: domain (registered domain, default)\n" \
-  "                            or host\n" \
-  "      --max-page-bytes N    refuse larger pages (64M; K/M/G suffixes)\n" \
-  "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n" \
-  "      --max-depth N         refuse pages nested deeper (4096)\n" \
-  "      --max-blocks N        refuse pages with more candidate blocks (100000)\n" \
-  "      --parser NAME         tbk (default: libxml2 2.9.14's HTML parser, the same\n" \
-  "                            tree with every libxml2) or libxml2 (the installed\n" \
-  "                            one's own: HTML5 from 2.14 on, other trees)\n" \
-  "      --strict              stop at the first bad page instead of skipping it\n" \
-  "      --status LIST         WARC: read HTML responses of these HTTP statuses:\n" \
-  "                            codes (200,404), or all (any); default 200. The\n" \
-  "                            others are skipped and counted\n" \
-  "      --warc-summary        WARC: every record met, counted by outcome (read,\n" \
-  "                            skipped) and reason, as a table on stderr at the end\n" \
-  CLI_PROGRESS_HELP
+  "                            or host\n"                                                 \
+  "      --max-page-bytes N    refuse larger pages (64M; K/M/G suffixes)\n"               \
+  "      --max-record-bytes N  refuse larger decompressed WARC records (64M)\n"           \
+  "      --max-depth N         refuse pages nested deeper (4096)\n"                       \
+  "      --max-blocks N        refuse pages with more candidate blocks (100000)\n"        \
+  "      --parser NAME         tbk (default: libxml2 2.9.14's HTML parser, the same\n"    \
+  "                            tree with every libxml2) or libxml2 (the installed\n"      \
+  "                            one's own: HTML5 from 2.14 on, other trees)\n"             \
+  "      --strict              stop at the first bad page instead of skipping it\n"       \
+  "      --status LIST         WARC: read HTML responses of these HTTP statuses:\n"       \
+  "                            codes (200,404), or all (any); default 200. The\n"         \
+  "                            others are skipped and counted\n"                          \
+  "      --warc-summary        WARC: every record met, counted by outcome (read,\n"       \
+  "                            skipped) and reason, as a table on stderr at the end\n" CLI_PROGRESS_HELP
 
 const char cli_page_options_help[] = "Page options:\n" SEGMENT_HELP INPUT_HELP;
 const char cli_input_options_help[] = "Page options:\n" INPUT_HELP;
@@ -760,8 +770,7 @@ void cli_pages_list(cli_pages *c, char **inputs, int n, tbk_page_list *out) {
       out->skipped++;
       failed++;
     }
-    if (out->skipped > before && c->strict)
-      cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
+    if (out->skipped > before && c->strict) cli_die(TBK_EXIT_FAIL, "%s: input skipped in part (--strict)", inputs[i]);
   }
   if (out->has_counts) {
     tbk_warc_counts_add(&c->records, &out->counts);
@@ -836,8 +845,7 @@ static int captures_insert(cli_captures *s, const uint64_t d[2], uint64_t val, u
   }
 }
 
-int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
-                             uint64_t *first) {
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val, uint64_t *first) {
   if (!ref->is_warc || !ref->url || !*ref->url) return 0;
   if (!c->captures) cli_die(TBK_EXIT_FAIL, "internal error: repeated captures asked for without c->captures");
   if (!captures_insert(s, c->digest, val, first)) return 0;
@@ -848,8 +856,7 @@ int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *
 }
 
 void cli_pages_captures_summary(const cli_pages *c) {
-  if (c->dup_captures)
-    cli_warn("%zu repeated captures (same URL and payload) counted once", c->dup_captures);
+  if (c->dup_captures) cli_warn("%zu repeated captures (same URL and payload) counted once", c->dup_captures);
 }
 
 tbk_page *cli_pages_load(cli_pages *c, const tbk_page_ref *ref) {
@@ -896,8 +903,7 @@ static const char *cli_page_where(const tbk_page_ref *ref) {
     snprintf(where, sizeof where, "%s: record at offset %llu+%llu (%s)", file, (unsigned long long)ref->offset,
              (unsigned long long)ref->skip, ref->page);
   else if (ref->is_warc)
-    snprintf(where, sizeof where, "%s: record at offset %llu (%s)", file, (unsigned long long)ref->offset,
-             ref->page);
+    snprintf(where, sizeof where, "%s: record at offset %llu (%s)", file, (unsigned long long)ref->offset, ref->page);
   else snprintf(where, sizeof where, "%s", file);
   return where;
 }
@@ -986,8 +992,10 @@ void cli_labels_check_pages(const char *path, const tbk_label_set *labels, const
   for (size_t i = 0; i < l->n; i++)
     if (tbk_label_set_has_page(labels, l->refs[i].page)) return;
   if (fatal)
-    cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages it labels is among the %zu pages read (pages match by name as "
-            "listed: it names %s, the inputs give %s)", path, labelled, l->n, first, l->refs[0].page);
+    cli_die(TBK_EXIT_FAIL,
+            "%s: none of the %zu pages it labels is among the %zu pages read (pages match by name as "
+            "listed: it names %s, the inputs give %s)",
+            path, labelled, l->n, first, l->refs[0].page);
   cli_warn("%s: none of the %zu pages it labels is among the %zu pages of this shard", path, labelled, l->n);
 }
 
@@ -1202,7 +1210,10 @@ static char *output_name(const char *dir, const char *page, const char *ext, int
     char ch = *s;
     if (ch == '?' || ch == '#' || ch == ':' || ch == '\\') ch = '_';
     if (ch == '/' && (k == 0 || rel[k - 1] == '/')) continue;
-    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') { rel[k++] = '_'; continue; }
+    if (ch == '.' && (k == 0 || rel[k - 1] == '/') && s[1] == '.') {
+      rel[k++] = '_';
+      continue;
+    }
     rel[k++] = ch;
   }
   while (k && rel[k - 1] == '/') k--;

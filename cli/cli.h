@@ -57,10 +57,10 @@ int cli_choice(const char *opt, const char *arg, const char *const *names, const
  * so even SIGKILL leaves nothing; it gets its name (tmp) only at commit.
  * cli_out_abort removes the temporary file. */
 typedef struct cli_out {
-  FILE *f;      /* the stream to write (owned unless stdout) */
-  char *path;   /* target path (owned), NULL for stdout */
-  char *tmp;    /* temporary path (owned), NULL for stdout */
-  int anon;     /* 1 while the temporary file has no name yet */
+  FILE *f;    /* the stream to write (owned unless stdout) */
+  char *path; /* target path (owned), NULL for stdout */
+  char *tmp;  /* temporary path (owned), NULL for stdout */
+  int anon;   /* 1 while the temporary file has no name yet */
 } cli_out;
 
 /* Dies with a usage error (exit 2) when path is "" (it names no file), a
@@ -118,77 +118,81 @@ int cli_version(void);
 /* Long-option codes for the page/input options every page-reading program
  * takes; add CLI_PAGE_LONGOPTS to the program's option table. */
 enum {
-  CLI_OPT_BLOCKS = 1000, CLI_OPT_MIN_CHARS, CLI_OPT_MIN_WORDS, CLI_OPT_SITE_KEY,
-  CLI_OPT_MAX_PAGE_BYTES, CLI_OPT_MAX_RECORD_BYTES, CLI_OPT_MAX_DEPTH,
-  CLI_OPT_MAX_BLOCKS, CLI_OPT_STRICT, CLI_OPT_PROGRESS, CLI_OPT_NO_PROGRESS, CLI_OPT_STATUS,
-  CLI_OPT_WARC_SUMMARY, CLI_OPT_PARSER, CLI_OPT_FIRST_FREE
+  CLI_OPT_BLOCKS = 1000,
+  CLI_OPT_MIN_CHARS,
+  CLI_OPT_MIN_WORDS,
+  CLI_OPT_SITE_KEY,
+  CLI_OPT_MAX_PAGE_BYTES,
+  CLI_OPT_MAX_RECORD_BYTES,
+  CLI_OPT_MAX_DEPTH,
+  CLI_OPT_MAX_BLOCKS,
+  CLI_OPT_STRICT,
+  CLI_OPT_PROGRESS,
+  CLI_OPT_NO_PROGRESS,
+  CLI_OPT_STATUS,
+  CLI_OPT_WARC_SUMMARY,
+  CLI_OPT_PARSER,
+  CLI_OPT_FIRST_FREE
 };
-#define CLI_PAGE_LONGOPTS                                                   \
-  {"blocks", required_argument, 0, CLI_OPT_BLOCKS},                         \
-  {"min-chars", required_argument, 0, CLI_OPT_MIN_CHARS},                   \
-  {"min-words", required_argument, 0, CLI_OPT_MIN_WORDS},                   \
-  {"site-key", required_argument, 0, CLI_OPT_SITE_KEY},                     \
-  {"max-page-bytes", required_argument, 0, CLI_OPT_MAX_PAGE_BYTES},         \
-  {"max-record-bytes", required_argument, 0, CLI_OPT_MAX_RECORD_BYTES},     \
-  {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                   \
-  {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS},                 \
-  {"strict", no_argument, 0, CLI_OPT_STRICT},                               \
-  {"status", required_argument, 0, CLI_OPT_STATUS},                         \
-  {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},                   \
-  {"parser", required_argument, 0, CLI_OPT_PARSER},                         \
-  CLI_PROGRESS_LONGOPTS
+#define CLI_PAGE_LONGOPTS                                                                                           \
+  {"blocks", required_argument, 0, CLI_OPT_BLOCKS}, {"min-chars", required_argument, 0, CLI_OPT_MIN_CHARS},         \
+      {"min-words", required_argument, 0, CLI_OPT_MIN_WORDS}, {"site-key", required_argument, 0, CLI_OPT_SITE_KEY}, \
+      {"max-page-bytes", required_argument, 0, CLI_OPT_MAX_PAGE_BYTES},                                             \
+      {"max-record-bytes", required_argument, 0, CLI_OPT_MAX_RECORD_BYTES},                                         \
+      {"max-depth", required_argument, 0, CLI_OPT_MAX_DEPTH},                                                       \
+      {"max-blocks", required_argument, 0, CLI_OPT_MAX_BLOCKS}, {"strict", no_argument, 0, CLI_OPT_STRICT},         \
+      {"status", required_argument, 0, CLI_OPT_STATUS}, {"warc-summary", no_argument, 0, CLI_OPT_WARC_SUMMARY},     \
+      {"parser", required_argument, 0, CLI_OPT_PARSER}, CLI_PROGRESS_LONGOPTS
 
 /* Monotonic seconds, for the timings programs report. */
 double cli_now(void);
 
 /* --progress / --no-progress, for every long-running program (-q, where
  * a program has it, also silences progress). */
-#define CLI_PROGRESS_LONGOPTS                                               \
-  {"progress", no_argument, 0, CLI_OPT_PROGRESS},                           \
-  {"no-progress", no_argument, 0, CLI_OPT_NO_PROGRESS}
+#define CLI_PROGRESS_LONGOPTS \
+  {"progress", no_argument, 0, CLI_OPT_PROGRESS}, { "no-progress", no_argument, 0, CLI_OPT_NO_PROGRESS }
 /* The rows every program's exit-status table in --help starts with (the
  * codes of enum tbk_exit); each adds its own 3, 4 and 5. */
-#define CLI_EXIT_STATUS_HELP                                                \
-  "Exit status:\n"                                                          \
-  "  0  ok\n"                                                               \
-  "  1  fatal error\n"                                                      \
+#define CLI_EXIT_STATUS_HELP \
+  "Exit status:\n"           \
+  "  0  ok\n"                \
+  "  1  fatal error\n"       \
   "  2  usage error (also: an output that is a file the run reads)\n"
 /* How every page-reading program tells its inputs apart (input.c). */
-#define CLI_INPUT_BY_CONTENT_HELP                                           \
-  "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n" \
-  "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n" \
-  "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n" \
+#define CLI_INPUT_BY_CONTENT_HELP                                                  \
+  "A WARC (plain or gzip) is told by its first bytes, on a file, stdin or a\n"     \
+  "pipe, whatever its name; an ARC file (filedesc://) is refused. An input of\n"   \
+  "several that cannot be read (ARC, no HTML record, damaged) is skipped with\n"   \
   "a warning (exit 3). A WARC record cut off in a truncated gzip member is read\n" \
-  "as far as it inflates, with a warning (exit 3); records that are no HTML\n" \
-  "page (request, revisit, an image, a status --status does not take) are\n" \
+  "as far as it inflates, with a warning (exit 3); records that are no HTML\n"     \
+  "page (request, revisit, an image, a status --status does not take) are\n"       \
   "skipped and counted: --warc-summary prints every record's outcome and reason.\n"
 /* What a WARC gives the page-reading programs, and how repeated captures
  * count (the programs that tell them apart), in their --help. */
-#define CLI_WARC_RECORDS_HELP                                               \
-  "A WARC's HTML records are read: response (status 200) and resource\n"   \
+#define CLI_WARC_RECORDS_HELP                                            \
+  "A WARC's HTML records are read: response (status 200) and resource\n" \
   "records, the Content-Type sniffed from the body when missing or generic.\n"
-#define CLI_REPEATED_CAPTURES_HELP                                            \
+#define CLI_REPEATED_CAPTURES_HELP                                          \
   "The same capture twice (WARC records with one URL and payload) counts\n" \
   "once, with a warning and a count.\n"
-#define CLI_PROGRESS_HELP                                                   \
-  "      --progress            progress on stderr even when it is not a\n"  \
-  "                            terminal (a line every 10 s, for logs)\n"     \
+#define CLI_PROGRESS_HELP                                                  \
+  "      --progress            progress on stderr even when it is not a\n" \
+  "                            terminal (a line every 10 s, for logs)\n"   \
   "      --no-progress         no progress line (default: one on a terminal)\n"
 
 /* Progress of a long run (progress.c): on a terminal one self-updating
  * line on stderr (done of total, rate, MB/s, ETA); not on a terminal,
  * nothing unless --progress, then a plain line every 10 s and at the end. */
-enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_LINE = 2,
-       CLI_PROGRESS_LOG = 3 };
+enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_LINE = 2, CLI_PROGRESS_LOG = 3 };
 typedef struct cli_progress {
-  int mode;          /* CLI_PROGRESS_OFF, _LINE or _LOG */
-  const char *unit;  /* "pages", "rows" (borrowed) */
-  size_t total;      /* 0: unknown */
+  int mode;         /* CLI_PROGRESS_OFF, _LINE or _LOG */
+  const char *unit; /* "pages", "rows" (borrowed) */
+  size_t total;     /* 0: unknown */
   size_t done;
-  uint64_t bytes;    /* input read so far */
-  double t0, last;   /* monotonic seconds: start, last drawn */
-  int shown;         /* a terminal line is on screen */
-  char note[96];     /* what is being done (train: the fit, the fold) */
+  uint64_t bytes;  /* input read so far */
+  double t0, last; /* monotonic seconds: start, last drawn */
+  int shown;       /* a terminal line is on screen */
+  char note[96];   /* what is being done (train: the fit, the fold) */
 } cli_progress;
 /* want: CLI_PROGRESS_AUTO (default), _ON (--progress), _OFF. */
 void cli_progress_start(cli_progress *p, int want, const char *unit, size_t total);
@@ -239,8 +243,7 @@ void cli_captures_free(cli_captures *s);
  * c->dup_captures; *first, when not NULL, = the val it was remembered
  * with), else 0 (and remembered with val). Only WARC records are captures:
  * page files (a manifest may give two files one URL) are never repeats. */
-int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val,
-                             uint64_t *first);
+int cli_pages_repeat_capture(cli_pages *c, cli_captures *s, const tbk_page_ref *ref, uint64_t val, uint64_t *first);
 /* The count of repeated captures, once at the end of a run (when any). */
 void cli_pages_captures_summary(const cli_pages *c);
 
@@ -423,21 +426,26 @@ tbk_dataset *cli_read_dataset(int argc, char **argv, int first, size_t *skipped)
 
 /* ----- training options shared by tbk-train and tbk-eval cv */
 enum {
-  CLI_OPT_ENCODING = 1100, CLI_OPT_AUTO_C, CLI_OPT_WEIGHT_T, CLI_OPT_WEIGHT_C, CLI_OPT_NB_ALPHA,
-  CLI_OPT_NB_FOLDS, CLI_OPT_NO_DEDUP, CLI_OPT_NO_BALANCE, CLI_OPT_MAX_SITE_ROWS, CLI_OPT_SPARSE_INTERVALS
+  CLI_OPT_ENCODING = 1100,
+  CLI_OPT_AUTO_C,
+  CLI_OPT_WEIGHT_T,
+  CLI_OPT_WEIGHT_C,
+  CLI_OPT_NB_ALPHA,
+  CLI_OPT_NB_FOLDS,
+  CLI_OPT_NO_DEDUP,
+  CLI_OPT_NO_BALANCE,
+  CLI_OPT_MAX_SITE_ROWS,
+  CLI_OPT_SPARSE_INTERVALS
 };
-#define CLI_TRAIN_LONGOPTS                                                  \
-  {"encoding", required_argument, 0, CLI_OPT_ENCODING},                     \
-  {"cost", required_argument, 0, 'C'},                                      \
-  {"auto-C", no_argument, 0, CLI_OPT_AUTO_C},                               \
-  {"weight-template", required_argument, 0, CLI_OPT_WEIGHT_T},              \
-  {"weight-content", required_argument, 0, CLI_OPT_WEIGHT_C},               \
-  {"nb-alpha", required_argument, 0, CLI_OPT_NB_ALPHA},                     \
-  {"nb-folds", required_argument, 0, CLI_OPT_NB_FOLDS},                     \
-  {"no-dedup", no_argument, 0, CLI_OPT_NO_DEDUP},                           \
-  {"no-balance", no_argument, 0, CLI_OPT_NO_BALANCE},                       \
-  {"max-site-rows", required_argument, 0, CLI_OPT_MAX_SITE_ROWS},           \
-  {"sparse-intervals", no_argument, 0, CLI_OPT_SPARSE_INTERVALS}
+#define CLI_TRAIN_LONGOPTS                                                                                        \
+  {"encoding", required_argument, 0, CLI_OPT_ENCODING}, {"cost", required_argument, 0, 'C'},                      \
+      {"auto-C", no_argument, 0, CLI_OPT_AUTO_C}, {"weight-template", required_argument, 0, CLI_OPT_WEIGHT_T},    \
+      {"weight-content", required_argument, 0, CLI_OPT_WEIGHT_C},                                                 \
+      {"nb-alpha", required_argument, 0, CLI_OPT_NB_ALPHA}, {"nb-folds", required_argument, 0, CLI_OPT_NB_FOLDS}, \
+      {"no-dedup", no_argument, 0, CLI_OPT_NO_DEDUP}, {"no-balance", no_argument, 0, CLI_OPT_NO_BALANCE},         \
+      {"max-site-rows", required_argument, 0, CLI_OPT_MAX_SITE_ROWS}, {                                           \
+    "sparse-intervals", no_argument, 0, CLI_OPT_SPARSE_INTERVALS                                                  \
+  }
 extern const char cli_train_options_help[];
 /* Handle one of CLI_TRAIN_LONGOPTS (or -C); returns 1 when it was one. */
 int cli_train_option(tbk_train_options *o, int code, const char *arg);

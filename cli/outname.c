@@ -37,8 +37,7 @@ static int put_escaped(tbk_buf *b, const char *s, size_t n, size_t part_start, i
     if (name_safe(c) && !(c == '.' && b->len == part_start)) {
       char ch = lower && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
       if (tbk_buf_append(b, &ch, 1)) return -1;
-    } else if (tbk_buf_printf(b, "%%%02X", c))
-      return -1;
+    } else if (tbk_buf_printf(b, "%%%02X", c)) return -1;
     i++;
   }
   return 0;
@@ -152,8 +151,7 @@ char *cli_index_name(const char *dir) {
     int w = 1;
     for (size_t m = n; m >= 10; m /= 10) w++;
     bad = tbk_buf_printf(&b, "%s/index-%0*zu-of-%zu.tsv", dir, w, k, n);
-  } else
-    bad = tbk_buf_printf(&b, "%s/index.tsv", dir);
+  } else bad = tbk_buf_printf(&b, "%s/index.tsv", dir);
   if (bad) cli_die(TBK_EXIT_FAIL, "out of memory");
   return b.data;
 }
@@ -204,15 +202,13 @@ void cli_index_add(cli_index *x, const char *name, const tbk_page_ref *ref, cons
   tbk_buf *b = &x->row;
   b->len = 0;
   int bad = cli_tsv_field(b, name + x->dirlen + 1) || tbk_buf_puts(b, "\t") || cli_tsv_field(b, ref->url) ||
-            tbk_buf_puts(b, "\t") || cli_tsv_field(b, cli_trace_str(o, "warc_record_id")) ||
-            tbk_buf_puts(b, "\t");
+            tbk_buf_puts(b, "\t") || cli_tsv_field(b, cli_trace_str(o, "warc_record_id")) || tbk_buf_puts(b, "\t");
   if (ref->is_warc)
     bad = bad || cli_tsv_field(b, tbk_page_ref_file(ref)) ||
           tbk_buf_printf(b, "\t%llu\t", (unsigned long long)ref->offset) ||
           cli_tsv_field(b, cli_trace_str(o, "warc_date")) ||
           tbk_buf_printf(b, "\t%llu\t", (unsigned long long)ref->skip);
-  else
-    bad = bad || tbk_buf_puts(b, "\t\t\t\t");
+  else bad = bad || tbk_buf_puts(b, "\t\t\t\t");
   bad = bad || cli_tsv_field(b, ref->page) || tbk_buf_puts(b, "\n");
   tbk_jsonl_free(o);
   if (bad) cli_die(TBK_EXIT_FAIL, "out of memory");

@@ -28,7 +28,7 @@ void cli_progress_clear(void) {
 void cli_progress_start(cli_progress *p, int want, const char *unit, size_t total) {
   memset(p, 0, sizeof *p);
   int tty = isatty(STDERR_FILENO);
-  p->mode = want == CLI_PROGRESS_OFF ? CLI_PROGRESS_OFF
+  p->mode = want == CLI_PROGRESS_OFF  ? CLI_PROGRESS_OFF
             : tty                     ? CLI_PROGRESS_LINE
             : want == CLI_PROGRESS_ON ? CLI_PROGRESS_LOG
                                       : CLI_PROGRESS_OFF;
@@ -60,7 +60,8 @@ static void draw(cli_progress *p, double t, int final) {
   int k = snprintf(line, sizeof line, "%s: %zu", cli_prog(), p->done);
   if (p->total) k += snprintf(line + k, sizeof line - (size_t)k, "/%zu", p->total);
   k += snprintf(line + k, sizeof line - (size_t)k, " %s", p->unit);
-  if (p->total) k += snprintf(line + k, sizeof line - (size_t)k, " (%.1f%%)", 100.0 * (double)p->done / (double)p->total);
+  if (p->total)
+    k += snprintf(line + k, sizeof line - (size_t)k, " (%.1f%%)", 100.0 * (double)p->done / (double)p->total);
   k += snprintf(line + k, sizeof line - (size_t)k, ", %.0f %s/s", (double)p->done / el, p->unit);
   if (p->bytes) k += snprintf(line + k, sizeof line - (size_t)k, ", %.1f MB/s", (double)p->bytes / 1e6 / el);
   if (final) {

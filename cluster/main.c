@@ -21,13 +21,19 @@ int main(int argc, char **argv) {
   int quiet = 0, jsonl = 0, by_site = 0, attrs = 0;
   static const char *const formats[] = {"tsv", "jsonl", NULL}, *const path_kinds[] = {"tags", "attrs", NULL},
                            *const scopes[] = {"component", "group", NULL};
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'}, {"format", required_argument, 0, OPT_FORMAT},
-      {"sites", no_argument, 0, OPT_SITES},  {"bands", required_argument, 0, OPT_BANDS},
-      {"rows", required_argument, 0, OPT_ROWS}, {"seed", required_argument, 0, OPT_SEED},
-      {"paths", required_argument, 0, OPT_PATHS}, {"pathno", required_argument, 0, OPT_PATHNO},
-      {"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
-      {"version", no_argument, 0, OPT_VERSION}, CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
+                                           {"format", required_argument, 0, OPT_FORMAT},
+                                           {"sites", no_argument, 0, OPT_SITES},
+                                           {"bands", required_argument, 0, OPT_BANDS},
+                                           {"rows", required_argument, 0, OPT_ROWS},
+                                           {"seed", required_argument, 0, OPT_SEED},
+                                           {"paths", required_argument, 0, OPT_PATHS},
+                                           {"pathno", required_argument, 0, OPT_PATHNO},
+                                           {"quiet", no_argument, 0, 'q'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c;
   opterr = 0; /* getopt's own message has neither our prefix nor our form */
   while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
@@ -43,7 +49,10 @@ int main(int argc, char **argv) {
     case OPT_BANDS: copt.bands = (uint32_t)cli_long("--bands", optarg, 1, 1000); break;
     case OPT_ROWS: copt.rows = (uint32_t)cli_long("--rows", optarg, 1, 1000); break;
     case OPT_SEED: copt.seed = (uint64_t)cli_long("--seed", optarg, 0, 2147483647L); break;
-    case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
+    case 'q':
+      quiet = 1;
+      pages.progress = CLI_PROGRESS_OFF;
+      break;
     case 'h': cluster_usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);

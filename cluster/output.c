@@ -19,16 +19,15 @@ static void write_row(cli_out *o, int jsonl, int warc, const tbk_page_ref *r, co
     tbk_jsonl_obj *t = r->is_warc ? cli_trace_parse(trace) : NULL;
     const char *id = cli_trace_str(t, "warc_record_id"), *date = cli_trace_str(t, "warc_date");
     const char *file = r->is_warc ? tbk_page_ref_file(r) : "";
-    if (strpbrk(r->page, "\t\r\n") || strpbrk(r->site, "\t\r\n") || strpbrk(file, "\t\r\n") ||
-        strpbrk(id, "\t\r\n") || strpbrk(date, "\t\r\n"))
+    if (strpbrk(r->page, "\t\r\n") || strpbrk(r->site, "\t\r\n") || strpbrk(file, "\t\r\n") || strpbrk(id, "\t\r\n") ||
+        strpbrk(date, "\t\r\n"))
       cli_die(TBK_EXIT_FAIL, "%s: a tab or newline in the page, site or record cannot go in TSV (use --format jsonl)",
               r->page);
     cli_mem(tbk_buf_printf(&b, "%s\t%s\t%u\t%u", r->page, r->site, cluster, size));
     if (warc && r->is_warc)
       cli_mem(tbk_buf_printf(&b, "\t%s\t%llu\t%s\t%s\t%llu", file, (unsigned long long)r->offset, id, date,
                              (unsigned long long)r->skip));
-    else if (warc)
-      cli_mem(tbk_buf_puts(&b, "\t\t\t\t\t"));
+    else if (warc) cli_mem(tbk_buf_puts(&b, "\t\t\t\t\t"));
     cli_mem(tbk_buf_puts(&b, "\n"));
     tbk_jsonl_free(t);
   }
@@ -44,7 +43,8 @@ void cluster_write(cli_out *o, int jsonl, const tbk_page_list *list, const size_
   int warc = 0;
   for (size_t i = 0; i < list->n && !warc; i++) warc = list->refs[i].is_warc;
   static const char head[] = "page\tsite\tcluster\tsize\n",
-                    warc_head[] = "page\tsite\tcluster\tsize\twarc_file\twarc_offset\twarc_record_id\twarc_date\twarc_skip\n";
+                    warc_head[] =
+                        "page\tsite\tcluster\tsize\twarc_file\twarc_offset\twarc_record_id\twarc_date\twarc_skip\n";
   if (!jsonl) cli_out_put(o, warc ? warc_head : head, warc ? sizeof warc_head - 1 : sizeof head - 1);
   tbk_buf trace = {0};
   for (size_t r = 0; r < rows; r++) {

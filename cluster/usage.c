@@ -12,11 +12,8 @@ void cluster_usage(void) {
          "clusters that lowers the description length most; only pairs that share a\n"
          "MinHash/LSH bucket are compared.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
-         "gold), a WARC file, or a single page ('-' = stdin).\n"
-         CLI_INPUT_BY_CONTENT_HELP
-         CLI_WARC_RECORDS_HELP
-         CLI_REPEATED_CAPTURES_HELP
-         "Writes one row per page: page, site, cluster, size (the cluster's pages),\n"
+         "gold), a WARC file, or a single page ('-' = stdin).\n" CLI_INPUT_BY_CONTENT_HELP CLI_WARC_RECORDS_HELP
+             CLI_REPEATED_CAPTURES_HELP "Writes one row per page: page, site, cluster, size (the cluster's pages),\n"
          "with a header; 'tbk-label --clusters FILE' judges template blocks within\n"
          "each cluster. A row of a WARC page names its record: in TSV (when a page\n"
          "read is from a WARC) the columns warc_file, warc_offset, warc_record_id,\n"
@@ -43,9 +40,7 @@ void cluster_usage(void) {
          "  -q, --quiet              no summary on stderr\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
-         "%s\n"
-         CLI_EXIT_STATUS_HELP
-         "  3  some pages or inputs were skipped (each reported)\n"
+         "%s\n" CLI_EXIT_STATUS_HELP "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n",
          cli_page_options_help);
 }

@@ -53,16 +53,26 @@ static void usage_chunks(void) {
          "      --df N             template if df >= N\n"
          "      --df-frac F        template if df >= max(ceil(F x pages), 3) (0.10)\n"
          "      --key K            text (default) or text+path\n\n"
-         "%s\n"
-         CLI_EXIT_STATUS_HELP
-         "  3  done, but some input or label lines were skipped (each reported)\n"
+         "%s\n" CLI_EXIT_STATUS_HELP "  3  done, but some input or label lines were skipped (each reported)\n"
          "  4  an output could not be written\n",
          cli_page_options_help);
 }
 
 enum {
-  O_TRUTH = CLI_OPT_FIRST_FREE, O_BLOCKS, O_SAMPLE, O_REPS, O_SEED, O_CURVE, O_CSV, O_SVG, O_TIME_SVG, O_MIN_PAGES,
-  O_TAGS, O_DF, O_FRAC, O_KEY
+  O_TRUTH = CLI_OPT_FIRST_FREE,
+  O_BLOCKS,
+  O_SAMPLE,
+  O_REPS,
+  O_SEED,
+  O_CURVE,
+  O_CSV,
+  O_SVG,
+  O_TIME_SVG,
+  O_MIN_PAGES,
+  O_TAGS,
+  O_DF,
+  O_FRAC,
+  O_KEY
 };
 
 /* A comma-separated list of positive integers, increasing. */
@@ -123,7 +133,8 @@ typedef struct series_set {
   size_t ns, npts;
 } series_set;
 
-static void plot(const char *path, series_set *ss, const double *ys, const char *title, const char *xl, const char *yl) {
+static void plot(const char *path, series_set *ss, const double *ys, const char *title, const char *xl,
+                 const char *yl) {
   if (!path) return;
   for (size_t k = 0; k < ss->ns; k++) ss->s[k].y = ys + k * ss->npts;
   tbk_buf b = {0};
@@ -144,17 +155,25 @@ int cmd_chunks(int argc, char **argv) {
   size_t reps = 5, min_pages = 10;
   uint64_t seed = 1;
   int quiet = 0;
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'},   {"truth", required_argument, 0, O_TRUTH},
-      {"blocks-labels", required_argument, 0, O_BLOCKS}, {"sample", required_argument, 0, O_SAMPLE},
-      {"reps", required_argument, 0, O_REPS},  {"seed", required_argument, 0, O_SEED},
-      {"df-curve", required_argument, 0, O_CURVE}, {"csv", required_argument, 0, O_CSV},
-      {"svg", required_argument, 0, O_SVG},    {"time-svg", required_argument, 0, O_TIME_SVG},
-      {"min-pages", required_argument, 0, O_MIN_PAGES}, {"chunk-tags", required_argument, 0, O_TAGS},
-      {"df", required_argument, 0, O_DF},      {"df-frac", required_argument, 0, O_FRAC},
-      {"key", required_argument, 0, O_KEY},    {"quiet", no_argument, 0, 'q'},
-      {"help", no_argument, 0, 'h'},           CLI_PAGE_LONGOPTS,
-      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
+                                           {"truth", required_argument, 0, O_TRUTH},
+                                           {"blocks-labels", required_argument, 0, O_BLOCKS},
+                                           {"sample", required_argument, 0, O_SAMPLE},
+                                           {"reps", required_argument, 0, O_REPS},
+                                           {"seed", required_argument, 0, O_SEED},
+                                           {"df-curve", required_argument, 0, O_CURVE},
+                                           {"csv", required_argument, 0, O_CSV},
+                                           {"svg", required_argument, 0, O_SVG},
+                                           {"time-svg", required_argument, 0, O_TIME_SVG},
+                                           {"min-pages", required_argument, 0, O_MIN_PAGES},
+                                           {"chunk-tags", required_argument, 0, O_TAGS},
+                                           {"df", required_argument, 0, O_DF},
+                                           {"df-frac", required_argument, 0, O_FRAC},
+                                           {"key", required_argument, 0, O_KEY},
+                                           {"quiet", no_argument, 0, 'q'},
+                                           {"help", no_argument, 0, 'h'},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c;
   opterr = 0;
   tbk_error err = {0};
@@ -340,7 +359,8 @@ int cmd_chunks(int argc, char **argv) {
     plot(time_svg, &ss, ss.ys2, "Run time against pages sampled per site", "pages sampled",
          "milliseconds (read, parse, both passes)");
   }
-  if (curve_arg) plot(svg, &ss, ss.ys, "Template table discovery ratio against the df threshold", "df threshold", "ttdr");
+  if (curve_arg)
+    plot(svg, &ss, ss.ys, "Template table discovery ratio against the df threshold", "df threshold", "ttdr");
   free(ss.s);
   free(ss.xs);
   free(ss.ys);

@@ -40,8 +40,7 @@ static void usage_cluster(void) {
          "                         site, as tbk-cluster --sites)\n"
          "      --csv FILE         --curve: the rows (default: stdout)\n"
          "      --svg FILE         --curve: plot of seconds and cost (Mbit) against pages\n"
-         "  -h, --help             show this help and exit\n\n"
-         CLI_EXIT_STATUS_HELP
+         "  -h, --help             show this help and exit\n\n" CLI_EXIT_STATUS_HELP
          "  3  some pages were skipped (each reported)\n"
          "  4  an output could not be written\n");
 }
@@ -284,12 +283,15 @@ int cmd_cluster(int argc, char **argv) {
   size_t n_refs = 0;
   const char *splits = NULL, *sizes = NULL, *csv = NULL, *svg = NULL;
   int global = 0;
-  static const struct option longopts[] = {
-      {"reference", required_argument, 0, O_REF}, {"splits", required_argument, 0, O_SPLITS},
-      {"curve", required_argument, 0, O_CURVE},   {"global", no_argument, 0, O_GLOBAL},
-      {"csv", required_argument, 0, O_CSV},       {"svg", required_argument, 0, O_SVG},
-      {"help", no_argument, 0, 'h'},              CLI_PAGE_LONGOPTS,
-      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"reference", required_argument, 0, O_REF},
+                                           {"splits", required_argument, 0, O_SPLITS},
+                                           {"curve", required_argument, 0, O_CURVE},
+                                           {"global", no_argument, 0, O_GLOBAL},
+                                           {"csv", required_argument, 0, O_CSV},
+                                           {"svg", required_argument, 0, O_SVG},
+                                           {"help", no_argument, 0, 'h'},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {

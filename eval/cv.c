@@ -33,8 +33,7 @@ static void usage_cv(void) {
          "      --variants LIST      comma-separated subset of text,nontext,all\n"
          "                           (default text,nontext,all)\n"
          "      --title TEXT         title of the plot\n"
-         "  -q, --quiet              no progress and no summary on stderr\n"
-         CLI_PROGRESS_HELP
+         "  -q, --quiet              no progress and no summary on stderr\n" CLI_PROGRESS_HELP
          "  -h, --help               show this help and exit\n\n"
          "%s\n"
          "Every row of a held-out site is scored (the caps and deduplication apply to\n"
@@ -80,14 +79,14 @@ typedef struct cv_run {
   unsigned folds;
   const char *outdir, *title;
   int quiet, want[3];
-  int progress; /* CLI_PROGRESS_AUTO, _ON or _OFF */
+  int progress;  /* CLI_PROGRESS_AUTO, _ON or _OFF */
   char **inputs; /* the FEATURES WORDS META triples */
   int ninputs;
   size_t skipped_rows;
   tbk_dataset *ds;
   size_t rows, nsites, positives;
-  tbk_cv_rows idx;         /* the rows' labels and sites */
-  variant_result res[3];   /* by tbk_parts */
+  tbk_cv_rows idx;       /* the rows' labels and sites */
+  variant_result res[3]; /* by tbk_parts */
 } cv_run;
 
 enum { CV_OUT = CLI_OPT_FIRST_FREE, CV_VARIANTS, CV_TITLE };
@@ -111,12 +110,15 @@ static void parse_variants(cv_run *c, const char *arg) {
 }
 
 static void parse_options(cv_run *c, int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"folds", required_argument, 0, 'k'},           {"out", required_argument, 0, CV_OUT},
-      {"variants", required_argument, 0, CV_VARIANTS}, {"title", required_argument, 0, CV_TITLE},
-      CLI_TRAIN_LONGOPTS,
-      {"quiet", no_argument, 0, 'q'},                  {"help", no_argument, 0, 'h'},
-      CLI_PROGRESS_LONGOPTS,                           {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"folds", required_argument, 0, 'k'},
+                                           {"out", required_argument, 0, CV_OUT},
+                                           {"variants", required_argument, 0, CV_VARIANTS},
+                                           {"title", required_argument, 0, CV_TITLE},
+                                           CLI_TRAIN_LONGOPTS,
+                                           {"quiet", no_argument, 0, 'q'},
+                                           {"help", no_argument, 0, 'h'},
+                                           CLI_PROGRESS_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int ch;
   opterr = 0; /* our message format, not getopt's */
   while ((ch = getopt_long(argc, argv, ":k:C:qh", longopts, NULL)) != -1) {
@@ -126,7 +128,10 @@ static void parse_options(cv_run *c, int argc, char **argv) {
     case CV_OUT: c->outdir = optarg; break;
     case CV_TITLE: c->title = optarg; break;
     case CV_VARIANTS: parse_variants(c, optarg); break;
-    case 'q': c->quiet = 1; c->progress = CLI_PROGRESS_OFF; break;
+    case 'q':
+      c->quiet = 1;
+      c->progress = CLI_PROGRESS_OFF;
+      break;
     case 'h': usage_cv(); exit(cli_exit(TBK_EXIT_OK));
     default: cli_bad_option(ch, argv);
     }
@@ -146,8 +151,7 @@ static void run_variant(cv_run *c, int v) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   meter_variant = VARIANT_NAMES[v];
-  tbk_status st = tbk_crossval(c->ds, &o, c->folds, progress, NULL,
-                               &res->scores, &err);
+  tbk_status st = tbk_crossval(c->ds, &o, c->folds, progress, NULL, &res->scores, &err);
   if (st) cli_die(TBK_EXIT_FAIL, "cross-validation (%s) failed: %s", VARIANT_NAMES[v], err.msg);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -177,7 +181,7 @@ static void write_plot(const cv_run *c) {
     const variant_result *res = &c->res[ORDER[vi]];
     if (!c->want[ORDER[vi]]) continue;
     tbk_snprintf(labels[ncurves], sizeof labels[ncurves], "%s: AP %.3f", VARIANT_LABELS[ORDER[vi]],
-             res->rank.average_precision);
+                 res->rank.average_precision);
     curves[ncurves] = (tbk_plot_curve){labels[ncurves], res->rank.curve, res->rank.ncurve};
     ncurves++;
   }
@@ -203,7 +207,7 @@ static void site_line(const cv_run *c, int v, size_t k, double thr, double *ss, 
   size_t m = st.rows, pos = st.templates, tp = st.tp, fp = st.fp;
   /* Site names are keys we wrote ourselves (host names); quote anyway. */
   cli_mem(tbk_buf_printf(ps, "%s,\"%s\",%zu,%zu,%.4f,", VARIANT_NAMES[v], c->idx.site_name[k], m, pos,
-                 m ? (double)pos / (double)m : 0.0));
+                         m ? (double)pos / (double)m : 0.0));
   if (isnan(st.rank.average_precision)) cli_mem(tbk_buf_puts(ps, ","));
   else cli_mem(tbk_buf_printf(ps, "%.4f,", st.rank.average_precision));
   cli_mem(tbk_buf_printf(ps, "%.6g,", thr));
@@ -218,13 +222,15 @@ static void site_line(const cv_run *c, int v, size_t k, double thr, double *ss, 
  * how evenly the operating point serves the sites. */
 static void write_per_site(const cv_run *c) {
   tbk_buf ps = {0};
-  cli_mem(tbk_buf_puts(&ps, "variant,site,rows,templates,template_share,ap,threshold90,precision_at_t90,recall_at_t90\n"));
+  cli_mem(
+      tbk_buf_puts(&ps, "variant,site,rows,templates,template_share,ap,threshold90,precision_at_t90,recall_at_t90\n"));
   double *ss = malloc((c->rows ? c->rows : 1) * sizeof *ss);
   int *sy = malloc((c->rows ? c->rows : 1) * sizeof *sy);
   if (!ss || !sy) cli_die(TBK_EXIT_FAIL, "out of memory");
   for (int vi = 0; vi < 3; vi++) {
     if (!c->want[ORDER[vi]]) continue;
-    for (size_t k = 0; k < c->idx.nsites; k++) site_line(c, ORDER[vi], k, c->res[ORDER[vi]].op90.threshold, ss, sy, &ps);
+    for (size_t k = 0; k < c->idx.nsites; k++)
+      site_line(c, ORDER[vi], k, c->res[ORDER[vi]].op90.threshold, ss, sy, &ps);
   }
   char *ps_path = join(c->outdir, "per_site.csv");
   write_file(ps_path, &ps);
@@ -238,16 +244,18 @@ static void write_per_site(const cv_run *c) {
 static void summary_head(const cv_run *c, tbk_buf *js) {
   const tbk_train_options *o = &c->opt;
   cli_mem(tbk_buf_printf(js, "{\"rows\": %zu, \"sites\": %zu, \"templates\": %zu, \"folds\": %u,\n", c->rows, c->nsites,
-                 c->positives, c->folds));
+                         c->positives, c->folds));
   cli_mem(tbk_buf_puts(js, " \"schema\": "));
   cli_mem(tbk_buf_json_str(js, tbk_dataset_schema(c->ds), strlen(tbk_dataset_schema(c->ds))));
   cli_mem(tbk_buf_printf(js,
-                 ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
-                 "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
-                 "\"max_site_rows\": %zu},\n \"inputs\": [",
-                 o->encoding == TBK_ENC_MDL ? "mdl" : o->encoding == TBK_ENC_RAW ? "raw" : "both", o->C,
-                 o->auto_C ? "true" : "false", o->weight_pos, o->weight_neg, o->nb_alpha, o->nb_folds,
-                 o->dedup ? "true" : "false", o->balance ? "true" : "false", o->max_site_rows));
+                         ",\n \"options\": {\"encoding\": \"%s\", \"C\": %g, \"auto_C\": %s, \"weight_template\": %g, "
+                         "\"weight_content\": %g, \"nb_alpha\": %g, \"nb_folds\": %u, \"dedup\": %s, \"balance\": %s, "
+                         "\"max_site_rows\": %zu},\n \"inputs\": [",
+                         o->encoding == TBK_ENC_MDL   ? "mdl"
+                         : o->encoding == TBK_ENC_RAW ? "raw"
+                                                      : "both",
+                         o->C, o->auto_C ? "true" : "false", o->weight_pos, o->weight_neg, o->nb_alpha, o->nb_folds,
+                         o->dedup ? "true" : "false", o->balance ? "true" : "false", o->max_site_rows));
   for (int i = 0; i < c->ninputs; i += 3) {
     if (i > 0) cli_mem(tbk_buf_puts(js, ", "));
     cli_mem(tbk_buf_json_str(js, c->inputs[i], strlen(c->inputs[i])));
@@ -275,7 +283,7 @@ static void summary_variant(const variant_result *r, const char *name, int first
     cli_mem(tbk_buf_puts(js, "}"));
   }
   cli_mem(tbk_buf_printf(js, ", \"rows\": %zu, \"templates\": %zu, \"seconds\": %.1f}", r->rank.rows, r->rank.positives,
-                 r->seconds));
+                         r->seconds));
 }
 
 /* summary.json, and the markdown table on stdout. */
@@ -393,8 +401,8 @@ int cmd_cv(int argc, char **argv) {
             tbk_dataset_schema(c.ds));
   const char *outdir = c.outdir;
   /* The files --out gets, none of them an input (they replace what is there). */
-  static const char *const out_names[] = {"pr_all.csv", "pr_text.csv", "pr_nontext.csv", "pr.svg", "per_site.csv",
-                                          "summary.json"};
+  static const char *const out_names[] = {"pr_all.csv", "pr_text.csv",  "pr_nontext.csv",
+                                          "pr.svg",     "per_site.csv", "summary.json"};
   for (size_t k = 0; k < sizeof out_names / sizeof out_names[0]; k++) {
     char *p = join(outdir, out_names[k]);
     cli_output_check("--out", p);

@@ -11,12 +11,10 @@
 #include "cli.h"
 #include "eval_cli.h"
 
-
 int file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
-
 
 char *join(const char *a, const char *b) {
   size_t n = strlen(a) + strlen(b) + 2;
@@ -25,7 +23,6 @@ char *join(const char *a, const char *b) {
   snprintf(s, n, "%s/%s", a, b);
   return s;
 }
-
 
 /* The prediction of a page in DIR: the tbk-predict layout
  * (DIR/pages/<site>/<id>.txt for a manifest row "pages/<site>/<id>.html"),
@@ -78,4 +75,3 @@ const char *fmt4(char *buf, double v) {
   tbk_snprintf(buf, 32, "%.4f", v);
   return buf;
 }
-

@@ -169,4 +169,3 @@ int cmd_gold(int argc, char **argv) {
   int code = cli_exit(problems ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
   return per_page ? cli_out_settle(&pp, code) : code;
 }
-

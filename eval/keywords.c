@@ -46,16 +46,23 @@ static void usage(void) {
          "      --page-specific    gold: only the meta keywords no other page of the\n"
          "                         site lists (sites of 4+ pages with meta keywords)\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
-         "                         tests); the table goes to stdout\n"
-         CLI_PROGRESS_HELP
-         "  -h, --help             show this help and exit\n\n"
-         CLI_EXIT_STATUS_HELP
+         "                         tests); the table goes to stdout\n" CLI_PROGRESS_HELP
+         "  -h, --help             show this help and exit\n\n" CLI_EXIT_STATUS_HELP
          "  3  done, but some page was skipped (each reported)\n"
          "  4  an output could not be written\n"
          "  5  model refused\n");
 }
 
-enum { OPT_TRAIN = 2000, OPT_TEST, OPT_MAX_PAGES, OPT_RANKER_OUT, OPT_DF_OUT, OPT_DF_IN, OPT_ALL_GOLD, OPT_PAGE_SPECIFIC };
+enum {
+  OPT_TRAIN = 2000,
+  OPT_TEST,
+  OPT_MAX_PAGES,
+  OPT_RANKER_OUT,
+  OPT_DF_OUT,
+  OPT_DF_IN,
+  OPT_ALL_GOLD,
+  OPT_PAGE_SPECIFIC
+};
 
 #define NN 5
 static const size_t TOPS[NN] = {1, 2, 3, 5, 10};
@@ -84,8 +91,7 @@ static void list_inputs(kw_eval *e, char **inputs, size_t n, size_t max_pages, t
     cli_pages_list(&e->pages, inputs + i, 1, &one);
     for (size_t k = 0; k < one.n && (!max_pages || k < max_pages); k++) {
       const tbk_page_ref *r = &one.refs[k];
-      if (tbk_page_list_push_copy(out, r))
-        cli_die(TBK_EXIT_FAIL, "out of memory");
+      if (tbk_page_list_push_copy(out, r)) cli_die(TBK_EXIT_FAIL, "out of memory");
     }
     tbk_page_list_free(&one);
   }
@@ -153,7 +159,8 @@ static void push(series *s) {
     for (int t = 0; t < NTEXT; t++)
       for (int r = 0; r < NRANK; r++)
         for (int k = 0; k < NN; k++)
-          if (!(s->v[t][r][k] = realloc(s->v[t][r][k], s->cap * sizeof(double)))) cli_die(TBK_EXIT_FAIL, "out of memory");
+          if (!(s->v[t][r][k] = realloc(s->v[t][r][k], s->cap * sizeof(double))))
+            cli_die(TBK_EXIT_FAIL, "out of memory");
   }
   for (int t = 0; t < NTEXT; t++)
     for (int r = 0; r < NRANK; r++)
@@ -178,15 +185,20 @@ int cmd_keywords(int argc, char **argv) {
   double cost = 1.0;
   int rule_opt = 0;
   e.rule = TBK_KW_GOLD_NOT_SITE_WIDE;
-  static const struct option longopts[] = {
-      {"train", required_argument, 0, OPT_TRAIN}, {"test", required_argument, 0, OPT_TEST},
-      {"model", required_argument, 0, 'm'},       {"max-pages", required_argument, 0, OPT_MAX_PAGES},
-      {"cost", required_argument, 0, 'C'},        {"ranker-out", required_argument, 0, OPT_RANKER_OUT},
-      {"df-out", required_argument, 0, OPT_DF_OUT}, {"df", required_argument, 0, OPT_DF_IN},
-      {"output", required_argument, 0, 'o'},      {"all-gold", no_argument, 0, OPT_ALL_GOLD},
-      {"page-specific", no_argument, 0, OPT_PAGE_SPECIFIC},
-      {"help", no_argument, 0, 'h'},
-      CLI_PROGRESS_LONGOPTS,                      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"train", required_argument, 0, OPT_TRAIN},
+                                           {"test", required_argument, 0, OPT_TEST},
+                                           {"model", required_argument, 0, 'm'},
+                                           {"max-pages", required_argument, 0, OPT_MAX_PAGES},
+                                           {"cost", required_argument, 0, 'C'},
+                                           {"ranker-out", required_argument, 0, OPT_RANKER_OUT},
+                                           {"df-out", required_argument, 0, OPT_DF_OUT},
+                                           {"df", required_argument, 0, OPT_DF_IN},
+                                           {"output", required_argument, 0, 'o'},
+                                           {"all-gold", no_argument, 0, OPT_ALL_GOLD},
+                                           {"page-specific", no_argument, 0, OPT_PAGE_SPECIFIC},
+                                           {"help", no_argument, 0, 'h'},
+                                           CLI_PROGRESS_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":m:C:o:h", longopts, NULL)) != -1) {
@@ -319,12 +331,14 @@ int cmd_keywords(int argc, char **argv) {
   /* The tables: means over the pages each text exists for; the tests pair
    * a row with its baseline over the pages both exist for. */
   tbk_buf b = {0}, js = {0};
-  int bad = tbk_buf_printf(&b, "training pages with gold: %zu; DF tables: %zu training, %zu all documents\n"
-                               "test pages with gold: %zu (%.2f gold keywords among the candidates a page)\n",
+  int bad = tbk_buf_printf(&b,
+                           "training pages with gold: %zu; DF tables: %zu training, %zu all documents\n"
+                           "test pages with gold: %zu (%.2f gold keywords among the candidates a page)\n",
                            train_pages, tbk_kw_df_docs(df_train), tbk_kw_df_docs(df_all), s.n,
                            (double)gold_keys / (double)s.n);
-  bad |= tbk_buf_printf(&js, "{\"train_pages\":%zu,\"test_pages\":%zu,\"df_train_docs\":%zu,\"df_all_docs\":%zu,"
-                             "\"gold_keys\":%zu,\"gold_keys_per_page\":%.4f,\"rows\":[",
+  bad |= tbk_buf_printf(&js,
+                        "{\"train_pages\":%zu,\"test_pages\":%zu,\"df_train_docs\":%zu,\"df_all_docs\":%zu,"
+                        "\"gold_keys\":%zu,\"gold_keys_per_page\":%.4f,\"rows\":[",
                         train_pages, s.n, tbk_kw_df_docs(df_train), tbk_kw_df_docs(df_all), gold_keys,
                         (double)gold_keys / (double)s.n);
   int first_row = 1;
@@ -342,8 +356,9 @@ int cmd_keywords(int argc, char **argv) {
         for (int k = 0; k < NN; k++) compare(s.v[t][r][k], NULL, s.n, &m[k], &dummy, &np, &p);
         if (!np) continue;
         bad |= tbk_buf_printf(&b, "%-16s %6zu %7.2f %7.2f %7.2f %7.2f %7.2f\n", name, np, m[0], m[1], m[2], m[3], m[4]);
-        bad |= tbk_buf_printf(&js, "%s{\"ranker\":\"%s\",\"setting\":\"%s\",\"pages\":%zu,\"top\":[%.4f,%.4f,%.4f,%.4f,%.4f]}",
-                              first_row ? "" : ",", pass ? "tfidf" : "trained", name, np, m[0], m[1], m[2], m[3], m[4]);
+        bad |= tbk_buf_printf(
+            &js, "%s{\"ranker\":\"%s\",\"setting\":\"%s\",\"pages\":%zu,\"top\":[%.4f,%.4f,%.4f,%.4f,%.4f]}",
+            first_row ? "" : ",", pass ? "tfidf" : "trained", name, np, m[0], m[1], m[2], m[3], m[4]);
         first_row = 0;
       }
     /* The paper's comparisons: denoised against ORD, with either table,
@@ -362,8 +377,8 @@ int cmd_keywords(int argc, char **argv) {
         bad |= tbk_buf_printf(&b, "%-24s %5zu", name, np);
         for (int k = 0; k < NN; k++) bad |= tbk_buf_printf(&b, "  %+6.2f p=%.3g", ma[k] - mb[k], p[k]);
         bad |= tbk_buf_puts(&b, "\n");
-        bad |= tbk_buf_printf(&js, ",{\"ranker\":\"%s\",\"test\":\"%s\",\"pages\":%zu,\"diff\":[", pass ? "tfidf" : "trained",
-                              name, np);
+        bad |= tbk_buf_printf(&js, ",{\"ranker\":\"%s\",\"test\":\"%s\",\"pages\":%zu,\"diff\":[",
+                              pass ? "tfidf" : "trained", name, np);
         for (int k = 0; k < NN; k++) bad |= tbk_buf_printf(&js, "%s%.4f", k ? "," : "", ma[k] - mb[k]);
         bad |= tbk_buf_puts(&js, "],\"p\":[");
         for (int k = 0; k < NN; k++) {

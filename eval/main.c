@@ -35,8 +35,7 @@ static void usage(void) {
          "command.\n\n"
          "Options:\n"
          "  -h, --help     show this help and exit\n"
-         "      --version  show the version and exit\n\n"
-         CLI_EXIT_STATUS_HELP
+         "      --version  show the version and exit\n\n" CLI_EXIT_STATUS_HELP
          "  3  done, but some input was skipped (each reported)\n"
          "  4  an output could not be written\n"
          "  5  cv: the data sets were made with different feature schemas; keywords:\n"
@@ -47,7 +46,10 @@ int main(int argc, char **argv) {
   cli_init("tbk-eval");
   if (argc < 2) cli_usage_error("no command given (cv, gold, snippets, chunks, keywords, nodes or cluster)");
   const char *cmd = argv[1];
-  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) { usage(); return cli_exit(TBK_EXIT_OK); }
+  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+    usage();
+    return cli_exit(TBK_EXIT_OK);
+  }
   if (strcmp(cmd, "--version") == 0) return cli_version();
   if (strcmp(cmd, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
   if (strcmp(cmd, "gold") == 0) return publish_files(cmd_gold(argc - 1, argv + 1));

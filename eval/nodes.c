@@ -110,8 +110,8 @@ int cmd_nodes(int argc, char **argv) {
     add(&site, p);
     double r, pr, f;
     tbk_nodes_page_scores(p, &r, &pr, &f);
-    cli_mem(tbk_buf_printf(&pages, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%.4f\t%.4f\t%.4f\n", p->site, p->page, p->nodes,
-                           p->ref, p->retrieved, p->correct, r, pr, f));
+    cli_mem(tbk_buf_printf(&pages, "%s\t%s\t%zu\t%zu\t%zu\t%zu\t%.4f\t%.4f\t%.4f\n", p->site, p->page, p->nodes, p->ref,
+                           p->retrieved, p->correct, r, pr, f));
     if (i + 1 == sc.nps || strcmp(sc.ps[i + 1].site, p->site) != 0) {
       row(&table, p->site, &site);
       memset(&site, 0, sizeof site);

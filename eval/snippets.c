@@ -203,8 +203,7 @@ int cmd_snippets(int argc, char **argv) {
     total.fn += pc.fn;
     total.fp += pc.fp;
     total.tn += pc.tn;
-    if (per_page)
-      fprintf(pp.f, "%s\t%s\t%zu\t%zu\t%zu\t%zu\n", p->key, page ? page : "", pc.tp, pc.fn, pc.fp, pc.tn);
+    if (per_page) fprintf(pp.f, "%s\t%s\t%zu\t%zu\t%zu\t%zu\n", p->key, page ? page : "", pc.tp, pc.fn, pc.fp, pc.tn);
   }
   if (unmapped > 10) cli_warn("%zu keys in all are not in %s", unmapped, tsv_path);
   if (per_page) cli_out_finish(&pp); /* renamed into place once stdout is written too */
@@ -214,11 +213,12 @@ int cmd_snippets(int argc, char **argv) {
   const char *nm = name ? name : baseline ? "baseline" : pred_dir;
   cli_mem(tbk_buf_puts(&js, "{\"name\": "));
   cli_mem(tbk_buf_json_str(&js, nm, strlen(nm)));
-  cli_mem(tbk_buf_printf(&js,
-                         ", \"pages\": %zu, \"with\": %zu, \"without\": %zu, \"unmapped\": %zu, \"missing_outputs\": %zu, "
-                         "\"tp\": %zu, \"fn\": %zu, \"fp\": %zu, \"tn\": %zu, \"precision\": %.4f, \"recall\": %.4f, "
-                         "\"accuracy\": %.4f, \"f1\": %.4f}\n",
-                         set->n, nwith, nwithout, unmapped, missing, total.tp, total.fn, total.fp, total.tn, prec, rec, acc, f1));
+  cli_mem(tbk_buf_printf(
+      &js,
+      ", \"pages\": %zu, \"with\": %zu, \"without\": %zu, \"unmapped\": %zu, \"missing_outputs\": %zu, "
+      "\"tp\": %zu, \"fn\": %zu, \"fp\": %zu, \"tn\": %zu, \"precision\": %.4f, \"recall\": %.4f, "
+      "\"accuracy\": %.4f, \"f1\": %.4f}\n",
+      set->n, nwith, nwithout, unmapped, missing, total.tp, total.fn, total.fp, total.tn, prec, rec, acc, f1));
   fwrite(js.data, 1, js.len, stdout);
   tbk_buf_free(&js);
   tbk_buf_free(&text);
@@ -234,4 +234,3 @@ int cmd_snippets(int argc, char **argv) {
   int code = cli_exit(problems || unmapped ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
   return per_page ? cli_out_settle(&pp, code) : code;
 }
-

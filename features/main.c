@@ -11,8 +11,17 @@
 #include "tbk_rows.h"
 
 enum {
-  OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
-  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS, OPT_SHARD
+  OPT_WORDS = CLI_OPT_FIRST_FREE,
+  OPT_META,
+  OPT_LABELS,
+  OPT_ATTR_DIMS,
+  OPT_WORD_DIMS,
+  OPT_BIGRAMS,
+  OPT_SCHEMA,
+  OPT_SCHEMA_ID,
+  OPT_VERSION,
+  OPT_UNITS,
+  OPT_SHARD
 };
 
 typedef struct run {
@@ -23,15 +32,22 @@ typedef struct run {
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'},         {"words", required_argument, 0, OPT_WORDS},
-      {"meta", required_argument, 0, OPT_META},       {"labels", required_argument, 0, OPT_LABELS},
-      {"attr-dims", required_argument, 0, OPT_ATTR_DIMS}, {"word-dims", required_argument, 0, OPT_WORD_DIMS},
-      {"bigrams", no_argument, 0, OPT_BIGRAMS},        {"schema", no_argument, 0, OPT_SCHEMA},
-      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},   {"shard", required_argument, 0, OPT_SHARD},
-      {"units", no_argument, 0, OPT_UNITS},            {"model", required_argument, 0, 'm'},
-      {"help", no_argument, 0, 'h'},                   {"version", no_argument, 0, OPT_VERSION},
-      CLI_PAGE_LONGOPTS,                               {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
+                                           {"words", required_argument, 0, OPT_WORDS},
+                                           {"meta", required_argument, 0, OPT_META},
+                                           {"labels", required_argument, 0, OPT_LABELS},
+                                           {"attr-dims", required_argument, 0, OPT_ATTR_DIMS},
+                                           {"word-dims", required_argument, 0, OPT_WORD_DIMS},
+                                           {"bigrams", no_argument, 0, OPT_BIGRAMS},
+                                           {"schema", no_argument, 0, OPT_SCHEMA},
+                                           {"schema-id", no_argument, 0, OPT_SCHEMA_ID},
+                                           {"shard", required_argument, 0, OPT_SHARD},
+                                           {"units", no_argument, 0, OPT_UNITS},
+                                           {"model", required_argument, 0, 'm'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c, attr_dims = -1, word_dims = -1;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":o:m:h", longopts, NULL)) != -1) {
@@ -62,8 +78,8 @@ static void parse_options(run *r, int argc, char **argv) {
 }
 
 /* Every page's rows; the number of rows skipped for a changed text. */
-static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_set *labels,
-                         const tbk_page_list *list, const tbk_rows_out *out) {
+static size_t write_rows(run *r, tbk_rows *rows, tbk_predictor *pred, tbk_label_set *labels, const tbk_page_list *list,
+                         const tbk_rows_out *out) {
   size_t changed = 0, n = 0;
   tbk_error err = {0};
   cli_pages_progress_start(&r->pages, list->n);
@@ -129,7 +145,8 @@ int main(int argc, char **argv) {
   cli_out_open(&out, r.output);
   if (r.words) cli_out_open(&words, r.words);
   if (r.meta) cli_out_open(&meta, r.meta);
-  if (r.meta && cli_shard_headers() && tbk_rows_meta_header(rows, &r.pages.page, &ro, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  if (r.meta && cli_shard_headers() && tbk_rows_meta_header(rows, &r.pages.page, &ro, &err))
+    cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   changed = write_rows(&r, rows, pred, labels, &list, &ro);
   if (labels) missing = cli_labels_report(r.labels, labels, r.pages.strict, bad_lines);
   tbk_label_set_free(labels);

@@ -7,9 +7,7 @@ void features_usage(void) {
   printf("Usage: tbk-features [OPTION]... INPUT...\n"
          "Compute the feature vectors of the blocks of every page.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv, a WARC file,\n"
-         "or a single page ('-' = stdin), as for tbk-label.\n"
-         CLI_INPUT_BY_CONTENT_HELP
-         CLI_WARC_RECORDS_HELP
+         "or a single page ('-' = stdin), as for tbk-label.\n" CLI_INPUT_BY_CONTENT_HELP CLI_WARC_RECORDS_HELP
          "With --labels, only the blocks tbk-label labelled are written (template +1,\n"
          "content -1); without, every candidate block is written with label 0.\n\n"
          "Output files:\n"
@@ -46,9 +44,7 @@ void features_usage(void) {
          "                           header: shard 1 only)\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
-         "%s\n"
-         CLI_EXIT_STATUS_HELP
-         "  3  some pages, inputs, label lines or labelled blocks were skipped (each\n"
+         "%s\n" CLI_EXIT_STATUS_HELP "  3  some pages, inputs, label lines or labelled blocks were skipped (each\n"
          "     reported)\n"
          "  4  output could not be written\n"
          "  5  the --units -m model refused (missing, corrupt, truncated, or built for\n"

@@ -57,8 +57,7 @@ static void as_manifest(const uint8_t *data, size_t size) {
   if (tbk_page_list_add(&l, manifest, NULL, quiet, NULL, &err) == TBK_OK) {
     tbk_page_list_sort(&l);
     for (size_t i = 0; i < l.n; i++)
-      if (!l.refs[i].site[0] || !l.refs[i].page[0] || l.refs[i].is_warc || access(l.refs[i].file, F_OK))
-        abort();
+      if (!l.refs[i].site[0] || !l.refs[i].page[0] || l.refs[i].is_warc || access(l.refs[i].file, F_OK)) abort();
   } else if (l.n) {
     abort();
   }

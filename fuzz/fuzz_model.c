@@ -12,14 +12,13 @@
 #include "tbk_internal.h"
 
 static tbk_page *fixed_page(const tbk_model *m) {
-  static const char html[] =
-      "<html><body><div id=nav><ul><li><a href=/>Home page of the site</a></li>"
-      "<li><a href=/a>About the people who write here</a></li></ul></div>"
-      "<div class=content><h1>A title of some article</h1><p>Plain words of an "
-      "article body that runs long enough to be a block of content.</p>"
-      "<table><tr><td>cell one with words and more words to pass the limit</td></tr></table>"
-      "</div><div class=footer>Copyright notice and the usual footer links here</div>"
-      "</body></html>";
+  static const char html[] = "<html><body><div id=nav><ul><li><a href=/>Home page of the site</a></li>"
+                             "<li><a href=/a>About the people who write here</a></li></ul></div>"
+                             "<div class=content><h1>A title of some article</h1><p>Plain words of an "
+                             "article body that runs long enough to be a block of content.</p>"
+                             "<table><tr><td>cell one with words and more words to pass the limit</td></tr></table>"
+                             "</div><div class=footer>Copyright notice and the usual footer links here</div>"
+                             "</body></html>";
   tbk_page_options o;
   tbk_model_page_options(m, &o);
   tbk_page *p = NULL;

@@ -79,8 +79,7 @@ static void render_all(const tbk_page *page, const double *probs, double thresho
   tbk_buf out = {0};
   tbk_page_summary sum;
   if (tbk_render_text(page, probs, threshold, &out, &sum) == TBK_OK) {
-    if (sum.blocks != tbk_page_block_count(page) || sum.template_blocks > sum.blocks ||
-        sum.template_chars > sum.chars)
+    if (sum.blocks != tbk_page_block_count(page) || sum.template_blocks > sum.blocks || sum.template_chars > sum.chars)
       abort();
   }
   out.len = 0;

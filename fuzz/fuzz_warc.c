@@ -69,8 +69,7 @@ static void list_and_read(const char *path) {
     tbk_buf body = {0};
     for (size_t i = 0; i < l.n && i < 256; i++) {
       if (!l.refs[i].is_warc || !l.refs[i].site || !l.refs[i].page) abort();
-      if (tbk_page_ref_read(&l.refs[i], &opt, &body, &err) == TBK_OK && body.len > opt.max_record_bytes)
-        abort();
+      if (tbk_page_ref_read(&l.refs[i], &opt, &body, &err) == TBK_OK && body.len > opt.max_record_bytes) abort();
     }
     tbk_buf_free(&body);
   } else if (l.n != 0) {

@@ -14,20 +14,28 @@ int main(int argc, char **argv) {
   run r = {0};
   cli_pages_init(&r.pages);
   const char *model_path = NULL, *output = NULL, *df_path = NULL, *ranker_path = NULL;
-  static const char *const denoise_names[] = {"none", "template", "content", NULL}, *const formats[] = {"text", "jsonl", NULL};
+  static const char *const denoise_names[] = {"none", "template", "content", NULL}, *const formats[] = {"text", "jsonl",
+                                                                                                        NULL};
   size_t top = 10, min_df = 2;
   int jsonl = 0, denoise = -1, c;
   double cost = 1.0;
   enum mode mode = RUN;
-  static const struct option longopts[] = {
-      {"top", required_argument, 0, 'n'},         {"denoise", required_argument, 0, 'd'},
-      {"model", required_argument, 0, 'm'},       {"df", required_argument, 0, OPT_DF},
-      {"ranker", required_argument, 0, OPT_RANKER}, {"text", no_argument, 0, OPT_TEXT},
-      {"format", required_argument, 0, 'f'},      {"output", required_argument, 0, 'o'},
-      {"build-df", no_argument, 0, OPT_BUILD_DF}, {"min-df", required_argument, 0, OPT_MIN_DF},
-      {"train-ranker", no_argument, 0, OPT_TRAIN}, {"cost", required_argument, 0, 'C'},
-      {"help", no_argument, 0, 'h'},              {"version", no_argument, 0, OPT_VERSION},
-      CLI_PAGE_LONGOPTS,                          {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"top", required_argument, 0, 'n'},
+                                           {"denoise", required_argument, 0, 'd'},
+                                           {"model", required_argument, 0, 'm'},
+                                           {"df", required_argument, 0, OPT_DF},
+                                           {"ranker", required_argument, 0, OPT_RANKER},
+                                           {"text", no_argument, 0, OPT_TEXT},
+                                           {"format", required_argument, 0, 'f'},
+                                           {"output", required_argument, 0, 'o'},
+                                           {"build-df", no_argument, 0, OPT_BUILD_DF},
+                                           {"min-df", required_argument, 0, OPT_MIN_DF},
+                                           {"train-ranker", no_argument, 0, OPT_TRAIN},
+                                           {"cost", required_argument, 0, 'C'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":n:d:m:f:o:C:h", longopts, NULL)) != -1) {
     if (c == CLI_OPT_BLOCKS || c == CLI_OPT_MIN_CHARS || c == CLI_OPT_MIN_WORDS)
@@ -107,7 +115,8 @@ int main(int argc, char **argv) {
   b.len = 0;
   if (mode == BUILD_DF && tbk_kw_df_write(built, min_df, &b, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   if (mode == TRAIN && tbk_kw_trainer_fit(trainer, cost, &ranker, &err))
-    cli_die(TBK_EXIT_FAIL, "%zu pages with gold keywords found in their text: %s", tbk_kw_trainer_pages(trainer), err.msg);
+    cli_die(TBK_EXIT_FAIL, "%zu pages with gold keywords found in their text: %s", tbk_kw_trainer_pages(trainer),
+            err.msg);
   if (mode == TRAIN) {
     snprintf(ranker.df_id, sizeof ranker.df_id, "%s", df_id); /* the table it goes with */
     cli_mem(tbk_kw_ranker_write(&ranker, &b));

@@ -18,9 +18,7 @@ void kw_usage(void) {
          "boilerplate) are removed first; text in <a rel=\"tag\"> links (the page's\n"
          "tags) stays.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
-         "WARC file.\n"
-         CLI_INPUT_BY_CONTENT_HELP
-         CLI_WARC_RECORDS_HELP "\n"
+         "WARC file.\n" CLI_INPUT_BY_CONTENT_HELP CLI_WARC_RECORDS_HELP "\n"
          "Options:\n"
          "  -n, --top N            keywords per page (10)\n"
          "  -d, --denoise MODE     what is removed before extraction: none; template\n"
@@ -61,8 +59,7 @@ void kw_usage(void) {
          "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text).\n"
          "Stop words: built-in lists for de, en, es, fr, it, nl, pt, sv; a page takes\n"
-         "the list that covers most of its words.\n\n"
-         CLI_EXIT_STATUS_HELP
+         "the list that covers most of its words.\n\n" CLI_EXIT_STATUS_HELP
          "  3  some pages or inputs were skipped (each reported)\n"
          "  4  output could not be written\n"
          "  5  model, ranker or document-frequency file refused (missing, corrupt,\n"

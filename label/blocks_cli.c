@@ -10,8 +10,8 @@
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
   char share[32];
   tbk_snprintf(share, sizeof share, "%.4f", s->template_text_share);
-  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\t%s\n", site, s->pages, s->bad_pages,
-                 s->candidates, s->templates, s->contents, s->ignored, share, status) < 0;
+  return fprintf(o->f, "%s\t%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%s\t%s\n", site, s->pages, s->bad_pages, s->candidates,
+                 s->templates, s->contents, s->ignored, share, status) < 0;
 }
 
 /* One site: list entries [i, j). Returns its status for --stats. */
@@ -41,8 +41,7 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   const char *status = "labelled";
   if (j - i - bad - dups < o->min_pages) {
     /* Unreadable pages (or copies of one capture) pushed the site below the minimum. */
-    cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad - dups,
-             o->min_pages);
+    cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad - dups, o->min_pages);
     s->pages = j - i - bad - dups;
     status = "too-few-pages";
   } else if (tbk_labeler_finish(lab, cli_out_write, out, s, &err)) {
@@ -56,18 +55,18 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
 }
 
 int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list,
-                     const uint32_t *cluster_of, cli_out *out, const char *output, const char *stats_path,
-                     int quiet) {
+                     const uint32_t *cluster_of, cli_out *out, const char *output, const char *stats_path, int quiet) {
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
-    if (cli_shard_headers() && fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",
+    if (cli_shard_headers() &&
+        fputs("site\tpages\tbad_pages\tcandidates\ttemplate\tcontent\tignored\ttemplate_text_share\tstatus\n",
               stats.f) < 0)
       cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
   }
   if (!quiet)
-    fprintf(stderr, "%-32s %6s %6s %9s %8s %8s %8s %6s\n", "site", "pages", "bad", "blocks", "template",
-            "content", "ignored", "tshare");
+    fprintf(stderr, "%-32s %6s %6s %9s %8s %8s %8s %6s\n", "site", "pages", "bad", "blocks", "template", "content",
+            "ignored", "tshare");
   size_t skipped_sites = 0;
   cli_pages_progress_start(pages, list->n);
   for (size_t i = 0, j; i < list->n; i = j) {
@@ -78,7 +77,8 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
       s.pages = j - i;
       /* A skip is a warning like any other: --quiet only drops the table. */
       cli_warn("site %s: %zu pages < --min-pages %zu (skipped)", site, j - i, o->min_pages);
-      if (stats_path && write_stats(&stats, site, &s, "too-few-pages")) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+      if (stats_path && write_stats(&stats, site, &s, "too-few-pages"))
+        cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
       skipped_sites++;
       continue;
     }

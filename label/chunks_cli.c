@@ -7,26 +7,25 @@
 #include "chunks_cli.h"
 #include "shard.h"
 
-const char label_chunks_help[] =
-    "Labeller options:\n"
-    "      --method M           blocks (default): Kolcz & Yih's DOM blocks; chunks: Ma\n"
-    "                           et al.'s table text chunks (text cut at every table tag,\n"
-    "                           keyed by the MD5 of its normalized text); etdm: Alarte\n"
-    "                           et al.'s template mapped from linked pages (below)\n"
-    "      --chunk-tags LIST    tags that close a chunk (default\n"
-    "                           " TBK_CHUNK_TAGS_DEFAULT ")\n"
-    "      --df N               chunks: template if df >= N\n"
-    "      --df-frac F          chunks: template if df >= max(ceil(F x pages), 3) (0.10)\n"
-    "      --key K              chunks: text (default) or text+path (the chunk's tag\n"
-    "                           path is part of its key)\n"
-    "      --strip DIR          chunks: also write each page's text without its\n"
-    "                           template chunks, one chunk a line, to DIR/<page>.txt\n"
-    "                           (staged: DIR gets them only when the run succeeds)\n"
-    "With --method chunks a line per chunk: page, chunk (its index on the page),\n"
-    "path and tag (the innermost chunk tag around it), block (1: the chunk is a\n"
-    "candidate block, whose path and md5 these are: tbk-features trains on those\n"
-    "lines only), md5, key, df, label (template: df >= the threshold; content: df\n"
-    "1 and once on its page; else ignored, with --all), chars, words, text.\n";
+const char label_chunks_help[] = "Labeller options:\n"
+                                 "      --method M           blocks (default): Kolcz & Yih's DOM blocks; chunks: Ma\n"
+                                 "                           et al.'s table text chunks (text cut at every table tag,\n"
+                                 "                           keyed by the MD5 of its normalized text); etdm: Alarte\n"
+                                 "                           et al.'s template mapped from linked pages (below)\n"
+                                 "      --chunk-tags LIST    tags that close a chunk (default\n"
+                                 "                           " TBK_CHUNK_TAGS_DEFAULT ")\n"
+                                 "      --df N               chunks: template if df >= N\n"
+                                 "      --df-frac F          chunks: template if df >= max(ceil(F x pages), 3) (0.10)\n"
+                                 "      --key K              chunks: text (default) or text+path (the chunk's tag\n"
+                                 "                           path is part of its key)\n"
+                                 "      --strip DIR          chunks: also write each page's text without its\n"
+                                 "                           template chunks, one chunk a line, to DIR/<page>.txt\n"
+                                 "                           (staged: DIR gets them only when the run succeeds)\n"
+                                 "With --method chunks a line per chunk: page, chunk (its index on the page),\n"
+                                 "path and tag (the innermost chunk tag around it), block (1: the chunk is a\n"
+                                 "candidate block, whose path and md5 these are: tbk-features trains on those\n"
+                                 "lines only), md5, key, df, label (template: df >= the threshold; content: df\n"
+                                 "1 and once on its page; else ignored, with --all), chars, words, text.\n";
 
 void label_chunks_init(label_chunks *c) {
   memset(c, 0, sizeof *c);
@@ -73,8 +72,8 @@ void label_chunks_check(const label_chunks *c) {
 }
 
 typedef struct strip_ctx {
-  char **names;    /* every page's output name (cli_output_names) */
-  size_t *added;   /* list index of each page the chunker took, this site */
+  char **names;  /* every page's output name (cli_output_names) */
+  size_t *added; /* list index of each page the chunker took, this site */
   tbk_buf buf;
 } strip_ctx;
 
@@ -95,8 +94,8 @@ static int write_stats(cli_out *o, const char *site, size_t bad, const tbk_chunk
                  status) < 0;
 }
 
-int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *list, cli_out *out,
-                     const char *output, const char *stats_path, size_t min_pages, int emit_ignored, int quiet) {
+int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *list, cli_out *out, const char *output,
+                     const char *stats_path, size_t min_pages, int emit_ignored, int quiet) {
   c->opt.emit_ignored = emit_ignored;
   c->opt.keep_text = c->strip_dir != NULL;
   strip_ctx sx = {0};
@@ -110,7 +109,8 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
-    if (cli_shard_headers() && fputs("site\tpages\tbad_pages\tchunks\tkeys\tthreshold\ttemplate_keys\ttemplate\tcontent\tignored\tatf\t"
+    if (cli_shard_headers() &&
+        fputs("site\tpages\tbad_pages\tchunks\tkeys\tthreshold\ttemplate_keys\ttemplate\tcontent\tignored\tatf\t"
               "template_share\tstatus\n",
               stats.f) < 0)
       cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
@@ -166,7 +166,8 @@ int label_chunks_run(label_chunks *c, cli_pages *pages, const tbk_page_list *lis
     if (!quiet)
       fprintf(stderr, "%-32s %6zu %6zu %9zu %5zu %8zu %8zu %6.3f %6.3f\n", site, s.pages, bad, s.chunks, s.threshold,
               s.template_keys, s.templates, s.atf, s.template_share);
-    if (stats_path && write_stats(&stats, site, bad, &s, status)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
+    if (stats_path && write_stats(&stats, site, bad, &s, status))
+      cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
     if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
     i = j;
   }

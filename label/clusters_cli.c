@@ -12,9 +12,7 @@ typedef struct row {
   const char *page, *cluster;
 } row;
 
-static int cmp_row(const void *a, const void *b) {
-  return strcmp(((const row *)a)->page, ((const row *)b)->page);
-}
+static int cmp_row(const void *a, const void *b) { return strcmp(((const row *)a)->page, ((const row *)b)->page); }
 
 /* The rows of the TSV in b (its header names the columns), sorted by page. */
 static row *read_rows(const char *file, tbk_buf *b, size_t *n) {
@@ -80,8 +78,10 @@ uint32_t *label_clusters_apply(cli_pages *pages, const char *file, tbk_page_list
   size_t dropped = 0;
   for (size_t i = 0; i < list->n; i++) dropped += drop[i];
   if (list->n && dropped == list->n)
-    cli_die(TBK_EXIT_FAIL, "%s: none of the %zu pages read is in it (pages match by name as listed: it names %s, "
-            "the inputs give %s)", file, list->n, rows[0].page, list->refs[0].page);
+    cli_die(TBK_EXIT_FAIL,
+            "%s: none of the %zu pages read is in it (pages match by name as listed: it names %s, "
+            "the inputs give %s)",
+            file, list->n, rows[0].page, list->refs[0].page);
   tbk_page_list_drop(list, drop);
   free(drop);
   uint32_t *of = NULL;

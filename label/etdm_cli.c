@@ -11,33 +11,32 @@
 #include "tbk_text.h"
 #include "tbk_page.h"
 
-const char label_etdm_help[] =
-    "Template extraction by hyperlink analysis (--method etdm, Alarte et al. 2015):\n"
-    "each page (the key page) is mapped, top down and equal node to equal node,\n"
-    "onto the pages it links to that all link to each other (the menu's complete\n"
-    "subdigraph, CS); what stays mapped on every one is the page's template.\n"
-    "      --cs-size N          pages of the CS searched for (4); when there is no\n"
-    "                           N-CS, the largest found\n"
-    "      --node-equal E       when two nodes are equal: tag, tag+id+class, or\n"
-    "                           weighted (default): same tag and 0.30 id + 0.25\n"
-    "                           classes + 0.15 child count + 0.10 position + 0.20\n"
-    "                           attribute names >= 0.8; these two leave out the\n"
-    "                           marks of a page's own menu entry: classes with an\n"
-    "                           active, current or selected part (is-active,\n"
-    "                           current-menu-item...), aria-current, aria-selected\n"
-    "      --nodes FILE         also write every element of every page (JSON Lines:\n"
-    "                           site, page, xpath, tag, template 1 or 0, cs; a\n"
-    "                           WARC page's warc_* keys after page)\n"
-    "      --template-html DIR  also write each page's template as HTML (the page\n"
-    "                           without its non-template elements) to DIR/<page>.html\n"
-    "                           (staged: DIR gets them only when the run succeeds)\n"
-    "With --method etdm a block is template when its element and every element in\n"
-    "it are in the template, content when none is (the top-most such block); df\n"
-    "is 1 + the CS pages that mapped its element, pages 1 + the CS's size. Links\n"
-    "are <a href> resolved against the page's URL, its <base>, or its path below\n"
-    "the directory named after its site, and kept when they lead to a page of the\n"
-    "input's same site; a page that links to none gets no labels (counted as\n"
-    "no_cs per site; --nodes and --template-html give it the whole page).\n";
+const char label_etdm_help[] = "Template extraction by hyperlink analysis (--method etdm, Alarte et al. 2015):\n"
+                               "each page (the key page) is mapped, top down and equal node to equal node,\n"
+                               "onto the pages it links to that all link to each other (the menu's complete\n"
+                               "subdigraph, CS); what stays mapped on every one is the page's template.\n"
+                               "      --cs-size N          pages of the CS searched for (4); when there is no\n"
+                               "                           N-CS, the largest found\n"
+                               "      --node-equal E       when two nodes are equal: tag, tag+id+class, or\n"
+                               "                           weighted (default): same tag and 0.30 id + 0.25\n"
+                               "                           classes + 0.15 child count + 0.10 position + 0.20\n"
+                               "                           attribute names >= 0.8; these two leave out the\n"
+                               "                           marks of a page's own menu entry: classes with an\n"
+                               "                           active, current or selected part (is-active,\n"
+                               "                           current-menu-item...), aria-current, aria-selected\n"
+                               "      --nodes FILE         also write every element of every page (JSON Lines:\n"
+                               "                           site, page, xpath, tag, template 1 or 0, cs; a\n"
+                               "                           WARC page's warc_* keys after page)\n"
+                               "      --template-html DIR  also write each page's template as HTML (the page\n"
+                               "                           without its non-template elements) to DIR/<page>.html\n"
+                               "                           (staged: DIR gets them only when the run succeeds)\n"
+                               "With --method etdm a block is template when its element and every element in\n"
+                               "it are in the template, content when none is (the top-most such block); df\n"
+                               "is 1 + the CS pages that mapped its element, pages 1 + the CS's size. Links\n"
+                               "are <a href> resolved against the page's URL, its <base>, or its path below\n"
+                               "the directory named after its site, and kept when they lead to a page of the\n"
+                               "input's same site; a page that links to none gets no labels (counted as\n"
+                               "no_cs per site; --nodes and --template-html give it the whole page).\n";
 
 void label_etdm_init(label_etdm *e) {
   memset(e, 0, sizeof *e);
@@ -116,12 +115,29 @@ static void write_labels(run_ctx *r, const tbk_page_ref *ref, const tbk_page *pa
     s->contents += lab == TBK_LABEL_CONTENT;
     s->ignored += lab == TBK_LABEL_IGNORED;
     if (lab == TBK_LABEL_IGNORED && !r->emit_ignored) continue;
-    tbk_label_record rec = {
-        .site = ref->site, .site_len = strlen(ref->site), .page = ref->page, .page_len = strlen(ref->page),
-        .url = ref->url, .url_len = strlen(ref->url), .trace = r->trace.data, .trace_len = r->trace.len,
-        .path = bl->path, .path_len = strlen(bl->path), .tag = bl->tag, .tag_len = strlen(bl->tag), .chunk = -1,
-        .md5 = bl->md5, .df = 1 + hits[bl->node], .pages = 1 + cs_n, .label = lab, .reason = reasons[b],
-        .chars = bl->text_chars, .line = bl->line, .depth = bl->depth, .text = bl->text, .text_len = bl->text_len};
+    tbk_label_record rec = {.site = ref->site,
+                            .site_len = strlen(ref->site),
+                            .page = ref->page,
+                            .page_len = strlen(ref->page),
+                            .url = ref->url,
+                            .url_len = strlen(ref->url),
+                            .trace = r->trace.data,
+                            .trace_len = r->trace.len,
+                            .path = bl->path,
+                            .path_len = strlen(bl->path),
+                            .tag = bl->tag,
+                            .tag_len = strlen(bl->tag),
+                            .chunk = -1,
+                            .md5 = bl->md5,
+                            .df = 1 + hits[bl->node],
+                            .pages = 1 + cs_n,
+                            .label = lab,
+                            .reason = reasons[b],
+                            .chars = bl->text_chars,
+                            .line = bl->line,
+                            .depth = bl->depth,
+                            .text = bl->text,
+                            .text_len = bl->text_len};
     r->line.len = 0;
     cli_mem(tbk_label_record_write(&r->line, &rec));
     put(r, r->out, r->output);
@@ -267,10 +283,9 @@ int label_etdm_run(label_etdm *e, cli_pages *pages, const tbk_page_list *list, c
     if (s.no_cs) cli_warn("site %s: %zu of %zu pages link to no page of the site (no labels)", site, s.no_cs, s.keys);
     if (!quiet) {
       size_t with = s.keys - s.no_cs;
-      fprintf(stderr, "%-32s %6zu %6zu %7zu %6zu %5.2f %6.2f %6.3f %8zu %8zu\n", site, s.pages, s.bad, s.links,
-              s.no_cs, s.keys ? (double)s.cs_sum / (double)s.keys : 0.0,
-              s.keys ? (double)s.loads_sum / (double)s.keys : 0.0, with ? s.node_share_sum / (double)with : 0.0,
-              s.templates, s.contents);
+      fprintf(stderr, "%-32s %6zu %6zu %7zu %6zu %5.2f %6.2f %6.3f %8zu %8zu\n", site, s.pages, s.bad, s.links, s.no_cs,
+              s.keys ? (double)s.cs_sum / (double)s.keys : 0.0, s.keys ? (double)s.loads_sum / (double)s.keys : 0.0,
+              with ? s.node_share_sum / (double)with : 0.0, s.templates, s.contents);
     }
     if (stats_path && write_stats(&stats, site, &s)) cli_die(TBK_EXIT_WRITE, "%s: cannot write", stats_path);
   }

@@ -6,20 +6,20 @@
 #include "tbk_label.h"
 
 typedef struct label_etdm {
-  int on;                  /* --method etdm */
-  size_t cs_size;          /* --cs-size N (4) */
-  tbk_node_eq eq;          /* --node-equal (weighted) */
-  const char *nodes_path;  /* --nodes FILE */
-  const char *html_dir;    /* --template-html DIR */
-  const char *given;       /* an etdm option given, for the error without --method etdm */
+  int on;                 /* --method etdm */
+  size_t cs_size;         /* --cs-size N (4) */
+  tbk_node_eq eq;         /* --node-equal (weighted) */
+  const char *nodes_path; /* --nodes FILE */
+  const char *html_dir;   /* --template-html DIR */
+  const char *given;      /* an etdm option given, for the error without --method etdm */
 } label_etdm;
 
 enum { LABEL_OPT_CS_SIZE = 1300, LABEL_OPT_NODE_EQUAL, LABEL_OPT_NODES, LABEL_OPT_TEMPLATE_HTML };
-#define LABEL_ETDM_LONGOPTS                                         \
-  {"cs-size", required_argument, 0, LABEL_OPT_CS_SIZE},             \
-  {"node-equal", required_argument, 0, LABEL_OPT_NODE_EQUAL},       \
-  {"nodes", required_argument, 0, LABEL_OPT_NODES},                 \
-  {"template-html", required_argument, 0, LABEL_OPT_TEMPLATE_HTML}
+#define LABEL_ETDM_LONGOPTS                                                                                         \
+  {"cs-size", required_argument, 0, LABEL_OPT_CS_SIZE}, {"node-equal", required_argument, 0, LABEL_OPT_NODE_EQUAL}, \
+      {"nodes", required_argument, 0, LABEL_OPT_NODES}, {                                                           \
+    "template-html", required_argument, 0, LABEL_OPT_TEMPLATE_HTML                                                  \
+  }
 
 extern const char label_etdm_help[];
 void label_etdm_init(label_etdm *e);

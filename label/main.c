@@ -11,8 +11,17 @@
 #include "usage.h"
 
 enum {
-  OPT_STATS = CLI_OPT_FIRST_FREE, OPT_SHARE, OPT_MIN_DF, OPT_MIN_PAGES, OPT_ALL, OPT_VERSION, OPT_GOLD,
-  OPT_GOLD_SHARE, OPT_GOLD_COMMENTS, OPT_SHARD, OPT_CLUSTERS
+  OPT_STATS = CLI_OPT_FIRST_FREE,
+  OPT_SHARE,
+  OPT_MIN_DF,
+  OPT_MIN_PAGES,
+  OPT_ALL,
+  OPT_VERSION,
+  OPT_GOLD,
+  OPT_GOLD_SHARE,
+  OPT_GOLD_COMMENTS,
+  OPT_SHARD,
+  OPT_CLUSTERS
 };
 
 int main(int argc, char **argv) {
@@ -29,25 +38,24 @@ int main(int argc, char **argv) {
   label_chunks_init(&chunks);
   label_etdm etdm;
   label_etdm_init(&etdm);
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'},
-      {"stats", required_argument, 0, OPT_STATS},
-      {"template-share", required_argument, 0, OPT_SHARE},
-      {"template-min-df", required_argument, 0, OPT_MIN_DF},
-      {"min-pages", required_argument, 0, OPT_MIN_PAGES},
-      {"all", no_argument, 0, OPT_ALL},
-      {"gold", no_argument, 0, OPT_GOLD},
-      {"gold-share", required_argument, 0, OPT_GOLD_SHARE},
-      {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
-      {"shard", required_argument, 0, OPT_SHARD},
-      {"clusters", required_argument, 0, OPT_CLUSTERS},
-      {"quiet", no_argument, 0, 'q'},
-      {"help", no_argument, 0, 'h'},
-      {"version", no_argument, 0, OPT_VERSION},
-      CLI_PAGE_LONGOPTS,
-      LABEL_CHUNK_LONGOPTS,
-      LABEL_ETDM_LONGOPTS,
-      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
+                                           {"stats", required_argument, 0, OPT_STATS},
+                                           {"template-share", required_argument, 0, OPT_SHARE},
+                                           {"template-min-df", required_argument, 0, OPT_MIN_DF},
+                                           {"min-pages", required_argument, 0, OPT_MIN_PAGES},
+                                           {"all", no_argument, 0, OPT_ALL},
+                                           {"gold", no_argument, 0, OPT_GOLD},
+                                           {"gold-share", required_argument, 0, OPT_GOLD_SHARE},
+                                           {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
+                                           {"shard", required_argument, 0, OPT_SHARD},
+                                           {"clusters", required_argument, 0, OPT_CLUSTERS},
+                                           {"quiet", no_argument, 0, 'q'},
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           CLI_PAGE_LONGOPTS,
+                                           LABEL_CHUNK_LONGOPTS,
+                                           LABEL_ETDM_LONGOPTS,
+                                           {0, 0, 0, 0}};
   int c;
   opterr = 0; /* getopt's own message has neither our prefix nor our form */
   while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
@@ -66,7 +74,10 @@ int main(int argc, char **argv) {
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
     case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case OPT_CLUSTERS: clusters = optarg; break;
-    case 'q': quiet = 1; pages.progress = CLI_PROGRESS_OFF; break;
+    case 'q':
+      quiet = 1;
+      pages.progress = CLI_PROGRESS_OFF;
+      break;
     case 'h': label_usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);

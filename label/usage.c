@@ -11,11 +11,8 @@ void label_usage(void) {
          "Auto-label the blocks of every site's pages: blocks on many of a site's\n"
          "pages are template, blocks on exactly one page (top-most) are content.\n"
          "INPUT is a directory ROOT/<site>/.../*.html, a manifest .tsv (site page url\n"
-         "gold), a WARC file, or a single page ('-' = stdin).\n"
-         CLI_INPUT_BY_CONTENT_HELP
-         CLI_WARC_RECORDS_HELP
-         CLI_REPEATED_CAPTURES_HELP
-         "Writes one JSON object per labelled block (JSON Lines); every line of a\n"
+         "gold), a WARC file, or a single page ('-' = stdin).\n" CLI_INPUT_BY_CONTENT_HELP CLI_WARC_RECORDS_HELP
+             CLI_REPEATED_CAPTURES_HELP "Writes one JSON object per labelled block (JSON Lines); every line of a\n"
          "page from a WARC (every method, --nodes too) names its record: warc_file,\n"
          "warc_offset, warc_record_id, warc_date, after url (--nodes: after page);\n"
          "a site's WARC records in input (record) order.\n\n"
@@ -51,9 +48,7 @@ void label_usage(void) {
          "      --version            show the version and exit\n\n"
          "%s\n"
          "%s\n"
-         "%s\n"
-         CLI_EXIT_STATUS_HELP
-         "  3  some pages, sites or inputs were skipped (each reported)\n"
+         "%s\n" CLI_EXIT_STATUS_HELP "  3  some pages, sites or inputs were skipped (each reported)\n"
          "  4  output could not be written\n",
          label_chunks_help, label_etdm_help, cli_page_options_help);
 }

@@ -56,7 +56,8 @@ int main(int argc, char **argv) {
     if (!page) continue;
     if (hist && predict_history_begin(hist, ref, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
     if (r.history_count) {
-      if (tbk_grow(&fps, &cap_fps, tbk_page_block_count(page) + 1, sizeof *fps)) cli_die(TBK_EXIT_FAIL, "out of memory");
+      if (tbk_grow(&fps, &cap_fps, tbk_page_block_count(page) + 1, sizeof *fps))
+        cli_die(TBK_EXIT_FAIL, "out of memory");
       if (tbk_history_add_page(hist, page, fps, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
       tbk_page_free(page);
       continue;

@@ -9,27 +9,55 @@
 #include "shard.h"
 #include "usage.h"
 
-enum { OPT_ANNOTATE = CLI_OPT_FIRST_FREE, OPT_OUTPUT_DIR, OPT_SUMMARY, OPT_VERSION, OPT_STAGE, OPT_KEEP, OPT_NO_TITLE, OPT_BODY, OPT_MIN_KEPT, OPT_PROSE_SHARE, OPT_SHARD, OPT_EXPLAIN,
-       OPT_HISTORY, OPT_HISTORY_ONLY, OPT_HISTORY_COUNT, OPT_HISTORY_ROWS, OPT_HISTORY_COMMIT };
+enum {
+  OPT_ANNOTATE = CLI_OPT_FIRST_FREE,
+  OPT_OUTPUT_DIR,
+  OPT_SUMMARY,
+  OPT_VERSION,
+  OPT_STAGE,
+  OPT_KEEP,
+  OPT_NO_TITLE,
+  OPT_BODY,
+  OPT_MIN_KEPT,
+  OPT_PROSE_SHARE,
+  OPT_SHARD,
+  OPT_EXPLAIN,
+  OPT_HISTORY,
+  OPT_HISTORY_ONLY,
+  OPT_HISTORY_COUNT,
+  OPT_HISTORY_ROWS,
+  OPT_HISTORY_COMMIT
+};
 
 /* --explain without K: the inputs shown per stage. */
 enum { EXPLAIN_DEFAULT = 5, EXPLAIN_MAX = 1000 };
 
 void predict_parse_options(run *r, int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"model", required_argument, 0, 'm'},     {"format", required_argument, 0, 'f'},
-      {"annotate", no_argument, 0, OPT_ANNOTATE}, {"threshold", required_argument, 0, 't'},
-      {"precision", required_argument, 0, 'p'}, {"output", required_argument, 0, 'o'},
-      {"output-dir", required_argument, 0, OPT_OUTPUT_DIR}, {"summary", no_argument, 0, OPT_SUMMARY},
-      {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, OPT_VERSION},
-      {"stage", required_argument, 0, OPT_STAGE}, {"keep", required_argument, 0, OPT_KEEP},
-      {"no-title", no_argument, 0, OPT_NO_TITLE}, {"body", no_argument, 0, OPT_BODY}, {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
-      {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
-      {"shard", required_argument, 0, OPT_SHARD}, {"explain", optional_argument, 0, OPT_EXPLAIN},
-      {"history", required_argument, 0, OPT_HISTORY}, {"history-only", no_argument, 0, OPT_HISTORY_ONLY},
-      {"history-count", no_argument, 0, OPT_HISTORY_COUNT}, {"history-rows", required_argument, 0, OPT_HISTORY_ROWS},
-      {"history-commit", required_argument, 0, OPT_HISTORY_COMMIT},
-      CLI_PAGE_LONGOPTS, {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"model", required_argument, 0, 'm'},
+                                           {"format", required_argument, 0, 'f'},
+                                           {"annotate", no_argument, 0, OPT_ANNOTATE},
+                                           {"threshold", required_argument, 0, 't'},
+                                           {"precision", required_argument, 0, 'p'},
+                                           {"output", required_argument, 0, 'o'},
+                                           {"output-dir", required_argument, 0, OPT_OUTPUT_DIR},
+                                           {"summary", no_argument, 0, OPT_SUMMARY},
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           {"stage", required_argument, 0, OPT_STAGE},
+                                           {"keep", required_argument, 0, OPT_KEEP},
+                                           {"no-title", no_argument, 0, OPT_NO_TITLE},
+                                           {"body", no_argument, 0, OPT_BODY},
+                                           {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
+                                           {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
+                                           {"shard", required_argument, 0, OPT_SHARD},
+                                           {"explain", optional_argument, 0, OPT_EXPLAIN},
+                                           {"history", required_argument, 0, OPT_HISTORY},
+                                           {"history-only", no_argument, 0, OPT_HISTORY_ONLY},
+                                           {"history-count", no_argument, 0, OPT_HISTORY_COUNT},
+                                           {"history-rows", required_argument, 0, OPT_HISTORY_ROWS},
+                                           {"history-commit", required_argument, 0, OPT_HISTORY_COMMIT},
+                                           CLI_PAGE_LONGOPTS,
+                                           {0, 0, 0, 0}};
   static const char *const formats[] = {"text", "jsonl", "html", NULL}; /* TBK_FORMAT_* order */
   static const char *const stages[] = {"template", "combined", "content", NULL};
   static const char *const keeps[] = {"comments", NULL};
@@ -137,8 +165,9 @@ tbk_history *predict_open_history(const run *r, const tbk_model *model, tbk_pred
 }
 
 void predict_print_summary(const run *r, const char *page, const tbk_page_summary *s) {
-  fprintf(stderr, r->ro.units ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
-                              : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
+  fprintf(stderr,
+          r->ro.units ? "%s\tunits=%zu\tremoved_units=%zu\tchars=%zu\tremoved_chars=%zu\tremoved_share=%.3f\n"
+                      : "%s\tblocks=%zu\ttemplate_blocks=%zu\tchars=%zu\ttemplate_chars=%zu\ttemplate_share=%.3f\n",
           page, s->blocks, s->template_blocks, s->chars, s->template_chars,
           s->chars ? (double)s->template_chars / (double)s->chars : 0.0);
 }

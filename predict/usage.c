@@ -10,9 +10,7 @@ void predict_usage(void) {
          "the content stage every text unit; with a template-only model, the page\n"
          "without its template blocks.\n"
          "INPUT is a page file ('-' = stdin), a directory, a manifest .tsv, or a\n"
-         "WARC file.\n"
-         CLI_INPUT_BY_CONTENT_HELP
-         "A WARC's HTML records are read: response (status 200; others with\n"
+         "WARC file.\n" CLI_INPUT_BY_CONTENT_HELP "A WARC's HTML records are read: response (status 200; others with\n"
          "--status) and resource records, the Content-Type sniffed from the body when\n"
          "missing or generic (--summary prints the records' table too).\n\n"
          "Options:\n"
@@ -108,9 +106,7 @@ void predict_usage(void) {
          "%s\n"
          "Segmentation options (--blocks, --min-chars, --min-words) come from the model.\n"
          "Several pages to one stream are separated by lines \"==> PAGE <==\" (text,\n"
-         "html).\n\n"
-         CLI_EXIT_STATUS_HELP
-         "  3  some pages or inputs were skipped, or a WARC record was read only in\n"
+         "html).\n\n" CLI_EXIT_STATUS_HELP "  3  some pages or inputs were skipped, or a WARC record was read only in\n"
          "     part (each reported)\n"
          "  4  output could not be written\n"
          "  5  model refused (missing, corrupt, truncated, or built for another feature\n"

@@ -30,12 +30,10 @@ static void page_make(page *p, const char *const *units, size_t n) {
   p->n = n;
 }
 
-static tbk_status page_align(tbk_tokenizer *t, page *p, const char *gold,
-                             uint64_t budget, int *exact) {
+static tbk_status page_align(tbk_tokenizer *t, page *p, const char *gold, uint64_t budget, int *exact) {
   tbk_error err = {0};
-  return tbk_align_gold_budget(t, p->text.data, p->text.len, p->start, p->end,
-                               p->n, gold, strlen(gold), p->tokens, p->matched,
-                               budget, exact, &err);
+  return tbk_align_gold_budget(t, p->text.data, p->text.len, p->start, p->end, p->n, gold, strlen(gold), p->tokens,
+                               p->matched, budget, exact, &err);
 }
 
 static uint32_t sum(const uint32_t *v, size_t n) {
@@ -45,15 +43,13 @@ static uint32_t sum(const uint32_t *v, size_t n) {
 }
 
 static void test_story(tbk_tokenizer *t) {
-  const char *units[] = {"Home News Sport", "Title of story",
-                         "Body sentence one two three.", "Share this",
+  const char *units[] = {"Home News Sport", "Title of story", "Body sentence one two three.", "Share this",
                          "Related: other story"};
   page p;
   page_make(&p, units, 5);
   tbk_error err = {0};
   CHECK_INT(tbk_align_gold(t, p.text.data, p.text.len, p.start, p.end, 5,
-                           "Title of story\nBody sentence one two three.",
-                           44, p.tokens, p.matched, &err),
+                           "Title of story\nBody sentence one two three.", 44, p.tokens, p.matched, &err),
             TBK_OK);
   uint32_t tok[] = {3, 3, 5, 2, 3}, mat[] = {0, 3, 5, 0, 0};
   for (int u = 0; u < 5; u++) {
@@ -63,9 +59,7 @@ static void test_story(tbk_tokenizer *t) {
   /* The fallback gets this one right too: "story" is used up by the title
    * before "Related" comes. */
   int exact = -1;
-  CHECK_INT(page_align(t, &p, "Title of story\nBody sentence one two three.",
-                       0, &exact),
-            TBK_OK);
+  CHECK_INT(page_align(t, &p, "Title of story\nBody sentence one two three.", 0, &exact), TBK_OK);
   CHECK_INT(exact, 0);
   for (int u = 0; u < 5; u++) CHECK_INT(p.matched[u], mat[u]);
   tbk_buf_free(&p.text);
@@ -78,8 +72,7 @@ static void test_runs_move_back(tbk_tokenizer *t) {
   page p;
   page_make(&p, units, 2);
   int exact = -1;
-  CHECK_INT(page_align(t, &p, "Body about the story", TBK_ALIGN_MAX_BITS, &exact),
-            TBK_OK);
+  CHECK_INT(page_align(t, &p, "Body about the story", TBK_ALIGN_MAX_BITS, &exact), TBK_OK);
   CHECK_INT(exact, 1);
   CHECK_INT(p.matched[0], 4);
   CHECK_INT(p.matched[1], 0);
@@ -90,8 +83,7 @@ static void test_runs_move_back(tbk_tokenizer *t) {
   const char *units2[] = {"alpha beta", "beta", "gamma"};
   tbk_buf_free(&p.text);
   page_make(&p, units2, 3);
-  CHECK_INT(page_align(t, &p, "alpha beta gamma", TBK_ALIGN_MAX_BITS, NULL),
-            TBK_OK);
+  CHECK_INT(page_align(t, &p, "alpha beta gamma", TBK_ALIGN_MAX_BITS, NULL), TBK_OK);
   CHECK_INT(p.matched[0], 2);
   CHECK_INT(p.matched[1], 0);
   CHECK_INT(p.matched[2], 1);
@@ -105,8 +97,7 @@ static void test_order(tbk_tokenizer *t) {
   page p;
   page_make(&p, units, 2);
   int exact = -1;
-  CHECK_INT(page_align(t, &p, "one two three four", TBK_ALIGN_MAX_BITS, &exact),
-            TBK_OK);
+  CHECK_INT(page_align(t, &p, "one two three four", TBK_ALIGN_MAX_BITS, &exact), TBK_OK);
   CHECK_INT(exact, 1);
   CHECK_INT(p.matched[0], 0);
   CHECK_INT(p.matched[1], 4);
@@ -125,9 +116,8 @@ static void test_long(tbk_tokenizer *t) {
     if (i % 7 == 3) continue; /* the page lacks some gold words */
     CHECK_BUF(tbk_buf_printf(&content[i / 50], "w%d ", i));
   }
-  const char *units[] = {"w150 w199 w120 menu", content[0].data,
-                         content[1].data, content[2].data, content[3].data,
-                         "w0 w1 contact"};
+  const char *units[] = {"w150 w199 w120 menu", content[0].data, content[1].data,
+                         content[2].data,       content[3].data, "w0 w1 contact"};
   page p;
   page_make(&p, units, 6);
   int exact = -1;
@@ -148,9 +138,7 @@ static void test_case_and_empty(tbk_tokenizer *t) {
   const char *units[] = {"THE Quick BROWN fox", " ,, -- ", "", "ÉCOLE élève"};
   page p;
   page_make(&p, units, 4);
-  CHECK_INT(page_align(t, &p, "the quick brown FOX école ÉLÈVE",
-                       TBK_ALIGN_MAX_BITS, NULL),
-            TBK_OK);
+  CHECK_INT(page_align(t, &p, "the quick brown FOX école ÉLÈVE", TBK_ALIGN_MAX_BITS, NULL), TBK_OK);
   CHECK_INT(p.tokens[0], 4);
   CHECK_INT(p.matched[0], 4);
   CHECK_INT(p.tokens[1], 0);
@@ -166,14 +154,11 @@ static void test_case_and_empty(tbk_tokenizer *t) {
   CHECK_INT(sum(p.matched, 4), 0);
   /* No units at all. */
   tbk_error err = {0};
-  CHECK_INT(tbk_align_gold(t, NULL, 0, NULL, NULL, 0, "x", 1, NULL, NULL, &err),
-            TBK_OK);
+  CHECK_INT(tbk_align_gold(t, NULL, 0, NULL, NULL, 0, "x", 1, NULL, NULL, &err), TBK_OK);
   /* Invalid UTF-8 and ranges cutting sequences: counted, never a crash. */
   const char bad[] = "caf\xC3 \xFF\xFEword word\xE2\x82";
   uint32_t s[] = {0, 4, 5}, e[] = {4, 5, sizeof bad - 1}, tk[3], mt[3];
-  CHECK_INT(tbk_align_gold(t, bad, sizeof bad - 1, s, e, 3, "word", 4, tk, mt,
-                           &err),
-            TBK_OK);
+  CHECK_INT(tbk_align_gold(t, bad, sizeof bad - 1, s, e, 3, "word", 4, tk, mt, &err), TBK_OK);
   CHECK(mt[2] >= 1 && mt[2] <= tk[2]);
   tbk_buf_free(&p.text);
 }
@@ -197,8 +182,7 @@ static void test_errors(tbk_tokenizer *t) {
   const char *text = "one two three four";
   uint32_t tk[2], mt[2] = {7, 7};
   tbk_error err = {0};
-#define ALIGN(tt, s, e, n, g)                                               \
-  tbk_align_gold(tt, text, strlen(text), s, e, n, g, strlen(g), tk, mt, &err)
+#define ALIGN(tt, s, e, n, g) tbk_align_gold(tt, text, strlen(text), s, e, n, g, strlen(g), tk, mt, &err)
   uint32_t s0[] = {0, 8}, e0[] = {7, 18};
   CHECK_INT(ALIGN(NULL, s0, e0, 2, "one"), TBK_ERR_ARG);
   CHECK_INT(ALIGN(t, s0, e0, 2, "one"), TBK_OK);
@@ -213,12 +197,9 @@ static void test_errors(tbk_tokenizer *t) {
   uint32_t s4[] = {8, 0}, e4[] = {18, 7}; /* unordered */
   CHECK_INT(ALIGN(t, s4, e4, 2, "one"), TBK_ERR_ARG);
   CHECK_INT(ALIGN(t, NULL, e0, 2, "one"), TBK_ERR_ARG);
-  CHECK_INT(tbk_align_gold(t, text, 18, s0, e0, 2, "x", 1, NULL, mt, &err),
-            TBK_ERR_ARG);
-  CHECK_INT(tbk_align_gold(t, NULL, 18, s0, e0, 2, "x", 1, tk, mt, &err),
-            TBK_ERR_ARG);
-  CHECK_INT(tbk_align_gold(t, text, 18, s0, e0, 2, NULL, 1, tk, mt, &err),
-            TBK_ERR_ARG);
+  CHECK_INT(tbk_align_gold(t, text, 18, s0, e0, 2, "x", 1, NULL, mt, &err), TBK_ERR_ARG);
+  CHECK_INT(tbk_align_gold(t, NULL, 18, s0, e0, 2, "x", 1, tk, mt, &err), TBK_ERR_ARG);
+  CHECK_INT(tbk_align_gold(t, text, 18, s0, e0, 2, NULL, 1, tk, mt, &err), TBK_ERR_ARG);
   CHECK_INT(err.code, TBK_ERR_ARG);
   /* Touching and empty ranges are fine. */
   uint32_t s5[] = {0, 3}, e5[] = {3, 3};
@@ -242,9 +223,10 @@ static size_t lcs_dp(const int *a, size_t n, const int *b, size_t m) {
   size_t *prev = calloc(m + 1, sizeof *prev), *cur = calloc(m + 1, sizeof *cur);
   for (size_t i = 1; i <= n; i++) {
     for (size_t j = 1; j <= m; j++)
-      cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1
-               : prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];
-    size_t *x = prev; prev = cur; cur = x;
+      cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];
+    size_t *x = prev;
+    prev = cur;
+    cur = x;
   }
   size_t r = prev[m];
   free(prev);
@@ -291,15 +273,12 @@ static void test_random(tbk_tokenizer *t) {
     }
     tbk_error err = {0};
     int exact = -1;
-    CHECK_INT(tbk_align_gold_budget(t, text.data, text.len, s, e, nu,
-                                    gold.data, gold.len, tk, mt,
-                                    TBK_ALIGN_MAX_BITS, &exact, &err),
+    CHECK_INT(tbk_align_gold_budget(t, text.data, text.len, s, e, nu, gold.data, gold.len, tk, mt, TBK_ALIGN_MAX_BITS,
+                                    &exact, &err),
               TBK_OK);
     bad_lcs += sum(mt, nu) != lcs_dp(a, n, b, m) || exact != 1;
     for (size_t u = 0; u < nu; u++) bad_units += tk[u] != nt[u] || mt[u] > tk[u];
-    CHECK_INT(tbk_align_gold_budget(t, text.data, text.len, s, e, nu,
-                                    gold.data, gold.len, tk, mt, 0, &exact,
-                                    &err),
+    CHECK_INT(tbk_align_gold_budget(t, text.data, text.len, s, e, nu, gold.data, gold.len, tk, mt, 0, &exact, &err),
               TBK_OK);
     size_t common = bag_common(a, n, b, m);
     bad_bag += sum(mt, nu) != common || (exact != 0 && common > 0);

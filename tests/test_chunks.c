@@ -58,8 +58,8 @@ static void walk_page(const char *html, const char *tags, walk_ctx *w) {
   tbk_page_free((tbk_page *)w->page);
 }
 
-#define PAGE                                                                                   \
-  "<html><body>Intro <table><tr><td>A b</td><td> C <b>d</b> </td></tr></table> between "      \
+#define PAGE                                                                                 \
+  "<html><body>Intro <table><tr><td>A b</td><td> C <b>d</b> </td></tr></table> between "     \
   "<table><caption>Cap</caption><tr><th>H</th><td>x<table><tr><td>y</td></tr></table>z</td>" \
   "</tr></table> outro<div>more</div></body></html>"
 
@@ -136,8 +136,8 @@ static void test_tags_option(void) {
 static void test_threshold(void) {
   tbk_chunk_options o;
   tbk_chunk_options_init(&o);
-  CHECK_INT(tbk_chunk_threshold(&o, 5), 3);   /* ceil(0.5) < 3 */
-  CHECK_INT(tbk_chunk_threshold(&o, 30), 3);  /* ceil(3.0), not 4 */
+  CHECK_INT(tbk_chunk_threshold(&o, 5), 3);  /* ceil(0.5) < 3 */
+  CHECK_INT(tbk_chunk_threshold(&o, 30), 3); /* ceil(3.0), not 4 */
   CHECK_INT(tbk_chunk_threshold(&o, 31), 4);
   CHECK_INT(tbk_chunk_threshold(&o, 200), 20);
   o.df_frac = 0.8;
@@ -182,7 +182,9 @@ static int page_cb(void *ctx, const tbk_chunk_page *p) {
   for (size_t k = 0; k < p->n && k < 8; k++) {
     const tbk_chunk *x = &p->chunks[k];
     snprintf(r->labels[p->index][k], 24, "%s",
-             x->label == TBK_LABEL_TEMPLATE ? "template" : x->label == TBK_LABEL_CONTENT ? "content" : x->reason);
+             x->label == TBK_LABEL_TEMPLATE  ? "template"
+             : x->label == TBK_LABEL_CONTENT ? "content"
+                                             : x->reason);
     r->dup[p->index][k] = x->dup;
   }
   if (p->index == 0) return tbk_chunk_page_strip(p, &r->strip1);
@@ -219,10 +221,10 @@ static void test_site(void) {
   CHECK_INT(r.st.chunks, 5 + 4 + 3 + 4 + 2); /* occurrences, pages 1-5 */
   CHECK_INT(r.st.keys, 3 + 5 + 1);           /* Menu Three Opt, 5 bodies, Twice; the nested Menu is Menu */
   CHECK_INT(r.st.threshold, 3);
-  CHECK_INT(r.st.template_keys, 2);          /* Menu, Three */
+  CHECK_INT(r.st.template_keys, 2); /* Menu, Three */
   CHECK_INT(r.st.templates, 6 + 3);
   CHECK_INT(r.st.contents, 5);
-  CHECK_INT(r.st.ignored, 2 + 2);            /* Opt twice (infrequent), Twice twice */
+  CHECK_INT(r.st.ignored, 2 + 2); /* Opt twice (infrequent), Twice twice */
   CHECK_INT(r.st.words, 28);
   CHECK_INT(r.st.template_words, 9);
   CHECK_NEAR(r.st.atf, 2 / 5.6, 1e-12);
@@ -246,10 +248,11 @@ static void test_site(void) {
   size_t lines = 0;
   for (size_t i = 0; i < r.jsonl.len; i++) lines += r.jsonl.data[i] == '\n';
   CHECK_INT(lines, 14);
-  CHECK(strstr(r.jsonl.data, "{\"site\":\"s\",\"page\":\"p1\",\"url\":\"\",\"method\":\"chunks\",\"chunk\":0,"
-                             "\"path\":\"/html[1]/body[1]/table[1]/tr[1]/td[1]\",\"tag\":\"td\",\"block\":0,") ==
-        r.jsonl.data);
-  CHECK(strstr(r.jsonl.data, "\"df\":5,\"pages\":5,\"label\":\"template\",\"chars\":4,\"words\":1,\"text\":\"Menu\"}\n"));
+  CHECK(strstr(r.jsonl.data,
+               "{\"site\":\"s\",\"page\":\"p1\",\"url\":\"\",\"method\":\"chunks\",\"chunk\":0,"
+               "\"path\":\"/html[1]/body[1]/table[1]/tr[1]/td[1]\",\"tag\":\"td\",\"block\":0,") == r.jsonl.data);
+  CHECK(
+      strstr(r.jsonl.data, "\"df\":5,\"pages\":5,\"label\":\"template\",\"chars\":4,\"words\":1,\"text\":\"Menu\"}\n"));
   tbk_buf_free(&r.jsonl);
   tbk_buf_free(&r.strip1);
 

@@ -22,9 +22,9 @@ static double cost_of(const uint32_t *assign, uint32_t k) {
 
 static void test_costs(void) {
   CHECK_NEAR(tbk_mdl_bits(0, 0, 0), 0, 1e-12);
-  CHECK_NEAR(tbk_mdl_bits(4, 2, 0), 4, 1e-12);       /* a fair coin: 1 bit a cell */
+  CHECK_NEAR(tbk_mdl_bits(4, 2, 0), 4, 1e-12);          /* a fair coin: 1 bit a cell */
   CHECK_NEAR(tbk_mdl_bits(9, 3, 3), 9 * log2(3), 1e-9); /* three even values */
-  CHECK_NEAR(tbk_mdl_bits(5, 5, 0), 0, 1e-12);       /* one value: free */
+  CHECK_NEAR(tbk_mdl_bits(5, 5, 0), 0, 1e-12);          /* one value: free */
   /* All singletons, k = 3: templates 3x3 with 6 ones; membership 3x3 with
    * 3 ones; no exception. */
   uint32_t single[] = {0, 1, 2};

@@ -78,8 +78,8 @@ static void check_scored_at(const tbk_page *p, tbk_units *ux, const tbk_content_
     size_t found = find_unit(p, ux, ex[e].text);
     CHECK(found != (size_t)-1);
     if (found == (size_t)-1) continue;
-    if (keep[found] != ex[e].kept) fprintf(stderr, "unit \"%s\": kept %d, expected %d\n", ex[e].text, keep[found],
-                                          ex[e].kept);
+    if (keep[found] != ex[e].kept)
+      fprintf(stderr, "unit \"%s\": kept %d, expected %d\n", ex[e].text, keep[found], ex[e].kept);
     CHECK_INT(keep[found], ex[e].kept);
   }
   free(keep);
@@ -99,20 +99,19 @@ static void check_units(const tbk_page *p, tbk_units *ux, const tbk_content_opti
 /* Paragraphs the model removes between kept paragraphs of the same parent
  * come back (at most five in a row, <p> only, unless a rule removes
  * them); the same under another parent, or a longer run, stays out. */
-static const char GAPS[] =
-    "<html><head><title>Gaps</title></head><body><div>"
-    "<p>The council met on Monday to discuss the harbour bridge and its tolls.</p>"
-    "<p>What did it decide?</p><p>Nothing yet.</p>"
-    "<p>Monday, November 18, 2019</p>"
-    "<p>The vote was moved to the next session of the council in spring.</p>"
-    "<div>A short aside in a div.</div>"
-    "<p>Members asked for more figures on the traffic the bridge will carry.</p>"
-    "</div><div><p>A paragraph under another parent.</p></div>"
-    "<div><p>One more kept paragraph about the bridge and its long history here.</p>"
-    "<p>r1</p><p>r2</p><p>r3</p><p>r4</p><p>r5</p><p>r6</p>"
-    "<p>The last kept paragraph of the page about the bridge and the harbour.</p></div>"
-    "<div><p>Yet another paragraph about the bridge, kept by the model.</p></div>"
-    "</body></html>";
+static const char GAPS[] = "<html><head><title>Gaps</title></head><body><div>"
+                           "<p>The council met on Monday to discuss the harbour bridge and its tolls.</p>"
+                           "<p>What did it decide?</p><p>Nothing yet.</p>"
+                           "<p>Monday, November 18, 2019</p>"
+                           "<p>The vote was moved to the next session of the council in spring.</p>"
+                           "<div>A short aside in a div.</div>"
+                           "<p>Members asked for more figures on the traffic the bridge will carry.</p>"
+                           "</div><div><p>A paragraph under another parent.</p></div>"
+                           "<div><p>One more kept paragraph about the bridge and its long history here.</p>"
+                           "<p>r1</p><p>r2</p><p>r3</p><p>r4</p><p>r5</p><p>r6</p>"
+                           "<p>The last kept paragraph of the page about the bridge and the harbour.</p></div>"
+                           "<div><p>Yet another paragraph about the bridge, kept by the model.</p></div>"
+                           "</body></html>";
 
 static void check_gaps(void) {
   tbk_units *ux = NULL;
@@ -124,11 +123,27 @@ static void check_gaps(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  static const char *const boiler[] = {"What did it decide", "Nothing yet", "Monday, November 18", "A short aside",
-                                       "another parent", "r1", "r2", "r3", "r4", "r5", "r6", NULL};
+  static const char *const boiler[] = {"What did it decide",
+                                       "Nothing yet",
+                                       "Monday, November 18",
+                                       "A short aside",
+                                       "another parent",
+                                       "r1",
+                                       "r2",
+                                       "r3",
+                                       "r4",
+                                       "r5",
+                                       "r6",
+                                       NULL};
   static const expect ex[] = {
-      {"What did it decide", 1}, {"Nothing yet", 1}, {"Monday, November 18", 0}, {"A short aside", 0},
-      {"another parent", 0},     {"r1", 0},          {"r6", 0},                  {"The vote was moved", 1},
+      {"What did it decide", 1},
+      {"Nothing yet", 1},
+      {"Monday, November 18", 0},
+      {"A short aside", 0},
+      {"another parent", 0},
+      {"r1", 0},
+      {"r6", 0},
+      {"The vote was moved", 1},
   };
   check_scored(p, ux, &co, boiler, ex, sizeof ex / sizeof *ex);
   tbk_page_free(p);
@@ -182,12 +197,11 @@ static const char DECLARED_SMALL[] =
     "</body></html>";
 
 /* Every paragraph of the body in an element named like a standfirst. */
-static const char NAMED_BODY[] =
-    "<html><head><title>Harbour</title></head><body><h1>Harbour</h1><div>"
-    "<div class=\"text-description\"><p>The harbour reopened on Monday.</p></div>"
-    "<div class=\"text-description\"><p>Boats queued at the mouth since dawn.</p></div>"
-    "<div class=\"text-description\"><p>The first ferry left at nine.</p></div>"
-    "</div></body></html>";
+static const char NAMED_BODY[] = "<html><head><title>Harbour</title></head><body><h1>Harbour</h1><div>"
+                                 "<div class=\"text-description\"><p>The harbour reopened on Monday.</p></div>"
+                                 "<div class=\"text-description\"><p>Boats queued at the mouth since dawn.</p></div>"
+                                 "<div class=\"text-description\"><p>The first ferry left at nine.</p></div>"
+                                 "</div></body></html>";
 
 static void check_declared(void) {
   tbk_content_options co;
@@ -195,8 +209,9 @@ static void check_declared(void) {
   co.min_kept_words = 0;
   static const char *const boiler[] = {"Talks had stalled", "Most read", NULL};
   static const expect deflt[] = {
-      {"Ferry strike ends", 1}, {"Crews return", 1},      {"The ferry crews voted", 1}, {"twelve more", 1},
-      {"Bus drivers", 0},       {"Talks had stalled", 1}, {"Most read", 0},
+      {"Ferry strike ends", 1}, {"Crews return", 1}, {"The ferry crews voted", 1},
+      {"twelve more", 1},       {"Bus drivers", 0},  {"Talks had stalled", 1},
+      {"Most read", 0},
   };
   check_page(DECLARED, &co, boiler, deflt, sizeof deflt / sizeof *deflt);
   static const char *const small_boiler[] = {"Talks went on", NULL};
@@ -204,8 +219,9 @@ static void check_declared(void) {
   check_page(DECLARED_SMALL, &co, small_boiler, small, sizeof small / sizeof *small);
   co.body = 1;
   static const expect body[] = {
-      {"Ferry strike ends", 0}, {"Crews return", 0},      {"The ferry crews voted", 1}, {"twelve more", 1},
-      {"Bus drivers", 0},       {"Talks had stalled", 1}, {"Most read", 0},
+      {"Ferry strike ends", 0}, {"Crews return", 0}, {"The ferry crews voted", 1},
+      {"twelve more", 1},       {"Bus drivers", 0},  {"Talks had stalled", 1},
+      {"Most read", 0},
   };
   check_page(DECLARED, &co, boiler, body, sizeof body / sizeof *body);
   check_page(DECLARED_SMALL, &co, small_boiler, small, sizeof small / sizeof *small);
@@ -277,11 +293,13 @@ static void check_prose(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  static const char *const boiler[] = {"The river rises", "In the eighteenth century", "Three mills", "The river floods",
-                                       "Fishing rights", "A linked paragraph", "I walked the towpath", NULL};
+  static const char *const boiler[] = {
+      "The river rises", "In the eighteenth century", "Three mills",          "The river floods",
+      "Fishing rights",  "A linked paragraph",        "I walked the towpath", NULL};
   static const expect back[] = {
-      {"The river rises", 1}, {"In the eighteenth century", 1}, {"A linked paragraph", 0},
-      {"I walked the towpath", 0}, {"Smith, J.", 1}, {"The old mill", 1},
+      {"The river rises", 1},    {"In the eighteenth century", 1},
+      {"A linked paragraph", 0}, {"I walked the towpath", 0},
+      {"Smith, J.", 1},          {"The old mill", 1},
   };
   check_page(PROSE, &co, boiler, back, sizeof back / sizeof *back);
   co.prose_share = 0;
@@ -298,15 +316,17 @@ static void check_prose(void) {
   static const expect short_kept[] = {{"A typhoon hit", 1}, {"Elsewhere in the news", 0}};
   check_page(SHORT_PARAS, &co, teaser, short_kept, sizeof short_kept / sizeof *short_kept);
   /* a <figure> around the whole article holds no caption; a picture's does */
-  static const expect wrap[] = {{"The first exchange is easy", 1}, {"Both keep most", 1},
-                                {"The first exchange's app", 0}};
+  static const expect wrap[] = {
+      {"The first exchange is easy", 1}, {"Both keep most", 1}, {"The first exchange's app", 0}};
   check_page(FIGURE_WRAP, &co, NULL, wrap, sizeof wrap / sizeof *wrap);
   /* the fallback: everything unsure comes back but the comment */
   tbk_content_options_init(&co);
   co.prose_share = 0;
-  static const char *const unsure[] = {"The river rises", "In the eighteenth century", "Three mills",
-                                       "The river floods", "Fishing rights", "I walked the towpath",
-                                       "River Example", "Smith, J.", "Jones, K.", "The old mill",
+  static const char *const unsure[] = {"The river rises",    "In the eighteenth century",
+                                       "Three mills",        "The river floods",
+                                       "Fishing rights",     "I walked the towpath",
+                                       "River Example",      "Smith, J.",
+                                       "Jones, K.",          "The old mill",
                                        "A linked paragraph", NULL};
   static const expect fallback[] = {{"The river rises", 1}, {"The old mill", 1}, {"I walked the towpath", 0}};
   check_page_at(PROSE, &co, unsure, 0.8, fallback, sizeof fallback / sizeof *fallback);
@@ -323,7 +343,8 @@ static const char GALLERY[] =
     "<p>The trade fair closed on Sunday after five days and a record number of visitors from abroad.</p>"
     "<div class=\"slides\">"
     "<div><p>A humanoid robot gestures during a demo at a stall in the main hall</p><p>Getty Images</p></div>"
-    "<div><p>Engineers test a four-metre-tall manned robot in a lab near the coast</p><p>Jung Yeon-Je/AFP/Getty Images</p></div>"
+    "<div><p>Engineers test a four-metre-tall manned robot in a lab near the coast</p><p>Jung Yeon-Je/AFP/Getty "
+    "Images</p></div>"
     "<div><p>A saxophonist robot plays a tune for the visitors on the second day</p><p>Rex</p></div>"
     "<div><p>A concept car is shown at the exhibition in the south wing of the hall</p><p>Reuters</p></div>"
     "</div>"
@@ -342,11 +363,16 @@ static void check_gallery(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  static const expect gallery[] = {{"The machines drew", 1},         {"Lucas Jackson / Reuters", 0},
-                                   {"The trade fair closed", 1},     {"A humanoid robot gestures", 0},
-                                   {"Getty Images", 0},              {"Engineers test", 0},
-                                   {"Jung Yeon-Je/AFP/Getty Images", 0}, {"A saxophonist robot", 0},
-                                   {"A concept car", 0},             {"Organisers said", 1}};
+  static const expect gallery[] = {{"The machines drew", 1},
+                                   {"Lucas Jackson / Reuters", 0},
+                                   {"The trade fair closed", 1},
+                                   {"A humanoid robot gestures", 0},
+                                   {"Getty Images", 0},
+                                   {"Engineers test", 0},
+                                   {"Jung Yeon-Je/AFP/Getty Images", 0},
+                                   {"A saxophonist robot", 0},
+                                   {"A concept car", 0},
+                                   {"Organisers said", 1}};
   check_page(GALLERY, &co, NULL, gallery, sizeof gallery / sizeof *gallery);
   static const expect two[] = {{"The dredger at work", 1}, {"The cleared channel", 1}, {"The work took", 1}};
   check_page(TWO_PHOTOS, &co, NULL, two, sizeof two / sizeof *two);
@@ -441,10 +467,16 @@ int main(void) {
    * <header> holds go too; the body's paragraphs (a long one in an element
    * named like a standfirst too) and its later headings stay. */
   static const expect body[] = {
-      {"Harbour bridge opens", 0},      {"Three years of work end", 0},     {"Jo Lee, harbour", 0},
-      {"From the harbour desk", 0},     {"Its two towers rise", 1},
-      {"longest crossing", 0},          {"The new harbour bridge opened", 1}, {"Engineers said", 1},
-      {"How the money was raised", 1},  {"The bridge at dawn", 0},
+      {"Harbour bridge opens", 0},
+      {"Three years of work end", 0},
+      {"Jo Lee, harbour", 0},
+      {"From the harbour desk", 0},
+      {"Its two towers rise", 1},
+      {"longest crossing", 0},
+      {"The new harbour bridge opened", 1},
+      {"Engineers said", 1},
+      {"How the money was raised", 1},
+      {"The bridge at dawn", 0},
   };
   co.body = 1;
   check_units(p, ux, &co, body, sizeof body / sizeof *body);

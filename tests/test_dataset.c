@@ -90,7 +90,10 @@ static void test_bad_headers(void) {
       {"{\"schema\":\"tbk features\",\"dim\":4,\"word_dims\":16}", "schema"},
       {"{\"schema\":\"caf\u00e9\",\"dim\":4,\"word_dims\":16}", "schema"},
       {"{\"schema\":\"\",\"dim\":4,\"word_dims\":16}", "schema"},
-      {"{\"schema\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"dim\":4,\"word_dims\":16}", "schema"},
+      {"{\"schema\":"
+       "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+       "xxxxxxxxxxxxxxxxxxx\",\"dim\":4,\"word_dims\":16}",
+       "schema"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char meta[512], want[128];
@@ -119,9 +122,9 @@ static void test_bad_headers(void) {
   CHECK(strstr(err.msg, "first line has no \"schema\"") != NULL);
   tbk_dataset_free(ds);
   ds = NULL;
-  CHECK_INT(read_with(&ds, "{\"schema\":\"s\",\"dim\":4,\"word_dims\":16}\n{\"site\":\"a\"}\n{\"site\":\"a\"}\n",
-                      &w, &err),
-            TBK_ERR_FORMAT);
+  CHECK_INT(
+      read_with(&ds, "{\"schema\":\"s\",\"dim\":4,\"word_dims\":16}\n{\"site\":\"a\"}\n{\"site\":\"a\"}\n", &w, &err),
+      TBK_ERR_FORMAT);
   CHECK(strstr(err.msg, "do not have the same number of lines") != NULL);
   tbk_dataset_free(ds);
 }

@@ -15,9 +15,10 @@ enum { DIM = 300 };
 
 /* Values of every kind: whole numbers at the varint's edges and past
  * 2^32, their negatives, floats, doubles, -0.0, subnormals, the extremes. */
-static const double KINDS[] = {1, -1, 127, 128, 16383, 16384, 4294967295.0, 4294967296.0, -4294967295.0,
-                               -4294967296.0, 0.5, -0.25, 1.5e-40, 0.1, -0.1,
-                               1.0 / 3.0, -0.0, 5e-324, 1e300, -1e300, 3.0e38, 1e-45, 0x1p-149, 2.5, 1e15 + 0.5};
+static const double KINDS[] = {
+    1,      -1,    127,      128, 16383,     16384,     4294967295.0, 4294967296.0, -4294967295.0, -4294967296.0,
+    0.5,    -0.25, 1.5e-40,  0.1, -0.1,      1.0 / 3.0, -0.0,         5e-324,       1e300,         -1e300,
+    3.0e38, 1e-45, 0x1p-149, 2.5, 1e15 + 0.5};
 
 static void fill(double *v, unsigned seed) {
   memset(v, 0, DIM * sizeof *v);

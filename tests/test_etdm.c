@@ -99,13 +99,12 @@ static void test_graph(void) {
    * file), p2, itself, an outside page and a mailto; p1 links to p0 by a
    * relative link from its mirror path; p2 links to a missing page; p3 has
    * the same URL as p1 apart from www. and the scheme, so links go to p1. */
-  const char *html[4] = {
-      "<html><body><a href='/a/'>1</a><a href='/a/index.html'>1b</a><a href='b.html'>2</a>"
-      "<a href='#top'>self</a><a href='/'>self</a><a href='http://other.org/'>o</a>"
-      "<a href='mailto:x@ex.com'>m</a></body></html>",
-      "<html><body><a href='../index.html'>home</a></body></html>",
-      "<html><body><a href='/missing.html'>?</a></body></html>",
-      "<html><body><a href='/b.html'>2</a></body></html>"};
+  const char *html[4] = {"<html><body><a href='/a/'>1</a><a href='/a/index.html'>1b</a><a href='b.html'>2</a>"
+                         "<a href='#top'>self</a><a href='/'>self</a><a href='http://other.org/'>o</a>"
+                         "<a href='mailto:x@ex.com'>m</a></body></html>",
+                         "<html><body><a href='../index.html'>home</a></body></html>",
+                         "<html><body><a href='/missing.html'>?</a></body></html>",
+                         "<html><body><a href='/b.html'>2</a></body></html>"};
   const char *ids[4] = {"m/ex.com/index.html", "m/ex.com/a/index.html", "m/ex.com/b.html", "m/ex.com/c.html"};
   const char *urls[4] = {"http://ex.com/", "", "http://ex.com/b.html", "https://www.ex.com/a/"};
   tbk_link_builder *lb;
@@ -446,10 +445,10 @@ static void test_state_marks(void) {
   CHECK(tbk_etdm_tree_new(o, &to, NULL) == TBK_OK);
   CHECK_INT(tbk_etdm_tree_size(tk), 11);
   for (int e = TBK_NODE_EQ_TAG_ID_CLASS; e <= TBK_NODE_EQ_WEIGHTED; e++) {
-    CHECK(tbk_etdm_equal(tk, 3, to, 3, (tbk_node_eq)e));  /* li.active = li */
-    CHECK(tbk_etdm_equal(tk, 4, to, 4, (tbk_node_eq)e));  /* a[aria-current] = a */
-    CHECK(tbk_etdm_equal(tk, 5, to, 5, (tbk_node_eq)e));  /* li.nav = li.nav.menu-item--active-trail */
-    CHECK(tbk_etdm_equal(tk, 6, to, 6, (tbk_node_eq)e));  /* a = a.is-Active */
+    CHECK(tbk_etdm_equal(tk, 3, to, 3, (tbk_node_eq)e));   /* li.active = li */
+    CHECK(tbk_etdm_equal(tk, 4, to, 4, (tbk_node_eq)e));   /* a[aria-current] = a */
+    CHECK(tbk_etdm_equal(tk, 5, to, 5, (tbk_node_eq)e));   /* li.nav = li.nav.menu-item--active-trail */
+    CHECK(tbk_etdm_equal(tk, 6, to, 6, (tbk_node_eq)e));   /* a = a.is-Active */
     CHECK(tbk_etdm_equal(tk, 10, to, 10, (tbk_node_eq)e)); /* a.x.current_page_item = a.x */
   }
   /* "interactive" is a class like any other */

@@ -172,7 +172,8 @@ static void test_snippets(void) {
       "{\"a\": {\"with\": [\"bad \\q escape\"]}}",
       "{\"a\": {}} trailing",
       /* one string on two lines: 68 levels, deeper than the reader allows */
-      ("{\"a\": {\"x\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+      ("{\"a\": {\"x\": "
+       "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
        "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}"),
       "{\"a\": {\"x\": 01x}}",
       "{\"a\" {}}",
@@ -223,17 +224,21 @@ static void test_svg(void) {
 
   /* A long title is broken into two lines at the space nearest its middle;
    * a line still too long gets a smaller font. */
-  CHECK_INT(tbk_pr_svg(curves, 1, "tbk, cross-site CV on site_mirrors+debian_docs+swde_wren (82 sites, 10 folds) "
-                       "and some more words", NAN, &svg, &err),
+  CHECK_INT(tbk_pr_svg(curves, 1,
+                       "tbk, cross-site CV on site_mirrors+debian_docs+swde_wren (82 sites, 10 folds) "
+                       "and some more words",
+                       NAN, &svg, &err),
             TBK_OK);
   CHECK_INT(count(svg.data, "font-weight=\"bold\""), 2);
   CHECK(strstr(svg.data, "font-size=\"16.0\" font-weight=\"bold\">tbk, cross-site CV on "
                          "site_mirrors+debian_docs+swde_wren</text>") != NULL);
-  CHECK(strstr(svg.data, "font-size=\"16.0\" font-weight=\"bold\">(82 sites, 10 folds) and some more words</text>") != NULL);
+  CHECK(strstr(svg.data, "font-size=\"16.0\" font-weight=\"bold\">(82 sites, 10 folds) and some more words</text>") !=
+        NULL);
   tbk_buf_free(&svg);
-  CHECK_INT(tbk_pr_svg(curves, 1, "x x_very_long_single_token_that_cannot_be_broken_anywhere_at_all_0123456789_abcdefghij", NAN,
-                       &svg, &err),
-            TBK_OK);
+  CHECK_INT(
+      tbk_pr_svg(curves, 1, "x x_very_long_single_token_that_cannot_be_broken_anywhere_at_all_0123456789_abcdefghij",
+                 NAN, &svg, &err),
+      TBK_OK);
   /* 86 characters: the space at 1 is the only one, so line 2 has 84 */
   CHECK(strstr(svg.data, "font-size=\"12.6\" font-weight=\"bold\">x_very_long") != NULL);
   CHECK(strstr(svg.data, "random ranking") == NULL);

@@ -68,7 +68,8 @@ static void rules(void) {
   SAME("<html>  <head> x <title>a</title><meta charset=utf-8> y</head><body>b</body></html>  ");
   SAME("<html><head></head><title>late</title><p>a</p></html>");
   SAME("<html> &amp; </html>");
-  SAME("<html>\n<head>\n<script>var a='</p>';</script>\n<style>p{}</style>\n</head>\n<body>\n<p>t</p>\n</body>\n</html>\n");
+  SAME("<html>\n<head>\n<script>var "
+       "a='</p>';</script>\n<style>p{}</style>\n</head>\n<body>\n<p>t</p>\n</body>\n</html>\n");
   /* auto-close and end tags by priority, with the mismatch errors */
   SAME("<table><tr><td>a<td>b<tr><td>c</table><ul><li>1<li>2</ul><p>x<div>y</div><dl><dt>a<dd>b</dl>");
   SAME("<div><b><i>x</b></i></div><p><span>a</p>b</span>");
@@ -104,8 +105,10 @@ static void rules(void) {
   SAME("<script>if (a</b) { x = '</div>'; }</script><style>a</style ><script>x</SCRIPT>y");
   SAME("<p><script>document.write('<p>x</p>')</scriptx>z</p>");
   /* comments, PIs, DOCTYPEs */
-  SAME("<!-- lead --><?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<!-- after --><html><body><!----><!-- - -- --><p>x</p></body></html>");
-  SAME("<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html><body>  <p>a</p>  </body></html>");
+  SAME("<!-- lead --><?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<!-- after --><html><body><!----><!-- - -- "
+       "--><p>x</p></body></html>");
+  SAME("<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><html><body>  "
+       "<p>a</p>  </body></html>");
   SAME("<!doctype html system 'about:legacy-compat'><p>x</p>");
   SAME("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x.dtd\" [ <!ENTITY a 'b'> ]><p>x</p>");
   SAME("<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\"^><p>x</p>");
@@ -138,7 +141,8 @@ static void rules(void) {
   SAME("");
   SAME(" \n\t ");
   /* names htmlParseName reads by characters: non-ASCII, or at the end */
-  SAME("<p>&\xc3\xa9t\xc3\xa9; &amp\xc3\xa9; &a\xcc\x81" "b; &\xe6\x97\xa5; &\xcc\x81x; &nbsp\xc2\xa0 &copy</p><p>&amp");
+  SAME("<p>&\xc3\xa9t\xc3\xa9; &amp\xc3\xa9; &a\xcc\x81"
+       "b; &\xe6\x97\xa5; &\xcc\x81x; &nbsp\xc2\xa0 &copy</p><p>&amp");
   SAME("<a title='&\xc3\xa9; &amp\xc3\xa9;' alt=&x\xc3\xa9>t</a>");
   SAME("<?p\xc3\xa9 x?><!DOCTYPE h\xc3\xa9tml><p>x</p>");
   /* '<' that starts no tag; end tags without a name */
@@ -159,6 +163,7 @@ static void long_text(void) {
 
 /* HTML 4's elements (libxml2 describes these), two it does not describe
  * but auto-closes (listing, xmp), and some it does not know. */
+// clang-format off
 static const char *const tags[] = {
     "a",        "abbr",     "acronym",  "address", "applet",   "area",     "b",        "base",     "basefont",
     "bdo",      "big",      "blockquote", "body",  "br",       "button",   "caption",  "center",   "cite",
@@ -172,6 +177,7 @@ static const char *const tags[] = {
     "td",       "textarea", "tfoot",    "th",      "thead",    "title",    "tr",       "tt",       "u",
     "ul",       "var",      "listing",  "xmp",     "section",  "nav",      "custom-el",
 };
+// clang-format on
 enum { NTAGS = sizeof tags / sizeof tags[0] };
 
 /* Every tag opened inside every other, in body and in a table cell: which
@@ -190,6 +196,7 @@ static void pairs(void) {
 }
 
 /* Random tag soup from pieces every rule of the parser meets. */
+// clang-format off
 static const char *const pieces[] = {
     "<p>", "</p>", "<div>", "</div>", "<table>", "<tr>", "<td>", "</td>", "</tr>", "</table>", "<li>", "<ul>", "</ul>",
     "<b>", "</b>", "<i>", "</i>", "<html>", "</html>", "<head>", "</head>", "<body>", "</body>", "<title>", "</title>",
@@ -211,6 +218,7 @@ static const char *const pieces[] = {
     "<a title=\"", "<img alt='x", "<b c=d", "<i ",
     "                                                                                                    ",
 };
+// clang-format on
 enum { NPIECES = sizeof pieces / sizeof pieces[0] };
 
 static void soups(long count, uint64_t seed) {
@@ -235,9 +243,9 @@ static void soups(long count, uint64_t seed) {
 /* What the fast parser declines: libxml2 reads these its own way. */
 static void declines(void) {
   const char *const no[] = {
-      "<p>a\fb</p>",                   /* a form feed: not an XML Char */
-      "\xef\xbb\xbf<p>bom</p>",        /* a byte order mark */
-      "<p>a<!DOCTYPE>b</p>",           /* a DOCTYPE without a name */
+      "<p>a\fb</p>",            /* a form feed: not an XML Char */
+      "\xef\xbb\xbf<p>bom</p>", /* a byte order mark */
+      "<p>a<!DOCTYPE>b</p>",    /* a DOCTYPE without a name */
   };
   for (size_t k = 0; k < sizeof no / sizeof no[0]; k++) {
     tbk_arena a = {0};
@@ -273,7 +281,8 @@ static void print_arena(const char *who, const tbk_arena *a, size_t errors) {
     const tbk_anode *x = &a->n[i];
     printf("  %zu type=%d parent=%d line=%u %s", i, x->type, (int)x->parent, x->line,
            x->type == TBK_AN_ELEMENT ? x->name : "");
-    if (x->type == TBK_AN_TEXT || x->type == TBK_AN_CDATA) printf("[%.*s]", (int)x->len, tbk_arena_text(a, (uint32_t)i));
+    if (x->type == TBK_AN_TEXT || x->type == TBK_AN_CDATA)
+      printf("[%.*s]", (int)x->len, tbk_arena_text(a, (uint32_t)i));
     printf("\n");
   }
 }
@@ -340,8 +349,7 @@ int main(int argc, char **argv) {
     for (int k = 2; k < argc; k++) rc |= show(argv[k], 0);
     return rc;
   }
-  if (argc > 2 && strcmp(argv[1], "--check") == 0 && tbk_html_fast_oracle())
-    return check_files(argv + 2, argc - 2);
+  if (argc > 2 && strcmp(argv[1], "--check") == 0 && tbk_html_fast_oracle()) return check_files(argv + 2, argc - 2);
   long count = 4000;
   uint64_t seed = 0x9E3779B97F4A7C15ULL;
   if (argc == 4 && strcmp(argv[1], "--soups") == 0) {

@@ -182,7 +182,8 @@ static const fcase cases[] = {
       {BODY "/div[1]/div[2]", "nb.next_words", 0},
       {NULL, NULL, 0}}},
     {"Unicode text: accents, Cyrillic, CJK",
-     "<html><body><div><p>\xC3\x87" "a co\xC3\xBBte tr\xC3\xA8s cher \xC3\xA0 Paris. "
+     "<html><body><div><p>\xC3\x87"
+     "a co\xC3\xBBte tr\xC3\xA8s cher \xC3\xA0 Paris. "
      "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82 \xD0\xBC\xD0\xB8\xD1\x80, "
      "\xD0\xBA\xD0\xB0\xD0\xBA \xD0\xB4\xD0\xB5\xD0\xBB\xD0\xB0? "
      "\xE6\x9D\xB1\xE4\xBA\xAC\xE3\x81\xAF\xE5\xA4\xA7\xE3\x81\x8D\xE3\x81\x84</p></div>"
@@ -269,8 +270,7 @@ static void run_cases(tbk_features *fx) {
       check_count++;
       if (!(fabs(got - e->value) <= 1e-9)) {
         check_failures++;
-        fprintf(stderr, "case '%s': %s %s == %.9g, expected %.9g\n", cases[i].what, e->path, e->name, got,
-                e->value);
+        fprintf(stderr, "case '%s': %s %s == %.9g, expected %.9g\n", cases[i].what, e->path, e->name, got, e->value);
       }
     }
     tbk_page_free(p);
@@ -372,8 +372,26 @@ static int cmp_u32(const void *a, const void *b) {
  * whatever the text: random ASCII (numbers with separators, underscores,
  * case) and non-ASCII, so every tokenizer path agrees with tbk_tokenize. */
 static void test_words_match_tokenizer(void) {
-  static const char *const alphabet[] = {"a", "B", "z", "Q", "0", "7", "9", "_", ".", ",", "-", " ", " ",
-                                         "x1", "3.", ",5", "\xC3\xA9", "\xD0\x96", "\xE6\x9D\xB1", "!"};
+  static const char *const alphabet[] = {"a",
+                                         "B",
+                                         "z",
+                                         "Q",
+                                         "0",
+                                         "7",
+                                         "9",
+                                         "_",
+                                         ".",
+                                         ",",
+                                         "-",
+                                         " ",
+                                         " ",
+                                         "x1",
+                                         "3.",
+                                         ",5",
+                                         "\xC3\xA9",
+                                         "\xD0\x96",
+                                         "\xE6\x9D\xB1",
+                                         "!"};
   tbk_feature_options o;
   tbk_feature_options_init(&o);
   o.word_dims = 4096;
@@ -395,7 +413,11 @@ static void test_words_match_tokenizer(void) {
     CHECK_BUF(tbk_buf_puts(&html, "</div></body></html>"));
     tbk_page *p = parse(html.data);
     CHECK(p && tbk_page_block_count(p) == 1);
-    if (!p || tbk_page_block_count(p) != 1) { tbk_page_free(p); tbk_buf_free(&html); continue; }
+    if (!p || tbk_page_block_count(p) != 1) {
+      tbk_page_free(p);
+      tbk_buf_free(&html);
+      continue;
+    }
     CHECK_INT(tbk_features_page(fx, p, &err), TBK_OK);
     const tbk_block *b = tbk_page_block(p, 0);
     expect_words w = {NULL, 0, 0, o.word_dims};
@@ -410,7 +432,8 @@ static void test_words_match_tokenizer(void) {
       total += cnt[j];
     }
     if (!same || total != w.n) mismatches++;
-    if (!same && mismatches == 1) fprintf(stderr, "words differ from the tokenizer for: %.*s\n", (int)b->text_len, b->text);
+    if (!same && mismatches == 1)
+      fprintf(stderr, "words differ from the tokenizer for: %.*s\n", (int)b->text_len, b->text);
     CHECK_NEAR(feat(fx, p, BODY "/div[1]", "text.words"), (double)w.n, 0);
     free(w.idx);
     tbk_page_free(p);
@@ -431,8 +454,8 @@ static void test_schema(void) {
   /* Names are unique and every kind is one of the documented ones. */
   for (size_t i = 0; i < tbk_features_dim(fx); i++) {
     const char *k = tbk_features_kind(fx, i);
-    CHECK(strcmp(k, "count") == 0 || strcmp(k, "ratio") == 0 || strcmp(k, "real") == 0 ||
-          strcmp(k, "binary") == 0 || strcmp(k, "position") == 0);
+    CHECK(strcmp(k, "count") == 0 || strcmp(k, "ratio") == 0 || strcmp(k, "real") == 0 || strcmp(k, "binary") == 0 ||
+          strcmp(k, "position") == 0);
     for (size_t j = i + 1; j < tbk_features_dim(fx) && i < 60; j++)
       CHECK(strcmp(tbk_features_name(fx, i), tbk_features_name(fx, j)) != 0);
   }
@@ -509,8 +532,8 @@ static uint32_t rng(uint32_t *s) {
  * together and one after the other, over paragraphs of links, formatting
  * and headings, with class names and some non-ASCII words. */
 static void gen_blocks(tbk_buf *b, uint32_t *s, int depth) {
-  static const char *const words[] = {"the",   "module", "returns", "a",     "list",  "of",   "énergie",
-                                      "naïve", "函数",   "value",   "print", "über",  "2026", "item",
+  static const char *const words[] = {"the",   "module", "returns", "a",      "list", "of",   "énergie",
+                                      "naïve", "函数",   "value",   "print",  "über", "2026", "item",
                                       "and",   "Python", "—",       "CHANGE", "x",    "fix."};
   static const char *const inl[] = {"a href=\"#\"", "b", "em", "code", "span", "strong", "small"};
   int kids = 1 + (int)(rng(s) % 4);
@@ -519,8 +542,7 @@ static void gen_blocks(tbk_buf *b, uint32_t *s, int depth) {
     if (depth < 10 && r < 6) {
       static const char *const open[] = {"<div class=\"nav c%u\">", "<section id=\"s%u\">", "<ul class=\"menu%u\"><li>",
                                          "<table><tr><td class=\"t%u\">", "<blockquote>"};
-      static const char *const close[] = {"</div>", "</section>", "</li></ul>", "</td></tr></table>",
-                                          "</blockquote>"};
+      static const char *const close[] = {"</div>", "</section>", "</li></ul>", "</td></tr></table>", "</blockquote>"};
       unsigned w = rng(s) % 5;
       gen_oom |= tbk_buf_printf(b, open[w], rng(s) % 50);
       gen_blocks(b, s, depth + 1);

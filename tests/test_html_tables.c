@@ -74,8 +74,8 @@ static void closers(void) {
       int ours = (int)(tbk_html_closes[nw][old / 64] >> (old % 64)) & 1;
       if (theirs != ours) {
         differ++;
-        fprintf(stderr, "test_html_tables: <%s> closes <%s>: libxml2 %d, tbk %d\n", closer_name(nw),
-                closer_name(old), theirs, ours);
+        fprintf(stderr, "test_html_tables: <%s> closes <%s>: libxml2 %d, tbk %d\n", closer_name(nw), closer_name(old),
+                theirs, ours);
       }
     }
     CHECK(tbk_html_closes[nw][1] >> (TBK_HTML_CLOSERS - 64) == 0);
@@ -142,7 +142,8 @@ static void boolean_attrs(void) {
       }
   }
   CHECK(found >= TBK_HTML_BOOLEAN_ATTRS);
-  for (size_t k = 0; k < TBK_HTML_BOOLEAN_ATTRS; k++) CHECK(htmlIsBooleanAttr((const xmlChar *)tbk_html_boolean_attrs[k]));
+  for (size_t k = 0; k < TBK_HTML_BOOLEAN_ATTRS; k++)
+    CHECK(htmlIsBooleanAttr((const xmlChar *)tbk_html_boolean_attrs[k]));
   CHECK(!tbk_html_boolean_attr("hidden") && !htmlIsBooleanAttr((const xmlChar *)"hidden"));
 }
 
@@ -150,8 +151,8 @@ static void classes(void) {
   for (unsigned c = 0; c < 256; c++) CHECK_INT(tbk_html_pubid_char((unsigned char)c), xmlIsPubidChar_ch(c) != 0);
   size_t differ = 0;
   for (uint32_t c = 0; c < 0x110000; c++) {
-    int name = IS_LETTER(c) || IS_DIGIT(c) || IS_COMBINING(c) || IS_EXTENDER(c) || c == '.' || c == '-' ||
-               c == '_' || c == ':';
+    int name = IS_LETTER(c) || IS_DIGIT(c) || IS_COMBINING(c) || IS_EXTENDER(c) || c == '.' || c == '-' || c == '_' ||
+               c == ':';
     differ += (size_t)(tbk_xml_letter(c) != (IS_LETTER(c) != 0)) + (size_t)(tbk_xml_name_char(c) != name);
   }
   CHECK_INT(differ, 0);
@@ -173,7 +174,8 @@ int main(void) {
 #include <stdio.h>
 
 int main(void) {
-  fprintf(stderr, "test_html_tables: skipped: built against libxml2 %s; the tables are 2.9.14's\n", LIBXML_DOTTED_VERSION);
+  fprintf(stderr, "test_html_tables: skipped: built against libxml2 %s; the tables are 2.9.14's\n",
+          LIBXML_DOTTED_VERSION);
   return 77;
 }
 #endif

@@ -48,8 +48,7 @@ static void rm_rf(const char *path) {
   if (system(cmd) != 0) exit(1);
 }
 
-static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o,
-                           warns *w, tbk_error *err) {
+static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o, warns *w, tbk_error *err) {
   memset(l, 0, sizeof *l);
   memset(w, 0, sizeof *w);
   memset(err, 0, sizeof *err);
@@ -201,13 +200,12 @@ static void test_manifest(void) {
   write_file(TMP "/man/pages/s2/3.html", "<p>three</p>");
   /* Columns reordered, an extra one, CRLF on one row, a blank line, a
    * missing file, a row without url/gold cells. */
-  write_file(TMP "/man/manifest.tsv",
-             "id\tpage\tsite\tgold\turl\textra\n"
-             "1\tpages/s1/1.html\ts1\tgold/s1/1.txt\thttp://s1.example/1\tx\n"
-             "2\tpages/s1/missing.html\ts1\t\t\t\n"
-             "3\tpages/s1/2.html\ts1\t\thttp://s1.example/2\ty\r\n"
-             "\n"
-             "4\tpages/s2/3.html\ts2\n");
+  write_file(TMP "/man/manifest.tsv", "id\tpage\tsite\tgold\turl\textra\n"
+                                      "1\tpages/s1/1.html\ts1\tgold/s1/1.txt\thttp://s1.example/1\tx\n"
+                                      "2\tpages/s1/missing.html\ts1\t\t\t\n"
+                                      "3\tpages/s1/2.html\ts1\t\thttp://s1.example/2\ty\r\n"
+                                      "\n"
+                                      "4\tpages/s2/3.html\ts2\n");
   tbk_input_options o;
   tbk_input_options_init(&o);
   tbk_page_list l;
@@ -297,8 +295,7 @@ static void test_single_and_stdin(void) {
     if (l.refs[0].is_temp == 2) {
       DIR *d = opendir(TMP);
       struct dirent *e;
-      while (d && (e = readdir(d)))
-        CHECK(strncmp(e->d_name, "tbk-stdin-", 10) != 0);
+      while (d && (e = readdir(d))) CHECK(strncmp(e->d_name, "tbk-stdin-", 10) != 0);
       if (d) closedir(d);
     }
     tmpfile = strdup(l.refs[0].file);

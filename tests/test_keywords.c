@@ -89,8 +89,9 @@ static void test_df_ranking(void) {
   CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum f02ba3e33b38a6817ed12f528d155432\n");
   b.len = 0;
   CHECK_INT(tbk_kw_df_write(df, 1, &b, NULL), TBK_OK);
-  CHECK_STR(b.data, "tbk-keywords-df 1\ndocs 2\nkeys 5\n2\tapple\n1\tapple juice\n1\tapple tart\n1\tjuice\n1\ttart\nend\n"
-                   "checksum 706ac0ab612595a7633dea85cedb7936\n");
+  CHECK_STR(b.data,
+            "tbk-keywords-df 1\ndocs 2\nkeys 5\n2\tapple\n1\tapple juice\n1\tapple tart\n1\tjuice\n1\ttart\nend\n"
+            "checksum 706ac0ab612595a7633dea85cedb7936\n");
   CHECK_STR(tbk_kw_df_id(df), ""); /* built, not read */
   tbk_kw_df *back;
   CHECK_INT(tbk_kw_df_read(b.data, b.len, &back, NULL), TBK_OK);
@@ -99,11 +100,13 @@ static void test_df_ranking(void) {
   CHECK_INT(tbk_kw_df_get(back, "juice", 5), 1);
   tbk_kw_df_free(back);
   tbk_error err;
-  const char *bad[] = {"tbk-keywords-df 2\n", "tbk-keywords-df 1\ndocs 2\nkeys 2\n2\tapple\nend\n",
-                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n3\tapple\nend\n",
-                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\n",
-                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum 00000000000000000000000000000000\n",
-                       "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum f02ba3e33b38a6817ed12f528d155432\nmore\n"};
+  const char *bad[] = {
+      "tbk-keywords-df 2\n",
+      "tbk-keywords-df 1\ndocs 2\nkeys 2\n2\tapple\nend\n",
+      "tbk-keywords-df 1\ndocs 2\nkeys 1\n3\tapple\nend\n",
+      "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\n",
+      "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum 00000000000000000000000000000000\n",
+      "tbk-keywords-df 1\ndocs 2\nkeys 1\n2\tapple\nend\nchecksum f02ba3e33b38a6817ed12f528d155432\nmore\n"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     back = (tbk_kw_df *)1;
     CHECK_INT(tbk_kw_df_read(bad[i], strlen(bad[i]), &back, &err), TBK_ERR_FORMAT);
@@ -151,9 +154,11 @@ static void test_topn(void) {
 
 static void test_stems_and_languages(void) {
   char out[32];
-  struct { const char *w, *stem; } cases[] = {
-      {"berries", "berry"}, {"horses", "horse"}, {"shoes", "shoes"}, {"class", "class"}, {"cats", "cat"},
-      {"news", "news"}, {"analysis", "analysis"}, {"bus", "bus"}, {"is", "is"}, {"series", "sery"}, {"pies", "pie"}, {"bank", "bank"}};
+  struct {
+    const char *w, *stem;
+  } cases[] = {{"berries", "berry"}, {"horses", "horse"}, {"shoes", "shoes"},       {"class", "class"},
+               {"cats", "cat"},      {"news", "news"},    {"analysis", "analysis"}, {"bus", "bus"},
+               {"is", "is"},         {"series", "sery"},  {"pies", "pie"},          {"bank", "bank"}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tbk_kw_stem(cases[i].w, strlen(cases[i].w), out);
     CHECK_STR(out, cases[i].stem);
@@ -326,7 +331,8 @@ static void test_rel_tag(void) {
   static const char page[] =
       "<html><head><title>Eruption</title></head><body><p>The volcano erupted at dawn.</p>"
       "<div><a rel=\"category tag\" href=\"/t/lava\">Lava flows</a> <a rel=\"tag\"><b>Ash clouds</b></a>"
-      " <a rel=\"nofollow tagged\" href=\"/x\">Newsletter offers</a> <a href=\"/y\">Weather maps</a></div></body></html>";
+      " <a rel=\"nofollow tagged\" href=\"/x\">Newsletter offers</a> <a href=\"/y\">Weather "
+      "maps</a></div></body></html>";
   tbk_page *p;
   CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
   unsigned char keep[64] = {0};

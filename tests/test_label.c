@@ -57,7 +57,8 @@ static void page_html(int i, tbk_buf *b) {
   b->len = 0;
   CHECK_BUF(tbk_buf_puts(b, "<html><body>\n"));
   /* div[1]: navigation, every page. */
-  CHECK_BUF(tbk_buf_puts(b, "<div id=nav><ul><li>" NAV "</li><li>Login Register Help Sitemap Search the site</li></ul></div>\n"));
+  CHECK_BUF(tbk_buf_puts(
+      b, "<div id=nav><ul><li>" NAV "</li><li>Login Register Help Sitemap Search the site</li></ul></div>\n"));
   /* div[2]: the article: unique title and paragraphs in a unique div. */
   CHECK_BUF(tbk_buf_printf(b,
                            "<div id=article><h1>Article number %d about topic t%d with headline words</h1>\n"
@@ -79,7 +80,8 @@ static void page_html(int i, tbk_buf *b) {
    * page-specific. */
   if (i < 3) CHECK_BUF(tbk_buf_puts(b, "<div id=three>" THREE "</div>\n"));
   else if (i < 5) CHECK_BUF(tbk_buf_puts(b, "<div id=two>" TWO "</div>\n"));
-  else CHECK_BUF(tbk_buf_printf(b, "<div id=own>Own sidebar note written for page %d, m%d n%d o%d.</div>\n", i, i, i, i));
+  else
+    CHECK_BUF(tbk_buf_printf(b, "<div id=own>Own sidebar note written for page %d, m%d n%d o%d.</div>\n", i, i, i, i));
   /* div[6]: footer; page 7 prints it twice (header and footer). */
   CHECK_BUF(tbk_buf_puts(b, "<div id=foot>" FOOT "</div>\n"));
   if (i == 7) CHECK_BUF(tbk_buf_puts(b, "<div id=foot2>" FOOT "</div>\n"));
@@ -102,7 +104,7 @@ static int sink_write(void *ctx, const char *data, size_t n) {
 typedef struct run_result {
   tbk_status st;
   tbk_site_stats stats;
-  size_t blocks;        /* candidates the pages had */
+  size_t blocks; /* candidates the pages had */
   double page_chars;
   double template_chars; /* outermost template blocks, by design */
 } run_result;
@@ -143,8 +145,9 @@ static run_result run_site(const char *site, int emit_ignored, sink *s, int npag
     r.page_chars += (double)tbk_utf8_length(t, tl);
     for (size_t k = 0; k < tbk_page_block_count(p); k++) {
       const tbk_block *b = tbk_page_block(p, k);
-      if (b->text_len >= 5 && ((!memcmp(b->text, "Home ", 5) && !strcmp(b->tag, "div")) || !memcmp(b->text, "Subsc", 5) ||
-                               (i != 7 && !memcmp(b->text, "Copyr", 5)) || !memcmp(b->text, "Seaso", 5)))
+      if (b->text_len >= 5 &&
+          ((!memcmp(b->text, "Home ", 5) && !strcmp(b->tag, "div")) || !memcmp(b->text, "Subsc", 5) ||
+           (i != 7 && !memcmp(b->text, "Copyr", 5)) || !memcmp(b->text, "Seaso", 5)))
         r.template_chars += (double)b->text_chars;
     }
     tbk_page_free(p);
@@ -158,8 +161,8 @@ static run_result run_site(const char *site, int emit_ignored, sink *s, int npag
 /* The JSON line of block PATH on page I (NULL if not emitted). */
 static const char *find_line(const tbk_buf *out, int i, const char *path, char *line, size_t cap) {
   char key[256];
-  snprintf(key, sizeof key, "\"page\":\"pages/%02d.html\",\"url\":\"http://example.org/%02d\",\"path\":\"%s\",", i,
-           i, path);
+  snprintf(key, sizeof key, "\"page\":\"pages/%02d.html\",\"url\":\"http://example.org/%02d\",\"path\":\"%s\",", i, i,
+           path);
   const char *hit = out->data ? strstr(out->data, key) : NULL;
   if (!hit) return NULL;
   const char *start = hit;
@@ -172,8 +175,8 @@ static const char *find_line(const tbk_buf *out, int i, const char *path, char *
   return line;
 }
 
-static void expect(const tbk_buf *out, int page, const char *path, const char *label, const char *reason,
-                   int df, int line_no) {
+static void expect(const tbk_buf *out, int page, const char *path, const char *label, const char *reason, int df,
+                   int line_no) {
   char line[4096], want[128];
   check_count++;
   if (!find_line(out, page, path, line, sizeof line)) {

@@ -16,9 +16,9 @@ static void test_cluster_template_df(void) {
   CHECK_INT(tbk_cluster_template_df(&o, 0), 3);
   CHECK_INT(tbk_cluster_template_df(&o, 1), 3);
   CHECK_INT(tbk_cluster_template_df(&o, 4), 3);
-  CHECK_INT(tbk_cluster_template_df(&o, 12), 3);  /* a quarter: 3 */
-  CHECK_INT(tbk_cluster_template_df(&o, 13), 4);  /* ceil(3.25) */
-  CHECK_INT(tbk_cluster_template_df(&o, 20), 5);  /* the site's rule gives 3 */
+  CHECK_INT(tbk_cluster_template_df(&o, 12), 3); /* a quarter: 3 */
+  CHECK_INT(tbk_cluster_template_df(&o, 13), 4); /* ceil(3.25) */
+  CHECK_INT(tbk_cluster_template_df(&o, 20), 5); /* the site's rule gives 3 */
   CHECK_INT(tbk_cluster_template_df(&o, 31), 8);
   CHECK_INT(tbk_cluster_template_df(&o, 36), 9);
   CHECK_INT(tbk_cluster_template_df(&o, 37), 10); /* min_pages from here */
@@ -78,8 +78,8 @@ static const char *find_line(const tbk_buf *out, int i, int k, char *line, size_
 
 /* Page i's div[k] has df (over the site), label, and (clustered pages)
  * cluster_df within its cluster of cpages pages, then reason or nothing. */
-static void expect(const tbk_buf *out, int i, int k, int df, const char *label, int cdf, int cpages,
-                   const char *reason, int line_no) {
+static void expect(const tbk_buf *out, int i, int k, int df, const char *label, int cdf, int cpages, const char *reason,
+                   int line_no) {
   char line[2048], want[192], tail[96] = "";
   check_count++;
   if (!find_line(out, i, k, line, sizeof line)) {
@@ -89,10 +89,9 @@ static void expect(const tbk_buf *out, int i, int k, int df, const char *label, 
   }
   if (reason) snprintf(tail, sizeof tail, ",\"reason\":\"%s\"", reason);
   if (cpages)
-    snprintf(want, sizeof want, "\"df\":%d,\"pages\":%d,\"label\":\"%s\",\"cluster_df\":%d,\"cluster_pages\":%d%s,",
-             df, NPAGES, label, cdf, cpages, tail);
-  else
-    snprintf(want, sizeof want, "\"df\":%d,\"pages\":%d,\"label\":\"%s\"%s,\"chars\"", df, NPAGES, label, tail);
+    snprintf(want, sizeof want, "\"df\":%d,\"pages\":%d,\"label\":\"%s\",\"cluster_df\":%d,\"cluster_pages\":%d%s,", df,
+             NPAGES, label, cdf, cpages, tail);
+  else snprintf(want, sizeof want, "\"df\":%d,\"pages\":%d,\"label\":\"%s\"%s,\"chars\"", df, NPAGES, label, tail);
   if (!strstr(line, want)) {
     check_failures++;
     fprintf(stderr, "%s:%d: page %d div[%d]: want %s in\n  %s\n", __FILE__, line_no, i, k, want, line);

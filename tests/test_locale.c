@@ -31,8 +31,9 @@ static const char PAGE[] =
     "</body></html>";
 
 enum { MODEL, JSONL, UNITS_JSONL, HTML, UNITS_HTML, ROWS, WORDS, UNIT_ROWS, SVG, TRAINED, NOUT };
-static const char *const NAMES[NOUT] = {"model",     "jsonl", "units jsonl", "annotated html", "annotated units html",
-                                        "features rows", "words rows", "unit rows", "svg", "trained model"};
+static const char *const NAMES[NOUT] = {
+    "model",      "jsonl",     "units jsonl", "annotated html", "annotated units html", "features rows",
+    "words rows", "unit rows", "svg",         "trained model"};
 
 /* glibc's setlocale keeps the LOCPATH search list it builds (two small
  * blocks per call): not ours, so LeakSanitizer is told to look away. */
@@ -87,11 +88,12 @@ static void run(const char *phase, tbk_buf *out) {
   CHECK_INT(tbk_features_page(fx, p, &err), TBK_OK);
   size_t nb = tbk_page_block_count(p);
   tbk_buf meta = {0};
-  CHECK_BUF(tbk_buf_printf(&meta,
-                           "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,\"blocks\":\"%s\","
-                           "\"min_chars\":%zu,\"min_words\":%zu}\n",
-                           tbk_features_schema_id(fx), tbk_features_dim(fx), fo.word_dims, fo.attr_dims, fo.bigrams ? 1 : 0,
-                           po.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po.min_chars, po.min_words));
+  CHECK_BUF(tbk_buf_printf(
+      &meta,
+      "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,\"blocks\":\"%s\","
+      "\"min_chars\":%zu,\"min_words\":%zu}\n",
+      tbk_features_schema_id(fx), tbk_features_dim(fx), fo.word_dims, fo.attr_dims, fo.bigrams ? 1 : 0,
+      po.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po.min_chars, po.min_words));
   for (int site = 0; site < 2; site++)
     for (size_t b = 0; b < nb; b++) {
       int label = b % 2 ? 1 : -1;

@@ -28,12 +28,9 @@ static void row_put(rows *r, uint32_t j, double v) {
   r->val[r->nnz++] = v;
   r->ptr[r->n] = r->nnz;
 }
-static tbk_sparse as_sparse(const rows *r, uint32_t ncols) {
-  return (tbk_sparse){r->n, ncols, r->ptr, r->idx, r->val};
-}
+static tbk_sparse as_sparse(const rows *r, uint32_t ncols) { return (tbk_sparse){r->n, ncols, r->ptr, r->idx, r->val}; }
 
-static double prob_of(const double *w, uint32_t ncols, const uint32_t *idx,
-                      const double *val, size_t n) {
+static double prob_of(const double *w, uint32_t ncols, const uint32_t *idx, const double *val, size_t n) {
   return tbk_lr_prob(w, ncols, idx, val, n);
 }
 
@@ -73,8 +70,7 @@ static void test_separable(void) {
   CHECK(w[0] > 0 && w[1] < 0);
   /* Every training row on the right side. */
   for (size_t k = 0; k < r.n; k++) {
-    double p = prob_of(w, 3, r.idx + r.ptr[k], r.val + r.ptr[k],
-                       r.ptr[k + 1] - r.ptr[k]);
+    double p = prob_of(w, 3, r.idx + r.ptr[k], r.val + r.ptr[k], r.ptr[k + 1] - r.ptr[k]);
     CHECK(r.y[k] > 0 ? p > 0.9 : p < 0.1);
   }
   /* Features past ncols or 0 carry no weight; the bias is always there. */
@@ -93,16 +89,13 @@ static void test_separable(void) {
 }
 
 /* LIBLINEAR trained directly on the same problem as the wrapper builds it. */
-static struct model *liblinear_model(const rows *r, uint32_t ncols,
-                                     const tbk_lr_options *o,
-                                     struct feature_node *nodes,
+static struct model *liblinear_model(const rows *r, uint32_t ncols, const tbk_lr_options *o, struct feature_node *nodes,
                                      struct feature_node **xs, double *ys) {
   struct feature_node *nd = nodes;
   for (size_t k = 0; k < r->n; k++) {
     xs[k] = nd;
     ys[k] = r->y[k];
-    for (size_t j = r->ptr[k]; j < r->ptr[k + 1]; j++)
-      *nd++ = (struct feature_node){(int)r->idx[j], r->val[j]};
+    for (size_t j = r->ptr[k]; j < r->ptr[k + 1]; j++) *nd++ = (struct feature_node){(int)r->idx[j], r->val[j]};
     *nd++ = (struct feature_node){(int)ncols + 1, 1.0};
     *nd++ = (struct feature_node){-1, 0};
   }
@@ -151,8 +144,7 @@ static void test_matches_liblinear(void) {
       predict_probability(m, xs[k], pe);
       /* pe follows m->label order; our probability is P(+1). */
       double theirs = m->label[0] == 1 ? pe[0] : pe[1];
-      double ours = prob_of(w, 4, r.idx + r.ptr[k], r.val + r.ptr[k],
-                            r.ptr[k + 1] - r.ptr[k]);
+      double ours = prob_of(w, 4, r.idx + r.ptr[k], r.val + r.ptr[k], r.ptr[k + 1] - r.ptr[k]);
       CHECK_NEAR(ours, theirs, 1e-9);
       if (ours < lo) lo = ours;
       if (ours > hi) hi = ours;

@@ -279,8 +279,7 @@ static size_t naive_cuts(pt *s, size_t n, double *out) {
     double p2 = p - p1, q2 = q - q1, N = (double)(b - a);
     int k = (p > 0) + (q > 0), k1 = (p1 > 0) + (q1 > 0), k2 = (p2 > 0) + (q2 > 0);
     double gain = H(p, q) - bestE;
-    double delta = log2(pow(3, k) - 2) -
-                   (k * H(p, q) - k1 * H(p1, q1) - k2 * H(p2, q2));
+    double delta = log2(pow(3, k) - 2) - (k * H(p, q) - k1 * H(p1, q1) - k2 * H(p2, q2));
     if (!(gain > (log2(N - 1) + delta) / N)) continue;
     out[nc++] = (s[best - 1].x + s[best].x) / 2;
     lo[tail] = a;

@@ -23,8 +23,7 @@ static void test_basic_curve(void) {
   CHECK_INT(tbk_pr_curve(s, y, 4, &pts, &n, &e), TBK_OK);
   CHECK_INT(n, 4);
   if (n != 4) return;
-  double thr[4] = {0.9, 0.8, 0.7, 0.6}, P[4] = {1, 0.5, 2.0 / 3, 0.5},
-         R[4] = {0.5, 0.5, 1, 1};
+  double thr[4] = {0.9, 0.8, 0.7, 0.6}, P[4] = {1, 0.5, 2.0 / 3, 0.5}, R[4] = {0.5, 0.5, 1, 1};
   size_t tp[4] = {1, 1, 2, 2}, fp[4] = {0, 1, 1, 2};
   for (int k = 0; k < 4; k++) {
     CHECK_NEAR(pts[k].threshold, thr[k], 0);
@@ -116,8 +115,7 @@ static void test_larger_by_hand(void) {
   tbk_error e;
   CHECK_INT(tbk_pr_curve(s, y, 8, &pts, &n, &e), TBK_OK);
   CHECK_INT(n, 8);
-  CHECK_NEAR(tbk_average_precision(pts, n), 0.25 + 0.25 + 0.1875 + 1.0 / 7,
-             1e-15);
+  CHECK_NEAR(tbk_average_precision(pts, n), 0.25 + 0.25 + 0.1875 + 1.0 / 7, 1e-15);
   double r, t;
   CHECK_INT(tbk_recall_at_precision(pts, n, 0.75, &r, NULL, &t), 3);
   CHECK_NEAR(r, 0.75, 0);

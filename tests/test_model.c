@@ -51,7 +51,8 @@ static void check_contrib(const tbk_model *m, unsigned seed) {
       seed = seed * 1103515245u + 12345u;
       unsigned r = seed >> 16;
       switch (r % 6) {
-      case 0: case 1: x[j] = 0; break;
+      case 0:
+      case 1: x[j] = 0; break;
       case 2: x[j] = e->ncuts[j] ? e->cuts[j][r / 6 % e->ncuts[j]] : 1; break;
       case 3: x[j] = (double)(r % 1000) / 37.0; break;
       case 4: x[j] = -(double)(r % 100); break;
@@ -201,8 +202,7 @@ int main(void) {
     CHECK_INT(parse_str(v.data, v.len, &t, &err), TBK_ERR_MODEL);
     CHECK(t == NULL);
     char want[80];
-    snprintf(want, sizeof want, "corrupt: control byte 0x00 at byte %zu",
-             sch ? (size_t)(sch - v.data) + 9 : 0);
+    snprintf(want, sizeof want, "corrupt: control byte 0x00 at byte %zu", sch ? (size_t)(sch - v.data) + 9 : 0);
     CHECK_STR(err.msg, want);
     tbk_buf_free(&v);
   }

@@ -99,8 +99,7 @@ static void test_prior(void) {
   CHECK_INT(tbk_nb_add(nb, -1, b, 1, 3.0, &e), TBK_OK);
   CHECK_INT(tbk_nb_finish(nb, &e), TBK_OK);
   CHECK_NEAR(score(nb, NULL, 0), log(1.0 / 3.0), 1e-12);
-  CHECK_NEAR(score(nb, b, 1), log(1.0 / 3.0) + log((1.0 / 9) / (4.0 / 11)),
-             1e-12);
+  CHECK_NEAR(score(nb, b, 1), log(1.0 / 3.0) + log((1.0 / 9) / (4.0 / 11)), 1e-12);
   tbk_nb_free(nb);
 }
 
@@ -145,8 +144,7 @@ static void test_symmetric(void) {
 
 static void test_round_trip(void) {
   for (int kind = 0; kind < 2; kind++) {
-    tbk_nb *nb = make(kind ? TBK_NB_BERNOULLI : TBK_NB_MULTINOMIAL, 1u << 18,
-                      0.37);
+    tbk_nb *nb = make(kind ? TBK_NB_BERNOULLI : TBK_NB_MULTINOMIAL, 1u << 18, 0.37);
     tbk_error e;
     /* Fractional weights make counts that need all 17 digits. */
     uint64_t st = 12345;
@@ -162,8 +160,7 @@ static void test_round_trip(void) {
       size_t n = 0;
       for (int k = 0; k < 10; k++)
         if (k == 0 || t[k].index > t[n - 1].index) t[n++] = t[k];
-      CHECK_INT(tbk_nb_add(nb, d % 3 ? -1 : 1, t, n, 0.1 + d / 7.0, &e),
-                TBK_OK);
+      CHECK_INT(tbk_nb_add(nb, d % 3 ? -1 : 1, t, n, 0.1 + d / 7.0, &e), TBK_OK);
     }
     CHECK_INT(tbk_nb_finish(nb, &e), TBK_OK);
     tbk_buf b1 = {0}, b2 = {0};
@@ -251,9 +248,8 @@ static void expect_bad(const char *text) {
 }
 
 static void test_bad_text(void) {
-  const char *good =
-      "tbk-nb 1\nkind multinomial\ndim 4\nalpha 1\ndocs 2 2\ntotals 3 2\n"
-      "words 2\n0 3 0\n3 0 2\nend";
+  const char *good = "tbk-nb 1\nkind multinomial\ndim 4\nalpha 1\ndocs 2 2\ntotals 3 2\n"
+                     "words 2\n0 3 0\n3 0 2\nend";
   tbk_nb *nb = NULL;
   size_t used;
   tbk_error e;
@@ -334,8 +330,8 @@ static void test_errors(void) {
   CHECK_INT(tbk_nb_new(&o, &nb, &e), TBK_ERR_ARG);
   o.dim = 16;
   CHECK_INT(tbk_nb_new(&o, &nb, &e), TBK_OK);
-  tbk_term unsorted[] = {T(3, 1), T(2, 1)}, dup[] = {T(2, 1), T(2, 1)},
-           big[] = {T(16, 1)}, zero[] = {T(1, 0)}, ok[] = {T(1, 1)};
+  tbk_term unsorted[] = {T(3, 1), T(2, 1)}, dup[] = {T(2, 1), T(2, 1)}, big[] = {T(16, 1)}, zero[] = {T(1, 0)},
+           ok[] = {T(1, 1)};
   CHECK_INT(tbk_nb_add(nb, 1, unsorted, 2, 1, &e), TBK_ERR_ARG);
   CHECK_INT(tbk_nb_add(nb, 1, dup, 2, 1, &e), TBK_ERR_ARG);
   CHECK_INT(tbk_nb_add(nb, 1, big, 1, 1, &e), TBK_ERR_ARG);

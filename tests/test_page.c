@@ -23,8 +23,7 @@ static tbk_page_options opts(tbk_blockset set) {
   return o;
 }
 
-static tbk_page *parse_n(const char *html, size_t len, const tbk_page_options *o, tbk_status *st,
-                         tbk_error *err) {
+static tbk_page *parse_n(const char *html, size_t len, const tbk_page_options *o, tbk_status *st, tbk_error *err) {
   tbk_page *p = NULL;
   tbk_error local = {0};
   *st = tbk_page_parse(html, len, o, &p, err ? err : &local);
@@ -59,15 +58,13 @@ static const tbk_block *by_text(const tbk_page *p, const char *s) {
   return NULL;
 }
 
-static long index_of(const tbk_page *p, const tbk_block *b) {
-  return b ? (long)(b - tbk_page_block(p, 0)) : -2;
-}
+static long index_of(const tbk_page *p, const tbk_block *b) { return b ? (long)(b - tbk_page_block(p, 0)) : -2; }
 
 static void dump(const tbk_page *p) {
   for (size_t i = 0; p && i < tbk_page_block_count(p); i++) {
     const tbk_block *b = tbk_page_block(p, i);
-    fprintf(stderr, "  block %zu <%s> %s parent %d: \"%.*s\"\n", i, b->tag, b->path, b->parent,
-            (int)b->text_len, b->text);
+    fprintf(stderr, "  block %zu <%s> %s parent %d: \"%.*s\"\n", i, b->tag, b->path, b->parent, (int)b->text_len,
+            b->text);
   }
 }
 
@@ -78,22 +75,19 @@ static void dump(const tbk_page *p) {
 static void page_for_tag(const char *tag, char *out, size_t n) {
   if (!strcmp(tag, "td") || !strcmp(tag, "th"))
     snprintf(out, n, "<table><tr><%s>" T1 "</%s><td>" T2 "</td></tr></table>", tag, tag);
-  else if (!strcmp(tag, "tr"))
-    snprintf(out, n, "<table><tr><td>" T1 "</td></tr><tr><td>" T2 "</td></tr></table>");
-  else if (!strcmp(tag, "li"))
-    snprintf(out, n, "<ul><li>" T1 "</li><li>" T2 "</li></ul>");
+  else if (!strcmp(tag, "tr")) snprintf(out, n, "<table><tr><td>" T1 "</td></tr><tr><td>" T2 "</td></tr></table>");
+  else if (!strcmp(tag, "li")) snprintf(out, n, "<ul><li>" T1 "</li><li>" T2 "</li></ul>");
   else if (!strcmp(tag, "dt") || !strcmp(tag, "dd"))
-    snprintf(out, n, "<dl><%s>" T1 "</%s><%s>" T2 "</%s></dl>", tag, tag,
-             !strcmp(tag, "dt") ? "dd" : "dt", !strcmp(tag, "dt") ? "dd" : "dt");
-  else
-    snprintf(out, n, "<%s>" T1 "</%s>", tag, tag);
+    snprintf(out, n, "<dl><%s>" T1 "</%s><%s>" T2 "</%s></dl>", tag, tag, !strcmp(tag, "dt") ? "dd" : "dt",
+             !strcmp(tag, "dt") ? "dd" : "dt");
+  else snprintf(out, n, "<%s>" T1 "</%s>", tag, tag);
 }
 
 static void test_tag_sets(void) {
-  static const char *paper[] = {"blockquote", "dd", "div", "dl", "dt", "h1", "h2", "h3", "h4", "h5",
-                                "h6", "li", "ol", "pre", "small", "table", "td", "th", "tr", "ul"};
-  static const char *html5_only[] = {"p", "section", "nav", "article", "aside", "footer", "header",
-                                     "main", "form", "figure", "details", "fieldset", "address"};
+  static const char *paper[] = {"blockquote", "dd", "div", "dl",  "dt",    "h1",    "h2", "h3", "h4", "h5",
+                                "h6",         "li", "ol",  "pre", "small", "table", "td", "th", "tr", "ul"};
+  static const char *html5_only[] = {"p",    "section", "nav",    "article", "aside",    "footer", "header",
+                                     "main", "form",    "figure", "details", "fieldset", "address"};
   static const char *never[] = {"span", "b", "a", "font", "center", "caption", "tbody", "x-custom"};
   char body[1024], html[2048];
   for (size_t i = 0; i < sizeof paper / sizeof *paper; i++) {
@@ -106,8 +100,7 @@ static void test_tag_sets(void) {
       check_count++;
       if (!b || strcmp(b->tag, paper[i]) != 0) {
         check_failures++;
-        fprintf(stderr, "%s:%d: <%s> (set %d) should be a candidate holding T1\n", __FILE__, __LINE__,
-                paper[i], set);
+        fprintf(stderr, "%s:%d: <%s> (set %d) should be a candidate holding T1\n", __FILE__, __LINE__, paper[i], set);
         dump(p);
       }
       tbk_page_free(p);
@@ -234,34 +227,31 @@ static void test_thresholds(void) {
 
 static void test_visible_text(void) {
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
-  const char *html =
-      "<html><head><title>titleword</title><style>.styleword{}</style>"
-      "<script>var headscript=1;</script></head><body>"
-      "<div>" T1
-      "<script>var scriptword = '<div>fake</div>';</script>"
-      "<style>.styleword2 { color: red }</style>"
-      "<noscript>noscriptword</noscript>"
-      "<template><p>templateword</p></template>"
-      "<!-- commentword -->"
-      "<span hidden>hiddenword</span>"
-      "<span style=\"color:red; display : none\">displayword</span>"
-      "<span style=\"VISIBILITY:Hidden\">visibilityword</span>"
-      "<div hidden>" T2 "</div>"
-      "<iframe>iframeword</iframe><svg><text>svgword</text></svg>"
-      " <span style=\"display:block\">shown</span>"
-      "</div></body></html>";
+  const char *html = "<html><head><title>titleword</title><style>.styleword{}</style>"
+                     "<script>var headscript=1;</script></head><body>"
+                     "<div>" T1 "<script>var scriptword = '<div>fake</div>';</script>"
+                     "<style>.styleword2 { color: red }</style>"
+                     "<noscript>noscriptword</noscript>"
+                     "<template><p>templateword</p></template>"
+                     "<!-- commentword -->"
+                     "<span hidden>hiddenword</span>"
+                     "<span style=\"color:red; display : none\">displayword</span>"
+                     "<span style=\"VISIBILITY:Hidden\">visibilityword</span>"
+                     "<div hidden>" T2 "</div>"
+                     "<iframe>iframeword</iframe><svg><text>svgword</text></svg>"
+                     " <span style=\"display:block\">shown</span>"
+                     "</div></body></html>";
   tbk_page *p = PARSE(html, &o);
   size_t len;
   const char *text = p ? tbk_page_text(p, &len) : "";
-  static const char *hidden_words[] = {"titleword", "styleword", "headscript", "scriptword", "fake",
-                                       "noscriptword", "templateword", "commentword", "hiddenword",
-                                       "displayword", "visibilityword", "one two", "iframeword", "svgword"};
+  static const char *hidden_words[] = {"titleword",      "styleword",    "headscript",  "scriptword", "fake",
+                                       "noscriptword",   "templateword", "commentword", "hiddenword", "displayword",
+                                       "visibilityword", "one two",      "iframeword",  "svgword"};
   for (size_t i = 0; i < sizeof hidden_words / sizeof *hidden_words; i++) {
     check_count++;
     if (strstr(text, hidden_words[i])) {
       check_failures++;
-      fprintf(stderr, "%s:%d: invisible text \"%s\" leaked into \"%s\"\n", __FILE__, __LINE__,
-              hidden_words[i], text);
+      fprintf(stderr, "%s:%d: invisible text \"%s\" leaked into \"%s\"\n", __FILE__, __LINE__, hidden_words[i], text);
     }
   }
   CHECK_STR(text, T1 " shown");
@@ -301,8 +291,8 @@ static void test_structure(void) {
   tbk_page_free(p);
 
   /* Nested blocks and their parent links. */
-  p = PARSE("<html><body><div id=outer>" T1
-            "<div id=inner><div id=wrap><ul><li>" T2 "</li><li>" T3 "</li></ul></div></div>"
+  p = PARSE("<html><body><div id=outer>" T1 "<div id=inner><div id=wrap><ul><li>" T2 "</li><li>" T3
+            "</li></ul></div></div>"
             "<table><tr><td>" T4 "</td></tr></table></div></body></html>",
             &o);
   const tbk_block *outer = by_text(p, T1 " " T2 " " T3 " " T4);
@@ -345,7 +335,8 @@ static void test_structure(void) {
   tbk_page_free(p);
   /* Unknown tags count per parent and per name. */
   p = PARSE("<body><x-a>a</x-a><x-b>b</x-b><x-a><x-a>c</x-a><x-b>d</x-b><x-a><ol><li>" T4
-            "</li></ol></x-a></x-a></body>", &o);
+            "</li></ol></x-a></x-a></body>",
+            &o);
   b1 = by_text(p, T4);
   CHECK(b1 != NULL);
   if (b1) CHECK_STR(b1->path, "/html[1]/body[1]/x-a[2]/x-a[2]/ol[1]");
@@ -397,8 +388,13 @@ static size_t to_utf16(const char *s, int big_endian, int bom, char *out) {
   while (*u) {
     unsigned cp;
     if (*u < 0x80) cp = *u++;
-    else if (*u < 0xE0) { cp = ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu); u += 2; }
-    else { cp = ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu); u += 3; }
+    else if (*u < 0xE0) {
+      cp = ((u[0] & 0x1Fu) << 6) | (u[1] & 0x3Fu);
+      u += 2;
+    } else {
+      cp = ((u[0] & 0x0Fu) << 12) | ((u[1] & 0x3Fu) << 6) | (u[2] & 0x3Fu);
+      u += 3;
+    }
     out[k++] = (char)(big_endian ? cp >> 8 : cp & 0xFF);
     out[k++] = (char)(big_endian ? cp & 0xFF : cp >> 8);
   }
@@ -422,8 +418,8 @@ static void expect_decoded(const char *raw, size_t len, const char *hint, const 
   const char *text = tbk_page_text(p, &n);
   if (strcmp(text, want_text) != 0 || strcasecmp(tbk_page_charset(p), want_charset) != 0) {
     check_failures++;
-    fprintf(stderr, "%s:%d: decoded \"%s\" as %s, expected \"%s\" as %s\n", __FILE__, line, text,
-            tbk_page_charset(p), want_text, want_charset);
+    fprintf(stderr, "%s:%d: decoded \"%s\" as %s, expected \"%s\" as %s\n", __FILE__, line, text, tbk_page_charset(p),
+            want_text, want_charset);
   }
   tbk_page_free(p);
 }
@@ -433,16 +429,17 @@ static void expect_decoded(const char *raw, size_t len, const char *hint, const 
 static void test_charsets(void) {
   DECODED_S("<html><head><meta charset=windows-1252></head><body><div>caf\xE9 \x80 5</div></body></html>", NULL,
             "café € 5", "windows-1252");
-  DECODED_S("<html><head><meta charset=\"ISO-8859-1\"></head><body><div>na\xEFve \x93q\x94</div></body></html>",
-            NULL, "naïve “q”", "windows-1252"); /* latin1 labels mean windows-1252 */
+  DECODED_S("<html><head><meta charset=\"ISO-8859-1\"></head><body><div>na\xEFve \x93q\x94</div></body></html>", NULL,
+            "naïve “q”", "windows-1252"); /* latin1 labels mean windows-1252 */
   /* Undeclared, not valid UTF-8: windows-1252 fallback. */
-  DECODED_S("<html><body><div>Gr\xFC\xDF" "e aus K\xF6ln</div></body></html>", NULL, "Grüße aus Köln",
-            "windows-1252");
+  DECODED_S("<html><body><div>Gr\xFC\xDF"
+            "e aus K\xF6ln</div></body></html>",
+            NULL, "Grüße aus Köln", "windows-1252");
   /* Undeclared valid UTF-8 stays UTF-8. */
   DECODED_S("<html><body><div>Grüße aus Köln</div></body></html>", NULL, "Grüße aus Köln", "UTF-8");
   /* UTF-8 BOM: stripped, beats a wrong meta. */
-  DECODED_S("\xEF\xBB\xBF<html><head><meta charset=windows-1252></head><body><div>Café 日本</div></body></html>",
-            NULL, "Café 日本", "UTF-8");
+  DECODED_S("\xEF\xBB\xBF<html><head><meta charset=windows-1252></head><body><div>Café 日本</div></body></html>", NULL,
+            "Café 日本", "UTF-8");
   /* UTF-16 with BOM (LE and BE), and without BOM. */
   const char *doc16 = "<html><head><meta charset=utf-16></head><body><div>Café 中文 text here</div></body></html>";
   char buf[1024];
@@ -459,35 +456,39 @@ static void test_charsets(void) {
             "</head><body><div>\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x65\x83\x4c\x83\x58\x83\x67</div></body></html>",
             NULL, "日本語のテキスト", "CP932");
   /* The HTTP charset (hint) beats <meta>. */
-  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", "utf-8",
-            "Café", "UTF-8");
-  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", NULL,
-            "CafÃ©", "windows-1252");
-  DECODED_S("<html><head><meta charset=utf-8></head><body><div>caf\xE9</div></body></html>", "ISO-8859-1",
-            "café", "windows-1252");
+  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", "utf-8", "Café",
+            "UTF-8");
+  DECODED_S("<html><head><meta charset=windows-1252></head><body><div>Café</div></body></html>", NULL, "CafÃ©",
+            "windows-1252");
+  DECODED_S("<html><head><meta charset=utf-8></head><body><div>caf\xE9</div></body></html>", "ISO-8859-1", "café",
+            "windows-1252");
   /* An unknown declared charset falls back to sniffing. */
-  DECODED_S("<html><head><meta charset=x-no-such-charset></head><body><div>Café</div></body></html>", NULL,
-            "Café", "UTF-8");
+  DECODED_S("<html><head><meta charset=x-no-such-charset></head><body><div>Café</div></body></html>", NULL, "Café",
+            "UTF-8");
   /* Invalid UTF-8 under a UTF-8 declaration is repaired, not refused. */
-  DECODED_S("<html><head><meta charset=utf-8></head><body><div>bad\xFF" "byte</div></body></html>", NULL,
-            "bad\xEF\xBF\xBD" "byte", "UTF-8");
+  DECODED_S("<html><head><meta charset=utf-8></head><body><div>bad\xFF"
+            "byte</div></body></html>",
+            NULL,
+            "bad\xEF\xBF\xBD"
+            "byte",
+            "UTF-8");
   /* NUL and other C0 controls inside text are dropped. */
   DECODED_S("<html><body><div>al\0pha be\x01ta</div></body></html>", NULL, "alpha beta", "UTF-8");
 }
 
 /* --------------------------------------------------------------- refusals */
 
-static void expect_status(const char *raw, size_t len, const tbk_page_options *o, tbk_status want,
-                          const char *msg_part, int line) {
+static void expect_status(const char *raw, size_t len, const tbk_page_options *o, tbk_status want, const char *msg_part,
+                          int line) {
   tbk_status st;
   tbk_error err = {0};
   tbk_page *p = parse_n(raw, len, o, &st, &err);
   check_count++;
-  if (st != want || (st != TBK_OK && (p || err.code != st)) ||
-      (msg_part && !strstr(err.msg, msg_part)) || strchr(err.msg, '\n')) {
+  if (st != want || (st != TBK_OK && (p || err.code != st)) || (msg_part && !strstr(err.msg, msg_part)) ||
+      strchr(err.msg, '\n')) {
     check_failures++;
-    fprintf(stderr, "%s:%d: status %s (%s), expected %s with \"%s\"\n", __FILE__, line, tbk_status_str(st),
-            err.msg, tbk_status_str(want), msg_part ? msg_part : "");
+    fprintf(stderr, "%s:%d: status %s (%s), expected %s with \"%s\"\n", __FILE__, line, tbk_status_str(st), err.msg,
+            tbk_status_str(want), msg_part ? msg_part : "");
   }
   tbk_page_free(p);
 }
@@ -497,7 +498,9 @@ static void expect_status(const char *raw, size_t len, const tbk_page_options *o
 static void test_refusals(void) {
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
   STATUS_S("\x89PNG\r\n\x1a\n\0\0\0\rIHDR<html><body>", &o, TBK_ERR_BINARY, "PNG");
-  STATUS_S("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0<div>text</div>", &o, TBK_ERR_BINARY, "ELF");
+  STATUS_S("\x7f"
+           "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0<div>text</div>",
+           &o, TBK_ERR_BINARY, "ELF");
   STATUS_S("\x1f\x8b\x08\0\0\0\0\0\0\x03<html>", &o, TBK_ERR_BINARY, "gzip");
   STATUS_S("%PDF-1.7\n", &o, TBK_ERR_BINARY, "PDF");
   char noise[256];
@@ -561,7 +564,8 @@ static char *many_attrs(size_t n, int lines, const char *extra) {
   for (int i = 0; i < lines; i++) CHECK_BUF(tbk_buf_puts(&b, "\n"));
   CHECK_BUF(tbk_buf_puts(&b, "<div "));
   CHECK_BUF(tbk_buf_puts(&b, extra));
-  for (size_t i = 0; i < n; i++) CHECK_BUF(tbk_buf_printf(&b, i % 3 ? " a%zu=\"v\"" : (i % 2 ? " b%zu" : " c%zu='w'"), i));
+  for (size_t i = 0; i < n; i++)
+    CHECK_BUF(tbk_buf_printf(&b, i % 3 ? " a%zu=\"v\"" : (i % 2 ? " b%zu" : " c%zu='w'"), i));
   CHECK_BUF(tbk_buf_puts(&b, ">" T1 "</div></body></html>"));
   return b.data;
 }
@@ -655,10 +659,10 @@ static void test_hostile(void) {
 
 /* A body with enough text (about 800 characters) that losing it makes a
  * page suspect, in two blocks. */
-#define BROKEN_BODY                                                                             \
-  "<div class=main><h1>Distinctive headline of the broken page</h1>"                              \
-  "<p>" T1 " " T2 " " T3 "</p><p>" T2 " " T3 " " T4 "</p><p>" T3 " " T4 " " T1 "</p>"             \
-  "<p>" T4 " " T1 " " T2 "</p><p>" T1 " " T3 " " T4 "</p><p>" T2 " " T4 " " T1 "</p></div>\n"     \
+#define BROKEN_BODY                                                                           \
+  "<div class=main><h1>Distinctive headline of the broken page</h1>"                          \
+  "<p>" T1 " " T2 " " T3 "</p><p>" T2 " " T3 " " T4 "</p><p>" T3 " " T4 " " T1 "</p>"         \
+  "<p>" T4 " " T1 " " T2 "</p><p>" T1 " " T3 " " T4 "</p><p>" T2 " " T4 " " T1 "</p></div>\n" \
   "<div class=foot>The distinctive closing sentence of the article stays visible.</div>"
 
 static const char *text_of(const tbk_page *p) { return p ? tbk_page_text(p, NULL) : ""; }
@@ -676,8 +680,8 @@ static void expect_recovered(const char *name, const char *broken, const char *c
   }
   if (strcmp(bt, text_of(c)) != 0 || tbk_page_block_count(b) != tbk_page_block_count(c)) {
     check_failures++;
-    fprintf(stderr, "%s:%d: %s: recovered page differs from the clean one:\n  \"%s\"\n  \"%s\"\n", __FILE__,
-            line, name, bt, text_of(c));
+    fprintf(stderr, "%s:%d: %s: recovered page differs from the clean one:\n  \"%s\"\n  \"%s\"\n", __FILE__, line, name,
+            bt, text_of(c));
     dump(b);
   }
   if (!b || tbk_page_block_count(b) < 2) {
@@ -686,8 +690,8 @@ static void expect_recovered(const char *name, const char *broken, const char *c
   }
   if (!b || tbk_page_recovered(b) < 1 || (c && tbk_page_recovered(c) != 0)) {
     check_failures++;
-    fprintf(stderr, "%s:%d: %s: recovered %d, clean page %d\n", __FILE__, line, name,
-            b ? tbk_page_recovered(b) : -1, c ? tbk_page_recovered(c) : -1);
+    fprintf(stderr, "%s:%d: %s: recovered %d, clean page %d\n", __FILE__, line, name, b ? tbk_page_recovered(b) : -1,
+            c ? tbk_page_recovered(c) : -1);
   }
   tbk_page_free(b);
   tbk_page_free(c);
@@ -701,8 +705,8 @@ static void expect_kept(const char *name, const char *html, int line) {
   tbk_page *p = parse_ok(html, &o, line);
   check_count++;
   const char *t = text_of(p);
-  if (!strstr(t, "Distinctive headline") || !strstr(t, "distinctive closing sentence") ||
-      tbk_page_block_count(p) < 2 || tbk_page_recovered(p) != 0) {
+  if (!strstr(t, "Distinctive headline") || !strstr(t, "distinctive closing sentence") || tbk_page_block_count(p) < 2 ||
+      tbk_page_recovered(p) != 0) {
     check_failures++;
     fprintf(stderr, "%s:%d: %s: recovered %d, %zu blocks, text \"%s\"\n", __FILE__, line, name,
             p ? tbk_page_recovered(p) : -1, tbk_page_block_count(p), t);
@@ -715,8 +719,7 @@ static void test_broken_unclosed_title(void) {
   /* No </head> or <body> to end it: libxml2 nests the body in the title. */
   RECOVERED("title", "<html><head><title>Site name\n<meta charset=utf-8>\n" BROKEN_BODY "</body></html>",
             "<html><head><title>Site name\n</title><meta charset=utf-8>\n" BROKEN_BODY "</body></html>");
-  RECOVERED("title, no head", "<title>Site name " BROKEN_BODY,
-            "<title>Site name </title>" BROKEN_BODY);
+  RECOVERED("title, no head", "<title>Site name " BROKEN_BODY, "<title>Site name </title>" BROKEN_BODY);
   RECOVERED("title in body", "<html><body><div>lead<title>x " BROKEN_BODY,
             "<html><body><div>lead<title>x </title>" BROKEN_BODY);
   /* </head> or <body> ends it in libxml2 2.9: nothing to repair. */
@@ -806,7 +809,8 @@ static void test_broken_open_in_container(void) {
    * elsewhere gets one repair, the script's. */
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
   tbk_page *p = PARSE("<html><body><noscript><div><table><tr><td>a</td></tr></table></div></noscript>"
-                      "<script>var n = 1;" BROKEN_BODY, &o);
+                      "<script>var n = 1;" BROKEN_BODY,
+                      &o);
   CHECK_INT(p ? tbk_page_recovered(p) : -1, 1);
   CHECK(p && strstr(text_of(p), "distinctive closing sentence"));
   tbk_page_free(p);
@@ -814,8 +818,7 @@ static void test_broken_open_in_container(void) {
 
 static void test_broken_comments(void) {
   /* HTML5's empty comments, a "-- >" end, a comment never closed. */
-  RECOVERED("<!-->", "<html><body><div>lead<!--> end</div>" BROKEN_BODY,
-            "<html><body><div>lead end</div>" BROKEN_BODY);
+  RECOVERED("<!-->", "<html><body><div>lead<!--> end</div>" BROKEN_BODY, "<html><body><div>lead end</div>" BROKEN_BODY);
   RECOVERED("<!--->", "<html><body><div>lead<!---> end</div>" BROKEN_BODY,
             "<html><body><div>lead end</div>" BROKEN_BODY);
   RECOVERED("-- >", "<html><body><div>lead<!-- note -- > end</div>" BROKEN_BODY,
@@ -842,8 +845,8 @@ static void test_broken_normal_pages(void) {
   tbk_page_options o = opts(TBK_BLOCKS_PAPER);
   /* Repairable shapes, but most text was not lost: left as parsed (the
    * comment still takes " tail" up to the next "-->"). */
-  const char *html = "<html><head><title>T</title></head><body><div>lead<!--> tail</div><!-- c -->"
-                     BROKEN_BODY "<iframe src=x></body></html>";
+  const char *html = "<html><head><title>T</title></head><body><div>lead<!--> tail</div><!-- c -->" BROKEN_BODY
+                     "<iframe src=x></body></html>";
   tbk_page *p = PARSE(html, &o);
   CHECK_INT(p ? tbk_page_recovered(p) : -1, 0);
   CHECK(p && strstr(text_of(p), "distinctive closing sentence") && !strstr(text_of(p), "lead tail"));
@@ -976,7 +979,8 @@ static void test_keep_modes(void) {
       size_t divs = 0;
       for (size_t i = 0; i < p->n_nodes; i++)
         for (const char *q = p->nodes[i].attrs, *name, *value; (name = tbk_attr_next(&q, &value));)
-          divs += strcmp(p->nodes[i].name, "div") == 0 && strcmp(name, "class") == 0 && value && strcmp(value, "c d") == 0;
+          divs += strcmp(p->nodes[i].name, "div") == 0 && strcmp(name, "class") == 0 && value &&
+                  strcmp(value, "c d") == 0;
       CHECK_INT(divs, 1);
     }
     tbk_page_free(p);

@@ -91,8 +91,8 @@ static void build(sbuf *plain, sbuf *gz, int truncated) {
   }
   if (truncated) { /* a record cut off by the end of the file */
     sbuf t = {0};
-    record(&t, "response", "http://a.example/cut", "<urn:uuid:3333>", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
-           "<html><body>cut", 500);
+    record(&t, "response", "http://a.example/cut", "<urn:uuid:3333>",
+           "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", "<html><body>cut", 500);
     put(plain, t.p, t.n - 4);
     free(t.p);
   }
@@ -250,7 +250,8 @@ static void test_predict_options(void) {
   CHECK_INT(tbk_keyword_table_load(NULL, NULL, &kt, &err), TBK_OK);
   b.len = 0;
   CHECK_INT(tbk_keywords_page(pr, kt, html, sizeof html - 1, NULL, "x", -1, 3, &b, &err), TBK_OK);
-  CHECK(b.data && strncmp(b.data, "{\"page\":\"x\",\"lang\":\"en\"", 23) == 0 && strstr(b.data, "{\"term\":\"committee\",\"score\":2,\"tf\":2}"));
+  CHECK(b.data && strncmp(b.data, "{\"page\":\"x\",\"lang\":\"en\"", 23) == 0 &&
+        strstr(b.data, "{\"term\":\"committee\",\"score\":2,\"tf\":2}"));
   CHECK_INT(tbk_keywords_page(pr, kt, html, sizeof html - 1, NULL, "x", 3, 3, &b, &err), TBK_ERR_ARG);
   CHECK_INT(tbk_keywords_page(pr, NULL, "", 0, NULL, "x", 0, 3, &b, &err), TBK_ERR_EMPTY);
   tbk_keyword_table_free(kt);

@@ -13,7 +13,8 @@
 
 static const char PAGE[] =
     "<html><head><title>River library reopens - Millbrook Gazette</title></head><body>"
-    "<div id=\"top\"><ul class=\"main-nav\"><li title=\"Front page\"><a href=\"/\">Home</a></li><li><a href=\"/local\">Local news</a></li>"
+    "<div id=\"top\"><ul class=\"main-nav\"><li title=\"Front page\"><a href=\"/\">Home</a></li><li><a "
+    "href=\"/local\">Local news</a></li>"
     "<li><a href=\"/sports\">Sports and weather</a></li><li><a href=\"/opinion\">Opinion</a></li></ul></div>"
     "<div class=\"article\"><h1>River library reopens after flood</h1>"
     "<p>The Riverside branch of the library reopened on Friday morning, eight months after the river "
@@ -24,7 +25,9 @@ static const char PAGE[] =
     "<div class=\"footer\"><p>&copy; 2026 Millbrook Gazette. All rights reserved, every one of them.</p></div>"
     "</body></html>";
 
-static int contains(const tbk_buf *b, const char *s) { return b->data && memmem(b->data, b->len, s, strlen(s)) != NULL; }
+static int contains(const tbk_buf *b, const char *s) {
+  return b->data && memmem(b->data, b->len, s, strlen(s)) != NULL;
+}
 
 static int same(const tbk_buf *a, const tbk_buf *b) {
   return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
@@ -82,8 +85,10 @@ static void test_blocks(const tbk_page *p) {
   CHECK(n_tmpl > 0 && n_tmpl < nb);
   CHECK_INT(count(&ann1, "data-tbk-decision=\"removed\""), n_tmpl + 1);
   CHECK_INT(count(&ann1, "data-tbk-decision=\"kept\""), nb - n_tmpl + 1);
-  CHECK(contains(&ann1, "data-tbk-template=\"0.900\" data-tbk-decision=\"removed\" title=\"tbk: removed, p_template 0.900\""));
-  CHECK(contains(&ann1, "data-tbk-template=\"0.100\" data-tbk-decision=\"kept\" title=\"tbk: kept, p_template 0.100\""));
+  CHECK(contains(&ann1,
+                 "data-tbk-template=\"0.900\" data-tbk-decision=\"removed\" title=\"tbk: removed, p_template 0.900\""));
+  CHECK(
+      contains(&ann1, "data-tbk-template=\"0.100\" data-tbk-decision=\"kept\" title=\"tbk: kept, p_template 0.100\""));
   CHECK_INT(count(&ann1, "<style id=\"tbk-annotate-style\">"), 1);
   CHECK(contains(&ann1, "</style></head>"));
   CHECK_INT(count(&ann1, "<div id=\"tbk-legend\""), 1);
@@ -142,7 +147,8 @@ static void test_units(const tbk_page *p) {
   CHECK(contains(&ann1, "Sports"));
   /* the decisions shown: a title of the element's own is kept after the
    * tooltip's; the legend names the stage */
-  CHECK(contains(&ann1, "<li title=\"tbk: removed, p_content 0.200 | Front page\" data-tbk-content=\"0.200\" data-tbk-decision=\"removed\">"));
+  CHECK(contains(&ann1, "<li title=\"tbk: removed, p_content 0.200 | Front page\" data-tbk-content=\"0.200\" "
+                        "data-tbk-decision=\"removed\">"));
   CHECK(contains(&ann1, "data-tbk-decision=\"kept\" title=\"tbk: kept, p_content 0.800\""));
   CHECK(contains(&ann1, "content stage") && count(&ann1, "<div id=\"tbk-legend\"") == 1);
   CHECK(contains(&html1, "<li title=\"Front page\">") && !contains(&html1, "tbk-legend"));
@@ -224,7 +230,8 @@ static void check_sunk(const tbk_page *p, const tbk_units *ux, const unsigned ch
 static void test_sink(const tbk_page *p) {
   size_t nb = tbk_page_block_count(p);
   double *probs = calloc(nb ? nb : 1, sizeof *probs);
-  for (size_t i = 0; i < nb; i++) probs[i] = block_has(p, i, "Sports") || block_has(p, i, "rights reserved") ? 0.9 : 0.1;
+  for (size_t i = 0; i < nb; i++)
+    probs[i] = block_has(p, i, "Sports") || block_has(p, i, "rights reserved") ? 0.9 : 0.1;
   check_sunk(p, NULL, NULL, probs, TBK_FORMAT_TEXT);
   check_sunk(p, NULL, NULL, probs, TBK_FORMAT_JSONL);
   tbk_units *ux = NULL;

@@ -98,14 +98,16 @@ static void test_broken_lines(void) {
   size_t bad = 0;
   tbk_label_set *s = read_labels(
       "{\"page\":\"p1\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":\"template\"}\n"
-      "{\"page\":\"p1\",\"path\":\n"                                              /* 2: not JSON */
-      "{\"page\":\"p1\",\"path\":\"/b\",\"label\":\"content\"}\n"                 /* 3: no md5 */
+      "{\"page\":\"p1\",\"path\":\n"                                               /* 2: not JSON */
+      "{\"page\":\"p1\",\"path\":\"/b\",\"label\":\"content\"}\n"                  /* 3: no md5 */
       "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"0123\",\"label\":\"content\"}\n" /* 4: short md5 */
-      "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"" "0123456789ABCDEF0123456789ABCDEF" "\",\"label\":1}\n" /* 5 */
-      "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"" MD5B "\"}\n"                   /* 6: no label */
-      "[1,2]\n"                                                                   /* 7 */
+      "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\""
+      "0123456789ABCDEF0123456789ABCDEF"
+      "\",\"label\":1}\n"                                        /* 5 */
+      "{\"page\":\"p1\",\"path\":\"/b\",\"md5\":\"" MD5B "\"}\n" /* 6: no label */
+      "[1,2]\n"                                                  /* 7 */
       "{\"page\":\"p1\",\"path\":\"/c\",\"md5\":\"" MD5B "\",\"label\":\"content\"}\n"
-      "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":\"templat\"}\n"  /* 9 */
+      "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":\"templat\"}\n" /* 9 */
       "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":2}\n"           /* 10 */
       "{\"page\":\"p1\",\"path\":\"/d\",\"md5\":\"" MD5B "\",\"label\":null}\n",       /* 11 */
       &w, &bad);
@@ -114,8 +116,10 @@ static void test_broken_lines(void) {
   CHECK_INT(w.n, 9);
   for (int line = 9; line <= 11; line++) {
     char want[200];
-    snprintf(want, sizeof want, TMP "/labels.jsonl:%d: invalid label (not template, boilerplate, content, ignored, "
-             "1, -1 or 0) (skipped)", line);
+    snprintf(want, sizeof want,
+             TMP "/labels.jsonl:%d: invalid label (not template, boilerplate, content, ignored, "
+                 "1, -1 or 0) (skipped)",
+             line);
     CHECK(strstr(w.all, want) != NULL);
   }
   CHECK_INT(label_of(s, "p1", "/d", MD5B, NULL), 0);
@@ -142,15 +146,15 @@ static void test_broken_lines(void) {
 static void test_unmatched(void) {
   warns w;
   size_t bad = 0;
-  tbk_label_set *s = read_labels(
-      "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"read\",\"path\":\"/gone\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n" /* duplicate: not missing */
-      "{\"page\":\"notread\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"notread\",\"path\":\"/b\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"read\",\"path\":\"/changed\",\"md5\":\"" MD5A "\",\"label\":1}\n"
-      "{\"page\":\"read\",\"path\":\"/gone2\",\"md5\":\"" MD5A "\",\"label\":-1}\n",
-      &w, &bad);
+  tbk_label_set *s = read_labels("{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
+                                 "{\"page\":\"read\",\"path\":\"/gone\",\"md5\":\"" MD5A "\",\"label\":1}\n"
+                                 "{\"page\":\"read\",\"path\":\"/a\",\"md5\":\"" MD5A
+                                 "\",\"label\":1}\n" /* duplicate: not missing */
+                                 "{\"page\":\"notread\",\"path\":\"/a\",\"md5\":\"" MD5A "\",\"label\":1}\n"
+                                 "{\"page\":\"notread\",\"path\":\"/b\",\"md5\":\"" MD5A "\",\"label\":1}\n"
+                                 "{\"page\":\"read\",\"path\":\"/changed\",\"md5\":\"" MD5A "\",\"label\":1}\n"
+                                 "{\"page\":\"read\",\"path\":\"/gone2\",\"md5\":\"" MD5A "\",\"label\":-1}\n",
+                                 &w, &bad);
   if (!s) return;
   tbk_label_set_page_read(s, "read");
   tbk_label_set_page_read(s, "not a labelled page"); /* harmless */
@@ -160,8 +164,8 @@ static void test_unmatched(void) {
   CHECK_INT(tbk_label_set_unmatched(s, on_warn, &w, &unread), 2);
   CHECK_INT(unread, 2);
   CHECK_INT(w.n, 2);
-  CHECK_STR(w.all, TMP "/labels.jsonl:2: labelled block /gone of read not found on that page (skipped)\n"
-                   TMP "/labels.jsonl:7: labelled block /gone2 of read not found on that page (skipped)\n");
+  CHECK_STR(w.all, TMP "/labels.jsonl:2: labelled block /gone of read not found on that page (skipped)\n" TMP
+                       "/labels.jsonl:7: labelled block /gone2 of read not found on that page (skipped)\n");
   tbk_label_set_free(s);
 }
 
@@ -239,7 +243,9 @@ static void test_rows(void) {
   char hex0[33], hex1[33], want[512];
   tbk_md5_hex(b0->md5, hex0);
   tbk_md5_hex(b1->md5, hex1);
-  snprintf(want, sizeof want, "{\"site\":\"site\",\"page\":\"pages/site/a.html\",\"path\":\"%s\",\"tag\":\"%s\",\"md5\":\"%s\",\"label\":0,\"block\":0}\n",
+  snprintf(want, sizeof want,
+           "{\"site\":\"site\",\"page\":\"pages/site/"
+           "a.html\",\"path\":\"%s\",\"tag\":\"%s\",\"md5\":\"%s\",\"label\":0,\"block\":0}\n",
            b0->path, b0->tag, hex0);
   CHECK(strstr(m.b.data ? m.b.data : "", want) != NULL);
 
@@ -263,8 +269,9 @@ static void test_rows(void) {
     CHECK_INT(count_lines(&f.b), 1);
     CHECK(strstr(m.b.data ? m.b.data : "", "\"label\":1,\"block\":0}") != NULL);
     char msg[512];
-    snprintf(msg, sizeof msg, "pages/site/a.html: block %s: text changed since labelling (md5 %s, labels say %s) (skipped)\n",
-             b1->path, hex1, MD5A);
+    snprintf(msg, sizeof msg,
+             "pages/site/a.html: block %s: text changed since labelling (md5 %s, labels say %s) (skipped)\n", b1->path,
+             hex1, MD5A);
     CHECK_STR(w.all, msg);
     tbk_label_set_page_read(ls, pg);
     size_t unread = 0;

@@ -18,8 +18,7 @@ static void check_norm(const char *s, size_t n, const char *want, int line) {
   const char *got = out.data ? out.data : "";
   if (rc != 0 || out.len != strlen(want) || memcmp(got, want, out.len) != 0) {
     check_failures++;
-    fprintf(stderr, "%s:%d: normalize gave \"%s\" (rc %d), expected \"%s\"\n", __FILE__, line, got, rc,
-            want);
+    fprintf(stderr, "%s:%d: normalize gave \"%s\" (rc %d), expected \"%s\"\n", __FILE__, line, got, rc, want);
   }
   tbk_buf_free(&out);
 }
@@ -31,13 +30,22 @@ static void test_normalize(void) {
   NORM("a", "a");
   NORM("  hello   world  ", "hello world");
   NORM("\t\tone\ttwo\n\nthree\r\nfour\f\vfive\n", "one two three four five");
-  NORM("a\xC2\xA0\xC2\xA0" "b", "a b");                 /* NBSP */
-  NORM("\xE3\x80\x80" "日本\xE3\x80\x80語\xE3\x80\x80", "日本 語"); /* ideographic space */
+  NORM("a\xC2\xA0\xC2\xA0"
+       "b",
+       "a b"); /* NBSP */
+  NORM("\xE3\x80\x80"
+       "日本\xE3\x80\x80語\xE3\x80\x80",
+       "日本 語");                                             /* ideographic space */
   NORM("x\xE2\x80\x83y\xE2\x80\xA8z\xE2\x80\xAFw", "x y z w"); /* em space, line sep, narrow NBSP */
-  NORM("\xC2\x85" "next\xC2\x85", "next");              /* NEL */
+  NORM("\xC2\x85"
+       "next\xC2\x85",
+       "next"); /* NEL */
   NORM("Café  ", "Café");
   /* Not whitespace: zero-width space stays (it is not White_Space). */
-  NORM("a\xE2\x80\x8B" "b", "a\xE2\x80\x8B" "b");
+  NORM("a\xE2\x80\x8B"
+       "b",
+       "a\xE2\x80\x8B"
+       "b");
   /* Invalid bytes are kept as U+FFFD, and spacing around them survives. */
   NORM("a \xFF b", "a \xEF\xBF\xBD b");
   NORM("\xC3", "\xEF\xBF\xBD");
@@ -64,31 +72,39 @@ static void test_utf8(void) {
   /* Invalid bytes count one each (documented), stray continuations too. */
   CHECK_INT(tbk_utf8_length("\xFF", 1), 1);
   CHECK_INT(tbk_utf8_length("\x80", 1), 1);
-  CHECK_INT(tbk_utf8_length("a\x80\x80" "b", 4), 4);
-  CHECK_INT(tbk_utf8_length("\xC3", 1), 1);              /* truncated */
-  CHECK_INT(tbk_utf8_length("\xE6\x97" "a", 3), 3);      /* truncated 3-byte + a */
-  CHECK_INT(tbk_utf8_length("\xC0\xAF", 2), 2);          /* overlong '/' */
+  CHECK_INT(tbk_utf8_length("a\x80\x80"
+                            "b",
+                            4),
+            4);
+  CHECK_INT(tbk_utf8_length("\xC3", 1), 1); /* truncated */
+  CHECK_INT(tbk_utf8_length("\xE6\x97"
+                            "a",
+                            3),
+            3);                                 /* truncated 3-byte + a */
+  CHECK_INT(tbk_utf8_length("\xC0\xAF", 2), 2); /* overlong '/' */
 
   CHECK(tbk_utf8_valid("", 0));
   CHECK(tbk_utf8_valid("plain ascii", 11));
   CHECK(tbk_utf8_valid("Café 日本語 \xF0\x9F\x98\x80", strlen("Café 日本語 \xF0\x9F\x98\x80")));
-  CHECK(tbk_utf8_valid("\xEF\xBF\xBF", 3));              /* U+FFFF is valid */
-  CHECK(tbk_utf8_valid("\xF4\x8F\xBF\xBF", 4));          /* U+10FFFF */
-  CHECK(!tbk_utf8_valid("\xC0\xAF", 2));                 /* overlong 2-byte */
+  CHECK(tbk_utf8_valid("\xEF\xBF\xBF", 3));     /* U+FFFF is valid */
+  CHECK(tbk_utf8_valid("\xF4\x8F\xBF\xBF", 4)); /* U+10FFFF */
+  CHECK(!tbk_utf8_valid("\xC0\xAF", 2));        /* overlong 2-byte */
   CHECK(!tbk_utf8_valid("\xC1\xBF", 2));
-  CHECK(!tbk_utf8_valid("\xE0\x80\xAF", 3));             /* overlong 3-byte */
-  CHECK(!tbk_utf8_valid("\xF0\x80\x80\xAF", 4));         /* overlong 4-byte */
-  CHECK(!tbk_utf8_valid("\xED\xA0\x80", 3));             /* U+D800 surrogate */
-  CHECK(!tbk_utf8_valid("\xED\xBF\xBF", 3));             /* U+DFFF surrogate */
-  CHECK(tbk_utf8_valid("\xED\x9F\xBF", 3));              /* U+D7FF is fine */
-  CHECK(!tbk_utf8_valid("\xF4\x90\x80\x80", 4));         /* > U+10FFFF */
+  CHECK(!tbk_utf8_valid("\xE0\x80\xAF", 3));     /* overlong 3-byte */
+  CHECK(!tbk_utf8_valid("\xF0\x80\x80\xAF", 4)); /* overlong 4-byte */
+  CHECK(!tbk_utf8_valid("\xED\xA0\x80", 3));     /* U+D800 surrogate */
+  CHECK(!tbk_utf8_valid("\xED\xBF\xBF", 3));     /* U+DFFF surrogate */
+  CHECK(tbk_utf8_valid("\xED\x9F\xBF", 3));      /* U+D7FF is fine */
+  CHECK(!tbk_utf8_valid("\xF4\x90\x80\x80", 4)); /* > U+10FFFF */
   CHECK(!tbk_utf8_valid("\xF5\x80\x80\x80", 4));
   CHECK(!tbk_utf8_valid("\xFF", 1));
-  CHECK(!tbk_utf8_valid("\x80", 1));                     /* lone continuation */
-  CHECK(!tbk_utf8_valid("\xC3", 1));                     /* truncated at end */
+  CHECK(!tbk_utf8_valid("\x80", 1)); /* lone continuation */
+  CHECK(!tbk_utf8_valid("\xC3", 1)); /* truncated at end */
   CHECK(!tbk_utf8_valid("\xE6\x97", 2));
   CHECK(!tbk_utf8_valid("\xF0\x9F\x98", 3));
-  CHECK(!tbk_utf8_valid("\xC3" "a", 2));                 /* bad continuation */
+  CHECK(!tbk_utf8_valid("\xC3"
+                        "a",
+                        2)); /* bad continuation */
   /* Validity is length-bound: a valid prefix of a longer string is valid. */
   CHECK(tbk_utf8_valid("ab\xFF", 2));
 }
@@ -142,9 +158,26 @@ static int stop_after_two(void *ctx, const char *t, size_t len) {
  * page (BOM) decoded to its bytes without C0 controls other than TAB LF
  * CR FF and without DEL. */
 static void test_utf8_words(void) {
-  static const char *const pieces[] = {"a", "Z", " ", "~", "\t", "\n", "\r", "\f", "\x01", "\x1f", "\x7f",
-                                       "\x0b", "word ", "0123456789", "\xC3\xA9", "\xE2\x80\x94",
-                                       "\xF0\x9F\x98\x80", "\xC3", "\x80", "\xFF"};
+  static const char *const pieces[] = {"a",
+                                       "Z",
+                                       " ",
+                                       "~",
+                                       "\t",
+                                       "\n",
+                                       "\r",
+                                       "\f",
+                                       "\x01",
+                                       "\x1f",
+                                       "\x7f",
+                                       "\x0b",
+                                       "word ",
+                                       "0123456789",
+                                       "\xC3\xA9",
+                                       "\xE2\x80\x94",
+                                       "\xF0\x9F\x98\x80",
+                                       "\xC3",
+                                       "\x80",
+                                       "\xFF"};
   enum { NP = sizeof pieces / sizeof *pieces, BROKEN = NP - 3 };
   uint64_t st = 99;
   int bad_valid = 0, bad_clean = 0;
@@ -159,7 +192,8 @@ static void test_utf8_words(void) {
       /* mostly printable runs, so that whole words of eight occur */
       size_t p = st >> 61 ? (st >> 40) % 4 == 0 ? 12 : 0 : (st >> 32) % (broken ? NP : BROKEN);
       CHECK_BUF(tbk_buf_append(&in, pieces[p], strlen(pieces[p])));
-      if (p == 0) for (int r = (int)(st >> 20 & 15); r-- > 0;) CHECK_BUF(tbk_buf_append(&in, "q", 1));
+      if (p == 0)
+        for (int r = (int)(st >> 20 & 15); r-- > 0;) CHECK_BUF(tbk_buf_append(&in, "q", 1));
     }
     /* the byte-at-a-time answers, from the start (any offset mod 8) */
     for (size_t off = 0; off < 4 && off <= in.len; off++) {
@@ -167,9 +201,15 @@ static void test_utf8_words(void) {
       size_t n = in.len - off, i = 0;
       int valid = 1;
       while (i < n) {
-        if (u[i] < 0x80) { i++; continue; }
+        if (u[i] < 0x80) {
+          i++;
+          continue;
+        }
         size_t k = tbk_utf8_seq(u + i, n - i);
-        if (!k) { valid = 0; break; }
+        if (!k) {
+          valid = 0;
+          break;
+        }
         i += k;
       }
       if (tbk_utf8_valid(in.data + off, n) != valid) bad_valid++;
@@ -246,9 +286,17 @@ static void test_tokenize(void) {
   /* Combining marks stay inside the word. */
   TOKENS("e\xCC\x81t\xC3\xA9", "e\xCC\x81t\xC3\xA9");
   /* Invalid UTF-8: repaired, does not crash, separates words. */
-  TOKENS("ab\xFF" "cd \xC3", "ab cd");
-  TOKENS("\xED\xA0\x80" "x\xC0\xAF" "y", "x y");
-  CHECK_INT(uniq("bad\xFF" "bad\xFE" "BAD"), 1);
+  TOKENS("ab\xFF"
+         "cd \xC3",
+         "ab cd");
+  TOKENS("\xED\xA0\x80"
+         "x\xC0\xAF"
+         "y",
+         "x y");
+  CHECK_INT(uniq("bad\xFF"
+                 "bad\xFE"
+                 "BAD"),
+            1);
   /* Early stop: the callback's non-zero return ends the walk. */
   int seen = 0;
   CHECK_INT(tbk_tokenize(tok, "one two three four", 18, stop_after_two, &seen), 2);
@@ -336,7 +384,9 @@ static void test_tokenize_fast_classes(void) {
          "\xE3\x83\xBC\xE3\x83\xAB mod_ssl \xE6\x97\xA5");
   /* 「東京」、“quoted”—dash：end */
   TOKENS("\xE3\x80\x8C\xE6\x9D\xB1\xE4\xBA\xAC\xE3\x80\x8D\xE3\x80\x81\xE2\x80\x9Cquoted\xE2\x80\x9D"
-         "\xE2\x80\x94" "dash\xEF\xBC\x9A" "end",
+         "\xE2\x80\x94"
+         "dash\xEF\xBC\x9A"
+         "end",
          "\xE6\x9D\xB1\xE4\xBA\xAC quoted dash end");
 }
 
@@ -345,8 +395,16 @@ static void test_tokenize_fast_classes(void) {
  * way, and CJK letters skip the case table), at its start in the text.
  * Words are split at spaces and newlines eight bytes at a time, so texts
  * of every length around that word size are tried. */
-typedef struct hashed_tok { uint64_t h64; uint32_t h32, cps; size_t at; } hashed_tok;
-typedef struct hashed_list { hashed_tok t[256]; size_t n; const char *base; } hashed_list;
+typedef struct hashed_tok {
+  uint64_t h64;
+  uint32_t h32, cps;
+  size_t at;
+} hashed_tok;
+typedef struct hashed_list {
+  hashed_tok t[256];
+  size_t n;
+  const char *base;
+} hashed_list;
 static int on_plain(void *p, const char *tok, size_t len) {
   hashed_list *l = p;
   if (l->n >= 256) return 1;
@@ -360,11 +418,21 @@ static int on_hashed(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t a
   return 0;
 }
 static void test_tokenize_hashed(void) {
-  static const char *const words[] = {"Word", "\xC3\x89T\xC3\x89", "\xCE\xA3\xCE\xBF\xCF\x86\xCE\xAF\xCE\xB1",
-                                      "\xE6\x9D\xB1\xE4\xBA\xAC\xE9\x83\xBD", "\xE3\x83\xA2\xE3\x82\xB8\xE3\x83\xA5",
-                                      "3.14", "x_y", "\xEF\xBC\xA1\xEF\xBC\xA2", "\xE0\xB8\xA0\xE0\xB8\xB2\xE0\xB8\xA9\xE0\xB8\xB2",
-                                      "\xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0", "a", "\xF0\xA0\x80\x8B\xF0\xA0\x80\x8C",
-                                      "ABCDEFGHIJKLMNOPQ", "caf\xC3\xA9-bar", "\xE3\x80\x82"};
+  static const char *const words[] = {"Word",
+                                      "\xC3\x89T\xC3\x89",
+                                      "\xCE\xA3\xCE\xBF\xCF\x86\xCE\xAF\xCE\xB1",
+                                      "\xE6\x9D\xB1\xE4\xBA\xAC\xE9\x83\xBD",
+                                      "\xE3\x83\xA2\xE3\x82\xB8\xE3\x83\xA5",
+                                      "3.14",
+                                      "x_y",
+                                      "\xEF\xBC\xA1\xEF\xBC\xA2",
+                                      "\xE0\xB8\xA0\xE0\xB8\xB2\xE0\xB8\xA9\xE0\xB8\xB2",
+                                      "\xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0",
+                                      "a",
+                                      "\xF0\xA0\x80\x8B\xF0\xA0\x80\x8C",
+                                      "ABCDEFGHIJKLMNOPQ",
+                                      "caf\xC3\xA9-bar",
+                                      "\xE3\x80\x82"};
   static const char *const seps[] = {" ", "\n", "  ", "", " \n"};
   unsigned seed = 7;
   int bad = 0;
@@ -383,7 +451,8 @@ static void test_tokenize_hashed(void) {
     int same = a.n == b.n;
     for (size_t i = 0; same && i < a.n; i++)
       same = a.t[i].h64 == b.t[i].h64 && a.t[i].h32 == b.t[i].h32 && a.t[i].cps == b.t[i].cps && b.t[i].at < n;
-    if (!same && bad++ < 5) fprintf(stderr, "  \"%s\": %zu plain tokens, %zu hashed, or a hash/length differs\n", text, a.n, b.n);
+    if (!same && bad++ < 5)
+      fprintf(stderr, "  \"%s\": %zu plain tokens, %zu hashed, or a hash/length differs\n", text, a.n, b.n);
   }
   CHECK_INT(bad, 0);
   /* positions: where each token starts */
@@ -406,13 +475,45 @@ static void test_tokenize_hashed(void) {
  * character), separators, spaces; a Han letter and U+2070 are outside
  * the covered code points and send their run to PCRE2 either way. */
 static void test_tokenize_classes(void) {
-  static const char *const pieces[] = {
-      "a", "Z", "0", "9", "_", ".", ",", " ", "-", "'", "\n",
-      "\xC3\xA9", "\xC3\x9F", "\xC2\xB2", "\xC2\xBD", "\xC2\xB5", "\xC3\x97", "\xC2\xBF", "\xC2\xA0", "\xCC\x81",
-      "\xCE\xB1", "\xD0\x94", "\xD7\x90", "\xD9\xA3", "\xD8\x8C", "\xD9\xAB", "\xC3\x89", "\xD0\xB4",
-      "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x94", "\xE2\x80\xA6", "\xE2\x80\xBF", "\xE2\x81\x80",
-      "\xE2\x81\x94", "\xE2\x80\x8D", "\xE2\x80\x89",
-      "\xE6\x97\xA5", "\xE2\x81\xB0"};
+  static const char *const pieces[] = {"a",
+                                       "Z",
+                                       "0",
+                                       "9",
+                                       "_",
+                                       ".",
+                                       ",",
+                                       " ",
+                                       "-",
+                                       "'",
+                                       "\n",
+                                       "\xC3\xA9",
+                                       "\xC3\x9F",
+                                       "\xC2\xB2",
+                                       "\xC2\xBD",
+                                       "\xC2\xB5",
+                                       "\xC3\x97",
+                                       "\xC2\xBF",
+                                       "\xC2\xA0",
+                                       "\xCC\x81",
+                                       "\xCE\xB1",
+                                       "\xD0\x94",
+                                       "\xD7\x90",
+                                       "\xD9\xA3",
+                                       "\xD8\x8C",
+                                       "\xD9\xAB",
+                                       "\xC3\x89",
+                                       "\xD0\xB4",
+                                       "\xE2\x80\x99",
+                                       "\xE2\x80\x9C",
+                                       "\xE2\x80\x94",
+                                       "\xE2\x80\xA6",
+                                       "\xE2\x80\xBF",
+                                       "\xE2\x81\x80",
+                                       "\xE2\x81\x94",
+                                       "\xE2\x80\x8D",
+                                       "\xE2\x80\x89",
+                                       "\xE6\x97\xA5",
+                                       "\xE2\x81\xB0"};
   const size_t np = sizeof pieces / sizeof pieces[0];
   uint64_t r = 7;
   int bad = 0, covered = 0;
@@ -446,7 +547,8 @@ static void test_tokenize_classes(void) {
   CHECK(covered > 5000);
   /* numbers of other scripts keep their separators; connector
    * punctuation joins a word; superscripts and fractions are numbers */
-  TOKENS("\xD9\xA3,\xD9\xA3 x\xE2\x80\xBFy \xC2\xB2.\xC2\xBD \xE2\x80\x9C" "Caf\xC3\x89\xE2\x80\x9D",
+  TOKENS("\xD9\xA3,\xD9\xA3 x\xE2\x80\xBFy \xC2\xB2.\xC2\xBD \xE2\x80\x9C"
+         "Caf\xC3\x89\xE2\x80\x9D",
          "\xD9\xA3,\xD9\xA3 x\xE2\x80\xBFy \xC2\xB2.\xC2\xBD caf\xC3\xA9");
 }
 
@@ -464,18 +566,20 @@ static void test_measure(void) {
   CHECK_INT(len_of(""), 0);
   CHECK_INT(len_of("Home News World"), 15);
   CHECK_INT(len_of("Café"), 4);
-  CHECK_INT(len_of("\xFF" "a"), 2); /* an invalid byte counts one */
+  CHECK_INT(len_of("\xFF"
+                   "a"),
+            2); /* an invalid byte counts one */
   CHECK_INT(len_of("한국어 뉴스"), 6);
   CHECK_INT(len_of("\xF0\x9F\x98\x80"), 1);
-  CHECK_INT(len_of("日"), 3);                /* 3.7, floored */
-  CHECK_INT(len_of("日本"), 7);              /* 7.4 */
-  CHECK_INT(len_of("東京タワー"), 18);       /* Kana and the long vowel mark too */
-  CHECK_INT(len_of("ＡＢＣ"), 11);           /* fullwidth forms */
-  CHECK_INT(len_of("、。「」"), 14);          /* CJK punctuation */
+  CHECK_INT(len_of("日"), 3);               /* 3.7, floored */
+  CHECK_INT(len_of("日本"), 7);             /* 7.4 */
+  CHECK_INT(len_of("東京タワー"), 18);      /* Kana and the long vowel mark too */
+  CHECK_INT(len_of("ＡＢＣ"), 11);          /* fullwidth forms */
+  CHECK_INT(len_of("、。「」"), 14);        /* CJK punctuation */
   CHECK_INT(len_of("\xF0\xA0\x80\x80"), 3); /* U+20000, plane 2 */
   CHECK_INT(len_of("ภาษาไทย"), 7);          /* Thai: code points */
   CHECK_INT(len_of("ພາສາລາວ"), 7);          /* Lao, Khmer, Myanmar too (with their */
-  CHECK_INT(len_of("កម្ពុជា"), 7);          /* signs and joiners) */
+  CHECK_INT(len_of("កម្ពុជា"), 7);            /* signs and joiners) */
   CHECK_INT(len_of("မြန်မာ"), 6);
   /* The issue's menu: 37 code points, Latin-equivalent 107 (its English
    * twin is about 100 characters). */
@@ -569,7 +673,10 @@ static void test_json(void) {
   JSON("slash / stays", "\"slash / stays\"");
   JSON("DEL\x7f", "\"DEL\x7f\"");
   JSON("Café 日本語 \xF0\x9F\x98\x80", "\"Café 日本語 \xF0\x9F\x98\x80\"");
-  JSON("bad\xFF" "byte", "\"bad\xEF\xBF\xBD" "byte\"");
+  JSON("bad\xFF"
+       "byte",
+       "\"bad\xEF\xBF\xBD"
+       "byte\"");
   JSON("\xC3", "\"\xEF\xBF\xBD\"");
   JSON("\xED\xA0\x80", "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
   JSON("\xC0\xAF", "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
@@ -586,8 +693,8 @@ static void test_json(void) {
  * on exact halves (1/32 = 0.03125: printf rounds to even), the ends, values
  * just around a rounding point, and a million pseudo-random ones. */
 static void test_fixed4(void) {
-  double special[] = {0.0, 1.0, 0.03125, 0.09375, 0.5, 0.99995, 0.00005, 0.00004999999, 0.12345, 0.99999999,
-                      1e-300, -0.0, 0.25, 0.6875, 1.5, -0.25, 0.1 + 0.2};
+  double special[] = {0.0,        1.0,    0.03125, 0.09375, 0.5,    0.99995, 0.00005, 0.00004999999, 0.12345,
+                      0.99999999, 1e-300, -0.0,    0.25,    0.6875, 1.5,     -0.25,   0.1 + 0.2};
   unsigned long long x = 88172645463325252ULL;
   char want[64];
   int bad = 0;

@@ -32,10 +32,8 @@ static tbk_dataset *toy_dataset(void) {
         seed = seed * 1103515245u + 12345u;
         u[k] = (double)(seed >> 16 & 0x3FF) / 1023.0;
       }
-      double v[DIM] = {label > 0 ? 2.0 + u[0] * 6 : u[0] * 5,
-                       label > 0 && u[1] < 0.4 ? 1.0 + (double)(i % 3) : 0.0,
-                       label > 0 ? (double)(i % 4) : (double)(2 + i % 7),
-                       u[2] < 0.5 ? 0.0 : u[2],
+      double v[DIM] = {label > 0 ? 2.0 + u[0] * 6 : u[0] * 5, label > 0 && u[1] < 0.4 ? 1.0 + (double)(i % 3) : 0.0,
+                       label > 0 ? (double)(i % 4) : (double)(2 + i % 7), u[2] < 0.5 ? 0.0 : u[2],
                        u[3] * (label > 0 ? 0.6 : 1.0)};
       uint32_t w[2] = {label > 0 ? 1u + (uint32_t)(i % 6) : 20u + (uint32_t)(i % 6), 40u + (uint32_t)(site % 5)};
       uint32_t c[2] = {1 + (uint32_t)(i % 2), 1};

@@ -208,7 +208,8 @@ static void test_shared_tokens(void) {
 /* A dataset of the units of a few synthetic pages: labels from a gold. */
 static tbk_dataset *unit_dataset(tbk_units *ux) {
   tbk_dataset *ds = NULL;
-  CHECK_INT(tbk_dataset_new(tbk_units_schema_id(ux), (uint32_t)tbk_units_dim(ux), TBK_UNITS_WORD_DIMS, &ds, NULL), TBK_OK);
+  CHECK_INT(tbk_dataset_new(tbk_units_schema_id(ux), (uint32_t)tbk_units_dim(ux), TBK_UNITS_WORD_DIMS, &ds, NULL),
+            TBK_OK);
   for (int site = 0; site < 4; site++) {
     tbk_page *p = NULL;
     CHECK_INT(tbk_page_parse(PAGE, sizeof PAGE - 1, NULL, &p, NULL), TBK_OK);

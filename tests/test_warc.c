@@ -76,14 +76,13 @@ static void gz_member(tbk_buf *out, const void *data, size_t n, size_t zeros) {
 }
 
 /* A record: WARC header, block (http head + body), record separator. */
-static void record(tbk_buf *out, const char *type, const char *uri, const char *http,
-                   const void *body, size_t blen, long clen_delta) {
+static void record(tbk_buf *out, const char *type, const char *uri, const char *http, const void *body, size_t blen,
+                   long clen_delta) {
   size_t hlen = http ? strlen(http) : 0;
   CHECK_BUF(tbk_buf_printf(out, "WARC/1.0\r\nWARC-Type: %s\r\n", type));
   if (uri) CHECK_BUF(tbk_buf_printf(out, "WARC-Target-URI: %s\r\n", uri));
   /* A block declared application/http must be HTTP; others (dns:) need not. */
-  CHECK_BUF(tbk_buf_printf(out,
-                           "WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: %s\r\nContent-Length: %ld\r\n\r\n",
+  CHECK_BUF(tbk_buf_printf(out, "WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: %s\r\nContent-Length: %ld\r\n\r\n",
                            http ? "application/http; msgtype=response" : "text/dns", (long)(hlen + blen) + clen_delta));
   if (hlen) CHECK_BUF(tbk_buf_append(out, http, hlen));
   if (blen) CHECK_BUF(tbk_buf_append(out, body, blen));
@@ -91,10 +90,10 @@ static void record(tbk_buf *out, const char *type, const char *uri, const char *
 }
 
 typedef struct rec {
-  tbk_buf raw;       /* the record's bytes */
-  const char *uri;   /* NULL: not expected in the list */
-  const char *site;  /* expected site key (DOMAIN) */
-  const char *body;  /* expected decoded body */
+  tbk_buf raw;      /* the record's bytes */
+  const char *uri;  /* NULL: not expected in the list */
+  const char *site; /* expected site key (DOMAIN) */
+  const char *body; /* expected decoded body */
   const char *charset;
 } rec;
 
@@ -108,7 +107,8 @@ static void build_records(void) {
   static const char page_c[] = "<html><body><div>chunked body that spans several chunks</div></body></html>";
   static const char page_g[] = "<html><body><div>gzip encoded body</div></body></html>";
   static const char page_n[] = "\xef\xbb\xbf  \n<!DOCTYPE html><html><body>no content type</body></html>";
-  static const char page_x[] = "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body>x</body></html>";
+  static const char page_x[] =
+      "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body>x</body></html>";
   static const char page_cg[] = "<html><body><p>chunked and gzipped</p></body></html>";
   memset(R, 0, sizeof R);
   int i = 0;
@@ -116,13 +116,12 @@ static void build_records(void) {
   i++;
 
   R[i] = (rec){{0}, "http://www.example.co.uk/a", "example.co.uk", page_a, "ISO-8859-1"};
-  record(&R[i].raw, "response", R[i].uri,
-         "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n",
+  record(&R[i].raw, "response", R[i].uri, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n",
          page_a, strlen(page_a), 0);
   i++;
 
-  record(&R[i].raw, "request", "http://www.example.co.uk/a",
-         "GET /a HTTP/1.1\r\nHost: www.example.co.uk\r\n\r\n", "", 0, 0);
+  record(&R[i].raw, "request", "http://www.example.co.uk/a", "GET /a HTTP/1.1\r\nHost: www.example.co.uk\r\n\r\n", "",
+         0, 0);
   i++;
   record(&R[i].raw, "response", "http://www.example.co.uk/logo.png",
          "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n", "\x89PNG\r\n", 6, 0);
@@ -147,8 +146,7 @@ static void build_records(void) {
     CHECK_BUF(tbk_buf_append(&b, page_c + cut2, n - cut2));
     CHECK_BUF(tbk_buf_puts(&b, "\r\n0\r\nX-Trailer: yes\r\n\r\n"));
     record(&R[i].raw, "response", R[i].uri,
-           "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n",
-           b.data, b.len, 0);
+           "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n", b.data, b.len, 0);
     i++;
     tbk_buf_free(&b);
   }
@@ -168,17 +166,15 @@ static void build_records(void) {
   R[i] = (rec){{0}, "http://10.0.0.1/n", "10.0.0.1", page_n, NULL};
   record(&R[i].raw, "response", R[i].uri, "HTTP/1.0 200 OK\r\n\r\n", page_n, strlen(page_n), 0);
   i++;
-  record(&R[i].raw, "response", "http://10.0.0.1/t", "HTTP/1.0 200 OK\r\n\r\n",
-         "just text", 9, 0);
+  record(&R[i].raw, "response", "http://10.0.0.1/t", "HTTP/1.0 200 OK\r\n\r\n", "just text", 9, 0);
   i++;
   /* xhtml, a deep host. */
   R[i] = (rec){{0}, "http://www.news.bbc.co.uk/x", "bbc.co.uk", page_x, NULL};
-  record(&R[i].raw, "response", R[i].uri,
-         "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml\r\n\r\n", page_x,
+  record(&R[i].raw, "response", R[i].uri, "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml\r\n\r\n", page_x,
          strlen(page_x), 0);
   i++;
-  record(&R[i].raw, "revisit", "http://www.news.bbc.co.uk/x",
-         "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", "", 0, 0);
+  record(&R[i].raw, "revisit", "http://www.news.bbc.co.uk/x", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", "",
+         0, 0);
   i++;
   /* Chunked and gzipped together. */
   R[i] = (rec){{0}, "http://blog.example.org/cg", "example.org", page_cg, NULL};
@@ -223,8 +219,7 @@ static const tbk_page_ref *find_ref(const tbk_page_list *l, const char *uri) {
 /* Every expected page is listed once with its site, URL and charset, and
  * reads back to exactly its body. where[i] (may be NULL) gives the expected
  * (offset, skip) of record i. */
-static void check_listing(const char *path, const tbk_page_list *l, const uint64_t *off,
-                          const uint64_t *skip) {
+static void check_listing(const char *path, const tbk_page_list *l, const uint64_t *off, const uint64_t *skip) {
   CHECK_INT(l->n, expected_count());
   tbk_input_options o;
   tbk_input_options_init(&o);
@@ -256,8 +251,7 @@ static void check_listing(const char *path, const tbk_page_list *l, const uint64
   tbk_buf_free(&body);
 }
 
-static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o,
-                           warns *w, tbk_error *err) {
+static tbk_status list_one(const char *path, tbk_page_list *l, const tbk_input_options *o, warns *w, tbk_error *err) {
   memset(l, 0, sizeof *l);
   memset(w, 0, sizeof *w);
   memset(err, 0, sizeof *err);
@@ -421,8 +415,7 @@ static void test_corrupt_member(void) {
   /* Records after the damage still read back. */
   tbk_buf body = {0};
   const tbk_page_ref *r = find_ref(&l, R[12].uri);
-  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK &&
-        strcmp(body.data, R[12].body) == 0);
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, R[12].body) == 0);
   tbk_buf_free(&body);
   tbk_page_list_free(&l);
 
@@ -442,9 +435,8 @@ static void test_corrupt_member(void) {
  * one record per gzip member: at the member boundary, without re-reading). */
 static void check_lying(const char *path, const tbk_buf *recs, int n, int per_member) {
   /* 2 is 7 bytes short of the next header: read to there (#32 item 2). */
-  static const char *const kept[] = {"http://a.example.com/1", "http://a.example.com/2",
-                                     "http://a.example.com/3", "http://a.example.com/5",
-                                     "http://a.example.com/6", "http://a.example.com/8"};
+  static const char *const kept[] = {"http://a.example.com/1", "http://a.example.com/2", "http://a.example.com/3",
+                                     "http://a.example.com/5", "http://a.example.com/6", "http://a.example.com/8"};
   const char *page = "<html><body>short</body></html>";
   tbk_buf all = {0};
   for (int i = 0; i < n; i++) {
@@ -517,8 +509,7 @@ static void test_lying_length(void) {
   for (int i = 0, k = 1; i < N; i++) {
     char uri[64];
     if (i == 5) {
-      record(&recs[i], "request", "http://a.example.com/req", "GET / HTTP/1.1\r\n\r\n", "", 0,
-             delta[i]);
+      record(&recs[i], "request", "http://a.example.com/req", "GET / HTTP/1.1\r\n\r\n", "", 0, delta[i]);
       continue;
     }
     snprintf(uri, sizeof uri, "http://a.example.com/%d", k++);
@@ -575,8 +566,9 @@ static const variant V[] = {
     {"chunked", "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-2\r\nTransfer-Encoding: chunked", 3,
      "ISO-8859-2", NULL},
     {"nocharset", "HTTP/1.0 200 OK\r\nContent-Type: text/html", 0, NULL, NULL},
-    {"chunkedgzip", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\nContent-Type: text/html",
-     4, NULL, NULL},
+    {"chunkedgzip",
+     "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\nContent-Type: text/html", 4, NULL,
+     NULL},
     {"lyinggzip", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip", 0, NULL, NULL},
     {"undeclaredgzip", "HTTP/1.1 200 OK\r\nContent-Type: text/html", 1, NULL, NULL},
     {"gzipiszlib", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip", 2, NULL, NULL},
@@ -589,8 +581,7 @@ static const variant V[] = {
      "malformed HTTP status line \"HTTP 200 OK\"; record skipped"},
     {"statusjunk", "\x01\x02garbage\r\nContent-Type: text/html", 0, NULL,
      "malformed HTTP status line \"??garbage\"; record skipped"},
-    {"404", "HTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=koi8-r\r\nContent-Encoding: br", 0, NULL,
-     ""},
+    {"404", "HTTP/1.1 404 Not Found\r\nContent-Type: text/html; charset=koi8-r\r\nContent-Encoding: br", 0, NULL, ""},
 };
 enum { NV = sizeof V / sizeof V[0] };
 
@@ -711,8 +702,7 @@ static void test_resync_shapes(void) {
     for (int i = 0; i < 4; i++) {
       snprintf(uris[i], sizeof uris[i], "http://shape.example.com/%d", i);
       snprintf(pages[i], sizeof pages[i],
-               "<html><body><p>record %d of four, with enough words to be a page of its own</p></body></html>",
-               i);
+               "<html><body><p>record %d of four, with enough words to be a page of its own</p></body></html>", i);
       size_t blen = strlen(pages[i]);
       long delta = 0;
       if (i == liar && shape != 1) {
@@ -827,8 +817,7 @@ static void test_bombs(void) {
         if (part == 0) z.next_in = (unsigned char *)one.data, z.avail_in = (uInt)one.len;
         if (part == 1) z.next_in = zero, z.avail_in = sizeof zero;
         if (part == 2) z.next_in = (unsigned char *)tail_sep, z.avail_in = 4;
-        if (part == 3)
-          z.next_in = (unsigned char *)R[7].raw.data, z.avail_in = (uInt)R[7].raw.len;
+        if (part == 3) z.next_in = (unsigned char *)R[7].raw.data, z.avail_in = (uInt)R[7].raw.len;
         int flush = part == 3 ? Z_FINISH : Z_NO_FLUSH;
         int r;
         do {
@@ -848,8 +837,7 @@ static void test_bombs(void) {
   tbk_buf body = {0};
   const tbk_page_ref *r = find_ref(&l, R[7].uri);
   CHECK(r && r->offset == 0 && r->skip > big);
-  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK &&
-        strcmp(body.data, R[7].body) == 0);
+  CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, R[7].body) == 0);
   tbk_page_list_free(&l);
 
   /* An HTTP body whose gzip Content-Encoding inflates past the limit: the
@@ -857,8 +845,7 @@ static void test_bombs(void) {
   tbk_buf z4 = {0}, rb = {0};
   gz_member(&z4, "<html>", 6, (size_t)4 << 20);
   record(&rb, "response", "http://bomb.example/enc",
-         "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n", z4.data,
-         z4.len, 0);
+         "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n", z4.data, z4.len, 0);
   write_file(TMP "/encbomb.warc", rb.data, rb.len);
   CHECK_INT(list_one(TMP "/encbomb.warc", &l, &o, &w, &err), TBK_OK);
   CHECK_INT(l.n, 1);
@@ -1006,7 +993,8 @@ static void test_overstated_blank_landing(void) {
   tbk_buf a = {0}, b = {0};
   record(&a, "response", "http://c.example.com/1", http, page, strlen(page), 0);
   for (size_t i = 0; i < a.len; i++) {
-    if (a.data[i] == '\n' && i > 0 && a.data[i - 1] == '\r' && i + 1 < a.len - 4) CHECK_BUF(tbk_buf_append(&b, "\r", 1));
+    if (a.data[i] == '\n' && i > 0 && a.data[i - 1] == '\r' && i + 1 < a.len - 4)
+      CHECK_BUF(tbk_buf_append(&b, "\r", 1));
     CHECK_BUF(tbk_buf_append(&b, a.data + i, 1));
   }
   /* The Content-Length grew by the CRs the HTTP head gained (3 lines). */
@@ -1143,8 +1131,8 @@ static void test_counts_and_status(void) {
   CHECK(r && r->why == TBK_WREC_STATUS_READ && r->status == 404);
   tbk_buf body = {0};
   CHECK(r && tbk_page_ref_read(r, &o, &body, &err) == TBK_OK && strcmp(body.data, "<html>404</html>") == 0);
-  CHECK(l.counts.n[TBK_WREC_STATUS_READ] == 1 && l.counts.status_read[404] == 1 &&
-        l.counts.n[TBK_WREC_STATUS] == 1 && l.counts.status[301] == 1);
+  CHECK(l.counts.n[TBK_WREC_STATUS_READ] == 1 && l.counts.status_read[404] == 1 && l.counts.n[TBK_WREC_STATUS] == 1 &&
+        l.counts.status[301] == 1);
   tbk_page_list_free(&l);
   /* Every status. */
   o.any_status = 1;
@@ -1165,7 +1153,7 @@ static void test_counts_and_status(void) {
   CHECK_INT(l.n, 1);
   CHECK(l.n == 1 && tbk_page_ref_trace(&l.refs[0], &trace, &err) == TBK_OK);
   CHECK_STR(trace.data ? trace.data : "", ",\"warc_file\":\"" TMP "/trace.warc\",\"warc_offset\":0,"
-                                         "\"warc_record_id\":\"<urn:uuid:1>\",\"warc_date\":\"2024-05-06T07:08:09Z\"");
+                                          "\"warc_record_id\":\"<urn:uuid:1>\",\"warc_date\":\"2024-05-06T07:08:09Z\"");
   tbk_page_list_free(&l);
   tbk_buf_free(&one);
   tbk_buf_free(&trace);

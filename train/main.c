@@ -8,8 +8,17 @@
 #include "usage.h"
 #include "tbk_model.h"
 
-enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS, OPT_SAMPLE_T, OPT_SAMPLE_C,
-       OPT_STRICT };
+enum {
+  OPT_PARTS = CLI_OPT_FIRST_FREE,
+  OPT_CV_FOLDS,
+  OPT_VERSION,
+  OPT_TEMPLATE,
+  OPT_CONTEXT,
+  OPT_THREADS,
+  OPT_SAMPLE_T,
+  OPT_SAMPLE_C,
+  OPT_STRICT
+};
 
 typedef struct run {
   tbk_train_options opt;
@@ -19,15 +28,21 @@ typedef struct run {
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
-      {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'}, CLI_PROGRESS_LONGOPTS,
-      {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
-      {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
-      {"threads", required_argument, 0, OPT_THREADS},  {"sample-template", required_argument, 0, OPT_SAMPLE_T},
-      {"sample-content", required_argument, 0, OPT_SAMPLE_C}, {"strict", no_argument, 0, OPT_STRICT},
-      CLI_TRAIN_LONGOPTS,
-      {0, 0, 0, 0}};
+  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
+                                           {"parts", required_argument, 0, OPT_PARTS},
+                                           {"cv-folds", required_argument, 0, OPT_CV_FOLDS},
+                                           {"quiet", no_argument, 0, 'q'},
+                                           CLI_PROGRESS_LONGOPTS,
+                                           {"help", no_argument, 0, 'h'},
+                                           {"version", no_argument, 0, OPT_VERSION},
+                                           {"template", required_argument, 0, OPT_TEMPLATE},
+                                           {"context", required_argument, 0, OPT_CONTEXT},
+                                           {"threads", required_argument, 0, OPT_THREADS},
+                                           {"sample-template", required_argument, 0, OPT_SAMPLE_T},
+                                           {"sample-content", required_argument, 0, OPT_SAMPLE_C},
+                                           {"strict", no_argument, 0, OPT_STRICT},
+                                           CLI_TRAIN_LONGOPTS,
+                                           {0, 0, 0, 0}};
   static const char *const part_names[] = {"all", "text", "nontext", NULL};
   static const tbk_parts parts[] = {TBK_PARTS_ALL, TBK_PARTS_TEXT, TBK_PARTS_NONTEXT};
   int c;
@@ -44,7 +59,10 @@ static void parse_options(run *r, int argc, char **argv) {
     case OPT_THREADS: r->opt.threads = (unsigned)cli_long("--threads", optarg, 1, 256); break;
     case OPT_CONTEXT: r->context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
     case OPT_STRICT: r->strict = 1; break;
-    case 'q': r->quiet = 1; r->want_progress = CLI_PROGRESS_OFF; break;
+    case 'q':
+      r->quiet = 1;
+      r->want_progress = CLI_PROGRESS_OFF;
+      break;
     case CLI_OPT_PROGRESS:
     case CLI_OPT_NO_PROGRESS: cli_progress_option(&r->want_progress, c); break;
     case 'h': train_usage(); exit(cli_exit(TBK_EXIT_OK));
@@ -113,12 +131,12 @@ int main(int argc, char **argv) {
             meta_file, tbk_dataset_sites(ds), only);
   if (tbk_dataset_sites(ds) < 2)
     cli_warn("%s: rows from %zu site (%s): no cross-site CV, so the model gets no operating points (tbk-predict -p "
-             "will refuse it; -t works)", meta_file, tbk_dataset_sites(ds), only);
+             "will refuse it; -t works)",
+             meta_file, tbk_dataset_sites(ds), only);
   tbk_model *model = fit(&r, ds);
   if (tmpl) {
     tbk_status st = tbk_model_attach_content(tmpl, model, &err);
-    if (st)
-      cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.template_path, err.msg);
+    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.template_path, err.msg);
     model = tmpl; /* owns the content stage now */
   }
   tbk_buf text = {0};

@@ -30,8 +30,7 @@ void train_usage(void) {
          "                           (0 = none, the default)\n"
          "      --strict             malformed rows, or rows from one site only (no\n"
          "                           cross-site CV, no operating points), are fatal\n"
-         "  -q, --quiet              no progress and no summary on stderr\n"
-         CLI_PROGRESS_HELP
+         "  -q, --quiet              no progress and no summary on stderr\n" CLI_PROGRESS_HELP
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"

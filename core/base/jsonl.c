@@ -8,12 +8,12 @@
 typedef struct member {
   size_t key, val; /* offsets into strs */
   double num;
-  int type;        /* 's' string, 'n' number, 'b' bool, '0' null, 'x' nested */
+  int type; /* 's' string, 'n' number, 'b' bool, '0' null, 'x' nested */
 } member;
 
 struct tbk_jsonl_obj {
-  tbk_buf strs;    /* owned: NUL-terminated keys and string values */
-  member *m;       /* owned */
+  tbk_buf strs; /* owned: NUL-terminated keys and string values */
+  member *m;    /* owned */
   size_t n, cap;
 };
 
@@ -163,18 +163,28 @@ static int skip_nested(cursor *c, tbk_buf *scratch) {
     skip_ws(c);
     if (c->i >= c->n) return -1;
     char ch = c->s[c->i];
-    if (ch == '[' || ch == '{') { depth++; c->i++; }
-    else if (ch == ']' || ch == '}') { if (!depth) return -1; depth--; c->i++; }
-    else if (ch == ',' || ch == ':') c->i++;
+    if (ch == '[' || ch == '{') {
+      depth++;
+      c->i++;
+    } else if (ch == ']' || ch == '}') {
+      if (!depth) return -1;
+      depth--;
+      c->i++;
+    } else if (ch == ',' || ch == ':') c->i++;
     else if (ch == '"') {
       scratch->len = 0;
       int r = parse_string(c, scratch);
       if (r) return r;
+    } else if (ch == 't') {
+      if (match_word(c, "true")) return -1;
+    } else if (ch == 'f') {
+      if (match_word(c, "false")) return -1;
+    } else if (ch == 'n') {
+      if (match_word(c, "null")) return -1;
+    } else {
+      double v;
+      if (parse_number(c, &v)) return -1;
     }
-    else if (ch == 't') { if (match_word(c, "true")) return -1; }
-    else if (ch == 'f') { if (match_word(c, "false")) return -1; }
-    else if (ch == 'n') { if (match_word(c, "null")) return -1; }
-    else { double v; if (parse_number(c, &v)) return -1; }
   } while (depth > 0);
   return 0;
 }
@@ -190,7 +200,10 @@ tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out, tbk_err
   if (c.i >= n || s[c.i] != '{') goto bad;
   c.i++;
   skip_ws(&c);
-  if (c.i < n && s[c.i] == '}') { c.i++; goto end; }
+  if (c.i < n && s[c.i] == '}') {
+    c.i++;
+    goto end;
+  }
   for (;;) {
     skip_ws(&c);
     if (tbk_grow(&o->m, &o->cap, o->n + 1, sizeof *o->m)) goto nomem;
@@ -205,16 +218,37 @@ tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out, tbk_err
     char ch = s[c.i];
     m->val = 0;
     m->num = 0;
-    if (ch == '"') { m->type = 's'; m->val = o->strs.len; if ((r = parse_string(&c, &o->strs))) goto failed; }
-    else if (ch == 't') { m->type = 'b'; m->num = 1; if (match_word(&c, "true")) goto bad; }
-    else if (ch == 'f') { m->type = 'b'; if (match_word(&c, "false")) goto bad; }
-    else if (ch == 'n') { m->type = '0'; if (match_word(&c, "null")) goto bad; }
-    else if (ch == '{' || ch == '[') { m->type = 'x'; if ((r = skip_nested(&c, &scratch))) goto failed; }
-    else { m->type = 'n'; if (parse_number(&c, &m->num)) goto bad; }
+    if (ch == '"') {
+      m->type = 's';
+      m->val = o->strs.len;
+      if ((r = parse_string(&c, &o->strs))) goto failed;
+    } else if (ch == 't') {
+      m->type = 'b';
+      m->num = 1;
+      if (match_word(&c, "true")) goto bad;
+    } else if (ch == 'f') {
+      m->type = 'b';
+      if (match_word(&c, "false")) goto bad;
+    } else if (ch == 'n') {
+      m->type = '0';
+      if (match_word(&c, "null")) goto bad;
+    } else if (ch == '{' || ch == '[') {
+      m->type = 'x';
+      if ((r = skip_nested(&c, &scratch))) goto failed;
+    } else {
+      m->type = 'n';
+      if (parse_number(&c, &m->num)) goto bad;
+    }
     o->n++;
     skip_ws(&c);
-    if (c.i < n && s[c.i] == ',') { c.i++; continue; }
-    if (c.i < n && s[c.i] == '}') { c.i++; break; }
+    if (c.i < n && s[c.i] == ',') {
+      c.i++;
+      continue;
+    }
+    if (c.i < n && s[c.i] == '}') {
+      c.i++;
+      break;
+    }
     goto bad;
   }
 end:

@@ -11,8 +11,7 @@
  * caller warns with the line number and skips it. */
 typedef struct tbk_jsonl_obj tbk_jsonl_obj;
 /* Parse one line (a JSON object; surrounding whitespace allowed). */
-tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out,
-                           tbk_error *err);
+tbk_status tbk_jsonl_parse(const char *s, size_t n, tbk_jsonl_obj **out, tbk_error *err);
 void tbk_jsonl_free(tbk_jsonl_obj *o);
 /* Value of a string member (decoded UTF-8, borrowed), NULL when absent or
  * not a string. With duplicate keys the first one wins. */

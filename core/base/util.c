@@ -171,14 +171,12 @@ size_t tbk_utf8_seq(const unsigned char *s, size_t n) {
   if (c < 0xE0) return (n >= 2 && (s[1] & 0xC0) == 0x80) ? 2 : 0;
   if (c < 0xF0) {
     if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
-    if (c == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
+    if (c == 0xE0 && s[1] < 0xA0) return 0;  /* overlong */
     if (c == 0xED && s[1] >= 0xA0) return 0; /* surrogate */
     return 3;
   }
   if (c < 0xF5) {
-    if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-        (s[3] & 0xC0) != 0x80)
-      return 0;
+    if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
     if (c == 0xF0 && s[1] < 0x90) return 0;
     if (c == 0xF4 && s[1] >= 0x90) return 0;
     return 4;
@@ -192,8 +190,8 @@ uint32_t tbk_utf8_decode(const unsigned char *s, size_t len) {
   case 2: return ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
   case 3: return ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
   default:
-    return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
-           ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+    return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) | ((uint32_t)(s[2] & 0x3F) << 6) |
+           (s[3] & 0x3F);
   }
 }
 
@@ -245,7 +243,8 @@ int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
     unsigned c = u[i];
     char esc[8];
     if (c == '"' || c == '\\') {
-      esc[0] = '\\'; esc[1] = (char)c;
+      esc[0] = '\\';
+      esc[1] = (char)c;
       if (tbk_buf_append(b, esc, 2)) return -1;
       i++;
     } else if (c < 0x20) {
@@ -254,7 +253,8 @@ int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) {
         if (tbk_buf_append(b, named, 2)) return -1;
       } else {
         memcpy(esc, "\\u00", 4);
-        esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
+        esc[4] = hex[c >> 4];
+        esc[5] = hex[c & 15];
         if (tbk_buf_append(b, esc, 6)) return -1;
       }
       i++;
@@ -293,8 +293,7 @@ tbk_status tbk_open_read(const char *path, FILE **out, tbk_error *err) {
   return TBK_OK;
 }
 
-tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
-                         tbk_error *err) {
+tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out, tbk_error *err) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f;
   tbk_status open_st = tbk_open_read(path, &f, err);
@@ -313,11 +312,9 @@ tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
       break;
     }
   }
-  if (st == TBK_OK && ferror(f))
-    st = tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
+  if (st == TBK_OK && ferror(f)) st = tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
   if (!is_stdin) fclose(f);
-  if (st == TBK_OK && tbk_buf_reserve(out, 0))
-    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory reading file");
+  if (st == TBK_OK && tbk_buf_reserve(out, 0)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory reading file");
   if (st == TBK_OK) out->data[out->len] = '\0';
   return st;
 }
@@ -400,7 +397,6 @@ void tbk_drop_all(size_t *cap, const tbk_array *a, size_t n) {
   *cap = 0;
 }
 
-
 /* ------------------------------------------------------------ side text */
 
 static tbk_status utf16_to_utf8(tbk_buf *b, int big, tbk_error *err) {
@@ -455,8 +451,10 @@ tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err) {
     if (c >= 0x80 && (flags & TBK_SIDE_UTF8)) {
       size_t q = tbk_utf8_seq(s + i, b->len - i);
       if (!q)
-        return tbk_fail(err, TBK_ERR_FORMAT, "not UTF-8 (byte 0x%02x at offset %zu; Latin-1 or another charset? "
-                        "convert it to UTF-8)", c, i);
+        return tbk_fail(err, TBK_ERR_FORMAT,
+                        "not UTF-8 (byte 0x%02x at offset %zu; Latin-1 or another charset? "
+                        "convert it to UTF-8)",
+                        c, i);
       memmove(s + k, s + i, q);
       k += q;
       i += q - 1;
@@ -472,7 +470,8 @@ tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err) {
 int tbk_buf_u64(tbk_buf *b, uint64_t v) {
   char d[20];
   size_t n = 0;
-  do d[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+  do d[n++] = (char)('0' + v % 10);
+  while ((v /= 10) != 0);
   if (tbk_buf_reserve(b, n)) return -1;
   while (n) b->data[b->len++] = d[--n];
   b->data[b->len] = '\0';
@@ -486,7 +485,8 @@ int tbk_buf_fixed4(tbk_buf *b, double v) {
   double r = v * 10000.0, f = r - floor(r);
   if (!(v >= 0.0 && v <= 1.0) || signbit(v) || fabs(f - 0.5) < 1e-6) return tbk_buf_printf(b, "%.4f", v);
   unsigned k = (unsigned)floor(r) + (f > 0.5);
-  char s[7] = {(char)('0' + k / 10000), '.', (char)('0' + k / 1000 % 10), (char)('0' + k / 100 % 10),
-               (char)('0' + k / 10 % 10), (char)('0' + k % 10), 0};
+  char s[7] = {
+      (char)('0' + k / 10000), '.', (char)('0' + k / 1000 % 10), (char)('0' + k / 100 % 10), (char)('0' + k / 10 % 10),
+      (char)('0' + k % 10),    0};
   return tbk_buf_append(b, s, 6);
 }

@@ -13,8 +13,7 @@
 #define TBK_MUST_CHECK __attribute__((warn_unused_result))
 
 /* Fill err (when non-NULL) with a formatted one-line message; returns code. */
-tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+tbk_status tbk_fail(tbk_error *err, tbk_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Length of the valid UTF-8 sequence starting at s (1..4), 0 if invalid. */
 size_t tbk_utf8_seq(const unsigned char *s, size_t n);
@@ -32,9 +31,8 @@ size_t tbk_utf8_cut(const char *s, size_t n, size_t max);
 
 /* Unicode White_Space (plus the C0 controls we treat as breaks). */
 static inline int tbk_is_space_cp(uint32_t c) {
-  return c == 0x20 || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 ||
-         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+  return c == 0x20 || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 /* Growable arrays. pp is the address of the array's pointer, of any
@@ -68,10 +66,11 @@ typedef struct tbk_array {
   void *pp;    /* address of the array's pointer; NULL: an absent array */
   size_t size; /* bytes per element */
 } tbk_array;
-#define TBK_ARRAY(p) {&(p), sizeof *(p)}
+#define TBK_ARRAY(p) \
+  { &(p), sizeof *(p) }
 int tbk_grow_all(size_t *cap, size_t need, const tbk_array *arrays, size_t n);
-#define TBK_GROW_ALL(cap, need, ...)                               \
-  tbk_grow_all(cap, need, (const tbk_array[]){__VA_ARGS__},       \
+#define TBK_GROW_ALL(cap, need, ...)                        \
+  tbk_grow_all(cap, need, (const tbk_array[]){__VA_ARGS__}, \
                sizeof((const tbk_array[]){__VA_ARGS__}) / sizeof(tbk_array))
 
 /* One keep-or-free policy for the arrays an extractor sizes per page: what
@@ -166,8 +165,7 @@ int tbk_buf_reserve(tbk_buf *b, size_t extra) TBK_MUST_CHECK;
 int tbk_buf_append(tbk_buf *b, const void *p, size_t n) TBK_MUST_CHECK;
 int tbk_buf_puts(tbk_buf *b, const char *s) TBK_MUST_CHECK;
 /* printf in the C locale (see tbk_snprintf). */
-int tbk_buf_printf(tbk_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3))) TBK_MUST_CHECK;
+int tbk_buf_printf(tbk_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3))) TBK_MUST_CHECK;
 /* Append v in decimal. */
 int tbk_buf_u64(tbk_buf *b, uint64_t v) TBK_MUST_CHECK;
 /* Append v as printf's "%.4f" does, byte for byte; a probability's fast
@@ -183,8 +181,7 @@ int tbk_buf_json_str(tbk_buf *b, const char *s, size_t n) TBK_MUST_CHECK;
  * called setlocale(LC_ALL, "") under a comma-decimal locale. tbk_snprintf
  * is snprintf and tbk_strtod is strtod, both in the C locale; the calling
  * thread's locale is left as it was. */
-int tbk_snprintf(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int tbk_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 double tbk_strtod(const char *s, char **end);
 
 /* Read a whole file ("-" = stdin) into a new buffer, failing with
@@ -197,15 +194,13 @@ double tbk_strtod(const char *s, char **end);
  * Latin-1 file), named by its offset. */
 enum { TBK_SIDE_UTF8 = 1 };
 tbk_status tbk_side_text(tbk_buf *b, unsigned flags, tbk_error *err);
-tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out,
-                         tbk_error *err);
+tbk_status tbk_read_file(const char *path, size_t max_bytes, tbk_buf *out, tbk_error *err);
 
 /* Open a file for reading ("-" = stdin): refused, with the reason as the
  * message, when it is a directory or a device (/dev/zero as a model would
  * read forever); a FIFO or pipe is read (process substitution passes
  * one), but opening one with no writer does not block. */
 tbk_status tbk_open_read(const char *path, FILE **out, tbk_error *err);
-
 
 /* Progress callback for long training runs (may be NULL). */
 typedef void (*tbk_progress_fn)(void *ctx, const char *what);

@@ -6,8 +6,8 @@
 #include "chunks_eval.h"
 #include "text.h"
 
-tbk_status tbk_chunk_run_new(tbk_chunk_run *r, const char *site, const tbk_chunk_options *o,
-                             tbk_label_set *blocks, tbk_error *err) {
+tbk_status tbk_chunk_run_new(tbk_chunk_run *r, const char *site, const tbk_chunk_options *o, tbk_label_set *blocks,
+                             tbk_error *err) {
   memset(r, 0, sizeof *r);
   r->opt = *o;
   r->blocks = blocks;

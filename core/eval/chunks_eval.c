@@ -10,7 +10,10 @@
 /* ------------------------------------------------------------ truth */
 
 static int hexval(char c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
 }
 
 static int parse_md5(const char *s, unsigned char out[16]) {
@@ -66,7 +69,8 @@ tbk_status tbk_chunk_truth_read(const char *path, tbk_chunk_truth *out, tbk_erro
       if (col[k] > top) top = col[k];
     unsigned char md5[16];
     if ((size_t)top >= nf || parse_md5(fld[col[4]], md5)) {
-      st = tbk_fail(err, TBK_ERR_FORMAT, "%zu: %s", lineno, (size_t)top >= nf ? "too few fields" : "md5 is not 32 hex digits");
+      st = tbk_fail(err, TBK_ERR_FORMAT, "%zu: %s", lineno,
+                    (size_t)top >= nf ? "too few fields" : "md5 is not 32 hex digits");
       break;
     }
     if (tbk_grow(&out->nodes, &ncap, out->n + 1, sizeof *out->nodes)) {
@@ -194,8 +198,8 @@ int tbk_chunk_places_add_page(tbk_chunk_places *p, const tbk_chunk_page *pg) {
 
 size_t tbk_chunk_places_count(const tbk_chunk_places *p) { return p->used; }
 
-void tbk_chunk_places_each(const tbk_chunk_places *p, void (*fn)(void *ctx, const unsigned char md5[16], const char *tpath),
-                           void *ctx) {
+void tbk_chunk_places_each(const tbk_chunk_places *p,
+                           void (*fn)(void *ctx, const unsigned char md5[16], const char *tpath), void *ctx) {
   for (size_t i = 0; i < p->nslots; i++)
     if (p->slots[i].tpath) fn(ctx, p->slots[i].md5, p->slots[i].tpath);
 }
@@ -217,7 +221,8 @@ tbk_ttdr tbk_chunk_ttdr_nodes(const tbk_chunk_places *found, const tbk_chunk_nod
     t.found++;
     if (seen && !tbk_chunk_places_has(seen, ref[i].md5, ref[i].tpath)) {
       distinct_found++;
-      if (tbk_chunk_places_add(seen, ref[i].md5, ref[i].tpath)) distinct_found = t.found; /* out of memory: approximate */
+      if (tbk_chunk_places_add(seen, ref[i].md5, ref[i].tpath))
+        distinct_found = t.found; /* out of memory: approximate */
     }
   }
   if (!seen) distinct_found = t.found;
@@ -281,8 +286,8 @@ static double nice_step(double span) {
   return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, const char *xlabel,
-                        const char *ylabel, tbk_buf *out, tbk_error *err) {
+tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, const char *xlabel, const char *ylabel,
+                        tbk_buf *out, tbk_error *err) {
   double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
   for (size_t k = 0; k < ns; k++)
     for (size_t i = 0; i < s[k].n; i++) {
@@ -298,14 +303,15 @@ tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, 
   double ystep = nice_step(ymax), xstep = nice_step(xmax - xmin);
   ymax = ceil(ymax * 1.0001 / ystep) * ystep;
   double pw = LW - ML - MR, ph = LH - MT - MB;
-#define PX(v) (ML + ((v) - xmin) / (xmax - xmin) * pw)
+#define PX(v) (ML + ((v)-xmin) / (xmax - xmin) * pw)
 #define PY(v) (MT + ph - (v) / ymax * ph)
-  int r = tbk_buf_printf(out,
-                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                         "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, "
-                         "Arial, sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-                         "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">",
-                         LW, LH, LW, LH, ML + (int)pw / 2);
+  int r = tbk_buf_printf(
+      out,
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+      "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, "
+      "Arial, sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+      "<text x=\"%d\" y=\"30\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">",
+      LW, LH, LW, LH, ML + (int)pw / 2);
   r |= xml_esc(out, title ? title : "");
   r |= tbk_buf_puts(out, "</text>\n<g stroke=\"#dddddd\">\n");
   for (double v = 0; v <= ymax + ystep / 2; v += ystep)
@@ -313,7 +319,8 @@ tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, 
   double x0 = ceil(xmin / xstep) * xstep;
   for (double v = x0; v <= xmax + xstep / 1000; v += xstep)
     r |= tbk_buf_printf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\"/>\n", PX(v), MT, PX(v), MT + ph);
-  r |= tbk_buf_printf(out, "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+  r |= tbk_buf_printf(out,
+                      "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
                       ML, MT, pw, ph);
   for (double v = 0; v <= ymax + ystep / 2; v += ystep)
     r |= tbk_buf_printf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML - 6, PY(v) + 4, v);
@@ -321,13 +328,16 @@ tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, 
     r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", PX(v), MT + ph + 18, v);
   r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">", ML + pw / 2, LH - 18);
   r |= xml_esc(out, xlabel ? xlabel : "");
-  r |= tbk_buf_printf(out, "</text>\n<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" "
-                           "transform=\"rotate(-90 20 %.1f)\">", MT + ph / 2, MT + ph / 2);
+  r |= tbk_buf_printf(out,
+                      "</text>\n<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" "
+                      "transform=\"rotate(-90 20 %.1f)\">",
+                      MT + ph / 2, MT + ph / 2);
   r |= xml_esc(out, ylabel ? ylabel : "");
   r |= tbk_buf_puts(out, "</text>\n");
   for (size_t k = 0; k < ns; k++) {
     const char *color = LCOLORS[k % 10], *dash = LDASHES[(k / 10) % 3];
-    r |= tbk_buf_printf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" points=\"",
+    r |= tbk_buf_printf(out,
+                        "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" points=\"",
                         color, dash);
     for (size_t i = 0; i < s[k].n; i++)
       if (!isnan(s[k].y[i])) r |= tbk_buf_printf(out, "%.1f,%.1f ", PX(s[k].x[i]), PY(s[k].y[i]));

@@ -37,8 +37,8 @@ int tbk_chunk_places_add(tbk_chunk_places *p, const unsigned char md5[16], const
 int tbk_chunk_places_has(const tbk_chunk_places *p, const unsigned char md5[16], const char *tpath);
 size_t tbk_chunk_places_count(const tbk_chunk_places *p);
 /* Visit every place (for a reference built from a run). */
-void tbk_chunk_places_each(const tbk_chunk_places *p, void (*fn)(void *ctx, const unsigned char md5[16], const char *tpath),
-                           void *ctx);
+void tbk_chunk_places_each(const tbk_chunk_places *p,
+                           void (*fn)(void *ctx, const unsigned char md5[16], const char *tpath), void *ctx);
 
 /* The discovery ratio against nt reference places: nd = the reference
  * places discovered (found) + discovered places the reference lacks
@@ -66,23 +66,23 @@ void tbk_agreement_rates(const tbk_agreement *g, double *precision, double *reca
  * template). Pages are added one at a time, then finished; a finished run
  * may be finished again at another threshold (tbk_chunk_run_again). */
 typedef struct tbk_chunk_run {
-  tbk_chunker *ck;             /* owned */
+  tbk_chunker *ck; /* owned */
   tbk_chunk_options opt;
-  tbk_label_set *blocks;       /* borrowed (matching marks its blocks found);
+  tbk_label_set *blocks;    /* borrowed (matching marks its blocks found);
                                   NULL: no agreement */
-  tbk_chunk_stats st;          /* of the last pass */
-  tbk_chunk_places *places;    /* owned: the template places found */
-  tbk_agreement agree;         /* with blocks (zeros without) */
-  size_t added;                /* pages added */
-  uint32_t *ovl;               /* owned, per chunk of the pages added: its
+  tbk_chunk_stats st;       /* of the last pass */
+  tbk_chunk_places *places; /* owned: the template places found */
+  tbk_agreement agree;      /* with blocks (zeros without) */
+  size_t added;             /* pages added */
+  uint32_t *ovl;            /* owned, per chunk of the pages added: its
                                   characters inside blocks' template */
   size_t n_ovl, cap_ovl, at;
-  tbk_buf mask;                /* owned scratch */
-  const tbk_page *page;        /* borrowed: the page being added */
+  tbk_buf mask;         /* owned scratch */
+  const tbk_page *page; /* borrowed: the page being added */
 } tbk_chunk_run;
 /* Errors: TBK_ERR_NOMEM, tbk_chunker_new's. */
-tbk_status tbk_chunk_run_new(tbk_chunk_run *r, const char *site, const tbk_chunk_options *o,
-                             tbk_label_set *blocks, tbk_error *err);
+tbk_status tbk_chunk_run_new(tbk_chunk_run *r, const char *site, const tbk_chunk_options *o, tbk_label_set *blocks,
+                             tbk_error *err);
 tbk_status tbk_chunk_run_add(tbk_chunk_run *r, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err);
 tbk_status tbk_chunk_run_finish(tbk_chunk_run *r, tbk_error *err);
 /* The pass again with document-frequency threshold df. */
@@ -100,6 +100,6 @@ typedef struct tbk_line_series {
   const double *x, *y; /* n points, x increasing; NaN y are skipped */
   size_t n;
 } tbk_line_series;
-tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, const char *xlabel,
-                        const char *ylabel, tbk_buf *out, tbk_error *err);
+tbk_status tbk_line_svg(const tbk_line_series *s, size_t ns, const char *title, const char *xlabel, const char *ylabel,
+                        tbk_buf *out, tbk_error *err);
 #endif

@@ -19,18 +19,22 @@ void tbk_ranking_free(tbk_ranking *r) {
   r->ncurve = 0;
 }
 
-tbk_status tbk_ranking_compute(const double *score, const int *label, size_t n, tbk_ranking *r,
-                               tbk_error *err) {
+tbk_status tbk_ranking_compute(const double *score, const int *label, size_t n, tbk_ranking *r, tbk_error *err) {
   memset(r, 0, sizeof *r);
   r->average_precision = NAN;
   r->roc_auc = NAN;
   double *s = malloc((n ? n : 1) * sizeof *s);
   signed char *y = malloc(n ? n : 1);
-  if (!s || !y) { free(s); free(y); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  if (!s || !y) {
+    free(s);
+    free(y);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   size_t m = 0, pos = 0;
   for (size_t i = 0; i < n; i++) {
     if (label[i] != 1 && label[i] != -1) {
-      free(s); free(y);
+      free(s);
+      free(y);
       return tbk_fail(err, TBK_ERR_ARG, "row %zu: label %d is not +1 or -1", i, label[i]);
     }
     if (isnan(score[i])) continue;
@@ -85,8 +89,8 @@ int tbk_ranking_at_precision(const tbk_ranking *r, double target, tbk_operating_
 /* ------------------------------------------------------ token overlap */
 
 typedef struct token_bag {
-  tbk_buf text;  /* tokens, each NUL-terminated */
-  size_t *off;   /* owned: start of each token in text */
+  tbk_buf text; /* tokens, each NUL-terminated */
+  size_t *off;  /* owned: start of each token in text */
   size_t n, cap;
   int nomem;
 } token_bag;
@@ -98,14 +102,15 @@ static int bag_add(void *ctx, const char *tok, size_t len) {
     return 1;
   }
   b->off[b->n] = b->text.len;
-  if (tbk_buf_append(&b->text, tok, len) || tbk_buf_append(&b->text, "", 1)) { b->nomem = 1; return 1; }
+  if (tbk_buf_append(&b->text, tok, len) || tbk_buf_append(&b->text, "", 1)) {
+    b->nomem = 1;
+    return 1;
+  }
   b->n++;
   return 0;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* The bag's tokens as sorted string pointers (into b->text). */
 static const char **bag_sorted(token_bag *b) {
@@ -124,10 +129,16 @@ tbk_status tbk_token_overlap(tbk_tokenizer *t, const char *pred, size_t pn, cons
   tbk_status st = TBK_OK;
   if (pn) tbk_tokenize(t, pred, pn, bag_add, &p);
   if (gn) tbk_tokenize(t, gold, gn, bag_add, &g);
-  if (p.nomem || g.nomem) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (p.nomem || g.nomem) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   pv = bag_sorted(&p);
   gv = bag_sorted(&g);
-  if (!pv || !gv) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!pv || !gv) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   /* Merging two sorted lists pairs equal tokens one to one, which is
    * exactly the multiset intersection. */
   size_t i = 0, j = 0, common = 0;
@@ -135,7 +146,11 @@ tbk_status tbk_token_overlap(tbk_tokenizer *t, const char *pred, size_t pn, cons
     int c = strcmp(pv[i], gv[j]);
     if (c < 0) i++;
     else if (c > 0) j++;
-    else { common++; i++; j++; }
+    else {
+      common++;
+      i++;
+      j++;
+    }
   }
   out->pred_tokens = p.n;
   out->gold_tokens = g.n;
@@ -185,11 +200,11 @@ enum { MEMBER_OTHER, MEMBER_WITH, MEMBER_WITHOUT };
 #define SNIPPET_MAX_DEPTH 64
 
 typedef struct frame {
-  char kind;      /* '{' or '[' */
+  char kind; /* '{' or '[' */
   char role;
   char expect_key;
-  char member;    /* ROLE_PAGE: which member's value comes next */
-  size_t count;   /* values seen */
+  char member;  /* ROLE_PAGE: which member's value comes next */
+  size_t count; /* values seen */
 } frame;
 
 void tbk_snippets_free(tbk_snippet_set *s) {
@@ -220,7 +235,10 @@ static const char *skip_scalar(const char *s, size_t n, size_t *pos) {
   static const char *const words[] = {"true", "false", "null"};
   for (size_t w = 0; w < 3; w++) {
     size_t l = strlen(words[w]);
-    if (i + l <= n && memcmp(s + i, words[w], l) == 0) { *pos = i + l; return NULL; }
+    if (i + l <= n && memcmp(s + i, words[w], l) == 0) {
+      *pos = i + l;
+      return NULL;
+    }
   }
   size_t start = i;
   if (i < n && s[i] == '-') i++;
@@ -273,8 +291,7 @@ typedef struct snip_parser {
 } snip_parser;
 
 static void skip_space(snip_parser *p) {
-  while (p->i < p->len && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
-    p->i++;
+  while (p->i < p->len && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r')) p->i++;
 }
 
 /* After a value: a comma, the end of its container, or (at the top) the end
@@ -322,9 +339,7 @@ static const char *object_key(snip_parser *p, frame *f) {
     if (!pg->key) return "out of memory";
     set->n++;
   } else if (f->role == ROLE_PAGE) {
-    f->member = strcmp(key, "with") == 0      ? MEMBER_WITH
-                : strcmp(key, "without") == 0 ? MEMBER_WITHOUT
-                                              : MEMBER_OTHER;
+    f->member = strcmp(key, "with") == 0 ? MEMBER_WITH : strcmp(key, "without") == 0 ? MEMBER_WITHOUT : MEMBER_OTHER;
   }
   return NULL;
 }
@@ -333,8 +348,8 @@ static const char *object_key(snip_parser *p, frame *f) {
  * frame, strings in a "with"/"without" list are kept, the rest skipped. */
 static const char *value(snip_parser *p, frame *f, char c) {
   const char *why;
-  int role = !f                                                  ? ROLE_ROOT
-             : f->role == ROLE_ROOT                              ? ROLE_PAGE
+  int role = !f                                                    ? ROLE_ROOT
+             : f->role == ROLE_ROOT                                ? ROLE_PAGE
              : f->role == ROLE_PAGE && f->member == MEMBER_WITH    ? ROLE_WITH
              : f->role == ROLE_PAGE && f->member == MEMBER_WITHOUT ? ROLE_WITHOUT
                                                                    : ROLE_SKIP;
@@ -467,7 +482,8 @@ static int svg_title(tbk_buf *out, const char *title) {
   size_t tl = strlen(t), cut = 0;
   if (tbk_utf8_length(t, tl) > 66) {
     for (size_t i = 0; i < tl; i++)
-      if (t[i] == ' ' && (cut == 0 || (i > tl / 2 ? i - tl / 2 : tl / 2 - i) < (cut > tl / 2 ? cut - tl / 2 : tl / 2 - cut)))
+      if (t[i] == ' ' &&
+          (cut == 0 || (i > tl / 2 ? i - tl / 2 : tl / 2 - i) < (cut > tl / 2 ? cut - tl / 2 : tl / 2 - cut)))
         cut = i;
   }
   for (int line = 0; line < (cut ? 2 : 1); line++) {
@@ -476,8 +492,7 @@ static int svg_title(tbk_buf *out, const char *title) {
     double size = chars > 66 ? 16.0 * 66 / (double)chars : 16.0;
     char *text = strndup(ls, ll);
     if (!text) return -1;
-    r |= tbk_buf_printf(out,
-                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%.1f\" font-weight=\"bold\">",
+    r |= tbk_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%.1f\" font-weight=\"bold\">",
                         SVG_W / 2, cut ? 24 + 22 * line : 34, size < 8 ? 8.0 : size);
     r |= xml_text(out, text);
     r |= tbk_buf_puts(out, "</text>\n");
@@ -497,7 +512,8 @@ static int svg_axes(tbk_buf *out) {
     r |= tbk_buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0, px_y(v), x1, px_y(v));
   }
   r |= tbk_buf_puts(out, "</g>\n");
-  r |= tbk_buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+  r |= tbk_buf_printf(out,
+                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
                       x0, y1, x1 - x0, y0 - y1);
   r |= tbk_buf_puts(out, "<g stroke=\"black\">\n");
   for (int k = 0; k <= 10; k++) {
@@ -509,10 +525,12 @@ static int svg_axes(tbk_buf *out) {
   for (int k = 0; k <= 10; k++) {
     double v = k / 10.0;
     r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1f</text>\n", px_x(v), y0 + 22, v);
-    r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 10, px_y(v) + 4.5, v);
+    r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 10, px_y(v) + 4.5,
+                        v);
   }
-  r |= tbk_buf_printf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"15\">Recall (template blocks)</text>\n",
-                      (x0 + x1) / 2, SVG_H - 20);
+  r |= tbk_buf_printf(
+      out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"15\">Recall (template blocks)</text>\n",
+      (x0 + x1) / 2, SVG_H - 20);
   r |= tbk_buf_printf(out,
                       "<text x=\"22\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"15\" "
                       "transform=\"rotate(-90 22 %.1f)\">Precision (template blocks)</text>\n",
@@ -554,10 +572,11 @@ static int svg_legend(tbk_buf *out, const tbk_plot_curve *curves, size_t ncurves
     if (l > longest) longest = l;
   }
   if (ncurves)
-    r |= tbk_buf_printf(out,
-                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"white\" fill-opacity=\"0.9\" "
-                        "stroke=\"#888888\"/>\n",
-                        lx0, ly0, 48 + 7.5 * (double)longest, 22.0 * (double)ncurves + 8);
+    r |= tbk_buf_printf(
+        out,
+        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"white\" fill-opacity=\"0.9\" "
+        "stroke=\"#888888\"/>\n",
+        lx0, ly0, 48 + 7.5 * (double)longest, 22.0 * (double)ncurves + 8);
   for (size_t c = 0; c < ncurves; c++) {
     double y = ly0 + 18 + 22.0 * (double)c;
     r |= tbk_buf_printf(out,
@@ -571,8 +590,8 @@ static int svg_legend(tbk_buf *out, const tbk_plot_curve *curves, size_t ncurves
   return r;
 }
 
-tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *title, double base_rate,
-                      tbk_buf *out, tbk_error *err) {
+tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *title, double base_rate, tbk_buf *out,
+                      tbk_error *err) {
   int r = tbk_buf_printf(out,
                          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "

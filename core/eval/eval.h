@@ -27,14 +27,12 @@ typedef struct tbk_ranking {
 /* Fill r (any previous content is overwritten, not freed). No row, or no
  * template row, still succeeds with NaN figures and an empty curve.
  * Errors: TBK_ERR_ARG (label not +1/-1), TBK_ERR_NOMEM. */
-tbk_status tbk_ranking_compute(const double *score, const int *label, size_t n,
-                               tbk_ranking *r, tbk_error *err);
+tbk_status tbk_ranking_compute(const double *score, const int *label, size_t n, tbk_ranking *r, tbk_error *err);
 void tbk_ranking_free(tbk_ranking *r);
 /* Operating point with the best recall at template precision >= target
  * (ties: highest threshold). Returns 0 and fills op, or -1 when no point
  * reaches the target (op: recall 0, precision 0, threshold +inf). */
-int tbk_ranking_at_precision(const tbk_ranking *r, double target,
-                             tbk_operating_point *op);
+int tbk_ranking_at_precision(const tbk_ranking *r, double target, tbk_operating_point *op);
 
 /* Token-multiset overlap of an extraction with a gold text: both are
  * tokenized with tbk_tokenize (case-folded word tokens) and the common part
@@ -45,9 +43,8 @@ typedef struct tbk_overlap {
   size_t pred_tokens, gold_tokens, common;
   double precision, recall, f1;
 } tbk_overlap;
-tbk_status tbk_token_overlap(tbk_tokenizer *t, const char *pred, size_t pn,
-                             const char *gold, size_t gn, tbk_overlap *out,
-                             tbk_error *err);
+tbk_status tbk_token_overlap(tbk_tokenizer *t, const char *pred, size_t pn, const char *gold, size_t gn,
+                             tbk_overlap *out, tbk_error *err);
 
 /* Mean and median of v[0..n) (v is sorted in place); NaN for n = 0. */
 void tbk_mean_median(double *v, size_t n, double *mean, double *median);
@@ -55,8 +52,8 @@ void tbk_mean_median(double *v, size_t n, double *mean, double *median);
 /* The trafilatura evaluation's snippets: for each labelled page, text that
  * must be extracted ("with") and text that must not ("without"). */
 typedef struct tbk_snippet_page {
-  char *key;      /* owned by the set: the evaldata.json key */
-  char **with;    /* owned by the set: nwith NUL-terminated UTF-8 strings */
+  char *key;   /* owned by the set: the evaldata.json key */
+  char **with; /* owned by the set: nwith NUL-terminated UTF-8 strings */
   size_t nwith;
   char **without; /* owned by the set */
   size_t nwithout;
@@ -70,8 +67,7 @@ typedef struct tbk_snippet_set {
  * skipped. A streaming reader with an explicit stack (no recursion, depth
  * limit 64). Errors: TBK_ERR_FORMAT ("invalid JSON at byte N: why"),
  * TBK_ERR_NOMEM. The set is released with tbk_snippets_free. */
-tbk_status tbk_snippets_parse(const char *json, size_t len,
-                              tbk_snippet_set **out, tbk_error *err);
+tbk_status tbk_snippets_parse(const char *json, size_t len, tbk_snippet_set **out, tbk_error *err);
 void tbk_snippets_free(tbk_snippet_set *s);
 /* Confusion counts of one page as trafilatura's evaluation defines them:
  * text and snippets are whitespace-normalized (runs of Unicode white space
@@ -82,8 +78,7 @@ void tbk_snippets_free(tbk_snippet_set *s);
 typedef struct tbk_snippet_counts {
   size_t tp, fn, fp, tn;
 } tbk_snippet_counts;
-int tbk_snippets_count(const tbk_snippet_page *p, const char *text,
-                       size_t len, tbk_snippet_counts *c);
+int tbk_snippets_count(const tbk_snippet_page *p, const char *text, size_t len, tbk_snippet_counts *c);
 /* One labelled page's counts added to *pc (snippets_page.c): of the
  * visible text of the page file html (the baseline), else of the
  * prediction file pred (NULL: nothing extracted), read into scratch. A
@@ -107,7 +102,6 @@ typedef struct tbk_plot_curve {
   const tbk_eval_point *pts; /* borrowed */
   size_t n;
 } tbk_plot_curve;
-tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves,
-                      const char *title, double base_rate, tbk_buf *out,
+tbk_status tbk_pr_svg(const tbk_plot_curve *curves, size_t ncurves, const char *title, double base_rate, tbk_buf *out,
                       tbk_error *err);
 #endif

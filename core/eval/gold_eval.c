@@ -22,7 +22,7 @@ void tbk_gold_eval_free(tbk_gold_eval *g) {
 /* file could not be read (why), and is scored as what the note says. */
 static void problem(tbk_warn_fn warn, void *ctx, size_t *problems, const char *file, const char *why,
                     const char *note) {
-  char msg[sizeof ((tbk_error *)0)->msg + 64];
+  char msg[sizeof((tbk_error *)0)->msg + 64];
   snprintf(msg, sizeof msg, "%s (%s)", why, note);
   warn(ctx, file, msg);
   ++*problems;
@@ -40,7 +40,8 @@ tbk_status tbk_gold_eval_page(tbk_gold_eval *g, const tbk_page_ref *ref, const c
     g->more.len = 0;
     if (tbk_read_file(comments, TBK_GOLD_MAX_BYTES, &g->more, &e))
       problem(warn, ctx, problems, comments, e.msg, "comments left out");
-    else if (tbk_buf_append(&g->gold, "\n", 1) || tbk_buf_append(&g->gold, g->more.data ? g->more.data : "", g->more.len))
+    else if (tbk_buf_append(&g->gold, "\n", 1) ||
+             tbk_buf_append(&g->gold, g->more.data ? g->more.data : "", g->more.len))
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
   g->pred.len = 0;

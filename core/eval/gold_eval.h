@@ -6,11 +6,11 @@
 #include "io.h"
 
 typedef struct tbk_gold_eval {
-  tbk_tokenizer *tok;         /* owned */
-  int baseline;               /* the extraction is the page's whole visible text */
-  tbk_input_options iopt;     /* how the baseline reads a page */
-  tbk_page_options popt;      /* and parses it (the defaults) */
-  tbk_buf gold, pred, more;   /* owned scratch */
+  tbk_tokenizer *tok;       /* owned */
+  int baseline;             /* the extraction is the page's whole visible text */
+  tbk_input_options iopt;   /* how the baseline reads a page */
+  tbk_page_options popt;    /* and parses it (the defaults) */
+  tbk_buf gold, pred, more; /* owned scratch */
 } tbk_gold_eval;
 tbk_status tbk_gold_eval_init(tbk_gold_eval *g, int baseline, tbk_error *err);
 void tbk_gold_eval_free(tbk_gold_eval *g);

@@ -75,8 +75,8 @@ void tbk_paired_t(const double *a, const double *b, size_t n, double *mean_diff,
   *p = tbk_t_two_tailed(*t, (double)(n - 1));
 }
 
-tbk_status tbk_paired_compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np,
-                              double *p, tbk_error *err) {
+tbk_status tbk_paired_compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np, double *p,
+                              tbk_error *err) {
   double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
   if (!x || !y) {
     free(x);

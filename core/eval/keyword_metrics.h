@@ -18,8 +18,8 @@ void tbk_paired_t(const double *a, const double *b, size_t n, double *mean_diff,
  * count *np, the means of a and b over them in percent (*mb 0 without b;
  * NaN with no page), and without b *p NaN, else the p-value of the paired
  * t-test of a against b over them. Errors: TBK_ERR_NOMEM. */
-tbk_status tbk_paired_compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np,
-                              double *p, tbk_error *err);
+tbk_status tbk_paired_compare(const double *a, const double *b, size_t n, double *ma, double *mb, size_t *np, double *p,
+                              tbk_error *err);
 
 /* P(|T| >= |t|) for Student's t with df degrees of freedom (> 0). */
 double tbk_t_two_tailed(double t, double df);

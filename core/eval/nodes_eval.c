@@ -10,7 +10,7 @@
 #include "nodes_eval.h"
 
 struct tbk_nodes_slot {
-  char *key;  /* owned: page \t xpath, or page (pages table) */
+  char *key; /* owned: page \t xpath, or page (pages table) */
   uint64_t h;
   size_t val; /* nodes: the reference's flag (2: not in it); pages: index in ps */
 };
@@ -132,8 +132,7 @@ tbk_status tbk_nodes_eval_read(tbk_nodes_eval *e, const char *path, int referenc
     double flag = tbk_jsonl_num(o, "template", NAN);
     if (!page || !xpath || !(flag == 0 || flag == 1))
       skip(e, path, lineno, "a line needs \"page\", \"xpath\" and \"template\" 1 or 0 (skipped)", warn, ctx);
-    else
-      nomem = count_line(e, path, page, xpath, site, flag, reference, warn, ctx) != 0;
+    else nomem = count_line(e, path, page, xpath, site, flag, reference, warn, ctx) != 0;
     tbk_jsonl_free(o);
   }
   int rerr = ferror(f), saved = errno;

@@ -23,12 +23,12 @@ typedef struct tbk_nodes_table {
 } tbk_nodes_table;
 
 typedef struct tbk_nodes_eval {
-  tbk_nodes_page *ps;          /* owned: the reference's pages, in file order
+  tbk_nodes_page *ps; /* owned: the reference's pages, in file order
                                   until tbk_nodes_eval_sort */
   size_t nps, cap_ps;
-  size_t bad_lines;            /* lines skipped (each reported) */
+  size_t bad_lines;             /* lines skipped (each reported) */
   tbk_nodes_table nodes, pages; /* owned */
-  tbk_buf key;                 /* owned scratch */
+  tbk_buf key;                  /* owned scratch */
 } tbk_nodes_eval;
 
 /* One file read into e (zeroed before the first): the reference first

@@ -5,7 +5,7 @@
 
 /* file could not be read or parsed (why): scored as nothing extracted. */
 static void problem(tbk_warn_fn warn, void *ctx, size_t *problems, const char *file, const char *why) {
-  char msg[sizeof ((tbk_error *)0)->msg + 32];
+  char msg[sizeof((tbk_error *)0)->msg + 32];
   snprintf(msg, sizeof msg, "%s (scored as nothing extracted)", why);
   warn(ctx, file, msg);
   ++*problems;

@@ -24,7 +24,6 @@
 #include "text_internal.h"
 #include "util.h"
 
-
 static locale_t cls_locale;
 static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
 static void cls_init(void) { cls_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
@@ -119,21 +118,20 @@ void tbk_features_free(tbk_features *fx) {
 /* ------------------------------------------------------------ characters */
 
 static int is_terminal(uint32_t c) {
-  return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F ||
-         c == 0xFF0E;
+  return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF0E;
 }
 /* Scripts without spaces end a sentence at the mark itself. */
 static int is_wide_terminal(uint32_t c) { return c == 0x3002 || c == 0xFF01 || c == 0xFF1F || c == 0xFF0E; }
 static int is_closer(uint32_t c) {
-  return c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == 0xBB || c == 0x2019 ||
-         c == 0x201D || c == 0x300D || c == 0x300F || c == 0xFF09;
+  return c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == 0xBB || c == 0x2019 || c == 0x201D ||
+         c == 0x300D || c == 0x300F || c == 0xFF09;
 }
 
 /* ASCII punctuation and symbols, plus the Unicode punctuation blocks
  * (general, CJK, full-width); a fixed list, so no platform changes it. */
 static int is_punct(uint32_t c) {
-  if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
-                       (c >= 0x7B && c <= 0x7E);
+  if (c < 0x80)
+    return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
   return c == 0xA1 || c == 0xA7 || c == 0xAB || c == 0xB6 || c == 0xB7 || c == 0xBB || c == 0xBF ||
          (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205E) || (c >= 0x3001 && c <= 0x3003) ||
          (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301F) || (c >= 0xFF01 && c <= 0xFF0F) ||
@@ -151,24 +149,44 @@ static int is_mark(uint32_t c) {
 }
 
 static void add_stats(fx_textstats *d, const fx_textstats *a) {
-  d->chars += a->chars; d->nonspace += a->nonspace; d->words += a->words;
-  d->short_words += a->short_words; d->word_cps += a->word_cps; d->anchor_words += a->anchor_words;
-  d->anchor_chars += a->anchor_chars; d->heading_chars += a->heading_chars; d->punct += a->punct;
-  d->wide += a->wide; d->anchor_wide += a->anchor_wide; d->heading_wide += a->heading_wide;
-  d->digits += a->digits; d->letters += a->letters; d->upper += a->upper;
-  d->cap_words += a->cap_words; d->sentences += a->sentences;
+  d->chars += a->chars;
+  d->nonspace += a->nonspace;
+  d->words += a->words;
+  d->short_words += a->short_words;
+  d->word_cps += a->word_cps;
+  d->anchor_words += a->anchor_words;
+  d->anchor_chars += a->anchor_chars;
+  d->heading_chars += a->heading_chars;
+  d->punct += a->punct;
+  d->wide += a->wide;
+  d->anchor_wide += a->anchor_wide;
+  d->heading_wide += a->heading_wide;
+  d->digits += a->digits;
+  d->letters += a->letters;
+  d->upper += a->upper;
+  d->cap_words += a->cap_words;
+  d->sentences += a->sentences;
 }
 
 static fx_textstats diff_stats(const fx_textstats *b, const fx_textstats *a) {
   fx_textstats d;
-  d.chars = b->chars - a->chars; d.nonspace = b->nonspace - a->nonspace; d.words = b->words - a->words;
-  d.short_words = b->short_words - a->short_words; d.word_cps = b->word_cps - a->word_cps;
-  d.anchor_words = b->anchor_words - a->anchor_words; d.anchor_chars = b->anchor_chars - a->anchor_chars;
-  d.heading_chars = b->heading_chars - a->heading_chars; d.punct = b->punct - a->punct;
-  d.wide = b->wide - a->wide; d.anchor_wide = b->anchor_wide - a->anchor_wide;
+  d.chars = b->chars - a->chars;
+  d.nonspace = b->nonspace - a->nonspace;
+  d.words = b->words - a->words;
+  d.short_words = b->short_words - a->short_words;
+  d.word_cps = b->word_cps - a->word_cps;
+  d.anchor_words = b->anchor_words - a->anchor_words;
+  d.anchor_chars = b->anchor_chars - a->anchor_chars;
+  d.heading_chars = b->heading_chars - a->heading_chars;
+  d.punct = b->punct - a->punct;
+  d.wide = b->wide - a->wide;
+  d.anchor_wide = b->anchor_wide - a->anchor_wide;
   d.heading_wide = b->heading_wide - a->heading_wide;
-  d.digits = b->digits - a->digits; d.letters = b->letters - a->letters; d.upper = b->upper - a->upper;
-  d.cap_words = b->cap_words - a->cap_words; d.sentences = b->sentences - a->sentences;
+  d.digits = b->digits - a->digits;
+  d.letters = b->letters - a->letters;
+  d.upper = b->upper - a->upper;
+  d.cap_words = b->cap_words - a->cap_words;
+  d.sentences = b->sentences - a->sentences;
   return d;
 }
 
@@ -235,8 +253,7 @@ static uint32_t piece_lane(uint64_t acc, int l) { return (uint32_t)(acc >> (8 * 
  * Counters live in locals: the text pointer may alias anything. */
 static int scan_piece(const unsigned char *s, size_t n, int anchor, int heading, fx_textstats *st) {
   int ascii = 1;
-  uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0,
-           wide = 0;
+  uint32_t chars = 0, spaces = 0, sentences = 0, punct = 0, digits = 0, letters = 0, upper = 0, cap_words = 0, wide = 0;
   unsigned state = 0;   /* see PIECE_STATES */
   uint64_t acc = 0;     /* lanes of the ASCII characters since the last flush */
   unsigned lanes_n = 0; /* ... and how many they are */
@@ -379,8 +396,7 @@ static inline int push_token(tbk_features *fx, uint64_t h64, uint32_t h32, const
                              uint32_t cps, uint32_t pos) {
   /* the capacity test first: the call is for the rare token that grows */
   if (fx->n_tok + 1 > fx->cap_tok &&
-      TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp),
-                   TBK_ARRAY(fx->tok_pos)))
+      TBK_GROW_ALL(&fx->cap_tok, fx->n_tok + 1, TBK_ARRAY(fx->tok_word), TBK_ARRAY(fx->tok_cp), TBK_ARRAY(fx->tok_pos)))
     return -1;
   int64_t id = word_id(fx, h64, h32, word, n);
   if (id < 0) return -1;
@@ -418,7 +434,10 @@ static int on_token(void *p, uint64_t h64, uint32_t h32, uint32_t cps, size_t at
 static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
   uint32_t words = 0, cps = 0, short_words = 0;
   for (size_t i = 0; i < n;) {
-    if (!(ascii_class[s[i]] & C_WORD)) { i++; continue; }
+    if (!(ascii_class[s[i]] & C_WORD)) {
+      i++;
+      continue;
+    }
     size_t j = tbk_ascii_token_end(s, i, n);
     uint64_t h64 = TBK_FNV64_INIT;
     for (size_t k = i; k < j; k++) h64 = tbk_fnv64_step(h64, ascii_lower(s[k]));
@@ -437,9 +456,9 @@ static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
 /* Bigram bucket from the two unigram hashes, bytes in a fixed order so the
  * value does not depend on the platform's endianness. */
 static uint32_t bigram_idx(uint32_t a, uint32_t b, uint32_t dims) {
-  unsigned char k[9] = {(unsigned char)a, (unsigned char)(a >> 8), (unsigned char)(a >> 16),
-                        (unsigned char)(a >> 24), 0x1F, (unsigned char)b, (unsigned char)(b >> 8),
-                        (unsigned char)(b >> 16), (unsigned char)(b >> 24)};
+  unsigned char k[9] = {
+      (unsigned char)a, (unsigned char)(a >> 8), (unsigned char)(a >> 16), (unsigned char)(a >> 24), 0x1F,
+      (unsigned char)b, (unsigned char)(b >> 8), (unsigned char)(b >> 16), (unsigned char)(b >> 24)};
   return tbk_hash32(k, sizeof k) % dims + 1;
 }
 
@@ -466,7 +485,9 @@ static void radix_sort64(uint64_t *a, uint64_t *tmp, size_t n, unsigned lo, unsi
     if (count[((src[0] >> shift) & 0xFF) + 1] == n) continue; /* one digit value */
     for (int d = 0; d < 256; d++) count[d + 1] += count[d];
     for (size_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & 0xFF]++] = src[i];
-    uint64_t *t = src; src = dst; dst = t;
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
   }
   if (src != a) memcpy(a, src, n * sizeof *a);
 }
@@ -548,7 +569,8 @@ static tbk_status text_pass(tbk_features *fx, const tbk_page *p, tbk_error *err)
     if (!nb || fx->bounds[nb - 1] != x) fx->bounds[nb++] = x;
   }
   fx->n_bounds = nb;
-  if (TBK_FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) || TBK_FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
+  if (TBK_FIT_ALL(&fx->cap_pref, nbb, TBK_ARRAY(fx->pref)) ||
+      TBK_FIT_ALL(&fx->cap_piece_tok, nbb, TBK_ARRAY(fx->piece_tok)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   fx_textstats before = {0}; /* the statistics of the pieces so far */
   size_t q = 0;              /* the next of bbounds */
@@ -715,13 +737,15 @@ static size_t runs_in(const tbk_page_view *pv, uint32_t a, uint32_t b) {
   size_t lo = 0, hi = pv->n_runs;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (pv->runs[mid].start < a) lo = mid + 1; else hi = mid;
+    if (pv->runs[mid].start < a) lo = mid + 1;
+    else hi = mid;
   }
   size_t first = lo;
   hi = pv->n_runs;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (pv->runs[mid].start < b) lo = mid + 1; else hi = mid;
+    if (pv->runs[mid].start < b) lo = mid + 1;
+    else hi = mid;
   }
   return lo - first;
 }
@@ -729,8 +753,7 @@ static size_t runs_in(const tbk_page_view *pv, uint32_t a, uint32_t b) {
 /* Word-level statistics of block tokens [t0, t1): unique words, text
  * density and the KL divergence from the rest of the page; appends the
  * block's words line (hashed buckets, ascending, colliding words merged). */
-static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out,
-                       double *kl_out) {
+static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out, double *density_out, double *kl_out) {
   size_t n = t1 - t0, npairs = fx->opt.bigrams && n ? 2 * n - 1 : 0;
   /* touched holds the page's words at most (rank_words); pairs are for
    * the bigrams alone */
@@ -745,8 +768,11 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
     /* boilerpipe: wrap at 80 columns; the unfinished last line is left out
      * when there is more than one. */
     line_len += (long)fx->tok_cp[k] + 1;
-    if (line_len > TBK_FX_WRAP) { wrapped++; line_len = (long)fx->tok_cp[k]; line_words = 1; }
-    else line_words++;
+    if (line_len > TBK_FX_WRAP) {
+      wrapped++;
+      line_len = (long)fx->tok_cp[k];
+      line_words = 1;
+    } else line_words++;
   }
   *uniq_out = (double)nt;
   *density_out = wrapped ? (double)(n - line_words) / (double)wrapped : (double)n;
@@ -806,8 +832,9 @@ static int block_words(tbk_features *fx, size_t t0, size_t t1, double *uniq_out,
   }
   if (!fx->opt.bigrams) return 0;
   for (size_t k = t0 + 1; k < t1; k++)
-    fx->pairs[np++] = (uint64_t)bigram_idx(fx->voc_h32[fx->tok_word[k - 1]], fx->voc_h32[fx->tok_word[k]],
-                                           fx->opt.word_dims) << 32 | 1;
+    fx->pairs[np++] =
+        (uint64_t)bigram_idx(fx->voc_h32[fx->tok_word[k - 1]], fx->voc_h32[fx->tok_word[k]], fx->opt.word_dims) << 32 |
+        1;
   radix_sort64(fx->pairs, fx->pairs_tmp, np, 32, 32);
   for (size_t j = 0; j < np; j++) {
     uint32_t idx = (uint32_t)(fx->pairs[j] >> 32), c = (uint32_t)fx->pairs[j];
@@ -828,7 +855,7 @@ typedef struct block_pass {
   tbk_page_view pv; /* p's tables */
   const char *text;
   const fx_textstats *page_st;
-  double T, N;        /* visible text length, elements */
+  double T, N; /* visible text length, elements */
   double page_anchors;
   size_t B, D, words; /* blocks, row width, class/id bit words */
 } block_pass;
@@ -836,7 +863,7 @@ typedef struct block_pass {
 /* One block's text and word statistics, found before its columns. */
 typedef struct block_text {
   fx_textstats t;
-  uint32_t s, e;      /* the block's text in the page's */
+  uint32_t s, e; /* the block's text in the page's */
   double uniq, density, kl;
 } block_text;
 
@@ -846,11 +873,13 @@ static tbk_status prepare_blocks(tbk_features *fx, size_t B, tbk_error *err) {
   fx->sp_rows = 0;
   fx->n_sp = 0;
   fx->row_block = SIZE_MAX;
-  if (B > SIZE_MAX / FX_FIXED_COUNT - 1 || TBK_FIT_ALL(&fx->cap_values, B * FX_FIXED_COUNT + 1, TBK_ARRAY(fx->values)) ||
-      TBK_FIT_ALL(&fx->cap_woff, B + 1, TBK_ARRAY(fx->w_off)) || TBK_FIT_ALL(&fx->cap_spoff, B + 1, TBK_ARRAY(fx->sp_off)) ||
+  if (B > SIZE_MAX / FX_FIXED_COUNT - 1 ||
+      TBK_FIT_ALL(&fx->cap_values, B * FX_FIXED_COUNT + 1, TBK_ARRAY(fx->values)) ||
+      TBK_FIT_ALL(&fx->cap_woff, B + 1, TBK_ARRAY(fx->w_off)) ||
+      TBK_FIT_ALL(&fx->cap_spoff, B + 1, TBK_ARRAY(fx->sp_off)) ||
       TBK_FIT_ALL(&fx->cap_cand, B + 1, TBK_ARRAY(fx->cand_depth)) ||
       TBK_FIT_ALL(&fx->cap_blk, B + 1, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
-              TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link)))
+                  TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
 }
@@ -929,7 +958,8 @@ static void block_pos_cols(const block_pass *bp, size_t b, const block_text *bt,
   size_t lo = b + 1, hi = B;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (pv.blocks[mid].node < nd->end) lo = mid + 1; else hi = mid;
+    if (pv.blocks[mid].node < nd->end) lo = mid + 1;
+    else hi = mid;
   }
   v[FX_POS_CAND_DESC] = (double)(lo - (b + 1));
   if (blk->parent >= 0) fx->values[(size_t)blk->parent * FX_FIXED_COUNT + FX_POS_CAND_CHILDREN] += 1;
@@ -1023,7 +1053,7 @@ static void page_done(tbk_features *fx) {
   TBK_DROP_ALL(&fx->cap_pairs_tmp, TBK_ARRAY(fx->pairs_tmp));
   TBK_DROP_ALL(&fx->cap_cand, TBK_ARRAY(fx->cand_depth));
   TBK_DROP_ALL(&fx->cap_blk, TBK_ARRAY(fx->blk_anchors), TBK_ARRAY(fx->blk_format), TBK_ARRAY(fx->tc_off),
-           TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link));
+               TBK_ARRAY(fx->blk_words), TBK_ARRAY(fx->blk_distinct), TBK_ARRAY(fx->tc_n), TBK_ARRAY(fx->blk_link));
 }
 
 void tbk_features_drop_rows(tbk_features *fx) {
@@ -1063,8 +1093,16 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
   if (st == TBK_OK) st = attr_pass(fx, p, &words, err);
   if (st != TBK_OK) return st;
 
-  block_pass bp = {.fx = fx, .p = p, .pv = pv, .text = pv.text ? pv.text : "", .page_st = &fx->pref[fx->n_bbounds - 1],
-                   .N = (double)pv.n_nodes, .page_anchors = page_anchors, .B = B, .D = D, .words = words};
+  block_pass bp = {.fx = fx,
+                   .p = p,
+                   .pv = pv,
+                   .text = pv.text ? pv.text : "",
+                   .page_st = &fx->pref[fx->n_bbounds - 1],
+                   .N = (double)pv.n_nodes,
+                   .page_anchors = page_anchors,
+                   .B = B,
+                   .D = D,
+                   .words = words};
   /* The page text may end in a collapsed space: positions are relative to
    * the visible text, shares count visible characters. */
   size_t tlen = pv.text_len;
@@ -1085,8 +1123,14 @@ tbk_status tbk_features_page(tbk_features *fx, const tbk_page *p, tbk_error *err
     if ((st = block_row(&bp, b, err))) return st;
   for (size_t b = 0; b < B; b++) {
     double *v = fx->values + b * FX_FIXED_COUNT;
-    if (b > 0) { v[FX_NB_PREV_WORDS] = fx->blk_words[b - 1]; v[FX_NB_PREV_LINK] = fx->blk_link[b - 1]; }
-    if (b + 1 < B) { v[FX_NB_NEXT_WORDS] = fx->blk_words[b + 1]; v[FX_NB_NEXT_LINK] = fx->blk_link[b + 1]; }
+    if (b > 0) {
+      v[FX_NB_PREV_WORDS] = fx->blk_words[b - 1];
+      v[FX_NB_PREV_LINK] = fx->blk_link[b - 1];
+    }
+    if (b + 1 < B) {
+      v[FX_NB_NEXT_WORDS] = fx->blk_words[b + 1];
+      v[FX_NB_NEXT_LINK] = fx->blk_link[b + 1];
+    }
   }
   fx->n_blocks = B;
   page_done(fx);

@@ -18,10 +18,10 @@ typedef struct attr_tok {
   size_t nv;
   uint64_t *bits;
   char buf[TOKEN_KEEP];
-  size_t len;      /* bytes of the current token */
-  uint32_t hash;   /* FNV-1a 32 of the lower-cased token */
+  size_t len;         /* bytes of the current token */
+  uint32_t hash;      /* FNV-1a 32 of the lower-cased token */
   uint32_t prev_hash; /* ... without its last byte */
-  int prev_lower;  /* previous byte was an ASCII lower-case letter */
+  int prev_lower;     /* previous byte was an ASCII lower-case letter */
 } attr_tok;
 
 static void set_bit(uint64_t *bits, size_t j) { bits[j / 64] |= 1ULL << (j % 64); }
@@ -59,7 +59,10 @@ static void feed(attr_tok *t, const unsigned char *s) {
   for (; *s; s++) {
     unsigned char c = *s;
     int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
-    if (!upper && !lower && c < 0x80) { flush(t); continue; }
+    if (!upper && !lower && c < 0x80) {
+      flush(t);
+      continue;
+    }
     if (upper && t->prev_lower) flush(t);
     push(t, upper ? (unsigned char)(c + 32) : c);
     t->prev_lower = lower;

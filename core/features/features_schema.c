@@ -12,31 +12,31 @@
 /* Markup counted inside a block ("tag.<name>"). Anchors and images are
  * separate features, as Kołcz & Yih ask. */
 static const char *const counted_tags[] = {
-    "a", "img", "li", "ul", "ol", "p", "br", "span", "div", "table", "tr", "td", "th", "form",
-    "input", "button", "select", "textarea", "label", "option", "h1", "h2", "h3", "h4", "h5", "h6",
-    "strong", "b", "em", "i", "u", "font", "small", "big", "tt", "code", "pre", "blockquote",
-    "nav", "header", "footer", "aside", "article", "section", "main", "figure", "time", "sup",
-    "cite", "hr", "dl", "dt", "dd"};
+    "a",    "img",    "li",   "ul",    "ol",         "p",      "br",       "span",   "div",    "table",   "tr",
+    "td",   "th",     "form", "input", "button",     "select", "textarea", "label",  "option", "h1",      "h2",
+    "h3",   "h4",     "h5",   "h6",    "strong",     "b",      "em",       "i",      "u",      "font",    "small",
+    "big",  "tt",     "code", "pre",   "blockquote", "nav",    "header",   "footer", "aside",  "article", "section",
+    "main", "figure", "time", "sup",   "cite",       "hr",     "dl",       "dt",     "dd"};
 
 /* One-hot of the block element's own tag ("block.tag.<name>"): the paper
  * set plus the HTML5 extras. */
 static const char *const block_tags[] = {
-    "blockquote", "dd", "div", "dl", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ol",
-    "pre", "small", "table", "td", "th", "tr", "ul", "article", "aside", "footer", "header",
-    "main", "nav", "section", "form", "p", "figure", "details", "fieldset", "address"};
+    "blockquote", "dd",     "div",  "dl",    "dt",      "h1",   "h2", "h3",     "h4",      "h5",       "h6",
+    "li",         "ol",     "pre",  "small", "table",   "td",   "th", "tr",     "ul",      "article",  "aside",
+    "footer",     "header", "main", "nav",   "section", "form", "p",  "figure", "details", "fieldset", "address"};
 
 static const char *const format_tags[] = {"b", "strong", "em", "i", "u", "font", "small", "big", "tt"};
 
 const char *const tbk_fx_attr_vocab[] = {
-    "nav", "menu", "footer", "header", "sidebar", "side", "widget", "breadcrumb", "share",
-    "social", "copyright", "comment", "related", "ad", "ads", "banner", "promo", "post",
-    "article", "content", "entry", "main", "body", "text", "story", "title", "meta", "tag",
-    "cat", "login", "search", "cookie", "subscribe", "newsletter", "skip", "hidden", "toolbar",
-    "pagination", "pager"};
+    "nav",       "menu",       "footer",    "header",  "sidebar", "side",       "widget", "breadcrumb",
+    "share",     "social",     "copyright", "comment", "related", "ad",         "ads",    "banner",
+    "promo",     "post",       "article",   "content", "entry",   "main",       "body",   "text",
+    "story",     "title",      "meta",      "tag",     "cat",     "login",      "search", "cookie",
+    "subscribe", "newsletter", "skip",      "hidden",  "toolbar", "pagination", "pager"};
 const size_t tbk_fx_attr_vocab_n = sizeof tbk_fx_attr_vocab / sizeof tbk_fx_attr_vocab[0];
 
 const char *const tbk_fx_roles[] = {"navigation", "banner", "contentinfo", "complementary",
-                                    "main", "search", "menu", "article"};
+                                    "main",       "search", "menu",        "article"};
 const size_t tbk_fx_roles_n = sizeof tbk_fx_roles / sizeof tbk_fx_roles[0];
 
 #define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
@@ -72,8 +72,8 @@ void tbk_schema_add_attrs(tbk_schema_builder *b, const char *scope, unsigned att
   for (size_t j = 0; j < tbk_fx_roles_n; j++) tbk_schema_add(b, "binary", "attr.%s.role.%s", scope, tbk_fx_roles[j]);
 }
 
-tbk_status tbk_schema_finish(tbk_schema_builder *b, char ***names, const char *prefix, const char *options,
-                             char *id, size_t id_size, tbk_error *err) {
+tbk_status tbk_schema_finish(tbk_schema_builder *b, char ***names, const char *prefix, const char *options, char *id,
+                             size_t id_size, tbk_error *err) {
   size_t dim = *b->dim;
   if (!b->failed && !(*names = malloc((dim ? dim : 1) * sizeof **names))) b->failed = 1;
   tbk_buf desc = {0};
@@ -94,7 +94,9 @@ tbk_status tbk_schema_finish(tbk_schema_builder *b, char ***names, const char *p
 tbk_status tbk_fx_schema_build(tbk_features *fx, tbk_error *err) {
   tbk_schema_builder b = {&fx->name_buf, &fx->kinds, &fx->dim, NULL, 0, 0};
   for (int t = 0; t < TBK_TAG_COUNT; t++) fx->tag_col[t] = fx->blocktag_col[t] = -1, fx->fmt_tag[t] = 0;
-  static const struct { const char *name, *kind; } fixed[] = {
+  static const struct {
+    const char *name, *kind;
+  } fixed[] = {
 #define TBK_FX_ROW(id, name, kind) {name, kind},
       TBK_FX_FIXED(TBK_FX_ROW)
 #undef TBK_FX_ROW

@@ -28,27 +28,27 @@
 
 /* Line-element tags with a column of their own ("line.tag.<t>"); any other
  * line element is line.tag.other. */
-static const char *const line_tags[] = {"p",  "div", "li", "td", "th",   "dd",         "dt",   "h1",
-                                        "h2", "h3",  "h4", "h5", "h6",   "pre",        "blockquote",
-                                        "figcaption", "caption", "address", "option", "legend", "body",
-                                        "center", "article", "section", "header", "footer", "aside",
-                                        "nav", "form", "main", "ul", "ol", "table", "tr", "summary"};
+static const char *const line_tags[] = {
+    "p",      "div",    "li",   "td",     "th",      "dd",         "dt",         "h1",      "h2",
+    "h3",     "h4",     "h5",   "h6",     "pre",     "blockquote", "figcaption", "caption", "address",
+    "option", "legend", "body", "center", "article", "section",    "header",     "footer",  "aside",
+    "nav",    "form",   "main", "ul",     "ol",      "table",      "tr",         "summary"};
 
 #define COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Function words of the languages the training pages are in. Text with
  * many of them is prose; menus, bylines and tag lists have almost none. */
 static const char *const stop_words[] = {
-    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from",
-    "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "he",
-    "she", "they", "we", "you", "i", "his", "her", "their", "our", "as", "not", "have", "has", "had",
-    "which", "who", "what", "will", "would", "can", "could", "there", "if", "than", "so", "about",
-    "into", "more", "also", "after", "when", "one", "all", "no", "do", "said",
-    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "zu", "den", "mit", "sich", "auf",
-    "le", "la", "les", "et", "est", "un", "une", "des", "du", "que", "qui", "dans", "pour", "pas",
-    "el", "los", "las", "y", "es", "en", "que", "por", "con", "una", "del", "se", "lo", "para",
-    "il", "di", "che", "è", "per", "non", "della", "sono", "de", "het", "een", "van", "niet", "dat",
-    "o", "os", "um", "uma", "não", "com", "na", "no", "da", "do"};
+    "the",   "a",     "an",   "and",   "or",    "but",   "of",   "to",    "in",   "on",    "at",    "for",  "with",
+    "by",    "from",  "is",   "are",   "was",   "were",  "be",   "been",  "it",   "its",   "this",  "that", "these",
+    "those", "he",    "she",  "they",  "we",    "you",   "i",    "his",   "her",  "their", "our",   "as",   "not",
+    "have",  "has",   "had",  "which", "who",   "what",  "will", "would", "can",  "could", "there", "if",   "than",
+    "so",    "about", "into", "more",  "also",  "after", "when", "one",   "all",  "no",    "do",    "said", "der",
+    "die",   "das",   "und",  "ist",   "nicht", "ein",   "eine", "zu",    "den",  "mit",   "sich",  "auf",  "le",
+    "la",    "les",   "et",   "est",   "un",    "une",   "des",  "du",    "que",  "qui",   "dans",  "pour", "pas",
+    "el",    "los",   "las",  "y",     "es",    "en",    "que",  "por",   "con",  "una",   "del",   "se",   "lo",
+    "para",  "il",    "di",   "che",   "è",     "per",   "non",  "della", "sono", "de",    "het",   "een",  "van",
+    "niet",  "dat",   "o",    "os",    "um",    "uma",   "não",  "com",   "na",   "no",    "da",    "do"};
 static uint64_t stop_hash[256];
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
 static void stop_init(void) {
@@ -81,7 +81,9 @@ static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
 
 static tbk_status build_schema(tbk_units *ux, tbk_error *err) {
   tbk_schema_builder b = {&ux->name_buf, &ux->kinds, &ux->dim, NULL, 0, 0};
-  static const struct { const char *name, *kind; } fixed[] = {
+  static const struct {
+    const char *name, *kind;
+  } fixed[] = {
 #define TBK_UX_ROW(id, name, kind) {name, kind},
       TBK_UX_FIXED(TBK_UX_ROW)
 #undef TBK_UX_ROW
@@ -243,9 +245,11 @@ size_t tbk_units_sparse(const tbk_units *ux, size_t i, const uint32_t **cols) {
   return tbk_units_sparse_values(ux, i, cols, NULL);
 }
 
-
 size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt) {
-  if (i >= ux->n) { *idx = *cnt = NULL; return 0; }
+  if (i >= ux->n) {
+    *idx = *cnt = NULL;
+    return 0;
+  }
   *idx = ux->w_idx + ux->w_off[i];
   *cnt = ux->w_cnt + ux->w_off[i];
   return ux->w_off[i + 1] - ux->w_off[i];
@@ -273,6 +277,7 @@ int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_bu
 
 /* ---------------------------------------------------------- segmentation */
 
+// clang-format off
 static uint32_t anc_flag_of(tbk_tag t) {
   switch (t) {
   case TBK_TAG_A: return 1u << UA_A;
@@ -304,6 +309,7 @@ static uint32_t anc_flag_of(tbk_tag t) {
   default: return 0;
   }
 }
+// clang-format on
 
 /* Locator of a unit: its line element's XPath-like path (same-name
  * siblings counted as XPath does) and "#k", the k-th unit of that element. */
@@ -312,7 +318,8 @@ static int append_step(tbk_buf *b, const tbk_node *nd) {
   char num[16], *e = num + sizeof num, *d = e;
   uint32_t v = nd->nth;
   *--d = ']';
-  do *--d = (char)('0' + v % 10); while (v /= 10);
+  do *--d = (char)('0' + v % 10);
+  while (v /= 10);
   *--d = '[';
   return tbk_buf_append(b, "/", 1) || tbk_buf_append(b, name, strlen(name)) || tbk_buf_append(b, d, (size_t)(e - d));
 }
@@ -369,7 +376,8 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
     char num[16], *end = num + sizeof num, *d = end; /* "#<ordinal>" and the NUL */
     uint32_t ord = ux->u[i].ordinal;
     *--d = '\0';
-    do *--d = (char)('0' + ord % 10); while (ord /= 10);
+    do *--d = (char)('0' + ord % 10);
+    while (ord /= 10);
     *--d = '#';
     if (tbk_buf_append(&ux->paths, d, (size_t)(end - d))) return -1;
     ux->u[i].path_off = start;
@@ -406,7 +414,8 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
       if (ux->n >= TBK_UNITS_MAX)
         return tbk_fail(err, TBK_ERR_LIMIT, "more than %d text units (max-units): too fragmented for the content stage",
                         TBK_UNITS_MAX);
-      if (tbk_grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+      if (tbk_grow((void **)&ux->u, &ux->cap, ux->n + 1, sizeof *ux->u))
+        return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       tbk_unit_rec *u = &ux->u[ux->n++];
       memset(u, 0, sizeof *u);
       u->run_first = r;
@@ -421,8 +430,10 @@ tbk_status tbk_units_segment(tbk_units *ux, const tbk_page *p, tbk_error *err) {
       else {
         u->ordinal = 1;
         for (size_t k = ux->n - 1; k-- > 0;)
-          if (ux->u[k].elem == le) { u->ordinal = ux->u[k].ordinal + 1; break; }
-          else if (ux->u[k].start < pv.nodes[le].text_start) break;
+          if (ux->u[k].elem == le) {
+            u->ordinal = ux->u[k].ordinal + 1;
+            break;
+          } else if (ux->u[k].start < pv.nodes[le].text_start) break;
         last_ord = u->ordinal;
       }
       last_elem = le;
@@ -472,8 +483,11 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
     c->title_seen |= 1ULL << k;
   }
   c->line_len += (long)cps + 1;
-  if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
-  else c->line_words++;
+  if (c->line_len > TBK_FX_WRAP) {
+    c->wrapped++;
+    c->line_len = (long)cps;
+    c->line_words = 1;
+  } else c->line_words++;
   if (tbk_grow((void **)&ux->w_idx, &ux->cap_w, ux->n_w + 1, sizeof *ux->w_idx)) {
     c->fail = 1;
     return 1;
@@ -490,8 +504,8 @@ static int on_token(void *vc, uint64_t h64, uint32_t h32, uint32_t cps, size_t a
 /* What a unit's tokens need of a word of the page: the same as add_token
  * finds from its hashes, found once per page and word. */
 typedef struct unit_word {
-  uint32_t bucket;    /* h32 % word_dims + 1 */
-  int16_t title;      /* index among the title's tokens, -1 = none */
+  uint32_t bucket; /* h32 % word_dims + 1 */
+  int16_t title;   /* index among the title's tokens, -1 = none */
   uint8_t stop;
 } unit_word;
 
@@ -513,8 +527,11 @@ static int add_shared_tokens(tok_ctx *c, const tbk_features *fx, size_t k0, size
       if (w->title < 64) c->title_seen |= 1ULL << w->title;
     }
     c->line_len += (long)cps + 1;
-    if (c->line_len > TBK_FX_WRAP) { c->wrapped++; c->line_len = (long)cps; c->line_words = 1; }
-    else c->line_words++;
+    if (c->line_len > TBK_FX_WRAP) {
+      c->wrapped++;
+      c->line_len = (long)cps;
+      c->line_words = 1;
+    } else c->line_words++;
     ux->w_idx[ux->n_w++] = w->bucket;
   }
   return 0;
@@ -531,7 +548,10 @@ static int cut_is_safe(const char *text, size_t len, size_t at) {
  * same tokens as tbk_tokenize, without a callback and a copy per token. */
 static void tokenize_ascii(tok_ctx *c, const unsigned char *s, size_t n) {
   for (size_t i = 0; i < n && !c->fail;) {
-    if (!tbk_ascii_word(s[i])) { i++; continue; }
+    if (!tbk_ascii_word(s[i])) {
+      i++;
+      continue;
+    }
     size_t j = tbk_ascii_token_end(s, i, n);
     uint64_t h64;
     uint32_t h32;
@@ -569,7 +589,9 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp) {
       for (size_t i = 0; i < n; i++) count[(src[i] >> shift & 0xFF) + 1]++;
       for (int d = 0; d < 256; d++) count[d + 1] += count[d];
       for (size_t i = 0; i < n; i++) dst[count[src[i] >> shift & 0xFF]++] = src[i];
-      uint32_t *t = src; src = dst; dst = t;
+      uint32_t *t = src;
+      src = dst;
+      dst = t;
     }
     if (src != a) memcpy(a, src, n * sizeof *a);
     return;
@@ -577,7 +599,10 @@ static void sort_u32(uint32_t *a, size_t n, uint32_t *tmp) {
   for (size_t i = 1; i < n; i++) {
     uint32_t x = a[i];
     size_t j = i;
-    while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+    while (j > 0 && a[j - 1] > x) {
+      a[j] = a[j - 1];
+      j--;
+    }
     a[j] = x;
   }
 }
@@ -627,7 +652,10 @@ static void fold_words(tbk_units *ux, size_t from) {
   sort_u32(idx, n, tmp_ok && n > 48 ? ux->sort_tmp : NULL);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    if (k && idx[k - 1] == idx[i]) { cnt[k - 1]++; continue; }
+    if (k && idx[k - 1] == idx[i]) {
+      cnt[k - 1]++;
+      continue;
+    }
     idx[k] = idx[i];
     cnt[k] = 1;
     k++;
@@ -640,10 +668,15 @@ static int cmp_double_desc(const void *a, const void *b) {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static int is_terminal(uint32_t c) { return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F; }
-static int is_sep(uint32_t c) { return c == '|' || c == 0xB7 || c == 0x2022 || c == 0xBB || c == 0x203A || c == '/' || c == '>'; }
+static int is_terminal(uint32_t c) {
+  return c == '.' || c == '!' || c == '?' || c == 0x2026 || c == 0x3002 || c == 0xFF01 || c == 0xFF1F;
+}
+static int is_sep(uint32_t c) {
+  return c == '|' || c == 0xB7 || c == 0x2022 || c == 0xBB || c == 0x203A || c == '/' || c == '>';
+}
 static int is_punct_cp(uint32_t c) {
-  if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+  if (c < 0x80)
+    return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
   return c == 0xA1 || c == 0xA9 || c == 0xAB || c == 0xB7 || c == 0xBB || c == 0xBF || (c >= 0x2010 && c <= 0x205E) ||
          (c >= 0x3001 && c <= 0x301F) || (c >= 0xFF01 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20);
 }
@@ -679,9 +712,9 @@ static void sc_init(void) {
       continue;
     }
     sc_inc[1][c] = sc_inc[0][c] = SC_LANE(LN_VISIBLE) + ((f & (SC_UP | SC_LOW)) ? SC_LANE(LN_LETTER) : 0) +
-                ((f & SC_UP) ? SC_LANE(LN_UPPER) : 0) + ((f & SC_DIGIT) ? SC_LANE(LN_DIGIT) : 0) +
-                ((f & SC_PUNCT) && !(f & SC_DIGIT) ? SC_LANE(LN_PUNCT) : 0) + ((f & SC_COMMA) ? SC_LANE(LN_COMMA) : 0) +
-                ((f & SC_SEP) ? SC_LANE(LN_SEP) : 0);
+                                  ((f & SC_UP) ? SC_LANE(LN_UPPER) : 0) + ((f & SC_DIGIT) ? SC_LANE(LN_DIGIT) : 0) +
+                                  ((f & SC_PUNCT) && !(f & SC_DIGIT) ? SC_LANE(LN_PUNCT) : 0) +
+                                  ((f & SC_COMMA) ? SC_LANE(LN_COMMA) : 0) + ((f & SC_SEP) ? SC_LANE(LN_SEP) : 0);
   }
 }
 
@@ -695,7 +728,10 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
   /* the first visible character (spaces and invalid bytes skipped) */
   for (size_t i = 0; i < n; i++) {
     if (u[i] == ' ') continue;
-    if (u[i] < 0x80) { starts_upper = sc_class[u[i]] & SC_UP; break; }
+    if (u[i] < 0x80) {
+      starts_upper = sc_class[u[i]] & SC_UP;
+      break;
+    }
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) continue;
     uint32_t c = tbk_utf8_decode(u + i, k);
@@ -734,7 +770,10 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
     }
     if (i >= n || u[i] < 0x80) continue;
     size_t k = tbk_utf8_seq(u + i, n - i);
-    if (!k) { i++; continue; }
+    if (!k) {
+      i++;
+      continue;
+    }
     uint32_t c = tbk_utf8_decode(u + i, k);
     i += k;
     visible++;
@@ -756,11 +795,13 @@ static void scan_chars(const char *s, size_t n, char_stats *cs) {
   seps += lane(acc, LN_SEP), sentences += lane(acc, LN_SENT);
   int ends_terminal = 0;
   /* a closing quote or bracket after the terminal still ends a sentence */
-  if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 && is_terminal((unsigned char)s[n - 2]))) {
+  if (is_terminal(prev) || ((prev == '"' || prev == 0x201D || prev == ')' || prev == '\'') && n >= 2 &&
+                            is_terminal((unsigned char)s[n - 2]))) {
     ends_terminal = 1;
     sentences++;
   }
-  *cs = (char_stats){visible, punct, digits, letters, upper, commas, seps, sentences, ends_terminal, starts_upper, copyright};
+  *cs = (char_stats){visible, punct,     digits,        letters,      upper,    commas,
+                     seps,    sentences, ends_terminal, starts_upper, copyright};
 }
 
 /* The page's <title>, normalized, and its tokens as hashes. */
@@ -776,7 +817,11 @@ static void read_title(tbk_units *ux, const tbk_page *p) {
   tbk_buf_free(&b);
 }
 
-typedef struct title_ctx { tbk_units *ux; size_t cap; int fail; } title_ctx;
+typedef struct title_ctx {
+  tbk_units *ux;
+  size_t cap;
+  int fail;
+} title_ctx;
 static int on_title_token(void *vc, const char *tok, size_t len) {
   title_ctx *c = vc;
   tbk_units *ux = c->ux;
@@ -784,7 +829,10 @@ static int on_title_token(void *vc, const char *tok, size_t len) {
   uint64_t h = tbk_hash64(tok, len);
   for (size_t k = 0; k < ux->n_title; k++)
     if (ux->title_h[k] == h) return 0;
-  if (tbk_grow((void **)&ux->title_h, &c->cap, ux->n_title + 1, sizeof *ux->title_h)) { c->fail = 1; return 1; }
+  if (tbk_grow((void **)&ux->title_h, &c->cap, ux->n_title + 1, sizeof *ux->title_h)) {
+    c->fail = 1;
+    return 1;
+  }
   ux->title_h[ux->n_title++] = h;
   return 0;
 }
@@ -795,10 +843,11 @@ static int vocab_weight[UX_VOCAB_MAX];
 static pthread_once_t weight_once = PTHREAD_ONCE_INIT;
 static void weight_init(void) {
   static const char *const pos[] = {"article", "content", "entry", "main", "body", "text", "story", "post"};
-  static const char *const neg[] = {"comment", "footer", "sidebar", "side", "widget", "share", "social", "related",
-                                    "ad", "ads", "banner", "promo", "nav", "menu", "header", "meta", "tag",
-                                    "cookie", "subscribe", "newsletter", "login", "search", "breadcrumb",
-                                    "pagination", "pager", "skip", "toolbar", "hidden", "copyright"};
+  static const char *const neg[] = {"comment",   "footer",     "sidebar", "side",   "widget",     "share",
+                                    "social",    "related",    "ad",      "ads",    "banner",     "promo",
+                                    "nav",       "menu",       "header",  "meta",   "tag",        "cookie",
+                                    "subscribe", "newsletter", "login",   "search", "breadcrumb", "pagination",
+                                    "pager",     "skip",       "toolbar", "hidden", "copyright"};
   for (size_t v = 0; v < ux_vocab_count; v++) {
     for (size_t k = 0; k < COUNTOF(pos); k++) vocab_weight[v] += strcmp(ux_vocab_all[v], pos[k]) == 0 ? 25 : 0;
     for (size_t k = 0; k < COUNTOF(neg); k++) vocab_weight[v] -= strcmp(ux_vocab_all[v], neg[k]) == 0 ? 25 : 0;
@@ -909,7 +958,10 @@ static tbk_status node_stats(unit_pass *up, tbk_error *err) {
     uint32_t c = (uint32_t)text_length(pv.text + run->start, run->end - run->start);
     ux->nd[run->node].chars += c;
     page_chars += c;
-    if (pv.nodes[run->node].in_anchor) { ux->nd[run->node].anchor += c; page_anchor += c; }
+    if (pv.nodes[run->node].in_anchor) {
+      ux->nd[run->node].anchor += c;
+      page_anchor += c;
+    }
   }
   for (size_t i = nn; i-- > 0;) {
     uint32_t par = pv.nodes[i].parent;
@@ -1042,7 +1094,10 @@ static void unit_text_cols(unit_pass *up, size_t i, const tok_ctx *c, double *v)
   for (uint32_t r = u->run_first; r < u->run_end; r++) {
     uint32_t n = pv.runs[r].node;
     while (n != TBK_NONE && pv.nodes[n].tag != TBK_TAG_A && pv.nodes[n].in_anchor) n = pv.nodes[n].parent;
-    if (n != TBK_NONE && pv.nodes[n].tag == TBK_TAG_A && n != last_a) { anchors++; last_a = n; }
+    if (n != TBK_NONE && pv.nodes[n].tag == TBK_TAG_A && n != last_a) {
+      anchors++;
+      last_a = n;
+    }
   }
   v[UX_ANCHORS] = anchors;
 }
@@ -1070,7 +1125,8 @@ static tbk_status unit_markup_cols(unit_pass *up, size_t i, double *v, tbk_error
   const uint64_t *nearp = le->parent != TBK_NONE ? self_row(ux, le->parent, words_per) : near;
   const uint64_t *anc = anc_row(ux, u->elem, words_per);
   for (size_t w = 0; w < words_per; w++)
-    for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
+    for (uint64_t b = near[w] | nearp[w]; b; b &= b - 1)
+      *sp++ = (uint32_t)(ux->attr_self + w * 64 + (size_t)__builtin_ctzll(b));
   for (size_t w = 0; w < words_per; w++)
     for (uint64_t b = anc[w]; b; b &= b - 1) *sp++ = (uint32_t)(ux->attr_anc + w * 64 + (size_t)__builtin_ctzll(b));
   ux->n_sp += (size_t)(sp - sp0);
@@ -1160,8 +1216,15 @@ static void best_element(unit_pass *up) {
     double ld = ux->nd[i].chars ? (double)ux->nd[i].anchor / ux->nd[i].chars : 0;
     double s = (ux->nd[i].score + readability_weight(self_row(ux, i, up->words_per), ux->opt.attr_dims)) * (1 - ld);
     ux->nd[i].score = s;
-    if (s > best_s) { best2_s = best_s; best2 = best; best_s = s; best = i; }
-    else if (s > best2_s) { best2_s = s; best2 = i; }
+    if (s > best_s) {
+      best2_s = best_s;
+      best2 = best;
+      best_s = s;
+      best = i;
+    } else if (s > best2_s) {
+      best2_s = s;
+      best2 = i;
+    }
   }
   /* The second-best element counts only when it is not inside the best
    * one (an article split in two containers, a lone long paragraph). */
@@ -1203,9 +1266,16 @@ static void long_units_and_span(unit_pass *up) {
   for (size_t i = 0; i < nu; i++) {
     const tbk_unit_rec *u = &ux->u[i];
     double g = (double)u->chars - 3.0 * u->anchor_chars - 60.0;
-    if (cur <= 0) { cur = 0; cur_a = i; }
+    if (cur <= 0) {
+      cur = 0;
+      cur_a = i;
+    }
     cur += g;
-    if (cur > bestsum) { bestsum = cur; sa = cur_a; sb = i + 1; }
+    if (cur > bestsum) {
+      bestsum = cur;
+      sa = cur_a;
+      sb = i + 1;
+    }
   }
   double span_chars = 0;
   for (size_t i = sa; i < sb; i++) span_chars += ux->u[i].chars;
@@ -1250,7 +1320,10 @@ static void unit_best_cols(const unit_pass *up, const tbk_unit_rec *u, double *v
   uint32_t best = up->best;
   const tbk_node *b = &pv.nodes[best];
   uint32_t steps = 0, x = u->elem;
-  while (x != TBK_NONE && !(x <= best && best < pv.nodes[x].end)) { x = pv.nodes[x].parent; steps++; }
+  while (x != TBK_NONE && !(x <= best && best < pv.nodes[x].end)) {
+    x = pv.nodes[x].parent;
+    steps++;
+  }
   int inside = u->elem >= best && u->elem < b->end;
   v[UX_BEST_IN] = inside;
   v[UX_BEST_UP] = steps;
@@ -1388,7 +1461,8 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   pthread_once(&sc_once, sc_init);
   tbk_status st = tbk_units_segment(ux, p, err);
   if (st) return st;
-  unit_pass up = {.ux = ux, .p = p, .pv = pv, .block_p = block_p, .fx = fx, .nn = pv.n_nodes, .nu = ux->n, .dim = ux->dim};
+  unit_pass up = {
+      .ux = ux, .p = p, .pv = pv, .block_p = block_p, .fx = fx, .nn = pv.n_nodes, .nu = ux->n, .dim = ux->dim};
   up.words_per = (ux->attr_width + 63) / 64;
   up.sp_max = ux->sp_max;
   if ((st = prepare_rows(&up, err))) return st;

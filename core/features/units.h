@@ -18,85 +18,86 @@
  * of the shared sets has 15,266 (a Python changelog index). */
 #define TBK_UNITS_MAX 100000
 
-#define TBK_UX_FIXED(X)                                              \
-  X(CHARS, "u.chars", "count")                                       \
-  X(WORDS, "u.words", "count")                                       \
-  X(MEAN_WORD_LEN, "u.mean_word_len", "real")                        \
-  X(SENTENCES, "u.sentences", "count")                               \
-  X(WORDS_PER_SENT, "u.words_per_sentence", "real")                  \
-  X(ENDS_PUNCT, "u.ends_with_terminal", "binary")                    \
-  X(STARTS_UPPER, "u.starts_upper", "binary")                        \
-  X(COMMAS, "u.commas", "count")                                     \
-  X(PUNCT_RATIO, "u.punct_ratio", "ratio")                           \
-  X(SEP_RATIO, "u.separator_ratio", "ratio")                         \
-  X(DIGIT_RATIO, "u.digit_ratio", "ratio")                           \
-  X(UPPER_RATIO, "u.upper_ratio", "ratio")                           \
-  X(STOP_RATIO, "u.stopword_ratio", "ratio")                         \
-  X(DENSITY, "u.text_density", "real")                               \
-  X(COPYRIGHT, "u.copyright", "binary")                              \
-  X(LINK_RATIO, "u.link_char_ratio", "ratio")                        \
-  X(ANCHORS, "u.anchors", "count")                                   \
-  X(RUNS, "u.text_runs", "count")                                    \
-  X(DEPTH, "u.depth", "position")                                    \
-  X(DEPTH_REL, "u.depth_rel", "position")                            \
-  X(OFFSET_REL, "u.text_offset_rel", "position")                     \
-  X(INDEX_REL, "u.index_rel", "position")                            \
-  X(PAGE_UNITS, "page.units", "count")                               \
-  X(PAGE_WORDS, "page.words", "count")                               \
-  X(PAGE_LINK_RATIO, "page.link_char_ratio", "ratio")                \
-  X(CHARS_REL_MAX, "u.chars_rel_max", "ratio")                       \
-  X(CHARS_RANK, "u.chars_rank", "count")                             \
-  X(PLAIN_SHARE, "u.plain_char_share", "ratio")                      \
-  X(BEST2_IN, "region.in_second_best", "binary")                     \
-  X(BEST_LONG_SHARE, "region.best_long_unit_share", "ratio")         \
-  X(BEST_IN, "region.in_best", "binary")                             \
-  X(BEST_UP, "region.steps_up_to_best", "count")                     \
-  X(BEST_DOWN, "region.steps_down_to_best", "count")                 \
-  X(BEST_SHARE, "region.best_char_share", "ratio")                   \
-  X(BEST_BEFORE, "region.before_best", "binary")                     \
-  X(BEST_AFTER, "region.after_best", "binary")                       \
-  X(PARENT_SCORE, "region.parent_score_rel", "ratio")                \
-  X(SPAN_IN, "region.in_span", "binary")                             \
-  X(SPAN_DIST, "region.span_distance", "count")                      \
-  X(SPAN_SHARE, "region.span_char_share", "ratio")                   \
-  X(TMPL_P, "tmpl.p", "ratio")                                       \
-  X(TMPL_IN_BLOCK, "tmpl.in_block", "ratio")                         \
-  X(TMPL_OUTER_P, "tmpl.outer_p", "ratio")                           \
-  X(TITLE_SHARE, "title.unit_share", "ratio")                        \
-  X(TITLE_COVER, "title.cover", "ratio")                             \
-  X(HEADING, "u.heading", "binary")                                  \
-  X(HEADING_BEFORE, "u.heading_before", "binary")                    \
-  X(HEADING_THEN_TEXT, "u.heading_then_text", "binary")              \
-  X(FIRST_H1, "u.first_h1", "binary")                                \
-  X(PREV2_WORDS, "nb.prev2_words", "count")                          \
-  X(PREV_WORDS, "nb.prev_words", "count")                            \
-  X(NEXT_WORDS, "nb.next_words", "count")                            \
-  X(NEXT2_WORDS, "nb.next2_words", "count")                          \
-  X(PREV2_LINK, "nb.prev2_link_ratio", "ratio")                      \
-  X(PREV_LINK, "nb.prev_link_ratio", "ratio")                        \
-  X(NEXT_LINK, "nb.next_link_ratio", "ratio")                        \
-  X(NEXT2_LINK, "nb.next2_link_ratio", "ratio")                      \
-  X(PREV_DENSITY, "nb.prev_density", "real")                         \
-  X(NEXT_DENSITY, "nb.next_density", "real")                         \
-  X(PREV_TMPL, "nb.prev_tmpl_p", "ratio")                            \
-  X(NEXT_TMPL, "nb.next_tmpl_p", "ratio")                            \
-  X(PREV_SAME_PARENT, "nb.prev_same_parent", "binary")               \
-  X(NEXT_SAME_PARENT, "nb.next_same_parent", "binary")               \
-  X(WIN_WORDS, "nb.window_words", "count")                           \
-  X(WIN_LINK, "nb.window_link_ratio", "ratio")                       \
-  X(SIB_UNITS, "nb.parent_units", "count")                           \
-  X(SIB_WORDS, "nb.parent_words", "count")                           \
+#define TBK_UX_FIXED(X)                                      \
+  X(CHARS, "u.chars", "count")                               \
+  X(WORDS, "u.words", "count")                               \
+  X(MEAN_WORD_LEN, "u.mean_word_len", "real")                \
+  X(SENTENCES, "u.sentences", "count")                       \
+  X(WORDS_PER_SENT, "u.words_per_sentence", "real")          \
+  X(ENDS_PUNCT, "u.ends_with_terminal", "binary")            \
+  X(STARTS_UPPER, "u.starts_upper", "binary")                \
+  X(COMMAS, "u.commas", "count")                             \
+  X(PUNCT_RATIO, "u.punct_ratio", "ratio")                   \
+  X(SEP_RATIO, "u.separator_ratio", "ratio")                 \
+  X(DIGIT_RATIO, "u.digit_ratio", "ratio")                   \
+  X(UPPER_RATIO, "u.upper_ratio", "ratio")                   \
+  X(STOP_RATIO, "u.stopword_ratio", "ratio")                 \
+  X(DENSITY, "u.text_density", "real")                       \
+  X(COPYRIGHT, "u.copyright", "binary")                      \
+  X(LINK_RATIO, "u.link_char_ratio", "ratio")                \
+  X(ANCHORS, "u.anchors", "count")                           \
+  X(RUNS, "u.text_runs", "count")                            \
+  X(DEPTH, "u.depth", "position")                            \
+  X(DEPTH_REL, "u.depth_rel", "position")                    \
+  X(OFFSET_REL, "u.text_offset_rel", "position")             \
+  X(INDEX_REL, "u.index_rel", "position")                    \
+  X(PAGE_UNITS, "page.units", "count")                       \
+  X(PAGE_WORDS, "page.words", "count")                       \
+  X(PAGE_LINK_RATIO, "page.link_char_ratio", "ratio")        \
+  X(CHARS_REL_MAX, "u.chars_rel_max", "ratio")               \
+  X(CHARS_RANK, "u.chars_rank", "count")                     \
+  X(PLAIN_SHARE, "u.plain_char_share", "ratio")              \
+  X(BEST2_IN, "region.in_second_best", "binary")             \
+  X(BEST_LONG_SHARE, "region.best_long_unit_share", "ratio") \
+  X(BEST_IN, "region.in_best", "binary")                     \
+  X(BEST_UP, "region.steps_up_to_best", "count")             \
+  X(BEST_DOWN, "region.steps_down_to_best", "count")         \
+  X(BEST_SHARE, "region.best_char_share", "ratio")           \
+  X(BEST_BEFORE, "region.before_best", "binary")             \
+  X(BEST_AFTER, "region.after_best", "binary")               \
+  X(PARENT_SCORE, "region.parent_score_rel", "ratio")        \
+  X(SPAN_IN, "region.in_span", "binary")                     \
+  X(SPAN_DIST, "region.span_distance", "count")              \
+  X(SPAN_SHARE, "region.span_char_share", "ratio")           \
+  X(TMPL_P, "tmpl.p", "ratio")                               \
+  X(TMPL_IN_BLOCK, "tmpl.in_block", "ratio")                 \
+  X(TMPL_OUTER_P, "tmpl.outer_p", "ratio")                   \
+  X(TITLE_SHARE, "title.unit_share", "ratio")                \
+  X(TITLE_COVER, "title.cover", "ratio")                     \
+  X(HEADING, "u.heading", "binary")                          \
+  X(HEADING_BEFORE, "u.heading_before", "binary")            \
+  X(HEADING_THEN_TEXT, "u.heading_then_text", "binary")      \
+  X(FIRST_H1, "u.first_h1", "binary")                        \
+  X(PREV2_WORDS, "nb.prev2_words", "count")                  \
+  X(PREV_WORDS, "nb.prev_words", "count")                    \
+  X(NEXT_WORDS, "nb.next_words", "count")                    \
+  X(NEXT2_WORDS, "nb.next2_words", "count")                  \
+  X(PREV2_LINK, "nb.prev2_link_ratio", "ratio")              \
+  X(PREV_LINK, "nb.prev_link_ratio", "ratio")                \
+  X(NEXT_LINK, "nb.next_link_ratio", "ratio")                \
+  X(NEXT2_LINK, "nb.next2_link_ratio", "ratio")              \
+  X(PREV_DENSITY, "nb.prev_density", "real")                 \
+  X(NEXT_DENSITY, "nb.next_density", "real")                 \
+  X(PREV_TMPL, "nb.prev_tmpl_p", "ratio")                    \
+  X(NEXT_TMPL, "nb.next_tmpl_p", "ratio")                    \
+  X(PREV_SAME_PARENT, "nb.prev_same_parent", "binary")       \
+  X(NEXT_SAME_PARENT, "nb.next_same_parent", "binary")       \
+  X(WIN_WORDS, "nb.window_words", "count")                   \
+  X(WIN_LINK, "nb.window_link_ratio", "ratio")               \
+  X(SIB_UNITS, "nb.parent_units", "count")                   \
+  X(SIB_WORDS, "nb.parent_words", "count")                   \
   X(SIB_LINK, "nb.parent_link_ratio", "ratio")
 
 enum {
 #define TBK_UX_ENUM(id, name, kind) UX_##id,
   TBK_UX_FIXED(TBK_UX_ENUM)
 #undef TBK_UX_ENUM
-  UX_FIXED_COUNT
+      UX_FIXED_COUNT
 };
 
 /* Ancestor context flags ("anc.<name>": the unit's line element or one of
  * its ancestors is such an element). */
+// clang-format off
 #define TBK_UX_ANC(X)                                                \
   X(A, "a") X(LI, "li") X(LIST, "list") X(TABLE, "table")            \
   X(NAV, "nav") X(HEADER, "header") X(FOOTER, "footer")              \
@@ -106,12 +107,13 @@ enum {
   X(CONTROL, "control") X(STRONG, "strong") X(SMALL, "small")        \
   X(TIME, "time") X(ADDRESS, "address") X(PRE, "pre")                \
   X(CENTER, "center") X(DL, "dl") X(CITE, "cite")
+// clang-format on
 
 enum {
 #define TBK_UX_ANC_ENUM(id, name) UA_##id,
   TBK_UX_ANC(TBK_UX_ANC_ENUM)
 #undef TBK_UX_ANC_ENUM
-  UA_COUNT
+      UA_COUNT
 };
 
 /* class/id words of the units' attribute features: the template features'
@@ -128,11 +130,11 @@ enum {
 
 /* What the units' features need per element of the page. */
 typedef struct tbk_unit_node {
-  uint32_t line;                /* line element of the element's text */
-  uint32_t anc_flags;           /* UA_* of the element and its ancestors */
-  uint32_t chars, anchor;       /* visible and linked characters below */
-  uint32_t units, words;        /* units and words below */
-  double score;                 /* Readability score */
+  uint32_t line;          /* line element of the element's text */
+  uint32_t anc_flags;     /* UA_* of the element and its ancestors */
+  uint32_t chars, anchor; /* visible and linked characters below */
+  uint32_t units, words;  /* units and words below */
+  double score;           /* Readability score */
 } tbk_unit_node;
 
 /* An element on the path of the last unit tbk_units_paths wrote. */
@@ -149,76 +151,92 @@ typedef struct tbk_unit_rec {
   uint32_t elem;               /* line element (node index) */
   uint32_t ordinal;            /* 1-based among units of the same element */
   uint32_t chars, words, anchor_chars;
-  uint32_t anc_flags;          /* UA_* of the line element, its ancestors and
+  uint32_t anc_flags; /* UA_* of the line element, its ancestors and
                                   the inline elements of its runs */
-  size_t path_off;             /* locator in tbk_units.paths */
+  size_t path_off;    /* locator in tbk_units.paths */
   unsigned char md5[16];
 } tbk_unit_rec;
 
 /* The article body, the comment thread and the photo gallery the page's
  * markup declares (units_container.c). */
 typedef struct tbk_units_body {
-  unsigned char *in;     /* per unit: under an itemprop=articleBody element */
-  unsigned char *thread; /* per unit: after a comments heading, in its section */
+  unsigned char *in;      /* per unit: under an itemprop=articleBody element */
+  unsigned char *thread;  /* per unit: after a comments heading, in its section */
   unsigned char *gallery; /* per unit: a gallery's caption or picture credit */
-  size_t containers;     /* itemprop=articleBody elements of the page */
-  size_t cap;            /* of in, thread and gallery (all owned) */
-  unsigned char *memo;   /* per node of the page: scratch of the thread's ancestor walk */
+  size_t containers;      /* itemprop=articleBody elements of the page */
+  size_t cap;             /* of in, thread and gallery (all owned) */
+  unsigned char *memo;    /* per node of the page: scratch of the thread's ancestor walk */
   size_t memo_cap;
 } tbk_units_body;
 
 struct tbk_units {
   tbk_feature_options opt;
   uint32_t vhash[UX_VOCAB_MAX]; /* FNV-1a 32 of ux_vocab_all's words */
-  tbk_tokenizer *tok;          /* owned */
+  tbk_tokenizer *tok;           /* owned */
   int fingerprints;
   /* schema */
   size_t dim;
-  char **names;                /* owned array; strings in name_buf */
+  char **names; /* owned array; strings in name_buf */
   tbk_buf name_buf;
-  const char **kinds;          /* owned array of static strings */
+  const char **kinds; /* owned array of static strings */
   char schema_id[64];
-  int tag_col[TBK_TAG_COUNT];  /* column of line.tag.<t>, -1 = line.tag.other */
+  int tag_col[TBK_TAG_COUNT]; /* column of line.tag.<t>, -1 = line.tag.other */
   size_t tag_other, anc_col, attr_self, attr_anc, attr_width;
 
   /* results of the last page (owned) */
   tbk_unit_rec *u;
   size_t n, cap;
-  tbk_buf paths;                /* built on demand: see tbk_units_paths */
+  tbk_buf paths; /* built on demand: see tbk_units_paths */
   int paths_ready;
-  double *fixed; size_t cap_fixed;        /* n x UX_FIXED_COUNT: the fixed features */
+  double *fixed;
+  size_t cap_fixed; /* n x UX_FIXED_COUNT: the fixed features */
   /* Past the fixed features every column is binary and most are 0 on a
    * unit: each unit keeps only its nonzero ones (ascending), so a page of
    * 12,723 units holds 68 doubles a unit, not 286, and scoring skips the
    * zeros (a dense row is made on demand by tbk_units_values). */
-  uint32_t *sp_col; size_t n_sp, cap_sp;
-  size_t *sp_off; size_t cap_spoff;        /* per unit + 1 */
-  size_t sp_rows;                          /* units whose sp_off range is set */
-  size_t sp_max;                           /* sparse columns a unit may have */
-  double *ones;                            /* sp_max 1.0s: every sparse value */
-  double *row;                             /* dim doubles: tbk_units_values' row */
-  size_t row_unit;                         /* the unit in row, SIZE_MAX: none */
-  size_t *w_off; size_t cap_woff;
-  uint32_t *w_idx, *w_cnt; size_t n_w, cap_w, cap_wcnt;
-  char title[512];             /* the page's <title>, normalized */
-  tbk_units_body body;         /* of the last page (tbk_units_page) */
+  uint32_t *sp_col;
+  size_t n_sp, cap_sp;
+  size_t *sp_off;
+  size_t cap_spoff; /* per unit + 1 */
+  size_t sp_rows;   /* units whose sp_off range is set */
+  size_t sp_max;    /* sparse columns a unit may have */
+  double *ones;     /* sp_max 1.0s: every sparse value */
+  double *row;      /* dim doubles: tbk_units_values' row */
+  size_t row_unit;  /* the unit in row, SIZE_MAX: none */
+  size_t *w_off;
+  size_t cap_woff;
+  uint32_t *w_idx, *w_cnt;
+  size_t n_w, cap_w, cap_wcnt;
+  char title[512];     /* the page's <title>, normalized */
+  tbk_units_body body; /* of the last page (tbk_units_page) */
 
   /* scratch (owned) */
-  tbk_unit_node *nd; size_t cap_nd;        /* per node of the page */
-  struct tbk_path_step *path_stk; size_t cap_path_stk; /* see tbk_units_paths */
-  uint64_t *self_bits; size_t cap_bits;   /* bit rows x words */
-  uint64_t *anc_bits; size_t cap_anc;
-  uint32_t *need; size_t cap_need;        /* per node: its bit row + 1, 0 =
+  tbk_unit_node *nd;
+  size_t cap_nd; /* per node of the page */
+  struct tbk_path_step *path_stk;
+  size_t cap_path_stk; /* see tbk_units_paths */
+  uint64_t *self_bits;
+  size_t cap_bits; /* bit rows x words */
+  uint64_t *anc_bits;
+  size_t cap_anc;
+  uint32_t *need;
+  size_t cap_need; /* per node: its bit row + 1, 0 =
                                              its bits are never read */
-  double *scratch; size_t cap_scratch;    /* per unit, 3 arrays */
-  uint64_t *title_h; size_t n_title;       /* up to 64 distinct */
-  uint64_t title_slot[UX_TITLE_SLOTS];     /* title_h by hash ... */
-  uint8_t title_k[UX_TITLE_SLOTS];         /* ... and its index + 1, 0 = empty */
-  uint32_t *sort_tmp; size_t cap_sort_tmp; /* a long unit's word indices */
+  double *scratch;
+  size_t cap_scratch; /* per unit, 3 arrays */
+  uint64_t *title_h;
+  size_t n_title;                      /* up to 64 distinct */
+  uint64_t title_slot[UX_TITLE_SLOTS]; /* title_h by hash ... */
+  uint8_t title_k[UX_TITLE_SLOTS];     /* ... and its index + 1, 0 = empty */
+  uint32_t *sort_tmp;
+  size_t cap_sort_tmp; /* a long unit's word indices */
   /* fold_bitmap's table, bitmap and summary of the word buckets (zero
    * between units; NULL for word_dims of UX_FOLD_MAX_DIMS and more) */
-  uint32_t *fold_cnt; uint64_t *fold_bits, *fold_sum; size_t n_fold_sum;
-  struct unit_word *voc; size_t cap_voc;  /* per word of the template
+  uint32_t *fold_cnt;
+  uint64_t *fold_bits, *fold_sum;
+  size_t n_fold_sum;
+  struct unit_word *voc;
+  size_t cap_voc; /* per word of the template
                                              features' page vocabulary */
 };
 
@@ -237,8 +255,7 @@ int tbk_units_paths(const struct tbk_units *ux, const tbk_page *page);
  * (measured as accurate as 2^18 and 128, EVALUATION.md, for a smaller,
  * faster model). */
 #define TBK_UNITS_WORD_DIMS 16384
-tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out,
-                         tbk_error *err);
+tbk_status tbk_units_new(const tbk_feature_options *o, tbk_units **out, tbk_error *err);
 void tbk_units_free(tbk_units *ux);
 size_t tbk_units_dim(const tbk_units *ux);
 const char *tbk_units_name(const tbk_units *ux, size_t i);
@@ -251,8 +268,7 @@ void tbk_units_set_fingerprints(tbk_units *ux, int on);
  * the template probability of each candidate block of the page (from
  * tbk_predict_page), or NULL when there is no template stage (its
  * features are then 0). Replaces the previous page's results. */
-tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page,
-                          const double *block_p, tbk_error *err);
+tbk_status tbk_units_page(tbk_units *ux, const tbk_page *page, const double *block_p, tbk_error *err);
 /* Unit i's dense vector: tbk_units_dim doubles, made in a row the
  * extractor keeps, borrowed until the next call of this function or
  * tbk_units_page (tests and tools; scoring reads fixed + sparse). */
@@ -279,12 +295,10 @@ static inline int tbk_units_has_col(const tbk_units *ux, size_t i, size_t col) {
   while (k && cols[k - 1] > col) k--;
   return k && cols[k - 1] == col;
 }
-size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx,
-                       const uint32_t **cnt);
+size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, const uint32_t **cnt);
 /* Append unit i as a svmlight line (words = 0) or its words line (1), in
  * the format of tbk_features_format. 0 ok, -1 nomem/bad unit. */
-int tbk_units_format(const tbk_units *ux, size_t i, int label, int words,
-                     tbk_buf *out);
+int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_buf *out);
 /* The page's <title>, normalized ("" when none), of the last page. */
 const char *tbk_units_title(const tbk_units *ux);
 

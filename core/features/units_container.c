@@ -46,9 +46,9 @@ static size_t mark_containers(const tbk_page *p, tbk_units *ux, unsigned char *i
  * compound ending so ("usercomments") or one naming the thread's parts
  * ("commentlist", "commentbody"); not "commented", "commentary". */
 static int comment_token(const char *t, size_t n) {
-  static const char *const parts[] = {"", "s", "list", "body", "text", "content", "area", "thread", "wrap",
-                                      "wrapper", "container", "entry", "item", "block", "section", "holder", "box",
-                                      NULL};
+  static const char *const parts[] = {"",     "s",      "list",    "body",    "text",      "content",
+                                      "area", "thread", "wrap",    "wrapper", "container", "entry",
+                                      "item", "block",  "section", "holder",  "box",       NULL};
   if (n >= 8 && memcmp(t + n - 8, "comments", 8) == 0) return 1;
   if (n < 7 || memcmp(t, "comment", 7) != 0) return 0;
   for (size_t i = 0; parts[i]; i++)
@@ -87,8 +87,9 @@ static int names_comments(const char *v) {
 static int attrs_name_comments(const char *a, int class_too) {
   const char *name, *value;
   while (a && (name = tbk_attr_next(&a, &value)))
-    if (value && (strcasecmp(name, "id") == 0 || strcasecmp(name, "name") == 0 ||
-                  (class_too && strcasecmp(name, "class") == 0)) &&
+    if (value &&
+        (strcasecmp(name, "id") == 0 || strcasecmp(name, "name") == 0 ||
+         (class_too && strcasecmp(name, "class") == 0)) &&
         names_comments(value))
       return 1;
   return 0;
@@ -108,8 +109,8 @@ static int heading_named(const tbk_page_view *pv, uint32_t k) {
  * count the word alone opens nothing (a reference page's section on code
  * comments is not a thread). */
 static int heading_counts_comments(const char *t, size_t n) {
-  static const char *const words[] = {"comment", "response", "repl", "reaction", "kommentar", "commentaire",
-                                      "comentario", "commento", "reactie", NULL};
+  static const char *const words[] = {"comment",     "response",   "repl",     "reaction", "kommentar",
+                                      "commentaire", "comentario", "commento", "reactie",  NULL};
   size_t i = 0;
   while (i < n && !isalnum((unsigned char)t[i])) i++;
   size_t digits = i;
@@ -185,11 +186,11 @@ static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *t
  * agency ("Getty Images", "Jung Yeon-Je/AFP/Getty Images", "Reuters") or
  * led by "Photo:"/"Credit:". */
 static int is_credit_line(const char *t, size_t n, uint32_t words) {
-  static const char *const agencies[] = {"getty", "reuters", "ap", "afp", "epa", "rex", "shutterstock", "alamy",
-                                         "istock", "istockphoto", "corbis", "xinhua", "dpa", "efe", "ansa",
-                                         "anadolu", "sipa", "bloomberg", "wireimage", NULL};
-  static const char *const leads[] = {"photo:", "photos:", "image:", "images:", "credit:", "photograph:",
-                                      "picture:", "foto:", NULL};
+  static const char *const agencies[] = {
+      "getty",  "reuters", "ap",  "afp", "epa",  "rex",     "shutterstock", "alamy",     "istock",    "istockphoto",
+      "corbis", "xinhua",  "dpa", "efe", "ansa", "anadolu", "sipa",         "bloomberg", "wireimage", NULL};
+  static const char *const leads[] = {
+      "photo:", "photos:", "image:", "images:", "credit:", "photograph:", "picture:", "foto:", NULL};
   if (!words || words > 6 || n > 80) return 0;
   for (size_t k = 0; leads[k]; k++)
     if (n > strlen(leads[k]) && strncasecmp(t, leads[k], strlen(leads[k])) == 0) return 1;

@@ -51,29 +51,31 @@ static const char *const QUERIES[Q_COUNT] = {
 };
 
 struct tbk_history {
-  sqlite3 *db;                 /* owned */
-  sqlite3_stmt *q[Q_COUNT];    /* owned */
+  sqlite3 *db;              /* owned */
+  sqlite3_stmt *q[Q_COUNT]; /* owned */
   int read_only;
   size_t commit_pages;
   /* the current page */
-  int64_t site;                /* its site's id, 0 when the store has none */
+  int64_t site; /* its site's id, 0 when the store has none */
   int64_t key;
-  uint32_t pages;              /* the site's other pages */
-  int counted;                 /* the page itself is in the counts */
+  uint32_t pages; /* the site's other pages */
+  int counted;    /* the page itself is in the counts */
   /* pages added, not committed */
-  pending_page *pend;          /* owned: npend */
+  pending_page *pend; /* owned: npend */
   size_t npend, cappend;
-  uint64_t *fps;               /* owned: their fingerprints */
+  uint64_t *fps; /* owned: their fingerprints */
   size_t nfps, capfps;
-  overlay_slot *ov;            /* owned: capov slots (a power of two) */
+  overlay_slot *ov; /* owned: capov slots (a power of two) */
   size_t nov, capov;
-  uint64_t *scratch;           /* owned: a page's sorted fingerprints */
+  uint64_t *scratch; /* owned: a page's sorted fingerprints */
   size_t capscratch;
 };
 
 static tbk_status db_fail(tbk_history *h, tbk_error *err, const char *what) {
   int rc = sqlite3_errcode(h->db);
-  tbk_status st = rc == SQLITE_NOMEM ? TBK_ERR_NOMEM : rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? TBK_ERR_MODEL : TBK_ERR_IO;
+  tbk_status st = rc == SQLITE_NOMEM                            ? TBK_ERR_NOMEM
+                  : rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? TBK_ERR_MODEL
+                                                                : TBK_ERR_IO;
   if (rc == SQLITE_NOTADB) return tbk_fail(err, st, "not a tbk history store (not an SQLite database)");
   return tbk_fail(err, st, "history store: %s: %s", what, sqlite3_errmsg(h->db));
 }
@@ -128,7 +130,8 @@ static int table_count(tbk_history *h, int *n, int *has_meta) {
 static tbk_status check_schema(tbk_history *h, const char *identity, tbk_error *err) {
   int n, has_meta;
   if (table_count(h, &n, &has_meta) != SQLITE_OK) return db_fail(h, err, "reading the schema");
-  if (n && !has_meta) return tbk_fail(err, TBK_ERR_MODEL, "not a tbk history store (an SQLite database without its meta table)");
+  if (n && !has_meta)
+    return tbk_fail(err, TBK_ERR_MODEL, "not a tbk history store (an SQLite database without its meta table)");
   if (!n) {
     if (h->read_only) return tbk_fail(err, TBK_ERR_MODEL, "not a tbk history store (an empty database)");
     /* Two processes may create the store at once: the first one's
@@ -141,7 +144,7 @@ static tbk_status check_schema(tbk_history *h, const char *identity, tbk_error *
                        "WITHOUT ROWID;"
                        "CREATE TABLE fps(site INTEGER NOT NULL, fp INTEGER NOT NULL, df INTEGER NOT NULL, "
                        "PRIMARY KEY(site, fp)) WITHOUT ROWID;") != SQLITE_OK ||
-                meta_put(h, "format", HISTORY_FORMAT) != SQLITE_OK || meta_put(h, "identity", identity) != SQLITE_OK)) {
+               meta_put(h, "format", HISTORY_FORMAT) != SQLITE_OK || meta_put(h, "identity", identity) != SQLITE_OK)) {
       tbk_status st = db_fail(h, err, "creating the tables");
       exec(h, "ROLLBACK");
       return st;
@@ -149,7 +152,8 @@ static tbk_status check_schema(tbk_history *h, const char *identity, tbk_error *
     if (exec(h, "COMMIT") != SQLITE_OK) return db_fail(h, err, "creating the tables");
   }
   char format[64], have[512];
-  if (meta_get(h, "format", format, sizeof format) != SQLITE_OK || meta_get(h, "identity", have, sizeof have) != SQLITE_OK)
+  if (meta_get(h, "format", format, sizeof format) != SQLITE_OK ||
+      meta_get(h, "identity", have, sizeof have) != SQLITE_OK)
     return db_fail(h, err, "reading the meta table");
   if (strcmp(format, HISTORY_FORMAT) != 0)
     return tbk_fail(err, TBK_ERR_MODEL, "history store of another format (\"%s\", this build reads \"%s\")", format,
@@ -181,8 +185,8 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
     /* another process's commit holds the lock for milliseconds; a minute
      * covers a long one on a busy disk */
     sqlite3_busy_timeout(h->db, 60000);
-    if (!o->read_only && (exec(h, "PRAGMA journal_mode=WAL") != SQLITE_OK ||
-                          exec(h, "PRAGMA synchronous=NORMAL") != SQLITE_OK))
+    if (!o->read_only &&
+        (exec(h, "PRAGMA journal_mode=WAL") != SQLITE_OK || exec(h, "PRAGMA synchronous=NORMAL") != SQLITE_OK))
       st = db_fail(h, err, "setting WAL mode");
     /* 64 MiB of page cache, and the file mapped rather than read page by
      * page: a lookup is a B-tree descent, mostly in memory */
@@ -454,8 +458,8 @@ void tbk_history_identity(const tbk_model *m, char *out, size_t size) {
   tbk_page_options o;
   tbk_model_page_options(m, &o);
   /* "md5-text": a block's fingerprint is the MD5 of its normalized text */
-  snprintf(out, size, "blocks=%s min_chars=%zu min_words=%zu fp=md5-text", o.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper",
-           o.min_chars, o.min_words);
+  snprintf(out, size, "blocks=%s min_chars=%zu min_words=%zu fp=md5-text",
+           o.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", o.min_chars, o.min_words);
 }
 
 static void page_fps(const tbk_page *page, uint64_t *fp) {

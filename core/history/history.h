@@ -20,9 +20,9 @@
 struct tbk_model;
 
 typedef struct tbk_history_options {
-  int read_only;         /* read the counts, never add (0) */
-  size_t commit_pages;   /* pages added per transaction (256) */
-  const char *identity;  /* borrowed: how fingerprints are made (the
+  int read_only;        /* read the counts, never add (0) */
+  size_t commit_pages;  /* pages added per transaction (256) */
+  const char *identity; /* borrowed: how fingerprints are made (the
                             model's segmentation); a store made another
                             way is refused (required) */
 } tbk_history_options;

@@ -46,15 +46,15 @@ TBK_API const char *tbk_version(void);
 
 typedef enum tbk_status {
   TBK_OK = 0,
-  TBK_ERR_IO,      /* cannot open/read/write a file */
-  TBK_ERR_NOMEM,   /* allocation failed */
-  TBK_ERR_EMPTY,   /* nothing to work on: empty page, no pages, no text */
-  TBK_ERR_BINARY,  /* input is not HTML/text (binary magic, NUL-heavy) */
-  TBK_ERR_FORMAT,  /* malformed input: bad WARC, bad TSV, bad JSON, bad gzip */
-  TBK_ERR_LIMIT,   /* a configured resource limit was exceeded */
-  TBK_ERR_MODEL,   /* model file corrupt, truncated or of another version */
-  TBK_ERR_SCHEMA,  /* data or model built on another feature schema */
-  TBK_ERR_ARG      /* invalid argument or option value */
+  TBK_ERR_IO,     /* cannot open/read/write a file */
+  TBK_ERR_NOMEM,  /* allocation failed */
+  TBK_ERR_EMPTY,  /* nothing to work on: empty page, no pages, no text */
+  TBK_ERR_BINARY, /* input is not HTML/text (binary magic, NUL-heavy) */
+  TBK_ERR_FORMAT, /* malformed input: bad WARC, bad TSV, bad JSON, bad gzip */
+  TBK_ERR_LIMIT,  /* a configured resource limit was exceeded */
+  TBK_ERR_MODEL,  /* model file corrupt, truncated or of another version */
+  TBK_ERR_SCHEMA, /* data or model built on another feature schema */
+  TBK_ERR_ARG     /* invalid argument or option value */
 } tbk_status;
 
 typedef struct tbk_error {
@@ -96,14 +96,15 @@ typedef enum tbk_parser {
 } tbk_parser;
 
 typedef struct tbk_page_options {
-  tbk_blockset blocks;      /* default TBK_BLOCKS_PAPER */
-  size_t min_chars;         /* candidate needs >= this many Latin-equivalent characters (40): code points, Han/Kana/fullwidth 3.7 */
-  size_t min_words;         /* ... and >= this many unique words (3): Han/Kana bigrams, Thai/Lao/Khmer/Myanmar syllables */
-  size_t max_page_bytes;    /* larger raw pages are refused (64 MiB) */
-  size_t max_depth;         /* deeper nesting: page refused (4096) */
-  size_t max_blocks;        /* more candidates on one page: refused (100000) */
-  size_t max_nodes;         /* more elements on one page: refused (2000000) */
-  size_t max_attrs;         /* more attributes on one element: refused
+  tbk_blockset blocks; /* default TBK_BLOCKS_PAPER */
+  size_t
+      min_chars; /* candidate needs >= this many Latin-equivalent characters (40): code points, Han/Kana/fullwidth 3.7 */
+  size_t min_words;      /* ... and >= this many unique words (3): Han/Kana bigrams, Thai/Lao/Khmer/Myanmar syllables */
+  size_t max_page_bytes; /* larger raw pages are refused (64 MiB) */
+  size_t max_depth;      /* deeper nesting: page refused (4096) */
+  size_t max_blocks;     /* more candidates on one page: refused (100000) */
+  size_t max_nodes;      /* more elements on one page: refused (2000000) */
+  size_t max_attrs;      /* more attributes on one element: refused
                                (1000; libxml2's cost is quadratic in them;
                                0 = no limit) */
   const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
@@ -151,8 +152,7 @@ typedef struct tbk_page tbk_page;
  * nearest enclosing candidate is folded into the enclosing one (a wrapper
  * adds no block of its own). Errors: TBK_ERR_EMPTY (no bytes / only
  * whitespace), TBK_ERR_BINARY, TBK_ERR_LIMIT, TBK_ERR_NOMEM. */
-TBK_API tbk_status tbk_page_parse(const char *data, size_t len,
-                                  const tbk_page_options *opt, tbk_page **out,
+TBK_API tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt, tbk_page **out,
                                   tbk_error *err);
 TBK_API void tbk_page_free(tbk_page *p);
 
@@ -181,8 +181,7 @@ typedef struct tbk_operating_point {
  * parsed from memory. Errors: TBK_ERR_IO, TBK_ERR_MODEL (corrupt,
  * truncated, another version), TBK_ERR_NOMEM. */
 TBK_API tbk_status tbk_model_load(const char *path, tbk_model **out, tbk_error *err);
-TBK_API tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out,
-                                   tbk_error *err);
+TBK_API tbk_status tbk_model_parse(const char *text, size_t len, tbk_model **out, tbk_error *err);
 TBK_API void tbk_model_free(tbk_model *m);
 /* The feature schema id the model was trained on. */
 TBK_API const char *tbk_model_schema(const tbk_model *m);
@@ -190,8 +189,7 @@ TBK_API const char *tbk_model_schema(const tbk_model *m);
  * from tbk_page_options_default): parse the pages to predict with them. */
 TBK_API void tbk_model_page_options(const tbk_model *m, tbk_page_options *o);
 
-TBK_API size_t tbk_model_operating_points(const tbk_model *m,
-                                          const tbk_operating_point **ops);
+TBK_API size_t tbk_model_operating_points(const tbk_model *m, const tbk_operating_point **ops);
 /* Threshold for a precision target (the stored point with the smallest
  * precision >= target), or NaN when none is stored. */
 TBK_API double tbk_model_threshold_for(const tbk_model *m, double precision);
@@ -202,14 +200,12 @@ TBK_API double tbk_model_default_threshold(const tbk_model *m);
 /* Prediction: a model plus a feature extractor and scratch space. One per
  * thread. */
 typedef struct tbk_predictor tbk_predictor;
-TBK_API tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out,
-                                     tbk_error *err);
+TBK_API tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error *err);
 TBK_API void tbk_predictor_free(tbk_predictor *pr);
 /* Template probability of every block of the page (borrowed, n blocks,
  * valid until the next call). The page must have been parsed with the
  * model's page options. */
-TBK_API tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page,
-                                    const double **probs, tbk_error *err);
+TBK_API tbk_status tbk_predict_page(tbk_predictor *pr, const tbk_page *page, const double **probs, tbk_error *err);
 
 /* Renderings of a scored page. A visible text run takes the decision of
  * its innermost block; text in no block counts as content. */
@@ -217,18 +213,16 @@ typedef struct tbk_page_summary {
   size_t blocks, template_blocks;
   size_t chars, template_chars; /* visible text, and the part removed */
 } tbk_page_summary;
-TBK_API tbk_status tbk_render_text(const tbk_page *page, const double *probs,
-                                   double threshold, tbk_buf *out,
+TBK_API tbk_status tbk_render_text(const tbk_page *page, const double *probs, double threshold, tbk_buf *out,
                                    tbk_page_summary *summary);
 /* annotate = 0: template blocks removed; 1: every block gets
  * data-tbk-template="P" and nothing is removed. The page is left as it
  * was (any rendering may follow), but one page is not to be rendered from
  * two threads at once. */
-TBK_API tbk_status tbk_render_html(const tbk_page *page, const double *probs,
-                                   double threshold, int annotate, tbk_buf *out);
+TBK_API tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate,
+                                   tbk_buf *out);
 /* One JSON line per block: page, path, tag, probability, decision, text. */
-TBK_API tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id,
-                                    const double *probs, double threshold,
+TBK_API tbk_status tbk_render_jsonl(const tbk_page *page, const char *page_id, const double *probs, double threshold,
                                     tbk_buf *out);
 
 /* ========================================================= content stage */
@@ -258,16 +252,14 @@ typedef struct tbk_unit {
 TBK_API size_t tbk_units_count(const tbk_units *ux);
 /* Unit i of the last page (which must be `page`). Errors: TBK_ERR_ARG
  * (i out of range), TBK_ERR_NOMEM (out as for success, path ""). */
-TBK_API tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i,
-                                 tbk_unit *out);
+TBK_API tbk_status tbk_units_get(const tbk_units *ux, const tbk_page *page, size_t i, tbk_unit *out);
 
 /* Template probabilities of the blocks and boilerplate probabilities of
  * the units of a page (both borrowed until the next call; unit i is
  * tbk_units_get(tbk_predictor_units(pr), page, i)). Needs a model with a
  * content stage (TBK_ERR_ARG otherwise). */
-TBK_API tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page,
-                                     const double **block_p, const double **unit_p,
-                                     tbk_error *err);
+TBK_API tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p,
+                                     const double **unit_p, tbk_error *err);
 /* on = 0: tbk_predict_units runs the content stage alone, its template
  * features 0 and *block_p NULL (for a content stage trained on units
  * featurized without a template model: the ablation). Default 1. */
@@ -278,19 +270,19 @@ TBK_API const tbk_units *tbk_predictor_units(const tbk_predictor *pr);
 /* Renderings of the combined stage: a unit is kept when its boilerplate
  * probability is below threshold. */
 typedef struct tbk_content_options {
-  double threshold;   /* boilerplate when P >= threshold (0.5) */
-  int title;          /* emit the page's headline as the first text line
+  double threshold;          /* boilerplate when P >= threshold (0.5) */
+  int title;                 /* emit the page's headline as the first text line
                          unless a kept unit is the headline (1); 0: no
                          headline at all, the headline's units removed */
-  int keep_comments;  /* keep units inside user-comment sections (class or
+  int keep_comments;         /* keep units inside user-comment sections (class or
                          id "comment(s)" on an ancestor), unless mostly
                          links (0: remove them) */
   size_t min_kept_words;     /* a page keeping fewer words than this (60) */
   double fallback_threshold; /* ... keeps every unit below this (0.95) */
-  int body;           /* 1: the article body alone, as schema.org's
+  int body;                  /* 1: the article body alone, as schema.org's
                          articleBody: no headline, byline, date, caption or
                          standfirst (0) */
-  double prose_share; /* a page whose kept prose and kept words are both
+  double prose_share;        /* a page whose kept prose and kept words are both
                          less than this share of its own prose (long,
                          link-free units the template stage calls the
                          page's) keeps that prose and every unit below
@@ -299,37 +291,31 @@ typedef struct tbk_content_options {
 TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);
 /* Which units are kept (1) or removed (0), into keep (unit count). */
-TBK_API void tbk_content_decide(const tbk_page *page, const tbk_units *ux,
-                                const double *unit_p, const tbk_content_options *o,
-                                unsigned char *keep);
+TBK_API void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                                const tbk_content_options *o, unsigned char *keep);
 /* The kept text, one line per unit, the headline first. summary (may be
  * NULL): blocks = units, template_blocks = removed units, chars and
  * template_chars = all and removed characters. */
-TBK_API tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux,
-                                         const unsigned char *keep,
-                                         const tbk_content_options *o, tbk_buf *out,
-                                         tbk_page_summary *summary);
+TBK_API tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
+                                         const tbk_content_options *o, tbk_buf *out, tbk_page_summary *summary);
 /* The page without its removed units' text (annotate = 0), or with every
  * unit's line element marked data-tbk-content="P" (1). The DOM is
  * left as it was, as by tbk_render_html. */
-TBK_API tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux,
-                                         const unsigned char *keep,
-                                         const double *unit_p, int annotate,
-                                         tbk_buf *out);
+TBK_API tbk_status tbk_render_units_html(const tbk_page *page, const tbk_units *ux, const unsigned char *keep,
+                                         const double *unit_p, int annotate, tbk_buf *out);
 /* One JSON line per unit: page, path, tag, p_template (of its innermost
  * block), p_content (1 - boilerplate probability), content, chars, text. */
-TBK_API tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux,
-                                          const char *page_id, const double *unit_p,
-                                          const unsigned char *keep, tbk_buf *out);
+TBK_API tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
+                                          const double *unit_p, const unsigned char *keep, tbk_buf *out);
 
 /* ======================================================= one call a page */
 
 typedef enum tbk_format {
-  TBK_FORMAT_TEXT = 0,           /* the clean text (tbk-predict -f text) */
-  TBK_FORMAT_JSONL = 1,          /* one JSON line per unit, or per block for
+  TBK_FORMAT_TEXT = 0,          /* the clean text (tbk-predict -f text) */
+  TBK_FORMAT_JSONL = 1,         /* one JSON line per unit, or per block for
                                     a template-only model (-f jsonl) */
-  TBK_FORMAT_HTML = 2,           /* the page without what is removed */
-  TBK_FORMAT_HTML_ANNOTATED = 3  /* the whole page, probabilities marked */
+  TBK_FORMAT_HTML = 2,          /* the page without what is removed */
+  TBK_FORMAT_HTML_ANNOTATED = 3 /* the whole page, probabilities marked */
 } tbk_format;
 /* What tbk-predict writes for one page, appended to out: the combined
  * stage for a two-stage model (o: its options, NULL = the defaults), else
@@ -338,17 +324,14 @@ typedef enum tbk_format {
  * tbk_model_page_options. HTML is written in the charset the page declares;
  * TBK_ERR_FORMAT when that charset cannot write the page, not even with
  * character references (e.g. ISO646-FR, which has no '#'). */
-TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page,
-                                      const char *page_id, tbk_format fmt,
-                                      const tbk_content_options *o, tbk_buf *out,
-                                      tbk_error *err);
+TBK_API tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const char *page_id, tbk_format fmt,
+                                      const tbk_content_options *o, tbk_buf *out, tbk_error *err);
 
 /* tbk_page_parse with the segmentation options of model m (NULL: the
  * defaults, as labelling wants) and an optional charset hint (NULL: none):
  * the one call a script needs before tbk_predict_render. */
-TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data,
-                              size_t len, const char *charset_hint,
-                              tbk_page **out, tbk_error *err);
+TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size_t len, const char *charset_hint,
+                                      tbk_page **out, tbk_error *err);
 
 /* ------------------------------------------------------------ site history */
 
@@ -392,14 +375,14 @@ TBK_API tbk_status tbk_page_parse_fingerprinted(const tbk_model *m, const char *
  * --min-prose-share), from the defaults: `tbk_predict_options o =
  * tbk_predict_options_default;` or tbk_predict_options_init(&o). */
 typedef struct tbk_predict_options {
-  int stage;         /* -1 (default): the combined stage with a two-stage
+  int stage;                   /* -1 (default): the combined stage with a two-stage
                         model, else the template stage; 0 template; 1
                         combined; 2 content (the content stage without
                         template inputs) */
-  double threshold;  /* remove when P >= threshold; NaN (default): the
+  double threshold;            /* remove when P >= threshold; NaN (default): the
                         operating point for precision, else the stage's
                         default threshold */
-  double precision;  /* NaN (default): none; else the stage's operating
+  double precision;            /* NaN (default): none; else the stage's operating
                         point for this precision (excludes threshold) */
   tbk_content_options content; /* the combined stage's options (their
                         threshold is not read: threshold above); with the
@@ -413,10 +396,9 @@ TBK_API void tbk_predict_options_init(tbk_predict_options *o);
  * (threshold with precision, a value out of [0, 1], a stage the model does
  * not have, no operating point for precision, combined-stage options with
  * the template stage), the predictor's (TBK_ERR_LIMIT), TBK_ERR_NOMEM. */
-TBK_API tbk_status tbk_predict_render_opts(tbk_predictor *pr, const tbk_page *page,
-                                           const char *page_id, tbk_format fmt,
-                                           const tbk_predict_options *o, tbk_buf *out,
-                                           tbk_page_summary *summary, tbk_error *err);
+TBK_API tbk_status tbk_predict_render_opts(tbk_predictor *pr, const tbk_page *page, const char *page_id, tbk_format fmt,
+                                           const tbk_predict_options *o, tbk_buf *out, tbk_page_summary *summary,
+                                           tbk_error *err);
 
 /* The metadata the page declares, appended to out as one JSON object:
  * {"title", "author", "date", "date_modified", "site_name", "language",
@@ -446,9 +428,9 @@ TBK_API void tbk_label_options_init(tbk_label_options *o);
 
 /* Per-site summary. */
 typedef struct tbk_site_stats {
-  size_t pages;       /* pages labelled */
-  size_t bad_pages;   /* pages skipped as unreadable/unparsable */
-  size_t candidates;  /* candidate blocks */
+  size_t pages;      /* pages labelled */
+  size_t bad_pages;  /* pages skipped as unreadable/unparsable */
+  size_t candidates; /* candidate blocks */
   size_t templates, contents, ignored;
   double template_text_share; /* chars in outermost template blocks / all
                                  visible chars of the site's pages */
@@ -472,16 +454,14 @@ typedef int (*tbk_write_fn)(void *ctx, const char *data, size_t n);
  * tbk_labeler_finish writes the JSON Lines of every labelled block, in the
  * order the pages were added (what tbk-label writes), through write. */
 typedef struct tbk_labeler tbk_labeler;
-TBK_API tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
-                                   tbk_labeler **out, tbk_error *err);
+TBK_API tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt, tbk_labeler **out, tbk_error *err);
 TBK_API void tbk_labeler_free(tbk_labeler *l);
 /* One page of the site, parsed with the default page options (or the
  * ones the labels are meant for); page_id and url are copied. */
-TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id,
-                                   const char *url, const tbk_page *page,
+TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url, const tbk_page *page,
                                    tbk_error *err);
-TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
-                                      tbk_site_stats *stats, tbk_error *err);
+TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx, tbk_site_stats *stats,
+                                      tbk_error *err);
 
 /* ============================================================= keywords */
 /* The keywords of a page after its template (or boilerplate) is removed,
@@ -493,8 +473,8 @@ typedef struct tbk_keyword_table tbk_keyword_table;
  * The message names the file refused (two files: the exception to the
  * rule above). Errors: TBK_ERR_IO, TBK_ERR_FORMAT, TBK_ERR_MODEL, TBK_ERR_SCHEMA,
  * TBK_ERR_NOMEM. */
-TBK_API tbk_status tbk_keyword_table_load(const char *df_path, const char *ranker_path,
-                                          tbk_keyword_table **out, tbk_error *err);
+TBK_API tbk_status tbk_keyword_table_load(const char *df_path, const char *ranker_path, tbk_keyword_table **out,
+                                          tbk_error *err);
 TBK_API void tbk_keyword_table_free(tbk_keyword_table *t);
 /* The page's top keywords appended to out as the line `tbk-keywords -f
  * jsonl` writes: {"page", "lang", "tokens", "keywords": [{"term", "score",
@@ -505,9 +485,9 @@ TBK_API void tbk_keyword_table_free(tbk_keyword_table *t);
  * content stage's kept units. t NULL: idf 1, TF-IDF. Errors: those of
  * tbk_page_parse and of the predictor, TBK_ERR_ARG (denoise 2 with a
  * template-only model). */
-TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table *t, const char *data,
-                                     size_t len, const char *charset_hint, const char *page_id,
-                                     int denoise, size_t top, tbk_buf *out, tbk_error *err);
+TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table *t, const char *data, size_t len,
+                                     const char *charset_hint, const char *page_id, int denoise, size_t top,
+                                     tbk_buf *out, tbk_error *err);
 
 /* ================================================================ WARC */
 /* The HTML response records of a WARC file (plain or gzip), as the
@@ -516,27 +496,26 @@ TBK_API tbk_status tbk_keywords_page(tbk_predictor *pr, const tbk_keyword_table 
  * (tbk_warc_warnings) and a count (tbk_warc_skipped). */
 typedef struct tbk_warc tbk_warc;
 typedef struct tbk_warc_record {
-  const char *url;         /* WARC-Target-URI */
-  const char *record_id;   /* WARC-Record-ID ("" when absent) */
-  const char *date;        /* WARC-Date ("" when absent) */
-  const char *charset;     /* the HTTP Content-Type's charset ("" none) */
-  const char *warc_headers;/* the WARC header lines, as in the file
+  const char *url;          /* WARC-Target-URI */
+  const char *record_id;    /* WARC-Record-ID ("" when absent) */
+  const char *date;         /* WARC-Date ("" when absent) */
+  const char *charset;      /* the HTTP Content-Type's charset ("" none) */
+  const char *warc_headers; /* the WARC header lines, as in the file
                               (version line first) */
   size_t warc_headers_len;
-  const char *http_headers;/* the HTTP status line and header lines */
+  const char *http_headers; /* the HTTP status line and header lines */
   size_t http_headers_len;
-  const char *body;        /* the HTTP body: de-chunked, gzip/deflate
+  const char *body; /* the HTTP body: de-chunked, gzip/deflate
                               decoded; NOT NUL-terminated: use body_len */
   size_t body_len;
-  uint64_t offset, skip;   /* where the record starts: the gzip member's
+  uint64_t offset, skip; /* where the record starts: the gzip member's
                               offset (the byte offset of a plain WARC) and
                               the decompressed bytes into it */
 } tbk_warc_record;
 /* List the HTML response records of path (max_record_bytes: larger ones
  * are skipped; 0 no limit). Errors: TBK_ERR_IO, TBK_ERR_FORMAT (no record
  * could be read), TBK_ERR_EMPTY (no HTML response record), TBK_ERR_NOMEM. */
-TBK_API tbk_status tbk_warc_open(const char *path, size_t max_record_bytes, tbk_warc **out,
-                                 tbk_error *err);
+TBK_API tbk_status tbk_warc_open(const char *path, size_t max_record_bytes, tbk_warc **out, tbk_error *err);
 TBK_API void tbk_warc_free(tbk_warc *w);
 TBK_API size_t tbk_warc_count(const tbk_warc *w);
 /* Records skipped while listing, and their warnings (one line each, "\n"

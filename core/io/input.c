@@ -83,10 +83,8 @@ static void ref_free(tbk_page_ref *r) {
   memset(r, 0, sizeof *r);
 }
 
-int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
-                       const char *url, const char *file, const char *gold,
-                       const char *charset, uint64_t offset, uint64_t skip,
-                       int is_warc) {
+int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page, const char *url, const char *file,
+                       const char *gold, const char *charset, uint64_t offset, uint64_t skip, int is_warc) {
   if (tbk_grow(&l->refs, &l->cap, l->n + 1, sizeof *l->refs)) return -1;
   tbk_page_ref *r = &l->refs[l->n];
   memset(r, 0, sizeof *r);
@@ -100,8 +98,7 @@ int tbk_page_list_push(tbk_page_list *l, const char *site, const char *page,
   r->skip = skip;
   r->is_warc = is_warc;
   r->seq = l->n_pushed++;
-  if (!r->site || !r->page || !r->url || !r->file || !r->gold ||
-      (charset && !r->charset)) {
+  if (!r->site || !r->page || !r->url || !r->file || !r->gold || (charset && !r->charset)) {
     ref_free(r);
     return -1;
   }
@@ -146,9 +143,7 @@ void tbk_page_list_drop(tbk_page_list *l, const unsigned char *drop) {
   l->n = k;
 }
 
-static int seq_cmp(const tbk_page_ref *x, const tbk_page_ref *y) {
-  return (x->seq > y->seq) - (x->seq < y->seq);
-}
+static int seq_cmp(const tbk_page_ref *x, const tbk_page_ref *y) { return (x->seq > y->seq) - (x->seq < y->seq); }
 
 static int ref_cmp(const void *a, const void *b) {
   const tbk_page_ref *x = a, *y = b;
@@ -193,8 +188,7 @@ static char *path_join(const char *dir, const char *name) {
   return p;
 }
 
-static void warn_skip(tbk_page_list *l, tbk_warn_fn warn, void *ctx, const char *file,
-                      const char *msg) {
+static void warn_skip(tbk_page_list *l, tbk_warn_fn warn, void *ctx, const char *file, const char *msg) {
   l->skipped++;
   if (warn) warn(ctx, file, msg);
 }
@@ -294,16 +288,17 @@ static int walk_entry(dir_walk *w, const dir_todo *cur, const char *name) {
   struct stat es, ls;
   int html = ends_with_ci(name, ".html") || ends_with_ci(name, ".htm");
   if (stat(full, &es) != 0) { /* dangling link, or gone meanwhile */
-    if (lstat(full, &ls) == 0 && S_ISLNK(ls.st_mode)) warn_name(w->l, w->warn, w->ctx, full, "dangling symbolic link",
-                                                             " (skipped)");
+    if (lstat(full, &ls) == 0 && S_ISLNK(ls.st_mode))
+      warn_name(w->l, w->warn, w->ctx, full, "dangling symbolic link", " (skipped)");
     free(full);
     return 0;
   }
   if (html && !S_ISREG(es.st_mode) && !S_ISDIR(es.st_mode)) {
     /* Read, a FIFO would hang the walk and a device never end: say so. */
     warn_name(w->l, w->warn, w->ctx, full,
-              S_ISFIFO(es.st_mode) ? "a FIFO, not a file" : S_ISSOCK(es.st_mode) ? "a socket, not a file"
-                                                                                : "a device, not a file",
+              S_ISFIFO(es.st_mode)   ? "a FIFO, not a file"
+              : S_ISSOCK(es.st_mode) ? "a socket, not a file"
+                                     : "a device, not a file",
               " (skipped)");
     free(full);
     return 0;
@@ -342,9 +337,8 @@ static int walk_entry(dir_walk *w, const dir_todo *cur, const char *name) {
   return 0;
 }
 
-static tbk_status list_dir(tbk_page_list *l, const char *root, const struct stat *rst,
-                           const tbk_input_options *opt, tbk_warn_fn warn, void *ctx,
-                           tbk_error *err) {
+static tbk_status list_dir(tbk_page_list *l, const char *root, const struct stat *rst, const tbk_input_options *opt,
+                           tbk_warn_fn warn, void *ctx, tbk_error *err) {
   dir_walk w = {l, opt, warn, ctx, NULL, 0, 0, {0}};
   size_t n0 = l->n;
   tbk_status st = TBK_OK;
@@ -426,8 +420,7 @@ static tbk_status manifest_columns(char *line, int col[COL_COUNT], tbk_error *er
                   no_site ? "\"site\"" : "", no_site && no_page ? " and " : "", no_page ? "\"page\"" : "");
 }
 
-static tbk_status list_manifest(tbk_page_list *l, const char *path,
-                                const tbk_input_options *opt, tbk_warn_fn warn,
+static tbk_status list_manifest(tbk_page_list *l, const char *path, const tbk_input_options *opt, tbk_warn_fn warn,
                                 void *ctx, tbk_error *err) {
   (void)opt;
   FILE *f;
@@ -485,7 +478,8 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
       snprintf(msg, sizeof msg, "manifest row %zu: ", row);
       char *shown = name_shown(page);
       size_t ml = strlen(msg);
-      snprintf(msg + ml, sizeof msg - ml, "%s (skipped)", name_fault(page) ? fault : "site name holds a control character or is not UTF-8");
+      snprintf(msg + ml, sizeof msg - ml, "%s (skipped)",
+               name_fault(page) ? fault : "site name holds a control character or is not UTF-8");
       warn_skip(l, warn, ctx, shown ? shown : "?", msg);
       free(shown);
       continue;
@@ -506,9 +500,7 @@ static tbk_status list_manifest(tbk_page_list *l, const char *path,
       gold = g[0] == '/' ? strdup(g) : path_join(dir, g);
       if (!gold) goto nomem;
     }
-    if (tbk_page_list_push(l, *site ? site : "-", page, url, file, gold ? gold : "", NULL,
-                           0, 0, 0))
-      goto nomem;
+    if (tbk_page_list_push(l, *site ? site : "-", page, url, file, gold ? gold : "", NULL, 0, 0, 0)) goto nomem;
   }
   if (ferror(f)) {
     st = tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
@@ -608,8 +600,8 @@ static int on_warc_record(void *ctx, const tbk_warc_entry *e) {
   return 0;
 }
 
-static tbk_status list_warc(tbk_page_list *l, const char *path, const char *shown,
-                            const tbk_input_options *opt, tbk_warn_fn warn, void *ctx, tbk_error *err) {
+static tbk_status list_warc(tbk_page_list *l, const char *path, const char *shown, const tbk_input_options *opt,
+                            tbk_warn_fn warn, void *ctx, tbk_error *err) {
   warc_lister wl = {l, path, opt->site_key};
   shown_warn sw = {warn, ctx, shown};
   l->has_counts = 1;
@@ -617,8 +609,7 @@ static tbk_status list_warc(tbk_page_list *l, const char *path, const char *show
   tbk_warc_filter_init(&filter, opt->max_record_bytes);
   memcpy(filter.status, opt->status, sizeof filter.status);
   filter.any_status = opt->any_status;
-  return tbk_warc_list(path, &filter, on_warc_record, &wl, warn ? warn_shown : NULL, &sw, &l->skipped, &l->counts,
-                       err);
+  return tbk_warc_list(path, &filter, on_warc_record, &wl, warn ? warn_shown : NULL, &sw, &l->skipped, &l->counts, err);
 }
 
 /* ------------------------------------------------------- stdin, pipes */
@@ -636,8 +627,7 @@ static tbk_status copy_stream(tbk_page_list *l, FILE *in, const char *shown, con
   if (!tmpl) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   int fd = mkstemp(tmpl);
   if (fd < 0) {
-    tbk_status st = tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file in %s: %s",
-                             tmpdir, strerror(errno));
+    tbk_status st = tbk_fail(err, TBK_ERR_IO, "cannot create a temporary file in %s: %s", tmpdir, strerror(errno));
     free(tmpl);
     return st;
   }
@@ -682,8 +672,7 @@ static tbk_status copy_stream(tbk_page_list *l, FILE *in, const char *shown, con
   if (!st && ferror(in))
     st = strcmp(shown, "-") == 0 ? tbk_fail(err, TBK_ERR_IO, "cannot read standard input: %s", strerror(errno))
                                  : tbk_fail(err, TBK_ERR_IO, "read error: %s", strerror(errno));
-  if (fclose(f) != 0 && !st)
-    st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
+  if (fclose(f) != 0 && !st) st = tbk_fail(err, TBK_ERR_IO, "cannot write temporary file: %s", strerror(errno));
   return st;
 }
 
@@ -728,8 +717,7 @@ static ssize_t read_prefix(const char *path, unsigned char *buf, size_t cap) {
   return (ssize_t)n;
 }
 
-tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
-                             const tbk_input_options *opt, tbk_warn_fn warn,
+tbk_status tbk_page_list_add(tbk_page_list *l, const char *input, const tbk_input_options *opt, tbk_warn_fn warn,
                              void *warn_ctx, tbk_error *err) {
   if (!l || !input || !*input) return tbk_fail(err, TBK_ERR_ARG, "no input given");
   tbk_input_options defaults;
@@ -758,7 +746,7 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
   } else if (!S_ISREG(s.st_mode)) {
     /* a device: one page, refused by name when it is read */
     st = tbk_page_list_push(l, "-", input, "", input, "", NULL, 0, 0, 0) ? tbk_fail(err, TBK_ERR_NOMEM, "out of memory")
-                                                                        : TBK_OK;
+                                                                         : TBK_OK;
   } else if (ends_with_ci(input, ".tsv")) {
     st = list_manifest(l, input, opt, warn, warn_ctx, err);
   } else {
@@ -789,8 +777,7 @@ tbk_status tbk_page_list_add(tbk_page_list *l, const char *input,
   return st;
 }
 
-tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *opt,
-                             tbk_buf *out, tbk_error *err) {
+tbk_status tbk_page_ref_read(const tbk_page_ref *ref, const tbk_input_options *opt, tbk_buf *out, tbk_error *err) {
   if (!ref || !out || !ref->file) return tbk_fail(err, TBK_ERR_ARG, "no page given");
   size_t max = opt ? opt->max_record_bytes : (size_t)64 << 20;
   if (ref->is_warc)
@@ -809,7 +796,8 @@ tbk_status tbk_page_ref_trace(const tbk_page_ref *ref, tbk_buf *out, tbk_error *
             (ref->skip && tbk_buf_printf(out, ",\"warc_skip\":%" PRIu64, ref->skip));
   if (!bad && ref->record_id)
     bad = tbk_buf_puts(out, ",\"warc_record_id\":") || tbk_buf_json_str(out, ref->record_id, strlen(ref->record_id));
-  if (!bad && ref->date) bad = tbk_buf_puts(out, ",\"warc_date\":") || tbk_buf_json_str(out, ref->date, strlen(ref->date));
+  if (!bad && ref->date)
+    bad = tbk_buf_puts(out, ",\"warc_date\":") || tbk_buf_json_str(out, ref->date, strlen(ref->date));
   if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
 }

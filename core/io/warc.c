@@ -39,16 +39,15 @@ typedef struct wstream {
   uint64_t in_off;    /* file offset of in[0] */
   unsigned char *out; /* owned, WS_OUT_CAP bytes; [start, end) unread */
   size_t start, end;
-  uint64_t u;         /* decompressed offset of out[start] (plain: file offset) */
-  ws_bound *b;        /* owned; member starts not yet behind the reader */
+  uint64_t u;  /* decompressed offset of out[start] (plain: file offset) */
+  ws_bound *b; /* owned; member starts not yet behind the reader */
   size_t nb, cb;
   uint64_t member_coff; /* compressed offset of the member being inflated */
   int state, ekind;
   char emsg[200];
 } wstream;
 
-static int ws_fail(wstream *s, int kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int ws_fail(wstream *s, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int ws_fail(wstream *s, int kind, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -83,8 +82,7 @@ static void ws_reset_input(wstream *s, uint64_t off) {
 /* Opens path positioned at byte offset; gzip is recognised by its magic
  * there, whatever the file is called. check: verify each gzip member's
  * CRC (reading a record; the listing does not). */
-static tbk_status ws_open(const char *path, uint64_t offset, int check, wstream **out,
-                          tbk_error *err) {
+static tbk_status ws_open(const char *path, uint64_t offset, int check, wstream **out, tbk_error *err) {
   *out = NULL;
   FILE *f;
   tbk_status open_st = tbk_open_read(path, &f, err);
@@ -97,8 +95,7 @@ static tbk_status ws_open(const char *path, uint64_t offset, int check, wstream 
   }
   if (offset > (uint64_t)st.st_size || fseeko(f, (off_t)offset, SEEK_SET) != 0) {
     fclose(f);
-    return tbk_fail(err, TBK_ERR_FORMAT,
-                    "offset %" PRIu64 " is beyond the end of the file", offset);
+    return tbk_fail(err, TBK_ERR_FORMAT, "offset %" PRIu64 " is beyond the end of the file", offset);
   }
   unsigned char magic[2] = {0, 0};
   size_t m = fread(magic, 1, 2, f);
@@ -199,8 +196,7 @@ static int ws_fill(wstream *s) {
         s->state = WS_EOF;
         return 0;
       }
-      if (ws_add_bound(s, s->u + (s->end - s->start), coff))
-        return ws_fail(s, WE_NOMEM, "out of memory");
+      if (ws_add_bound(s, s->u + (s->end - s->start), coff)) return ws_fail(s, WE_NOMEM, "out of memory");
       inflateReset(&s->z);
       s->member_coff = coff;
       s->in_member = 1;
@@ -218,15 +214,12 @@ static int ws_fill(wstream *s) {
     if (r == Z_OK || r == Z_BUF_ERROR) {
       if (got) return 1;
       if (s->z.avail_in == 0 && s->in_eof)
-        return ws_fail(s, WE_TRUNC,
-                       "gzip data truncated (member at offset %" PRIu64 ")",
-                       s->member_coff);
+        return ws_fail(s, WE_TRUNC, "gzip data truncated (member at offset %" PRIu64 ")", s->member_coff);
       continue;
     }
     if (r == Z_MEM_ERROR) return ws_fail(s, WE_NOMEM, "out of memory");
     if (coff == s->member_coff && s->z.msg && strcmp(s->z.msg, "incorrect header check") == 0)
-      return ws_fail(s, WE_CORRUPT, "bytes at offset %" PRIu64 " are not a gzip member",
-                     s->member_coff);
+      return ws_fail(s, WE_CORRUPT, "bytes at offset %" PRIu64 " are not a gzip member", s->member_coff);
     ws_fail(s, WE_CORRUPT, "corrupt gzip member at offset %" PRIu64 ": %s", s->member_coff,
             s->z.msg ? s->z.msg : "bad data");
     /* The bytes this call inflated are handed on (the next call fails):
@@ -281,8 +274,7 @@ static int ws_skip(wstream *s, uint64_t n) {
         s->state = WS_EOF;
         return 0;
       }
-      if (fseeko(s->f, (off_t)(s->u + n), SEEK_SET) != 0)
-        return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+      if (fseeko(s->f, (off_t)(s->u + n), SEEK_SET) != 0) return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
       s->u += n;
       s->start = s->end = 0;
       return 1;
@@ -383,15 +375,12 @@ static int member_starts_warc(FILE *f, uint64_t c) {
 static int ws_resync_member(wstream *s, uint64_t from) {
   uint64_t pos = from;
   while (pos + 3 <= s->fsize) {
-    if (fseeko(s->f, (off_t)pos, SEEK_SET) != 0)
-      return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+    if (fseeko(s->f, (off_t)pos, SEEK_SET) != 0) return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
     size_t n = fread(s->in, 1, WS_IN_CAP, s->f);
     if (n < 3) break;
     for (size_t i = 0; i + 2 < n; i++) {
-      if (s->in[i] == 0x1f && s->in[i + 1] == 0x8b && s->in[i + 2] == 8 &&
-          member_starts_warc(s->f, pos + i)) {
-        if (fseeko(s->f, (off_t)(pos + i), SEEK_SET) != 0)
-          return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
+      if (s->in[i] == 0x1f && s->in[i + 1] == 0x8b && s->in[i + 2] == 8 && member_starts_warc(s->f, pos + i)) {
+        if (fseeko(s->f, (off_t)(pos + i), SEEK_SET) != 0) return ws_fail(s, WE_IO, "cannot seek: %s", strerror(errno));
         ws_reset_input(s, pos + i);
         return 1;
       }
@@ -467,8 +456,7 @@ static void trim(const char **s, size_t *n) {
 }
 
 /* Split "Name: value" (line without its end) into name/value. */
-static int split_field(const char *l, size_t n, const char **name, size_t *nn,
-                       const char **val, size_t *vn) {
+static int split_field(const char *l, size_t n, const char **name, size_t *nn, const char **val, size_t *vn) {
   const char *c = memchr(l, ':', n);
   if (!c) return -1;
   *name = l;
@@ -548,8 +536,7 @@ static int read_whead(wstream *s, whead *h, tbk_buf *line, const char **why) {
     long r = ws_getline(s, line, LINE_MAX_BYTES);
     if (r < 0) return -1;
     if (r == 0 || line->data[line->len - 1] != '\n') {
-      *why = r == 0 || (size_t)r < LINE_MAX_BYTES ? "WARC header cut off by end of file"
-                                                  : "WARC header line too long";
+      *why = r == 0 || (size_t)r < LINE_MAX_BYTES ? "WARC header cut off by end of file" : "WARC header line too long";
       return -2;
     }
     total += line->len;
@@ -628,8 +615,7 @@ static int parse_ctype(hhead *h, const char *v, size_t n) {
       if (cn >= 2 && (c[0] == '"' || c[0] == '\'') && c[cn - 1] == c[0]) c++, cn -= 2;
       trim(&c, &cn);
       int ok = cn > 0 && cn <= 40;
-      for (size_t i = 0; ok && i < cn; i++)
-        ok = isalnum((unsigned char)c[i]) || strchr("-_.:+()", c[i]);
+      for (size_t i = 0; ok && i < cn; i++) ok = isalnum((unsigned char)c[i]) || strchr("-_.:+()", c[i]);
       if (ok && tbk_buf_append(&h->charset, c, cn)) return -1;
       break;
     }
@@ -651,8 +637,8 @@ static int parse_status(const char *l, size_t n) {
   }
   if (i + 4 > n || l[i] != ' ') return -1;
   const char *c = l + i + 1;
-  if (!isdigit((unsigned char)c[0]) || !isdigit((unsigned char)c[1]) ||
-      !isdigit((unsigned char)c[2]) || (i + 4 < n && c[3] != ' ' && c[3] != '\t'))
+  if (!isdigit((unsigned char)c[0]) || !isdigit((unsigned char)c[1]) || !isdigit((unsigned char)c[2]) ||
+      (i + 4 < n && c[3] != ' ' && c[3] != '\t'))
     return -1;
   return (c[0] - '0') * 100 + (c[1] - '0') * 10 + (c[2] - '0');
 }
@@ -661,8 +647,7 @@ static int parse_status(const char *l, size_t n) {
  * from *remaining. 1 ok (status 0 = not HTTP), -1 stream error,
  * -2 malformed (why), -3 a bad status line (why; the line is in line). A first line that starts like HTTP ("HTTP", any
  * case) or a block declared application/http must hold a status line. */
-static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, int http_block, tbk_buf *line,
-                      const char **why) {
+static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, int http_block, tbk_buf *line, const char **why) {
   h->status = 0;
   h->has_ctype = h->chunked = 0;
   buf_clear(&h->ctype);
@@ -693,8 +678,7 @@ static int read_hhead(wstream *s, uint64_t *remaining, hhead *h, int http_block,
         *why = "malformed HTTP status line (no line end inside the record)";
         return -3;
       }
-      *why = (size_t)r == LINE_MAX_BYTES ? "HTTP header line too long"
-                                         : "HTTP header not terminated inside the record";
+      *why = (size_t)r == LINE_MAX_BYTES ? "HTTP header line too long" : "HTTP header not terminated inside the record";
       return -2;
     }
     if (total > HEAD_MAX_BYTES) {
@@ -758,10 +742,18 @@ static int is_html_type(const hhead *h) {
 /* A Content-Type that says nothing about the document ("", octet-stream,
  * unknown): its body is sniffed, as one without a Content-Type. */
 static int is_generic_type(const hhead *h) {
-  static const char *const generic[] = {"", "application/octet-stream", "binary/octet-stream",
-                                        "application/unknown", "application/x-unknown",
-                                        "application/x-unknown-content-type", "unknown/unknown",
-                                        "content/unknown", "unknown", "*/*", "none", "application/binary"};
+  static const char *const generic[] = {"",
+                                        "application/octet-stream",
+                                        "binary/octet-stream",
+                                        "application/unknown",
+                                        "application/x-unknown",
+                                        "application/x-unknown-content-type",
+                                        "unknown/unknown",
+                                        "content/unknown",
+                                        "unknown",
+                                        "*/*",
+                                        "none",
+                                        "application/binary"};
   const char *t = h->ctype.data ? h->ctype.data : "";
   for (size_t i = 0; i < sizeof generic / sizeof *generic; i++)
     if (strcmp(t, generic[i]) == 0) return 1;
@@ -792,8 +784,8 @@ typedef struct bdec {
   uint64_t crem;
   unsigned char cprobe[64];
   size_t ncprobe;
-  int enc;     /* declared: 0 none, 1 gzip, 2 deflate */
-  int zmode;   /* -1 undecided, 0 pass through, 1 inflating, 2 finished */
+  int enc;   /* declared: 0 none, 1 gzip, 2 deflate */
+  int zmode; /* -1 undecided, 0 pass through, 1 inflating, 2 finished */
   z_stream z;
   int z_ready;
   unsigned char eprobe[2];
@@ -804,8 +796,7 @@ typedef struct bdec {
   const char *bad;
 } bdec;
 
-static void bdec_init(bdec *d, int chunked, int enc, tbk_buf *out, size_t max,
-                      size_t stop_at) {
+static void bdec_init(bdec *d, int chunked, int enc, tbk_buf *out, size_t max, size_t stop_at) {
   memset(d, 0, sizeof *d);
   d->chunked = chunked;
   d->cst = chunked ? CS_PROBE : CS_DONE;
@@ -868,8 +859,7 @@ static void enc_start(bdec *d) {
   const unsigned char *e = d->eprobe;
   int gzip = d->neprobe == 2 && e[0] == 0x1f && e[1] == 0x8b;
   int zlib = d->neprobe == 2 && (e[0] & 0x0f) == 8 && ((e[0] << 8) | e[1]) % 31 == 0;
-  int text = d->neprobe == 0 || e[0] == '<' || isspace(e[0]) || e[0] == 0xef ||
-             e[0] == 0xfe || e[0] == 0xff ||
+  int text = d->neprobe == 0 || e[0] == '<' || isspace(e[0]) || e[0] == 0xef || e[0] == 0xfe || e[0] == 0xff ||
              (d->neprobe == 2 && isprint(e[0]) && (isprint(e[1]) || isspace(e[1])));
   /* The bytes decide, not the header: a gzip or zlib stream is inflated
    * whatever the record declares (a lying or missing Content-Encoding must
@@ -956,8 +946,7 @@ static void chunk_run(bdec *d, const unsigned char *p, size_t n) {
       }
       p++, n--;
       break;
-    default: /* CS_DONE: trailer fields, ignored */
-      return;
+    default: /* CS_DONE: trailer fields, ignored */ return;
     }
   }
 }
@@ -968,8 +957,7 @@ static void chunk_decide(bdec *d, int at_end) {
   size_t n = d->ncprobe, i = 0;
   while (i < n && hexval(c[i]) >= 0) i++;
   const unsigned char *nl = memchr(c, '\n', n);
-  int ok = i > 0 && i <= 15 && nl && (c[i] == '\r' || c[i] == '\n' || c[i] == ';' ||
-                                      c[i] == ' ' || c[i] == '\t');
+  int ok = i > 0 && i <= 15 && nl && (c[i] == '\r' || c[i] == '\n' || c[i] == ';' || c[i] == ' ' || c[i] == '\t');
   if (!nl && !at_end && n < sizeof d->cprobe) return; /* undecided */
   d->ncprobe = 0;
   if (ok) {
@@ -1111,8 +1099,7 @@ static tbk_wrec not_html_class(const char *t) {
 
 int tbk_warc_name(const char *path) {
   size_t n = strlen(path);
-  return (n >= 5 && strcasecmp(path + n - 5, ".warc") == 0) ||
-         (n >= 8 && strcasecmp(path + n - 8, ".warc.gz") == 0);
+  return (n >= 5 && strcasecmp(path + n - 5, ".warc") == 0) || (n >= 8 && strcasecmp(path + n - 8, ".warc.gz") == 0);
 }
 
 /* A record listed but not yet committed: it is kept only once the bytes
@@ -1121,7 +1108,7 @@ int tbk_warc_name(const char *path) {
 typedef struct pending {
   int has;
   uint64_t off, skip, clen;
-  uint64_t length; /* the block's length when its Content-Length was short, else 0 */
+  uint64_t length;                /* the block's length when its Content-Length was short, else 0 */
   tbk_buf uri, charset, id, date; /* owned */
   int has_id, has_date;
   tbk_wrec why;
@@ -1209,7 +1196,7 @@ static const char *pos_str(char *buf, size_t n, uint64_t off, uint64_t skip) {
   else snprintf(buf, n, "offset %" PRIu64, off);
   return buf;
 }
-#define POS(L, o, k) pos_str((L)->pbuf, sizeof (L)->pbuf, (o), (k))
+#define POS(L, o, k) pos_str((L)->pbuf, sizeof(L)->pbuf, (o), (k))
 
 /* Count a record once: the one being read (cur), or another (a pending
  * one). */
@@ -1231,8 +1218,15 @@ static int commit(lister *L, pending *p) {
   p->has = 0;
   tbk_wrec why = p->length && p->why != TBK_WREC_CUT ? TBK_WREC_SHORT : p->why;
   count_as(L, why, p->status, p->off);
-  tbk_warc_entry e = {p->uri.data, p->charset.len ? p->charset.data : NULL, p->has_id ? p->id.data : NULL,
-                      p->has_date ? p->date.data : NULL, p->off, p->skip, p->length, why, p->status};
+  tbk_warc_entry e = {p->uri.data,
+                      p->charset.len ? p->charset.data : NULL,
+                      p->has_id ? p->id.data : NULL,
+                      p->has_date ? p->date.data : NULL,
+                      p->off,
+                      p->skip,
+                      p->length,
+                      why,
+                      p->status};
   int r = L->on_record(L->rctx, &e);
   if (r == 0) L->html++;
   return r;
@@ -1283,14 +1277,13 @@ static int rescan(lister *L) {
  * the file). Read again from that record to the next record header and say
  * in one warning what was wrong: the length ran past that header, or fell
  * short of it, or nothing follows. 1 resynchronised, 0 end of file, -1 error. */
-static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page,
-                            uint64_t *gap) {
+static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t landing, int page, uint64_t *gap) {
   char where[64], next[64];
   pos_str(where, sizeof where, L->last.off, L->last.skip);
   int r = rescan(L);
   if (r == -2) {
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " %s; skipping to the next record header%s", where, uri,
-          clen, landing == UINT64_MAX ? "runs past the end of the file" : "does not end at a record boundary",
+    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " %s; skipping to the next record header%s", where, uri, clen,
+          landing == UINT64_MAX ? "runs past the end of the file" : "does not end at a record boundary",
           page ? " (record skipped)" : "");
     return landing == UINT64_MAX ? 0 : ws_resync_line(L->s);
   }
@@ -1306,17 +1299,21 @@ static int resync_after_lie(lister *L, const char *uri, uint64_t clen, uint64_t 
   ws_tell(s, &off, &skip);
   pos_str(next, sizeof next, off, skip);
   if (found < landing)
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; reading on "
-             "from there", where, uri, clen, next, page ? "; record skipped" : "");
+    lwarn(L,
+          "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; reading on "
+          "from there",
+          where, uri, clen, next, page ? "; record skipped" : "");
   else if (page && gap && found - landing <= SHORT_RECOVER) {
     *gap = found - landing;
-    lrecovered(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next "
-                  "record header (%s); its block is read to there (record kept)", where, uri, clen,
-               found - landing, next);
+    lrecovered(L,
+               "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next "
+               "record header (%s); its block is read to there (record kept)",
+               where, uri, clen, found - landing, next);
   } else
-    lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next record "
-             "header (%s)%s; reading on from there", where, uri, clen, found - landing, next,
-          page ? "; record skipped" : "");
+    lwarn(L,
+          "record at %s (%s): Content-Length %" PRIu64 " ends %" PRIu64 " bytes short of the next record "
+          "header (%s)%s; reading on from there",
+          where, uri, clen, found - landing, next, page ? "; record skipped" : "");
   return 1;
 }
 
@@ -1367,9 +1364,10 @@ static enum step not_a_record(lister *L, int trailer) {
         pos_str(next, sizeof next, off, skip);
         int page = p->has;
         drop_pending(L, p);
-        lwarn(L, "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; "
-                 "reading on from there", where, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, next,
-              page ? "; record skipped" : "");
+        lwarn(L,
+              "record at %s (%s): Content-Length %" PRIu64 " runs past the next record header (%s)%s; "
+              "reading on from there",
+              where, L->h.uri.len ? L->h.uri.data : "no URI", L->h.clen, next, page ? "; record skipped" : "");
         return STEP_NEXT;
       }
     }
@@ -1593,8 +1591,7 @@ static enum step next_record(lister *L) {
   uint64_t remaining = L->h.clen;
   int keep = 0;
   if (L->h.is_response || L->h.is_resource) {
-    enum step st = L->h.is_response ? classify_response(L, &remaining, &keep)
-                                    : classify_resource(L, &remaining, &keep);
+    enum step st = L->h.is_response ? classify_response(L, &remaining, &keep) : classify_resource(L, &remaining, &keep);
     if (st != STEP_NEXT) return st;
   }
   return finish_block(L, remaining, keep);
@@ -1671,8 +1668,9 @@ static int recover_cut(lister *L, int *resynced) {
   L->in_rec = 0;
   char where[64];
   pos_str(where, sizeof where, L->off, L->skip);
-  lwarn(L, "record at %s (%s) cut off (gzip member truncated%s): read %" PRIu64 " of %" PRIu64
-           " bytes of its block; the rest is lost",
+  lwarn(L,
+        "record at %s (%s) cut off (gzip member truncated%s): read %" PRIu64 " of %" PRIu64
+        " bytes of its block; the rest is lost",
         where, L->h.uri.data, s->ekind == WE_TRUNC ? "" : ", another member follows", got, L->h.clen);
   return make_pending(L, got) ? -1 : 1;
 }
@@ -1729,8 +1727,8 @@ static void lister_free(lister *L) {
 }
 
 tbk_status tbk_warc_list(const char *path, const tbk_warc_filter *filter, tbk_warc_record_fn on_record,
-                         void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped,
-                         tbk_warc_counts *counts, tbk_error *err) {
+                         void *record_ctx, tbk_warn_fn warn, void *warn_ctx, size_t *skipped, tbk_warc_counts *counts,
+                         tbk_error *err) {
   lister L;
   memset(&L, 0, sizeof L);
   tbk_status st = ws_open(path, 0, 0, &L.s, err);
@@ -1758,7 +1756,8 @@ tbk_status tbk_warc_list(const char *path, const tbk_warc_filter *filter, tbk_wa
   if (step == STEP_NOMEM) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   else if (step == STEP_FAIL) st = L.st;
   else if (L.records == 0) st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record could be read");
-  else if (L.html == 0) st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records, none read)", L.records);
+  else if (L.html == 0)
+    st = tbk_fail(err, TBK_ERR_EMPTY, "no HTML response records (%zu records, none read)", L.records);
   lister_free(&L);
   return st;
 }
@@ -1780,8 +1779,8 @@ static tbk_status stream_status(wstream *s, tbk_error *err) {
   return tbk_fail(err, s->ekind == WE_IO ? TBK_ERR_IO : TBK_ERR_FORMAT, "%s", s->emsg);
 }
 
-tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length, int cut,
-                         size_t max_bytes, tbk_buf *out, tbk_error *err) {
+tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint64_t length, int cut, size_t max_bytes,
+                         tbk_buf *out, tbk_error *err) {
   out->len = 0;
   wstream *s;
   tbk_status st = ws_open(path, offset, 1, &s, err);
@@ -1799,8 +1798,7 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint6
     goto done;
   }
   if (ws_avail(s) < 5 || memcmp(s->out + s->start, "WARC/", 5) != 0) {
-    st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record at offset %" PRIu64 "+%" PRIu64,
-                  offset, skip);
+    st = tbk_fail(err, TBK_ERR_FORMAT, "no WARC record at offset %" PRIu64 "+%" PRIu64, offset, skip);
     goto done;
   }
   r = read_whead(s, &h, &line, &why);
@@ -1839,11 +1837,10 @@ tbk_status tbk_warc_read(const char *path, uint64_t offset, uint64_t skip, uint6
   bdec_end(&d);
   if (r < 0) st = stream_status(s, err);
   else if (r == 0)
-    st = tbk_fail(err, TBK_ERR_FORMAT, "record cut off: Content-Length %" PRIu64
-                                       " runs past the end of the file", h.clen);
+    st = tbk_fail(err, TBK_ERR_FORMAT, "record cut off: Content-Length %" PRIu64 " runs past the end of the file",
+                  h.clen);
   else if (d.nomem) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  else if (d.over)
-    st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
+  else if (d.over) st = tbk_fail(err, TBK_ERR_LIMIT, "record body exceeds max-record-bytes (%zu)", max_bytes);
   else if (d.bad && !cut) st = tbk_fail(err, TBK_ERR_FORMAT, "%s", d.bad);
   else {
     if (length && !cut && !hh.chunked && enc == 0) strip_separator(out);
@@ -1866,8 +1863,8 @@ done:
  * line, the HTTP header block into http_head (both emptied first; blank
  * lines that end them left out). For tbk_warc_record_get: the parser
  * above stays the only one that interprets them. */
-tbk_status tbk_warc_read_heads(const char *path, uint64_t offset, uint64_t skip, tbk_buf *warc_head,
-                               tbk_buf *http_head, tbk_error *err) {
+tbk_status tbk_warc_read_heads(const char *path, uint64_t offset, uint64_t skip, tbk_buf *warc_head, tbk_buf *http_head,
+                               tbk_error *err) {
   warc_head->len = http_head->len = 0;
   wstream *s;
   tbk_status st = ws_open(path, offset, 1, &s, err);

@@ -90,9 +90,9 @@ size_t tbk_kw_stem(const char *w, size_t n, char *out) {
     out[n - 2] = '\0';
     return n - 2;
   }
-  if (a == 'e' && (b == 'a' || b == 'e' || b == 'o')) return n; /* shoes, trees */
+  if (a == 'e' && (b == 'a' || b == 'e' || b == 'o')) return n;             /* shoes, trees */
   if (a == 'u' || a == 's' || a == 'i' || (a == 'w' && b == 'e')) return n; /* bus, class, analysis, news */
-  if (a == 'e') { /* horses -> horse */
+  if (a == 'e') {                                                           /* horses -> horse */
     out[n - 1] = '\0';
     return n - 1;
   }
@@ -111,16 +111,15 @@ typedef struct kw_tok {
                     stop word (tbk_kw_finish) */
 } kw_tok;
 
-
 struct tbk_kw_extractor {
   tbk_tokenizer *tok;
-  kw_strtab words;      /* folded words */
-  uint32_t *w_stem;     /* per word: stem id */
-  uint32_t *w_stop;     /* per word: stop-list mask */
-  uint8_t *w_num;       /* per word: starts with a digit */
+  kw_strtab words;  /* folded words */
+  uint32_t *w_stem; /* per word: stem id */
+  uint32_t *w_stop; /* per word: stop-list mask */
+  uint8_t *w_num;   /* per word: starts with a digit */
   size_t w_cap;
   kw_strtab stems;
-  uint32_t *s_count;    /* per stem: body occurrences */
+  uint32_t *s_count; /* per stem: body occurrences */
   size_t s_cap;
   kw_tok *toks;
   size_t ntok, tok_cap, body;
@@ -141,15 +140,15 @@ struct tbk_kw_extractor {
   size_t ncand, cand_cap;
   uint32_t *cslots;
   size_t cnslots;
-  tbk_buf strs;     /* keys and texts of the candidates */
-  int lang;         /* stop list chosen, -1 none */
+  tbk_buf strs; /* keys and texts of the candidates */
+  int lang;     /* stop list chosen, -1 none */
   tbk_buf scratch, title;
-  uint32_t *node_le;   /* add_page: per node, its line element */
-  uint8_t *node_seg;   /* add_page: per node, heading/anchor */
+  uint32_t *node_le; /* add_page: per node, its line element */
+  uint8_t *node_seg; /* add_page: per node, heading/anchor */
   size_t node_cap;
   unsigned char *keep; /* tbk_kw_extract_page: per text run, kept */
   size_t keep_cap;
-  int failed;          /* out of memory during tokenizing */
+  int failed; /* out of memory during tokenizing */
 };
 
 tbk_status tbk_kw_new(tbk_kw_extractor **out, tbk_error *err) {
@@ -239,7 +238,7 @@ static inline __attribute__((always_inline)) long intern_word(tbk_kw_extractor *
   x->w_stem[id] = (uint32_t)sid;
   x->w_stop[id] = stop_mask_of(w, n);
   x->w_num[id] = (unsigned char)w[0] < 0x80 ? (unsigned char)w[0] >= '0' && (unsigned char)w[0] <= '9'
-                                           : kw_digit(first_cp(w, n));
+                                            : kw_digit(first_cp(w, n));
   return id;
 }
 
@@ -461,7 +460,8 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     uint32_t par = nd->parent;
     int heading = nd->tag >= TBK_TAG_H1 && nd->tag <= TBK_TAG_H6;
     uint8_t inherited = par == TBK_NONE ? 0 : x->node_seg[par] & TBK_KW_SEG_HEADING;
-    x->node_seg[i] = (uint8_t)(inherited | (heading ? TBK_KW_SEG_HEADING : 0) | (nd->in_anchor ? TBK_KW_SEG_ANCHOR : 0));
+    x->node_seg[i] = (uint8_t)(inherited | (heading ? TBK_KW_SEG_HEADING : 0) |
+                               (nd->in_anchor ? TBK_KW_SEG_ANCHOR : 0));
     x->node_le[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || par == TBK_NONE ? (uint32_t)i : x->node_le[par];
     if ((par != TBK_NONE && (x->node_seg[par] & SEG_REL_TAG)) || (nd->tag == TBK_TAG_A && is_rel_tag(nd->attrs)))
       x->node_seg[i] |= SEG_REL_TAG;
@@ -562,7 +562,8 @@ static int write_strings(tbk_kw_extractor *x) {
     for (size_t k = 0; k < nid; k++) {
       uint32_t s = x->cid[c][k] - 1;
       if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
-          tbk_buf_append(&x->strs, kw_strtab_str(&x->stems, s), x->stems.len[s])) goto fail;
+          tbk_buf_append(&x->strs, kw_strtab_str(&x->stems, s), x->stems.len[s]))
+        goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
     at[2 * c + 1] = x->strs.len;
@@ -573,7 +574,8 @@ static int write_strings(tbk_kw_extractor *x) {
     for (size_t k = 0; !x->cands[c].chars && k < nid; k++) {
       uint32_t w = x->toks[x->cfirst[c] + k].word;
       if ((k && tbk_buf_append(&x->strs, " ", 1)) ||
-          tbk_buf_append(&x->strs, kw_strtab_str(&x->words, w), x->words.len[w])) goto fail;
+          tbk_buf_append(&x->strs, kw_strtab_str(&x->words, w), x->words.len[w]))
+        goto fail;
     }
     if (tbk_buf_append(&x->strs, "", 1)) goto fail;
   }
@@ -990,8 +992,7 @@ tbk_status tbk_kw_extract_text(tbk_kw_extractor *x, const char *s, size_t n, tbk
   return tbk_kw_finish(x, err);
 }
 
-tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n,
-                                 tbk_error *err) {
+tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n, tbk_error *err) {
   tbk_kw_begin(x);
   if (add_title(x, page) || tbk_kw_add_text(x, s, n, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_kw_finish(x, err);

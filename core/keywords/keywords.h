@@ -33,46 +33,46 @@
 enum { TBK_KW_SEG_HEADING = 1, TBK_KW_SEG_ANCHOR = 2, TBK_KW_SEG_TITLE = 4 };
 
 /* The candidate features, in the ranker file's order: X(id, name). */
-#define TBK_KW_FEATURES(X)        \
-  X(TF_LOG, "tf_log")             \
-  X(TF_REL, "tf_rel")             \
-  X(IDF, "idf")                   \
-  X(DF_LOG, "df_log")             \
-  X(TFIDF, "tfidf")               \
-  X(FIRST_POS, "first_pos")       \
-  X(IN_TITLE, "in_title")         \
-  X(HEADING, "heading_share")     \
-  X(ANCHOR, "anchor_share")       \
-  X(CAPS, "caps_share")           \
-  X(LEN1, "len1")                 \
-  X(LEN2, "len2")                 \
-  X(LEN3, "len3")                 \
-  X(NUMBER, "has_number")         \
-  X(WORD_TF, "word_tf")           \
+#define TBK_KW_FEATURES(X)    \
+  X(TF_LOG, "tf_log")         \
+  X(TF_REL, "tf_rel")         \
+  X(IDF, "idf")               \
+  X(DF_LOG, "df_log")         \
+  X(TFIDF, "tfidf")           \
+  X(FIRST_POS, "first_pos")   \
+  X(IN_TITLE, "in_title")     \
+  X(HEADING, "heading_share") \
+  X(ANCHOR, "anchor_share")   \
+  X(CAPS, "caps_share")       \
+  X(LEN1, "len1")             \
+  X(LEN2, "len2")             \
+  X(LEN3, "len3")             \
+  X(NUMBER, "has_number")     \
+  X(WORD_TF, "word_tf")       \
   X(CHARS, "chars_log")
 enum {
 #define TBK_KW_FEAT_ENUM(id, name) TBK_KW_F_##id,
   TBK_KW_FEATURES(TBK_KW_FEAT_ENUM)
 #undef TBK_KW_FEAT_ENUM
-  TBK_KW_NFEAT
+      TBK_KW_NFEAT
 };
 extern const char *const tbk_kw_feature_names[TBK_KW_NFEAT];
 
 typedef struct tbk_kw_cand {
-  const char *key;   /* stems joined by one space: what gold is matched on */
-  const char *text;  /* the folded words of its first occurrence */
-  uint32_t tf;       /* occurrences in the body (the title not counted) */
-  uint32_t first;    /* body token index of the first, UINT32_MAX: title only */
+  const char *key;                /* stems joined by one space: what gold is matched on */
+  const char *text;               /* the folded words of its first occurrence */
+  uint32_t tf;                    /* occurrences in the body (the title not counted) */
+  uint32_t first;                 /* body token index of the first, UINT32_MAX: title only */
   uint32_t heading, anchor, caps; /* body occurrences in a heading, in
                                      anchor text, with every word capitalized */
-  uint8_t words;     /* 1..TBK_KW_MAX_WORDS (Chinese/Japanese: the span's
+  uint8_t words;                  /* 1..TBK_KW_MAX_WORDS (Chinese/Japanese: the span's
                         Latin-equivalent words, a quarter of its units) */
-  uint8_t chars;     /* Chinese/Japanese: the span's characters; 0 Latin */
-  uint8_t in_title;  /* found in the page's <title> */
-  uint8_t number;    /* a word is a number (never all of them) */
-  float word_tf;     /* mean log(1 + body count) of its non-stop words */
-  double x[TBK_KW_NFEAT]; /* features (tbk_kw_rank) */
-  double score;           /* ranking score (tbk_kw_rank) */
+  uint8_t chars;                  /* Chinese/Japanese: the span's characters; 0 Latin */
+  uint8_t in_title;               /* found in the page's <title> */
+  uint8_t number;                 /* a word is a number (never all of them) */
+  float word_tf;                  /* mean log(1 + body count) of its non-stop words */
+  double x[TBK_KW_NFEAT];         /* features (tbk_kw_rank) */
+  double score;                   /* ranking score (tbk_kw_rank) */
 } tbk_kw_cand;
 
 /* Background document frequencies: in how many documents of a collection
@@ -84,7 +84,7 @@ typedef struct tbk_kw_ranker {
   double w[TBK_KW_NFEAT];
   double bias;
   size_t pages, positives, negatives; /* what it was trained on */
-  char df_id[33]; /* the DF table it was trained with (tbk_kw_df_id), "none"
+  char df_id[33];                     /* the DF table it was trained with (tbk_kw_df_id), "none"
                      without one, "" when not recorded (a version 1 file) */
 } tbk_kw_ranker;
 
@@ -229,8 +229,8 @@ void tbk_kw_trainer_free(tbk_kw_trainer *t);
  * and the other candidates among the first max_rank of the TF-IDF ranking
  * (the extractor is ranked by TF-IDF against df here). A page without a
  * gold candidate adds nothing. */
-tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df,
-                              const tbk_kw_gold *gold, size_t max_rank, tbk_error *err);
+tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_gold *gold,
+                              size_t max_rank, tbk_error *err);
 /* tbk_kw_trainer_add with the keys of meta[0..n) (a page's <meta>
  * keywords, split as tbk_kw_gold_add does) that are candidates of the
  * page. */
@@ -268,9 +268,8 @@ typedef enum tbk_kw_denoise {
  * content stage for TBK_KW_DENOISE_CONTENT (TBK_ERR_ARG otherwise); the
  * template stage's threshold is the model's default, the content stage's
  * o (NULL: the defaults). Errors: those of the predictor. */
-tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
-                            const tbk_content_options *o, unsigned char **keep, size_t *cap,
-                            tbk_error *err);
+tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode, const tbk_content_options *o,
+                            unsigned char **keep, size_t *cap, tbk_error *err);
 
 /* Every <meta name|property|itemprop="keywords|news_keywords|article:tag">
  * of html[0..n) is overwritten with spaces (line ends kept), so a parse of
@@ -282,8 +281,8 @@ long tbk_kw_meta_strip(char *html, size_t n, tbk_buf *gold);
  * elements from a copy; gold (may be NULL) receives their contents in
  * UTF-8 (the page decoded as the parse decodes it), one a line. Errors:
  * those of tbk_page_parse. */
-tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *o, tbk_page **out,
-                             tbk_buf *gold, tbk_error *err);
+tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *o, tbk_page **out, tbk_buf *gold,
+                             tbk_error *err);
 
 /* ------------------------------------------------------------ documents */
 
@@ -304,8 +303,7 @@ tbk_status tbk_kw_extract_page(tbk_kw_extractor *x, tbk_predictor *pr, const tbk
 /* The candidates of text s[0..n) that stands for page (its gold text),
  * under the page's title as tbk_kw_extract_page gives it. Errors:
  * TBK_ERR_NOMEM. */
-tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n,
-                                 tbk_error *err);
+tbk_status tbk_kw_extract_titled(tbk_kw_extractor *x, const tbk_page *page, const char *s, size_t n, tbk_error *err);
 /* The first top candidates of the ranked extractor appended to out. Text:
  * a line "==> PAGE <==" when page is not NULL, then one "SCORE<TAB>KEYWORD"
  * line each (trained: the ranker's probability to 4 decimals, else 4

@@ -128,7 +128,11 @@ tbk_status tbk_kw_df_read(const char *text, size_t len, tbk_kw_df **out, tbk_err
   if (st) return st;
   size_t at = 0, n, line = 0, docs = 0, keys = 0;
   const char *s;
-#define BAD(...) do { tbk_kw_df_free(df); return tbk_fail(err, TBK_ERR_FORMAT, __VA_ARGS__); } while (0)
+#define BAD(...)                                       \
+  do {                                                 \
+    tbk_kw_df_free(df);                                \
+    return tbk_fail(err, TBK_ERR_FORMAT, __VA_ARGS__); \
+  } while (0)
   s = next_line(text, len, &at, &n);
   line++;
   if (!s || n != 17 || memcmp(s, "tbk-keywords-df 1", 17) != 0) BAD("line 1: not a tbk-keywords-df 1 file");

@@ -31,7 +31,8 @@ int tbk_kw_write_text(tbk_buf *out, tbk_kw_extractor *x, const char *page, size_
   int bad = page ? tbk_buf_printf(out, "==> %s <==\n", page) : 0;
   /* A trained ranker's score is a probability: fixed decimals compare
    * across pages; TF-IDF scores range widely, so significant digits. */
-  for (size_t i = 0; i < n && !bad; i++) bad = tbk_buf_printf(out, trained ? "%.4f\t%s\n" : "%.4g\t%s\n", c[i].score, c[i].text);
+  for (size_t i = 0; i < n && !bad; i++)
+    bad = tbk_buf_printf(out, trained ? "%.4f\t%s\n" : "%.4g\t%s\n", c[i].score, c[i].text);
   return bad ? -1 : 0;
 }
 

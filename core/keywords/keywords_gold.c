@@ -23,8 +23,10 @@ static int html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c =
 /* Append s[0..n) with the character references a keywords list uses
  * decoded (named: amp lt gt quot apos nbsp; numeric: decimal and hex). */
 static int append_decoded(tbk_buf *out, const char *s, size_t n) {
-  static const struct { const char *name; uint32_t cp; } named[] = {
-      {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", ' '}};
+  static const struct {
+    const char *name;
+    uint32_t cp;
+  } named[] = {{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", ' '}};
   for (size_t i = 0; i < n;) {
     if (s[i] == '&') {
       const char *semi = memchr(s + i, ';', n - i < 12 ? n - i : 12);
@@ -37,7 +39,9 @@ static int append_decoded(tbk_buf *out, const char *s, size_t n) {
           int hex = ref[1] == 'x' || ref[1] == 'X';
           ok = rl > (size_t)(1 + hex);
           for (size_t k = 1 + (size_t)hex; k < rl && ok; k++) {
-            int c = lower((unsigned char)ref[k]), d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            int c = lower((unsigned char)ref[k]), d = c >= '0' && c <= '9'          ? c - '0'
+                                                      : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                                                    : -1;
             if (d < 0 || cp > 0x10FFFF) ok = 0;
             else cp = cp * (hex ? 16u : 10u) + (uint32_t)d;
           }
@@ -62,8 +66,7 @@ static int append_decoded(tbk_buf *out, const char *s, size_t n) {
 long tbk_kw_meta_strip(char *html, size_t n, tbk_buf *gold) {
   long removed = 0;
   for (size_t i = 0; i + 5 < n; i++) {
-    if (html[i] != '<' || !ieq(html + i + 1, 4, "meta") || !(html_space(html[i + 5]) || html[i + 5] == '/'))
-      continue;
+    if (html[i] != '<' || !ieq(html + i + 1, 4, "meta") || !(html_space(html[i + 5]) || html[i + 5] == '/')) continue;
     /* The attributes, quoted values honoured, up to the closing '>'. */
     size_t j = i + 5, end = n;
     const char *content = NULL;
@@ -110,9 +113,7 @@ long tbk_kw_meta_strip(char *html, size_t n, tbk_buf *gold) {
     }
     if (end == n && (end == i || html[end - 1] != '>')) break; /* unclosed: the rest is no tag */
     if (!wanted) continue;
-    if (gold && content &&
-        (append_decoded(gold, content, content_len) || tbk_buf_append(gold, "\n", 1)))
-      return -1;
+    if (gold && content && (append_decoded(gold, content, content_len) || tbk_buf_append(gold, "\n", 1))) return -1;
     for (size_t k = i; k < end; k++)
       if (html[k] != '\n' && html[k] != '\r') html[k] = ' ';
     removed++;
@@ -121,8 +122,8 @@ long tbk_kw_meta_strip(char *html, size_t n, tbk_buf *gold) {
   return removed;
 }
 
-tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *o, tbk_page **out,
-                             tbk_buf *gold, tbk_error *err) {
+tbk_status tbk_kw_page_parse(const char *raw, size_t n, const tbk_page_options *o, tbk_page **out, tbk_buf *gold,
+                             tbk_error *err) {
   *out = NULL;
   tbk_buf copy = {0};
   if (n && tbk_buf_append(&copy, raw, n)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");

@@ -5,11 +5,11 @@
 #include "keywords.h"
 
 typedef struct kw_strtab {
-  tbk_buf arena;    /* the strings, each NUL-terminated */
-  uint32_t *off;    /* per id: offset in arena */
-  uint32_t *len;    /* per id: length */
-  size_t n, cap;    /* ids, capacity of off/len */
-  uint32_t *slots;  /* open addressing: id + 1, 0 = empty */
+  tbk_buf arena;   /* the strings, each NUL-terminated */
+  uint32_t *off;   /* per id: offset in arena */
+  uint32_t *len;   /* per id: length */
+  size_t n, cap;   /* ids, capacity of off/len */
+  uint32_t *slots; /* open addressing: id + 1, 0 = empty */
   size_t nslots;
 } kw_strtab;
 

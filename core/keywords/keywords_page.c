@@ -8,9 +8,8 @@
 #include "predict_internal.h"
 #include "units.h"
 
-tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode,
-                            const tbk_content_options *o, unsigned char **keep, size_t *cap,
-                            tbk_error *err) {
+tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode, const tbk_content_options *o,
+                            unsigned char **keep, size_t *cap, tbk_error *err) {
   const tbk_page_view pv = tbk_page_view_of(page);
   size_t nr = pv.n_runs;
   if (tbk_grow(keep, cap, nr ? nr : 1, 1)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");

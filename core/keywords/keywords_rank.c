@@ -28,9 +28,7 @@ void tbk_kw_gold_free(tbk_kw_gold *g) {
 void tbk_kw_gold_clear(tbk_kw_gold *g) { kw_strtab_clear(&g->keys); }
 size_t tbk_kw_gold_count(const tbk_kw_gold *g) { return g->keys.n; }
 const char *tbk_kw_gold_key(const tbk_kw_gold *g, size_t i) { return kw_strtab_str(&g->keys, i); }
-int tbk_kw_gold_has(const tbk_kw_gold *g, const char *key) {
-  return kw_strtab_find(&g->keys, key, strlen(key)) >= 0;
-}
+int tbk_kw_gold_has(const tbk_kw_gold *g, const char *key) { return kw_strtab_find(&g->keys, key, strlen(key)) >= 0; }
 
 long tbk_kw_gold_add(tbk_kw_gold *g, tbk_kw_extractor *x, const char *s, size_t n) {
   long added = 0;
@@ -54,7 +52,8 @@ long tbk_kw_gold_add(tbk_kw_gold *g, tbk_kw_extractor *x, const char *s, size_t 
 size_t tbk_kw_gold_keep_if(tbk_kw_gold *g, int (*keep)(void *ctx, const char *key), void *ctx) {
   kw_strtab kept = {0};
   for (size_t id = 0; id < g->keys.n; id++)
-    if (keep(ctx, kw_strtab_str(&g->keys, id)) && kw_strtab_intern(&kept, kw_strtab_str(&g->keys, id), g->keys.len[id], NULL) < 0) {
+    if (keep(ctx, kw_strtab_str(&g->keys, id)) &&
+        kw_strtab_intern(&kept, kw_strtab_str(&g->keys, id), g->keys.len[id], NULL) < 0) {
       kw_strtab_free(&kept);
       return g->keys.n;
     }
@@ -89,7 +88,7 @@ size_t tbk_kw_gold_restrict(tbk_kw_gold *g, const tbk_kw_extractor *x) {
 /* --------------------------------------------------------------- trainer */
 
 struct tbk_kw_trainer {
-  double *x;        /* rows * TBK_KW_NFEAT */
+  double *x; /* rows * TBK_KW_NFEAT */
   signed char *y;
   size_t n, cap;
   size_t pages, pos, neg;
@@ -122,8 +121,8 @@ static int add_row(tbk_kw_trainer *t, const double *x, int label) {
   return 0;
 }
 
-tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df,
-                              const tbk_kw_gold *gold, size_t max_rank, tbk_error *err) {
+tbk_status tbk_kw_trainer_add(tbk_kw_trainer *t, tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_gold *gold,
+                              size_t max_rank, tbk_error *err) {
   tbk_kw_rank(x, df, NULL);
   size_t n = tbk_kw_count(x);
   const tbk_kw_cand *c = tbk_kw_cands(x);
@@ -217,7 +216,9 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
   size_t field = 0; /* lines read after the header */
   int version = 1;
   for (;;) {
-    if (at >= len) return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends at line %zu, before its 'end' line", line + 1);
+    if (at >= len)
+      return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends at line %zu, before its 'end' line",
+                      line + 1);
     const char *s = text + at;
     const char *e = memchr(s, '\n', len - at);
     size_t n = e ? (size_t)(e - s) : len - at;
@@ -228,7 +229,8 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
     buf[n] = '\0';
     /* A last line cut short (no line end) is truncation, whatever it reads as. */
     if (!e && line > 1 && strcmp(buf, "end") != 0)
-      return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends within line %zu, before its 'end' line", line);
+      return tbk_fail(err, TBK_ERR_MODEL, "truncated ranker: the file ends within line %zu, before its 'end' line",
+                      line);
     if (line == 1) {
       if (strcmp(buf, "tbk-keywords-ranker 2") == 0) version = 2;
       else if (strcmp(buf, "tbk-keywords-ranker 1") != 0)
@@ -253,7 +255,8 @@ tbk_status tbk_kw_ranker_read(const char *text, size_t len, tbk_kw_ranker *r, tb
     if (field < TBK_KW_NFEAT) {
       const char *name = tbk_kw_feature_names[field];
       size_t nl = strlen(name);
-      if (strncmp(buf, "w ", 2) != 0) return tbk_fail(err, TBK_ERR_MODEL, "line %zu: expected 'w FEATURE WEIGHT'", line);
+      if (strncmp(buf, "w ", 2) != 0)
+        return tbk_fail(err, TBK_ERR_MODEL, "line %zu: expected 'w FEATURE WEIGHT'", line);
       if (strncmp(buf + 2, name, nl) != 0 || buf[2 + nl] != ' ')
         return tbk_fail(err, TBK_ERR_SCHEMA, "line %zu: feature '%s' expected: the ranker was made for other features",
                         line, name);

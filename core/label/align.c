@@ -38,15 +38,12 @@ static void vocab_free(vocab *v) {
 }
 
 /* Slot holding the token, or the empty slot where it would go. */
-static size_t vocab_slot(const vocab *v, const char *tok, size_t len,
-                         uint64_t h) {
+static size_t vocab_slot(const vocab *v, const char *tok, size_t len, uint64_t h) {
   size_t i = (size_t)h & v->mask;
   for (;; i = (i + 1) & v->mask) {
     uint32_t id = v->slot[i];
     if (id == NO_ID) return i;
-    if (v->hash[id] == h && v->len[id] == len &&
-        memcmp(v->text.data + v->off[id], tok, len) == 0)
-      return i;
+    if (v->hash[id] == h && v->len[id] == len && memcmp(v->text.data + v->off[id], tok, len) == 0) return i;
   }
 }
 
@@ -79,17 +76,14 @@ static int vocab_grow_ids(vocab *v) {
 
 /* Id of the token, adding it when new; NO_ID when out of memory. */
 static uint32_t vocab_add(vocab *v, const char *tok, size_t len) {
-  if (((size_t)v->n + 1) * 2 > (v->slot ? v->mask + 1 : 0) &&
-      vocab_grow_slots(v))
-    return NO_ID;
+  if (((size_t)v->n + 1) * 2 > (v->slot ? v->mask + 1 : 0) && vocab_grow_slots(v)) return NO_ID;
   uint64_t h = tbk_hash64(tok, len);
   size_t i = vocab_slot(v, tok, len, h);
   if (v->slot[i] != NO_ID) return v->slot[i];
   if (v->n == v->cap && vocab_grow_ids(v)) return NO_ID;
   uint32_t id = v->n;
   v->off[id] = v->text.len;
-  if (tbk_buf_append(&v->text, tok, len) || tbk_buf_append(&v->text, "", 1))
-    return NO_ID;
+  if (tbk_buf_append(&v->text, tok, len) || tbk_buf_append(&v->text, "", 1)) return NO_ID;
   v->len[id] = len;
   v->hash[id] = h;
   v->slot[i] = id;
@@ -112,8 +106,7 @@ static void seq_free(seq *s) {
 }
 
 static int seq_push(seq *s, uint32_t id, size_t unit, int with_unit) {
-  if (TBK_GROW_ALL(&s->cap, s->n + 1, TBK_ARRAY(s->id), {with_unit ? &s->unit : NULL, sizeof *s->unit}))
-    return -1;
+  if (TBK_GROW_ALL(&s->cap, s->n + 1, TBK_ARRAY(s->id), {with_unit ? &s->unit : NULL, sizeof *s->unit})) return -1;
   s->id[s->n] = id;
   if (with_unit) s->unit[s->n] = unit;
   s->n++;
@@ -153,8 +146,7 @@ static int page_token(void *p, const char *tok, size_t len) {
 
 /* tbk_tokenize repairs invalid UTF-8 itself but cannot report that the
  * repair ran out of memory, which here would silently drop tokens. */
-static int tokenize_checked(tbk_tokenizer *t, const char *s, size_t n,
-                            collect_ctx *c,
+static int tokenize_checked(tbk_tokenizer *t, const char *s, size_t n, collect_ctx *c,
                             int (*fn)(void *, const char *, size_t)) {
   if (n == 0) return 0;
   if (tbk_utf8_valid(s, n)) {
@@ -173,8 +165,7 @@ static int tokenize_checked(tbk_tokenizer *t, const char *s, size_t n,
 /* One row of Hyyrö's LCS: bit j of a row is 0 exactly where the LCS of the
  * page prefix and gold[0..j] gains one over gold[0..j-1]. The addition
  * carries across words, which is what lets matches propagate past bit 63. */
-static void lcs_step(const uint64_t *v, const uint64_t *mk, uint64_t *out,
-                     size_t w) {
+static void lcs_step(const uint64_t *v, const uint64_t *mk, uint64_t *out, size_t w) {
   uint64_t carry = 0;
   for (size_t k = 0; k < w; k++) {
     uint64_t s = v[k] + (v[k] & mk[k]);
@@ -209,16 +200,13 @@ static int positions_build(positions *p, const seq *gold, uint32_t nids) {
 }
 
 /* rows[i] (w words each) after the first i page tokens; rows[0] all ones. */
-static void lcs_rows(const seq *page, const positions *p, size_t w,
-                     uint64_t *rows, uint64_t *mask) {
+static void lcs_rows(const seq *page, const positions *p, size_t w, uint64_t *rows, uint64_t *mask) {
   memset(rows, 0xFF, w * sizeof *rows);
   for (size_t i = 0; i < page->n; i++) {
     uint32_t id = page->id[i];
-    for (uint32_t k = p->first[id]; k < p->first[id + 1]; k++)
-      mask[p->pos[k] >> 6] |= (uint64_t)1 << (p->pos[k] & 63);
+    for (uint32_t k = p->first[id]; k < p->first[id + 1]; k++) mask[p->pos[k] >> 6] |= (uint64_t)1 << (p->pos[k] & 63);
     lcs_step(rows + i * w, mask, rows + (i + 1) * w, w);
-    for (uint32_t k = p->first[id]; k < p->first[id + 1]; k++)
-      mask[p->pos[k] >> 6] = 0;
+    for (uint32_t k = p->first[id]; k < p->first[id + 1]; k++) mask[p->pos[k] >> 6] = 0;
   }
 }
 
@@ -226,8 +214,7 @@ static void lcs_rows(const seq *page, const positions *p, size_t w,
  * diagonal; otherwise the row's bit says whether dropping the gold token
  * keeps the length (bit set) or the page token must go. Constant time per
  * step. Fills mp/mg in increasing order, returns the LCS length. */
-static size_t lcs_trace(const seq *page, const seq *gold, const uint64_t *rows,
-                        size_t w, size_t *mp, size_t *mg) {
+static size_t lcs_trace(const seq *page, const seq *gold, const uint64_t *rows, size_t w, size_t *mp, size_t *mg) {
   size_t i = page->n, j = gold->n, k = 0;
   while (i && j) {
     if (page->id[i - 1] == gold->id[j - 1]) {
@@ -240,8 +227,12 @@ static size_t lcs_trace(const seq *page, const seq *gold, const uint64_t *rows,
     }
   }
   for (size_t a = 0, b = k; a + 1 < b; a++, b--) {
-    size_t x = mp[a]; mp[a] = mp[b - 1]; mp[b - 1] = x;
-    x = mg[a]; mg[a] = mg[b - 1]; mg[b - 1] = x;
+    size_t x = mp[a];
+    mp[a] = mp[b - 1];
+    mp[b - 1] = x;
+    x = mg[a];
+    mg[a] = mg[b - 1];
+    mg[b - 1] = x;
   }
   return k;
 }
@@ -256,8 +247,7 @@ static size_t lcs_trace(const seq *page, const seq *gold, const uint64_t *rows,
  * the order stay as they were, only the page positions change. Positions
  * are indices into the page's matchable tokens. */
 
-static int fits(const seq *page, size_t p, const seq *gold, size_t g,
-                size_t len) {
+static int fits(const seq *page, size_t p, const seq *gold, size_t g, size_t len) {
   for (size_t t = 0; t < len; t++)
     if (page->id[p + t] != gold->id[g + t]) return 0;
   return 1;
@@ -267,41 +257,34 @@ static int fits(const seq *page, size_t p, const seq *gold, size_t g,
  * the same unit. A run that only continues into the next unit is weak
  * evidence: "... go Home | Home | Next ..." must not hand the content's
  * "Home" to the navigation item just because it sits next to "Next". */
-static int joined(const seq *page, const size_t *mp, const size_t *mg,
-                  size_t k) {
-  return mp[k] == mp[k - 1] + 1 && mg[k] == mg[k - 1] + 1 &&
-         page->unit[mp[k]] == page->unit[mp[k - 1]];
+static int joined(const seq *page, const size_t *mp, const size_t *mg, size_t k) {
+  return mp[k] == mp[k - 1] + 1 && mg[k] == mg[k - 1] + 1 && page->unit[mp[k]] == page->unit[mp[k - 1]];
 }
 
 /* First index after the run starting at k. */
-static size_t run_end(const seq *page, const size_t *mp, const size_t *mg,
-                      size_t k, size_t n) {
+static size_t run_end(const seq *page, const size_t *mp, const size_t *mg, size_t k, size_t n) {
   size_t e = k + 1;
   while (e < n && joined(page, mp, mg, e)) e++;
   return e;
 }
 
-static void slide_left(const seq *page, const seq *gold, size_t *mp,
-                       const size_t *mg, size_t n) {
+static void slide_left(const seq *page, const seq *gold, size_t *mp, const size_t *mg, size_t n) {
   for (size_t k = 0; k < n;) {
     size_t e = run_end(page, mp, mg, k, n);
     /* The new positions start right after the previous match, hence before
      * the old ones: the order with the next run holds. */
-    if (k > 0 && mg[k] == mg[k - 1] + 1 && mp[k] != mp[k - 1] + 1 &&
-        fits(page, mp[k - 1] + 1, gold, mg[k], e - k))
+    if (k > 0 && mg[k] == mg[k - 1] + 1 && mp[k] != mp[k - 1] + 1 && fits(page, mp[k - 1] + 1, gold, mg[k], e - k))
       for (size_t t = k; t < e; t++) mp[t] = mp[k - 1] + 1 + (t - k);
     k = e;
   }
 }
 
-static void slide_right(const seq *page, const seq *gold, size_t *mp,
-                        const size_t *mg, size_t n) {
+static void slide_right(const seq *page, const seq *gold, size_t *mp, const size_t *mg, size_t n) {
   for (size_t e = n; e > 0;) {
     size_t s = e - 1; /* run [s, e) found backwards */
     while (s > 0 && joined(page, mp, mg, s)) s--;
     size_t len = e - s;
-    if (e < n && mg[e] == mg[e - 1] + 1 && mp[e] != mp[e - 1] + 1 &&
-        fits(page, mp[e] - len, gold, mg[s], len))
+    if (e < n && mg[e] == mg[e - 1] + 1 && mp[e] != mp[e - 1] + 1 && fits(page, mp[e] - len, gold, mg[s], len))
       for (size_t t = s; t < e; t++) mp[t] = mp[e] - len + (t - s);
     e = s;
   }
@@ -309,16 +292,14 @@ static void slide_right(const seq *page, const seq *gold, size_t *mp,
 
 /* ------------------------------------------------------------- aligners */
 
-static tbk_status align_lcs(const seq *page, const seq *gold, uint32_t nids,
-                            size_t w, uint32_t *matched) {
+static tbk_status align_lcs(const seq *page, const seq *gold, uint32_t nids, size_t w, uint32_t *matched) {
   tbk_status st = TBK_ERR_NOMEM;
   positions p = {0};
   uint64_t *rows = malloc((page->n + 1) * w * sizeof *rows);
   uint64_t *mask = calloc(w, sizeof *mask);
   size_t most = page->n < gold->n ? page->n : gold->n;
   size_t *mp = malloc(most * sizeof *mp), *mg = malloc(most * sizeof *mg);
-  if (!rows || !mask || !mp || !mg || positions_build(&p, gold, nids))
-    goto done;
+  if (!rows || !mask || !mp || !mg || positions_build(&p, gold, nids)) goto done;
   lcs_rows(page, &p, w, rows, mask);
   size_t k = lcs_trace(page, gold, rows, w, mp, mg);
   slide_left(page, gold, mp, mg, k);
@@ -335,8 +316,7 @@ done:
   return st;
 }
 
-static tbk_status align_multiset(const seq *page, const seq *gold,
-                                 uint32_t nids, uint32_t *matched) {
+static tbk_status align_multiset(const seq *page, const seq *gold, uint32_t nids, uint32_t *matched) {
   uint32_t *left = calloc(nids, sizeof *left);
   if (!left) return TBK_ERR_NOMEM;
   for (size_t j = 0; j < gold->n; j++) left[gold->id[j]]++;
@@ -351,8 +331,7 @@ static tbk_status align_multiset(const seq *page, const seq *gold,
 
 /* The gold without the tokens the page lacks: they never match, and
  * leaving them out narrows every row. */
-static int gold_reduce(const seq *gold, const seq *page, uint32_t nids,
-                       seq *out) {
+static int gold_reduce(const seq *gold, const seq *page, uint32_t nids, seq *out) {
   unsigned char *seen = calloc(nids ? nids : 1, 1);
   if (!seen) return -1;
   for (size_t i = 0; i < page->n; i++) seen[page->id[i]] = 1;
@@ -363,8 +342,8 @@ static int gold_reduce(const seq *gold, const seq *page, uint32_t nids,
   return bad;
 }
 
-static tbk_status align_ids(const seq *page, const seq *gold, uint32_t nids,
-                            uint32_t *matched, uint64_t max_bits, int *exact) {
+static tbk_status align_ids(const seq *page, const seq *gold, uint32_t nids, uint32_t *matched, uint64_t max_bits,
+                            int *exact) {
   *exact = 1;
   if (page->n == 0 || gold->n == 0) return TBK_OK;
   seq g = {0};
@@ -387,30 +366,22 @@ static tbk_status align_ids(const seq *page, const seq *gold, uint32_t nids,
 
 /* ----------------------------------------------------------------- entry */
 
-static tbk_status check_args(tbk_tokenizer *t, const char *text,
-                             size_t text_len, const uint32_t *start,
-                             const uint32_t *end, size_t nunits,
-                             const char *gold, size_t gold_len,
-                             const uint32_t *tokens, const uint32_t *matched,
-                             tbk_error *err) {
+static tbk_status check_args(tbk_tokenizer *t, const char *text, size_t text_len, const uint32_t *start,
+                             const uint32_t *end, size_t nunits, const char *gold, size_t gold_len,
+                             const uint32_t *tokens, const uint32_t *matched, tbk_error *err) {
   if (!t) return tbk_fail(err, TBK_ERR_ARG, "align: no tokenizer");
-  if ((!text && text_len) || (!gold && gold_len))
-    return tbk_fail(err, TBK_ERR_ARG, "align: NULL text with a length");
-  if (nunits && (!start || !end || !tokens || !matched))
-    return tbk_fail(err, TBK_ERR_ARG, "align: NULL unit arrays");
+  if ((!text && text_len) || (!gold && gold_len)) return tbk_fail(err, TBK_ERR_ARG, "align: NULL text with a length");
+  if (nunits && (!start || !end || !tokens || !matched)) return tbk_fail(err, TBK_ERR_ARG, "align: NULL unit arrays");
   for (size_t u = 0; u < nunits; u++) {
     if (start[u] > end[u] || end[u] > text_len)
-      return tbk_fail(err, TBK_ERR_ARG,
-                      "align: unit %zu range [%u, %u) outside text of %zu bytes",
-                      u, (unsigned)start[u], (unsigned)end[u], text_len);
+      return tbk_fail(err, TBK_ERR_ARG, "align: unit %zu range [%u, %u) outside text of %zu bytes", u,
+                      (unsigned)start[u], (unsigned)end[u], text_len);
     if (u && start[u] < end[u - 1])
-      return tbk_fail(err, TBK_ERR_ARG,
-                      "align: unit %zu starts at %u, before the previous end %u",
-                      u, (unsigned)start[u], (unsigned)end[u - 1]);
+      return tbk_fail(err, TBK_ERR_ARG, "align: unit %zu starts at %u, before the previous end %u", u,
+                      (unsigned)start[u], (unsigned)end[u - 1]);
   }
   /* Token counts and gold positions are 32-bit. */
-  if (gold_len >= UINT32_MAX)
-    return tbk_fail(err, TBK_ERR_LIMIT, "align: gold text of 4 GiB or more");
+  if (gold_len >= UINT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "align: gold text of 4 GiB or more");
   return TBK_OK;
 }
 
@@ -419,8 +390,7 @@ tbk_status tbk_align_gold_budget(tbk_tokenizer *t, const char *text, size_t text
                                  uint32_t *tokens, uint32_t *matched, uint64_t max_bits, int *exact, tbk_error *err) {
   int ex = 1;
   if (exact) *exact = 1;
-  tbk_status st = check_args(t, text, text_len, start, end, nunits, gold,
-                             gold_len, tokens, matched, err);
+  tbk_status st = check_args(t, text, text_len, start, end, nunits, gold, gold_len, tokens, matched, err);
   if (st) return st;
   if (nunits) {
     memset(tokens, 0, nunits * sizeof *tokens);
@@ -434,9 +404,7 @@ tbk_status tbk_align_gold_budget(tbk_tokenizer *t, const char *text, size_t text
   for (size_t u = 0; u < nunits; u++) {
     c.unit = u;
     c.count = 0;
-    if (end[u] > start[u] &&
-        tokenize_checked(t, text + start[u], end[u] - start[u], &c, page_token))
-      goto nomem;
+    if (end[u] > start[u] && tokenize_checked(t, text + start[u], end[u] - start[u], &c, page_token)) goto nomem;
     tokens[u] = c.count;
   }
   st = align_ids(&p, &g, voc.n, matched, max_bits, &ex);
@@ -453,12 +421,9 @@ done:
   return st;
 }
 
-tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len,
-                          const uint32_t *start, const uint32_t *end,
-                          size_t nunits, const char *gold, size_t gold_len,
-                          uint32_t *tokens, uint32_t *matched,
-                          tbk_error *err) {
-  return tbk_align_gold_budget(t, text, text_len, start, end, nunits, gold,
-                               gold_len, tokens, matched, TBK_ALIGN_MAX_BITS,
-                               NULL, err);
+tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len, const uint32_t *start,
+                          const uint32_t *end, size_t nunits, const char *gold, size_t gold_len, uint32_t *tokens,
+                          uint32_t *matched, tbk_error *err) {
+  return tbk_align_gold_budget(t, text, text_len, start, end, nunits, gold, gold_len, tokens, matched,
+                               TBK_ALIGN_MAX_BITS, NULL, err);
 }

@@ -73,16 +73,16 @@ size_t tbk_chunk_threshold(const tbk_chunk_options *o, size_t pages) {
 /* ------------------------------------------------------------ the walk */
 
 typedef struct walk {
-  tbk_page_view pv;      /* the page walked */
+  tbk_page_view pv; /* the page walked */
   const tbk_chunk_options *o;
   tbk_chunk_span_fn fn;
   void *ctx;
-  tbk_buf path, tpath;   /* locators of the last node visited */
-  size_t *lens, *tlens;  /* by depth: length of the ancestor's locator */
-  uint32_t *stack;       /* open delimiter elements */
-  size_t depth;          /* of stack */
-  uint32_t root;         /* the root element around the last node */
-  uint32_t from;         /* where the open chunk starts */
+  tbk_buf path, tpath;  /* locators of the last node visited */
+  size_t *lens, *tlens; /* by depth: length of the ancestor's locator */
+  uint32_t *stack;      /* open delimiter elements */
+  size_t depth;         /* of stack */
+  uint32_t root;        /* the root element around the last node */
+  uint32_t from;        /* where the open chunk starts */
 } walk;
 
 static int path_step(walk *w, uint32_t i) {
@@ -92,7 +92,8 @@ static int path_step(walk *w, uint32_t i) {
   char num[16], *e = num + sizeof num, *d = e;
   *--d = ']';
   uint32_t v = n->nth;
-  do *--d = (char)('0' + v % 10); while (v /= 10);
+  do *--d = (char)('0' + v % 10);
+  while (v /= 10);
   *--d = '[';
   w->path.len = w->lens[n->depth - 1];
   w->tpath.len = w->tlens[n->depth - 1];
@@ -194,7 +195,7 @@ struct tbk_chunker {
   /* scratch of the page being added */
   const tbk_page *page;
   tbk_buf keybuf;
-  tbk_buf pagebuf;  /* the page's chunk records, written after its header */
+  tbk_buf pagebuf; /* the page's chunk records, written after its header */
   uint32_t page_chunks;
   int failed; /* the spill could not be written */
 };
@@ -306,9 +307,8 @@ static int add_span(void *ctx, const tbk_chunk_span *s) {
   c->chunks++;
   c->page_chunks++;
   tbk_buf *b = &c->pagebuf;
-  return tbk_buf_append(b, &r, sizeof r) || append_path(b, s->path, s->path_len) ||
-                 tbk_buf_append(b, tag, r.tag_len) || append_path(b, s->tpath, s->tpath_len) ||
-                 tbk_buf_append(b, text, r.text_len)
+  return tbk_buf_append(b, &r, sizeof r) || append_path(b, s->path, s->path_len) || tbk_buf_append(b, tag, r.tag_len) ||
+                 append_path(b, s->tpath, s->tpath_len) || tbk_buf_append(b, text, r.text_len)
              ? -1
              : 0;
 }
@@ -362,13 +362,30 @@ static int cmp_key_idx(const void *a, const void *b, void *ctx) {
 
 static int write_line(tbk_buf *line, const char *site, const tbk_chunk_page *pg, size_t k, uint32_t pages) {
   const tbk_chunk *ch = &pg->chunks[k];
-  tbk_label_record rec = {
-      .site = site, .site_len = strlen(site), .page = pg->page, .page_len = strlen(pg->page),
-      .url = pg->url, .url_len = strlen(pg->url), .trace = pg->trace, .trace_len = pg->trace_len,
-      .chunk = (long)k, .path = ch->path, .path_len = strlen(ch->path), .tag = ch->tag,
-      .tag_len = strlen(ch->tag), .block = ch->block, .md5 = ch->md5, .key = ch->key, .df = ch->df,
-      .pages = pages, .label = ch->label, .reason = ch->reason, .chars = ch->chars, .words = ch->words,
-      .text = ch->text, .text_len = ch->text_len};
+  tbk_label_record rec = {.site = site,
+                          .site_len = strlen(site),
+                          .page = pg->page,
+                          .page_len = strlen(pg->page),
+                          .url = pg->url,
+                          .url_len = strlen(pg->url),
+                          .trace = pg->trace,
+                          .trace_len = pg->trace_len,
+                          .chunk = (long)k,
+                          .path = ch->path,
+                          .path_len = strlen(ch->path),
+                          .tag = ch->tag,
+                          .tag_len = strlen(ch->tag),
+                          .block = ch->block,
+                          .md5 = ch->md5,
+                          .key = ch->key,
+                          .df = ch->df,
+                          .pages = pages,
+                          .label = ch->label,
+                          .reason = ch->reason,
+                          .chars = ch->chars,
+                          .words = ch->words,
+                          .text = ch->text,
+                          .text_len = ch->text_len};
   line->len = 0;
   return tbk_label_record_write(line, &rec);
 }
@@ -431,8 +448,7 @@ static tbk_status read_chunk(chunk_pass *f, tbk_chunk *x, size_t *offs, tbk_erro
 static tbk_status read_chunk_page(chunk_pass *f, tbk_error *err) {
   FILE *file = f->c->s.file;
   f->arena.len = 0;
-  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
-      tbk_spill_read_str(file, &f->arena, f->pr.page_len, &f->page_off) ||
+  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 || tbk_spill_read_str(file, &f->arena, f->pr.page_len, &f->page_off) ||
       tbk_spill_read_str(file, &f->arena, f->pr.url_len, &f->url_off) ||
       tbk_spill_read_str(file, &f->arena, f->pr.trace_len, &f->trace_off))
     return chunk_read_failed(f->c, err);
@@ -474,12 +490,18 @@ static void label_chunk(tbk_chunk_stats *st, tbk_chunk *x) {
 }
 
 /* Labels the page read last, writes its lines and hands it to page_fn. */
-static tbk_status finish_page(chunk_pass *f, uint32_t pg, tbk_write_fn write, void *wctx,
-                              tbk_chunk_page_fn page_fn, void *pctx, tbk_error *err) {
+static tbk_status finish_page(chunk_pass *f, uint32_t pg, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn,
+                              void *pctx, tbk_error *err) {
   const tbk_chunker *c = f->c;
-  tbk_chunk_page page = {.page = f->arena.data + f->page_off, .url = f->arena.data + f->url_off,
-                         .trace = f->arena.data + f->trace_off, .trace_len = f->pr.trace_len, .index = pg,
-                         .chunks = f->ch, .n = f->pr.n_chunks, .chars = f->pr.chars, .words = f->pr.words};
+  tbk_chunk_page page = {.page = f->arena.data + f->page_off,
+                         .url = f->arena.data + f->url_off,
+                         .trace = f->arena.data + f->trace_off,
+                         .trace_len = f->pr.trace_len,
+                         .index = pg,
+                         .chunks = f->ch,
+                         .n = f->pr.n_chunks,
+                         .chars = f->pr.chars,
+                         .words = f->pr.words};
   f->st.words += f->pr.words;
   for (size_t i = 0; i < page.n; i++) {
     tbk_chunk *x = &f->ch[i];
@@ -492,8 +514,8 @@ static tbk_status finish_page(chunk_pass *f, uint32_t pg, tbk_write_fn write, vo
   return TBK_OK;
 }
 
-tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn,
-                              void *pctx, tbk_chunk_stats *stats, tbk_error *err) {
+tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn, void *pctx,
+                              tbk_chunk_stats *stats, tbk_error *err) {
   chunk_pass f = {.c = c};
   key_stats(&f);
   tbk_status status = TBK_OK;

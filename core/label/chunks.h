@@ -21,9 +21,9 @@ typedef enum tbk_chunk_key {
 
 typedef struct tbk_chunk_options {
   unsigned char delim[TBK_TAG_COUNT]; /* 1: the tag closes a chunk */
-  size_t df;        /* template if df >= this; 0: from df_frac and min_df */
-  double df_frac;   /* template if df >= ceil(df_frac x pages) ... (0.10) */
-  size_t min_df;    /* ... and df >= min_df (3) */
+  size_t df;                          /* template if df >= this; 0: from df_frac and min_df */
+  double df_frac;                     /* template if df >= ceil(df_frac x pages) ... (0.10) */
+  size_t min_df;                      /* ... and df >= min_df (3) */
   tbk_chunk_key key;
   int emit_ignored; /* also emit chunks neither template nor content */
   int keep_text;    /* keep each chunk's whole text for the page callback
@@ -50,7 +50,7 @@ typedef struct tbk_chunk_span {
                           NUL-terminated, borrowed for the call */
   const char *tpath;   /* the same without sibling numbers (html/body/table) */
   size_t path_len, tpath_len;
-  int32_t block;       /* candidate block whose text is exactly this chunk
+  int32_t block; /* candidate block whose text is exactly this chunk
                           (its path then replaces path), else -1 */
 } tbk_chunk_span;
 /* Return non-zero to stop the walk (tbk_page_chunks then returns it). */
@@ -61,17 +61,17 @@ int tbk_page_chunks(const tbk_page *p, const tbk_chunk_options *o, tbk_chunk_spa
 
 /* A chunk as pass 2 sees it. */
 typedef struct tbk_chunk {
-  const char *text;   /* the whole text with keep_text, else <= 80 bytes */
+  const char *text; /* the whole text with keep_text, else <= 80 bytes */
   size_t text_len;
   const char *path, *tag;
-  const char *tpath;  /* the owner's tag path without sibling numbers */
-  unsigned char md5[16]; /* MD5 of the text */
-  unsigned char key[16]; /* the document-frequency key (md5 for --key text) */
+  const char *tpath;         /* the owner's tag path without sibling numbers */
+  unsigned char md5[16];     /* MD5 of the text */
+  unsigned char key[16];     /* the document-frequency key (md5 for --key text) */
   uint32_t df, chars, words; /* words: space-separated terms */
-  uint32_t start;     /* byte offset in the page text */
-  int block;          /* exactly a candidate block: path and md5 are the
+  uint32_t start;            /* byte offset in the page text */
+  int block;                 /* exactly a candidate block: path and md5 are the
                          block's, so tbk-features can train on the label */
-  int dup;            /* its key occurs again on the same page */
+  int dup;                   /* its key occurs again on the same page */
   tbk_label label;
   const char *reason; /* why ignored, else NULL */
 } tbk_chunk;
@@ -82,20 +82,20 @@ typedef struct tbk_chunk_page {
   size_t index;            /* 0-based, in the order pages were added */
   const tbk_chunk *chunks; /* in document order */
   size_t n;
-  uint64_t chars, words;   /* the whole page's visible text */
+  uint64_t chars, words; /* the whole page's visible text */
 } tbk_chunk_page;
 typedef int (*tbk_chunk_page_fn)(void *ctx, const tbk_chunk_page *p);
 
 typedef struct tbk_chunk_stats {
   size_t pages, chunks, keys; /* chunk occurrences, distinct keys */
   size_t threshold;
-  size_t template_keys;       /* distinct keys with df >= threshold */
+  size_t template_keys;                /* distinct keys with df >= threshold */
   size_t templates, contents, ignored; /* occurrences by label */
-  uint64_t words, template_words; /* all words; words in template chunks */
-  uint64_t template_key_words;    /* words of the distinct template keys */
-  double atf;  /* the paper's average template fraction: words of the
+  uint64_t words, template_words;      /* all words; words in template chunks */
+  uint64_t template_key_words;         /* words of the distinct template keys */
+  double atf;                          /* the paper's average template fraction: words of the
                   distinct template keys / mean words per page */
-  double template_share; /* template words / all words (occurrences) */
+  double template_share;               /* template words / all words (occurrences) */
 } tbk_chunk_stats;
 
 typedef struct tbk_chunker tbk_chunker;
@@ -115,8 +115,8 @@ void tbk_chunker_set_df(tbk_chunker *c, size_t df);
  * It may be called again (another threshold: tbk_chunker_set_df).
  * Errors: TBK_ERR_IO (the temporary file, or write failed), TBK_ERR_NOMEM,
  * TBK_ERR_ARG (page_fn returned non-zero: "stopped"). */
-tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn,
-                              void *pctx, tbk_chunk_stats *stats, tbk_error *err);
+tbk_status tbk_chunker_finish(tbk_chunker *c, tbk_write_fn write, void *wctx, tbk_chunk_page_fn page_fn, void *pctx,
+                              tbk_chunk_stats *stats, tbk_error *err);
 /* The paper's second pass for one page: the text of every chunk not
  * labelled template, one chunk a line, into out (appended; needs keep_text).
  * Returns 0, -1 when out of memory. */

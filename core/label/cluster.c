@@ -14,7 +14,7 @@ const tbk_cluster_options tbk_cluster_options_default = {
 
 /* Path hash -> dense id, open addressing at most half full. */
 typedef struct intern {
-  uint64_t *keys;  /* slot keys; ids[slot] valid when used[slot] */
+  uint64_t *keys; /* slot keys; ids[slot] valid when used[slot] */
   uint32_t *ids;
   unsigned char *used;
   size_t nslots;
@@ -25,9 +25,9 @@ typedef struct intern {
 struct tbk_clusterer {
   tbk_cluster_options opt;
   intern in;
-  uint32_t *ids;   /* every page's path ids, sorted within a page */
+  uint32_t *ids; /* every page's path ids, sorted within a page */
   size_t n_ids, cap_ids;
-  size_t *start;   /* page d's ids: [start[d], start[d + 1]) */
+  size_t *start; /* page d's ids: [start[d], start[d + 1]) */
   uint32_t *group;
   size_t n, cap;
 };
@@ -160,9 +160,9 @@ void tbk_cluster_result_free(tbk_cluster_result *r) {
 
 /* Scratch of one group's run, sized for the largest group. */
 typedef struct group_run {
-  uint32_t *df;      /* per global path id; zero between groups */
-  uint32_t *local;   /* global id -> 1 + local id; zero between groups */
-  uint32_t *nc;      /* the group's non-content sets, local ids */
+  uint32_t *df;    /* per global path id; zero between groups */
+  uint32_t *local; /* global id -> 1 + local id; zero between groups */
+  uint32_t *nc;    /* the group's non-content sets, local ids */
   size_t *nc_start;
   uint32_t **sets;
   size_t *len;

@@ -49,11 +49,11 @@ tbk_status tbk_cluster_page_paths(const tbk_page *p, int attrs, uint64_t **out, 
 
 /* Cells and value counts of the three matrices of one clustering. */
 typedef struct tbk_mdl_totals {
-  double paths;     /* P: distinct non-content paths of the group */
-  double docs;      /* n */
-  double clusters;  /* k */
-  double template_ones;              /* sum of the templates' sizes */
-  double exc_plus, exc_minus;        /* exception cells +1 and -1 */
+  double paths;               /* P: distinct non-content paths of the group */
+  double docs;                /* n */
+  double clusters;            /* k */
+  double template_ones;       /* sum of the templates' sizes */
+  double exc_plus, exc_minus; /* exception cells +1 and -1 */
 } tbk_mdl_totals;
 
 /* Bits of a matrix of `cells` cells of which `a` hold one value, `b`
@@ -74,15 +74,15 @@ typedef struct tbk_cluster_part {
 } tbk_cluster_part;
 tbk_cluster_part tbk_cluster_part_of(const tbk_path_count *pc, size_t n, uint32_t docs);
 /* The same for the union of two clusters, without building it. */
-tbk_cluster_part tbk_cluster_part_merged(const tbk_path_count *a, size_t na, uint32_t da,
-                                         const tbk_path_count *b, size_t nb, uint32_t db);
+tbk_cluster_part tbk_cluster_part_merged(const tbk_path_count *a, size_t na, uint32_t da, const tbk_path_count *b,
+                                         size_t nb, uint32_t db);
 
 /* The cost of a whole clustering from scratch, for checking: n pages, page
  * d's non-content path ids sets[d] (sorted, distinct) of len[d], assign[d]
  * its cluster in [0, k). P counts the distinct ids in the sets. Errors:
  * TBK_ERR_ARG (a cluster id >= k, an empty cluster), TBK_ERR_NOMEM. */
-tbk_status tbk_mdl_cost_of(const uint32_t *const *sets, const size_t *len, size_t n, const uint32_t *assign,
-                           uint32_t k, double *cost, tbk_error *err);
+tbk_status tbk_mdl_cost_of(const uint32_t *const *sets, const size_t *len, size_t n, const uint32_t *assign, uint32_t k,
+                           double *cost, tbk_error *err);
 
 /* ----- MinHash and LSH (cluster_lsh.c) */
 
@@ -101,8 +101,8 @@ typedef struct tbk_pair {
  * a bucket of m pages gives m - 1 pairs, not m(m-1)/2; merging along the
  * chain joins the whole bucket. Pairs come sorted and distinct in *out
  * (caller frees). Errors: TBK_ERR_NOMEM, TBK_ERR_LIMIT (n >= 2^32). */
-tbk_status tbk_lsh_pairs(const uint64_t *sigs, size_t n, uint32_t bands, uint32_t rows, tbk_pair **out,
-                         size_t *n_pairs, tbk_error *err);
+tbk_status tbk_lsh_pairs(const uint64_t *sigs, size_t n, uint32_t bands, uint32_t rows, tbk_pair **out, size_t *n_pairs,
+                         tbk_error *err);
 
 /* ----- the greedy agglomeration (cluster_mdl.c) */
 
@@ -144,9 +144,9 @@ tbk_status tbk_cluster_agreement(const uint32_t *x, const uint32_t *y, size_t n,
 typedef enum tbk_pathno_scope { TBK_PATHNO_COMPONENT = 0, TBK_PATHNO_GROUP = 1 } tbk_pathno_scope;
 
 typedef struct tbk_cluster_options {
-  uint32_t bands;  /* LSH bands */
-  uint32_t rows;   /* MinHash values per band */
-  uint64_t seed;   /* MinHash seed */
+  uint32_t bands; /* LSH bands */
+  uint32_t rows;  /* MinHash values per band */
+  uint64_t seed;  /* MinHash seed */
   tbk_pathno_scope pathno_scope;
 } tbk_cluster_options;
 extern const tbk_cluster_options tbk_cluster_options_default;
@@ -166,9 +166,9 @@ void tbk_clusterer_free(tbk_clusterer *c);
 tbk_status tbk_clusterer_add(tbk_clusterer *c, uint32_t group, const uint64_t *paths, size_t n, tbk_error *err);
 
 typedef struct tbk_cluster_result {
-  uint32_t *cluster;   /* owned: each page's cluster, numbered 0.. in
+  uint32_t *cluster; /* owned: each page's cluster, numbered 0.. in
                           order of the cluster's first page */
-  uint32_t *size;      /* owned: pages of each cluster */
+  uint32_t *size;    /* owned: pages of each cluster */
   size_t n_pages, n_clusters;
   size_t candidate_pairs;
   tbk_merge_stats merge; /* summed over the groups */

@@ -37,8 +37,8 @@ static int cmp_pair(const void *a, const void *b) {
   return (x->b > y->b) - (x->b < y->b);
 }
 
-tbk_status tbk_lsh_pairs(const uint64_t *sigs, size_t n, uint32_t bands, uint32_t rows, tbk_pair **out,
-                         size_t *n_pairs, tbk_error *err) {
+tbk_status tbk_lsh_pairs(const uint64_t *sigs, size_t n, uint32_t bands, uint32_t rows, tbk_pair **out, size_t *n_pairs,
+                         tbk_error *err) {
   *out = NULL;
   *n_pairs = 0;
   if (n >= UINT32_MAX) return tbk_fail(err, TBK_ERR_LIMIT, "%zu pages: more than 2^32 - 1", n);

@@ -70,8 +70,8 @@ static size_t count_sorted(const uint32_t *ids, size_t n, tbk_path_count *pc) {
   return m;
 }
 
-tbk_status tbk_mdl_cost_of(const uint32_t *const *sets, const size_t *len, size_t n, const uint32_t *assign,
-                           uint32_t k, double *cost, tbk_error *err) {
+tbk_status tbk_mdl_cost_of(const uint32_t *const *sets, const size_t *len, size_t n, const uint32_t *assign, uint32_t k,
+                           double *cost, tbk_error *err) {
   *cost = 0;
   size_t total = 0;
   for (size_t d = 0; d < n; d++) {
@@ -124,10 +124,10 @@ tbk_status tbk_mdl_cost_of(const uint32_t *const *sets, const size_t *len, size_
 /* ----- the agglomeration */
 
 typedef struct cand {
-  double delta;      /* cost change of the merge, when computed */
-  uint32_t a, b;     /* clusters (roots when computed) */
-  uint32_t va, vb;   /* their versions then */
-  uint64_t epoch;    /* merges made before it was computed */
+  double delta;    /* cost change of the merge, when computed */
+  uint32_t a, b;   /* clusters (roots when computed) */
+  uint32_t va, vb; /* their versions then */
+  uint64_t epoch;  /* merges made before it was computed */
 } cand;
 
 typedef struct agg {
@@ -289,7 +289,8 @@ tbk_status tbk_mdl_agglomerate(const uint32_t *const *sets, const size_t *len, s
   *k = 0;
   for (size_t d = 0; d < n; d++)
     for (size_t i = 0; i < len[d]; i++)
-      if (sets[d][i] >= n_paths) return tbk_fail(err, TBK_ERR_ARG, "page %zu: path id %u >= %u", d, sets[d][i], n_paths);
+      if (sets[d][i] >= n_paths)
+        return tbk_fail(err, TBK_ERR_ARG, "page %zu: path id %u >= %u", d, sets[d][i], n_paths);
   for (size_t i = 0; i < n_pairs; i++)
     if (pairs[i].a >= n || pairs[i].b >= n || pairs[i].a == pairs[i].b)
       return tbk_fail(err, TBK_ERR_ARG, "candidate pair %zu (%u, %u) out of range", i, pairs[i].a, pairs[i].b);

@@ -9,9 +9,9 @@
 #include "etdm.h"
 
 typedef struct etdm_node {
-  uint64_t name_h;  /* tag name */
-  uint64_t key_h;   /* tag name, id and sorted classes: tag+id+class */
-  uint64_t id_h;    /* 0: no id */
+  uint64_t name_h;        /* tag name */
+  uint64_t key_h;         /* tag name, id and sorted classes: tag+id+class */
+  uint64_t id_h;          /* 0: no id */
   uint32_t cls, ncls;     /* sorted class hashes in tree->h */
   uint32_t attrs, nattrs; /* sorted attribute-name hashes in tree->h */
   uint32_t kids, nkids;   /* children in tree->kids */
@@ -101,7 +101,6 @@ static int push_h(tbk_etdm_tree *t, uint64_t v) {
 }
 
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
 
 tbk_status tbk_etdm_tree_new(const tbk_page *page, tbk_etdm_tree **out, tbk_error *err) {
   const tbk_page_view pv = tbk_page_view_of(page);
@@ -243,11 +242,11 @@ int tbk_etdm_equal(const tbk_etdm_tree *ta, uint32_t a, const tbk_etdm_tree *tb,
 }
 
 typedef struct map_work {
-  uint32_t *stack;   /* pairs to expand: key node, other node */
+  uint32_t *stack; /* pairs to expand: key node, other node */
   size_t nstack, cap_stack;
-  uint32_t *a;       /* the key node's children in the template */
+  uint32_t *a; /* the key node's children in the template */
   size_t cap_a;
-  uint32_t *dp;      /* LCS table */
+  uint32_t *dp; /* LCS table */
   size_t cap_dp;
 } map_work;
 

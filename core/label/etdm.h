@@ -31,9 +31,9 @@ size_t tbk_ncs_find(const tbk_link_graph *g, uint32_t key, size_t n, uint32_t *c
 /* ----- the equality relation and the mapping */
 
 typedef enum tbk_node_eq {
-  TBK_NODE_EQ_TAG = 0,        /* same tag name */
-  TBK_NODE_EQ_TAG_ID_CLASS,   /* same tag name, id and set of classes */
-  TBK_NODE_EQ_WEIGHTED        /* the paper's: same tag name, and a weighted
+  TBK_NODE_EQ_TAG = 0,      /* same tag name */
+  TBK_NODE_EQ_TAG_ID_CLASS, /* same tag name, id and set of classes */
+  TBK_NODE_EQ_WEIGHTED      /* the paper's: same tag name, and a weighted
                                  similarity of id, classes, child count,
                                  position among siblings and attribute names
                                  of at least TBK_NODE_EQ_THRESHOLD (html and

@@ -18,8 +18,7 @@ tbk_status tbk_etdm_xpaths(const tbk_page *page, tbk_buf *arena, size_t **offset
     /* A parent comes before its children, so its locator is already here;
      * its offset is read again after the append may have moved the arena. */
     size_t plen = nd->parent == TBK_NONE ? 0 : strlen(arena->data + off[nd->parent]);
-    if (tbk_buf_reserve(arena, plen + 1) ||
-        (plen && tbk_buf_append(arena, arena->data + off[nd->parent], plen)) ||
+    if (tbk_buf_reserve(arena, plen + 1) || (plen && tbk_buf_append(arena, arena->data + off[nd->parent], plen)) ||
         tbk_buf_printf(arena, "/%s[%u]", tbk_node_name(nd), nd->nth) || tbk_buf_append(arena, "", 1)) {
       free(off);
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");

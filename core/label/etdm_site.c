@@ -16,12 +16,12 @@ struct tbk_etdm_site {
   size_t cs_size;
   tbk_node_eq eq;
   tbk_etdm_load_fn load;
-  void *ctx;                 /* borrowed: load's */
-  tbk_link_builder *lb;      /* owned, until tbk_etdm_site_finish */
-  tbk_link_graph g;          /* owned, after it */
-  size_t *index;             /* owned: the caller's index of each graph page */
+  void *ctx;            /* borrowed: load's */
+  tbk_link_builder *lb; /* owned, until tbk_etdm_site_finish */
+  tbk_link_graph g;     /* owned, after it */
+  size_t *index;        /* owned: the caller's index of each graph page */
   size_t n_index, cap_index;
-  uint32_t *cs;              /* owned, cs_size entries: the key page's CS */
+  uint32_t *cs; /* owned, cs_size entries: the key page's CS */
   size_t cache_idx[TREE_CACHE];
   tbk_etdm_tree *cache[TREE_CACHE]; /* owned */
   unsigned long used[TREE_CACHE], clock;

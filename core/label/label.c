@@ -50,7 +50,7 @@ size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages) {
 }
 
 struct tbk_labeler {
-  tbk_site_spill s;         /* the fingerprints' df; block records */
+  tbk_site_spill s; /* the fingerprints' df; block records */
   tbk_label_options opt;
   uint32_t pages;
   uint64_t candidates;
@@ -66,7 +66,7 @@ struct tbk_labeler {
 typedef struct page_rec {
   uint32_t n_blocks, page_len, url_len;
   uint32_t trace_len; /* the WARC record's JSON members (tbk_page_ref_trace), 0 else */
-  uint32_t cluster; /* TBK_NO_CLUSTER or the caller's cluster index */
+  uint32_t cluster;   /* TBK_NO_CLUSTER or the caller's cluster index */
   uint64_t text_chars;
 } page_rec;
 
@@ -77,8 +77,7 @@ typedef struct block_rec {
   uint16_t tag_len, path_len, snip_len;
 } block_rec;
 
-tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt,
-                           tbk_labeler **out, tbk_error *err) {
+tbk_status tbk_labeler_new(const char *site, const tbk_label_options *lopt, tbk_labeler **out, tbk_error *err) {
   *out = NULL;
   tbk_labeler *l = calloc(1, sizeof *l);
   if (!l) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -103,17 +102,17 @@ void tbk_labeler_free(tbk_labeler *l) {
 
 /* A snippet for people reading the output: at most 80 bytes, cut at a
  * character boundary. */
-static uint16_t snippet_len(const tbk_block *b) { return (uint16_t)tbk_utf8_cut(b->text, b->text_len, TBK_LABEL_SNIPPET); }
+static uint16_t snippet_len(const tbk_block *b) {
+  return (uint16_t)tbk_utf8_cut(b->text, b->text_len, TBK_LABEL_SNIPPET);
+}
 
-tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url, const tbk_page *page,
-                           tbk_error *err) {
+tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const char *url, const tbk_page *page, tbk_error *err) {
   if (!page_id) return tbk_fail(err, TBK_ERR_ARG, "a page needs an id");
   tbk_page_ref ref = {.page = (char *)page_id, .url = (char *)(url ? url : "")};
   return tbk_labeler_add_page(l, &ref, page, err);
 }
 
-tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
-                                const tbk_page *page, tbk_error *err) {
+tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err) {
   return tbk_labeler_add_clustered(l, ref, page, TBK_NO_CLUSTER, err);
 }
 
@@ -143,8 +142,8 @@ static int count_cluster(tbk_labeler *l, uint32_t cluster) {
   return 0;
 }
 
-tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
-                                     uint32_t cluster, tbk_error *err) {
+tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, uint32_t cluster,
+                                     tbk_error *err) {
   const tbk_page_view pv = tbk_page_view_of(page);
   if (cluster != TBK_NO_CLUSTER && count_cluster(l, cluster)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t pageno = ++l->pages;
@@ -238,8 +237,7 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
   FILE *file = f->l->s.file;
   f->arena.len = 0;
   size_t page_off, url_off, trace_off;
-  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 ||
-      tbk_spill_read_str(file, &f->arena, f->pr.page_len, &page_off) ||
+  if (fread(&f->pr, sizeof f->pr, 1, file) != 1 || tbk_spill_read_str(file, &f->arena, f->pr.page_len, &page_off) ||
       tbk_spill_read_str(file, &f->arena, f->pr.url_len, &url_off) ||
       tbk_spill_read_str(file, &f->arena, f->pr.trace_len, &trace_off))
     return read_failed(f->l, err);
@@ -326,22 +324,39 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
   const tbk_labeler *l = f->l;
   tbk_buf *line = &f->line;
   int clustered = f->pr.cluster != TBK_NO_CLUSTER;
-  tbk_label_record rec = {
-      .site = l->s.site, .site_len = strlen(l->s.site), .page = f->page_id, .page_len = f->pr.page_len,
-      .url = f->url, .url_len = f->pr.url_len, .trace = f->trace, .trace_len = f->pr.trace_len,
-      .path = b->path, .path_len = b->r.path_len, .tag = b->tag, .tag_len = b->r.tag_len, .chunk = -1,
-      .md5 = b->r.md5, .df = b->df, .pages = l->pages, .label = lab, .clustered = clustered,
-      .cluster_df = b->tdf, .cluster_pages = clustered ? l->cluster_pages[f->pr.cluster] : 0,
-      .reason = reason, .chars = b->r.chars, .line = b->r.line, .depth = b->r.depth,
-      .text = b->snip, .text_len = b->r.snip_len};
+  tbk_label_record rec = {.site = l->s.site,
+                          .site_len = strlen(l->s.site),
+                          .page = f->page_id,
+                          .page_len = f->pr.page_len,
+                          .url = f->url,
+                          .url_len = f->pr.url_len,
+                          .trace = f->trace,
+                          .trace_len = f->pr.trace_len,
+                          .path = b->path,
+                          .path_len = b->r.path_len,
+                          .tag = b->tag,
+                          .tag_len = b->r.tag_len,
+                          .chunk = -1,
+                          .md5 = b->r.md5,
+                          .df = b->df,
+                          .pages = l->pages,
+                          .label = lab,
+                          .clustered = clustered,
+                          .cluster_df = b->tdf,
+                          .cluster_pages = clustered ? l->cluster_pages[f->pr.cluster] : 0,
+                          .reason = reason,
+                          .chars = b->r.chars,
+                          .line = b->r.line,
+                          .depth = b->r.depth,
+                          .text = b->snip,
+                          .text_len = b->r.snip_len};
   line->len = 0;
   if (tbk_label_record_write(line, &rec)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (write(wctx, line->data, line->len)) return tbk_fail(err, TBK_ERR_IO, "cannot write output");
   return TBK_OK;
 }
 
-tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx,
-                              tbk_site_stats *stats, tbk_error *err) {
+tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx, tbk_site_stats *stats, tbk_error *err) {
   finish_pass f = {.l = l, .site_threshold = tbk_template_df(&l->opt, l->pages)};
   f.st.pages = l->pages;
   f.st.candidates = (size_t)l->candidates;

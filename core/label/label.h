@@ -6,11 +6,7 @@
 #include "page_view.h"
 #include "text.h"
 
-typedef enum tbk_label {
-  TBK_LABEL_IGNORED = 0,
-  TBK_LABEL_TEMPLATE = 1,
-  TBK_LABEL_CONTENT = -1
-} tbk_label;
+typedef enum tbk_label { TBK_LABEL_IGNORED = 0, TBK_LABEL_TEMPLATE = 1, TBK_LABEL_CONTENT = -1 } tbk_label;
 
 /* "template", "content" or "ignored", as the labels JSONL writes it. */
 const char *tbk_label_name(tbk_label lab);
@@ -30,19 +26,19 @@ typedef struct tbk_label_record {
   size_t trace_len;
   const char *path, *tag;
   size_t path_len, tag_len;
-  long chunk;                /* the chunk's index, -1 for a block */
-  int block;                 /* chunks only: the owner block, -1 when none */
-  const unsigned char *md5;  /* 16 bytes: the text's */
-  const unsigned char *key;  /* chunks only: 16 bytes */
+  long chunk;               /* the chunk's index, -1 for a block */
+  int block;                /* chunks only: the owner block, -1 when none */
+  const unsigned char *md5; /* 16 bytes: the text's */
+  const unsigned char *key; /* chunks only: 16 bytes */
   unsigned long long df, pages;
   tbk_label label;
-  int clustered;             /* write cluster_df and cluster_pages */
+  int clustered; /* write cluster_df and cluster_pages */
   unsigned cluster_df, cluster_pages;
-  const char *reason;        /* why ignored, or NULL */
-  unsigned long long chars;  /* code points of the whole text */
-  unsigned words;            /* chunks only */
-  unsigned line, depth;      /* blocks only */
-  const char *text;          /* cut to TBK_LABEL_SNIPPET bytes here */
+  const char *reason;       /* why ignored, or NULL */
+  unsigned long long chars; /* code points of the whole text */
+  unsigned words;           /* chunks only */
+  unsigned line, depth;     /* blocks only */
+  const char *text;         /* cut to TBK_LABEL_SNIPPET bytes here */
   size_t text_len;
 } tbk_label_record;
 
@@ -51,8 +47,7 @@ int tbk_label_record_write(tbk_buf *line, const tbk_label_record *r) TBK_MUST_CH
 
 /* The labeler's options, stats and lifetime are public (tbk.h); what the
  * programs add: pages named by their input reference. */
-tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref,
-                                const tbk_page *page, tbk_error *err);
+tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err);
 /* Threshold df for "template" given the site's page count. */
 size_t tbk_template_df(const tbk_label_options *o, size_t pages);
 
@@ -65,8 +60,8 @@ size_t tbk_template_df(const tbk_label_options *o, size_t pages);
  * cluster holds once but another page repeats is no clean example. The
  * JSON lines of such a page add "cluster_df" and "cluster_pages". */
 #define TBK_NO_CLUSTER UINT32_MAX
-tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page,
-                                     uint32_t cluster, tbk_error *err);
+tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, uint32_t cluster,
+                                     tbk_error *err);
 /* The template threshold of a cluster of `pages` pages: tbk_template_df,
  * raised to min(min_pages, ceil(pages / 4)). */
 size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages);
@@ -108,11 +103,9 @@ size_t tbk_cluster_template_df(const tbk_label_options *o, size_t pages);
  * outside text, unordered or overlapping ranges), TBK_ERR_LIMIT (gold of
  * 4 GiB or more), TBK_ERR_NOMEM; on error matched[] is all zeros or
  * untouched (argument errors). */
-tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len,
-                          const uint32_t *start, const uint32_t *end,
-                          size_t nunits, const char *gold, size_t gold_len,
-                          uint32_t *tokens, uint32_t *matched,
-                          tbk_error *err);
+tbk_status tbk_align_gold(tbk_tokenizer *t, const char *text, size_t text_len, const uint32_t *start,
+                          const uint32_t *end, size_t nunits, const char *gold, size_t gold_len, uint32_t *tokens,
+                          uint32_t *matched, tbk_error *err);
 /* ----- labels read back (tbk-features --labels) */
 
 /* The labels a labelling run wrote (tbk-label's JSON Lines, or --gold's),
@@ -131,8 +124,7 @@ typedef struct tbk_label_set tbk_label_set;
  * warned about and counted. Errors: TBK_ERR_IO (cannot open or read),
  * TBK_ERR_FORMAT (empty file), TBK_ERR_NOMEM. */
 #define TBK_LABEL_LINE_MAX ((size_t)16 << 20)
-tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn,
-                              void *warn_ctx, tbk_label_set **out,
+tbk_status tbk_label_set_read(const char *path, tbk_warn_fn warn, void *warn_ctx, tbk_label_set **out,
                               size_t *bad_lines, tbk_error *err);
 void tbk_label_set_free(tbk_label_set *s);
 /* Whether any block of page is labelled (pages without labels need not be
@@ -152,13 +144,11 @@ typedef enum tbk_label_match {
 } tbk_label_match;
 /* The label of the block (or unit) at path of page, whose text has the md5
  * md5_hex; the label counts as used either way. */
-tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page,
-                                    const char *path, const char *md5_hex,
+tbk_label_match tbk_label_set_match(tbk_label_set *s, const char *page, const char *path, const char *md5_hex,
                                     int *label, const char **labelled_md5);
 /* After every page: the labels no block used. Those of pages that were
  * read go to warn ("LABELS:LINE" as file, "labelled block PATH of PAGE not
  * found on that page (skipped)"), in file order, and are returned; *unread
  * gets the number of the others (pages not among the inputs). */
-size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn,
-                               void *warn_ctx, size_t *unread);
+size_t tbk_label_set_unmatched(const tbk_label_set *s, tbk_warn_fn warn, void *warn_ctx, size_t *unread);
 #endif

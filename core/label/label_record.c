@@ -14,8 +14,7 @@ int tbk_label_record_write(tbk_buf *line, const tbk_label_record *r) {
          (chunk && tbk_buf_printf(line, ",\"method\":\"chunks\",\"chunk\":%ld", r->chunk)) ||
          tbk_buf_puts(line, ",\"path\":") || tbk_buf_json_str(line, r->path, r->path_len) ||
          tbk_buf_puts(line, ",\"tag\":") || tbk_buf_json_str(line, r->tag, r->tag_len) ||
-         (chunk && tbk_buf_printf(line, ",\"block\":%d", r->block)) ||
-         tbk_buf_printf(line, ",\"md5\":\"%s\"", hex) ||
+         (chunk && tbk_buf_printf(line, ",\"block\":%d", r->block)) || tbk_buf_printf(line, ",\"md5\":\"%s\"", hex) ||
          (chunk && tbk_buf_printf(line, ",\"key\":\"%s\"", khex)) ||
          tbk_buf_printf(line, ",\"df\":%llu,\"pages\":%llu,\"label\":\"%s\"", r->df, r->pages,
                         tbk_label_name(r->label)) ||

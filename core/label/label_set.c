@@ -71,8 +71,8 @@ static label_entry *page_entry(const tbk_label_set *s, const char *page) {
  * both ways (or with two fingerprints) it is not known which line is right,
  * so the block gets no label and each later line is warned about and
  * counted in *bad_lines. */
-static tbk_status index_entries(tbk_label_set *s, const char *file, tbk_warn_fn warn, void *warn_ctx,
-                                size_t *bad_lines, tbk_error *err) {
+static tbk_status index_entries(tbk_label_set *s, const char *file, tbk_warn_fn warn, void *warn_ctx, size_t *bad_lines,
+                                tbk_error *err) {
   s->nslots = 16;
   while (s->nslots < 2 * s->n) s->nslots *= 2;
   s->npages = s->nslots;
@@ -147,7 +147,7 @@ static void warn_line(tbk_warn_fn warn, void *ctx, const char *path, size_t line
   char *where = malloc(n);
   if (!where) return;
   snprintf(where, n, "%s:%zu", path, lineno);
-  char msg[sizeof ((tbk_error *)0)->msg + 16];
+  char msg[sizeof((tbk_error *)0)->msg + 16];
   snprintf(msg, sizeof msg, "%s (skipped)", why);
   warn(ctx, where, msg);
   free(where);
@@ -176,7 +176,8 @@ static tbk_status read_line(tbk_label_set *s, const char *line, size_t len, cons
     /* A chunk label (tbk-label --method chunks) that is not a block's has
      * no block to go to. */
     if (label == 2) {
-      warn_line(warn, warn_ctx, path, lineno, "invalid label (not template, boilerplate, content, ignored, 1, -1 or 0)");
+      warn_line(warn, warn_ctx, path, lineno,
+                "invalid label (not template, boilerplate, content, ignored, 1, -1 or 0)");
       *broken = 1;
     } else if (label && tbk_jsonl_num(o, "block", 1) == 0) {
       label = 0;
@@ -230,13 +231,14 @@ static tbk_status read_stream(tbk_label_set *s, FILE *f, const char *path, tbk_w
     if (line.len == 0) continue;
     const char *text = line.data;
     size_t tlen = line.len;
-    if (lineno == 1 && tlen >= 2 && (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
-                                     ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF))) {
+    if (lineno == 1 && tlen >= 2 &&
+        (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
+         ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF))) {
       st = tbk_fail(err, TBK_ERR_FORMAT, "UTF-16 (byte-order mark): labels are UTF-8 JSON Lines");
       break;
     }
     if (lineno == 1 && tlen >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3, tlen -= 3; /* a UTF-8 BOM */
-    while (tlen && text[tlen - 1] == '\r') tlen--; /* CRLF */
+    while (tlen && text[tlen - 1] == '\r') tlen--;                                              /* CRLF */
     if (tlen == 0) continue;
     int broken;
     st = read_line(s, text, tlen, path, lineno, warn, warn_ctx, &broken, err);

@@ -100,9 +100,7 @@ static int remove_dots(const char *p, size_t n, tbk_buf *out) {
   return 0;
 }
 
-static int unreserved(int c) {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
-}
+static int unreserved(int c) { return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
 
 /* Percent-encoding made canonical: escapes of unreserved characters
  * decoded, the others in upper case, a stray '%' escaped, and bytes a
@@ -135,7 +133,7 @@ static int pct_norm(const char *s, size_t n, tbk_buf *out) {
   return 0;
 }
 
-static const char *const index_files[] = {"index.html", "index.htm",    "index.php",   "index.shtml",
+static const char *const index_files[] = {"index.html",  "index.htm",    "index.php",   "index.shtml",
                                           "default.htm", "default.html", "default.asp", "default.aspx"};
 
 /* The authority without user info, host in lower case, a default port
@@ -324,8 +322,7 @@ static void take_href(void *ctx, const char *name, const char *chunk) {
   if (tbk_buf_puts(h->buf, chunk)) h->done = -1;
 }
 
-int tbk_page_link_base(const tbk_page *page, const char *site, const char *page_id, const char *url,
-                       tbk_buf *out) {
+int tbk_page_link_base(const tbk_page *page, const char *site, const char *page_id, const char *url, tbk_buf *out) {
   tbk_buf own = {0}, bh = {0};
   int rc = 1;
   if (url && *url) {
@@ -374,11 +371,11 @@ done:
 /* ----- the graph */
 
 struct tbk_link_builder {
-  tbk_buf arena;        /* NUL-terminated keys */
-  size_t *page_key;     /* each page's key in arena, SIZE_MAX: none */
-  size_t *link_start;   /* each page's first entry of links */
+  tbk_buf arena;      /* NUL-terminated keys */
+  size_t *page_key;   /* each page's key in arena, SIZE_MAX: none */
+  size_t *link_start; /* each page's first entry of links */
   size_t n_pages, cap_pages;
-  size_t *links;        /* keys in arena, pages' links one after another */
+  size_t *links; /* keys in arena, pages' links one after another */
   size_t n_links, cap_links;
   size_t resolved;
 };
@@ -447,7 +444,7 @@ done:
 
 typedef struct key_slot {
   uint64_t hash;
-  size_t key;   /* in arena */
+  size_t key; /* in arena */
   uint32_t page;
   int used;
 } key_slot;

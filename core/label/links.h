@@ -42,12 +42,12 @@ int tbk_page_link_base(const tbk_page *page, const char *site, const char *page_
 typedef struct tbk_link_builder tbk_link_builder;
 
 typedef struct tbk_link_graph {
-  size_t n;          /* pages, in the order added */
-  uint32_t *off;     /* n + 1 entries: page i's links are [off[i], off[i+1]) */
-  uint32_t *dst;     /* the pages linked to, in document order of their first
+  size_t n;         /* pages, in the order added */
+  uint32_t *off;    /* n + 1 entries: page i's links are [off[i], off[i+1]) */
+  uint32_t *dst;    /* the pages linked to, in document order of their first
                         link, each once, never the page itself */
-  uint32_t *sorted;  /* the same ranges sorted, for tbk_link_graph_has */
-  size_t n_links;    /* <a href> resolved to a page link (any site) */
+  uint32_t *sorted; /* the same ranges sorted, for tbk_link_graph_has */
+  size_t n_links;   /* <a href> resolved to a page link (any site) */
 } tbk_link_graph;
 
 tbk_status tbk_link_builder_new(tbk_link_builder **out, tbk_error *err);

@@ -12,8 +12,7 @@
 #include "model.h"
 #include "util.h"
 
-tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_dims,
-                           tbk_dataset **out, tbk_error *err) {
+tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_dims, tbk_dataset **out, tbk_error *err) {
   *out = NULL;
   tbk_dataset *ds = calloc(1, sizeof *ds);
   if (!ds) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -148,9 +147,7 @@ int tbk_values_next(tbk_values *it) {
     it->v = f;
     break;
   }
-  default:
-    memcpy(&it->v, it->p, sizeof it->v);
-    it->p += sizeof it->v;
+  default: memcpy(&it->v, it->p, sizeof it->v); it->p += sizeof it->v;
   }
   return 1;
 }
@@ -193,8 +190,8 @@ static size_t pack_row(tbk_dataset *ds, const double *values, const uint32_t *wi
   return (size_t)(q - (ds->bytes + ds->nbytes));
 }
 
-tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const double *values,
-                           const uint32_t *widx, const uint32_t *wcnt, size_t nwords, tbk_error *err) {
+tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const double *values, const uint32_t *widx,
+                           const uint32_t *wcnt, size_t nwords, tbk_error *err) {
   if (label != 1 && label != -1) return tbk_fail(err, TBK_ERR_ARG, "label %d is not +1 or -1", label);
   size_t nz = 0;
   for (size_t j = 0; j < ds->dim; j++) {
@@ -339,13 +336,15 @@ static tbk_status read_header(tbk_dataset *ds, line_reader *mr, const char *meta
   for (size_t i = 0; i < slen && !sbad; i++) sbad = schema[i] <= ' ' || schema[i] > '~';
   /* Sizes are checked before anything is allocated by them. */
   uint32_t dim, wdims, adims, bigrams, minc, minw;
-  const char *bad = header_uint(obj, "dim", 1, TBK_MAX_DIM, UINT32_MAX, &dim)            ? "dim"
-                    : header_uint(obj, "word_dims", 1, TBK_MAX_WORD_DIMS, UINT32_MAX, &wdims) ? "word_dims"
+  const char *bad = header_uint(obj, "dim", 1, TBK_MAX_DIM, UINT32_MAX, &dim)                         ? "dim"
+                    : header_uint(obj, "word_dims", 1, TBK_MAX_WORD_DIMS, UINT32_MAX, &wdims)         ? "word_dims"
                     : header_uint(obj, "attr_dims", 0, TBK_MAX_ATTR_DIMS, ds->feat.attr_dims, &adims) ? "attr_dims"
-                    : header_uint(obj, "bigrams", 0, 1, (uint32_t)ds->feat.bigrams, &bigrams)  ? "bigrams"
-                    : header_uint(obj, "min_chars", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_chars, &minc) ? "min_chars"
-                    : header_uint(obj, "min_words", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_words, &minw) ? "min_words"
-                    : NULL;
+                    : header_uint(obj, "bigrams", 0, 1, (uint32_t)ds->feat.bigrams, &bigrams)         ? "bigrams"
+                    : header_uint(obj, "min_chars", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_chars, &minc)
+                        ? "min_chars"
+                    : header_uint(obj, "min_words", 0, TBK_MAX_MIN_CHARS, (uint32_t)ds->page.min_words, &minw)
+                        ? "min_words"
+                        : NULL;
   if (sbad) bad = "schema";
   const char *blocks = tbk_jsonl_str(obj, "blocks");
   if (!bad && blocks && strcmp(blocks, "paper") != 0 && strcmp(blocks, "html5") != 0) bad = "blocks";
@@ -381,8 +380,8 @@ typedef struct row_buf {
 
 /* One aligned line of each file: added to ds, or why it is skipped in why
  * (then TBK_OK) and *bad the reader of the file the fault is in. */
-static tbk_status read_row(tbk_dataset *ds, row_buf *b, line_reader *fr, line_reader *wr, line_reader *mr,
-                           ssize_t wlen, char *why, size_t whylen, line_reader **bad, tbk_error *err) {
+static tbk_status read_row(tbk_dataset *ds, row_buf *b, line_reader *fr, line_reader *wr, line_reader *mr, ssize_t wlen,
+                           char *why, size_t whylen, line_reader **bad, tbk_error *err) {
   int lab, wlab;
   size_t n, nw;
   size_t need = (size_t)wlen / 2 + 2; /* every word entry takes >= 4 chars */
@@ -431,7 +430,10 @@ tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *w
   b.idx = malloc((ds->dim + 1) * sizeof *b.idx);
   b.val = malloc((ds->dim + 1) * sizeof *b.val);
   b.dense = malloc((ds->dim + 1) * sizeof *b.dense);
-  if (!b.idx || !b.val || !b.dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!b.idx || !b.val || !b.dense) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   for (;;) {
     ssize_t l1 = next_line(&fr), l2 = next_line(&wr), l3 = next_line(&mr);
     if (l1 < 0 && l2 < 0 && l3 < 0) break;
@@ -454,7 +456,14 @@ done:
   if (fr.f) fclose(fr.f);
   if (wr.f) fclose(wr.f);
   if (mr.f) fclose(mr.f);
-  free(fr.buf); free(wr.buf); free(mr.buf);
-  free(b.idx); free(b.val); free(b.dense); free(b.widx); free(b.wval); free(b.wcnt);
+  free(fr.buf);
+  free(wr.buf);
+  free(mr.buf);
+  free(b.idx);
+  free(b.val);
+  free(b.dense);
+  free(b.widx);
+  free(b.wval);
+  free(b.wcnt);
   return st;
 }

@@ -35,8 +35,7 @@ int tbk_encoder_alloc(tbk_encoder *enc, uint32_t nin) {
   enc->hi = calloc(nin, sizeof *enc->hi);
   enc->zero_bin = calloc(nin, sizeof *enc->zero_bin);
   enc->zero_raw = calloc(nin, sizeof *enc->zero_raw);
-  return enc->ncuts && enc->cuts && enc->bin_col && enc->raw_col && enc->lo && enc->hi && enc->zero_bin &&
-                 enc->zero_raw
+  return enc->ncuts && enc->cuts && enc->bin_col && enc->raw_col && enc->lo && enc->hi && enc->zero_bin && enc->zero_raw
              ? 0
              : -1;
 }

@@ -17,9 +17,7 @@ const char *const tbk_history_input_names[TBK_HIST_DIM] = {
 #undef BAND
 };
 
-static int band_of(uint32_t pages) {
-  return pages < 2 ? 0 : pages < 5 ? 1 : pages < 10 ? 2 : pages < 50 ? 3 : 4;
-}
+static int band_of(uint32_t pages) { return pages < 2 ? 0 : pages < 5 ? 1 : pages < 10 ? 2 : pages < 50 ? 3 : 4; }
 
 void tbk_history_inputs(double p, uint32_t pages, uint32_t df, uint32_t outer_df, double x[TBK_HIST_DIM]) {
   for (int i = 0; i < TBK_HIST_DIM; i++) x[i] = 0.0;

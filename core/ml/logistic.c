@@ -4,8 +4,7 @@
 
 #include "ml.h"
 
-double tbk_lr_decision(const double *w, uint32_t ncols, const uint32_t *index,
-                       const double *value, size_t nnz) {
+double tbk_lr_decision(const double *w, uint32_t ncols, const uint32_t *index, const double *value, size_t nnz) {
   double z = 0;
   for (size_t k = 0; k < nnz; k++)
     if (index[k] >= 1 && index[k] <= ncols) z += w[index[k] - 1] * value[k];
@@ -20,7 +19,6 @@ double tbk_sigmoid(double z) {
   return e / (1.0 + e);
 }
 
-double tbk_lr_prob(const double *w, uint32_t ncols, const uint32_t *index,
-                   const double *value, size_t nnz) {
+double tbk_lr_prob(const double *w, uint32_t ncols, const uint32_t *index, const double *value, size_t nnz) {
   return tbk_sigmoid(tbk_lr_decision(w, ncols, index, value, nnz));
 }

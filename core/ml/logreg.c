@@ -48,8 +48,8 @@ static tbk_status check_row(size_t r, uint32_t ncols, const uint32_t *idx, const
                             tbk_error *err) {
   for (size_t i = 0; i < k; i++) {
     if (idx[i] < 1 || idx[i] > ncols || (i && idx[i] <= idx[i - 1]))
-      return tbk_fail(err, TBK_ERR_ARG, "logistic regression: row %zu: feature indices must be ascending in 1..%u",
-                      r, (unsigned)ncols);
+      return tbk_fail(err, TBK_ERR_ARG, "logistic regression: row %zu: feature indices must be ascending in 1..%u", r,
+                      (unsigned)ncols);
     if (!isfinite(val[i])) return tbk_fail(err, TBK_ERR_ARG, "logistic regression: row %zu: non-finite value", r);
   }
   return TBK_OK;
@@ -70,7 +70,10 @@ static tbk_status build_problem(size_t nrows, uint32_t ncols, size_t max_row, tb
   tbk_status st = idx && val && start && prob->x && prob->y ? TBK_OK : TBK_ERR_NOMEM;
   for (size_t r = 0; r < nrows && !st; r++) {
     size_t k = row(ctx, r, idx, val);
-    if (k > max_row) { st = tbk_fail(err, TBK_ERR_ARG, "logistic regression: row %zu too long", r); break; }
+    if (k > max_row) {
+      st = tbk_fail(err, TBK_ERR_ARG, "logistic regression: row %zu too long", r);
+      break;
+    }
     if ((st = check_row(r, ncols, idx, val, k, err))) break;
     if (k + 2 > SIZE_MAX / sizeof *nodes - n || tbk_grow(&nodes, &cap, n + k + 2, sizeof *nodes)) {
       st = TBK_ERR_NOMEM;
@@ -140,8 +143,7 @@ tbk_status tbk_lr_train_rows(size_t nrows, uint32_t ncols, size_t max_row, tbk_l
   pthread_once(&quiet_once, set_quiet); /* process-wide: once, not once per (concurrent) fit */
   model = train(&prob, &param);
   double *w = NULL;
-  if (!model || model->nr_class != 2 || !model->w || !model->label ||
-      !(w = malloc(((size_t)ncols + 1) * sizeof *w))) {
+  if (!model || model->nr_class != 2 || !model->w || !model->label || !(w = malloc(((size_t)ncols + 1) * sizeof *w))) {
     st = tbk_fail(err, TBK_ERR_NOMEM, "logistic regression: training failed");
     goto done;
   }

@@ -64,8 +64,7 @@ static int classes(double p, double q) { return (p > 0) + (q > 0); }
 
 /* The MDLP test with both halves given, so callers summing each half
  * separately never see a right half of -1e-17 created by cancellation. */
-static int mdlp(double p1, double q1, double p2, double q2, double *gain,
-                double *thr) {
+static int mdlp(double p1, double q1, double p2, double q2, double *gain, double *thr) {
   double n1 = p1 + q1, n2 = p2 + q2, n = n1 + n2;
   *gain = *thr = 0.0;
   if (!(n > 1) || !(n1 > 0) || !(n2 > 0)) return 0;
@@ -78,8 +77,7 @@ static int mdlp(double p1, double q1, double p2, double q2, double *gain,
   return *gain > *thr;
 }
 
-int tbk_mdlp_test(double pos, double neg, double pos1, double neg1,
-                  double *gain, double *threshold) {
+int tbk_mdlp_test(double pos, double neg, double pos1, double neg1, double *gain, double *threshold) {
   double g, t;
   int ok = mdlp(pos1, neg1, pos - pos1, neg - neg1, &g, &t);
   if (gain) *gain = g;
@@ -103,10 +101,8 @@ size_t tbk_mdl_bin(const double *cuts, size_t ncuts, double v) {
   size_t lo = 0, hi = ncuts; /* answer in [lo, hi] */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (cuts[mid] <= v)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (cuts[mid] <= v) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -135,10 +131,8 @@ static void add_runs(runs *r, const sample *s, size_t n) {
       r->p[g] = r->q[g] = 0;
       g++;
     }
-    if (s[i].y > 0)
-      r->p[g - 1] += s[i].w;
-    else
-      r->q[g - 1] += s[i].w;
+    if (s[i].y > 0) r->p[g - 1] += s[i].w;
+    else r->q[g - 1] += s[i].w;
   }
   r->n = g;
 }
@@ -181,8 +175,7 @@ static size_t best_cut(const runs *r, size_t lo, size_t hi) {
     if (!r->boundary[g]) continue;
     double p2 = P - p1, q2 = Q - q1;
     /* |S| * E, in the n log n form that needs no division per candidate. */
-    double e = xlog2x(p1 + q1) - xlog2x(p1) - xlog2x(q1) +
-               xlog2x(p2 + q2) - xlog2x(p2) - xlog2x(q2);
+    double e = xlog2x(p1 + q1) - xlog2x(p1) - xlog2x(q1) + xlog2x(p2 + q2) - xlog2x(p2) - xlog2x(q2);
     if (e < best - tie) {
       best = e;
       at = g;
@@ -191,8 +184,7 @@ static size_t best_cut(const runs *r, size_t lo, size_t hi) {
   return at;
 }
 
-static void sum_runs(const runs *r, size_t lo, size_t hi, double *p,
-                     double *q) {
+static void sum_runs(const runs *r, size_t lo, size_t hi, double *p, double *q) {
   *p = *q = 0;
   for (size_t g = lo; g < hi; g++) {
     *p += r->p[g];
@@ -230,23 +222,21 @@ static int scratch_reserve(tbk_mdl_scratch *ws, size_t n) {
   return 0;
 }
 
-tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
-                        size_t n, size_t max_cuts, double **cuts_out,
-                        size_t *ncuts_out, tbk_error *err) {
+tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w, size_t n, size_t max_cuts,
+                        double **cuts_out, size_t *ncuts_out, tbk_error *err) {
   tbk_mdl_scratch ws = {0};
   tbk_status st = tbk_mdl_cuts_with(&ws, x, y, w, n, max_cuts, cuts_out, ncuts_out, err);
   tbk_mdl_scratch_free(&ws);
   return st;
 }
 
-tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed char *y, const double *w,
-                             size_t n, size_t max_cuts, double **cuts_out, size_t *ncuts_out, tbk_error *err) {
+tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed char *y, const double *w, size_t n,
+                             size_t max_cuts, double **cuts_out, size_t *ncuts_out, tbk_error *err) {
   *cuts_out = NULL;
   *ncuts_out = 0;
   if (n == 0) return TBK_OK;
   if (!x || !y) return tbk_fail(err, TBK_ERR_ARG, "mdl: NULL input");
-  if (n > SIZE_MAX / sizeof(sample) - 1)
-    return tbk_fail(err, TBK_ERR_LIMIT, "mdl: too many samples");
+  if (n > SIZE_MAX / sizeof(sample) - 1) return tbk_fail(err, TBK_ERR_LIMIT, "mdl: too many samples");
 
   /* Most inputs are 0 in most rows: the zeros are one run, between the
    * negative and the positive values, its weights summed here in input
@@ -255,13 +245,9 @@ tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed 
   size_t nneg = 0, npos = 0, nzero = 0;
   double zp = 0, zq = 0, z0 = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!isfinite(x[i]))
-      return tbk_fail(err, TBK_ERR_ARG, "mdl: value %zu is not finite", i);
-    if (y[i] != 1 && y[i] != -1)
-      return tbk_fail(err, TBK_ERR_ARG, "mdl: label %zu is %d, not +1/-1", i,
-                      y[i]);
-    if (w && (!isfinite(w[i]) || w[i] < 0))
-      return tbk_fail(err, TBK_ERR_ARG, "mdl: weight %zu is invalid", i);
+    if (!isfinite(x[i])) return tbk_fail(err, TBK_ERR_ARG, "mdl: value %zu is not finite", i);
+    if (y[i] != 1 && y[i] != -1) return tbk_fail(err, TBK_ERR_ARG, "mdl: label %zu is %d, not +1/-1", i, y[i]);
+    if (w && (!isfinite(w[i]) || w[i] < 0)) return tbk_fail(err, TBK_ERR_ARG, "mdl: weight %zu is invalid", i);
     if (w && w[i] == 0) continue;
     if (x[i] < 0) nneg++;
     else if (x[i] > 0) npos++;
@@ -272,8 +258,7 @@ tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed 
     }
   }
   if (nneg + npos + nzero == 0) return TBK_OK;
-  if (scratch_reserve(ws, nneg + npos))
-    return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
+  if (scratch_reserve(ws, nneg + npos)) return tbk_fail(err, TBK_ERR_NOMEM, "mdl: out of memory");
   sample *s = ws->samples;
   size_t at[2] = {0, nneg}; /* next slot of <0, >0 */
   for (size_t i = 0; i < n; i++)

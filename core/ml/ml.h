@@ -62,9 +62,8 @@
  * single distinct value yield TBK_OK with zero cuts.
  * Cost: one O(n log n) sort, then O(n) per level of splitting.
  */
-tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
-                        size_t n, size_t max_cuts, double **cuts_out,
-                        size_t *ncuts_out, tbk_error *err);
+tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w, size_t n, size_t max_cuts,
+                        double **cuts_out, size_t *ncuts_out, tbk_error *err);
 
 /*
  * The same, with the work arrays kept in *ws between calls: a caller that
@@ -75,15 +74,13 @@ tbk_status tbk_mdl_cuts(const double *x, const signed char *y, const double *w,
  * arrays hold the nonzero values only (the zeros are counted as one run).
  */
 typedef struct tbk_mdl_scratch {
-  void *samples, *tmp;       /* cap samples each */
-  double *v, *p, *q;         /* cap runs */
-  unsigned char *boundary;   /* cap */
+  void *samples, *tmp;     /* cap samples each */
+  double *v, *p, *q;       /* cap runs */
+  unsigned char *boundary; /* cap */
   size_t cap;
 } tbk_mdl_scratch;
-tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x,
-                             const signed char *y, const double *w, size_t n,
-                             size_t max_cuts, double **cuts_out,
-                             size_t *ncuts_out, tbk_error *err);
+tbk_status tbk_mdl_cuts_with(tbk_mdl_scratch *ws, const double *x, const signed char *y, const double *w, size_t n,
+                             size_t max_cuts, double **cuts_out, size_t *ncuts_out, tbk_error *err);
 void tbk_mdl_scratch_free(tbk_mdl_scratch *ws);
 
 /*
@@ -103,8 +100,7 @@ size_t tbk_mdl_bin(const double *cuts, size_t ncuts, double v);
  * are in bits. Returns 0 with both outputs set to 0 when N <= 1 or S1 or
  * S2 is empty (no split).
  */
-int tbk_mdlp_test(double pos, double neg, double pos1, double neg1,
-                  double *gain, double *threshold);
+int tbk_mdlp_test(double pos, double neg, double pos1, double neg1, double *gain, double *threshold);
 
 /* ============================================================ Naive Bayes */
 
@@ -153,8 +149,7 @@ void tbk_nb_options_init(tbk_nb_options *o);
  */
 typedef struct tbk_nb tbk_nb;
 
-tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out,
-                      tbk_error *err);
+tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out, tbk_error *err);
 void tbk_nb_free(tbk_nb *nb);
 
 /*
@@ -164,8 +159,7 @@ void tbk_nb_free(tbk_nb *nb);
  * n = 0 is an empty document: it still counts for the prior. Fails with
  * TBK_ERR_ARG after tbk_nb_finish.
  */
-tbk_status tbk_nb_add(tbk_nb *nb, int label, const tbk_term *terms, size_t n,
-                      double weight, tbk_error *err);
+tbk_status tbk_nb_add(tbk_nb *nb, int label, const tbk_term *terms, size_t n, double weight, tbk_error *err);
 
 /* Freeze the model and precompute the per-word log ratios. TBK_ERR_EMPTY
  * when a class has no documents (no log-odds exist). Idempotent. */
@@ -173,8 +167,7 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err);
 
 /* Log-odds score of a document (same term rules as tbk_nb_add). Needs a
  * finished model (TBK_ERR_ARG otherwise). */
-tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,
-                        double *score, tbk_error *err);
+tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n, double *score, tbk_error *err);
 
 /* Options the model was built with, and documents per class (weighted). */
 const tbk_nb_options *tbk_nb_get_options(const tbk_nb *nb);
@@ -206,8 +199,7 @@ tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err);
  * any malformed, inconsistent or out-of-range value is TBK_ERR_MODEL with
  * the 1-based line number (relative to text) in the message.
  */
-tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
-                       size_t *consumed, tbk_error *err);
+tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out, size_t *consumed, tbk_error *err);
 
 /* ===================================================== logistic regression */
 
@@ -218,10 +210,10 @@ tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
  */
 typedef struct tbk_sparse {
   size_t nrows;
-  uint32_t ncols;          /* features are numbered 1..ncols */
-  const size_t *row_ptr;   /* borrowed; nrows + 1 offsets, row_ptr[0] = 0 */
-  const uint32_t *index;   /* borrowed; row_ptr[nrows] entries */
-  const double *value;     /* borrowed; row_ptr[nrows] entries */
+  uint32_t ncols;        /* features are numbered 1..ncols */
+  const size_t *row_ptr; /* borrowed; nrows + 1 offsets, row_ptr[0] = 0 */
+  const uint32_t *index; /* borrowed; row_ptr[nrows] entries */
+  const double *value;   /* borrowed; row_ptr[nrows] entries */
 } tbk_sparse;
 
 typedef struct tbk_lr_options {
@@ -254,8 +246,7 @@ void tbk_lr_options_init(tbk_lr_options *o);
  * LIBLINEAR's progress printing is silenced through set_print_string_function
  * (a process-wide LIBLINEAR setting).
  */
-tbk_status tbk_lr_train(const tbk_sparse *X, const signed char *y,
-                        const tbk_lr_options *opt, double **w_out,
+tbk_status tbk_lr_train(const tbk_sparse *X, const signed char *y, const tbk_lr_options *opt, double **w_out,
                         size_t *nw_out, tbk_error *err);
 /* The same on rows the caller makes one at a time, so a large training set
  * is never held twice (as our matrix and as LIBLINEAR's): row(ctx, r, idx,
@@ -272,15 +263,13 @@ tbk_status tbk_lr_train_rows(size_t nrows, uint32_t ncols, size_t max_row, tbk_l
  * 1-based; indices 0 or > ncols are ignored (features unseen in training have
  * no weight, as LIBLINEAR does). Order of entries is free.
  */
-double tbk_lr_decision(const double *w, uint32_t ncols, const uint32_t *index,
-                       const double *value, size_t nnz);
+double tbk_lr_decision(const double *w, uint32_t ncols, const uint32_t *index, const double *value, size_t nnz);
 
 /* Logistic function 1 / (1 + exp(-z)), computed without overflow. */
 double tbk_sigmoid(double z);
 
 /* P(+1 | x) = tbk_sigmoid(tbk_lr_decision(...)). */
-double tbk_lr_prob(const double *w, uint32_t ncols, const uint32_t *index,
-                   const double *value, size_t nnz);
+double tbk_lr_prob(const double *w, uint32_t ncols, const uint32_t *index, const double *value, size_t nnz);
 
 /* ================================================================ metrics */
 
@@ -301,8 +290,7 @@ typedef struct tbk_pr_point {
  * Errors: TBK_ERR_EMPTY for n = 0 or no positive label (recall undefined);
  * TBK_ERR_ARG for a NaN score or a bad label. ±inf scores are allowed.
  */
-tbk_status tbk_pr_curve(const double *score, const signed char *y, size_t n,
-                        tbk_pr_point **pts_out, size_t *npts_out,
+tbk_status tbk_pr_curve(const double *score, const signed char *y, size_t n, tbk_pr_point **pts_out, size_t *npts_out,
                         tbk_error *err);
 
 /*
@@ -322,9 +310,8 @@ double tbk_average_precision(const tbk_pr_point *pts, size_t npts);
  * (size_t)-1 with *recall = 0, *precision = 0 and *threshold = +inf
  * (predict nothing). Output pointers may be NULL.
  */
-size_t tbk_recall_at_precision(const tbk_pr_point *pts, size_t npts,
-                               double target, double *recall,
-                               double *precision, double *threshold);
+size_t tbk_recall_at_precision(const tbk_pr_point *pts, size_t npts, double target, double *recall, double *precision,
+                               double *threshold);
 
 /*
  * Area under the ROC curve: the probability that a random positive scores
@@ -332,44 +319,38 @@ size_t tbk_recall_at_precision(const tbk_pr_point *pts, size_t npts,
  * TBK_ERR_EMPTY when either class is absent; TBK_ERR_ARG for NaN or bad
  * labels.
  */
-tbk_status tbk_roc_auc(const double *score, const signed char *y, size_t n,
-                       double *auc, tbk_error *err);
+tbk_status tbk_roc_auc(const double *score, const signed char *y, size_t n, double *auc, tbk_error *err);
 
 /* Training data: one row per labelled block, its dense feature vector (of
  * the schema's dimension), its hashed words and its site (for cross-site
  * folds). */
 typedef struct tbk_dataset tbk_dataset;
-tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim,
-                           uint32_t word_dims, tbk_dataset **out,
-                           tbk_error *err);
+tbk_status tbk_dataset_new(const char *schema_id, uint32_t dim, uint32_t word_dims, tbk_dataset **out, tbk_error *err);
 void tbk_dataset_free(tbk_dataset *ds);
 /* Add a row; label is +1 (template) or -1 (content). Copies everything. */
-tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label,
-                           const double *values, const uint32_t *widx,
-                           const uint32_t *wcnt, size_t nwords,
-                           tbk_error *err);
+tbk_status tbk_dataset_add(tbk_dataset *ds, const char *site, int label, const double *values, const uint32_t *widx,
+                           const uint32_t *wcnt, size_t nwords, tbk_error *err);
 /* Read what tbk-features wrote: the features file, the aligned words file
  * and the aligned meta JSON Lines file (whose first line names the
  * schema). Files of another schema are TBK_ERR_SCHEMA. warn receives
  * skipped malformed lines (file, "line N: reason"). */
-tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features,
-                            const char *words, const char *meta,
+tbk_status tbk_dataset_read(tbk_dataset *ds, const char *features, const char *words, const char *meta,
                             tbk_warn_fn warn, void *warn_ctx, tbk_error *err);
 size_t tbk_dataset_rows(const tbk_dataset *ds);
 size_t tbk_dataset_sites(const tbk_dataset *ds);
 const char *tbk_dataset_schema(const tbk_dataset *ds);
 
 typedef enum tbk_encoding {
-  TBK_ENC_MDL = 0,  /* Fayyad-Irani MDL intervals as binary indicators */
-  TBK_ENC_RAW = 1,  /* log-compressed, min-max scaled numbers */
-  TBK_ENC_BOTH = 2  /* both of the above */
+  TBK_ENC_MDL = 0, /* Fayyad-Irani MDL intervals as binary indicators */
+  TBK_ENC_RAW = 1, /* log-compressed, min-max scaled numbers */
+  TBK_ENC_BOTH = 2 /* both of the above */
 } tbk_encoding;
 
 /* Which parts of the model to use (the paper's ablation). */
 typedef enum tbk_parts {
-  TBK_PARTS_ALL = 0,     /* NB text score + all other features */
-  TBK_PARTS_TEXT = 1,    /* NB text score only */
-  TBK_PARTS_NONTEXT = 2  /* other features only, no NB */
+  TBK_PARTS_ALL = 0,    /* NB text score + all other features */
+  TBK_PARTS_TEXT = 1,   /* NB text score only */
+  TBK_PARTS_NONTEXT = 2 /* other features only, no NB */
 } tbk_parts;
 
 typedef struct tbk_train_options {
@@ -405,8 +386,7 @@ void tbk_train_options_init(tbk_train_options *o);
 
 /* Fit the model on all rows. The segmentation and feature options are
  * those the dataset's meta header recorded. */
-tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt,
-                     tbk_progress_fn progress, void *progress_ctx,
+tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress, void *progress_ctx,
                      tbk_model **out, tbk_error *err);
 
 /* tbk_train for a caller that needs nothing more of ds than
@@ -415,18 +395,15 @@ tbk_status tbk_train(const tbk_dataset *ds, const tbk_train_options *opt,
  * (about 0.4 KB a row read: 0.4 GB of the peak at a million rows). The
  * same model as tbk_train's. Afterwards ds has no rows to read: any call
  * but tbk_dataset_free on it is undefined. */
-tbk_status tbk_train_consume(tbk_dataset *ds, const tbk_train_options *opt,
-                             tbk_progress_fn progress, void *progress_ctx,
-                             tbk_model **out, tbk_error *err);
+tbk_status tbk_train_consume(tbk_dataset *ds, const tbk_train_options *opt, tbk_progress_fn progress,
+                             void *progress_ctx, tbk_model **out, tbk_error *err);
 
 /* Cross-site k-fold cross-validation: the whole training procedure is
  * refitted without the held-out sites. *scores_out (malloc'd, caller
  * frees) receives one out-of-fold template probability per dataset row;
  * rows of sites never held out (k > sites) get NaN. */
-tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt,
-                        unsigned k, tbk_progress_fn progress,
-                        void *progress_ctx, double **scores_out,
-                        tbk_error *err);
+tbk_status tbk_crossval(const tbk_dataset *ds, const tbk_train_options *opt, unsigned k, tbk_progress_fn progress,
+                        void *progress_ctx, double **scores_out, tbk_error *err);
 /* Label (+1/-1) and site index of a dataset row, for evaluation. */
 int tbk_dataset_label(const tbk_dataset *ds, size_t row);
 const char *tbk_dataset_site(const tbk_dataset *ds, size_t row);
@@ -437,8 +414,6 @@ const char *tbk_dataset_site(const tbk_dataset *ds, size_t row);
  * a window, the page), trained on out-of-fold first-pass probabilities
  * (folds by site, >= 2). ds holds tbk-units rows in page order (as
  * tbk-features --units writes them). */
-tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt,
-                             unsigned folds, tbk_progress_fn progress,
-                             void *progress_ctx, tbk_model **out,
-                             tbk_error *err);
+tbk_status tbk_train_context(const tbk_dataset *ds, const tbk_train_options *opt, unsigned folds,
+                             tbk_progress_fn progress, void *progress_ctx, tbk_model **out, tbk_error *err);
 #endif /* TBK_ML_H */

@@ -19,41 +19,41 @@
 /* How one input feature (dense feature j, or the NB score as j = dim)
  * becomes columns of the logistic model. */
 typedef struct tbk_encoder {
-  uint32_t nin;        /* inputs: dim dense features + 1 NB score */
+  uint32_t nin; /* inputs: dim dense features + 1 NB score */
   tbk_encoding encoding;
   tbk_parts parts;
-  size_t *ncuts;       /* owned, nin: MDL cut count of input j */
-  double **cuts;       /* owned, nin arrays (NULL when no cuts) */
-  uint32_t *bin_col;   /* owned, nin: first 1-based column of j's bins, 0 = none */
-  double *lo, *hi;     /* owned, nin: raw scaling range (after log compression) */
-  uint32_t *raw_col;   /* owned, nin: 1-based raw column of j, 0 = none */
-  uint32_t ncols;      /* columns of the logistic model */
+  size_t *ncuts;     /* owned, nin: MDL cut count of input j */
+  double **cuts;     /* owned, nin arrays (NULL when no cuts) */
+  uint32_t *bin_col; /* owned, nin: first 1-based column of j's bins, 0 = none */
+  double *lo, *hi;   /* owned, nin: raw scaling range (after log compression) */
+  uint32_t *raw_col; /* owned, nin: 1-based raw column of j, 0 = none */
+  uint32_t ncols;    /* columns of the logistic model */
   /* Most inputs are 0 on most blocks: what 0 encodes to, per input, so the
    * common case skips the cut search and the log (tbk_encoder_prepare). */
-  uint32_t *zero_bin;  /* owned, nin: column of 0's interval, 0 = none */
-  double *zero_raw;    /* owned, nin: scaled value of 0 (0 = no entry) */
+  uint32_t *zero_bin; /* owned, nin: column of 0's interval, 0 = none */
+  double *zero_raw;   /* owned, nin: scaled value of 0 (0 = no entry) */
 } tbk_encoder;
 
 struct tbk_model {
   char schema[128];
   uint32_t dim, word_dims;
-  tbk_page_options page;       /* blocks, min_chars, min_words */
+  tbk_page_options page; /* blocks, min_chars, min_words */
   tbk_feature_options feat;
   tbk_encoder enc;
-  tbk_nb *nb;                  /* owned; NULL when parts = NONTEXT */
-  double *w;                   /* owned: enc.ncols + 1 (bias last) */
+  tbk_nb *nb; /* owned; NULL when parts = NONTEXT */
+  double *w;  /* owned: enc.ncols + 1 (bias last) */
   double C;
   tbk_operating_point ops[TBK_MAX_OPS];
   size_t n_ops;
-  double cv_pr_auc;            /* NaN when no CV was run */
+  double cv_pr_auc; /* NaN when no CV was run */
   size_t train_rows, train_sites;
-  struct tbk_model *content;   /* owned: the content stage of a two-stage
+  struct tbk_model *content; /* owned: the content stage of a two-stage
                                   model (tbk-units schema), else NULL */
-  struct tbk_model *context;   /* owned, on a content stage only: the
+  struct tbk_model *context; /* owned, on a content stage only: the
                                   contextual pass over the units' first-pass
                                   probabilities (schema "<units>+ctx1"), or
                                   NULL */
-  double *history;             /* owned, on a two-stage model's template
+  double *history;           /* owned, on a two-stage model's template
                                   stage: the site-history combiners'
                                   weights, TBK_HIST_DIM for the template
                                   stage then TBK_HIST_DIM for the content
@@ -78,23 +78,23 @@ struct tbk_dataset {
    * (-0.0 too), 3 the double; a word is varint index gap, varint count.
    * One value has one encoding, so two rows are equal exactly when their
    * bytes are (what deduplication compares). */
-  size_t *row_ptr;     /* owned: n + 1 offsets into bytes */
-  unsigned char *bytes;/* owned */
+  size_t *row_ptr;      /* owned: n + 1 offsets into bytes */
+  unsigned char *bytes; /* owned */
   size_t nbytes, capbytes;
-  size_t released;     /* bytes[0 .. released) given back to the system
+  size_t released;    /* bytes[0 .. released) given back to the system
                           (tbk_dataset_release_before): never read again */
-  size_t max_words;    /* the most words of a row: scratch for tbk_dataset_words */
-  signed char *label;  /* owned: n */
-  uint32_t *site;      /* owned: n, index into sites */
-  uint32_t *pageno;    /* owned: n, page of the row (rows of a page are
+  size_t max_words;   /* the most words of a row: scratch for tbk_dataset_words */
+  signed char *label; /* owned: n */
+  uint32_t *site;     /* owned: n, index into sites */
+  uint32_t *pageno;   /* owned: n, page of the row (rows of a page are
                           consecutive: a new id when the page changes) */
-  uint64_t page_key;   /* set by the reader before each add: the row's
+  uint64_t page_key;  /* set by the reader before each add: the row's
                           page; 0 = the site stands for the page */
   uint64_t last_key;
   uint32_t npages;
-  char **sites;        /* owned site names */
+  char **sites; /* owned site names */
   size_t nsites, capsites;
-  uint32_t *site_slots;/* owned hash of site names -> index + 1 */
+  uint32_t *site_slots; /* owned hash of site names -> index + 1 */
   size_t nslots;
 };
 
@@ -126,8 +126,7 @@ int tbk_values_next(tbk_values *it);
 
 /* Map dense values x (dim) and NB score s to sparse LR columns; idx/val
  * must hold enc->nin * 2 entries. Returns nnz. Indices ascending. */
-size_t tbk_encode(const tbk_encoder *enc, const double *x, double s,
-                  uint32_t *idx, double *val);
+size_t tbk_encode(const tbk_encoder *enc, const double *x, double s, uint32_t *idx, double *val);
 /* What input j with value v adds to the logistic decision under weights w
  * (ncols + 1, bias last): the terms tbk_encode would emit for it, summed. */
 double tbk_encode_contrib(const tbk_encoder *enc, const double *w, uint32_t j, double v);
@@ -140,12 +139,12 @@ const double *tbk_encode_log1p_table(void);
  * weights (tbk_encode_contrib reads them from six arrays), so a value
  * costs its interval search and its log, little more: the scorer's. */
 typedef struct tbk_contrib_input {
-  const double *cuts;  /* borrowed from the encoder: ncuts ascending */
-  const double *wbin;  /* borrowed from the weights: the weight of the
+  const double *cuts; /* borrowed from the encoder: ncuts ascending */
+  const double *wbin; /* borrowed from the weights: the weight of the
                           input's first bin column, or NULL (no bins) */
-  double wraw;         /* the raw column's weight (has_raw) */
-  double lo, span;     /* the raw column's range: lo, hi - lo */
-  double zero;         /* tbk_encode_contrib(j, 0) */
+  double wraw;        /* the raw column's weight (has_raw) */
+  double lo, span;    /* the raw column's range: lo, hi - lo */
+  double zero;        /* tbk_encode_contrib(j, 0) */
   uint32_t ncuts;
   int has_raw;
 } tbk_contrib_input;
@@ -219,8 +218,7 @@ void tbk_model_feature_options(const tbk_model *m, tbk_feature_options *o);
  * (trained on tbk-units rows) attached. The model takes ownership of
  * content, which must be a single-stage model of a tbk-units schema whose
  * features were computed with this template model. */
-tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content,
-                                    tbk_error *err);
+tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error *err);
 /* The content stage (borrowed), or NULL for a template-only model. */
 const tbk_model *tbk_model_content(const tbk_model *m);
 /* Free the content stage: m becomes its template stage alone. */

@@ -29,20 +29,18 @@ struct tbk_nb {
    * logs of ~6k pairs instead of ~100k words. Past 65,535 pairs the slots
    * are 32-bit (slot32); exactly one of slot16, slot32 is set once the
    * pairs exist (read, or finished). */
-  uint16_t *slot16; /* owned, dim */
-  uint32_t *slot32; /* owned, dim */
-  double *pair_cnt; /* owned; 2 * npairs counts, as cnt; pair 0 is 0, 0 */
+  uint16_t *slot16;   /* owned, dim */
+  uint32_t *slot32;   /* owned, dim */
+  double *pair_cnt;   /* owned; 2 * npairs counts, as cnt; pair 0 is 0, 0 */
   double *pair_ratio; /* owned; npairs log ratios, NULL until finished */
   uint32_t npairs, cap_pairs;
   uint32_t *pair_hash; /* owned while pairs are added: index + 1 per slot */
-  size_t hash_cap;  /* a power of two, or 0 */
-  double base;      /* score of the empty document */
+  size_t hash_cap;     /* a power of two, or 0 */
+  double base;         /* score of the empty document */
   int finished;
 };
 
-static inline uint32_t slot_of(const tbk_nb *nb, size_t i) {
-  return nb->slot16 ? nb->slot16[i] : nb->slot32[i];
-}
+static inline uint32_t slot_of(const tbk_nb *nb, size_t i) { return nb->slot16 ? nb->slot16[i] : nb->slot32[i]; }
 
 /* The log ratio of word i in a finished model. */
 static inline double ratio_of(const tbk_nb *nb, size_t i) { return nb->pair_ratio[slot_of(nb, i)]; }
@@ -116,10 +114,8 @@ static int set_pair(tbk_nb *nb, size_t i, double t, double c) {
     nb->slot16 = NULL;
     nb->slot32 = w;
   }
-  if (nb->slot16)
-    nb->slot16[i] = (uint16_t)p;
-  else
-    nb->slot32[i] = p;
+  if (nb->slot16) nb->slot16[i] = (uint16_t)p;
+  else nb->slot32[i] = p;
   return 0;
 }
 
@@ -151,19 +147,14 @@ void tbk_nb_options_init(tbk_nb_options *o) {
 
 static tbk_status check_options(const tbk_nb_options *o, tbk_error *err) {
   if (o->kind != TBK_NB_MULTINOMIAL && o->kind != TBK_NB_BERNOULLI)
-    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: unknown kind %d",
-                    (int)o->kind);
+    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: unknown kind %d", (int)o->kind);
   if (o->dim < 1 || o->dim > NB_MAX_DIM)
-    return tbk_fail(err, TBK_ERR_ARG,
-                    "naive bayes: dimension %u not in 1..%u",
-                    (unsigned)o->dim, (unsigned)NB_MAX_DIM);
-  if (!(o->alpha > 0) || !isfinite(o->alpha))
-    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: alpha must be > 0");
+    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: dimension %u not in 1..%u", (unsigned)o->dim, (unsigned)NB_MAX_DIM);
+  if (!(o->alpha > 0) || !isfinite(o->alpha)) return tbk_fail(err, TBK_ERR_ARG, "naive bayes: alpha must be > 0");
   return TBK_OK;
 }
 
-tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out,
-                      tbk_error *err) {
+tbk_status tbk_nb_new(const tbk_nb_options *opt, tbk_nb **out, tbk_error *err) {
   *out = NULL;
   tbk_nb_options def;
   if (!opt) {
@@ -206,42 +197,29 @@ void tbk_nb_free(tbk_nb *nb) {
   free(nb);
 }
 
-const tbk_nb_options *tbk_nb_get_options(const tbk_nb *nb) {
-  return &nb->opt;
-}
+const tbk_nb_options *tbk_nb_get_options(const tbk_nb *nb) { return &nb->opt; }
 
-double tbk_nb_docs(const tbk_nb *nb, int label) {
-  return label > 0 ? nb->docs[0] : nb->docs[1];
-}
+double tbk_nb_docs(const tbk_nb *nb, int label) { return label > 0 ? nb->docs[0] : nb->docs[1]; }
 
-static tbk_status check_terms(const tbk_nb *nb, const tbk_term *t, size_t n,
-                              tbk_error *err) {
+static tbk_status check_terms(const tbk_nb *nb, const tbk_term *t, size_t n, tbk_error *err) {
   if (n && !t) return tbk_fail(err, TBK_ERR_ARG, "naive bayes: NULL terms");
   for (size_t i = 0; i < n; i++) {
     if (t[i].index >= nb->opt.dim)
-      return tbk_fail(err, TBK_ERR_ARG,
-                      "naive bayes: term index %u >= dimension %u",
-                      (unsigned)t[i].index, (unsigned)nb->opt.dim);
+      return tbk_fail(err, TBK_ERR_ARG, "naive bayes: term index %u >= dimension %u", (unsigned)t[i].index,
+                      (unsigned)nb->opt.dim);
     if (i && t[i].index <= t[i - 1].index)
-      return tbk_fail(err, TBK_ERR_ARG,
-                      "naive bayes: term indices not strictly ascending");
+      return tbk_fail(err, TBK_ERR_ARG, "naive bayes: term indices not strictly ascending");
     if (!(t[i].count > 0) || !isfinite(t[i].count))
-      return tbk_fail(err, TBK_ERR_ARG,
-                      "naive bayes: term count must be finite and > 0");
+      return tbk_fail(err, TBK_ERR_ARG, "naive bayes: term count must be finite and > 0");
   }
   return TBK_OK;
 }
 
-tbk_status tbk_nb_add(tbk_nb *nb, int label, const tbk_term *terms, size_t n,
-                      double weight, tbk_error *err) {
-  if (nb->finished)
-    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: model already finished");
-  if (label != 1 && label != -1)
-    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: label %d is not +1/-1",
-                    label);
+tbk_status tbk_nb_add(tbk_nb *nb, int label, const tbk_term *terms, size_t n, double weight, tbk_error *err) {
+  if (nb->finished) return tbk_fail(err, TBK_ERR_ARG, "naive bayes: model already finished");
+  if (label != 1 && label != -1) return tbk_fail(err, TBK_ERR_ARG, "naive bayes: label %d is not +1/-1", label);
   if (!(weight > 0) || !isfinite(weight))
-    return tbk_fail(err, TBK_ERR_ARG,
-                    "naive bayes: document weight must be finite and > 0");
+    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: document weight must be finite and > 0");
   tbk_status st = check_terms(nb, terms, n, err);
   if (st) return st;
   int c = label > 0 ? 0 : 1;
@@ -257,17 +235,14 @@ tbk_status tbk_nb_add(tbk_nb *nb, int label, const tbk_term *terms, size_t n,
 
 tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
   if (nb->finished) return TBK_OK;
-  if (!(nb->docs[0] > 0))
-    return tbk_fail(err, TBK_ERR_EMPTY, "naive bayes: no template documents");
-  if (!(nb->docs[1] > 0))
-    return tbk_fail(err, TBK_ERR_EMPTY, "naive bayes: no content documents");
+  if (!(nb->docs[0] > 0)) return tbk_fail(err, TBK_ERR_EMPTY, "naive bayes: no template documents");
+  if (!(nb->docs[1] > 0)) return tbk_fail(err, TBK_ERR_EMPTY, "naive bayes: no content documents");
   size_t dim = nb->opt.dim;
   double a = nb->opt.alpha;
   if (!nb->slot16 && !nb->slot32) { /* a trained model: its pairs from the table */
     int bad = pairs_start(nb);
     for (size_t i = 0; i < dim && !bad; i++)
-      if (dbits(nb->cnt[2 * i]) | dbits(nb->cnt[2 * i + 1]))
-        bad = set_pair(nb, i, nb->cnt[2 * i], nb->cnt[2 * i + 1]);
+      if (dbits(nb->cnt[2 * i]) | dbits(nb->cnt[2 * i + 1])) bad = set_pair(nb, i, nb->cnt[2 * i], nb->cnt[2 * i + 1]);
     if (bad) return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");
   }
   pairs_done(nb);
@@ -277,8 +252,7 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
   double base = log(nb->docs[0]) - log(nb->docs[1]);
   if (nb->opt.kind == TBK_NB_MULTINOMIAL) {
     /* log theta_ti/theta_ci = log(n_ti+a)/(n_ci+a) + log(N_c+aV)/(N_t+aV). */
-    double norm = log(nb->totals[1] + a * (double)dim) -
-                  log(nb->totals[0] + a * (double)dim);
+    double norm = log(nb->totals[1] + a * (double)dim) - log(nb->totals[0] + a * (double)dim);
     /* A word never seen in either class (most of the hashed ids) gets
      * log(a) - log(a) + norm, which is norm to the last bit. */
     for (uint32_t p = 0; p < np; p++) {
@@ -313,32 +287,27 @@ tbk_status tbk_nb_finish(tbk_nb *nb, tbk_error *err) {
 
 int tbk_nb_get_view(const tbk_nb *nb, tbk_nb_view *v) {
   if (!nb->finished) return -1;
-  *v = (tbk_nb_view){nb->slot16, nb->slot32, nb->pair_ratio, nb->base, nb->opt.dim,
-                     nb->opt.kind == TBK_NB_BERNOULLI};
+  *v = (tbk_nb_view){nb->slot16, nb->slot32, nb->pair_ratio, nb->base, nb->opt.dim, nb->opt.kind == TBK_NB_BERNOULLI};
   return 0;
 }
 
-tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n,
-                        double *score, tbk_error *err) {
+tbk_status tbk_nb_score(const tbk_nb *nb, const tbk_term *terms, size_t n, double *score, tbk_error *err) {
   *score = 0;
-  if (!nb->finished)
-    return tbk_fail(err, TBK_ERR_ARG, "naive bayes: model not finished");
+  if (!nb->finished) return tbk_fail(err, TBK_ERR_ARG, "naive bayes: model not finished");
   tbk_status st = check_terms(nb, terms, n, err);
   if (st) return st;
   double s = nb->base;
   int bern = nb->opt.kind == TBK_NB_BERNOULLI;
-  for (size_t i = 0; i < n; i++)
-    s += (bern ? 1.0 : terms[i].count) * ratio_of(nb, terms[i].index);
+  for (size_t i = 0; i < n; i++) s += (bern ? 1.0 : terms[i].count) * ratio_of(nb, terms[i].index);
   *score = s;
   return TBK_OK;
 }
 
 /* ------------------------------------------------------------ text form */
 
-#define CHECK_BUF(call)                                                   \
-  do {                                                                    \
-    if ((call) != 0)                                                      \
-      return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory");  \
+#define CHECK_BUF(call)                                                                 \
+  do {                                                                                  \
+    if ((call) != 0) return tbk_fail(err, TBK_ERR_NOMEM, "naive bayes: out of memory"); \
   } while (0)
 
 tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
@@ -348,13 +317,11 @@ tbk_status tbk_nb_write(const tbk_nb *nb, tbk_buf *out, tbk_error *err) {
     word_counts(nb, i, &t, &c);
     words += t != 0 || c != 0;
   }
-  CHECK_BUF(tbk_buf_printf(
-      out,
-      "tbk-nb 1\nkind %s\ndim %u\nalpha %.17g\ndocs %.17g %.17g\n"
-      "totals %.17g %.17g\nwords %zu\n",
-      nb->opt.kind == TBK_NB_BERNOULLI ? "bernoulli" : "multinomial",
-      (unsigned)nb->opt.dim, nb->opt.alpha, nb->docs[0], nb->docs[1], nb->totals[0],
-      nb->totals[1], words));
+  CHECK_BUF(tbk_buf_printf(out,
+                           "tbk-nb 1\nkind %s\ndim %u\nalpha %.17g\ndocs %.17g %.17g\n"
+                           "totals %.17g %.17g\nwords %zu\n",
+                           nb->opt.kind == TBK_NB_BERNOULLI ? "bernoulli" : "multinomial", (unsigned)nb->opt.dim,
+                           nb->opt.alpha, nb->docs[0], nb->docs[1], nb->totals[0], nb->totals[1], words));
   for (size_t i = 0; i < dim; i++) {
     double t, c;
     word_counts(nb, i, &t, &c);
@@ -399,9 +366,7 @@ static int parse_double(const char **s, double *v) {
   return 0;
 }
 
-static int parse_count(const char **s, double *v) {
-  return parse_double(s, v) || *v < 0 ? -1 : 0;
-}
+static int parse_count(const char **s, double *v) { return parse_double(s, v) || *v < 0 ? -1 : 0; }
 
 /* The decimal digits at *s (at least one), *s moved past them; -1 when
  * there are none or they overflow. strtoull's locale and sign handling
@@ -460,12 +425,11 @@ static tbk_status read_header(cursor *c, nb_header *h, tbk_error *err) {
   h->o.dim = (uint32_t)u;
   if (next_line(c) || !(s = keyed(c, "alpha")) || parse_double(&s, &h->o.alpha) || *s || !(h->o.alpha > 0))
     return bad_line(c, "bad alpha", err);
-  if (next_line(c) || !(s = keyed(c, "docs")) || parse_count(&s, &h->docs[0]) || parse_count(&s, &h->docs[1]) ||
-      *s)
+  if (next_line(c) || !(s = keyed(c, "docs")) || parse_count(&s, &h->docs[0]) || parse_count(&s, &h->docs[1]) || *s)
     return bad_line(c, "bad docs", err);
   if (!(h->docs[0] > 0) || !(h->docs[1] > 0)) return bad_line(c, "a class has no documents", err);
-  if (next_line(c) || !(s = keyed(c, "totals")) || parse_count(&s, &h->totals[0]) ||
-      parse_count(&s, &h->totals[1]) || *s)
+  if (next_line(c) || !(s = keyed(c, "totals")) || parse_count(&s, &h->totals[0]) || parse_count(&s, &h->totals[1]) ||
+      *s)
     return bad_line(c, "bad totals", err);
   if (h->o.kind == TBK_NB_BERNOULLI && (h->totals[0] != 0 || h->totals[1] != 0))
     return bad_line(c, "bernoulli model with word totals", err);
@@ -518,8 +482,7 @@ static tbk_status check_finite(const tbk_nb *nb, tbk_error *err) {
   return TBK_OK;
 }
 
-tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out,
-                       size_t *consumed, tbk_error *err) {
+tbk_status tbk_nb_read(const char *text, size_t len, tbk_nb **out, size_t *consumed, tbk_error *err) {
   *out = NULL;
   if (consumed) *consumed = 0;
   cursor c = {.p = text, .end = text + len, .line = 0};

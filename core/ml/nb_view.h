@@ -13,7 +13,7 @@ typedef struct tbk_nb_view {
                              ratio[slot[i]] */
   double base;            /* score of the empty document */
   uint32_t dim;
-  int bernoulli;          /* every present word counts 1 */
+  int bernoulli; /* every present word counts 1 */
 } tbk_nb_view;
 
 /* 0 and *v filled for a finished model, else -1. */

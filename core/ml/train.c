@@ -44,7 +44,7 @@ static double column_value(tbk_values *it, uint32_t j) {
 
 /* Scratch for one row at a time: its dense values and its words. */
 typedef struct row_scratch {
-  double *dense; /* ds->dim + 1 */
+  double *dense;   /* ds->dim + 1 */
   tbk_term *terms; /* ds->max_words (at least 1) */
 } row_scratch;
 
@@ -76,8 +76,8 @@ static uint32_t most_frequent_bin(const tbk_encoder *enc, uint32_t j, const doub
 /* drop (nin entries, or NULL): with it, the column of each binned input's
  * most frequent interval, 0 for inputs without bins. */
 static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const size_t *rows, size_t n,
-                              const double *nb_score, const signed char *y, tbk_encoding encoding,
-                              tbk_parts parts, uint32_t *drop, tbk_error *err) {
+                              const double *nb_score, const signed char *y, tbk_encoding encoding, tbk_parts parts,
+                              uint32_t *drop, tbk_error *err) {
   int bad = tbk_encoder_alloc(enc, ds->dim + 1);
   enc->encoding = encoding;
   enc->parts = parts;
@@ -101,7 +101,12 @@ static tbk_status fit_encoder(tbk_encoder *enc, const tbk_dataset *ds, const siz
     for (size_t r = 0; r < n; r++) x[r] = j == ds->dim ? nb_score[r] : column_value(&cur[r], j);
     if (encoding != TBK_ENC_RAW) {
       tbk_status st = tbk_mdl_cuts_with(&ws, x, y, NULL, n, MDL_MAX_CUTS, &enc->cuts[j], &enc->ncuts[j], err);
-      if (st) { free(x); free(cur); tbk_mdl_scratch_free(&ws); return st; }
+      if (st) {
+        free(x);
+        free(cur);
+        tbk_mdl_scratch_free(&ws);
+        return st;
+      }
       if (enc->ncuts[j]) { /* no cut: the input cannot tell the classes apart */
         enc->bin_col[j] = col;
         col += (uint32_t)enc->ncuts[j] + 1;
@@ -138,7 +143,11 @@ static size_t dedup_rows(const tbk_dataset *ds, size_t *rows, size_t n) {
   while (nslots < n * 2) nslots *= 2;
   size_t *slots = malloc(nslots * sizeof *slots);
   uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
-  if (!slots || !hashes) { free(slots); free(hashes); return n; } /* no dedup beats failing */
+  if (!slots || !hashes) {
+    free(slots);
+    free(hashes);
+    return n;
+  } /* no dedup beats failing */
   memset(slots, 0xFF, nslots * sizeof *slots);
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
@@ -171,12 +180,19 @@ static size_t dedup_rows(const tbk_dataset *ds, size_t *rows, size_t n) {
 static unsigned *site_folds(const tbk_dataset *ds, unsigned k) {
   size_t *order = malloc((ds->nsites ? ds->nsites : 1) * sizeof *order);
   unsigned *fold = malloc((ds->nsites ? ds->nsites : 1) * sizeof *fold);
-  if (!order || !fold) { free(order); free(fold); return NULL; }
+  if (!order || !fold) {
+    free(order);
+    free(fold);
+    return NULL;
+  }
   for (size_t i = 0; i < ds->nsites; i++) order[i] = i;
   /* Insertion sort is fine: sites number in the hundreds. */
   for (size_t i = 1; i < ds->nsites; i++) {
     size_t v = order[i], j = i;
-    while (j > 0 && strcmp(ds->sites[order[j - 1]], ds->sites[v]) > 0) { order[j] = order[j - 1]; j--; }
+    while (j > 0 && strcmp(ds->sites[order[j - 1]], ds->sites[v]) > 0) {
+      order[j] = order[j - 1];
+      j--;
+    }
     order[j] = v;
   }
   for (size_t i = 0; i < ds->nsites; i++) fold[order[i]] = (unsigned)(i % k);
@@ -199,7 +215,10 @@ static tbk_status nb_train(const tbk_dataset *ds, const size_t *rows, size_t n, 
   }
   free(terms);
   if (st == TBK_OK) st = tbk_nb_finish(*out, err);
-  if (st) { tbk_nb_free(*out); *out = NULL; }
+  if (st) {
+    tbk_nb_free(*out);
+    *out = NULL;
+  }
   return st;
 }
 
@@ -254,7 +273,11 @@ static tbk_status nb_oof(const tbk_dataset *ds, const size_t *rows, size_t n, co
 static size_t cap_sites(const tbk_dataset *ds, size_t *rows, size_t n, size_t cap) {
   if (!cap) return n;
   size_t *count = calloc(ds->nsites, sizeof *count), *seen = calloc(ds->nsites, sizeof *seen);
-  if (!count || !seen) { free(count); free(seen); return n; }
+  if (!count || !seen) {
+    free(count);
+    free(seen);
+    return n;
+  }
   for (size_t i = 0; i < n; i++) count[ds->site[rows[i]]]++;
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
@@ -301,9 +324,9 @@ typedef struct encode_ctx {
   size_t n;
   const double *score;
   const tbk_encoder *enc;
-  double *dense;              /* scratch: ds->dim */
-  const unsigned char *drop;  /* NULL, or ncols + 1 flags: columns left out */
-  tbk_dataset *release;       /* NULL, or ds: its packed rows are freed once
+  double *dense;             /* scratch: ds->dim */
+  const unsigned char *drop; /* NULL, or ncols + 1 flags: columns left out */
+  tbk_dataset *release;      /* NULL, or ds: its packed rows are freed once
                                  the last row is encoded (tbk_train_consume) */
 } encode_ctx;
 
@@ -315,7 +338,8 @@ static size_t encode_row(void *ctx, size_t i, uint32_t *idx, double *val) {
    * ascend (the caps and deduplication keep their order): the packed rows
    * behind are given back as its rows grow, all of them after the last. */
   if (e->release && i + 1 == e->n) tbk_dataset_release_all(e->release);
-  else if (e->release && i % 4096 == 4095 && e->rows[i + 1] > e->rows[i]) tbk_dataset_release_before(e->release, e->rows[i + 1]);
+  else if (e->release && i % 4096 == 4095 && e->rows[i + 1] > e->rows[i])
+    tbk_dataset_release_before(e->release, e->rows[i + 1]);
   if (!e->drop) return n;
   size_t kept = 0;
   for (size_t k = 0; k < n; k++)
@@ -347,14 +371,17 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
   size_t npos = 0;
   for (size_t i = 0; i < n; i++) npos += ds->label[rows[i]] > 0;
   if (npos == 0 || npos == n)
-    return tbk_fail(err, TBK_ERR_EMPTY, "training data needs both template and content rows (%zu template, %zu content)",
-                    npos, n - npos);
+    return tbk_fail(err, TBK_ERR_EMPTY,
+                    "training data needs both template and content rows (%zu template, %zu content)", npos, n - npos);
   double *score = calloc(n, sizeof *score);
   signed char *y = malloc(n);
   uint32_t *drop = opt->sparse_intervals ? calloc((size_t)ds->dim + 1, sizeof *drop) : NULL;
   unsigned char *dropped = NULL;
   tbk_status st = TBK_OK;
-  if (!score || !y || (opt->sparse_intervals && !drop)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!score || !y || (opt->sparse_intervals && !drop)) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   for (size_t i = 0; i < n; i++) y[i] = ds->label[rows[i]];
   if (opt->parts != TBK_PARTS_NONTEXT) {
     if ((st = nb_oof(ds, rows, n, opt, score, err))) goto done;
@@ -365,10 +392,16 @@ static tbk_status fit(const tbk_dataset *ds, size_t *rows, size_t n, const tbk_t
     st = tbk_fail(err, TBK_ERR_EMPTY, "no feature separates the classes in the training data");
     goto done;
   }
-  if (drop && !(dropped = drop_flags(&out->enc, drop))) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (drop && !(dropped = drop_flags(&out->enc, drop))) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   /* Rows are encoded as LIBLINEAR takes them in: no matrix of their own. */
   double *dense = malloc(((size_t)ds->dim + 1) * sizeof *dense);
-  if (!dense) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); goto done; }
+  if (!dense) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   encode_ctx ec = {ds, rows, n, score, &out->enc, dense, dropped, release};
   tbk_lr_options lo;
   tbk_lr_options_init(&lo);
@@ -429,8 +462,8 @@ typedef struct cv_run {
   unsigned k, next;
   const unsigned *fold;
   double *scores;
-  tbk_status *st;       /* per fold */
-  tbk_error *err;       /* per fold */
+  tbk_status *st; /* per fold */
+  tbk_error *err; /* per fold */
   tbk_progress_fn progress;
   void *pctx;
   pthread_mutex_t lock; /* next, and the progress callback */
@@ -471,7 +504,7 @@ static void *cv_worker(void *arg) {
     pthread_mutex_unlock(&cv->lock);
     if (f >= cv->k) break;
     cv->st[f] = rows && !bad ? cv_fold(cv, f, rows, &sc, &cv->err[f])
-                              : tbk_fail(&cv->err[f], TBK_ERR_NOMEM, "out of memory");
+                             : tbk_fail(&cv->err[f], TBK_ERR_NOMEM, "out of memory");
   }
   free(rows);
   scratch_free(&sc);
@@ -480,8 +513,18 @@ static void *cv_worker(void *arg) {
 
 static tbk_status crossval_C(const tbk_dataset *ds, const tbk_train_options *opt, double C, unsigned k,
                              tbk_progress_fn progress, void *pctx, double *scores, tbk_error *err) {
-  cv_run cv = {ds, opt, C, k, 0, site_folds(ds, k), scores, calloc(k, sizeof(tbk_status)),
-               calloc(k, sizeof(tbk_error)), progress, pctx, PTHREAD_MUTEX_INITIALIZER};
+  cv_run cv = {ds,
+               opt,
+               C,
+               k,
+               0,
+               site_folds(ds, k),
+               scores,
+               calloc(k, sizeof(tbk_status)),
+               calloc(k, sizeof(tbk_error)),
+               progress,
+               pctx,
+               PTHREAD_MUTEX_INITIALIZER};
   unsigned nt = opt->threads < 1 ? 1 : opt->threads > k ? k : opt->threads, started = 0;
   pthread_t *th = malloc(nt * sizeof *th);
   tbk_status st = TBK_OK;
@@ -540,12 +583,18 @@ static tbk_status choose_C(const tbk_dataset *ds, const tbk_train_options *opt, 
   *bestC = opt->C;
   for (size_t i = 0; i < sizeof C_GRID / sizeof C_GRID[0]; i++) {
     tbk_status st = crossval_C(ds, opt, C_GRID[i], k, progress, pctx, scores, err);
-    if (st) { free(scores); return st; }
+    if (st) {
+      free(scores);
+      return st;
+    }
     tbk_pr_point *pts;
     size_t npts;
     double ap = scores_ap(ds, scores, tbk_schema_stage(ds->schema) == TBK_STAGE_UNITS, &pts, &npts);
     free(pts);
-    if (ap > best) { best = ap; *bestC = C_GRID[i]; }
+    if (ap > best) {
+      best = ap;
+      *bestC = C_GRID[i];
+    }
   }
   free(scores);
   return TBK_OK;
@@ -558,7 +607,8 @@ static tbk_status crossval_chosen(const tbk_dataset *ds, const tbk_train_options
                                   tbk_error *err) {
   *scores_out = NULL;
   if (k < 2) return tbk_fail(err, TBK_ERR_ARG, "cross-validation needs at least 2 folds");
-  if (ds->nsites < 2) return tbk_fail(err, TBK_ERR_EMPTY, "cross-site validation needs at least 2 sites (have %zu)", ds->nsites);
+  if (ds->nsites < 2)
+    return tbk_fail(err, TBK_ERR_EMPTY, "cross-site validation needs at least 2 sites (have %zu)", ds->nsites);
   if (k > ds->nsites) k = (unsigned)ds->nsites;
   double C = opt->C;
   if (opt->auto_C) {
@@ -568,7 +618,10 @@ static tbk_status crossval_chosen(const tbk_dataset *ds, const tbk_train_options
   double *scores = malloc((ds->n ? ds->n : 1) * sizeof *scores);
   if (!scores) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = crossval_C(ds, opt, C, k, progress, pctx, scores, err);
-  if (st) { free(scores); return st; }
+  if (st) {
+    free(scores);
+    return st;
+  }
   *scores_out = scores;
   if (C_out) *C_out = C;
   return TBK_OK;
@@ -591,7 +644,11 @@ static tbk_status train(const tbk_dataset *ds, tbk_dataset *release, const tbk_t
   if (!ds->n) return tbk_fail(err, TBK_ERR_EMPTY, "no training rows");
   tbk_model *m = calloc(1, sizeof *m);
   size_t *rows = malloc(ds->n * sizeof *rows);
-  if (!m || !rows) { free(m); free(rows); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  if (!m || !rows) {
+    free(m);
+    free(rows);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   snprintf(m->schema, sizeof m->schema, "%s", ds->schema);
   m->dim = ds->dim;
   m->word_dims = ds->word_dims;
@@ -614,8 +671,7 @@ static tbk_status train(const tbk_dataset *ds, tbk_dataset *release, const tbk_t
       tbk_operating_point *op = &m->ops[m->n_ops];
       op->precision = OP_PRECISIONS[i];
       double prec;
-      if (tbk_recall_at_precision(pts, npts, op->precision, &op->recall, &prec, &op->threshold) == (size_t)-1)
-        continue;
+      if (tbk_recall_at_precision(pts, npts, op->precision, &op->recall, &prec, &op->threshold) == (size_t)-1) continue;
       /* kept when 1 - p >= c, i.e. removed when p > 1 - c: the boilerplate
        * threshold is the next double above 1 - c */
       if (units) op->threshold = nextafter(1.0 - op->threshold, INFINITY);

@@ -47,8 +47,8 @@ static tbk_status write_stage(const tbk_model *m, tbk_buf *out, tbk_error *err) 
                            m->page.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", m->page.min_chars,
                            m->page.min_words) ||
             tbk_buf_printf(out, "encoding %s\nparts %s\nC %.17g\ntrain_rows %zu\ntrain_sites %zu\ncv_pr_auc %.6f\n",
-                           ENC_NAMES[m->enc.encoding], PART_NAMES[m->enc.parts], m->C, m->train_rows,
-                           m->train_sites, m->cv_pr_auc);
+                           ENC_NAMES[m->enc.encoding], PART_NAMES[m->enc.parts], m->C, m->train_rows, m->train_sites,
+                           m->cv_pr_auc);
   for (size_t i = 0; i < m->n_ops && !bad; i++)
     bad = tbk_buf_printf(out, "op %.2f %.17g %.6f\n", m->ops[i].precision, m->ops[i].threshold, m->ops[i].recall);
   bad = bad || tbk_buf_printf(out, "cols %u\n", m->enc.ncols);
@@ -286,8 +286,7 @@ static tbk_status parse_ops(reader *r, tbk_model *m, tbk_error *err) {
     /* The threshold is on a probability (inf: nothing reaches it); the
      * recall is a share. */
     if (nf != 3 || !(op->precision > 0) || !(op->precision <= 1) ||
-        !(op->threshold >= 0 && (op->threshold <= 1 || isinf(op->threshold))) ||
-        !(op->recall >= 0 && op->recall <= 1))
+        !(op->threshold >= 0 && (op->threshold <= 1 || isinf(op->threshold))) || !(op->recall >= 0 && op->recall <= 1))
       BAD("line %zu: bad operating point", r->line);
   }
 }
@@ -301,11 +300,16 @@ static int parse_enc_line(tbk_encoder *e, const char *l, size_t ll) {
   char *p = line, *end;
   unsigned long j = strtoul(p, &end, 10), bc, rc, nc;
   int ok = end != p;
-  bc = strtoul(p = end, &end, 10); ok = ok && end != p;
-  rc = strtoul(p = end, &end, 10); ok = ok && end != p;
-  double lo = tbk_strtod(p = end, &end); ok = ok && end != p && isfinite(lo);
-  double hi = tbk_strtod(p = end, &end); ok = ok && end != p && isfinite(hi);
-  nc = strtoul(p = end, &end, 10); ok = ok && end != p;
+  bc = strtoul(p = end, &end, 10);
+  ok = ok && end != p;
+  rc = strtoul(p = end, &end, 10);
+  ok = ok && end != p;
+  double lo = tbk_strtod(p = end, &end);
+  ok = ok && end != p && isfinite(lo);
+  double hi = tbk_strtod(p = end, &end);
+  ok = ok && end != p && isfinite(hi);
+  nc = strtoul(p = end, &end, 10);
+  ok = ok && end != p;
   /* bc <= ncols first: a huge bc would wrap bc + nc around. */
   ok = ok && j < e->nin && bc <= e->ncols && nc <= e->ncols - bc && rc <= e->ncols && nc <= 1024 && !e->ncuts[j] &&
        (bc > 0) == (nc > 0);
@@ -331,8 +335,7 @@ static int parse_enc_line(tbk_encoder *e, const char *l, size_t ll) {
 }
 
 /* "cols N", the enc lines, and "weights N": *nweights gets N. */
-static tbk_status parse_encoder(reader *r, tbk_model *m, int enc, int parts, unsigned long *nweights,
-                                tbk_error *err) {
+static tbk_status parse_encoder(reader *r, tbk_model *m, int enc, int parts, unsigned long *nweights, tbk_error *err) {
   unsigned long u;
   if (to_ulong(expect(r, "cols"), 100000000, &u)) BAD("line %zu: expected cols", r->line);
   tbk_encoder *e = &m->enc;
@@ -511,7 +514,8 @@ static tbk_status parse_history(tbk_model *m, const char *s, const char *end, si
     BAD("line %zu: expected \"%s\"", r.line, TBK_HIST_MAGIC);
   char names[2048];
   int k = snprintf(names, sizeof names, "inputs %d", TBK_HIST_DIM);
-  for (int i = 0; i < TBK_HIST_DIM; i++) k += snprintf(names + k, sizeof names - (size_t)k, " %s", tbk_history_input_names[i]);
+  for (int i = 0; i < TBK_HIST_DIM; i++)
+    k += snprintf(names + k, sizeof names - (size_t)k, " %s", tbk_history_input_names[i]);
   l = next_line(&r, &ll);
   if (!l || ll != (size_t)k || memcmp(l, names, ll) != 0)
     BAD("line %zu: the history stage's inputs are not this build's (%s)", r.line, names);
@@ -521,12 +525,18 @@ static tbk_status parse_history(tbk_model *m, const char *s, const char *end, si
     const char *tag = t ? "content" : "template";
     l = next_line(&r, &ll);
     char buf[2048];
-    if (!l || ll >= sizeof buf) { free(w); BAD("line %zu: expected %s weights", r.line, tag); }
+    if (!l || ll >= sizeof buf) {
+      free(w);
+      BAD("line %zu: expected %s weights", r.line, tag);
+    }
     memcpy(buf, l, ll);
     buf[ll] = 0;
     size_t tl = strlen(tag);
     char *p = buf + tl, *e;
-    if (strncmp(buf, tag, tl) != 0) { free(w); BAD("line %zu: expected %s weights", r.line, tag); }
+    if (strncmp(buf, tag, tl) != 0) {
+      free(w);
+      BAD("line %zu: expected %s weights", r.line, tag);
+    }
     for (int i = 0; i < TBK_HIST_DIM; i++) {
       errno = 0;
       double v = *p == ' ' ? tbk_strtod(p + 1, &e) : NAN;
@@ -537,9 +547,15 @@ static tbk_status parse_history(tbk_model *m, const char *s, const char *end, si
       w[t * TBK_HIST_DIM + i] = v;
       p = e;
     }
-    if (*p) { free(w); BAD("line %zu: more than %d %s weights", r.line, TBK_HIST_DIM, tag); }
+    if (*p) {
+      free(w);
+      BAD("line %zu: more than %d %s weights", r.line, TBK_HIST_DIM, tag);
+    }
   }
-  if (r.s != r.end) { free(w); BAD("line %zu: unexpected content in the history stage", r.line + 1); }
+  if (r.s != r.end) {
+    free(w);
+    BAD("line %zu: unexpected content in the history stage", r.line + 1);
+  }
   m->history = w;
   return TBK_OK;
 }
@@ -560,7 +576,8 @@ static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk
   if ((st = parse_stage(s, n1, 2, &m, err))) return st;
   s += n1;
   size_t skip = lines_in(text, s) + 1; /* through "stage content" */
-  if (!tagged_stage(&s, end, "stage content\n", &n2)) st = tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
+  if (!tagged_stage(&s, end, "stage content\n", &n2))
+    st = tbk_fail(err, TBK_ERR_MODEL, "two-stage model without a \"stage content\" line");
   else if (!n2) st = tbk_fail(err, TBK_ERR_MODEL, "content stage has no checksum line");
   else if (!(st = parse_content(m, s, n2, skip, err))) {
     const char *rest = s + n2;

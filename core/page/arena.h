@@ -24,7 +24,7 @@
 enum {
   TBK_AN_DOC = 0,
   TBK_AN_ELEMENT = 1,
-  TBK_AN_TEXT = 3,  /* the values of libxml2's node types */
+  TBK_AN_TEXT = 3, /* the values of libxml2's node types */
   TBK_AN_CDATA = 4,
   TBK_AN_PI = 7,
   TBK_AN_COMMENT = 8,
@@ -35,15 +35,15 @@ enum { TBK_AN_LINE_MAX = 65535 };
 
 typedef struct tbk_anode {
   uint32_t parent, first, last, next, prev; /* TBK_ANONE when absent */
-  uint32_t line;  /* as libxml2 stores it (at most TBK_AN_LINE_MAX) */
-  uint32_t str;   /* text, CDATA: offset of the content in strs */
-  uint32_t len;   /* its length in bytes */
-  uint32_t attrs; /* element: offset of its packed attributes in attrs */
-  uint32_t kids;  /* element children */
-  uint8_t type;   /* TBK_AN_* */
-  uint8_t unseen; /* element: dropped by its tag or hidden (tbk_arena_classify) */
-  uint16_t tag;   /* element: its tbk_tag */
-  const char *name; /* element: tag name (the parser's dictionary) */
+  uint32_t line;                            /* as libxml2 stores it (at most TBK_AN_LINE_MAX) */
+  uint32_t str;                             /* text, CDATA: offset of the content in strs */
+  uint32_t len;                             /* its length in bytes */
+  uint32_t attrs;                           /* element: offset of its packed attributes in attrs */
+  uint32_t kids;                            /* element children */
+  uint8_t type;                             /* TBK_AN_* */
+  uint8_t unseen;                           /* element: dropped by its tag or hidden (tbk_arena_classify) */
+  uint16_t tag;                             /* element: its tbk_tag */
+  const char *name;                         /* element: tag name (the parser's dictionary) */
 } tbk_anode;
 
 #define TBK_ANONE UINT32_MAX
@@ -55,13 +55,13 @@ typedef struct tbk_anode {
 typedef struct tbk_arena {
   tbk_anode *n;
   size_t count, cap;
-  tbk_buf strs;            /* contents of text and CDATA */
-  tbk_buf attrs;           /* attributes, apart: they outlive the nodes */
-  struct _xmlNode **xml;   /* the libxml2 node of each arena node, when
+  tbk_buf strs;          /* contents of text and CDATA */
+  tbk_buf attrs;         /* attributes, apart: they outlive the nodes */
+  struct _xmlNode **xml; /* the libxml2 node of each arena node, when
                               copied from a tree (dom_arena.c); else NULL */
-  struct _xmlDict *dict;   /* owned reference to the names' dictionary */
-  int lines_resolved;      /* line holds xmlGetLineNo's answer already */
-  int fast;                /* built by the fast parser (fast_html.h), not libxml2's */
+  struct _xmlDict *dict; /* owned reference to the names' dictionary */
+  int lines_resolved;    /* line holds xmlGetLineNo's answer already */
+  int fast;              /* built by the fast parser (fast_html.h), not libxml2's */
 } tbk_arena;
 
 void tbk_arena_free(tbk_arena *a);
@@ -84,14 +84,10 @@ static inline long tbk_arena_line(const tbk_arena *a, uint32_t i) {
 }
 
 /* The content of text/CDATA node i, NUL-terminated (borrowed). */
-static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) {
-  return a->strs.data + a->n[i].str;
-}
+static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) { return a->strs.data + a->n[i].str; }
 
 /* The packed attributes of element i (see above), borrowed. */
-static inline const char *tbk_arena_attrs(const tbk_arena *a, uint32_t i) {
-  return a->attrs.data + a->n[i].attrs;
-}
+static inline const char *tbk_arena_attrs(const tbk_arena *a, uint32_t i) { return a->attrs.data + a->n[i].attrs; }
 
 /* Next attribute of a packed list: returns the name (NULL at the end),
  * its value in *value (NULL: none) and moves *p past it. */
@@ -127,8 +123,13 @@ static inline uint32_t tbk_arena_add(tbk_arena *a, uint32_t parent, int type, ui
   if (a->count >= TBK_ANONE - 1 || tbk_grow(&a->n, &a->cap, a->count + 1, sizeof *a->n)) return TBK_ANONE;
   uint32_t i = (uint32_t)a->count++;
   tbk_anode *n = &a->n[i];
-  *n = (tbk_anode){.parent = parent, .first = TBK_ANONE, .last = TBK_ANONE, .next = TBK_ANONE,
-                   .prev = TBK_ANONE, .line = line, .type = (uint8_t)type};
+  *n = (tbk_anode){.parent = parent,
+                   .first = TBK_ANONE,
+                   .last = TBK_ANONE,
+                   .next = TBK_ANONE,
+                   .prev = TBK_ANONE,
+                   .line = line,
+                   .type = (uint8_t)type};
   if (parent != TBK_ANONE) {
     tbk_anode *up = &a->n[parent];
     n->prev = up->last;

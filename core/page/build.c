@@ -150,8 +150,7 @@ void tbk_build_start(tbk_build *b, const char *name, int tag, const char **atts,
   tbk_arena_classify_as(a, i, tag >= 0 && local == name ? (tbk_tag)tag : tbk_tag_lookup(local));
   const tbk_anode *n = &a->n[i];
   if (n->tag == TBK_TAG_TITLE) b->in_title++;
-  if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD)
-    b->unseen = b->depth;
+  if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD) b->unseen = b->depth;
 }
 
 void tbk_build_end(tbk_build *b) {

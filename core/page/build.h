@@ -33,8 +33,8 @@
 #include "arena.h"
 
 typedef struct tbk_build {
-  tbk_arena *a;        /* borrowed: the arena filled */
-  uint32_t *open;      /* owned: open elements, innermost last */
+  tbk_arena *a;   /* borrowed: the arena filled */
+  uint32_t *open; /* owned: open elements, innermost last */
   size_t depth, cap;
   uint32_t first_root; /* the document's first node when an element */
   int doc_used;        /* the document has a first node (or a DOCTYPE) */

@@ -51,10 +51,16 @@ static int find_title(tbk_page *p) {
   for (uint32_t x = root != TBK_ANONE ? a->n[root].first : TBK_ANONE; x != TBK_ANONE && budget && t == TBK_ANONE;
        x = a->n[x].next, budget--) {
     if (a->n[x].type != TBK_AN_ELEMENT) continue;
-    if (is_element(a, x, "title")) { t = x; break; }
+    if (is_element(a, x, "title")) {
+      t = x;
+      break;
+    }
     if (is_element(a, x, "head"))
       for (uint32_t y = a->n[x].first; y != TBK_ANONE && budget; y = a->n[y].next, budget--)
-        if (is_element(a, y, "title")) { t = y; break; }
+        if (is_element(a, y, "title")) {
+          t = y;
+          break;
+        }
   }
   if (t == TBK_ANONE) return 0;
   p->has_title = 1;
@@ -77,7 +83,10 @@ static int find_base(tbk_page *p) {
        x = a->n[x].next, budget--) {
     if (a->n[x].type != TBK_AN_ELEMENT) continue;
     uint32_t y = x, end = a->n[x].next;
-    if (is_element(a, x, "head")) { y = a->n[x].first; end = TBK_ANONE; }
+    if (is_element(a, x, "head")) {
+      y = a->n[x].first;
+      end = TBK_ANONE;
+    }
     for (; y != end && budget; y = a->n[y].next, budget--) {
       if (!is_element(a, y, "base")) continue;
       const char *q = tbk_arena_attrs(a, y), *name, *value;

@@ -68,7 +68,10 @@ int tbk_arena_from_doc(tbk_arena *a, xmlDoc *doc) {
     }
     while (x && !x->next) {
       x = x->parent;
-      if (!x || x == (xmlNode *)doc) { x = NULL; break; }
+      if (!x || x == (xmlNode *)doc) {
+        x = NULL;
+        break;
+      }
       parent = a->n[parent].parent;
     }
     if (x) x = x->next;

@@ -36,20 +36,26 @@
 
 /* What the name stack needs to know of a name: one per distinct name. */
 enum {
-  K_OTHER, K_HTML, K_HEAD, K_BODY, K_P, K_SCRIPT, K_STYLE,
+  K_OTHER,
+  K_HTML,
+  K_HEAD,
+  K_BODY,
+  K_P,
+  K_SCRIPT,
+  K_STYLE,
   K_FRAMES, /* noframes, frame, frameset */
 };
 
 typedef struct name_ent {
   const char *name;          /* the dictionary's */
   const tbk_html_elem *info; /* HTML 4's description, NULL for a tag libxml2 does not know */
-  uint64_t key[2];          /* the name's first 16 bytes, zero-padded: most names are shorter */
+  uint64_t key[2];           /* the name's first 16 bytes, zero-padded: most names are shorter */
   uint32_t hash, len;
-  uint16_t cid;              /* 1 + its closer id (html_tables.h), 0: in no auto-close */
-  int tag;                   /* its tbk_tag */
-  uint8_t kind;              /* K_* */
-  uint8_t headish;           /* in htmlCheckImplied's head list */
-  int prio;                  /* htmlGetEndPriority */
+  uint16_t cid;    /* 1 + its closer id (html_tables.h), 0: in no auto-close */
+  int tag;         /* its tbk_tag */
+  uint8_t kind;    /* K_* */
+  uint8_t headish; /* in htmlCheckImplied's head list */
+  int prio;        /* htmlGetEndPriority */
 } name_ent;
 
 /* Names of one page, interned: element and attribute names lowercased as
@@ -60,35 +66,35 @@ enum { MAX_NAMES = 4096, CHUNK = 128, MAX_NAME = 100 };
 
 typedef struct fp {
   const unsigned char *s;
-  size_t n, i;               /* the source and the parser's position */
-  size_t line_pos;           /* newlines counted up to here */
-  uint32_t line;             /* 1 + newlines before line_pos */
+  size_t n, i;     /* the source and the parser's position */
+  size_t line_pos; /* newlines counted up to here */
+  uint32_t line;   /* 1 + newlines before line_pos */
   tbk_build b;
   int declined, nomem;
-  const char *why;           /* the first reason it declined (static) */
+  const char *why; /* the first reason it declined (static) */
   size_t errors;
-  uint64_t scanned, budget;  /* the watch's stack scans (html_parse.c) */
+  uint64_t scanned, budget; /* the watch's stack scans (html_parse.c) */
   /* libxml2's parser state */
-  const name_ent **stack;    /* owned: the name stack (nameTab) */
+  const name_ent **stack; /* owned: the name stack (nameTab) */
   size_t nstack, cap_stack;
-  int html_level;            /* ctxt->html: 3 once a head was pushed, 10 once a body */
-  int discard_depth;         /* ctxt->depth: misplaced tags skipped */
-  const name_ent *current;   /* htmlParseContentInternal's currentNode */
+  int html_level;          /* ctxt->html: 3 once a head was pushed, 10 once a body */
+  int discard_depth;       /* ctxt->depth: misplaced tags skipped */
+  const name_ent *current; /* htmlParseContentInternal's currentNode */
   size_t current_depth;
   /* names */
-  xmlDictPtr dict;           /* owned until handed to the arena */
+  xmlDictPtr dict;                     /* owned until handed to the arena */
   name_ent *chunks[MAX_NAMES / CHUNK]; /* owned: the names, CHUNK at a time (entries never move) */
-  uint32_t *slots;           /* owned, n_slots: index + 1, 0 free */
+  uint32_t *slots;                     /* owned, n_slots: index + 1, 0 free */
   size_t n_names, n_slots;
   const name_ent *n_html, *n_head, *n_body, *n_p;
   /* scratch */
-  tbk_buf vals;              /* attribute values, NUL-separated */
-  size_t *val_off;           /* owned: offsets in vals, per attribute (SIZE_MAX: no value) */
+  tbk_buf vals;               /* attribute values, NUL-separated */
+  size_t *val_off;            /* owned: offsets in vals, per attribute (SIZE_MAX: no value) */
   const name_ent **att_names; /* owned: per attribute */
   size_t cap_off, cap_names;
-  const char **atts;         /* owned: the list given to the builder */
+  const char **atts; /* owned: the list given to the builder */
   size_t cap_atts;
-  tbk_buf text;              /* a reference's text */
+  tbk_buf text; /* a reference's text */
 } fp;
 
 static void decline(fp *f, const char *why) {
@@ -159,9 +165,12 @@ static void skip_blanks(fp *f) {
 /* ---- names ---- */
 
 static int end_priority(const char *name) {
-  static const struct { const char *name; int prio; } table[] = {
-      {"div", 150},   {"td", 160},    {"th", 160},    {"tr", 170},   {"thead", 180}, {"tbody", 180},
-      {"tfoot", 180}, {"table", 190}, {"head", 200},  {"body", 200}, {"html", 220},
+  static const struct {
+    const char *name;
+    int prio;
+  } table[] = {
+      {"div", 150},   {"td", 160},    {"th", 160},   {"tr", 170},   {"thead", 180}, {"tbody", 180},
+      {"tfoot", 180}, {"table", 190}, {"head", 200}, {"body", 200}, {"html", 220},
   };
   for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
     if (strcmp(table[k].name, name) == 0) return table[k].prio;
@@ -212,10 +221,13 @@ static const name_ent *intern(fp *f, const char *lower, size_t len, uint32_t h) 
   e->cid = (uint16_t)(tbk_html_closer_id(d, e->info) + 1);
   e->tag = (int)tbk_tag_lookup(d);
   e->prio = end_priority(d);
-  static const struct { const char *name; uint8_t kind, headish; } kinds[] = {
-      {"html", K_HTML, 0},     {"head", K_HEAD, 0},    {"body", K_BODY, 0},      {"p", K_P, 0},
-      {"script", K_SCRIPT, 1}, {"style", K_STYLE, 1},  {"meta", K_OTHER, 1},     {"link", K_OTHER, 1},
-      {"title", K_OTHER, 1},   {"base", K_OTHER, 1},   {"noframes", K_FRAMES, 0}, {"frame", K_FRAMES, 0},
+  static const struct {
+    const char *name;
+    uint8_t kind, headish;
+  } kinds[] = {
+      {"html", K_HTML, 0},       {"head", K_HEAD, 0},   {"body", K_BODY, 0},       {"p", K_P, 0},
+      {"script", K_SCRIPT, 1},   {"style", K_STYLE, 1}, {"meta", K_OTHER, 1},      {"link", K_OTHER, 1},
+      {"title", K_OTHER, 1},     {"base", K_OTHER, 1},  {"noframes", K_FRAMES, 0}, {"frame", K_FRAMES, 0},
       {"frameset", K_FRAMES, 0},
   };
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
@@ -242,11 +254,12 @@ static const name_ent *name_at(fp *f, int peek, int *has_dot) {
   /* per byte: 1 a name's byte (letters, digits, ':', '-', '_'), 2 '.',
    * 4 an upper-case letter */
   static const uint8_t cls[256] = {
-      ['-'] = 1, ['.'] = 2, [':'] = 1, ['_'] = 1,
-      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+      ['-'] = 1, ['.'] = 2, [':'] = 1, ['_'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+      ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
 #define L(c) [c] = 1, [c - 32] = 5
-      L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
-      L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+      L('a'),    L('b'),    L('c'),    L('d'),    L('e'),    L('f'),    L('g'),    L('h'),    L('i'),
+      L('j'),    L('k'),    L('l'),    L('m'),    L('n'),    L('o'),    L('p'),    L('q'),    L('r'),
+      L('s'),    L('t'),    L('u'),    L('v'),    L('w'),    L('x'),    L('y'),    L('z'),
 #undef L
   };
   const unsigned stop = peek ? 1 : 3; /* peek: no '.' */
@@ -436,8 +449,7 @@ static size_t parse_name(const fp *f) {
   size_t len;
   uint32_t cp = char_at(f, k, &len);
   if (!tbk_xml_letter(cp) && cp != '_' && cp != ':') return 0;
-  for (k += len; k < f->n && tbk_xml_name_char(char_at(f, k, &len)); k += len) {
-  }
+  for (k += len; k < f->n && tbk_xml_name_char(char_at(f, k, &len)); k += len) {}
   return k - f->i;
 }
 
@@ -570,7 +582,8 @@ static void doctype(fp *f) {
     if (doctype_literal(f, pub)) return decline(f, "a DOCTYPE literal libxml2 reports");
     if (pub) {
       skip_blanks(f);
-      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0)) return decline(f, "a DOCTYPE literal libxml2 reports");
+      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0))
+        return decline(f, "a DOCTYPE literal libxml2 reports");
     }
   }
   skip_blanks(f);
@@ -665,8 +678,7 @@ static void element(fp *f, int looked_ahead) {
     if (f->declined || f->nomem) return;
     if (!att) {
       error(f); /* "error parsing attribute name" */
-      while (f->i < f->n && !blank(f->s[f->i]) && f->s[f->i] != '>' && !(f->s[f->i] == '/' && nxt(f, 1) == '>'))
-        f->i++;
+      while (f->i < f->n && !blank(f->s[f->i]) && f->s[f->i] != '>' && !(f->s[f->i] == '/' && nxt(f, 1) == '>')) f->i++;
     } else {
       size_t mark = f->vals.len;
       int has_value = 0;
@@ -975,8 +987,8 @@ enum { SCAN_PER_BYTE = 64 };
 int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
   *errors = 0;
   const char *no = !tbk_html_fast_enabled() ? "the fast parser is off"
-                   : n > INT32_MAX         ? "over 2 GiB"
-                                           : unreadable((const unsigned char *)src, n);
+                   : n > INT32_MAX          ? "over 2 GiB"
+                                            : unreadable((const unsigned char *)src, n);
   if (why) *why = no;
   if (no) return TBK_FAST_DECLINED;
   fp *f = calloc(1, sizeof *f);
@@ -1025,4 +1037,3 @@ out:
   }
   return r;
 }
-

@@ -46,7 +46,8 @@ uint32_t tbk_html_entity_value(const char *name, size_t len) {
 static int attr_cmp(const void *key, const void *e) { return strcasecmp(key, *(const char *const *)e); }
 
 int tbk_html_boolean_attr(const char *name) {
-  return bsearch(name, tbk_html_boolean_attrs, TBK_HTML_BOOLEAN_ATTRS, sizeof *tbk_html_boolean_attrs, attr_cmp) != NULL;
+  return bsearch(name, tbk_html_boolean_attrs, TBK_HTML_BOOLEAN_ATTRS, sizeof *tbk_html_boolean_attrs, attr_cmp) !=
+         NULL;
 }
 
 static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t c) {

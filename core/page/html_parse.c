@@ -39,7 +39,7 @@ typedef struct parse_watch {
   size_t errors;
   uint64_t scanned, scan_budget;
   size_t max_names;
-  int stopped; /* 1: stack scans over budget; 2: too many names; 3: libxml2's own limit */
+  int stopped;     /* 1: stack scans over budget; 2: too many names; 3: libxml2's own limit */
   char limit[160]; /* libxml2's words for its limit (3) */
 } parse_watch;
 
@@ -148,7 +148,10 @@ tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *buil
   tbk_xml_quiet_end(&q0);
   if (!ctxt) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory creating parser");
   xmlSAXHandler own = build ? *build : *ctxt->sax;
-  parse_watch w = {.ctxt = ctxt, .sax = &own, .user = user, .max_names = TBK_MAX_NAMES,
+  parse_watch w = {.ctxt = ctxt,
+                   .sax = &own,
+                   .user = user,
+                   .max_names = TBK_MAX_NAMES,
                    .scan_budget = TBK_SCAN_FLOOR + (uint64_t)n * TBK_SCAN_PER_BYTE};
   ctxt->_private = &w;
   if (build) {
@@ -176,8 +179,8 @@ tbk_status tbk_html_parse_sax(const char *s, size_t n, const xmlSAXHandler *buil
   tbk_xml_quiet_begin(&q, on_error, &w);
 #endif
   *doc = htmlCtxtReadMemory(ctxt, s, (int)n, NULL, "UTF-8",
-                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING |
-                                HTML_PARSE_COMPACT | HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
+                            HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOWARNING | HTML_PARSE_COMPACT |
+                                HTML_PARSE_IGNORE_ENC | XML_PARSE_HUGE);
   *errors = w.errors;
   ctxt->_private = NULL;
   htmlFreeParserCtxt(ctxt);

@@ -39,9 +39,9 @@ extern const tbk_html_elem tbk_html_elems[TBK_HTML_ELEMS];
 extern const uint64_t tbk_html_closes[TBK_HTML_CLOSERS][2];
 extern const tbk_html_entity tbk_html_entities[TBK_HTML_ENTITIES];
 extern const char *const tbk_html_boolean_attrs[TBK_HTML_BOOLEAN_ATTRS]; /* sorted */
-extern const uint64_t tbk_html_pubid_chars[4]; /* bit c: byte c is a PubidChar */
-extern const uint32_t tbk_xml_letters[TBK_XML_LETTER_RANGES][2]; /* first, last; ascending */
-extern const uint32_t tbk_xml_name_chars[TBK_XML_NAME_CHAR_RANGES][2]; /* the same */
+extern const uint64_t tbk_html_pubid_chars[4];                           /* bit c: byte c is a PubidChar */
+extern const uint32_t tbk_xml_letters[TBK_XML_LETTER_RANGES][2];         /* first, last; ascending */
+extern const uint32_t tbk_xml_name_chars[TBK_XML_NAME_CHAR_RANGES][2];   /* the same */
 
 /* htmlTagLookup: the element named name in any case, NULL if none. */
 const tbk_html_elem *tbk_html_elem_lookup(const char *name);

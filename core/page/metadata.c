@@ -12,8 +12,8 @@
 #include "page_internal.h"
 
 enum field { F_TITLE, F_AUTHOR, F_DATE, F_MODIFIED, F_SITE, F_LANG, F_DESC, F_URL, F_IMAGE, F_KEYWORDS, F_TYPE, F_N };
-static const char *const field_names[F_N] = {"title",    "author", "date", "date_modified", "site_name", "language",
-                                             "description", "url", "image", "keywords",   "type"};
+static const char *const field_names[F_N] = {"title",       "author", "date",  "date_modified", "site_name", "language",
+                                             "description", "url",    "image", "keywords",      "type"};
 
 /* The <meta> keys of each field (name, property or itemprop, lower case),
  * best first. */
@@ -21,8 +21,8 @@ static const char *const meta_keys[F_N][12] = {
     [F_TITLE] = {"og:title", "twitter:title", "dc.title", "citation_title", "headline", NULL},
     [F_AUTHOR] = {"author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
                   "parsely-author", "sailthru.author", "citation_author", NULL},
-    [F_DATE] = {"article:published_time", "og:article:published_time", "datepublished", "published_time",
-                "pubdate", "publishdate", "date", "dc.date.issued", "dc.date", "dcterms.created", "parsely-pub-date",
+    [F_DATE] = {"article:published_time", "og:article:published_time", "datepublished", "published_time", "pubdate",
+                "publishdate", "date", "dc.date.issued", "dc.date", "dcterms.created", "parsely-pub-date",
                 "citation_publication_date"},
     [F_MODIFIED] = {"article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified",
                     NULL},
@@ -77,13 +77,16 @@ static int put_utf8(tbk_buf *b, unsigned long c) {
 
 /* s[0..n) with the common character references decoded, into out. */
 static int decode_entities(const char *s, size_t n, tbk_buf *out) {
-  static const struct { const char *name; unsigned long c; } named[] = {
-      {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", 0xA0},
-      {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026}, {"rsquo", 0x2019}, {"lsquo", 0x2018},
-      {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"copy", 0xA9}, {"reg", 0xAE}, {"auml", 0xE4}, {"ouml", 0xF6},
-      {"uuml", 0xFC}, {"Auml", 0xC4}, {"Ouml", 0xD6}, {"Uuml", 0xDC}, {"szlig", 0xDF}, {"eacute", 0xE9},
-      {"egrave", 0xE8}, {"ecirc", 0xEA}, {"agrave", 0xE0}, {"aacute", 0xE1}, {"acirc", 0xE2}, {"ccedil", 0xE7},
-      {"iacute", 0xED}, {"oacute", 0xF3}, {"uacute", 0xFA}, {"ntilde", 0xF1}, {"Eacute", 0xC9}};
+  static const struct {
+    const char *name;
+    unsigned long c;
+  } named[] = {{"amp", '&'},      {"lt", '<'},       {"gt", '>'},       {"quot", '"'},      {"apos", '\''},
+               {"nbsp", 0xA0},    {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026}, {"rsquo", 0x2019},
+               {"lsquo", 0x2018}, {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"copy", 0xA9},     {"reg", 0xAE},
+               {"auml", 0xE4},    {"ouml", 0xF6},    {"uuml", 0xFC},    {"Auml", 0xC4},     {"Ouml", 0xD6},
+               {"Uuml", 0xDC},    {"szlig", 0xDF},   {"eacute", 0xE9},  {"egrave", 0xE8},   {"ecirc", 0xEA},
+               {"agrave", 0xE0},  {"aacute", 0xE1},  {"acirc", 0xE2},   {"ccedil", 0xE7},   {"iacute", 0xED},
+               {"oacute", 0xF3},  {"uacute", 0xFA},  {"ntilde", 0xF1},  {"Eacute", 0xC9}};
   out->len = 0;
   for (size_t i = 0; i < n;) {
     if (s[i] == '&') {
@@ -94,7 +97,8 @@ static int decode_entities(const char *s, size_t n, tbk_buf *out) {
         int hex = j + 1 < n && (s[j + 1] == 'x' || s[j + 1] == 'X');
         size_t k = j + 1 + (size_t)hex, d0 = k;
         for (; k < n && (hex ? isxdigit((unsigned char)s[k]) : isdigit((unsigned char)s[k])) && k - d0 < 8; k++)
-          c = c * (hex ? 16 : 10) + (unsigned long)(isdigit((unsigned char)s[k]) ? s[k] - '0' : (tolower((unsigned char)s[k]) - 'a' + 10));
+          c = c * (hex ? 16 : 10) +
+              (unsigned long)(isdigit((unsigned char)s[k]) ? s[k] - '0' : (tolower((unsigned char)s[k]) - 'a' + 10));
         if (k > d0) ok = 1, j = k;
       } else {
         for (size_t e = 0; e < sizeof named / sizeof *named; e++) {
@@ -169,10 +173,10 @@ static const attr *find_attr(const attr *a, size_t k, const char *name) {
 enum jtype { J_OBJ, J_ARR, J_STR, J_OTHER };
 typedef struct jnode {
   int type;
-  size_t key;    /* offset of the member's key in strs (SIZE_MAX: none) */
-  size_t str;    /* J_STR: offset of the value in strs */
-  size_t first;  /* first child (SIZE_MAX: none) */
-  size_t next;   /* next sibling */
+  size_t key;   /* offset of the member's key in strs (SIZE_MAX: none) */
+  size_t str;   /* J_STR: offset of the value in strs */
+  size_t first; /* first child (SIZE_MAX: none) */
+  size_t next;  /* next sibling */
 } jnode;
 typedef struct jtree {
   jnode *n;
@@ -286,9 +290,7 @@ static size_t jvalue(jtree *t, size_t key, int depth) {
   return jnew(t, J_OTHER, key);
 }
 
-static const char *jkey(const jtree *t, size_t x) {
-  return t->n[x].key == JNONE ? "" : t->strs.data + t->n[x].key;
-}
+static const char *jkey(const jtree *t, size_t x) { return t->n[x].key == JNONE ? "" : t->strs.data + t->n[x].key; }
 static const char *jsval(const jtree *t, size_t x) { return t->strs.data + t->n[x].str; }
 
 static size_t jmember(const jtree *t, size_t obj, const char *key) {

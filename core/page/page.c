@@ -54,9 +54,7 @@ void tbk_page_free(tbk_page *p) {
 }
 
 size_t tbk_page_block_count(const tbk_page *p) { return p ? p->n_blocks : 0; }
-const tbk_block *tbk_page_block(const tbk_page *p, size_t i) {
-  return p && i < p->n_blocks ? &p->blocks[i] : NULL;
-}
+const tbk_block *tbk_page_block(const tbk_page *p, size_t i) { return p && i < p->n_blocks ? &p->blocks[i] : NULL; }
 const char *tbk_page_charset(const tbk_page *p) { return p->charset; }
 const char *tbk_page_charset_note(const tbk_page *p) { return p->charset_note; }
 const char *tbk_page_html_note(const tbk_page *p) { return p->html_note; }
@@ -68,16 +66,23 @@ const char *tbk_page_text(const tbk_page *p, size_t *len) {
 }
 tbk_page_view tbk_page_view_of(const tbk_page *p) {
   if (!p) return (tbk_page_view){0};
-  return (tbk_page_view){.nodes = p->nodes, .n_nodes = p->n_nodes, .runs = p->runs, .n_runs = p->n_runs,
-                         .text = p->text.data, .text_len = p->text.len, .blocks = p->blocks,
-                         .n_blocks = p->n_blocks, .max_depth = p->max_depth, .n_lines = p->n_lines,
+  return (tbk_page_view){.nodes = p->nodes,
+                         .n_nodes = p->n_nodes,
+                         .runs = p->runs,
+                         .n_runs = p->n_runs,
+                         .text = p->text.data,
+                         .text_len = p->text.len,
+                         .blocks = p->blocks,
+                         .n_blocks = p->n_blocks,
+                         .max_depth = p->max_depth,
+                         .n_lines = p->n_lines,
                          .text_chars = p->text_chars};
 }
 
 typedef struct name_count {
-  const char *name;    /* borrowed from the arena; NULL = free slot */
+  const char *name; /* borrowed from the arena; NULL = free slot */
   uint64_t hash;
-  uint32_t parent;     /* node index of the parent, TBK_NONE at the root */
+  uint32_t parent; /* node index of the parent, TBK_NONE at the root */
   uint32_t count;
 } name_count;
 
@@ -99,10 +104,10 @@ typedef struct walker {
   const tbk_page_options *opt;
   size_t cap_nodes;
   size_t cap_node_xml, cap_run_xml; /* p->node_xml, p->run_xml (a DOM's arena) */
-  int at_space; /* text buffer ends in a (collapsed) space, or is empty */
-  level_count *levels;  /* owned, cap_levels entries, zeroed when made */
+  int at_space;                     /* text buffer ends in a (collapsed) space, or is empty */
+  level_count *levels;              /* owned, cap_levels entries, zeroed when made */
   size_t cap_levels;
-  name_count *names;    /* owned: same-name counters of unknown tags */
+  name_count *names; /* owned: same-name counters of unknown tags */
   size_t names_cap, names_used;
 } walker;
 
@@ -144,7 +149,10 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
     }
     if (c < 0x80) {
       if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
-        if (!w->at_space) { t->data[t->len++] = ' '; w->at_space = 1; }
+        if (!w->at_space) {
+          t->data[t->len++] = ' ';
+          w->at_space = 1;
+        }
       } else if (c >= 0x20 && c != 0x7F) {
         t->data[t->len++] = (char)c;
         w->at_space = 0;
@@ -153,10 +161,16 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
       continue;
     }
     size_t k = tbk_utf8_seq(u + i, n - i);
-    if (!k) { i++; continue; } /* cannot happen: input was cleaned */
+    if (!k) {
+      i++;
+      continue;
+    } /* cannot happen: input was cleaned */
     uint32_t cp = tbk_utf8_decode(u + i, k);
     if (tbk_is_space_cp(cp)) {
-      if (!w->at_space) { t->data[t->len++] = ' '; w->at_space = 1; }
+      if (!w->at_space) {
+        t->data[t->len++] = ' ';
+        w->at_space = 1;
+      }
     } else if (!(cp >= 0x80 && cp < 0xA0) && cp != 0x200B && cp != 0xFEFF) {
       memcpy(t->data + t->len, s + i, k);
       t->len += k;
@@ -207,8 +221,8 @@ static int nth_by_name(walker *w, uint32_t parent, const char *name, uint32_t *n
   return 0;
 }
 
-static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t parent,
-                               uint32_t sib_index, uint32_t nth, uint32_t *idx, tbk_error *err) {
+static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t parent, uint32_t sib_index, uint32_t nth,
+                               uint32_t *idx, tbk_error *err) {
   tbk_page *p = w->p;
   if (p->n_nodes >= w->opt->max_nodes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-nodes (%zu) elements", w->opt->max_nodes);
@@ -280,7 +294,10 @@ static tbk_status walk(walker *w, tbk_error *err) {
       if (tag != TBK_TAG_OTHER) {
         if (!row->nth[tag]) row->tags[row->used++] = (uint16_t)tag;
         nth = ++row->nth[tag];
-      } else if (nth_by_name(w, parent, an[x].name, &nth)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      } else if (nth_by_name(w, parent, an[x].name, &nth)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
       if (!an[x].unseen) {
         if (level + 1 > w->opt->max_depth) {
           st = tbk_fail(err, TBK_ERR_LIMIT, "elements nested deeper than max-depth (%zu)", w->opt->max_depth);
@@ -289,21 +306,37 @@ static tbk_status walk(walker *w, tbk_error *err) {
         uint32_t idx = TBK_NONE;
         if ((st = open_element(w, x, tag, parent, sib, nth, &idx, err)) != TBK_OK) break;
         if (an[x].first != TBK_ANONE) {
-          if (!enter_level(w, level + 1)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+          if (!enter_level(w, level + 1)) {
+            st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+            break;
+          }
           parent = idx;
           x = an[x].first;
           continue;
         }
-        if (close_element(w, idx)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+        if (close_element(w, idx)) {
+          st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+          break;
+        }
       }
     } else if ((an[x].type == TBK_AN_TEXT || an[x].type == TBK_AN_CDATA) && parent != TBK_NONE) {
-      if (append_text(w, x, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); break; }
+      if (append_text(w, x, parent)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        break;
+      }
     }
     /* Advance: next sibling, or climb (closing what we opened) until one. */
     while (x != TBK_ANONE && an[x].next == TBK_ANONE) {
       x = an[x].parent;
-      if (x == TBK_ANONE || an[x].type != TBK_AN_ELEMENT || parent == TBK_NONE) { x = TBK_ANONE; break; }
-      if (close_element(w, parent)) { st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); x = TBK_ANONE; break; }
+      if (x == TBK_ANONE || an[x].type != TBK_AN_ELEMENT || parent == TBK_NONE) {
+        x = TBK_ANONE;
+        break;
+      }
+      if (close_element(w, parent)) {
+        st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+        x = TBK_ANONE;
+        break;
+      }
       parent = p->nodes[parent].parent;
     }
     if (st != TBK_OK || x == TBK_ANONE) break;
@@ -323,7 +356,8 @@ static int path_step(const tbk_page *p, uint32_t i, tbk_buf *cur, size_t *lens) 
   char num[16], *e = num + sizeof num, *d = e;
   *--d = ']';
   uint32_t v = n->nth;
-  do *--d = (char)('0' + v % 10); while (v /= 10);
+  do *--d = (char)('0' + v % 10);
+  while (v /= 10);
   *--d = '[';
   size_t nlen = strlen(name), slen = (size_t)(e - d);
   cur->len = lens[n->depth - 1];
@@ -357,7 +391,9 @@ enum { TBK_MAX_BLOCK_NESTING = 64 };
  * length is then a difference, not a rescan of all the text below it
  * (which made deep nesting over much text quadratic). */
 enum { CPS_STEP = 64 };
-typedef struct { uint32_t cps, wide; } cp_count;
+typedef struct {
+  uint32_t cps, wide;
+} cp_count;
 static void count_span(const tbk_buf *t, size_t a, size_t b, cp_count *c) {
   const unsigned char *u = (const unsigned char *)t->data;
   size_t i = a;
@@ -404,14 +440,14 @@ static cp_count cps_at(const tbk_buf *t, const cp_count *cps, size_t x) {
 typedef struct block_finder {
   tbk_page *p;
   const tbk_page_options *opt;
-  unsigned want;        /* tag flags of a candidate */
+  unsigned want; /* tag flags of a candidate */
   tbk_tokenizer *tok;
-  tbk_md5_ctx *md5;     /* each block's MD5 through it; NULL: no fingerprints */
-  cp_count *cps;        /* count_cps of the page text */
-  size_t *lens;         /* see path_step */
-  tbk_buf scratch;      /* the current node's locator */
-  size_t *path_off;     /* each block's locator in p->paths */
-  uint32_t *nest;       /* each block's nesting: 1 + its parent block's */
+  tbk_md5_ctx *md5; /* each block's MD5 through it; NULL: no fingerprints */
+  cp_count *cps;    /* count_cps of the page text */
+  size_t *lens;     /* see path_step */
+  tbk_buf scratch;  /* the current node's locator */
+  size_t *path_off; /* each block's locator in p->paths */
+  uint32_t *nest;   /* each block's nesting: 1 + its parent block's */
   size_t cap;
 } block_finder;
 
@@ -468,7 +504,8 @@ static tbk_status add_block(block_finder *f, uint32_t i, uint32_t s, uint32_t e,
   if (tbk_buf_append(&p->paths, f->scratch.data, f->scratch.len) || tbk_buf_append(&p->paths, "", 1))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if (p->paths.len > TBK_MAX_PATH_BYTES)
-    return tbk_fail(err, TBK_ERR_LIMIT, "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
+    return tbk_fail(err, TBK_ERR_LIMIT,
+                    "block locators exceed %u MiB (blocks nested too deep: lower max-depth or max-blocks)",
                     TBK_MAX_PATH_BYTES >> 20);
   n->block = (int32_t)p->n_blocks++;
   return TBK_OK;
@@ -521,8 +558,8 @@ static tbk_status find_blocks(tbk_page *p, const tbk_page_options *opt, tbk_erro
 
 /* What tbk_html_load_source does before the parse: the decoded source in
  * *utf8 (caller frees), its line count and charset in *out. */
-static tbk_status decode_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                                tbk_buf *utf8, tbk_error *err) {
+static tbk_status decode_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out, tbk_buf *utf8,
+                                tbk_error *err) {
   memset(out, 0, sizeof *out);
   if (opt->max_page_bytes && len > opt->max_page_bytes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page of %zu bytes exceeds max-page-bytes (%zu)", len, opt->max_page_bytes);
@@ -551,8 +588,7 @@ tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_opt
   return st;
 }
 
-tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                         tbk_error *err) {
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out, tbk_error *err) {
   return tbk_html_load_source(data, len, opt, out, NULL, err);
 }
 
@@ -652,7 +688,8 @@ static tbk_status try_recovery(tbk_page **pp, tbk_buf *source, const tbk_page_op
   tbk_page *q = calloc(1, sizeof *q);
   size_t errors;
   tbk_error ignored;
-  if (q && parse_into(q, fixed.data ? fixed.data : "", fixed.len, opt, &errors, &ignored) == TBK_OK && q->text.len > p->text.len) {
+  if (q && parse_into(q, fixed.data ? fixed.data : "", fixed.len, opt, &errors, &ignored) == TBK_OK &&
+      q->text.len > p->text.len) {
     q->raw_bytes = p->raw_bytes;
     q->n_lines = p->n_lines;
     q->parse_errors = p->parse_errors;
@@ -670,8 +707,7 @@ static tbk_status try_recovery(tbk_page **pp, tbk_buf *source, const tbk_page_op
   return TBK_OK;
 }
 
-tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt,
-                          tbk_page **out, tbk_error *err) {
+tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *opt, tbk_page **out, tbk_error *err) {
   tbk_page_options defaults;
   if (!opt) {
     tbk_page_options_init(&defaults);
@@ -688,8 +724,7 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   p->n_lines = html.lines;
   memcpy(p->charset, html.charset, sizeof p->charset);
   memcpy(p->charset_note, html.charset_note, sizeof p->charset_note);
-  if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK)
-    goto fail;
+  if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK) goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
   if (!opt->keep_dom) {
     /* for the DOM parse of the first tbk_page_html */

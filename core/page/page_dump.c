@@ -15,19 +15,19 @@ static void attr_out(void *ctx, const char *name, const char *chunk) {
 
 int tbk_page_dump(const tbk_page *p, tbk_buf *out) {
   int bad = 0;
-  bad |= tbk_buf_printf(out, "page charset=%s errors=%zu recovered=%d lines=%" PRIu32 " raw=%zu depth=%" PRIu32
-                             " nodes=%zu runs=%zu blocks=%zu\n",
+  bad |= tbk_buf_printf(out,
+                        "page charset=%s errors=%zu recovered=%d lines=%" PRIu32 " raw=%zu depth=%" PRIu32
+                        " nodes=%zu runs=%zu blocks=%zu\n",
                         p->charset, p->parse_errors, p->recovered, p->n_lines, p->raw_bytes, p->max_depth, p->n_nodes,
                         p->n_runs, p->n_blocks);
   for (size_t i = 0; i < p->n_nodes; i++) {
     const tbk_node *n = &p->nodes[i];
-    bad |= tbk_buf_printf(out,
-                          "node %zu %s parent=%" PRIu32 " end=%" PRIu32 " depth=%" PRIu32 " line=%" PRIu32
-                          " text=%" PRIu32 "-%" PRIu32 " sib=%" PRIu32 "/%" PRIu32 " nth=%" PRIu32 " kids=%" PRIu32
-                          " cand=%" PRIu32 " block=%" PRId32 " tag=%u a=%u",
-                          i, tbk_node_name(n), n->parent, n->end, n->depth, n->line, n->text_start, n->text_end,
-                          n->sib_index, n->sib_count, n->nth, n->child_elems, n->cand_anc, n->block, n->tag,
-                          n->in_anchor);
+    bad |= tbk_buf_printf(
+        out,
+        "node %zu %s parent=%" PRIu32 " end=%" PRIu32 " depth=%" PRIu32 " line=%" PRIu32 " text=%" PRIu32 "-%" PRIu32
+        " sib=%" PRIu32 "/%" PRIu32 " nth=%" PRIu32 " kids=%" PRIu32 " cand=%" PRIu32 " block=%" PRId32 " tag=%u a=%u",
+        i, tbk_node_name(n), n->parent, n->end, n->depth, n->line, n->text_start, n->text_end, n->sib_index,
+        n->sib_count, n->nth, n->child_elems, n->cand_anc, n->block, n->tag, n->in_anchor);
     tbk_node_attrs(n, attr_out, out);
     bad |= tbk_buf_append(out, "\n", 1);
   }
@@ -39,10 +39,11 @@ int tbk_page_dump(const tbk_page *p, tbk_buf *out) {
   bad |= tbk_buf_append(out, "]\n", 2);
   for (size_t i = 0; i < p->n_blocks; i++) {
     const tbk_block *b = &p->blocks[i];
-    bad |= tbk_buf_printf(out, "block %zu %s %s %zu/%zu at=%zu parent=%" PRId32 " node=%" PRIu32 " line=%" PRIu32
-                               " depth=%" PRIu32 " md5=",
-                          i, b->tag, b->path, b->text_len, b->text_chars, (size_t)(b->text - p->text.data), b->parent,
-                          b->node, b->line, b->depth);
+    bad |= tbk_buf_printf(
+        out,
+        "block %zu %s %s %zu/%zu at=%zu parent=%" PRId32 " node=%" PRIu32 " line=%" PRIu32 " depth=%" PRIu32 " md5=", i,
+        b->tag, b->path, b->text_len, b->text_chars, (size_t)(b->text - p->text.data), b->parent, b->node, b->line,
+        b->depth);
     for (int k = 0; k < 16; k++) bad |= tbk_buf_printf(out, "%02x", b->md5[k]);
     bad |= tbk_buf_append(out, "\n", 1);
   }

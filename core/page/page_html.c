@@ -44,9 +44,7 @@ static void relink_node(const cut *c) {
   else if (c->parent) c->parent->last = x;
 }
 
-static int dump_write(void *ctx, const char *s, int len) {
-  return tbk_buf_append(ctx, s, (size_t)len) ? -1 : len;
-}
+static int dump_write(void *ctx, const char *s, int len) { return tbk_buf_append(ctx, s, (size_t)len) ? -1 : len; }
 
 /* What htmlDocDumpMemoryFormat writes (the same encoder, chosen as it
  * chooses it), but straight into out as libxml2 makes it, a few KiB at a
@@ -206,7 +204,10 @@ static tbk_status edit_dump(const tbk_page *page, const tbk_html_edit *e, tbk_bu
   tbk_status st = TBK_OK;
   for (; done_marks < na; done_marks++) {
     const tbk_html_mark *m = &e->mark[done_marks];
-    if (m->node >= page->n_nodes) { st = TBK_ERR_ARG; break; }
+    if (m->node >= page->n_nodes) {
+      st = TBK_ERR_ARG;
+      break;
+    }
     xmlNode *x = page->node_xml[m->node];
     for (int k = 0; k < TBK_HTML_ATTRS && st == TBK_OK; k++) {
       if (!e->attr[k] || !m->value[k]) continue;
@@ -217,11 +218,17 @@ static tbk_status edit_dump(const tbk_page *page, const tbk_html_edit *e, tbk_bu
       if (!v || !xmlSetProp(x, BAD_CAST e->attr[k], BAD_CAST v)) st = TBK_ERR_NOMEM;
       free(v);
     }
-    if (st) { done_marks++; break; }
+    if (st) {
+      done_marks++;
+      break;
+    }
   }
   for (; st == TBK_OK && done_cuts < nd; done_cuts++) {
     xmlNode *x = edit_target(page, &e->drop[done_cuts]);
-    if (!x) { st = TBK_ERR_ARG; break; }
+    if (!x) {
+      st = TBK_ERR_ARG;
+      break;
+    }
     unlink_node(x, &cuts[done_cuts]);
   }
   if (st == TBK_OK && e && e->inject) st = inject(page, e->inject, &adds);
@@ -257,12 +264,12 @@ tbk_status tbk_page_html(const tbk_page *page, const tbk_html_edit *e, tbk_buf *
   tbk_status st = edit_dump(page, e, out, enc, sizeof enc);
   tbk_xml_quiet_end(&q);
   if (st == TBK_ERR_FORMAT && *enc)
-    snprintf(note, sizeof ((tbk_page *)page)->html_note,
+    snprintf(note, sizeof((tbk_page *)page)->html_note,
              "cannot write the page as HTML in its declared charset %s: it lacks characters of the page "
              "and of their character references",
              enc);
   else if (st == TBK_OK && q.unwritable)
-    snprintf(note, sizeof ((tbk_page *)page)->html_note,
+    snprintf(note, sizeof((tbk_page *)page)->html_note,
              "%zu character%s left out of the HTML: the page's declared charset %s cannot write %s, not even "
              "as character references",
              q.unwritable, q.unwritable == 1 ? "" : "s", enc, q.unwritable == 1 ? "it" : "them");

@@ -38,8 +38,8 @@ enum { TBK_BLOCKER_REACH = 64 };
  * text to their end tag), title (whose content should hold no tag), then
  * the dropped containers ("boxes"). */
 enum { W_SCRIPT, W_STYLE, W_TITLE, W_FIRST_BOX };
-static const char *const watched[] = {"script", "style", "title", "noscript", "iframe", "object",
-                                      "svg",    "math",  "template", "audio", "video", "canvas"};
+static const char *const watched[] = {"script", "style", "title",    "noscript", "iframe", "object",
+                                      "svg",    "math",  "template", "audio",    "video",  "canvas"};
 enum { N_WATCHED = sizeof watched / sizeof watched[0] };
 
 /* Elements whose end priority (htmlGetEndPriority) is above a dropped
@@ -50,8 +50,7 @@ static const struct {
   const char *name;
   int prio;
 } blockers[] = {
-    {"div", 150},   {"td", 160},    {"th", 160},    {"tr", 170},
-    {"thead", 180}, {"tbody", 180}, {"tfoot", 180}, {"table", 190},
+    {"div", 150}, {"td", 160}, {"th", 160}, {"tr", 170}, {"thead", 180}, {"tbody", 180}, {"tfoot", 180}, {"table", 190},
 };
 enum { N_BLOCKERS = sizeof blockers / sizeof blockers[0] };
 
@@ -76,17 +75,17 @@ typedef struct opening {
 typedef struct scanner {
   const char *s;
   size_t n;
-  size_t text;      /* estimate of the visible bytes */
+  size_t text; /* estimate of the visible bytes */
   repair *rep;
   size_t n_rep, cap_rep;
   opening *open;
   size_t n_open, cap_open;
-  inner *in;                   /* blockers opened inside containers, innermost last */
+  inner *in; /* blockers opened inside containers, innermost last */
   size_t n_in, cap_in;
-  size_t n_boxes;              /* containers open */
-  size_t top[N_WATCHED];       /* innermost unclosed opening of each name */
-  size_t last_end[W_TITLE];    /* last "</script", "</style" in the source */
-  size_t box_from, box_at;     /* memo of the last box_close_point query */
+  size_t n_boxes;           /* containers open */
+  size_t top[N_WATCHED];    /* innermost unclosed opening of each name */
+  size_t last_end[W_TITLE]; /* last "</script", "</style" in the source */
+  size_t box_from, box_at;  /* memo of the last box_close_point query */
   int nomem;
 } scanner;
 
@@ -245,8 +244,14 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
   const char *s = sc->s;
   size_t n = sc->n, c = i + 4;
   /* <!--> and <!---> are empty comments (HTML5); libxml2 reads on. */
-  if (c < n && s[c] == '>') { add_repair(sc, i, c + 1, 0, -1); return c + 1; }
-  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') { add_repair(sc, i, c + 2, 0, -1); return c + 2; }
+  if (c < n && s[c] == '>') {
+    add_repair(sc, i, c + 1, 0, -1);
+    return c + 1;
+  }
+  if (c + 1 < n && s[c] == '-' && s[c + 1] == '>') {
+    add_repair(sc, i, c + 2, 0, -1);
+    return c + 2;
+  }
   if (*last_close == SIZE_MAX - 1) {
     *last_close = SIZE_MAX;
     for (size_t k = n; k >= 3; k--)
@@ -366,7 +371,10 @@ long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out)
     for (size_t k = 0; k < sc.n_rep && done >= 0; k++) {
       const repair *r = &sc.rep[k];
       if (r->pos < at) continue; /* inside a deletion already made */
-      if (tbk_buf_append(out, src + at, r->pos - at)) { done = -1; break; }
+      if (tbk_buf_append(out, src + at, r->pos - at)) {
+        done = -1;
+        break;
+      }
       if (r->name >= 0) {
         if (tbk_buf_append(out, "</", 2) || tbk_buf_puts(out, watched[r->name]) || tbk_buf_append(out, ">", 1))
           done = -1;

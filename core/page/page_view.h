@@ -24,14 +24,14 @@ typedef struct tbk_node {
   uint32_t line;       /* source line of the start tag */
   uint32_t text_start; /* [text_start, text_end): untrimmed range in text */
   uint32_t text_end;
-  uint32_t sib_index;  /* 0-based among the parent's element children */
-  uint32_t sib_count;  /* the parent's element children (>= 1) */
-  uint32_t nth;        /* 1-based among same-name element siblings */
-  uint32_t child_elems;/* element children in the DOM */
-  uint32_t cand_anc;   /* nearest ancestor element that is a candidate */
-  int32_t block;       /* block this element is (or folds into), else -1 */
-  uint16_t tag;        /* tbk_tag */
-  uint8_t in_anchor;   /* inside an <a> (itself included) */
+  uint32_t sib_index;   /* 0-based among the parent's element children */
+  uint32_t sib_count;   /* the parent's element children (>= 1) */
+  uint32_t nth;         /* 1-based among same-name element siblings */
+  uint32_t child_elems; /* element children in the DOM */
+  uint32_t cand_anc;    /* nearest ancestor element that is a candidate */
+  int32_t block;        /* block this element is (or folds into), else -1 */
+  uint16_t tag;         /* tbk_tag */
+  uint8_t in_anchor;    /* inside an <a> (itself included) */
 } tbk_node;
 
 typedef struct tbk_run {
@@ -45,18 +45,18 @@ typedef struct tbk_run {
  * function) and index it: it costs one call, not one per node. The
  * pointers are the page's (borrowed): valid while the page lives. */
 typedef struct tbk_page_view {
-  const tbk_node *nodes;   /* n_nodes entries, in document order */
+  const tbk_node *nodes; /* n_nodes entries, in document order */
   size_t n_nodes;
-  const tbk_run *runs;     /* n_runs entries, in text order */
+  const tbk_run *runs; /* n_runs entries, in text order */
   size_t n_runs;
-  const char *text;        /* the page's visible text, collapsed; NULL
+  const char *text; /* the page's visible text, collapsed; NULL
                               when empty */
   size_t text_len;
   const tbk_block *blocks; /* n_blocks entries */
   size_t n_blocks;
-  uint32_t max_depth;      /* deepest element */
-  uint32_t n_lines;        /* lines of the (decoded) source */
-  size_t text_chars;       /* tbk_text_length of text */
+  uint32_t max_depth; /* deepest element */
+  uint32_t n_lines;   /* lines of the (decoded) source */
+  size_t text_chars;  /* tbk_text_length of text */
 } tbk_page_view;
 /* p NULL: an empty view. */
 tbk_page_view tbk_page_view_of(const tbk_page *p);
@@ -89,7 +89,7 @@ typedef struct tbk_html_edit {
   const char *join[TBK_HTML_ATTRS]; /* non-NULL: a value the element has of
                                        attr[k] is kept after the new one,
                                        joined by this */
-  const tbk_html_mark *mark; /* borrowed, n_mark entries (of an element
+  const tbk_html_mark *mark;        /* borrowed, n_mark entries (of an element
                                 marked twice the later mark wins; with a
                                 join, mark each element once) */
   size_t n_mark;

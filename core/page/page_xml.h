@@ -35,14 +35,13 @@ void tbk_xml_quiet_end(tbk_xml_quiet *q);
  * benchmark floor): size limit, charset decoding, source line count, and
  * libxml2's HTML parser with errors counted. */
 typedef struct tbk_html {
-  xmlDoc *doc;        /* owned by the caller (xmlFreeDoc) */
-  size_t errors;      /* recovered parse errors */
-  uint32_t lines;     /* lines of the decoded source */
-  char charset[48];   /* charset the bytes were decoded from */
+  xmlDoc *doc;                         /* owned by the caller (xmlFreeDoc) */
+  size_t errors;                       /* recovered parse errors */
+  uint32_t lines;                      /* lines of the decoded source */
+  char charset[48];                    /* charset the bytes were decoded from */
   char charset_note[TBK_CHARSET_NOTE]; /* the declared charset overruled ("" none) */
 } tbk_html;
-tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,
-                         tbk_error *err);
+tbk_status tbk_html_load(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out, tbk_error *err);
 /* The same, handing the decoded source to *source (caller frees) for a
  * second parse by tbk_html_parse_utf8. */
 tbk_status tbk_html_load_source(const char *data, size_t len, const tbk_page_options *opt, tbk_html *out,

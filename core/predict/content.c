@@ -88,8 +88,7 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
     while (j < ux->n && j - i <= GAP_MAX && !keep[j] && pv.nodes[ux->u[j].elem].tag == TBK_TAG_P &&
            pv.nodes[ux->u[j].elem].parent == parent)
       j++;
-    if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || pv.nodes[ux->u[j].elem].parent != parent)
-      continue;
+    if (j == i || j - i > GAP_MAX || j >= ux->n || keep[j] != 1 || pv.nodes[ux->u[j].elem].parent != parent) continue;
     for (size_t k = i; k < j; k++) keep[k] = !ruled_out(page, ux, k, o, lead);
     i = j;
   }
@@ -131,8 +130,7 @@ static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
       keep[i] = 0;
-    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
-      keep[i] = 1;
+    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i)) keep[i] = 1;
   }
 }
 
@@ -155,8 +153,8 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * paragraphs between (fill_gaps). The kept words count too because a news
  * story of one-sentence paragraphs keeps its text without keeping prose.
  * keep[] as in fill_gaps. */
-static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p,
-                       const tbk_content_options *o, int lead, unsigned char *keep) {
+static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                       int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1) kept += ux->u[i].words;
@@ -184,8 +182,7 @@ static size_t largest_own_unit(const tbk_page *page, const tbk_units *ux, const 
   for (size_t i = 0; i < ux->n; i++) {
     const double *v = tbk_units_fixed(ux, i);
     int larger = best == SIZE_MAX ? v[UX_WORDS] >= best_words : v[UX_WORDS] > best_words;
-    if (keep[i] || !larger || v[UX_TMPL_P] >= 0.5 || in_comments(ux, i, o) || ruled_out(page, ux, i, o, lead))
-      continue;
+    if (keep[i] || !larger || v[UX_TMPL_P] >= 0.5 || in_comments(ux, i, o) || ruled_out(page, ux, i, o, lead)) continue;
     best_words = v[UX_WORDS];
     best = i;
   }
@@ -199,8 +196,8 @@ static double kept_words(const tbk_units *ux, const unsigned char *keep) {
   return kept;
 }
 
-void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p,
-                        const tbk_content_options *o, unsigned char *keep) {
+void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                        unsigned char *keep) {
   const tbk_page_view pv = tbk_page_view_of(page);
   long comment = vocab_col(ux, ux->attr_anc, "comment");
   /* A standfirst is one or two short elements; when more of the text the
@@ -243,8 +240,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * leave-one-dataset-out models (EVALUATION.md "Content stage"). */
   if (kept_words(ux, keep) >= (double)o->min_kept_words) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) &&
-        !in_comments(ux, i, o))
+    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) && !in_comments(ux, i, o))
       keep[i] = 1;
   /* Still almost nothing: the model is sure (>= fallback_threshold) of
    * every unit, yet a page is rarely all template. Its largest unit of its
@@ -259,8 +255,8 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
  * separator ("Story - Site", "Site | Story"); the longest part is the
  * story's. Writes into out (NUL-terminated). */
 static void headline(const char *title, char *out, size_t cap) {
-  static const char *const seps[] = {" | ", " - ", " \xe2\x80\x93 ", " \xe2\x80\x94 ", " :: ", " \xc2\xbb ",
-                                     " \xc2\xb7 ", " \xe2\x80\xa2 ", " : "};
+  static const char *const seps[] = {
+      " | ", " - ", " \xe2\x80\x93 ", " \xe2\x80\x94 ", " :: ", " \xc2\xbb ", " \xc2\xb7 ", " \xe2\x80\xa2 ", " : "};
   const char *best = title;
   size_t best_len = strlen(title);
   for (size_t k = 0; k < sizeof seps / sizeof *seps; k++) {
@@ -272,7 +268,10 @@ static void headline(const char *title, char *out, size_t cap) {
     for (;;) {
       const char *e = strstr(s, seps[k]);
       size_t n = e ? (size_t)(e - s) : strlen(s);
-      if (n > longest) { longest = n; lp = s; }
+      if (n > longest) {
+        longest = n;
+        lp = s;
+      }
       if (!e) break;
       s = e + sl;
     }
@@ -307,8 +306,7 @@ tbk_status tbk_render_units_text(const tbk_page *page, const tbk_units *ux, cons
   }
   for (size_t i = 0; i < ux->n; i++) {
     if (!keep[i]) continue;
-    if (tbk_buf_append(out, pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start) ||
-        tbk_buf_append(out, "\n", 1))
+    if (tbk_buf_append(out, pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start) || tbk_buf_append(out, "\n", 1))
       return TBK_ERR_NOMEM;
   }
   if (tbk_buf_reserve(out, 0)) return TBK_ERR_NOMEM;
@@ -351,14 +349,13 @@ int tbk_unit_record(const tbk_page *page, const tbk_units *ux, const char *page_
                  tbk_buf_puts(out, ",\"p_template\":") || tbk_buf_fixed4(out, tbk_units_fixed(ux, i)[UX_TMPL_P]) ||
                  tbk_buf_puts(out, ",\"p_content\":") || tbk_buf_fixed4(out, 1.0 - unit_p[i]) ||
                  tbk_buf_puts(out, keep[i] ? ",\"content\":true,\"chars\":" : ",\"content\":false,\"chars\":") ||
-                 tbk_buf_u64(out, u->chars) || tbk_buf_puts(out, ",\"text\":") ||
-                 tbk_buf_json_str(out, text, sn)
+                 tbk_buf_u64(out, u->chars) || tbk_buf_puts(out, ",\"text\":") || tbk_buf_json_str(out, text, sn)
              ? -1
              : 0;
 }
 
-tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id,
-                                  const double *unit_p, const unsigned char *keep, tbk_buf *out) {
+tbk_status tbk_render_units_jsonl(const tbk_page *page, const tbk_units *ux, const char *page_id, const double *unit_p,
+                                  const unsigned char *keep, tbk_buf *out) {
   if (tbk_units_paths(ux, page)) return TBK_ERR_NOMEM;
   for (size_t i = 0; i < ux->n; i++)
     if (tbk_unit_record(page, ux, page_id, unit_p, keep, i, out) || tbk_buf_puts(out, "}\n")) return TBK_ERR_NOMEM;

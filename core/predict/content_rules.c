@@ -33,7 +33,8 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
     return;
   }
   if (!a->in_value) a->in_value = strcasecmp(name, "class") == 0 || strcasecmp(name, "id") == 0 ? 1 : -1;
-  for (size_t w = 0; a->in_value > 0 && !a->hit && a->words[w]; w++) a->hit = has_word(chunk, strlen(chunk), a->words[w]);
+  for (size_t w = 0; a->in_value > 0 && !a->hit && a->words[w]; w++)
+    a->hit = has_word(chunk, strlen(chunk), a->words[w]);
 }
 
 /* The unit's line element or an ancestor that holds little more than the
@@ -95,9 +96,9 @@ static int is_one_of(const char *t, size_t n, const char *const *words) {
 
 /* An advertisement's label ("Advertisement", "Anzeige") on its own. */
 static int is_ad_label(const char *t, size_t n) {
-  static const char *const words[] = {"advertisement", "advertising", "ad", "ads", "sponsored", "anzeige",
-                                      "werbung", "publicidad", "publicit\xc3\xa9", "pubblicit\xc3\xa0",
-                                      "reklama", NULL};
+  static const char *const words[] = {"advertisement",    "advertising",       "ad",      "ads",
+                                      "sponsored",        "anzeige",           "werbung", "publicidad",
+                                      "publicit\xc3\xa9", "pubblicit\xc3\xa0", "reklama", NULL};
   return is_one_of(t, n, words);
 }
 
@@ -114,8 +115,8 @@ static int is_signup_heading(const tbk_page *page, const tbk_units *ux, size_t i
 
 /* "Tags: a, b", "Filed under: c": the post's tag or category line. */
 static int is_tag_line(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"tags:", "tagged:", "tagged with:", "filed under:", "categories:",
-                                      "category:", "topics:", NULL};
+  static const char *const heads[] = {
+      "tags:", "tagged:", "tagged with:", "filed under:", "categories:", "category:", "topics:", NULL};
   if (words > 40) return 0;
   for (size_t h = 0; heads[h]; h++) {
     size_t m = strlen(heads[h]);
@@ -137,11 +138,11 @@ static int is_archive_count(const tbk_page *page, const tbk_units *ux, size_t i,
  * abbreviation, 1 for a time-zone or am/pm letter group or a word that
  * stamps a date ("updated", "posted on"), 0 for any other word. */
 static int date_word(const char *w, size_t n) {
-  static const char *const names[] = {"january", "february", "march", "april", "may", "june", "july",
-                                      "august", "september", "october", "november", "december", "monday",
-                                      "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", NULL};
-  static const char *const stamps[] = {"updated", "published", "posted", "last", "modified", "on", "at", "and",
-                                       "th", "st", "nd", "rd", "am", "pm", "utc", "gmt", NULL};
+  static const char *const names[] = {"january",   "february",  "march",   "april",    "may",      "june",   "july",
+                                      "august",    "september", "october", "november", "december", "monday", "tuesday",
+                                      "wednesday", "thursday",  "friday",  "saturday", "sunday",   NULL};
+  static const char *const stamps[] = {"updated", "published", "posted", "last", "modified", "on",  "at",  "and", "th",
+                                       "st",      "nd",        "rd",     "am",   "pm",       "utc", "gmt", NULL};
   for (size_t k = 0; names[k]; k++)
     if (n >= 3 && n <= strlen(names[k]) && strncasecmp(w, names[k], n) == 0) return 2;
   if ((n == 4 && strncasecmp(w, "sept", 4) == 0) || (n == 4 && strncasecmp(w, "tues", 4) == 0) ||
@@ -195,8 +196,8 @@ static int starts_with_word(const char *t, size_t n, const char *const *words) {
 /* A caption that ends in its picture's credit: "Protesters in the
  * square (Image: Getty)", "(Photo: Jo Lee/AP)". */
 static int is_credit_tail(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"image", "images", "photo", "photos", "picture", "pic", "credit",
-                                      "foto", "ap photo", "getty", NULL};
+  static const char *const heads[] = {"image",  "images", "photo",    "photos", "picture", "pic",
+                                      "credit", "foto",   "ap photo", "getty",  NULL};
   while (n && (t[n - 1] == ' ' || t[n - 1] == '.')) n--;
   if (words > 60 || !n || t[n - 1] != ')') return 0;
   size_t k = n - 1;
@@ -209,9 +210,10 @@ static int is_credit_tail(const char *t, size_t n, size_t words) {
 /* "Read more: …", "RELATED: …", "Don't miss: …": a pointer to another
  * story, its lead-in ended by a colon. */
 static int is_read_more(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"read more", "see more", "don't miss", "don\xe2\x80\x99t miss", "read also",
-                                      "also read", "related", "more", "recommended", "see also", "leggi anche",
-                                      "lesen sie auch", "lire aussi", "leia tamb\xc3\xa9m", "leia mais", NULL};
+  static const char *const heads[] = {"read more",   "see more",           "don't miss",  "don\xe2\x80\x99t miss",
+                                      "read also",   "also read",          "related",     "more",
+                                      "recommended", "see also",           "leggi anche", "lesen sie auch",
+                                      "lire aussi",  "leia tamb\xc3\xa9m", "leia mais",   NULL};
   if (words > 40) return 0;
   for (size_t h = 0; heads[h]; h++) {
     size_t m = strlen(heads[h]);
@@ -237,8 +239,8 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
   static const char *const meta[] = {"byline", "author", "dateline", "timestamp", "date", "published", NULL};
-  static const char *const lead[] = {"standfirst", "dek", "subtitle", "summary", "description", "excerpt",
-                                     "teaser", NULL};
+  static const char *const lead[] = {"standfirst",  "dek",     "subtitle", "summary",
+                                     "description", "excerpt", "teaser",   NULL};
   if (pv.nodes[ux->u[i].elem].tag == TBK_TAG_H1) return TBK_OUTSIDE_META;
   if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return TBK_OUTSIDE_META;
   /* An article's <header> holds its headline, dek, byline and date. */

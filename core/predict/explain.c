@@ -22,8 +22,8 @@ static int json_num(tbk_buf *out, const char *fmt, double v) {
 static int stage_json(tbk_buf *out, const tbk_explanation *ex, const char *block) {
   if (!ex) return tbk_buf_puts(out, "null");
   if (tbk_buf_puts(out, "{")) return -1;
-  if (block && (tbk_buf_puts(out, "\"block\":") || tbk_buf_json_str(out, block, strlen(block)) ||
-                tbk_buf_puts(out, ",")))
+  if (block &&
+      (tbk_buf_puts(out, "\"block\":") || tbk_buf_json_str(out, block, strlen(block)) || tbk_buf_puts(out, ",")))
     return -1;
   if (tbk_buf_printf(out, "\"p\":%.4f,\"logit\":", tbk_sigmoid(ex->logit)) || json_num(out, "%.6g", ex->logit) ||
       tbk_buf_puts(out, ",\"base\":") || json_num(out, "%.6g", ex->base) || tbk_buf_puts(out, ",\"bias\":") ||
@@ -88,7 +88,8 @@ static int snippet(tbk_buf *out, const char *t, size_t len) {
 
 /* A stage's lines: "  NAME  P=…  logit=… = base … + inputs …", then one
  * line per top input "    +2.310  name = value" and the rest's sum. */
-static int stage_text(tbk_buf *out, const char *stage, const char *pname, const tbk_explanation *ex, const char *where) {
+static int stage_text(tbk_buf *out, const char *stage, const char *pname, const tbk_explanation *ex,
+                      const char *where) {
   if (!ex) return tbk_buf_printf(out, "  %-8s  (not scored%s)\n", stage, where ? where : "");
   if (tbk_buf_printf(out, "  %-8s  %s=%.3f  logit=%+.3f = base %+.3f, inputs %+.3f", stage, pname,
                      tbk_sigmoid(ex->logit), ex->logit, ex->base, ex->logit - ex->base) ||
@@ -97,9 +98,8 @@ static int stage_text(tbk_buf *out, const char *stage, const char *pname, const 
   for (size_t k = 0; k < ex->n; k++)
     if (tbk_buf_printf(out, "    %+8.3f  %s = %g\n", ex->top[k].contribution, ex->top[k].name, ex->top[k].value))
       return -1;
-  if (ex->inputs > ex->n &&
-      tbk_buf_printf(out, "    %+8.3f  (%zu other input%s)\n", ex->rest, ex->inputs - ex->n,
-                     ex->inputs - ex->n == 1 ? "" : "s"))
+  if (ex->inputs > ex->n && tbk_buf_printf(out, "    %+8.3f  (%zu other input%s)\n", ex->rest, ex->inputs - ex->n,
+                                           ex->inputs - ex->n == 1 ? "" : "s"))
     return -1;
   return 0;
 }
@@ -117,8 +117,7 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
   if (!keep) {
     for (size_t b = 0; b < pv.n_blocks; b++) {
       const tbk_block *k = &pv.blocks[b];
-      if (tbk_buf_printf(out, "\nblock %zu  %s  <%s> ", b + 1, probs[b] >= o->threshold ? "removed" : "kept",
-                         k->tag) ||
+      if (tbk_buf_printf(out, "\nblock %zu  %s  <%s> ", b + 1, probs[b] >= o->threshold ? "removed" : "kept", k->tag) ||
           snippet(out, k->text, k->text_len) || tbk_buf_printf(out, "\n  %s\n", k->path) ||
           stage_text(out, "template", "p_template", tbk_predictor_block_explanation(pr, b), NULL))
         return TBK_ERR_NOMEM;
@@ -141,7 +140,10 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
     if (tbk_buf_printf(out, "\nunit %zu  %s%s  p_content=%.3f  <%s> ", i + 1, keep[i] ? "kept" : "removed",
                        by_rule(probs, keep, o, i) ? " by a rule" : "", 1.0 - probs[i], tag) ||
         snippet(out, pv.text + u->start, u->end - u->start) || tbk_buf_puts(out, "\n") ||
-        stage_text(out, "template", "p_template", bex, bex ? where.data : b < 0 ? ", in no block" : NULL) ||
+        stage_text(out, "template", "p_template", bex,
+                   bex     ? where.data
+                   : b < 0 ? ", in no block"
+                           : NULL) ||
         stage_text(out, "content", "p_boilerplate", tbk_predictor_unit_explanation(pr, i), NULL))
       st = TBK_ERR_NOMEM;
   }

@@ -31,24 +31,24 @@ typedef struct scorer_memo {
  * gathered, model.h) and the values it has met. */
 typedef struct scorer_input {
   tbk_contrib_input c;
-  double *ints;        /* owned, NULL until the input first has a whole
+  double *ints;      /* owned, NULL until the input first has a whole
                           value 1..SMALL_INTS - 1: ints[v] =
                           tbk_encode_contrib(j, v) - its zero, v >= 1 */
-  scorer_memo *memo;   /* owned, MEMO_WAYS slots; until the input's first
+  scorer_memo *memo; /* owned, MEMO_WAYS slots; until the input's first
                           miss the scorer's shared empty memo (no_memo) */
 } scorer_input;
 
 typedef struct scorer {
-  const tbk_model *m;   /* borrowed */
-  scorer_input *in;     /* owned: nin */
-  double zero_decision; /* bias + the sum of the inputs' zero */
-  uint32_t fixed_ints;  /* inputs 0 .. fixed_ints - 1 have their ints */
-  const double *log1p;  /* borrowed: tbk_encode_log1p_table() */
+  const tbk_model *m;             /* borrowed */
+  scorer_input *in;               /* owned: nin */
+  double zero_decision;           /* bias + the sum of the inputs' zero */
+  uint32_t fixed_ints;            /* inputs 0 .. fixed_ints - 1 have their ints */
+  const double *log1p;            /* borrowed: tbk_encode_log1p_table() */
   scorer_memo no_memo[MEMO_WAYS]; /* all empty, never written: every
                            lookup misses */
-  tbk_nb_view nb;       /* the text model's numbers (has_nb) */
+  tbk_nb_view nb;                 /* the text model's numbers (has_nb) */
   int has_nb;
-  tbk_term *terms;      /* owned scratch */
+  tbk_term *terms; /* owned scratch */
   size_t capterms;
 } scorer;
 
@@ -83,7 +83,8 @@ static int scorer_init(scorer *sc, const tbk_model *m) {
 
 /* A value the memo does not have: computed, and remembered in its slot.
  * Out of line, so the lookups around it stay small enough to unroll. */
-__attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in, size_t slot, uint64_t bits, double v) {
+__attribute__((noinline)) static double scorer_miss(scorer *sc, scorer_input *in, size_t slot, uint64_t bits,
+                                                    double v) {
   double d = tbk_contrib(&in->c, sc->log1p, v) - in->c.zero;
   if (in->memo == sc->no_memo) {
     scorer_memo *mm = calloc(MEMO_WAYS, sizeof *mm);
@@ -143,6 +144,7 @@ static inline size_t nb_terms(const tbk_nb_view *v, const uint32_t *wi, const ui
   double sum = *s;
   uint32_t prev = 0;
   size_t k = 0;
+// clang-format off
 #define NB_TERMS(slot, count)                                     \
   for (; k < nw; k++) {                                           \
     uint32_t i = wi[k];                                           \
@@ -150,6 +152,7 @@ static inline size_t nb_terms(const tbk_nb_view *v, const uint32_t *wi, const ui
     prev = i;                                                     \
     sum += (count) * ratio[slot[i - 1]];                          \
   }
+  // clang-format on
   if (v->slot16 && !v->bernoulli) {
     NB_TERMS(v->slot16, (double)wc[k])
   } else if (v->slot16) {
@@ -180,7 +183,8 @@ static inline tbk_status scorer_nb(scorer *sc, const uint32_t *wi, const uint32_
     nb_done = nb_terms(&sc->nb, wi, wc, nw, &s) == nw;
   }
   if (m->nb && !nb_done) {
-    if (tbk_grow(&sc->terms, &sc->capterms, nw, sizeof *sc->terms)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if (tbk_grow(&sc->terms, &sc->capterms, nw, sizeof *sc->terms))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < nw; k++) sc->terms[k] = (tbk_term){wi[k] - 1, (double)wc[k]};
     tbk_status st = tbk_nb_score(m->nb, sc->terms, nw, &s, err);
     if (st) return st;
@@ -234,27 +238,27 @@ typedef struct explain_set {
 } explain_set;
 
 struct tbk_predictor {
-  const tbk_model *m;  /* borrowed */
-  tbk_features *fx;    /* owned */
-  scorer tmpl;         /* owned: the template stage */
-  double *probs;       /* owned scratch, cap entries */
+  const tbk_model *m; /* borrowed */
+  tbk_features *fx;   /* owned */
+  scorer tmpl;        /* owned: the template stage */
+  double *probs;      /* owned scratch, cap entries */
   size_t cap;
   /* content stage (when the model has one) */
-  tbk_units *ux;       /* owned */
-  scorer content;      /* owned */
-  scorer context;      /* owned: the contextual pass, when the model has one */
-  double *uprobs;      /* owned scratch: final probabilities */
-  double *first;       /* owned scratch: first-pass probabilities, then the
+  tbk_units *ux;     /* owned */
+  scorer content;    /* owned */
+  scorer context;    /* owned: the contextual pass, when the model has one */
+  double *uprobs;    /* owned scratch: final probabilities */
+  double *first;     /* owned scratch: first-pass probabilities, then the
                           chars and first-pass p of the units with words */
-  double *row;         /* owned scratch: a unit's sparse and context values */
-  uint32_t *cols;      /* owned scratch: their columns */
-  size_t ucap, fcap;   /* capacities of uprobs and first */
-  int no_template;     /* content stage without template probabilities */
+  double *row;       /* owned scratch: a unit's sparse and context values */
+  uint32_t *cols;    /* owned scratch: their columns */
+  size_t ucap, fcap; /* capacities of uprobs and first */
+  int no_template;   /* content stage without template probabilities */
   /* explanations (tbk_predictor_explain): off unless asked for, so
    * scoring does no work for them otherwise */
-  size_t explain_k;    /* inputs kept per explanation, 0 = off */
-  explain_set bex;     /* owned: the template stage's, per block */
-  explain_set uex;     /* owned: the content stage's, per unit */
+  size_t explain_k;      /* inputs kept per explanation, 0 = off */
+  explain_set bex;       /* owned: the template stage's, per block */
+  explain_set uex;       /* owned: the content stage's, per unit */
   tbk_explain_term *all; /* owned scratch: a row's contributing inputs */
   size_t cap_all;
   /* site history (tbk_predictor_use_history) */
@@ -288,9 +292,8 @@ static int explain_set_room(explain_set *es, size_t n, size_t k) {
 /* The contextual pass's inputs past the units' (tbk_context_features'
  * order). */
 static const char *const ctx_names[TBK_CTX_DIM] = {
-    "ctx.p",          "ctx.prev_p",    "ctx.next_p",      "ctx.prev2_p",
-    "ctx.next2_p",    "ctx.window_p",  "ctx.min_next_p",  "ctx.max_next_p",
-    "ctx.page_p",     "ctx.kept_before", "ctx.kept_after", "ctx.prose_distance"};
+    "ctx.p",          "ctx.prev_p",     "ctx.next_p", "ctx.prev2_p",     "ctx.next2_p",    "ctx.window_p",
+    "ctx.min_next_p", "ctx.max_next_p", "ctx.page_p", "ctx.kept_before", "ctx.kept_after", "ctx.prose_distance"};
 
 /* Input j of a stage's model m: a schema name, the text model's score, or
  * a contextual input. */
@@ -326,10 +329,10 @@ static tbk_status scorer_explain(tbk_predictor *pr, scorer *sc, int content, con
   if (st) return st;
   double z = sc->zero_decision;
   size_t n = 0;
-#define TERM(j, v)                                                                  \
-  do {                                                                              \
-    double d_ = scorer_delta(sc, (j), (v), 0);                                      \
-    z += d_;                                                                        \
+#define TERM(j, v)                                                                            \
+  do {                                                                                        \
+    double d_ = scorer_delta(sc, (j), (v), 0);                                                \
+    z += d_;                                                                                  \
     if (d_ != 0) pr->all[n++] = (tbk_explain_term){input_name(pr, content, m, (j)), (v), d_}; \
   } while (0)
   uint32_t nx = nin ? nin - 1 : 0;
@@ -372,14 +375,16 @@ const tbk_model *tbk_predictor_model(const tbk_predictor *pr) { return pr->m; }
 
 /* A model scores only the vectors of the extractor it was trained with:
  * the same schema (names, kinds, options) and so the same dimension. */
-static tbk_status check_schema(const char *stage, const char *rows, const tbk_model *m, const char *schema,
-                               size_t dim, tbk_error *err) {
+static tbk_status check_schema(const char *stage, const char *rows, const tbk_model *m, const char *schema, size_t dim,
+                               tbk_error *err) {
   if (strcmp(schema, m->schema) == 0 && dim == m->dim) return TBK_OK;
   /* A content stage saved alone (tbk-train without --template) is no
    * template model: say what it is, not only that the schemas differ. */
   if (strcmp(rows, "features") == 0 && tbk_schema_stage(m->schema) == TBK_STAGE_UNITS)
-    return tbk_fail(err, TBK_ERR_SCHEMA, "a content stage alone (schema %s), not a template or two-stage model: "
-                    "train it with --template TEMPLATE.model to join the two", m->schema);
+    return tbk_fail(err, TBK_ERR_SCHEMA,
+                    "a content stage alone (schema %s), not a template or two-stage model: "
+                    "train it with --template TEMPLATE.model to join the two",
+                    m->schema);
   return tbk_fail(err, TBK_ERR_SCHEMA, "%s was trained on %s %s (dim %u); this build extracts %s (dim %zu)", stage,
                   rows, m->schema, m->dim, schema, dim);
 }
@@ -392,21 +397,33 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
   tbk_feature_options fo;
   tbk_model_feature_options(m, &fo);
   tbk_status st = tbk_features_new(&fo, &pr->fx, err);
-  if (st) { tbk_predictor_free(pr); return st; }
+  if (st) {
+    tbk_predictor_free(pr);
+    return st;
+  }
   if ((st = check_schema("model", "features", m, tbk_features_schema_id(pr->fx), tbk_features_dim(pr->fx), err))) {
     tbk_predictor_free(pr);
     return st;
   }
-  if (scorer_init(&pr->tmpl, m)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+  if (scorer_init(&pr->tmpl, m)) {
+    tbk_predictor_free(pr);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
   if (m->content) {
     const tbk_model *c = m->content;
-    if ((st = tbk_units_new(&c->feat, &pr->ux, err))) { tbk_predictor_free(pr); return st; }
+    if ((st = tbk_units_new(&c->feat, &pr->ux, err))) {
+      tbk_predictor_free(pr);
+      return st;
+    }
     tbk_units_set_fingerprints(pr->ux, 0);
     if ((st = check_schema("content stage", "units", c, tbk_units_schema_id(pr->ux), tbk_units_dim(pr->ux), err))) {
       tbk_predictor_free(pr);
       return st;
     }
-    if (scorer_init(&pr->content, c)) { tbk_predictor_free(pr); return tbk_fail(err, TBK_ERR_NOMEM, "out of memory"); }
+    if (scorer_init(&pr->content, c)) {
+      tbk_predictor_free(pr);
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    }
     if (c->context && (scorer_init(&pr->context, c->context) ||
                        !(pr->row = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->row)) ||
                        !(pr->cols = malloc(((size_t)c->dim + TBK_CTX_DIM) * sizeof *pr->cols)))) {
@@ -487,8 +504,8 @@ static tbk_status history_row(tbk_predictor *pr, const char *stage, const char *
                               uint32_t outer, double p, tbk_error *err) {
   tbk_buf *o = pr->hist_rows;
   const char *id = pr->page_id ? pr->page_id : "";
-  if (tbk_buf_printf(o, "%s\t", stage) || tsv_field(o, id) || tbk_buf_puts(o, "\t") ||
-      tsv_field(o, path) || tbk_buf_printf(o, "\t%u\t%u\t%u\t%.17g\n", pages, df, outer, p))
+  if (tbk_buf_printf(o, "%s\t", stage) || tsv_field(o, id) || tbk_buf_puts(o, "\t") || tsv_field(o, path) ||
+      tbk_buf_printf(o, "\t%u\t%u\t%u\t%.17g\n", pages, df, outer, p))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return TBK_OK;
 }
@@ -549,7 +566,8 @@ static tbk_status history_blocks(tbk_predictor *pr, const tbk_page *page, double
   const tbk_page_view pv = tbk_page_view_of(page);
   int use;
   tbk_status st = page_history(pr, page, &use, err);
-  for (size_t b = 0; !st && use && b < pv.n_blocks; b++) st = history_correct(pr, page, (int32_t)b, NO_UNIT, &probs[b], err);
+  for (size_t b = 0; !st && use && b < pv.n_blocks; b++)
+    st = history_correct(pr, page, (int32_t)b, NO_UNIT, &probs[b], err);
   return st;
 }
 
@@ -578,7 +596,8 @@ static tbk_status score_blocks(tbk_predictor *pr, const tbk_page *page, const do
   tbk_status st = tbk_features_page(pr->fx, page, err);
   if (st) return st;
   size_t nb = pv.n_blocks;
-  if (tbk_grow((void **)&pr->probs, &pr->cap, nb, sizeof *pr->probs)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (tbk_grow((void **)&pr->probs, &pr->cap, nb, sizeof *pr->probs))
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   size_t ek = pr->explain_k;
   if (explain_set_room(&pr->bex, ek ? nb : 0, ek)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t b = 0; b < nb; b++) {
@@ -671,8 +690,8 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
         }
       const uint32_t *wi = NULL, *wc = NULL;
       size_t nw = c->context->nb ? tbk_units_words(ux, i, &wi, &wc) : 0;
-      if ((st = scorer_prob(&pr->context, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row, ncol, wi, wc,
-                            nw, &pr->uprobs[i], err)))
+      if ((st = scorer_prob(&pr->context, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row, ncol, wi, wc, nw,
+                            &pr->uprobs[i], err)))
         return st;
       if (ek && (st = scorer_explain(pr, &pr->context, 1, tbk_units_fixed(ux, i), UX_FIXED_COUNT, pr->cols, pr->row,
                                      ncol, wi, wc, nw, &pr->uex.ex[i], err)))
@@ -751,7 +770,10 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
     if (le != cur_line) {
       if (trim_line_end(out, &line_len)) return TBK_ERR_NOMEM;
       cur_line = le;
-      while (n && *t == ' ') { t++; n--; }
+      while (n && *t == ' ') {
+        t++;
+        n--;
+      }
     } else if (line_len && out->data[out->len - 1] == ' ' && n && *t == ' ') {
       t++; /* the removed text between two kept runs may leave two spaces */
       n--;
@@ -766,8 +788,7 @@ tbk_status tbk_render_text(const tbk_page *page, const double *probs, double thr
   return TBK_OK;
 }
 
-tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate,
-                           tbk_buf *out) {
+tbk_status tbk_render_html(const tbk_page *page, const double *probs, double threshold, int annotate, tbk_buf *out) {
   const tbk_page_view pv = tbk_page_view_of(page);
   size_t nb = pv.n_blocks;
   tbk_html_edit e = {0};
@@ -812,7 +833,8 @@ int tbk_block_record(const tbk_page *page, const char *page_id, const double *pr
   return tbk_buf_puts(out, "{\"page\":") || tbk_buf_json_str(out, page_id, strlen(page_id)) ||
                  tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, k->path, strlen(k->path)) ||
                  tbk_buf_printf(out, ",\"tag\":\"%s\",\"p\":", k->tag) || tbk_buf_fixed4(out, probs[b]) ||
-                 tbk_buf_puts(out, probs[b] >= threshold ? ",\"template\":true,\"chars\":" : ",\"template\":false,\"chars\":") ||
+                 tbk_buf_puts(
+                     out, probs[b] >= threshold ? ",\"template\":true,\"chars\":" : ",\"template\":false,\"chars\":") ||
                  tbk_buf_u64(out, k->text_chars) || tbk_buf_puts(out, ",\"text\":") ||
                  tbk_buf_json_str(out, k->text, sn)
              ? -1

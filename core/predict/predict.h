@@ -5,14 +5,14 @@
 #include "tbk.h"
 
 typedef struct tbk_render_options {
-  int units;       /* 1: the content stage decides every text unit (the
+  int units; /* 1: the content stage decides every text unit (the
                       combined stage, or the content stage alone after
                       tbk_predictor_template_inputs(pr, 0)); 0: the
                       template stage decides every block */
   tbk_format fmt;
   tbk_content_options content; /* content.threshold: the template stage's
                                   threshold too */
-  size_t explain;  /* 0 (default): no explanations; K > 0: every block or
+  size_t explain;              /* 0 (default): no explanations; K > 0: every block or
                       unit explained by the K inputs that moved each
                       stage's logit most: an "explain" object in each JSONL
                       record, or, for TBK_FORMAT_TEXT, a readable listing
@@ -38,14 +38,14 @@ typedef struct tbk_explain_term {
 } tbk_explain_term;
 
 typedef struct tbk_explanation {
-  double logit; /* base + every input's contribution (the scorer's
+  double logit;                /* base + every input's contribution (the scorer's
                    decision, to the bit) */
-  double base;  /* the logit of a row whose inputs are all 0: the model's
+  double base;                 /* the logit of a row whose inputs are all 0: the model's
                    bias plus what 0 encodes to for each input */
-  double bias;  /* the model's bias alone (a part of base) */
-  double rest;  /* the sum of the contributions not in top */
-  size_t inputs;/* inputs with a nonzero contribution */
-  size_t n;     /* entries of top: min(inputs, K) */
+  double bias;                 /* the model's bias alone (a part of base) */
+  double rest;                 /* the sum of the contributions not in top */
+  size_t inputs;               /* inputs with a nonzero contribution */
+  size_t n;                    /* entries of top: min(inputs, K) */
   const tbk_explain_term *top; /* by descending |contribution| */
 } tbk_explanation;
 
@@ -78,8 +78,7 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
  * report, whatever the format. Errors: the predictor's (TBK_ERR_LIMIT for
  * a page a stage cannot take), TBK_ERR_NOMEM. */
 tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const char *page_id,
-                                 const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary,
-                                 tbk_error *err);
+                                 const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary, tbk_error *err);
 
 /* The render options for model m as tbk-predict's --stage, --threshold
  * and --precision choose them: stage -1 = the model's best (combined with

@@ -56,8 +56,7 @@ static tbk_status render_failed(const tbk_page *page, tbk_status st, tbk_error *
 }
 
 tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const char *page_id,
-                                 const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary,
-                                 tbk_error *err) {
+                                 const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary, tbk_error *err) {
   if (!pr || !page || !o || !out || o->fmt < TBK_FORMAT_TEXT || o->fmt > TBK_FORMAT_HTML_ANNOTATED)
     return tbk_fail(err, TBK_ERR_ARG, "tbk_predict_render: bad argument");
   if (o->explain && o->fmt != TBK_FORMAT_TEXT && o->fmt != TBK_FORMAT_JSONL)
@@ -104,7 +103,8 @@ tbk_status tbk_render_options_for(const tbk_model *m, int stage, double threshol
   if (isnan(threshold) && !tbk_model_operating_points(sm, &ops))
     return tbk_fail(err, TBK_ERR_ARG,
                     "the model stores no operating points (trained without cross-site CV, as on one site): "
-                    "-p %g needs one; give -t THRESHOLD instead", precision);
+                    "-p %g needs one; give -t THRESHOLD instead",
+                    precision);
   if (isnan(threshold))
     return tbk_fail(err, TBK_ERR_ARG, "the model stores no operating point for precision %g", precision);
   o->content.threshold = threshold;

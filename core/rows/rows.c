@@ -88,8 +88,8 @@ static int units_format(const void *x, size_t i, int label, int words, tbk_buf *
 static const row_stage STAGES[] = {
     [TBK_STAGE_BLOCKS] = {TBK_STAGE_BLOCKS, blocks_make, blocks_free, blocks_schema_id, blocks_dim, blocks_name,
                           blocks_kind, blocks_page, blocks_count, blocks_key, blocks_format},
-    [TBK_STAGE_UNITS] = {TBK_STAGE_UNITS, units_make, units_free, units_schema_id, units_dim, units_name,
-                         units_kind, units_page, units_count, units_key, units_format},
+    [TBK_STAGE_UNITS] = {TBK_STAGE_UNITS, units_make, units_free, units_schema_id, units_dim, units_name, units_kind,
+                         units_page, units_count, units_key, units_format},
 };
 
 struct tbk_rows {
@@ -142,12 +142,10 @@ tbk_status tbk_rows_meta_header(const tbk_rows *r, const tbk_page_options *po, c
   if (tbk_buf_printf(&line,
                      "{\"schema\":\"%s\",\"dim\":%zu,\"word_dims\":%u,\"attr_dims\":%u,\"bigrams\":%d,"
                      "\"blocks\":\"%s\",\"min_chars\":%zu,\"min_words\":%zu}\n",
-                     tbk_rows_schema_id(r), tbk_rows_dim(r), r->opt.word_dims, r->opt.attr_dims,
-                     r->opt.bigrams ? 1 : 0, po->blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po->min_chars,
-                     po->min_words))
+                     tbk_rows_schema_id(r), tbk_rows_dim(r), r->opt.word_dims, r->opt.attr_dims, r->opt.bigrams ? 1 : 0,
+                     po->blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", po->min_chars, po->min_words))
     st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  else
-    st = put(out, out->meta, &line, err);
+  else st = put(out, out->meta, &line, err);
   tbk_buf_free(&line);
   return st;
 }
@@ -164,8 +162,8 @@ static int format_meta(tbk_rows *r, const tbk_page_ref *ref, size_t i, const row
          tbk_buf_puts(b, ",\"page\":") || tbk_buf_json_str(b, ref->page, strlen(ref->page)) ||
          tbk_buf_puts(b, ",\"path\":") || tbk_buf_json_str(b, k->path, strlen(k->path)) ||
          tbk_buf_puts(b, ",\"tag\":") || tbk_buf_json_str(b, k->tag, strlen(k->tag)) ||
-         tbk_buf_printf(b, ",\"md5\":\"%s\",\"label\":%d,\"%s\":%zu}\n", k->md5, label,
-                        tbk_stages[r->stage->stage].row, i);
+         tbk_buf_printf(b, ",\"md5\":\"%s\",\"label\":%d,\"%s\":%zu}\n", k->md5, label, tbk_stages[r->stage->stage].row,
+                        i);
 }
 
 static tbk_status write_row(tbk_rows *r, const tbk_page_ref *ref, size_t i, const row_key *k, int label,

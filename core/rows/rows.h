@@ -14,8 +14,7 @@ typedef struct tbk_rows tbk_rows;
 
 /* Rows of blocks (units = 0) or of text units (1), with options o (the
  * effective ones: the meta header records them as given). */
-tbk_status tbk_rows_new(const tbk_feature_options *o, int units,
-                        tbk_rows **out, tbk_error *err);
+tbk_status tbk_rows_new(const tbk_feature_options *o, int units, tbk_rows **out, tbk_error *err);
 void tbk_rows_free(tbk_rows *r);
 const char *tbk_rows_schema_id(const tbk_rows *r);
 size_t tbk_rows_dim(const tbk_rows *r);
@@ -36,8 +35,7 @@ typedef struct tbk_rows_out {
 /* The meta file's first line: {"schema","dim","word_dims","attr_dims",
  * "bigrams","blocks","min_chars","min_words"}; po is the segmentation the
  * rows were made with. */
-tbk_status tbk_rows_meta_header(const tbk_rows *r, const tbk_page_options *po,
-                                const tbk_rows_out *out, tbk_error *err);
+tbk_status tbk_rows_meta_header(const tbk_rows *r, const tbk_page_options *po, const tbk_rows_out *out, tbk_error *err);
 
 /* Compute and write the rows of one page (ref names it in the meta file).
  * block_p: for units, the template stage's block probabilities (NULL: the
@@ -47,10 +45,7 @@ tbk_status tbk_rows_meta_header(const tbk_rows *r, const tbk_page_options *po,
  * (the page as file) and is counted in *changed. *written gets the rows
  * written. A page the features cannot be computed for fails with the
  * features' error and writes nothing. */
-tbk_status tbk_rows_write_page(tbk_rows *r, const tbk_page_ref *ref,
-                               const tbk_page *page, const double *block_p,
-                               tbk_label_set *labels, const tbk_rows_out *out,
-                               tbk_warn_fn warn, void *warn_ctx,
-                               size_t *written, size_t *changed,
-                               tbk_error *err);
+tbk_status tbk_rows_write_page(tbk_rows *r, const tbk_page_ref *ref, const tbk_page *page, const double *block_p,
+                               tbk_label_set *labels, const tbk_rows_out *out, tbk_warn_fn warn, void *warn_ctx,
+                               size_t *written, size_t *changed, tbk_error *err);
 #endif

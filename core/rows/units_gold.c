@@ -19,8 +19,8 @@ tbk_status tbk_units_gold_labels(tbk_units *ux, const tbk_page *page, const char
     end[i] = ux->u[i].end;
   }
   if (st == TBK_OK)
-    st = tbk_align_gold(ux->tok, pv.text ? pv.text : "", pv.text_len, start, end, n, gold,
-                        gold_len, tokens, matched, err);
+    st = tbk_align_gold(ux->tok, pv.text ? pv.text : "", pv.text_len, start, end, n, gold, gold_len, tokens, matched,
+                        err);
   for (size_t i = 0; st == TBK_OK && i < n; i++) {
     double sh = tokens[i] ? (double)matched[i] / tokens[i] : 0;
     ux->u[i].words = tokens[i];
@@ -45,14 +45,15 @@ static int gold_line(tbk_buf *out, const tbk_page_ref *ref, const tbk_unit *un, 
          tbk_buf_puts(out, ",\"url\":") || tbk_buf_json_str(out, ref->url, strlen(ref->url)) ||
          tbk_buf_puts(out, ",\"path\":") || tbk_buf_json_str(out, un->path, strlen(un->path)) ||
          tbk_buf_puts(out, ",\"tag\":") || tbk_buf_json_str(out, un->tag, strlen(un->tag)) ||
-         tbk_buf_printf(out, ",\"md5\":\"%s\",\"label\":\"%s\",\"aligned\":%.3f,\"words\":%u,\"chars\":%zu,\"text\":",
-                        hex, label < 0 ? "content" : "boilerplate", share, un->words, un->text_chars) ||
+         tbk_buf_printf(out,
+                        ",\"md5\":\"%s\",\"label\":\"%s\",\"aligned\":%.3f,\"words\":%u,\"chars\":%zu,\"text\":", hex,
+                        label < 0 ? "content" : "boilerplate", share, un->words, un->text_chars) ||
          tbk_buf_json_str(out, un->text, sn) || tbk_buf_puts(out, "}\n");
 }
 
 tbk_status tbk_units_gold_jsonl(tbk_units *ux, const tbk_page_ref *ref, const tbk_page *page, const char *gold,
-                                size_t gold_len, double min_share, tbk_buf *out, size_t *content,
-                                size_t *boilerplate, tbk_error *err) {
+                                size_t gold_len, double min_share, tbk_buf *out, size_t *content, size_t *boilerplate,
+                                tbk_error *err) {
   const tbk_page_view pv = tbk_page_view_of(page);
   /* a unit holds at least one byte of the page text: a bound on units */
   size_t cap = pv.text_len + 1;

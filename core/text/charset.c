@@ -14,6 +14,7 @@
 #include "text.h"
 #include "util.h"
 
+// clang-format off
 static const struct { const char *label, *name; } aliases[] = {
     {"utf-8", "UTF-8"}, {"utf8", "UTF-8"}, {"unicode-1-1-utf-8", "UTF-8"},
     {"utf-16", "UTF-8"}, {"utf-16le", "UTF-8"}, {"utf-16be", "UTF-8"},
@@ -38,6 +39,7 @@ static const struct { const char *label, *name; } aliases[] = {
     {"hz-gb-2312", "HZ-GB-2312"}, {"hz", "HZ-GB-2312"},
     {"euc-kr", "CP949"}, {"uhc", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
 };
+// clang-format on
 
 const char *tbk_charset_canonical(const char *label) {
   char low[40];
@@ -53,12 +55,29 @@ const char *tbk_charset_canonical(const char *label) {
 }
 
 static const char *binary_kind(const unsigned char *s, size_t n) {
-  static const struct { const char *magic; size_t len; const char *what; } magics[] = {
-      {"\x89PNG\r\n\x1a\n", 8, "PNG image"}, {"\x7f" "ELF", 4, "ELF executable"},
-      {"GIF87a", 6, "GIF image"}, {"GIF89a", 6, "GIF image"}, {"\xff\xd8\xff", 3, "JPEG image"},
-      {"%PDF-", 5, "PDF document"}, {"\x1f\x8b", 2, "gzip data"}, {"PK\x03\x04", 4, "ZIP archive"},
-      {"\x28\xb5\x2f\xfd", 4, "zstd data"}, {"\xfd" "7zXZ", 5, "xz data"}, {"BZh", 3, "bzip2 data"},
-      {"\0asm", 4, "WebAssembly"}, {"\xca\xfe\xba\xbe", 4, "Java class"}, {"MZ", 2, "DOS/Windows executable"},
+  static const struct {
+    const char *magic;
+    size_t len;
+    const char *what;
+  } magics[] = {
+      {"\x89PNG\r\n\x1a\n", 8, "PNG image"},
+      {"\x7f"
+       "ELF",
+       4, "ELF executable"},
+      {"GIF87a", 6, "GIF image"},
+      {"GIF89a", 6, "GIF image"},
+      {"\xff\xd8\xff", 3, "JPEG image"},
+      {"%PDF-", 5, "PDF document"},
+      {"\x1f\x8b", 2, "gzip data"},
+      {"PK\x03\x04", 4, "ZIP archive"},
+      {"\x28\xb5\x2f\xfd", 4, "zstd data"},
+      {"\xfd"
+       "7zXZ",
+       5, "xz data"},
+      {"BZh", 3, "bzip2 data"},
+      {"\0asm", 4, "WebAssembly"},
+      {"\xca\xfe\xba\xbe", 4, "Java class"},
+      {"MZ", 2, "DOS/Windows executable"},
   };
   for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
     if (n >= magics[i].len && memcmp(s, magics[i].magic, magics[i].len) == 0) return magics[i].what;
@@ -99,8 +118,7 @@ static int meta_charset(const char *s, size_t n, char *out, size_t outsz) {
       k++;
       while (k < end && (isspace((unsigned char)s[k]) || s[k] == '"' || s[k] == '\'')) k++;
       size_t o = 0;
-      while (k < end && o + 1 < outsz && (isalnum((unsigned char)s[k]) || strchr("-_.:", s[k])))
-        out[o++] = s[k++];
+      while (k < end && o + 1 < outsz && (isalnum((unsigned char)s[k]) || strchr("-_.:", s[k]))) out[o++] = s[k++];
       out[o] = '\0';
       if (o) return 1;
     }
@@ -144,7 +162,10 @@ static int clean_utf8(const char *s, size_t n, tbk_buf *out) {
     if (run > i && tbk_buf_append(out, s + i, run - i)) return -1;
     i = run;
     if (i >= n) break;
-    if (u[i] < 0x80) { i++; continue; } /* control char or DEL: dropped */
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    } /* control char or DEL: dropped */
     size_t k = tbk_buf_utf8_copy(out, s + i, n - i);
     if (!k) return -1;
     i += k;
@@ -156,11 +177,18 @@ static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out
   iconv_t cd = iconv_open("UTF-8", from);
   if (cd == (iconv_t)-1) return 1; /* unknown charset: caller falls back */
   tbk_buf tmp = {0};
-  if (tbk_buf_reserve(&tmp, n * 2 + 16)) { iconv_close(cd); return -1; }
+  if (tbk_buf_reserve(&tmp, n * 2 + 16)) {
+    iconv_close(cd);
+    return -1;
+  }
   char *in = (char *)s;
   size_t inleft = n;
   while (inleft > 0) {
-    if (tbk_buf_reserve(&tmp, inleft * 2 + 16)) { iconv_close(cd); tbk_buf_free(&tmp); return -1; }
+    if (tbk_buf_reserve(&tmp, inleft * 2 + 16)) {
+      iconv_close(cd);
+      tbk_buf_free(&tmp);
+      return -1;
+    }
     char *o = tmp.data + tmp.len;
     size_t oleft = tmp.cap - tmp.len - 1;
     size_t r = iconv(cd, &in, &inleft, &o, &oleft);
@@ -168,7 +196,11 @@ static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out
     if (r != (size_t)-1) break;
     if (errno == E2BIG) continue;
     /* EILSEQ or a truncated sequence at the end: mark it and move on. */
-    if (tbk_buf_append(&tmp, "\xEF\xBF\xBD", 3)) { iconv_close(cd); tbk_buf_free(&tmp); return -1; }
+    if (tbk_buf_append(&tmp, "\xEF\xBF\xBD", 3)) {
+      iconv_close(cd);
+      tbk_buf_free(&tmp);
+      return -1;
+    }
     in++;
     inleft--;
     iconv(cd, NULL, NULL, NULL, NULL);
@@ -182,9 +214,8 @@ static int iconv_to_utf8(const char *from, const char *s, size_t n, tbk_buf *out
 /* East Asian multibyte charsets, whose byte pairs a detector tells apart
  * from Western text reliably. */
 static int east_asian(const char *cs) {
-  static const char *const names[] = {"GB18030",     "BIG5-HKSCS",  "CP932",       "EUC-JP",
-                                      "CP949",       "ISO-2022-JP", "EUC-TW",      "ISO-2022-KR",
-                                      "ISO-2022-CN", "ISO-2022-JP-2"};
+  static const char *const names[] = {"GB18030",     "BIG5-HKSCS", "CP932",       "EUC-JP",      "CP949",
+                                      "ISO-2022-JP", "EUC-TW",     "ISO-2022-KR", "ISO-2022-CN", "ISO-2022-JP-2"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcmp(cs, names[i]) == 0) return 1;
   return 0;
@@ -216,7 +247,10 @@ static int mostly_high(const unsigned char *s, size_t n) {
   for (size_t i = 0; i < m; i++) {
     if (s[i] == '<') in_tag = 1;
     else if (s[i] == '>') in_tag = 0;
-    else if (!in_tag && !isspace(s[i])) { text++; high += s[i] >= 0x80; }
+    else if (!in_tag && !isspace(s[i])) {
+      text++;
+      high += s[i] >= 0x80;
+    }
   }
   return text >= 64 && high * 2 > text;
 }
@@ -281,8 +315,8 @@ static int mostly_replacement(const tbk_buf *b, size_t *fffd_out) {
  * the detected one; the first that does not replace most of the text wins
  * and is named in note. 1 when one did, 0 when none did, -1 out of
  * memory. */
-static int overrule(const char *body, size_t blen, const char *data, size_t len, const char **cs,
-                    const char *from, tbk_buf *out, char *note) {
+static int overrule(const char *body, size_t blen, const char *data, size_t len, const char **cs, const char *from,
+                    tbk_buf *out, char *note) {
   size_t bad_text, bad;
   count_replacements(out, &bad_text, &bad);
   const char *tried[2] = {NULL, NULL};
@@ -321,16 +355,23 @@ static int overrule(const char *body, size_t blen, const char *data, size_t len,
   return 0;
 }
 
-tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
-                           tbk_buf *out, char charset[48], char *note, tbk_error *err) {
+tbk_status tbk_decode_page(const char *data, size_t len, const char *hint, tbk_buf *out, char charset[48], char *note,
+                           tbk_error *err) {
   const unsigned char *u = (const unsigned char *)data;
   if (note) *note = '\0';
   if (len == 0) return tbk_fail(err, TBK_ERR_EMPTY, "empty page (0 bytes)");
   const char *cs = NULL;
   size_t skip = 0;
-  if (len >= 3 && memcmp(u, "\xEF\xBB\xBF", 3) == 0) { cs = "UTF-8"; skip = 3; }
-  else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) { cs = "UTF-16LE"; skip = 2; }
-  else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) { cs = "UTF-16BE"; skip = 2; }
+  if (len >= 3 && memcmp(u, "\xEF\xBB\xBF", 3) == 0) {
+    cs = "UTF-8";
+    skip = 3;
+  } else if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) {
+    cs = "UTF-16LE";
+    skip = 2;
+  } else if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) {
+    cs = "UTF-16BE";
+    skip = 2;
+  }
   if (!cs) {
     const char *kind = binary_kind(u, len);
     if (kind) return tbk_fail(err, TBK_ERR_BINARY, "not HTML: looks like %s", kind);
@@ -342,7 +383,8 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
       size_t m = len < 4096 ? len : 4096, ctl = 0;
       for (size_t i = 0; i < m; i++)
         if (u[i] < 0x20 && (!u[i] || !strchr("\t\n\r\f\x1b\x0e\x0f", u[i]))) ctl++; /* strchr finds NUL */
-      if (ctl * 10 > m) return tbk_fail(err, TBK_ERR_BINARY, "not HTML: %zu of the first %zu bytes are control bytes", ctl, m);
+      if (ctl * 10 > m)
+        return tbk_fail(err, TBK_ERR_BINARY, "not HTML: %zu of the first %zu bytes are control bytes", ctl, m);
     }
   }
   char declared[40] = "";
@@ -359,8 +401,8 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     /* declared UTF-8 (the default of many templates) but written in an
      * East Asian charset: the declaration is wrong */
     if (note && from)
-      snprintf(note, TBK_CHARSET_NOTE, "charset UTF-8 (%s) does not fit the bytes (not UTF-8); read as %s (detected) instead",
-               from, det);
+      snprintf(note, TBK_CHARSET_NOTE,
+               "charset UTF-8 (%s) does not fit the bytes (not UTF-8); read as %s (detected) instead", from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs && strcmp(cs, "UTF-8") == 0) {
@@ -375,7 +417,8 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     if (note && from)
       snprintf(note, TBK_CHARSET_NOTE,
                "charset windows-1252 (%s) does not fit the bytes (mostly East Asian byte pairs); read as %s "
-               "(detected) instead", from, det);
+               "(detected) instead",
+               from, det);
     cs = det;
     rc = iconv_to_utf8(cs, body, blen, out);
   } else if (cs) {
@@ -384,9 +427,11 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
      * sequences as text: refused by name instead. */
     if (rc == 1 && (strncmp(cs, "ISO-2022", 8) == 0 || strncmp(cs, "HZ", 2) == 0 || strcmp(cs, "UTF-7") == 0))
       return tbk_fail(err, TBK_ERR_FORMAT, "charset %s is not supported (no converter for it on this system)", cs);
-    if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
-    else if (rc == 0 && from && mostly_replacement(out, NULL) &&
-             overrule(body, blen, data, len, &cs, from, out, note) < 0)
+    if (rc == 1) {
+      cs = "WINDOWS-1252";
+      rc = iconv_to_utf8(cs, body, blen, out);
+    } else if (rc == 0 && from && mostly_replacement(out, NULL) &&
+               overrule(body, blen, data, len, &cs, from, out, note) < 0)
       rc = -1;
   } else if (tbk_utf8_valid(body, blen) && !memmem(body, blen, "\x1b$", 2)) {
     cs = "UTF-8";
@@ -404,16 +449,19 @@ tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
     if (*det && (east_asian(det) || (high && strcmp(det, "WINDOWS-1252") != 0 && strcmp(det, "ISO-8859-15") != 0)))
       cs = det;
     else if (high)
-      return tbk_fail(err, TBK_ERR_FORMAT,
-                      "cannot tell the charset: none declared, not UTF-8, none detected (not decoded, to avoid mojibake)");
+      return tbk_fail(
+          err, TBK_ERR_FORMAT,
+          "cannot tell the charset: none declared, not UTF-8, none detected (not decoded, to avoid mojibake)");
     else if (tbk_utf8_valid(body, blen)) cs = "UTF-8";
     else cs = "WINDOWS-1252";
     rc = strcmp(cs, "UTF-8") == 0 ? clean_utf8(body, blen, out) : iconv_to_utf8(cs, body, blen, out);
-    if (rc == 1) { cs = "WINDOWS-1252"; rc = iconv_to_utf8(cs, body, blen, out); }
+    if (rc == 1) {
+      cs = "WINDOWS-1252";
+      rc = iconv_to_utf8(cs, body, blen, out);
+    }
   }
   if (rc) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory decoding page");
   snprintf(charset, 48, "%s", cs);
-  if (only_space(out->data ? out->data : "", out->len))
-    return tbk_fail(err, TBK_ERR_EMPTY, "page has only whitespace");
+  if (only_space(out->data ? out->data : "", out->len)) return tbk_fail(err, TBK_ERR_EMPTY, "page has only whitespace");
   return TBK_OK;
 }

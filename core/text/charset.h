@@ -21,8 +21,8 @@
  * Asian bytes; note (TBK_CHARSET_NOTE bytes, NULL: not wanted) then says
  * which charset was declared and which was used, else it is "". */
 #define TBK_CHARSET_NOTE 256
-tbk_status tbk_decode_page(const char *data, size_t len, const char *hint,
-                           tbk_buf *out, char charset[48], char *note, tbk_error *err);
+tbk_status tbk_decode_page(const char *data, size_t len, const char *hint, tbk_buf *out, char charset[48], char *note,
+                           tbk_error *err);
 
 /* Canonical charset name for a label ("latin1" -> "windows-1252"), or NULL
  * when the label is unknown. */

@@ -24,19 +24,17 @@
 static inline int tbk_cp_wide(uint32_t c) {
   if (c < 0x2E80) return 0;
   if (c < 0xA4D0) return c < 0x3130 || c > 0x318F; /* CJK radicals .. Yi, less Hangul jamo */
-  if (c < 0xF900) return 0;                         /* Hangul syllables, other scripts */
-  if (c < 0xFB00) return 1;                         /* compatibility ideographs */
-  if (c >= 0xFE30 && c < 0xFE50) return 1;          /* CJK compatibility forms */
-  if (c >= 0xFF01 && c < 0xFF61) return 1;          /* fullwidth ASCII and brackets */
-  if (c >= 0xFFE0 && c < 0xFFE7) return 1;          /* fullwidth signs */
-  return c >= 0x20000 && c < 0x40000;               /* ideograph planes 2 and 3 */
+  if (c < 0xF900) return 0;                        /* Hangul syllables, other scripts */
+  if (c < 0xFB00) return 1;                        /* compatibility ideographs */
+  if (c >= 0xFE30 && c < 0xFE50) return 1;         /* CJK compatibility forms */
+  if (c >= 0xFF01 && c < 0xFF61) return 1;         /* fullwidth ASCII and brackets */
+  if (c >= 0xFFE0 && c < 0xFFE7) return 1;         /* fullwidth signs */
+  return c >= 0x20000 && c < 0x40000;              /* ideograph planes 2 and 3 */
 }
 
 /* Latin-equivalent length from counts: code points, and how many of them
  * are wide. Floors, so a length is a whole number like a code point count. */
-static inline size_t tbk_length_of(size_t cps, size_t wide) {
-  return cps + wide * (TBK_WIDE_TENTHS - 10) / 10;
-}
+static inline size_t tbk_length_of(size_t cps, size_t wide) { return cps + wide * (TBK_WIDE_TENTHS - 10) / 10; }
 
 /* Latin-equivalent length of s[0..n): code points (an invalid byte counts
  * one, as in tbk_utf8_length), each wide one weighted. Equal to

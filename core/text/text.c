@@ -22,7 +22,8 @@ int tbk_text_normalize(const char *s, size_t n, tbk_buf *out) {
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (k == 0) { /* invalid byte: keep the text, mark the damage */
       if (pending && any && tbk_buf_append(out, " ", 1)) return -1;
-      pending = 0; any = 1;
+      pending = 0;
+      any = 1;
       if (tbk_buf_append(out, "\xEF\xBF\xBD", 3)) return -1;
       i++;
       continue;
@@ -31,7 +32,8 @@ int tbk_text_normalize(const char *s, size_t n, tbk_buf *out) {
       pending = 1;
     } else {
       if (pending && any && tbk_buf_append(out, " ", 1)) return -1;
-      pending = 0; any = 1;
+      pending = 0;
+      any = 1;
       if (tbk_buf_append(out, s + i, k)) return -1;
     }
     i += k;
@@ -45,7 +47,10 @@ size_t tbk_utf8_length(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   size_t count = 0;
   for (size_t i = 0; i < n; count++) {
-    if (u[i] < 0x80) { i++; continue; }
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
     size_t k = tbk_utf8_seq(u + i, n - i);
     i += k ? k : 1;
   }
@@ -78,22 +83,21 @@ int tbk_utf8_valid(const char *s, size_t n) {
  * Myanmar one is cut into syllables by split_sea). */
 /* \p{Han} etc. match by script extension, which includes CJK punctuation
  * such as U+3002: punctuation and symbols are never tokens. */
-static const char TOKEN_PATTERN[] =
-    "((?![\\p{P}\\p{S}])[\\p{Han}\\p{Hiragana}\\p{Katakana}])"
-    "|\\p{N}+(?:[.,]\\p{N}+)+"
-    "|(?:(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}])+";
+static const char TOKEN_PATTERN[] = "((?![\\p{P}\\p{S}])[\\p{Han}\\p{Hiragana}\\p{Katakana}])"
+                                    "|\\p{N}+(?:[.,]\\p{N}+)+"
+                                    "|(?:(?![\\p{Han}\\p{Hiragana}\\p{Katakana}])[\\p{L}\\p{M}\\p{N}\\p{Pc}])+";
 
 struct tbk_tokenizer {
-  pcre2_code *code;            /* borrowed: the process-wide compiled pattern */
-  pcre2_match_data *match;     /* owned */
-  int jit;                     /* JIT compiled successfully */
-  int classes;                 /* tokenize_classes may replace PCRE2 (1) */
-  tbk_buf fold;                /* scratch: the folded token */
-  tbk_buf seen;                /* scratch: distinct tokens, NUL-separated */
-  uint32_t *slots;             /* scratch hash set of offsets into seen */
+  pcre2_code *code;        /* borrowed: the process-wide compiled pattern */
+  pcre2_match_data *match; /* owned */
+  int jit;                 /* JIT compiled successfully */
+  int classes;             /* tokenize_classes may replace PCRE2 (1) */
+  tbk_buf fold;            /* scratch: the folded token */
+  tbk_buf seen;            /* scratch: distinct tokens, NUL-separated */
+  uint32_t *slots;         /* scratch hash set of offsets into seen */
   size_t nslots;
-  const char *emit_src;        /* where the token being emitted starts */
-  size_t emit_length;          /* its folded form's tbk_text_length */
+  const char *emit_src; /* where the token being emitted starts */
+  size_t emit_length;   /* its folded form's tbk_text_length */
 };
 
 static locale_t fold_locale;
@@ -108,8 +112,8 @@ static int shared_jit, shared_err;
 static pthread_once_t code_once = PTHREAD_ONCE_INIT;
 static void code_init(void) {
   PCRE2_SIZE off;
-  shared_code = pcre2_compile((PCRE2_SPTR)TOKEN_PATTERN, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
-                              &shared_err, &off, NULL);
+  shared_code = pcre2_compile((PCRE2_SPTR)TOKEN_PATTERN, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP, &shared_err,
+                              &off, NULL);
   if (shared_code) shared_jit = pcre2_jit_compile(shared_code, PCRE2_JIT_COMPLETE) == 0;
   /* One code point of the pattern's last alternative, and a number's */
   int aux_err;
@@ -202,6 +206,7 @@ static const char *fold_token(tbk_tokenizer *t, const char *s, size_t n, size_t 
   return o;
 }
 
+// clang-format off
 const unsigned char tbk_ascii_word_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -213,6 +218,7 @@ const unsigned char tbk_ascii_word_class[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
     /* 0x80..0xFF: no ASCII word byte */
 };
+// clang-format on
 
 /* Nothing in the pattern looks behind or past a space, so an ASCII word can
  * be tokenized here and the words around it by PCRE2 with the same result.
@@ -220,7 +226,10 @@ const unsigned char tbk_ascii_word_class[256] = {
 static int tokenize_ascii(tbk_tokenizer *t, const unsigned char *s, size_t n, tbk_token_fn fn, void *ctx,
                           size_t *count) {
   for (size_t i = 0; i < n;) {
-    if (!tbk_ascii_word(s[i])) { i++; continue; }
+    if (!tbk_ascii_word(s[i])) {
+      i++;
+      continue;
+    }
     size_t j = tbk_ascii_token_end(s, i, n);
     size_t flen, length;
     const char *tok = fold_token(t, (const char *)s + i, j - i, &flen, &length);
@@ -283,7 +292,7 @@ static int sea_class(uint32_t c) {
   if ((c >= 0x0E81 && c <= 0x0EAE) || (c >= 0x0EDC && c <= 0x0EDF)) return SEA_C; /* Lao */
   if (c >= 0x0EC0 && c <= 0x0EC4) return SEA_L;
   if (c >= 0x0EB0 && c <= 0x0ECE && c != 0x0EC6) return SEA_V;
-  if (c == 0x1039 || c == 0x17D2) return SEA_J;                     /* virama, coeng */
+  if (c == 0x1039 || c == 0x17D2) return SEA_J;                                   /* virama, coeng */
   if ((c >= 0x1000 && c <= 0x102A) || (c >= 0x1050 && c <= 0x1055)) return SEA_C; /* Myanmar */
   if ((c >= 0x102B && c <= 0x103E) || (c >= 0x1056 && c <= 0x109D && (c < 0x1090 || c > 0x1099))) return SEA_V;
   if (c >= 0x1780 && c <= 0x17B3) return SEA_C; /* Khmer */
@@ -294,8 +303,8 @@ static int sea_killer(uint32_t c) { return c == 0x0E4C || c == 0x0ECC || c == 0x
 
 static int split_sea(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx, size_t *count) {
   const unsigned char *u = (const unsigned char *)s;
-  size_t a = 0;            /* start of the current token */
-  int kind = -1;           /* of the current token: 0 other script, 1 SEA */
+  size_t a = 0;  /* start of the current token */
+  int kind = -1; /* of the current token: 0 other script, 1 SEA */
   int has_v = 0, prev = SEA_O;
   for (size_t i = 0; i < n;) {
     size_t k = tbk_utf8_seq(u + i, n - i);
@@ -330,9 +339,9 @@ static int has_sea(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i + 1 < n; i++) {
     unsigned a = u[i], b = u[i + 1];
-    if ((a == 0xE0 && b >= 0xB8 && b <= 0xBB) ||                        /* U+0E00..0EFF */
+    if ((a == 0xE0 && b >= 0xB8 && b <= 0xBB) ||                             /* U+0E00..0EFF */
         (a == 0xE1 && (b <= 0x82 || b == 0x9E || b == 0x9F || b == 0xA7)) || /* 1000..10BF, 1780..17FF, 19C0.. */
-        (a == 0xEA && (b == 0xA7 || b == 0xA9)))                          /* A9C0..A9FF, AA40..AA7F */
+        (a == 0xEA && (b == 0xA7 || b == 0xA9)))                             /* A9C0..A9FF, AA40..AA7F */
       return 1;
   }
   return 0;
@@ -347,8 +356,8 @@ static int has_sea(const char *s, size_t n) {
  * text that was one call per letter. tbk_hk_fast_matches checks every
  * one of them against PCRE2 (test_text, tbk_token_probe). */
 int tbk_hk_fast(uint32_t c) {
-  return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC ||
-         (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFC);
+  return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0x4E00 && c <= 0x9FFC);
 }
 
 /* Code points that start no match (punctuation and spaces of the general,
@@ -357,14 +366,12 @@ int tbk_hk_fast(uint32_t c) {
  * against PCRE2 like tbk_hk_fast. */
 int tbk_no_token(uint32_t c) {
   return (c >= 0x2010 && c <= 0x2027) || (c >= 0x3000 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
-         (c >= 0x3014 && c <= 0x301F) || c == 0x30FB || (c >= 0xFF01 && c <= 0xFF0F) ||
-         (c >= 0xFF1A && c <= 0xFF20);
+         (c >= 0x3014 && c <= 0x301F) || c == 0x30FB || (c >= 0xFF01 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20);
 }
 
 /* The first match of TOKEN_PATTERN in s[start, n) as [*m0, *m1), *hk when
  * by the first alternative; 0 when none. */
-static int next_match(tbk_tokenizer *t, const char *s, size_t n, size_t start, size_t *m0, size_t *m1,
-                      int *hk) {
+static int next_match(tbk_tokenizer *t, const char *s, size_t n, size_t start, size_t *m0, size_t *m1, int *hk) {
   const unsigned char *u = (const unsigned char *)s;
   for (;;) {
     /* An ASCII byte other than [A-Za-z0-9_] starts no alternative. */
@@ -470,7 +477,10 @@ static inline unsigned class_at(tbk_tokenizer *t, const unsigned char *u, size_t
 /* 1 when every code point of s[0, n) has a class, none CL_OTHER. */
 static int classes_cover(tbk_tokenizer *t, const unsigned char *u, size_t n) {
   for (size_t i = 0; i < n;) {
-    if (u[i] < 0x80) { i++; continue; }
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
     size_t k = tbk_utf8_seq(u + i, n - i);
     if (!k) return 0;
     uint32_t c = tbk_utf8_decode(u + i, k);
@@ -490,7 +500,10 @@ static int tokenize_classes(tbk_tokenizer *t, const char *s, size_t n, tbk_token
   size_t p = 0, k, k2;
   while (p < n) {
     unsigned cl = class_at(t, u, n, p, &k);
-    if (!(cl & CL_W)) { p += k; continue; }
+    if (!(cl & CL_W)) {
+      p += k;
+      continue;
+    }
     size_t q = p + k;
     int number = 0;
     if (cl & CL_N) {
@@ -599,8 +612,7 @@ static inline size_t script_run_end(const unsigned char *u, size_t i, size_t n, 
   return j;
 }
 
-size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
-                          tbk_token_fn fn, void *ctx) {
+size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx) {
   const unsigned char *u = (const unsigned char *)s;
   size_t count = 0;
   /* The runs start short and grow to RUN_BYTES: a caller that wants a
@@ -645,7 +657,10 @@ size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed
     }
     /* tokenize_ascii's tokens, folded and hashed in place */
     for (size_t a = i; a < j;) {
-      if (!tbk_ascii_word(u[a])) { a++; continue; }
+      if (!tbk_ascii_word(u[a])) {
+        a++;
+        continue;
+      }
       size_t b = tbk_ascii_token_end(u, a, j);
       uint64_t h64;
       uint32_t h32;
@@ -659,8 +674,7 @@ size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed
   return count;
 }
 
-size_t tbk_tokenize(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn,
-                    void *ctx) {
+size_t tbk_tokenize(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx) {
   if (!tbk_utf8_valid(s, n)) {
     /* PCRE2 without its UTF check needs valid input: repair a copy. */
     tbk_buf fixed = {0};

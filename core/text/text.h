@@ -28,12 +28,10 @@ void tbk_tokenizer_free(tbk_tokenizer *t);
  * the call only). Return non-zero to stop early. */
 typedef int (*tbk_token_fn)(void *ctx, const char *tok, size_t len);
 /* Returns the number of tokens visited. */
-size_t tbk_tokenize(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn,
-                    void *ctx);
+size_t tbk_tokenize(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx);
 /* Number of distinct folded tokens, counting stops once `stop_at` is reached
  * (0 = count all). */
-size_t tbk_unique_words(tbk_tokenizer *t, const char *s, size_t n,
-                        size_t stop_at);
+size_t tbk_unique_words(tbk_tokenizer *t, const char *s, size_t n, size_t stop_at);
 
 /* MD5 (through OpenSSL EVP) of n bytes; hex is 32 chars + NUL. */
 void tbk_md5(const void *data, size_t n, unsigned char out[16]);

@@ -4,8 +4,7 @@
 #ifndef TBK_TEXT_INTERNAL_H
 #define TBK_TEXT_INTERNAL_H
 #include "text.h"
-size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
-                          tbk_token_fn fn, void *ctx);
+size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n, tbk_token_fn fn, void *ctx);
 /* The same tokens as tbk_tokenize_valid, given by their FNV-1a 64 and 32
  * hashes (of the folded token), length (tbk_text_length, Latin-equivalent
  * characters) and start in s,
@@ -14,8 +13,7 @@ size_t tbk_tokenize_valid(tbk_tokenizer *t, const char *s, size_t n,
  * nonzero return from fn stops. Returns the tokens delivered. */
 typedef int (*tbk_hashed_token_fn)(void *ctx, uint64_t h64, uint32_t h32, uint32_t cps, size_t at);
 size_t tbk_tokenize_hashed(tbk_tokenizer *t, const char *s, size_t n, tbk_hashed_token_fn fn, void *ctx);
-size_t tbk_unique_words_valid(tbk_tokenizer *t, const char *s, size_t n,
-                              size_t stop_at);
+size_t tbk_unique_words_valid(tbk_tokenizer *t, const char *s, size_t n, size_t stop_at);
 
 /* [A-Za-z0-9_]: 1, every other byte 0 (one load per byte in the token
  * loops, which run over every word of every page). */

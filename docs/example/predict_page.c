@@ -95,8 +95,7 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < tbk_page_block_count(page); i++) {
     const tbk_block *b = tbk_page_block(page, i);
-    printf("%zu\t%.4f\t%s\t%s\t%.*s\n", i, probs[i], b->tag, b->path, snippet_len(b->text, b->text_len, 60),
-           b->text);
+    printf("%zu\t%.4f\t%s\t%s\t%.*s\n", i, probs[i], b->tag, b->path, snippet_len(b->text, b->text_len, 60), b->text);
   }
   if (tbk_render_text(page, probs, tbk_model_default_threshold(model), &kept, NULL) != TBK_OK) {
     rc = fail(page_path, "out of memory rendering the text");

@@ -26,8 +26,8 @@
 /* The tags that close an open element of their own name. libxml2 answers
  * htmlAutoCloseTag only for two different names; tests/test_fast_html.c's
  * pairs() checks these against libxml2's parse of every pair of tags. */
-static const char *const closes_itself[] = {"a", "col", "colgroup", "form", "li", "option",
-                                            "p", "tbody", "td", "th", "tr"};
+static const char *const closes_itself[] = {"a", "col",   "colgroup", "form", "li", "option",
+                                            "p", "tbody", "td",       "th",   "tr"};
 /* Tags htmlStartClose names that libxml2 does not describe. */
 static const char *const undescribed_closers[] = {"listing", "xmp"};
 
@@ -51,8 +51,7 @@ static void elements(const htmlElemDesc **first, size_t *count) {
     if ((k && strcmp(a[k - 1].name, a[k].name) >= 0) || htmlTagLookup((const xmlChar *)a[k].name) != &a[k])
       die("libxml2's element table is not one sorted array");
   printf("const tbk_html_elem tbk_html_elems[] = {\n");
-  for (size_t k = 0; k < *count; k++)
-    printf("    {\"%s\", %d, %d},\n", a[k].name, a[k].empty, a[k].endTag);
+  for (size_t k = 0; k < *count; k++) printf("    {\"%s\", %d, %d},\n", a[k].name, a[k].empty, a[k].endTag);
   printf("};\n\n");
 }
 
