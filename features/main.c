@@ -10,19 +10,12 @@
 #include "tbk_features.h"
 #include "tbk_rows.h"
 
+// clang-format off
 enum {
-  OPT_WORDS = CLI_OPT_FIRST_FREE,
-  OPT_META,
-  OPT_LABELS,
-  OPT_ATTR_DIMS,
-  OPT_WORD_DIMS,
-  OPT_BIGRAMS,
-  OPT_SCHEMA,
-  OPT_SCHEMA_ID,
-  OPT_VERSION,
-  OPT_UNITS,
-  OPT_SHARD
+  OPT_WORDS = CLI_OPT_FIRST_FREE, OPT_META, OPT_LABELS, OPT_ATTR_DIMS, OPT_WORD_DIMS, OPT_BIGRAMS,
+  OPT_SCHEMA, OPT_SCHEMA_ID, OPT_VERSION, OPT_UNITS, OPT_SHARD
 };
+// clang-format on
 
 typedef struct run {
   cli_pages pages;
@@ -32,22 +25,17 @@ typedef struct run {
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
-  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
-                                           {"words", required_argument, 0, OPT_WORDS},
-                                           {"meta", required_argument, 0, OPT_META},
-                                           {"labels", required_argument, 0, OPT_LABELS},
-                                           {"attr-dims", required_argument, 0, OPT_ATTR_DIMS},
-                                           {"word-dims", required_argument, 0, OPT_WORD_DIMS},
-                                           {"bigrams", no_argument, 0, OPT_BIGRAMS},
-                                           {"schema", no_argument, 0, OPT_SCHEMA},
-                                           {"schema-id", no_argument, 0, OPT_SCHEMA_ID},
-                                           {"shard", required_argument, 0, OPT_SHARD},
-                                           {"units", no_argument, 0, OPT_UNITS},
-                                           {"model", required_argument, 0, 'm'},
-                                           {"help", no_argument, 0, 'h'},
-                                           {"version", no_argument, 0, OPT_VERSION},
-                                           CLI_PAGE_LONGOPTS,
-                                           {0, 0, 0, 0}};
+  // clang-format off
+  static const struct option longopts[] = {
+      {"output", required_argument, 0, 'o'},         {"words", required_argument, 0, OPT_WORDS},
+      {"meta", required_argument, 0, OPT_META},       {"labels", required_argument, 0, OPT_LABELS},
+      {"attr-dims", required_argument, 0, OPT_ATTR_DIMS}, {"word-dims", required_argument, 0, OPT_WORD_DIMS},
+      {"bigrams", no_argument, 0, OPT_BIGRAMS},        {"schema", no_argument, 0, OPT_SCHEMA},
+      {"schema-id", no_argument, 0, OPT_SCHEMA_ID},   {"shard", required_argument, 0, OPT_SHARD},
+      {"units", no_argument, 0, OPT_UNITS},            {"model", required_argument, 0, 'm'},
+      {"help", no_argument, 0, 'h'},                   {"version", no_argument, 0, OPT_VERSION},
+      CLI_PAGE_LONGOPTS,                               {0, 0, 0, 0}};
+  // clang-format on
   int c, attr_dims = -1, word_dims = -1;
   opterr = 0; /* our message format, not getopt's */
   while ((c = getopt_long(argc, argv, ":o:m:h", longopts, NULL)) != -1) {

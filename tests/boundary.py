@@ -8,7 +8,10 @@ core/<layer>/tbk_<layer>.h. This check fails when
   - a program includes another header of core/ (an internal header, or
     core/tbk_internal.h, which includes them all);
   - code outside core/page reads a field of struct tbk_page (the other
-    layers and the programs read a page through tbk_page_view_of).
+    layers and the programs read a page through tbk_page_view_of);
+  - a program's main.c is longer than MAIN_MAX lines (a program is its
+    options and calls into the library: the rest goes to the library, or
+    to a helper file beside main.c).
 
 Tests, fuzzers and benchmarks (tests/, fuzz/, bench/) are not programs:
 they test the internals and keep tbk_internal.h; their field reads are
@@ -30,6 +33,7 @@ import sys
 PROGRAMS = ["cli", "predict", "label", "features", "train", "keywords", "cluster", "eval"]
 INTERNAL_USERS = ["tests", "fuzz", "bench"]
 PUBLIC = ("tbk.h", "tbk_version.h")
+MAIN_MAX = 150
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # A variable, parameter or member declared as a pointer to a page.
 PAGE_DECL = re.compile(r'\b(?:struct\s+)?tbk_page\s*\*\s*(?:const\s+)?(\w+)\s*(?![\w(])')
@@ -129,6 +133,12 @@ def main():
             if (via_member and name in members) or (not via_member and name in local):
                 reads[rel] += 1
                 read_lines.append(f"{rel}:{text[:m.start(2)].count(chr(10)) + 1}: {name}->{field}")
+    for top in PROGRAMS:
+        main_c = os.path.join(root, top, "main.c")
+        if os.path.exists(main_c):
+            n = read(main_c).count("\n")
+            if n > MAIN_MAX:
+                bad.append(f"{top}/main.c: {n} lines (at most {MAIN_MAX})")
     refused = {f: n for f, n in reads.items() if f.split(os.sep)[0] not in INTERNAL_USERS}
     for rel, n in sorted(refused.items()):
         bad.append(f"{rel}: reads struct tbk_page's fields {n} times (use tbk_page_view_of)")

@@ -8,17 +8,10 @@
 #include "usage.h"
 #include "tbk_model.h"
 
-enum {
-  OPT_PARTS = CLI_OPT_FIRST_FREE,
-  OPT_CV_FOLDS,
-  OPT_VERSION,
-  OPT_TEMPLATE,
-  OPT_CONTEXT,
-  OPT_THREADS,
-  OPT_SAMPLE_T,
-  OPT_SAMPLE_C,
-  OPT_STRICT
-};
+// clang-format off
+enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS,
+       OPT_SAMPLE_T, OPT_SAMPLE_C, OPT_STRICT };
+// clang-format on
 
 typedef struct run {
   tbk_train_options opt;
@@ -28,21 +21,17 @@ typedef struct run {
 } run;
 
 static void parse_options(run *r, int argc, char **argv) {
-  static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
-                                           {"parts", required_argument, 0, OPT_PARTS},
-                                           {"cv-folds", required_argument, 0, OPT_CV_FOLDS},
-                                           {"quiet", no_argument, 0, 'q'},
-                                           CLI_PROGRESS_LONGOPTS,
-                                           {"help", no_argument, 0, 'h'},
-                                           {"version", no_argument, 0, OPT_VERSION},
-                                           {"template", required_argument, 0, OPT_TEMPLATE},
-                                           {"context", required_argument, 0, OPT_CONTEXT},
-                                           {"threads", required_argument, 0, OPT_THREADS},
-                                           {"sample-template", required_argument, 0, OPT_SAMPLE_T},
-                                           {"sample-content", required_argument, 0, OPT_SAMPLE_C},
-                                           {"strict", no_argument, 0, OPT_STRICT},
-                                           CLI_TRAIN_LONGOPTS,
-                                           {0, 0, 0, 0}};
+  // clang-format off
+  static const struct option longopts[] = {
+      {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
+      {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'}, CLI_PROGRESS_LONGOPTS,
+      {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
+      {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
+      {"threads", required_argument, 0, OPT_THREADS},  {"sample-template", required_argument, 0, OPT_SAMPLE_T},
+      {"sample-content", required_argument, 0, OPT_SAMPLE_C}, {"strict", no_argument, 0, OPT_STRICT},
+      CLI_TRAIN_LONGOPTS,
+      {0, 0, 0, 0}};
+  // clang-format on
   static const char *const part_names[] = {"all", "text", "nontext", NULL};
   static const tbk_parts parts[] = {TBK_PARTS_ALL, TBK_PARTS_TEXT, TBK_PARTS_NONTEXT};
   int c;
