@@ -69,9 +69,13 @@ static tbk_status dump(const tbk_page *page, tbk_buf *out, char *declared, size_
   if (!b) return TBK_ERR_NOMEM;
   htmlDocContentDumpFormatOutput(b, page->doc, NULL, 0);
   int bad = xmlOutputBufferFlush(b) < 0 || b->error;
-  int encoder = b->error == XML_IO_ENCODER;
+  /* Out of memory is libxml2's own or a failed write into out; any other
+   * error is the charset's: 2.9 gives up with XML_IO_ENCODER, 2.13 on with
+   * an error of its conversion (XML_ERR_INTERNAL_ERROR on 2.15), where 2.9
+   * left one unwritable character out. */
+  int nomem = !b->error || b->error == XML_ERR_NO_MEMORY || b->error == XML_IO_WRITE;
   xmlOutputBufferClose(b);
-  return !bad ? TBK_OK : encoder ? TBK_ERR_FORMAT : TBK_ERR_NOMEM;
+  return !bad ? TBK_OK : nomem ? TBK_ERR_NOMEM : TBK_ERR_FORMAT;
 }
 
 /* Element i, or the text node of run i, as the edit names it. */
