@@ -176,23 +176,21 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
  * article of a page that keeps nothing else, written as one element (a
  * post of dated links in one <p>), or SIZE_MAX. */
 static size_t largest_own_unit(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
-                               const unsigned char *keep, double min) {
+                               const unsigned char *keep, size_t min) {
   size_t best = SIZE_MAX;
-  double best_words = min;
   for (size_t i = 0; i < ux->n; i++) {
-    const double *v = tbk_units_fixed(ux, i);
-    int larger = best == SIZE_MAX ? v[UX_WORDS] >= best_words : v[UX_WORDS] > best_words;
-    if (keep[i] || !larger || v[UX_TMPL_P] >= 0.5 || in_comments(ux, i, o) || ruled_out(page, ux, i, o, lead)) continue;
-    best_words = v[UX_WORDS];
+    size_t words = ux->u[i].words;
+    if (keep[i] || words < min || (best != SIZE_MAX && words <= ux->u[best].words)) continue;
+    if (tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 || in_comments(ux, i, o) || ruled_out(page, ux, i, o, lead)) continue;
     best = i;
   }
   return best;
 }
 
-static double kept_words(const tbk_units *ux, const unsigned char *keep) {
-  double kept = 0;
+static size_t kept_words(const tbk_units *ux, const unsigned char *keep) {
+  size_t kept = 0;
   for (size_t i = 0; i < ux->n; i++)
-    if (keep[i]) kept += tbk_units_fixed(ux, i)[UX_WORDS];
+    if (keep[i]) kept += ux->u[i].words;
   return kept;
 }
 
@@ -238,7 +236,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * (a post made of a short list, a layout no training site had): then
    * whatever is not near-certain boilerplate stays. Measured on the
    * leave-one-dataset-out models (EVALUATION.md "Content stage"). */
-  if (kept_words(ux, keep) >= (double)o->min_kept_words) return;
+  if (kept_words(ux, keep) >= o->min_kept_words) return;
   for (size_t i = 0; i < ux->n; i++)
     if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) && !in_comments(ux, i, o))
       keep[i] = 1;
@@ -246,8 +244,8 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * every unit, yet a page is rarely all template. Its largest unit of its
    * own text, when that alone is a page's worth, is kept (EVALUATION.md
    * "Main text on every kind of page": the page that vanished). */
-  if (kept_words(ux, keep) >= (double)o->min_kept_words) return;
-  size_t own = largest_own_unit(page, ux, o, lead, keep, (double)o->min_kept_words);
+  if (kept_words(ux, keep) >= o->min_kept_words) return;
+  size_t own = largest_own_unit(page, ux, o, lead, keep, o->min_kept_words);
   if (own != SIZE_MAX) keep[own] = 1;
 }
 
