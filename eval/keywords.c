@@ -45,6 +45,8 @@ static void usage(void) {
          "      --all-gold         keep the site-wide meta keywords as gold\n"
          "      --page-specific    gold: only the meta keywords no other page of the\n"
          "                         site lists (sites of 4+ pages with meta keywords)\n"
+         "      --removed-weight W DN-content's TF-IDF counts an occurrence in removed\n"
+         "                         text as W of one in kept text (0.1, as tbk-keywords)\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
          "                         tests); the table goes to stdout\n" CLI_PROGRESS_HELP
          "  -h, --help             show this help and exit\n\n" CLI_EXIT_STATUS_HELP
@@ -61,7 +63,8 @@ enum {
   OPT_DF_OUT,
   OPT_DF_IN,
   OPT_ALL_GOLD,
-  OPT_PAGE_SPECIFIC
+  OPT_PAGE_SPECIFIC,
+  OPT_REMOVED
 };
 
 #define NN 5
@@ -182,7 +185,7 @@ int cmd_keywords(int argc, char **argv) {
   char **train = calloc((size_t)argc, sizeof *train), **test = calloc((size_t)argc, sizeof *test);
   if (!train || !test) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t ntrain = 0, ntest = 0, max_pages = 0;
-  double cost = 1.0;
+  double cost = 1.0, removed = TBK_KW_REMOVED_WEIGHT;
   int rule_opt = 0;
   e.rule = TBK_KW_GOLD_NOT_SITE_WIDE;
   static const struct option longopts[] = {{"train", required_argument, 0, OPT_TRAIN},
@@ -196,6 +199,7 @@ int cmd_keywords(int argc, char **argv) {
                                            {"output", required_argument, 0, 'o'},
                                            {"all-gold", no_argument, 0, OPT_ALL_GOLD},
                                            {"page-specific", no_argument, 0, OPT_PAGE_SPECIFIC},
+                                           {"removed-weight", required_argument, 0, OPT_REMOVED},
                                            {"help", no_argument, 0, 'h'},
                                            CLI_PROGRESS_LONGOPTS,
                                            {0, 0, 0, 0}};
@@ -218,6 +222,7 @@ int cmd_keywords(int argc, char **argv) {
       e.rule = c == OPT_ALL_GOLD ? TBK_KW_GOLD_ALL : TBK_KW_GOLD_PAGE_SPECIFIC;
       break;
     case 'o': output = optarg; break;
+    case OPT_REMOVED: removed = cli_double("--removed-weight", optarg, 0, 1); break;
     case 'h':
       free(train);
       free(test);
@@ -239,6 +244,7 @@ int cmd_keywords(int argc, char **argv) {
   tbk_error err = {0};
   if (tbk_kw_new(&e.x, &err) || tbk_kw_gold_new(&e.gold, &err) || tbk_kw_sites_new(&e.sites, &err))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  tbk_kw_set_removed_weight(e.x, removed); /* DN-content's TF-IDF rows (training reads ORD) */
 
   tbk_page_list tr, te;
   list_inputs(&e, train, ntrain, max_pages, &tr);

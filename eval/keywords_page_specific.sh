@@ -12,7 +12,8 @@
 # <repo>/datasets/cache), TBK_MODEL (default <repo>/models/default.model),
 # MODELS_DIR: where leave-one-set-out models no-<set>.two.model are used for
 # their set when present (run_eval.sh's $WORK/models), SETS (default: every
-# set in TBK_DATA with a manifest).
+# set in TBK_DATA with a manifest), REMOVED_WEIGHT (tbk-eval keywords
+# --removed-weight: -d content's weight of removed text, default 0.1).
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${TBK_BUILD:-$SRC/build}
@@ -22,6 +23,7 @@ DF=$SRC/models/keywords.df
 OUT=${1:-$(mktemp -d)}
 mkdir -p "$OUT"
 EVAL=$BUILD/eval/tbk-eval
+rw=(--removed-weight "${REMOVED_WEIGHT:-0.1}")
 shopt -s nullglob
 sets=${SETS:-$(for m in "$DATA"/*/manifest.tsv; do basename "$(dirname "$m")"; done)}
 [[ -n $sets ]] || { echo "keywords_page_specific.sh: no data set in $DATA" >&2; exit 1; }
@@ -31,11 +33,11 @@ for s in $sets; do
   [[ -n ${MODELS_DIR:-} && -s $MODELS_DIR/no-$s.two.model ]] && m=$MODELS_DIR/no-$s.two.model
   all+=(--test "$DATA/$s/manifest.tsv")
   # exit 1 with "no test page has gold keywords": a set of single pages
-  "$EVAL" keywords --no-progress -m "$m" --page-specific --df "$DF" --test "$DATA/$s/manifest.tsv" \
+  "$EVAL" keywords --no-progress "${rw[@]}" -m "$m" --page-specific --df "$DF" --test "$DATA/$s/manifest.tsv" \
     -o "$OUT/$s.json" >"$OUT/$s.txt" 2>"$OUT/$s.err" || { rm -f "$OUT/$s.json"; continue; }
   echo "$m" >"$OUT/$s.model"
 done
-"$EVAL" keywords --no-progress -m "$MODEL" --page-specific --df "$DF" "${all[@]}" -o "$OUT/all.json" \
+"$EVAL" keywords --no-progress "${rw[@]}" -m "$MODEL" --page-specific --df "$DF" "${all[@]}" -o "$OUT/all.json" \
   >"$OUT/all.txt" 2>"$OUT/all.err"
 echo "$MODEL" >"$OUT/all.model"
 python3 - "$OUT" $sets all <<'PY'

@@ -6,7 +6,7 @@
 #include "kw_cli.h"
 #include "usage.h"
 
-enum { OPT_DF = CLI_OPT_FIRST_FREE, OPT_RANKER, OPT_TEXT, OPT_BUILD_DF, OPT_MIN_DF, OPT_TRAIN, OPT_VERSION };
+enum { OPT_DF = CLI_OPT_FIRST_FREE, OPT_RANKER, OPT_TEXT, OPT_BUILD_DF, OPT_MIN_DF, OPT_TRAIN, OPT_RW, OPT_VERSION };
 enum mode { RUN, BUILD_DF, TRAIN };
 
 int main(int argc, char **argv) {
@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
                                                                                                         NULL};
   size_t top = 10, min_df = 2;
   int jsonl = 0, denoise = -1, c;
-  double cost = 1.0;
+  double cost = 1.0, removed = TBK_KW_REMOVED_WEIGHT;
   enum mode mode = RUN;
   static const struct option longopts[] = {{"top", required_argument, 0, 'n'},
                                            {"denoise", required_argument, 0, 'd'},
@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
                                            {"min-df", required_argument, 0, OPT_MIN_DF},
                                            {"train-ranker", no_argument, 0, OPT_TRAIN},
                                            {"cost", required_argument, 0, 'C'},
+                                           {"removed-weight", required_argument, 0, OPT_RW},
                                            {"help", no_argument, 0, 'h'},
                                            {"version", no_argument, 0, OPT_VERSION},
                                            CLI_PAGE_LONGOPTS,
@@ -55,6 +56,7 @@ int main(int argc, char **argv) {
     case OPT_MIN_DF: min_df = (size_t)cli_long("--min-df", optarg, 1, 1000000000); break;
     case OPT_TRAIN: mode = TRAIN; break;
     case 'C': cost = cli_double("--cost", optarg, 1e-6, 1e6); break;
+    case OPT_RW: removed = cli_double("--removed-weight", optarg, 0, 1); break;
     case 'h': kw_usage(); return cli_exit(TBK_EXIT_OK);
     case OPT_VERSION: return cli_version();
     default: cli_bad_option(c, argv);
@@ -85,6 +87,8 @@ int main(int argc, char **argv) {
   if (tbk_kw_new(&r.x, &err) || (mode == BUILD_DF && tbk_kw_df_new(&built, &err)) ||
       (mode == TRAIN && tbk_kw_trainer_new(&trainer, &err)))
     cli_die(TBK_EXIT_FAIL, "%s", err.msg);
+  /* A ranker learns from the kept text's features and TF-IDF order. */
+  tbk_kw_set_removed_weight(r.x, mode == TRAIN ? 0 : removed);
   tbk_page_list list;
   cli_pages_list(&r.pages, argv + optind, argc - optind, &list);
   if (mode == RUN) tbk_page_list_sort_records(&list); /* a page's keywords in record order, as tbk-predict's */

@@ -353,6 +353,49 @@ static void test_rel_tag(void) {
   tbk_page_free(p);
 }
 
+/* Removed text read with a weight: it counts into the kept text's
+ * candidates (ranking them), makes none of its own, moves no body position
+ * and chooses no language; with weight 0 it is not read at all. */
+static void test_removed_weight(void) {
+  static const char page[] =
+      "<html><head><title>Port news</title></head><body><p>The harbour crane lifts ferry parts. The ferry "
+      "sails.</p><div>Crane rental crane hire crane parts offers der die das und ist</div></body></html>";
+  tbk_page *p;
+  CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
+  unsigned char keep[64];
+  CHECK(p->n_runs >= 2 && p->n_runs <= sizeof keep);
+  memset(keep, 1, sizeof keep);
+  keep[p->n_runs - 1] = 0; /* the <div> removed */
+  double w[2] = {0, 0.25};
+  size_t tokens[2];
+  for (int k = 0; k < 2; k++) {
+    tbk_kw_begin(x);
+    tbk_kw_read_removed(x, w[k]);
+    CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+    CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+    tokens[k] = tbk_kw_tokens(x);
+    CHECK_STR(tbk_kw_lang(x), "en"); /* not the removed German stop words' */
+    CHECK(!find("crane rental") && !find("rental") && !find("offer"));
+    const tbk_kw_cand *c = find("crane");
+    CHECK(c && c->tf == 1 && c->removed == (k ? 3u : 0u) && c->first == 2);
+    CHECK(find("ferry")->tf == 2 && find("ferry")->removed == 0);
+    tbk_kw_rank(x, NULL, NULL);
+    /* ferry 2 beats crane 1 unread; read, crane 1 + 0.25 * 3 = 1.75 */
+    CHECK_STR(tbk_kw_cands(x)[0].key, "ferry");
+    CHECK_NEAR(find("crane")->score, 1.0 + w[k] * 3, 1e-12);
+    CHECK_NEAR(find("crane")->x[TBK_KW_F_TFIDF], 1.0, 1e-12); /* features: kept text only */
+  }
+  CHECK_INT(tokens[0], tokens[1]);
+  /* Weighed more than kept text, crane (1 + 0.9 * 3) passes ferry (2). */
+  tbk_kw_begin(x);
+  tbk_kw_read_removed(x, 0.9);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_STR(tbk_kw_cands(x)[0].key, "crane");
+  tbk_page_free(p);
+}
+
 /* Whose a meta keyword is: a five-page site listing its name on every page
  * and a section on two, a two-page site. */
 static void test_site_gold(void) {
@@ -522,6 +565,7 @@ int main(void) {
   test_cjk();
   test_page();
   test_rel_tag();
+  test_removed_weight();
   test_site_gold();
   test_ranker();
   test_writers_and_meta();

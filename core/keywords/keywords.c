@@ -148,8 +148,16 @@ struct tbk_kw_extractor {
   size_t node_cap;
   unsigned char *keep; /* tbk_kw_extract_page: per text run, kept */
   size_t keep_cap;
-  int failed; /* out of memory during tokenizing */
+  int failed;            /* out of memory during tokenizing */
+  double removed_weight; /* option: tbk_kw_set_removed_weight */
+  double removed_now;    /* the document's: removed_weight with content
+                            denoising, else 0 (the text is not read) */
 };
+
+/* A token of text the denoiser removed: counted into the candidates of
+ * the kept text only (tbk_kw_set_removed_weight), never making one, nor
+ * choosing the language, nor moving a body position. */
+#define SEG_REMOVED 0x40
 
 tbk_status tbk_kw_new(tbk_kw_extractor **out, tbk_error *err) {
   *out = NULL;
@@ -163,6 +171,7 @@ tbk_status tbk_kw_new(tbk_kw_extractor **out, tbk_error *err) {
     return st;
   }
   x->lang = -1;
+  x->removed_weight = TBK_KW_REMOVED_WEIGHT;
   *out = x;
   return TBK_OK;
 }
@@ -201,8 +210,12 @@ void tbk_kw_begin(tbk_kw_extractor *x) {
   x->failed = 0;
   x->any_cjk = 0;
   x->brk = 1;
+  x->removed_now = 0;
   if (x->cslots) memset(x->cslots, 0, x->cnslots * sizeof *x->cslots);
 }
+
+void tbk_kw_set_removed_weight(tbk_kw_extractor *x, double w) { x->removed_weight = w > 0 ? w : 0; }
+void tbk_kw_read_removed(tbk_kw_extractor *x, double w) { x->removed_now = w > 0 ? w : 0; }
 
 size_t tbk_kw_count(const tbk_kw_extractor *x) { return x->ncand; }
 tbk_kw_cand *tbk_kw_cands(tbk_kw_extractor *x) { return x->cands; }
@@ -472,6 +485,12 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     const tbk_run *run = &pv.runs[r];
     if (keep && !keep[r] && !(run->node < nn && (x->node_seg[run->node] & SEG_REL_TAG))) {
       x->brk = 1; /* no phrase across removed text */
+      if (x->removed_now > 0) {
+        cur = TBK_NONE;
+        x->seg = SEG_REMOVED;
+        add_valid(x, pv.text + run->start, run->end - run->start);
+        x->brk = 1;
+      }
       continue;
     }
     uint32_t le = run->node < nn ? x->node_le[run->node] : TBK_NONE;
@@ -539,7 +558,7 @@ static long cand_find(const tbk_kw_extractor *x, const uint32_t id[TBK_KW_MAX_WO
 static int pick_language(tbk_kw_extractor *x, size_t *hits) {
   size_t count[KW_MAX_LANGS] = {0};
   for (size_t i = 0; i < x->ntok; i++)
-    if (!x->toks[i].cjk)
+    if (!x->toks[i].cjk && !(x->toks[i].seg & SEG_REMOVED))
       for (uint32_t m = x->w_stop[x->toks[i].word]; m; m &= m - 1) count[__builtin_ctz(m)]++;
   int best = -1;
   *hits = 0;
@@ -613,7 +632,7 @@ static long mark_cjk_stops(tbk_kw_extractor *x, uint32_t lbit, int mark) {
       if (stop_mask_of(x->scratch.data, x->scratch.len) & lbit) m = k + 1;
     }
     for (size_t k = 0; mark && k < m; k++) x->toks[i + k].cjk |= KW_TOK_STOP;
-    found += m > 0;
+    found += m > 0 && !(x->toks[i].seg & SEG_REMOVED);
     i += m ? m : 1;
   }
   return found;
@@ -697,6 +716,7 @@ static int count_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
   tbk_kw_cand *k = &x->cands[c];
   k->chars = (uint8_t)n;
   if (x->toks[i].seg & TBK_KW_SEG_TITLE) k->in_title = 1;
+  else if (x->toks[i].seg & SEG_REMOVED) k->removed++;
   else k->tf++;
   return 0;
 }
@@ -732,7 +752,7 @@ static int repeated(tbk_kw_extractor *x, size_t a, size_t b, size_t lo, size_t h
  * span between the two is found at least as often as the longer one. */
 static int keep_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
   (void)units;
-  if (x->toks[i].seg & TBK_KW_SEG_TITLE) return 0;
+  if (x->toks[i].seg & (TBK_KW_SEG_TITLE | SEG_REMOVED)) return 0;
   size_t lo = i, hi = i + n; /* the phrase's Han/Kana letters around it */
   while (lo > 0 && !x->toks[lo].brk && span_kind(x, lo - 1)) lo--;
   while (hi < x->ntok && !x->toks[hi].brk && span_kind(x, hi)) hi++;
@@ -764,7 +784,7 @@ static void count_cjk(tbk_kw_extractor *x) {
     }
   uint32_t body = 0;
   for (size_t i = 0; i < x->ntok; i++) {
-    if (x->toks[i].seg & TBK_KW_SEG_TITLE) continue;
+    if (x->toks[i].seg & (TBK_KW_SEG_TITLE | SEG_REMOVED)) continue;
     x->span_pos = body++;
     each_span(x, i, keep_span);
   }
@@ -777,6 +797,24 @@ static void count_cjk(tbk_kw_extractor *x) {
     }
     if (m != c) {
       x->cands[m] = *k;
+      memcpy(x->cid[m], x->cid[c], sizeof x->cid[0]);
+      x->cfirst[m] = x->cfirst[c];
+    }
+    m++;
+  }
+  x->ncand = m;
+}
+
+/* The candidates found only in removed text go: the candidates are the
+ * kept text's, whatever the weight of the removed text. A title-only one
+ * stays, as without removed text. The slots are not rebuilt: nothing looks
+ * a candidate up after tbk_kw_finish. */
+static void drop_removed_only(tbk_kw_extractor *x) {
+  size_t m = 0;
+  for (size_t c = 0; c < x->ncand; c++) {
+    if (!x->cands[c].tf && !x->cands[c].in_title) continue;
+    if (m != c) {
+      x->cands[m] = x->cands[c];
       memcpy(x->cid[m], x->cid[c], sizeof x->cid[0]);
       x->cfirst[m] = x->cfirst[c];
     }
@@ -798,12 +836,12 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
   }
   size_t body = 0;
   for (size_t i = 0; i < x->ntok; i++)
-    if (!(x->toks[i].seg & TBK_KW_SEG_TITLE)) x->s_count[x->w_stem[x->toks[i].word]]++;
+    if (!(x->toks[i].seg & (TBK_KW_SEG_TITLE | SEG_REMOVED))) x->s_count[x->w_stem[x->toks[i].word]]++;
   for (size_t i = 0; i < x->ntok; i++) {
     const kw_tok *t0 = &x->toks[i];
-    int in_title = (t0->seg & TBK_KW_SEG_TITLE) != 0;
+    int in_title = (t0->seg & TBK_KW_SEG_TITLE) != 0, removed = (t0->seg & SEG_REMOVED) != 0;
     uint32_t pos = (uint32_t)body;
-    if (!in_title) body++;
+    if (!in_title && !removed) body++;
     if (t0->cjk) {
       if (each_span(x, i, count_span)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
       continue;
@@ -834,6 +872,10 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
         k->in_title = 1;
         continue;
       }
+      if (removed) {
+        k->removed++;
+        continue;
+      }
       if (k->first == UINT32_MAX) {
         k->first = pos;
         x->cfirst[c] = (uint32_t)i; /* the body's form names it */
@@ -846,6 +888,7 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
   }
   x->body = body;
   if (x->any_cjk) count_cjk(x);
+  if (x->removed_now > 0) drop_removed_only(x);
   for (size_t c = 0; c < x->ncand; c++) {
     double sum = 0;
     int n = 0;
@@ -907,7 +950,7 @@ void tbk_kw_rank(tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_ranker *
     if (!ranker) {
       /* The <title> counts as one occurrence: it is the page's own in
        * every denoising, and its words are what the page is about. */
-      c->score = (c->tf + (c->in_title ? 1.0 : 0.0)) * c->x[TBK_KW_F_IDF];
+      c->score = (c->tf + x->removed_now * c->removed + (c->in_title ? 1.0 : 0.0)) * c->x[TBK_KW_F_IDF];
       continue;
     }
     double z = ranker->bias;
@@ -1003,6 +1046,7 @@ tbk_status tbk_kw_extract_page(tbk_kw_extractor *x, tbk_predictor *pr, const tbk
   tbk_status st = tbk_kw_page_keep(pr, page, mode, NULL, &x->keep, &x->keep_cap, err);
   if (st) return st;
   tbk_kw_begin(x);
+  tbk_kw_read_removed(x, mode == TBK_KW_DENOISE_CONTENT ? x->removed_weight : 0);
   if (tbk_kw_add_page(x, page, x->keep)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   return tbk_kw_finish(x, err);
 }

@@ -62,6 +62,8 @@ typedef struct tbk_kw_cand {
   const char *key;                /* stems joined by one space: what gold is matched on */
   const char *text;               /* the folded words of its first occurrence */
   uint32_t tf;                    /* occurrences in the body (the title not counted) */
+  uint32_t removed;               /* occurrences in text the content denoising removed
+                                     (counted only with a removed weight) */
   uint32_t first;                 /* body token index of the first, UINT32_MAX: title only */
   uint32_t heading, anchor, caps; /* body occurrences in a heading, in
                                      anchor text, with every word capitalized */
@@ -105,6 +107,20 @@ tbk_status tbk_kw_add_text(tbk_kw_extractor *x, const char *s, size_t n, unsigne
  * crosses a line element (p, li, td, div, h1...) nor removed text; heading
  * and anchor text are marked as such. */
 tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsigned char *keep);
+/* The weight of an occurrence in text the content stage removed, beside
+ * an occurrence in kept text (1), in the untrained TF-IDF score of the
+ * kept text's candidates (-d content only; 0: removed text is not read).
+ * The content stage removes all boilerplate, the page's own too (captions,
+ * its tags, its section's name): a page-specific keyword found there is
+ * weaker evidence, not none. Chosen on the coarse grid 0 / 0.1 / 0.25 / 0.5
+ * (docs/experiments/evaluation-keywords.md); a trained ranker does not use
+ * it (its features are the kept text's). */
+#define TBK_KW_REMOVED_WEIGHT 0.1
+void tbk_kw_set_removed_weight(tbk_kw_extractor *x, double w);
+/* The document being read (until the next tbk_kw_begin) reads removed runs
+ * with weight w (tbk_kw_extract_page sets it from the option and the
+ * denoising; 0, as after tbk_kw_begin: they are skipped). */
+void tbk_kw_read_removed(tbk_kw_extractor *x, double w);
 /* Choose the stop lists (the Latin words': the language whose list covers
  * most of them; the Han/Kana text's: the list whose entries are found most
  * often in it), then make the candidates. Errors: TBK_ERR_NOMEM. */

@@ -27,6 +27,24 @@ expect_rc 0 "$KW" -d none -n 5 "$ex/news-article.html"
 grep -q "courier" "$OUT" || die "without denoising the site name should rank: $(cat "$OUT")"
 expect_rc 0 "$KW" -d template -n 5 "$ex/news-article.html"
 
+# Removed text weighs on the kept text's candidates only: at any weight
+# the same candidates with the same counts; the weight moves scores up (0:
+# removed text unread).
+for w in 0 0.1 1; do
+  expect_rc 0 "$KW" -f jsonl --removed-weight "$w" -n 1000 "$ex/news-article.html"
+  cp "$OUT" "$TBK_TMP/rw$w.jsonl"
+done
+python3 - "$TBK_TMP"/rw{0,0.1,1}.jsonl <<'PY' || die "--removed-weight: wrong effect"
+import json, sys
+a, b, c = ({k["term"]: k for k in json.loads(open(f).read())["keywords"]} for f in sys.argv[1:])
+for x in (b, c):
+    assert a.keys() == x.keys() and all(a[t]["tf"] == x[t]["tf"] for t in a), "candidates or counts changed"
+    assert all(x[t]["score"] >= a[t]["score"] for t in a), "a score fell"
+assert any(b[t]["score"] > a[t]["score"] for t in a), "no score moved"
+assert any(c[t]["score"] > b[t]["score"] for t in a), "weight 1 moved nothing past 0.1"
+PY
+expect_rc 2 "$KW" --removed-weight 1.5 "$ex/news-article.html"
+
 # jsonl: one object per page, n keywords each.
 expect_rc 0 "$KW" -f jsonl -n 3 "$ex/news-article.html" "$ex/blog-post.html"
 python3 - "$OUT" <<'PY' || die "jsonl output is malformed"
