@@ -380,6 +380,33 @@ static void check_gallery(void) {
 
 /* A post written as one element: links to the author's essays between
  * <br>s (too many links for prose), beside a short sidebar and a comment. */
+/* A table of data among the article's paragraphs is the article's, the
+ * cells the model removed come back; a column of headlines laid out by a
+ * table, or a grid after the article's last paragraph, stay out. */
+static const char TABLES[] = "<html><head><title>Final standings</title></head><body><div>"
+                             "<p>The season ended on Sunday with the closest finish in twenty years of the series.</p>"
+                             "<table><tr><td>Pos.</td><td>Driver</td><td>Points</td></tr>"
+                             "<tr><td>1</td><td>Kyle Bush</td><td>5040</td></tr>"
+                             "<tr><td>2</td><td>Martin Truex</td><td>5035</td></tr></table>"
+                             "<p>Three points separated the first three drivers after the last race of the year.</p>"
+                             "<table><tr><td>Related: Truex signs for two more years</td></tr>"
+                             "<tr><td>Related: The new calendar is out</td></tr></table>"
+                             "<p>The champion will be honoured at the awards dinner in Las Vegas next month.</p>"
+                             "<table><tr><td>Share</td><td>Print</td></tr><tr><td>Mail</td><td>Save</td></tr></table>"
+                             "</div></body></html>";
+
+static void check_tables(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const boiler[] = {"Pos.",         "Driver", "Points",   "Kyle Bush", "5040",
+                                       "Martin Truex", "5035",   "Related:", "Share",     "Print",
+                                       "Mail",         "Save",   NULL};
+  static const expect ex[] = {{"The season ended", 1}, {"Pos.", 1},     {"Kyle Bush", 1}, {"5035", 1},
+                              {"Three points", 1},     {"Related:", 0}, {"Share", 0},     {"Save", 0}};
+  check_page(TABLES, &co, boiler, ex, sizeof ex / sizeof *ex);
+}
+
 static const char ONE_ELEMENT[] =
     "<html><head><title>Essays on the canal</title></head><body>"
     "<div class=\"side\"><p>About this blog: notes on the valley and its canal.</p></div>"
@@ -492,6 +519,7 @@ int main(void) {
   check_gaps();
   check_gallery();
   check_last_resort();
+  check_tables();
   check_declared();
   check_prose();
   return check_report();

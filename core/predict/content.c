@@ -94,6 +94,67 @@ static void fill_gaps(const tbk_page *page, const tbk_units *ux, const tbk_conte
   }
 }
 
+/* The child of parent on the way up from node x that is, or holds, a
+ * <table> the walk passes (UINT32_MAX: x is not under parent, or no table
+ * on the way). */
+static uint32_t table_child_of(const tbk_page_view *pv, uint32_t x, uint32_t parent) {
+  int table = 0;
+  for (; x != TBK_NONE; x = pv->nodes[x].parent) {
+    table |= pv->nodes[x].tag == TBK_TAG_TABLE;
+    if (pv->nodes[x].parent == parent) return table ? x : UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
+/* The <td> or <th> holding node x inside table (x itself or an
+ * ancestor below table), UINT32_MAX when none. */
+static uint32_t cell_of(const tbk_page_view *pv, uint32_t x, uint32_t table) {
+  for (; x != TBK_NONE && x != table; x = pv->nodes[x].parent)
+    if (pv->nodes[x].tag == TBK_TAG_TD || pv->nodes[x].tag == TBK_TAG_TH) return x;
+  return UINT32_MAX;
+}
+
+/* Whether units [i, j) of table read as a grid of data: two rows or more
+ * of two cells or more hold at least half of them. A column of links or
+ * headlines laid out by a table (a menu, related stories) is no grid. */
+static int data_grid(const tbk_page_view *pv, const tbk_units *ux, size_t i, size_t j, uint32_t table) {
+  size_t rows = 0, in_grid = 0;
+  uint32_t last_row = TBK_NONE;
+  for (size_t k = i; k < j; k++) {
+    uint32_t c = cell_of(pv, ux->u[k].elem, table);
+    if (c == UINT32_MAX || pv->nodes[c].sib_count < 2) continue;
+    in_grid++;
+    if (pv->nodes[c].parent != last_row) rows++;
+    last_row = pv->nodes[c].parent;
+  }
+  return rows >= 2 && 2 * in_grid >= j - i;
+}
+
+/* A table among the article's paragraphs (standings, a price list, a
+ * spec sheet) is the article's: the model learned its cells from tables
+ * of navigation and scores, and removes them, row by row. When the units
+ * of one table child of an element sit between two kept units of that
+ * element, those the model removed are kept, unless a rule removes them
+ * or they are mostly links. A layout table holding the
+ * article is no child between kept siblings, and is left alone. */
+static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                        unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (size_t i = 1; i < ux->n; i++) {
+    if (keep[i - 1] != 1) continue;
+    uint32_t parent = pv.nodes[ux->u[i - 1].elem].parent;
+    uint32_t table = table_child_of(&pv, ux->u[i].elem, parent);
+    if (table == UINT32_MAX) continue;
+    size_t j = i;
+    while (j < ux->n && table_child_of(&pv, ux->u[j].elem, parent) == table) j++;
+    if (j >= ux->n || keep[j] != 1 || pv.nodes[ux->u[j].elem].parent != parent || !data_grid(&pv, ux, i, j, table))
+      continue;
+    for (size_t k = i; k < j; k++)
+      if (!keep[k]) keep[k] = tbk_units_fixed(ux, k)[UX_LINK_RATIO] < 0.5 && !ruled_out(page, ux, k, o, lead);
+    i = j;
+  }
+}
+
 /* A paragraph the model removed inside the declared body is the body's,
  * unless it sits in an aside, navigation, footer, form,
  * figure or header there or is mostly links (a teaser box, a related
@@ -221,6 +282,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, lead) ? 2 : 1) : 0);
   }
   fill_gaps(page, ux, o, lead, keep);
+  fill_tables(page, ux, o, lead, keep);
   body_container(page, ux, o, keep);
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
