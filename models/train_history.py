@@ -19,7 +19,7 @@ band of the site's page count and stage, over five inputs: bias, the
 stage's logit, the share of the other pages holding the row, whether two
 or more do, and the share holding its enclosing block. Rows are weighted by their
 words (the metric counts words). Trained by Newton's method with an L2
-penalty; the stage is appended to MODEL and the file's checksum renewed.
+penalty, the repetition inputs' weights kept at 0 or above; the stage is appended to MODEL and the file's checksum renewed.
 Python standard library only.
 """
 import argparse
@@ -202,6 +202,25 @@ def train_band(rows, l2, fixed=()):
     return w
 
 
+# The repetition inputs: share, shared, outer_share.
+REPETITION = (2, 3, 4)
+
+
+def train_band_signed(rows, l2, fixed):
+    """train_band with the repetition inputs' weights at 0 or above: that a
+    site repeats a row (or the block around it) is evidence of template,
+    never of content. A band with few rows can learn a negative weight from
+    a handful of pages (a related-stories box inside a shared block kept as
+    content); such an input is fixed at 0 and the band trained again."""
+    fixed = list(fixed)
+    while True:
+        w = train_band(rows, l2, fixed)
+        neg = [i for i in REPETITION if i not in fixed and w[i] < 0]
+        if not neg:
+            return w
+        fixed += neg
+
+
 def attach(model_text, weights):
     lines = model_text.rstrip("\n").split("\n")
     if not lines[0] == "tbk-model 2" or not lines[-1].startswith("checksum "):
@@ -255,7 +274,7 @@ def main():
             while not rows and below > 0:
                 below -= 1
                 rows = data[stage][below]
-            wb = train_band(rows, a.l2, fixed[stage])
+            wb = train_band_signed(rows, a.l2, fixed[stage])
             print("train_history.py: %s band %s: %d rows%s: %s" % (
                 ("template", "content")[stage], NAMES[band * 5][1:].split(".")[0], len(rows),
                 "" if below == band else " (band %s's)" % NAMES[below * 5][1:].split(".")[0],
