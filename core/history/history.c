@@ -82,6 +82,21 @@ static tbk_status db_fail(tbk_history *h, tbk_error *err, const char *what) {
 
 static int exec(tbk_history *h, const char *sql) { return sqlite3_exec(h->db, sql, NULL, NULL, NULL); }
 
+/* WAL mode, which needs the file to itself for a moment. Two processes
+ * opening one new store at once can each hold it shared and ask for it
+ * whole: SQLite answers one of them busy at once, without the busy
+ * handler (waiting could deadlock), so that one waits here and asks
+ * again, for as long as the busy timeout. */
+static int set_wal(tbk_history *h) {
+  int rc = SQLITE_BUSY;
+  for (int waited = 0; waited < 60000; waited += 20) {
+    rc = exec(h, "PRAGMA journal_mode=WAL");
+    if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED) break;
+    sqlite3_sleep(20);
+  }
+  return rc;
+}
+
 /* A meta value into buf ("" when absent); SQLite's status. */
 static int meta_get(tbk_history *h, const char *key, char *buf, size_t size) {
   sqlite3_stmt *s;
@@ -185,8 +200,7 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
     /* another process's commit holds the lock for milliseconds; a minute
      * covers a long one on a busy disk */
     sqlite3_busy_timeout(h->db, 60000);
-    if (!o->read_only &&
-        (exec(h, "PRAGMA journal_mode=WAL") != SQLITE_OK || exec(h, "PRAGMA synchronous=NORMAL") != SQLITE_OK))
+    if (!o->read_only && (set_wal(h) != SQLITE_OK || exec(h, "PRAGMA synchronous=NORMAL") != SQLITE_OK))
       st = db_fail(h, err, "setting WAL mode");
     /* 64 MiB of page cache, and the file mapped rather than read page by
      * page: a lookup is a B-tree descent, mostly in memory */
