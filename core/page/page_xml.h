@@ -68,12 +68,6 @@ void tbk_xml_init(void);
  * watched as the parser's own. */
 void tbk_html_sax_error(void *ctx);
 
-/* A page's tables (no blocks) from clean UTF-8 source, the page's own
- * parse without decoding or repair: for the DOM of a streamed page. */
-tbk_status tbk_page_reparse(const char *s, size_t n, const tbk_page_options *opt, tbk_page **out);
-/* The page itself when it keeps its DOM, else that parse of its source
- * (made once and kept with the page). */
-tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom);
 
 /* The start tag with more than max_attrs attributes (libxml2 checks
  * attributes pairwise: quadratic in their number), if any: returns how many
