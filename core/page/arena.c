@@ -9,7 +9,6 @@
 
 void tbk_arena_free(tbk_arena *a) {
   free(a->n);
-  free(a->xml);
   tbk_buf_free(&a->strs);
   tbk_buf_free(&a->attrs);
   if (a->dict) xmlDictFree(a->dict);
@@ -20,10 +19,8 @@ void tbk_arena_free(tbk_arena *a) {
 
 void tbk_arena_drop_tree(tbk_arena *a) {
   free(a->n);
-  free(a->xml);
   tbk_buf_free(&a->strs);
   a->n = NULL;
-  a->xml = NULL;
   a->count = a->cap = 0;
 }
 

@@ -62,8 +62,6 @@ typedef struct tbk_arena {
   size_t count, cap;
   tbk_buf strs;          /* contents of text and CDATA */
   tbk_buf attrs;         /* attributes, apart: they outlive the nodes */
-  struct _xmlNode **xml; /* the libxml2 node of each arena node, when
-                              copied from a tree (dom_arena.c); else NULL */
   struct _xmlDict *dict; /* owned reference to the names' dictionary */
   int lines_resolved;    /* line holds xmlGetLineNo's answer already */
   int fast;              /* built by the fast parser (fast_html.h), not libxml2's */
@@ -79,7 +77,7 @@ typedef struct tbk_arena {
 
 /* Everything freed and zeroed but keep. */
 void tbk_arena_free(tbk_arena *a);
-/* The nodes, their libxml2 nodes and their text freed, the attributes and
+/* The nodes and their text freed, the attributes and
  * the dictionary kept (the page's tables point into both): after the walk. */
 void tbk_arena_drop_tree(tbk_arena *a);
 /* The attributes' buffer cut to its size: before anything points into it. */
@@ -166,8 +164,8 @@ tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors
 tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err);
 
 /* The libxml2 tree under doc copied into a (emptied first): the same
- * nodes, with each one's libxml2 node in a->xml (and with a->keep, what
- * HTML output reads). 0 ok, -1 out of memory. */
+ * nodes (and with a->keep, what HTML output reads). 0 ok, -1 out of
+ * memory. */
 struct _xmlDoc;
 int tbk_arena_from_doc(tbk_arena *a, struct _xmlDoc *doc);
 #endif

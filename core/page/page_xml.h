@@ -25,8 +25,7 @@ typedef struct tbk_xml_quiet {
   void *generic_ctx;
   xmlStructuredErrorFunc structured;
   void *structured_ctx;
-  size_t messages;   /* caught, of either kind */
-  size_t unwritable; /* characters the output encoder left out */
+  size_t messages; /* caught, of either kind */
 } tbk_xml_quiet;
 void tbk_xml_quiet_begin(tbk_xml_quiet *q, xmlStructuredErrorFunc fn, void *ctx);
 void tbk_xml_quiet_end(tbk_xml_quiet *q);

@@ -115,12 +115,10 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   tbk_status st = tbk_html_parse_utf8(s, n, &doc, errors, err);
   if (st) return st;
   int bad = tbk_arena_from_doc(a, doc);
-  /* The arena keeps no libxml2 node once the tree is gone, only the
+  /* The arena keeps nothing of the tree once it is gone but the
    * dictionary of its names: the document's, or, when its names are its
    * own (libxml2 2.13 and later give an HTML document no dictionary), a
    * dictionary of copies. */
-  free(a->xml);
-  a->xml = NULL;
   if (!bad && doc->dict && xmlDictReference(doc->dict) == 0) {
     a->dict = doc->dict;
   } else if (!bad && !(a->dict = xmlDictCreate())) {
