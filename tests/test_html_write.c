@@ -141,7 +141,8 @@ static void charsets(void) {
   const char *const names[] = {"utf-8",       "UTF8",       "iso-8859-1", "ISO LATIN 1", "us-ascii", "ASCII",
                                "utf-16",      "UTF-16BE",   "utf-16le",   "windows-1252", "shift_jis", "euc-jp",
                                "iso-2022-jp", "koi8-r",     "gb2312",     "big5",         "utf-8;",    "",
-                               "unknown-cs",  "ISO-8859-15"};
+                               "unknown-cs",  "ISO-8859-15", "ISO-LATIN-2", "latin1",       "unicode",   "tis-620",
+                               "x-user-defined"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     char page[512];
     snprintf(page, sizeof page, META("%s") TEXT, names[k]);
