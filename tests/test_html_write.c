@@ -107,11 +107,9 @@ static void constructs(void) {
                              "<select multiple><option selected>o</option></select>" BODY "</body>");
   same("attribute values", "<body><div a b= c=\"\" d='x\"y' e=\"x'y\" f='a&quot;b&#39;c' g=&lt;&gt;&amp;>"
                            "x</div>" BODY "</body>");
-  same("SSI and &{", "<body><div title=\"<!--#echo var=x--> & <!-- x\" class=\"&{a} &{b\">x</div>" BODY
-                     "</body>");
+  same("SSI and &{", "<body><div title=\"<!--#echo var=x--> & <!-- x\" class=\"&{a} &{b\">x</div>" BODY "</body>");
   same("URIs", "<body><a href=\"  http://x/a b?c=d&e=f#g\" name=\"a b\">x</a><img src=\"\xc3\xa9t\xc3\xa9.png\">"
-               "<form action=' /p{q}|r^s'><p name=\"a b\">n</p></form><a href=\"\">e</a><a href>v</a>" BODY
-               "</body>");
+               "<form action=' /p{q}|r^s'><p name=\"a b\">n</p></form><a href=\"\">e</a><a href>v</a>" BODY "</body>");
   same("empty elements", "<body><br><hr/><img><p></p><li></li><li>x</li><ul><li><li>y</ul><td></td>"
                          "<embed><area><col><param><basefont><isindex>" BODY "</body>");
   same("empty html and body", "<html></html>");
@@ -126,7 +124,8 @@ static void constructs(void) {
 }
 
 #define META(cs) "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=" cs "\"></head>"
-#define TEXT "<body><p>Caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad &hearts; \xf0\x9f\x98\x80 enough words here.</p></body></html>"
+#define TEXT \
+  "<body><p>Caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad &hearts; \xf0\x9f\x98\x80 enough words here.</p></body></html>"
 
 static int have(const char *charset) {
   iconv_t cd = iconv_open(charset, "UTF-8");
@@ -138,10 +137,10 @@ static int have(const char *charset) {
 static void charsets(void) {
   same("no charset: HTML entities", "<html><body><p>Caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad \xcf\x91 \xf0\x9f\x98\x80 "
                                     "enough words here.</p></body></html>");
-  const char *const names[] = {"utf-8",       "UTF8",       "iso-8859-1", "ISO LATIN 1", "us-ascii", "ASCII",
-                               "utf-16",      "UTF-16BE",   "utf-16le",   "windows-1252", "shift_jis", "euc-jp",
-                               "iso-2022-jp", "koi8-r",     "gb2312",     "big5",         "utf-8;",    "",
-                               "unknown-cs",  "ISO-8859-15", "ISO-LATIN-2", "latin1",       "unicode",   "tis-620",
+  const char *const names[] = {"utf-8",         "UTF8",        "iso-8859-1",  "ISO LATIN 1",  "us-ascii",  "ASCII",
+                               "utf-16",        "UTF-16BE",    "utf-16le",    "windows-1252", "shift_jis", "euc-jp",
+                               "iso-2022-jp",   "koi8-r",      "gb2312",      "big5",         "utf-8;",    "",
+                               "unknown-cs",    "ISO-8859-15", "ISO-LATIN-2", "latin1",       "unicode",   "tis-620",
                                "x-user-defined"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     char page[512];
@@ -157,13 +156,13 @@ static void charsets(void) {
   same("Content-Type without charset", META("") TEXT);
   same("two metas", "<html><head><meta http-equiv=\"Content-Type\"><meta http-equiv=\"Content-Type\" "
                     "content=\"text/html; charset=ascii\"></head>" TEXT);
-  same("a long page in latin-1", META("iso-8859-1") "<body>"
-       BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
-       BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
-       BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
-       "<p>\xe4\xb8\xad</p>" BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
-       BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
-       "</body></html>");
+  same("a long page in latin-1",
+       META("iso-8859-1") "<body>" BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
+           BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
+               BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
+                   BODY BODY BODY BODY BODY BODY "<p>\xe4\xb8\xad</p>" BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
+                       BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY
+                           BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY BODY "</body></html>");
   /* ISO646-FR has no '#' (the Han character is left out), ISO_5428 no '<'
    * (the output is given up) */
   if (have("ISO646-FR")) same("ISO646-FR", META("ISO646-FR") TEXT);

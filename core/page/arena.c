@@ -101,8 +101,8 @@ static const char *diff_kept(const tbk_arena *a, const tbk_arena *b, size_t i) {
 const char *tbk_arena_diff(const tbk_arena *a, const tbk_arena *b, size_t *at) {
   int keep = a->keep && b->keep;
   *at = 0;
-  if (keep && (a->has_doctype != b->has_doctype || str_differs(a, a->dt_name, b, b->dt_name) || str_differs(a, a->dt_ext, b, b->dt_ext) ||
-               str_differs(a, a->dt_sys, b, b->dt_sys)))
+  if (keep && (a->has_doctype != b->has_doctype || str_differs(a, a->dt_name, b, b->dt_name) ||
+               str_differs(a, a->dt_ext, b, b->dt_ext) || str_differs(a, a->dt_sys, b, b->dt_sys)))
     return "DOCTYPE";
   if (a->count != b->count) {
     *at = a->count < b->count ? a->count : b->count;

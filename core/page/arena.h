@@ -60,15 +60,15 @@ typedef struct tbk_anode {
 typedef struct tbk_arena {
   tbk_anode *n;
   size_t count, cap;
-  tbk_buf strs;          /* contents of text and CDATA */
-  tbk_buf attrs;         /* attributes, apart: they outlive the nodes */
-  struct _xmlDict *dict; /* owned reference to the names' dictionary */
-  int lines_resolved;    /* line holds xmlGetLineNo's answer already */
-  int fast;              /* built by the fast parser (fast_html.h), not libxml2's */
-  int keep;              /* the caller's request, kept by tbk_arena_free: fill
+  tbk_buf strs;                     /* contents of text and CDATA */
+  tbk_buf attrs;                    /* attributes, apart: they outlive the nodes */
+  struct _xmlDict *dict;            /* owned reference to the names' dictionary */
+  int lines_resolved;               /* line holds xmlGetLineNo's answer already */
+  int fast;                         /* built by the fast parser (fast_html.h), not libxml2's */
+  int keep;                         /* the caller's request, kept by tbk_arena_free: fill
                             what HTML output reads (see str, attrs), the text
                             of unseen elements included, and the DOCTYPE */
-  int has_doctype;       /* with keep: the page has a DOCTYPE (its first is
+  int has_doctype;                  /* with keep: the page has a DOCTYPE (its first is
                             libxml2's intSubset; without one libxml2 adds
                             HTML 4.0 Transitional's) */
   uint32_t dt_name, dt_ext, dt_sys; /* with has_doctype: offsets in strs of its

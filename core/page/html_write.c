@@ -21,13 +21,12 @@
  *    character reference, or when that cannot be written either it is
  *    left out, unless it was the first of its batch: then the output is
  *    given up. */
-#include <errno.h>
-#include <iconv.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 
+#include "charset.h"
 #include "html_tables.h"
 #include "html_write.h"
 
@@ -39,7 +38,7 @@ enum { MINLEN = 4000, CHUNK = 4 * MINLEN, CONV_MAX = 64 * 1024 };
 typedef struct sink {
   tbk_buf *out;      /* borrowed: where the encoded bytes go */
   int enc;           /* ENC_* */
-  iconv_t cd;        /* with ENC_ICONV, owned */
+  tbk_encoder *cd;   /* with ENC_ICONV, owned */
   tbk_buf raw;       /* owned: written, not yet encoded */
   size_t raw_at;     /* encoded bytes at the start of raw */
   tbk_buf conv;      /* owned: encoded, not yet handed to out */
@@ -57,8 +56,7 @@ static void make_by_value(void) {
   for (size_t k = 0; k < TBK_HTML_ENTITIES; k++) by_value[k] = (uint16_t)k;
   /* insertion sort by value, then name order: the table is small */
   for (size_t k = 1; k < TBK_HTML_ENTITIES; k++)
-    for (size_t j = k; j > 0 && tbk_html_entities[by_value[j - 1]].value > tbk_html_entities[by_value[j]].value;
-         j--) {
+    for (size_t j = k; j > 0 && tbk_html_entities[by_value[j - 1]].value > tbk_html_entities[by_value[j]].value; j--) {
       uint16_t t = by_value[j];
       by_value[j] = by_value[j - 1];
       by_value[j - 1] = t;
@@ -102,7 +100,8 @@ static uint32_t utf8_at(const unsigned char *in, size_t n, int *len) {
 }
 
 static int put16(tbk_buf *o, uint32_t u, int be) {
-  unsigned char b[2] = {be ? (unsigned char)(u >> 8) : (unsigned char)u, be ? (unsigned char)u : (unsigned char)(u >> 8)};
+  unsigned char b[2] = {be ? (unsigned char)(u >> 8) : (unsigned char)u,
+                        be ? (unsigned char)u : (unsigned char)(u >> 8)};
   return tbk_buf_append(o, b, 2);
 }
 
@@ -112,21 +111,7 @@ static int put16(tbk_buf *o, uint32_t u, int be) {
  * -9 out of memory. */
 static int encode(sink *s, const unsigned char *in, size_t *inlen, tbk_buf *o) {
   size_t n = *inlen, i = 0;
-  if (s->enc == ENC_ICONV) {
-    for (;;) {
-      if (tbk_buf_reserve(o, (n - i) * 4 + 16)) return -9;
-      char *ip = (char *)in + i, *op = o->data + o->len;
-      size_t il = n - i, ol = o->cap - o->len - 1;
-      size_t r = iconv(s->cd, &ip, &il, &op, &ol);
-      int e = errno;
-      o->len = (size_t)(op - o->data);
-      i = (size_t)(ip - (char *)in);
-      *inlen = i;
-      if (r != (size_t)-1 && il == 0) return 0;
-      if (e == E2BIG) continue;
-      return e == EILSEQ ? -2 : -3;
-    }
-  }
+  if (s->enc == ENC_ICONV) return tbk_encoder_run(s->cd, (const char *)in, inlen, o);
   while (i < n) {
     int len;
     uint32_t c = utf8_at(in + i, n - i, &len);
@@ -316,8 +301,8 @@ static void find_encoder(sink *s, const char *name, int depth) {
   static const struct {
     const char *name;
     int enc;
-  } builtin[] = {{"UTF-8", ENC_NONE},      {"UTF-16LE", ENC_UTF16LE}, {"UTF-16BE", ENC_UTF16BE},
-                 {"UTF-16", ENC_UTF16},    {"ISO-8859-1", ENC_LATIN1}, {"ASCII", ENC_ASCII},
+  } builtin[] = {{"UTF-8", ENC_NONE},     {"UTF-16LE", ENC_UTF16LE},  {"UTF-16BE", ENC_UTF16BE},
+                 {"UTF-16", ENC_UTF16},   {"ISO-8859-1", ENC_LATIN1}, {"ASCII", ENC_ASCII},
                  {"US-ASCII", ENC_ASCII}, {"HTML", ENC_HTML}};
   s->enc = ENC_NONE;
   if (!name[0]) return;
@@ -328,16 +313,10 @@ static void find_encoder(sink *s, const char *name, int depth) {
       s->enc = builtin[k].enc;
       return;
     }
-  iconv_t in = iconv_open("UTF-8", name), out = iconv_open(name, "UTF-8");
-  if (in == (iconv_t)-1) in = iconv_open("UTF-8", up);
-  if (out == (iconv_t)-1) out = iconv_open(up, "UTF-8");
-  if (in != (iconv_t)-1) iconv_close(in);
-  if (in != (iconv_t)-1 && out != (iconv_t)-1) {
+  if ((s->cd = tbk_encoder_open(name, up))) {
     s->enc = ENC_ICONV;
-    s->cd = out;
     return;
   }
-  if (out != (iconv_t)-1) iconv_close(out);
   const char *canon = canonical(name);
   if (canon && strcmp(name, canon) != 0 && depth < 2) find_encoder(s, canon, depth + 1);
 }
@@ -346,9 +325,7 @@ static void find_encoder(sink *s, const char *name, int depth) {
 
 #define FRAG 0x80000000u /* a node reference into the fragment's arena */
 
-static int is_dropped(const tbk_html_view *v, uint32_t i) {
-  return v->dropped && (v->dropped[i / 64] >> (i % 64) & 1);
-}
+static int is_dropped(const tbk_html_view *v, uint32_t i) { return v->dropped && (v->dropped[i / 64] >> (i % 64) & 1); }
 static uint32_t kept_from(const tbk_html_view *v, uint32_t i) {
   while (i != TBK_ANONE && is_dropped(v, i)) i = v->a->n[i].next;
   return i;
@@ -649,7 +626,7 @@ tbk_status tbk_html_write(const tbk_html_view *v, tbk_buf *out, char *declared, 
   if (w.s.enc == ENC_UTF16 && tbk_buf_append(&w.s.conv, "\xFF\xFE", 2)) w.s.nomem = 1;
   write_doc(&w);
   w_flush(&w.s);
-  if (w.s.enc == ENC_ICONV) iconv_close(w.s.cd);
+  if (w.s.enc == ENC_ICONV) tbk_encoder_close(w.s.cd);
   tbk_buf_free(&w.s.raw);
   tbk_buf_free(&w.s.conv);
   tbk_buf_free(&w.tmp);

@@ -19,11 +19,11 @@ typedef struct tbk_html_view {
   const uint32_t *mark_at; /* borrowed: each one's packed attributes (as
                               arena.h packs them), offsets in mark_buf */
   size_t n_marked;
-  const char *mark_buf;           /* borrowed */
-  const tbk_arena *frag;          /* borrowed: a fragment's tree (keep), NULL: none */
-  uint32_t frag_head, frag_body;  /* its head and body elements: their children
+  const char *mark_buf;          /* borrowed */
+  const tbk_arena *frag;         /* borrowed: a fragment's tree (keep), NULL: none */
+  uint32_t frag_head, frag_body; /* its head and body elements: their children
                                      are added (TBK_ANONE: none) */
-  uint32_t to_head, to_body;      /* the page's elements they are added to,
+  uint32_t to_head, to_body;     /* the page's elements they are added to,
                                      after their own children (TBK_ANONE: none) */
 } tbk_html_view;
 

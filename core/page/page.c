@@ -103,8 +103,8 @@ typedef struct walker {
   const tbk_page_options *opt;
   size_t cap_nodes;
   size_t cap_node_at, cap_run_at; /* p->node_at, p->run_at (an arena kept for HTML) */
-  int at_space;                     /* text buffer ends in a (collapsed) space, or is empty */
-  level_count *levels;              /* owned, cap_levels entries, zeroed when made */
+  int at_space;                   /* text buffer ends in a (collapsed) space, or is empty */
+  level_count *levels;            /* owned, cap_levels entries, zeroed when made */
   size_t cap_levels;
   name_count *names; /* owned: same-name counters of unknown tags */
   size_t names_cap, names_used;

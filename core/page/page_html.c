@@ -160,8 +160,8 @@ static tbk_status inject(const char *html, tbk_arena *frag, tbk_html_view *v) {
   uint32_t body = tbk_html_child(v, root, "body"), head = tbk_html_child(v, root, "head");
   v->to_body = body != TBK_ANONE ? body : root;
   v->to_head = head != TBK_ANONE ? head : v->to_body;
-  tbk_html_view fv = {.a = frag, .frag_head = TBK_ANONE, .frag_body = TBK_ANONE, .to_head = TBK_ANONE,
-                      .to_body = TBK_ANONE};
+  tbk_html_view fv = {
+      .a = frag, .frag_head = TBK_ANONE, .frag_body = TBK_ANONE, .to_head = TBK_ANONE, .to_body = TBK_ANONE};
   uint32_t froot = tbk_html_child(&fv, 0, NULL);
   v->frag = frag;
   v->frag_head = froot == TBK_ANONE ? TBK_ANONE : tbk_html_child(&fv, froot, "head");
@@ -174,8 +174,8 @@ static tbk_status edit_write(const tbk_page *page, const tbk_html_edit *e, tbk_b
   tbk_status st = tbk_page_tree(page, &page);
   if (st) return st;
   const tbk_arena *a = &page->arena;
-  tbk_html_view v = {.a = a, .frag_head = TBK_ANONE, .frag_body = TBK_ANONE, .to_head = TBK_ANONE,
-                     .to_body = TBK_ANONE};
+  tbk_html_view v = {
+      .a = a, .frag_head = TBK_ANONE, .frag_body = TBK_ANONE, .to_head = TBK_ANONE, .to_body = TBK_ANONE};
   if (a->count >= 0x80000000u) return TBK_ERR_NOMEM; /* the writer's node references */
   uint64_t *dropped = NULL;
   marks mk = {0};

@@ -6,12 +6,12 @@
 #include "page_view.h"
 
 struct tbk_page {
-  tbk_arena arena; /* owned: what the tables were made from; after the
+  tbk_arena arena;   /* owned: what the tables were made from; after the
                       walk only its attributes and names, unless it keeps
                       its tree for HTML output (arena.keep: keep_dom) */
-  tbk_buf title;       /* owned: the raw text of the <title>, when
+  tbk_buf title;     /* owned: the raw text of the <title>, when
                            has_title (dom.c: the arena's nodes are gone) */
-  tbk_buf base_href;   /* owned: the first <base>'s href, when has_base */
+  tbk_buf base_href; /* owned: the first <base>'s href, when has_base */
   uint8_t has_title, has_base;
   uint8_t no_html;      /* keep_dom < 0: no source kept, no HTML rendering */
   tbk_buf source;       /* owned, streamed pages only: the (repaired)
@@ -28,8 +28,8 @@ struct tbk_page {
    * run's text */
   uint32_t *node_at; /* owned, n_nodes entries */
   uint32_t *run_at;  /* owned, n_runs entries */
-  tbk_buf text;               /* owned: the page's visible text, collapsed */
-  tbk_block *blocks;          /* owned; text/path point into text/paths */
+  tbk_buf text;      /* owned: the page's visible text, collapsed */
+  tbk_block *blocks; /* owned; text/path point into text/paths */
   size_t n_blocks;
   tbk_buf paths; /* owned: NUL-separated block locators */
   size_t parse_errors;

@@ -67,7 +67,6 @@ void tbk_xml_init(void);
  * watched as the parser's own. */
 void tbk_html_sax_error(void *ctx);
 
-
 /* The start tag with more than max_attrs attributes (libxml2 checks
  * attributes pairwise: quadratic in their number), if any: returns how many
  * were counted (max_attrs + 1) and its source line in *line; 0 when every
