@@ -1,9 +1,9 @@
 /* The page's tree as tbk reads it: a compact arena of the nodes libxml2's
  * tree would hold (elements with their tag name and attributes, text,
  * CDATA, comments, processing instructions), filled either straight from
- * the parser's SAX events (stream.c, no libxml2 node at all) or copied from
- * a libxml2 tree (dom_arena.c, for a page that keeps its DOM for HTML
- * output). The walk that fills the page's tables (page.c) reads only this,
+ * the parser's SAX events (build.h: tbk's parser's, or libxml2's before
+ * 2.12) or copied from a libxml2 tree (dom_arena.c: libxml2's from 2.12
+ * on). The walk that fills the page's tables (page.c) reads only this,
  * so both paths give the same tables when they give the same arena.
  *
  * Node 0 is the document; every array grows by doubling, so a page costs a

@@ -2,7 +2,7 @@
  *
  * libxml2's HTML parser (recover mode, no network) parses text we have
  * already decoded to clean UTF-8 into the page's node arena (arena.h: by
- * streaming, or from its DOM when the page keeps one). One iterative walk
+ * streaming, by tbk's parser or libxml2's). One iterative walk
  * over the arena then flattens the visible elements into tbk_page.nodes and
  * their text into one collapsed buffer; candidate blocks are elements of the block set whose trimmed text
  * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
@@ -724,7 +724,7 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK) goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
   if (!opt->keep_dom) {
-    /* for the DOM parse of the first tbk_page_html */
+    /* for the parse keeping the tree of the first tbk_page_html */
     p->source = source;
     memset(&source, 0, sizeof source);
     if (p->source.data && !tbk_resize(&p->source.data, p->source.len + 1, 1)) p->source.cap = p->source.len + 1;

@@ -2,7 +2,7 @@
  * by the builder (build.h), without libxml2's tree. The events come from
  * tbk's parser (fast_html.c) when it takes the page, with any libxml2;
  * else, with libxml2 before 2.12, from libxml2's HTML parser under the same
- * watch, options and input as the DOM parse, through SAX handlers of our
+ * watch, options and input as libxml2's DOM parse, through SAX handlers of our
  * own. What the builder makes of them is what libxml2 2.9's tree builder
  * (SAX2.c) makes: see build.h.
  *
