@@ -924,10 +924,10 @@ static void test_parse_errors(void) {
   tbk_page_free(p);
 }
 
-/* The three ways to keep a page (its DOM, its source for a later DOM, or
+/* The three ways to keep a page (its tree, its source to parse again, or
  * neither) give the same tables, title, base and attributes, though the
- * arena's nodes and text are gone after the walk; only the page that keeps
- * neither refuses HTML. */
+ * arena's nodes and text are gone after the walk unless the tree is kept;
+ * only the page that keeps neither refuses HTML. */
 /* tbk_page_options.parser: tbk's parser by default; the installed
  * libxml2's own when asked, which with 2.9.14 builds the same tables. */
 static void test_parser_choice(void) {

@@ -50,7 +50,7 @@ static void render(int keep_dom) {
 }
 
 /* ISO_5428 (Greek) has no '<': libxml2 gives the output up. The metadata
- * of a page that keeps its DOM is read from that output, and says so. */
+ * of a page that keeps its tree is read from that output, and says so. */
 static void unwritable(void) {
   static const char greek[] =
       "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO_5428\"><title>t</title>"
@@ -86,8 +86,8 @@ int main(void) {
   }
   xmlSetGenericErrorFunc(NULL, on_generic);
   xmlSetStructuredErrorFunc(NULL, on_structured);
-  render(0); /* streamed: tbk's parser, then libxml2's for the DOM */
-  render(1); /* keep_dom: libxml2's parser */
+  render(0); /* the tree dropped: parsed again keeping it to render */
+  render(1); /* keep_dom: the tree kept */
   unwritable();
   CHECK_INT(generic_calls, 0);
   CHECK_INT(structured_calls, 0);

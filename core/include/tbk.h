@@ -110,10 +110,10 @@ typedef struct tbk_page_options {
   const char *charset_hint; /* e.g. from HTTP Content-Type; NULL = none */
   int fingerprints;         /* compute each block's md5 (1); prediction,
                                which never needs them, sets 0 */
-  int keep_dom;             /* keep libxml2's tree for HTML output (0: the
-                               page is parsed by streaming, without a tree,
-                               and its first HTML rendering parses it
-                               again into one; -1: streamed, and no HTML
+  int keep_dom;             /* keep the page's tree for HTML output (0:
+                               the tree is dropped once the tables are
+                               made, and the first HTML rendering parses
+                               the source again, keeping it; -1: no HTML
                                rendering is wanted, so the decoded source
                                is not kept for one: it fails with
                                TBK_ERR_ARG); the same blocks every way */

@@ -9,19 +9,18 @@
 
 void tbk_arena_free(tbk_arena *a) {
   free(a->n);
-  free(a->xml);
   tbk_buf_free(&a->strs);
   tbk_buf_free(&a->attrs);
   if (a->dict) xmlDictFree(a->dict);
+  int keep = a->keep;
   memset(a, 0, sizeof *a);
+  a->keep = keep;
 }
 
 void tbk_arena_drop_tree(tbk_arena *a) {
   free(a->n);
-  free(a->xml);
   tbk_buf_free(&a->strs);
   a->n = NULL;
-  a->xml = NULL;
   a->count = a->cap = 0;
 }
 
@@ -84,7 +83,27 @@ static long line_at(const tbk_arena *a, uint32_t i, int depth) {
 
 long tbk_arena_line_lookup(const tbk_arena *a, uint32_t i) { return line_at(a, i, 0); }
 
+/* Two optional strings of the arenas' strs (TBK_ANONE: none) differ. */
+static int str_differs(const tbk_arena *a, uint32_t x, const tbk_arena *b, uint32_t y) {
+  if (x == TBK_ANONE || y == TBK_ANONE) return x != y;
+  return strcmp(a->strs.data + x, b->strs.data + y) != 0;
+}
+
+/* What HTML output reads besides the walk's fields (with keep). */
+static const char *diff_kept(const tbk_arena *a, const tbk_arena *b, size_t i) {
+  const tbk_anode *x = &a->n[i], *y = &b->n[i];
+  if (x->type == TBK_AN_COMMENT || x->type == TBK_AN_PI)
+    if (str_differs(a, x->str, b, y->str)) return "kept content";
+  if (x->type == TBK_AN_PI && str_differs(a, x->attrs, b, y->attrs)) return "kept content";
+  return NULL;
+}
+
 const char *tbk_arena_diff(const tbk_arena *a, const tbk_arena *b, size_t *at) {
+  int keep = a->keep && b->keep;
+  *at = 0;
+  if (keep && (a->has_doctype != b->has_doctype || str_differs(a, a->dt_name, b, b->dt_name) ||
+               str_differs(a, a->dt_ext, b, b->dt_ext) || str_differs(a, a->dt_sys, b, b->dt_sys)))
+    return "DOCTYPE";
   if (a->count != b->count) {
     *at = a->count < b->count ? a->count : b->count;
     return "node count";
@@ -97,6 +116,8 @@ const char *tbk_arena_diff(const tbk_arena *a, const tbk_arena *b, size_t *at) {
         x->prev != y->prev || x->kids != y->kids)
       return "links";
     if (x->line != y->line) return "line";
+    const char *kept = keep ? diff_kept(a, b, i) : NULL;
+    if (kept) return kept;
     if (x->type == TBK_AN_ELEMENT) {
       if (strcmp(x->name, y->name) != 0) return "name";
       if (x->tag != y->tag || x->unseen != y->unseen) return "tag";

@@ -1,16 +1,18 @@
 /* The page's tree as tbk reads it: a compact arena of the nodes libxml2's
  * tree would hold (elements with their tag name and attributes, text,
  * CDATA, comments, processing instructions), filled either straight from
- * the parser's SAX events (stream.c, no libxml2 node at all) or copied from
- * a libxml2 tree (dom_arena.c, for a page that keeps its DOM for HTML
- * output). The walk that fills the page's tables (page.c) reads only this,
+ * the parser's SAX events (build.h: tbk's parser's, or libxml2's before
+ * 2.12) or copied from a libxml2 tree (dom_arena.c: libxml2's from 2.12
+ * on). The walk that fills the page's tables (page.c) reads only this,
  * so both paths give the same tables when they give the same arena.
  *
  * Node 0 is the document; every array grows by doubling, so a page costs a
  * handful of allocations whatever its size, and freeing it is as many
  * frees. Once the walk has made the page's tables, only the attributes
  * (which the tables point at) and the names' dictionary are kept: the
- * nodes and their text go (tbk_arena_drop_tree). Only code in core/page
+ * nodes and their text go (tbk_arena_drop_tree), unless the page is to be
+ * written as HTML (keep: then the arena also holds what only the output
+ * reads, and stays with the page for html_write.c). Only code in core/page
  * reads it (the layers above see the type through page_internal.h, never
  * its fields). */
 #ifndef TBK_ARENA_H
@@ -36,9 +38,12 @@ enum { TBK_AN_LINE_MAX = 65535 };
 typedef struct tbk_anode {
   uint32_t parent, first, last, next, prev; /* TBK_ANONE when absent */
   uint32_t line;                            /* as libxml2 stores it (at most TBK_AN_LINE_MAX) */
-  uint32_t str;                             /* text, CDATA: offset of the content in strs */
+  uint32_t str;                             /* text, CDATA: offset of the content in strs; with keep
+                                               also a comment's content, a PI's target (see attrs) */
   uint32_t len;                             /* its length in bytes */
-  uint32_t attrs;                           /* element: offset of its packed attributes in attrs */
+  uint32_t attrs;                           /* element: offset of its packed attributes in attrs;
+                                               PI with keep: offset of its content in strs,
+                                               TBK_ANONE when it has none (<?target>) */
   uint32_t kids;                            /* element children */
   uint8_t type;                             /* TBK_AN_* */
   uint8_t unseen;                           /* element: dropped by its tag or hidden (tbk_arena_classify) */
@@ -55,17 +60,24 @@ typedef struct tbk_anode {
 typedef struct tbk_arena {
   tbk_anode *n;
   size_t count, cap;
-  tbk_buf strs;          /* contents of text and CDATA */
-  tbk_buf attrs;         /* attributes, apart: they outlive the nodes */
-  struct _xmlNode **xml; /* the libxml2 node of each arena node, when
-                              copied from a tree (dom_arena.c); else NULL */
-  struct _xmlDict *dict; /* owned reference to the names' dictionary */
-  int lines_resolved;    /* line holds xmlGetLineNo's answer already */
-  int fast;              /* built by the fast parser (fast_html.h), not libxml2's */
+  tbk_buf strs;                     /* contents of text and CDATA */
+  tbk_buf attrs;                    /* attributes, apart: they outlive the nodes */
+  struct _xmlDict *dict;            /* owned reference to the names' dictionary */
+  int lines_resolved;               /* line holds xmlGetLineNo's answer already */
+  int fast;                         /* built by the fast parser (fast_html.h), not libxml2's */
+  int keep;                         /* the caller's request, kept by tbk_arena_free: fill
+                            what HTML output reads (see str, attrs), the text
+                            of unseen elements included, and the DOCTYPE */
+  int has_doctype;                  /* with keep: the page has a DOCTYPE (its first is
+                            libxml2's intSubset; without one libxml2 adds
+                            HTML 4.0 Transitional's) */
+  uint32_t dt_name, dt_ext, dt_sys; /* with has_doctype: offsets in strs of its
+                            name, public and system IDs (TBK_ANONE: none) */
 } tbk_arena;
 
+/* Everything freed and zeroed but keep. */
 void tbk_arena_free(tbk_arena *a);
-/* The nodes, their libxml2 nodes and their text freed, the attributes and
+/* The nodes and their text freed, the attributes and
  * the dictionary kept (the page's tables point into both): after the walk. */
 void tbk_arena_drop_tree(tbk_arena *a);
 /* The attributes' buffer cut to its size: before anything points into it. */
@@ -83,7 +95,8 @@ static inline long tbk_arena_line(const tbk_arena *a, uint32_t i) {
   return a->lines_resolved || a->n[i].line < TBK_AN_LINE_MAX ? (long)a->n[i].line : tbk_arena_line_lookup(a, i);
 }
 
-/* The content of text/CDATA node i, NUL-terminated (borrowed). */
+/* The content of text/CDATA node i (with keep: comment, PI target),
+ * NUL-terminated (borrowed). */
 static inline const char *tbk_arena_text(const tbk_arena *a, uint32_t i) { return a->strs.data + a->n[i].str; }
 
 /* The packed attributes of element i (see above), borrowed. */
@@ -151,7 +164,8 @@ tbk_status tbk_html_stream(const char *s, size_t n, tbk_arena *a, size_t *errors
 tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t *errors, tbk_error *err);
 
 /* The libxml2 tree under doc copied into a (emptied first): the same
- * nodes, with each one's libxml2 node in a->xml. 0 ok, -1 out of memory. */
+ * nodes (and with a->keep, what HTML output reads). 0 ok, -1 out of
+ * memory. */
 struct _xmlDoc;
 int tbk_arena_from_doc(tbk_arena *a, struct _xmlDoc *doc);
 #endif

@@ -78,6 +78,21 @@ static int put(tbk_buf *s, const void *p, size_t n) {
   return 0;
 }
 
+/* n bytes of s kept in the arena's strings, NUL-terminated, at *at: what
+ * only HTML output reads. -1 out of memory (the build then failed). */
+static int keep_str(tbk_build *b, uint32_t *at, const char *s, size_t n) {
+  tbk_buf *t = &b->a->strs;
+  if (t->len >= UINT32_MAX - n - 1 || room(t, n + 1)) {
+    oom(b);
+    return -1;
+  }
+  *at = (uint32_t)t->len;
+  memcpy(t->data + t->len, s, n);
+  t->len += n;
+  t->data[t->len++] = '\0';
+  return 0;
+}
+
 static int pack_attrs(tbk_buf *s, const char **atts) {
   for (size_t k = 0; atts && atts[k]; k += 2) {
     const char *name = atts[k], *value = atts[k + 1];
@@ -111,6 +126,7 @@ int tbk_build_begin(tbk_build *b, tbk_arena *a, size_t n) {
   memset(b, 0, sizeof *b);
   b->a = a;
   b->first_root = TBK_ANONE;
+  a->dt_name = a->dt_ext = a->dt_sys = TBK_ANONE;
   /* Sized for a typical page up front (a node per 40 bytes of source, text
    * and attributes a quarter of it each): a few reallocations at most. The
    * strings start with the empty string that text not kept points at. */
@@ -150,6 +166,7 @@ void tbk_build_start(tbk_build *b, const char *name, int tag, const char **atts,
   tbk_arena_classify_as(a, i, tag >= 0 && local == name ? (tbk_tag)tag : tbk_tag_lookup(local));
   const tbk_anode *n = &a->n[i];
   if (n->tag == TBK_TAG_TITLE) b->in_title++;
+  if (a->keep) return; /* every text kept: no element hides it */
   if (!b->unseen && !b->in_title && n->unseen && n->tag != TBK_TAG_HTML && n->tag != TBK_TAG_HEAD) b->unseen = b->depth;
 }
 
@@ -162,8 +179,8 @@ void tbk_build_end(tbk_build *b) {
 
 /* Text or CDATA: appended to the open element's last child when that is
  * of the same type, else a new node. The content being appended to ends
- * the string buffer (nothing was added since it was), so it grows in
- * place. */
+ * the string buffer (nothing but a kept DOCTYPE can be added since it
+ * was), so it grows in place. */
 void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t line) {
   tbk_arena *a = b->a;
   uint32_t parent = top(b);
@@ -183,7 +200,12 @@ void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t 
   } else if (a->n[i].str + a->n[i].len + 1 == a->strs.len) {
     a->strs.len--; /* its NUL */
   } else {
-    return oom(b); /* cannot happen: see above */
+    /* A DOCTYPE kept between the two (keep): the content moves to the end. */
+    uint32_t from = a->n[i].str, n = a->n[i].len;
+    if (room(&a->strs, n)) return oom(b);
+    a->n[i].str = (uint32_t)a->strs.len;
+    memmove(a->strs.data + a->strs.len, a->strs.data + from, n);
+    a->strs.len += n;
   }
   if (len > UINT32_MAX - a->n[i].len || room(&a->strs, len + 1)) return oom(b);
   memcpy(a->strs.data + a->strs.len, s, len);
@@ -192,16 +214,45 @@ void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t 
   a->n[i].len += (uint32_t)len;
 }
 
-void tbk_build_other(tbk_build *b, int type, uint32_t line) {
-  if (b->failed) return;
+static uint32_t add_other(tbk_build *b, int type, uint32_t line) {
+  if (b->failed) return TBK_ANONE;
   uint32_t parent = top(b);
   uint32_t i = parent != TBK_ANONE ? tbk_arena_add(b->a, parent, type, line) : add_top(b, type, line);
   if (i == TBK_ANONE) oom(b);
+  return i;
+}
+
+void tbk_build_comment(tbk_build *b, const char *s, size_t len, uint32_t line) {
+  uint32_t i = add_other(b, TBK_AN_COMMENT, line);
+  if (i != TBK_ANONE && b->a->keep) keep_str(b, &b->a->n[i].str, s, len);
+}
+
+void tbk_build_pi(tbk_build *b, const char *target, size_t tlen, const char *data, size_t dlen, uint32_t line) {
+  uint32_t i = add_other(b, TBK_AN_PI, line);
+  if (i == TBK_ANONE || !b->a->keep) return;
+  b->a->n[i].attrs = TBK_ANONE;
+  if (keep_str(b, &b->a->n[i].str, target, tlen)) return;
+  b->a->n[i].len = (uint32_t)tlen;
+  if (data) keep_str(b, &b->a->n[i].attrs, data, dlen);
 }
 
 /* libxml2 puts the DOCTYPE first among the document's nodes, wherever it
- * appears: the document's first node is then no element. */
-void tbk_build_doctype(tbk_build *b) {
+ * appears: the document's first node is then no element. An HTML
+ * document keeps its first (SAX2's internalSubset ignores the others). */
+void tbk_build_doctype(tbk_build *b, const char *name, size_t nlen, const char *ext, size_t elen, const char *sys,
+                       size_t slen) {
   b->doc_used = 1;
   b->first_root = TBK_ANONE;
+  tbk_arena *a = b->a;
+  if (!a->keep || a->has_doctype || b->failed) return;
+  a->has_doctype = 1;
+  if ((name && keep_str(b, &a->dt_name, name, nlen)) || (ext && keep_str(b, &a->dt_ext, ext, elen))) return;
+  if (sys) keep_str(b, &a->dt_sys, sys, slen);
+}
+
+void tbk_build_finish(tbk_build *b) {
+  static const char name[] = "html", ext[] = "-//W3C//DTD HTML 4.0 Transitional//EN",
+                    sys[] = "http://www.w3.org/TR/REC-html40/loose.dtd";
+  if (b->a->keep && !b->a->has_doctype)
+    tbk_build_doctype(b, name, sizeof name - 1, ext, sizeof ext - 1, sys, sizeof sys - 1);
 }

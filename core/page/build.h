@@ -20,8 +20,9 @@
  *    no letter is an error), unless it starts with one or ends with it;
  *  - a non-empty id attribute, or name on <a>, whose value an earlier one
  *    had is an error ("ID already defined").
- * Text under an element whose subtree is never visible (a dropped tag such
- * as <script>, or hidden) is not kept, only its node: nothing reads it
+ * Unless the arena keeps what HTML output reads (keep, arena.h), text under
+ * an element whose subtree is never visible (a dropped tag such
+ * as <script>, or hidden) is not kept, only its node: nothing else reads it
  * (the walk does not enter such a subtree, and the title is looked for
  * under <html> and <head> alone, which never start one; nor does anything
  * inside <title>). */
@@ -52,6 +53,9 @@ typedef struct tbk_build {
 /* The arena emptied and sized for n bytes of source, node 0 the document;
  * b set to fill it. -1 out of memory. */
 int tbk_build_begin(tbk_build *b, tbk_arena *a, size_t n);
+/* The document parsed: what libxml2's parser adds at its end (without a
+ * DOCTYPE, HTML 4.0 Transitional's), with keep. */
+void tbk_build_finish(tbk_build *b);
 /* Frees what b owns (not the arena). */
 void tbk_build_end_all(tbk_build *b);
 
@@ -62,6 +66,10 @@ void tbk_build_end_all(tbk_build *b);
 void tbk_build_start(tbk_build *b, const char *name, int tag, const char **atts, uint32_t line);
 void tbk_build_end(tbk_build *b);
 void tbk_build_text(tbk_build *b, const char *s, size_t len, int type, uint32_t line);
-void tbk_build_other(tbk_build *b, int type, uint32_t line);
-void tbk_build_doctype(tbk_build *b);
+void tbk_build_comment(tbk_build *b, const char *s, size_t len, uint32_t line);
+/* data NULL: a PI without content (<?target>). */
+void tbk_build_pi(tbk_build *b, const char *target, size_t tlen, const char *data, size_t dlen, uint32_t line);
+/* Each NULL when the DOCTYPE has none; only the first DOCTYPE is kept. */
+void tbk_build_doctype(tbk_build *b, const char *name, size_t nlen, const char *ext, size_t elen, const char *sys,
+                       size_t slen);
 #endif

@@ -1,6 +1,6 @@
 /* The few questions the layers above ask of the page's tree (tag names,
  * attributes, the title, the base URL), answered here from the arena
- * (arena.h), the same for a streamed page and one that keeps its DOM. */
+ * (arena.h), the same for a page whose tree is dropped and one that keeps it. */
 #include <strings.h>
 
 #include "page_internal.h"

@@ -523,6 +523,7 @@ static void comment(fp *f) {
   const unsigned char *from = f->s + f->i + 4, *end = f->s + f->n;
   const unsigned char *close = memmem(from, (size_t)(end - from), "-->", 3);
   const unsigned char *bang = memmem(from, (size_t)((close ? close : end) - from), "--!>", 4);
+  const unsigned char *end_of_content = bang ? bang : close;
   if (bang) {
     error(f);
     close = bang + 1;
@@ -533,7 +534,7 @@ static void comment(fp *f) {
     return;
   }
   f->i = (size_t)(close + 3 - f->s);
-  tbk_build_other(&f->b, TBK_AN_COMMENT, line_at(f, f->i));
+  tbk_build_comment(&f->b, (const char *)from, (size_t)(end_of_content - from), line_at(f, f->i));
 }
 
 /* htmlParsePI at "<?": without a target, an error and nothing more read;
@@ -545,7 +546,9 @@ static void pi(fp *f) {
     error(f); /* "PI is not started correctly" */
     return;
   }
-  f->i += len; /* the target: nothing keeps it */
+  const char *target = (const char *)f->s + f->i, *data = NULL;
+  size_t dlen = 0;
+  f->i += len;
   if (cur(f) != '>') {
     if (!blank(cur(f))) error(f); /* "space expected" */
     skip_blanks(f);
@@ -555,20 +558,29 @@ static void pi(fp *f) {
       f->i = f->n;
       return;
     }
+    data = (const char *)f->s + f->i;
+    dlen = (size_t)(gt - f->s) - f->i;
     f->i = (size_t)(gt - f->s);
   }
   f->i++;
-  tbk_build_other(&f->b, TBK_AN_PI, line_at(f, f->i));
+  tbk_build_pi(&f->b, target, len, data, dlen, line_at(f, f->i));
 }
 
-/* A quoted literal of a DOCTYPE; pubid: only PubidChars. */
-static int doctype_literal(fp *f, int pubid) {
+/* A quoted literal of a DOCTYPE; pubid: only PubidChars. Its value in
+ * *v, *vlen as libxml2 2.9.14 keeps it: htmlParseSystemLiteral counts the
+ * characters it steps over but copies that many bytes, so a system literal
+ * with characters beyond ASCII is cut short. */
+static int doctype_literal(fp *f, int pubid, const char **v, size_t *vlen) {
   int q = cur(f);
   if (q != '"' && q != '\'') return -1;
-  size_t k = f->i + 1;
-  for (; k < f->n && f->s[k] != q; k++)
+  size_t k = f->i + 1, chars = 0;
+  for (; k < f->n && f->s[k] != q; k++) {
     if (pubid && !tbk_html_pubid_char(f->s[k])) return -1;
+    chars += (f->s[k] & 0xC0) != 0x80;
+  }
   if (k >= f->n) return -1;
+  *v = (const char *)f->s + f->i + 1;
+  *vlen = chars;
   f->i = k + 1;
   return 0;
 }
@@ -579,6 +591,8 @@ static void doctype(fp *f) {
   skip_blanks(f);
   size_t len = parse_name(f);
   if (!len) return decline(f, "a DOCTYPE without a name");
+  const char *name = (const char *)f->s + f->i, *ext = NULL, *sysid = NULL;
+  size_t elen = 0, slen = 0;
   f->i += len;
   skip_blanks(f);
   int sys = f->n - f->i >= 6 && strncasecmp((const char *)f->s + f->i, "SYSTEM", 6) == 0;
@@ -587,10 +601,11 @@ static void doctype(fp *f) {
     f->i += 6;
     if (!blank(cur(f))) error(f); /* "Space required" */
     skip_blanks(f);
-    if (doctype_literal(f, pub)) return decline(f, "a DOCTYPE literal libxml2 reports");
+    if (doctype_literal(f, pub, pub ? &ext : &sysid, pub ? &elen : &slen))
+      return decline(f, "a DOCTYPE literal libxml2 reports");
     if (pub) {
       skip_blanks(f);
-      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0))
+      if ((cur(f) == '"' || cur(f) == '\'') && doctype_literal(f, 0, &sysid, &slen))
         return decline(f, "a DOCTYPE literal libxml2 reports");
     }
   }
@@ -601,7 +616,7 @@ static void doctype(fp *f) {
     f->i = gt ? (size_t)(gt - f->s) : f->n;
   }
   if (cur(f) == '>') f->i++;
-  tbk_build_doctype(&f->b);
+  tbk_build_doctype(&f->b, name, len, ext, elen, sysid, slen);
 }
 
 /* htmlParseHTMLAttribute: the value up to stop (0: a blank or '>'),
@@ -1017,6 +1032,7 @@ int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const
       !(f->n_p = literal(f, "p")))
     goto out;
   document(f);
+  if (!f->declined) tbk_build_finish(&f->b);
   if (f->nomem || f->b.failed) goto out;
   if (f->declined) {
     if (why) *why = f->why;

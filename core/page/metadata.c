@@ -465,7 +465,7 @@ tbk_status tbk_page_metadata(const tbk_page *page, tbk_buf *out, tbk_error *err)
   size_t n;
   if (page->source.len) {
     src = page->source.data, n = page->source.len;
-  } else if (page->doc) {
+  } else if (page->arena.keep) {
     tbk_status st = tbk_page_html(page, NULL, &html);
     if (st) {
       tbk_buf_free(&html); /* what was written before it failed */

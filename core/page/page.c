@@ -2,7 +2,7 @@
  *
  * libxml2's HTML parser (recover mode, no network) parses text we have
  * already decoded to clean UTF-8 into the page's node arena (arena.h: by
- * streaming, or from its DOM when the page keeps one). One iterative walk
+ * streaming, by tbk's parser or libxml2's). One iterative walk
  * over the arena then flattens the visible elements into tbk_page.nodes and
  * their text into one collapsed buffer; candidate blocks are elements of the block set whose trimmed text
  * has enough characters and distinct words (Kołcz & Yih, section 4.1). */
@@ -37,14 +37,13 @@ void tbk_page_options_init(tbk_page_options *o) { *o = tbk_page_options_default;
 
 void tbk_page_free(tbk_page *p) {
   if (!p) return;
-  if (p->doc) xmlFreeDoc(p->doc);
   tbk_page_free(p->dom);
   tbk_arena_free(&p->arena);
   tbk_buf_free(&p->source);
   free(p->nodes);
   free(p->runs);
-  free(p->node_xml);
-  free(p->run_xml);
+  free(p->node_at);
+  free(p->run_at);
   free(p->blocks);
   tbk_buf_free(&p->text);
   tbk_buf_free(&p->paths);
@@ -103,9 +102,9 @@ typedef struct walker {
   const tbk_arena *a;
   const tbk_page_options *opt;
   size_t cap_nodes;
-  size_t cap_node_xml, cap_run_xml; /* p->node_xml, p->run_xml (a DOM's arena) */
-  int at_space;                     /* text buffer ends in a (collapsed) space, or is empty */
-  level_count *levels;              /* owned, cap_levels entries, zeroed when made */
+  size_t cap_node_at, cap_run_at; /* p->node_at, p->run_at (an arena kept for HTML) */
+  int at_space;                   /* text buffer ends in a (collapsed) space, or is empty */
+  level_count *levels;            /* owned, cap_levels entries, zeroed when made */
   size_t cap_levels;
   name_count *names; /* owned: same-name counters of unknown tags */
   size_t names_cap, names_used;
@@ -182,9 +181,9 @@ static int append_text(walker *w, uint32_t tn, uint32_t owner) {
   if (t->len == before) return 0;
   tbk_page *p = w->p;
   if (tbk_grow(&p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs)) return -1;
-  if (w->a->xml) {
-    if (tbk_grow(&p->run_xml, &w->cap_run_xml, p->n_runs + 1, sizeof *p->run_xml)) return -1;
-    p->run_xml[p->n_runs] = w->a->xml[tn];
+  if (w->a->keep) {
+    if (tbk_grow(&p->run_at, &w->cap_run_at, p->n_runs + 1, sizeof *p->run_at)) return -1;
+    p->run_at[p->n_runs] = tn;
   }
   p->runs[p->n_runs++] = (tbk_run){(uint32_t)before, (uint32_t)t->len, owner};
   return 0;
@@ -227,7 +226,7 @@ static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t pare
   if (p->n_nodes >= w->opt->max_nodes)
     return tbk_fail(err, TBK_ERR_LIMIT, "page has more than max-nodes (%zu) elements", w->opt->max_nodes);
   if (tbk_grow(&p->nodes, &w->cap_nodes, p->n_nodes + 1, sizeof *p->nodes) ||
-      (w->a->xml && tbk_grow(&p->node_xml, &w->cap_node_xml, p->n_nodes + 1, sizeof *p->node_xml)))
+      (w->a->keep && tbk_grow(&p->node_at, &w->cap_node_at, p->n_nodes + 1, sizeof *p->node_at)))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   uint32_t depth = parent == TBK_NONE ? 1 : p->nodes[parent].depth + 1;
   if (tbk_tag_flags(tag) & TAG_BREAK && soft_space(w)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -235,7 +234,7 @@ static tbk_status open_element(walker *w, uint32_t x, tbk_tag tag, uint32_t pare
   tbk_node *n = &p->nodes[i];
   memset(n, 0, sizeof *n);
   const tbk_arena *a = w->a;
-  if (a->xml) p->node_xml[i] = a->xml[x];
+  if (a->keep) p->node_at[i] = x;
   n->name = a->n[x].name;
   n->attrs = tbk_arena_attrs(a, x);
   n->parent = parent;
@@ -606,8 +605,8 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   if (tbk_grow_exact(&p->nodes, &w.cap_nodes, a->count, sizeof *p->nodes) ||
       tbk_grow_exact(&p->runs, &p->cap_runs, a->count, sizeof *p->runs) ||
       tbk_grow_exact(&p->text.data, &p->text.cap, p->text.len + most_text + 1, 1) ||
-      (a->xml && (tbk_grow_exact(&p->node_xml, &w.cap_node_xml, a->count, sizeof *p->node_xml) ||
-                  tbk_grow_exact(&p->run_xml, &w.cap_run_xml, a->count, sizeof *p->run_xml))))
+      (a->keep && (tbk_grow_exact(&p->node_at, &w.cap_node_at, a->count, sizeof *p->node_at) ||
+                   tbk_grow_exact(&p->run_at, &w.cap_run_at, a->count, sizeof *p->run_at))))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   tbk_status st = walk(&w, err);
   free(w.levels);
@@ -617,8 +616,8 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   (void)tbk_resize(&p->nodes, p->n_nodes, sizeof *p->nodes);
   (void)tbk_resize(&p->runs, p->n_runs, sizeof *p->runs);
   if (p->runs) p->cap_runs = p->n_runs;
-  if (p->node_xml) (void)tbk_resize(&p->node_xml, p->n_nodes, sizeof *p->node_xml);
-  if (p->run_xml) (void)tbk_resize(&p->run_xml, p->n_runs, sizeof *p->run_xml);
+  if (p->node_at) (void)tbk_resize(&p->node_at, p->n_nodes, sizeof *p->node_at);
+  if (p->run_at) (void)tbk_resize(&p->run_at, p->n_runs, sizeof *p->run_at);
   if (tbk_buf_reserve(&p->text, 0)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   /* Closing block elements leave a collapsed space at the end; the page
    * text is documented as normalized (trimmed), so cut it and keep every
@@ -637,24 +636,22 @@ static tbk_status build_text(tbk_page *p, const tbk_page_options *opt, tbk_error
   p->text.data[p->text.len] = '\0';
   (void)tbk_resize(&p->text.data, p->text.len + 1, 1);
   p->text.cap = p->text.len + 1;
-  /* What is read of the tree from now on is kept apart; the rest goes. */
+  /* What is read of the tree from now on is kept apart; the rest goes,
+   * unless HTML output reads it. */
   if (tbk_page_keep_head(p)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  tbk_arena_drop_tree(&p->arena);
+  if (!p->arena.keep) tbk_arena_drop_tree(&p->arena);
   return TBK_OK;
 }
 
-/* The parse of clean UTF-8 source into p: libxml2's tree copied into the
- * arena when the page keeps its DOM, else the streaming parse; then the
- * walk. */
+/* The parse of clean UTF-8 source into p, the arena keeping what HTML
+ * output reads when the page is to be written (keep_dom); then the walk. */
 static tbk_status parse_into(tbk_page *p, const char *s, size_t n, const tbk_page_options *opt, size_t *errors,
                              tbk_error *err) {
   p->opt = *opt;
   p->opt.charset_hint = NULL;
+  p->arena.keep = opt->keep_dom > 0;
   tbk_status st;
-  if (opt->keep_dom > 0) {
-    st = tbk_html_parse_utf8(s, n, &p->doc, errors, err);
-    if (st == TBK_OK && tbk_arena_from_doc(&p->arena, p->doc)) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  } else if (opt->parser == TBK_PARSER_LIBXML2) {
+  if (opt->parser == TBK_PARSER_LIBXML2) {
     st = tbk_html_stream_libxml2(s, n, &p->arena, errors, err);
   } else {
     st = tbk_html_stream(s, n, &p->arena, errors, err);
@@ -727,7 +724,7 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK) goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
   if (!opt->keep_dom) {
-    /* for the DOM parse of the first tbk_page_html */
+    /* for the parse keeping the tree of the first tbk_page_html */
     p->source = source;
     memset(&source, 0, sizeof source);
     if (p->source.data && !tbk_resize(&p->source.data, p->source.len + 1, 1)) p->source.cap = p->source.len + 1;

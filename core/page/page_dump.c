@@ -1,5 +1,5 @@
 /* Every table of a parsed page as text, for proving that the streaming
- * parse and the DOM parse give the same page (bench/page_equiv.c, the
+ * parse and the parse keeping the tree give the same page (bench/page_equiv.c, the
  * page_stream test, fuzz_page): nodes, runs, text, blocks, attributes,
  * names, title, base URL and the page's counters. Pointers into libxml2's
  * tree are left out: only a DOM page has them. */

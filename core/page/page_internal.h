@@ -5,37 +5,31 @@
 #define TBK_PAGE_INTERNAL_H
 #include "page_view.h"
 
-/* libxml2's node types, declared only: the layers above read the page's
- * tables (page_view.h), never libxml2 itself (page_xml.h is the page
- * layer's own view with libxml2's headers). */
-struct _xmlNode;
-struct _xmlDoc;
-
 struct tbk_page {
-  struct _xmlDoc *doc; /* owned; kept for HTML output (keep_dom), else NULL */
-  tbk_arena arena;     /* owned: what the tables were made from; after
-                           the walk only its attributes and names */
-  tbk_buf title;       /* owned: the raw text of the <title>, when
+  tbk_arena arena;   /* owned: what the tables were made from; after the
+                      walk only its attributes and names, unless it keeps
+                      its tree for HTML output (arena.keep: keep_dom) */
+  tbk_buf title;     /* owned: the raw text of the <title>, when
                            has_title (dom.c: the arena's nodes are gone) */
-  tbk_buf base_href;   /* owned: the first <base>'s href, when has_base */
+  tbk_buf base_href; /* owned: the first <base>'s href, when has_base */
   uint8_t has_title, has_base;
   uint8_t no_html;      /* keep_dom < 0: no source kept, no HTML rendering */
   tbk_buf source;       /* owned, streamed pages only: the (repaired)
-                           decoded source, parsed again into a DOM on the
-                           first tbk_page_html */
-  struct tbk_page *dom; /* owned: that DOM parse, the same tables */
+                           decoded source, parsed again keeping its tree on
+                           the first tbk_page_html */
+  struct tbk_page *dom; /* owned: that parse, the same tables */
   tbk_page_options opt; /* as parsed (charset_hint not kept) */
   tbk_node *nodes;      /* owned, n_nodes entries */
   size_t n_nodes;
   tbk_run *runs; /* owned */
   size_t n_runs, cap_runs;
-  /* With doc only (NULL when streamed), apart from the tables every page
-   * has: the libxml2 element of each node and text node of each run
-   * (borrowed from doc) */
-  struct _xmlNode **node_xml; /* owned, n_nodes entries */
-  struct _xmlNode **run_xml;  /* owned, n_runs entries */
-  tbk_buf text;               /* owned: the page's visible text, collapsed */
-  tbk_block *blocks;          /* owned; text/path point into text/paths */
+  /* With arena.keep only (NULL when streamed), apart from the tables
+   * every page has: the arena node of each node's element and of each
+   * run's text */
+  uint32_t *node_at; /* owned, n_nodes entries */
+  uint32_t *run_at;  /* owned, n_runs entries */
+  tbk_buf text;      /* owned: the page's visible text, collapsed */
+  tbk_block *blocks; /* owned; text/path point into text/paths */
   size_t n_blocks;
   tbk_buf paths; /* owned: NUL-separated block locators */
   size_t parse_errors;
@@ -72,6 +66,12 @@ static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n, ui
  * tbk_page_parse. */
 tbk_status tbk_bench_parse_walk(const char *data, size_t len, const tbk_page_options *opt, size_t *nodes,
                                 tbk_error *err);
+/* A page's tables (no blocks) from clean UTF-8 source, the page's own
+ * parse without decoding or repair: for the tree of a streamed page. */
+tbk_status tbk_page_reparse(const char *s, size_t n, const tbk_page_options *opt, tbk_page **out);
+/* The page itself when it keeps its tree (arena.keep), else that parse of
+ * its source keeping it (made once and kept with the page). */
+tbk_status tbk_page_tree(const tbk_page *page, const tbk_page **with);
 /* The title and base of the page's head kept from its arena (dom.c),
  * before the walk's nodes go: 0 ok, -1 out of memory. */
 int tbk_page_keep_head(struct tbk_page *p);

@@ -99,8 +99,11 @@ typedef struct tbk_html_edit {
                          the rest last in its body (else its root) */
 } tbk_html_edit;
 /* The page serialized as HTML with the edit applied (e NULL: as parsed),
- * appended to out, in the charset the page declares. The page is left
- * exactly as it was, so it is not to be rendered from two threads at once.
+ * appended to out, in the charset the page declares, byte for byte as
+ * libxml2 2.9.14 wrote it (html_write.h), with any libxml2. The page's
+ * tree is not changed, but its note is, and a page without its tree keeps
+ * the parse it makes on the first call: not to be rendered from two
+ * threads at once.
  * Characters that charset cannot write are left out, counted in
  * tbk_page_html_note. Errors: TBK_ERR_ARG (an index out of range),
  * TBK_ERR_FORMAT (the declared charset gave up: tbk_page_html_note says

@@ -25,8 +25,7 @@ typedef struct tbk_xml_quiet {
   void *generic_ctx;
   xmlStructuredErrorFunc structured;
   void *structured_ctx;
-  size_t messages;   /* caught, of either kind */
-  size_t unwritable; /* characters the output encoder left out */
+  size_t messages; /* caught, of either kind */
 } tbk_xml_quiet;
 void tbk_xml_quiet_begin(tbk_xml_quiet *q, xmlStructuredErrorFunc fn, void *ctx);
 void tbk_xml_quiet_end(tbk_xml_quiet *q);
@@ -67,13 +66,6 @@ void tbk_xml_init(void);
 /* An error libxml2's tree builder would have reported, counted and
  * watched as the parser's own. */
 void tbk_html_sax_error(void *ctx);
-
-/* A page's tables (no blocks) from clean UTF-8 source, the page's own
- * parse without decoding or repair: for the DOM of a streamed page. */
-tbk_status tbk_page_reparse(const char *s, size_t n, const tbk_page_options *opt, tbk_page **out);
-/* The page itself when it keeps its DOM, else that parse of its source
- * (made once and kept with the page). */
-tbk_status tbk_page_dom(const tbk_page *page, const tbk_page **dom);
 
 /* The start tag with more than max_attrs attributes (libxml2 checks
  * attributes pairwise: quadratic in their number), if any: returns how many

@@ -2,7 +2,7 @@
  * by the builder (build.h), without libxml2's tree. The events come from
  * tbk's parser (fast_html.c) when it takes the page, with any libxml2;
  * else, with libxml2 before 2.12, from libxml2's HTML parser under the same
- * watch, options and input as the DOM parse, through SAX handlers of our
+ * watch, options and input as libxml2's DOM parse, through SAX handlers of our
  * own. What the builder makes of them is what libxml2 2.9's tree builder
  * (SAX2.c) makes: see build.h.
  *
@@ -61,19 +61,20 @@ static void on_cdata(void *ctx, const xmlChar *s, int len) {
   if (len >= 0) tbk_build_text(builder_of(ctx), (const char *)s, (size_t)len, TBK_AN_CDATA, 0);
 }
 
+static size_t len_of(const xmlChar *s) { return s ? strlen((const char *)s) : 0; }
+
 static void on_comment(void *ctx, const xmlChar *s) {
-  (void)s;
-  tbk_build_other(builder_of(ctx), TBK_AN_COMMENT, line_of(ctx));
+  tbk_build_comment(builder_of(ctx), s ? (const char *)s : "", len_of(s), line_of(ctx));
 }
 
 static void on_pi(void *ctx, const xmlChar *target, const xmlChar *data) {
-  (void)target, (void)data;
-  tbk_build_other(builder_of(ctx), TBK_AN_PI, line_of(ctx));
+  tbk_build_pi(builder_of(ctx), target ? (const char *)target : "", len_of(target), (const char *)data, len_of(data),
+               line_of(ctx));
 }
 
 static void on_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, const xmlChar *sys) {
-  (void)name, (void)ext, (void)sys;
-  tbk_build_doctype(builder_of(ctx));
+  tbk_build_doctype(builder_of(ctx), (const char *)name, len_of(name), (const char *)ext, len_of(ext),
+                    (const char *)sys, len_of(sys));
 }
 
 static void on_nothing(void *ctx) { (void)ctx; }
@@ -99,6 +100,7 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   h.ignorableWhitespace = on_blank;
   xmlDoc *doc;
   tbk_status st = tbk_html_parse_sax(s, n, &h, &b, &doc, errors, err);
+  if (st == TBK_OK) tbk_build_finish(&b);
   int failed = b.failed;
   tbk_build_end_all(&b);
   if (st == TBK_OK && failed) st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
@@ -113,12 +115,10 @@ tbk_status tbk_html_stream_libxml2(const char *s, size_t n, tbk_arena *a, size_t
   tbk_status st = tbk_html_parse_utf8(s, n, &doc, errors, err);
   if (st) return st;
   int bad = tbk_arena_from_doc(a, doc);
-  /* The arena keeps no libxml2 node once the tree is gone, only the
+  /* The arena keeps nothing of the tree once it is gone but the
    * dictionary of its names: the document's, or, when its names are its
    * own (libxml2 2.13 and later give an HTML document no dictionary), a
    * dictionary of copies. */
-  free(a->xml);
-  a->xml = NULL;
   if (!bad && doc->dict && xmlDictReference(doc->dict) == 0) {
     a->dict = doc->dict;
   } else if (!bad && !(a->dict = xmlDictCreate())) {

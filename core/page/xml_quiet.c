@@ -16,12 +16,8 @@ static void quiet_generic(void *ctx, const char *msg, ...) {
 }
 
 static void quiet_structured(void *ctx, tbk_xml_error *e) {
-  tbk_xml_quiet *q = ctx;
-  q->messages++;
-  /* One character the output encoder could not write, not even as a
-   * character reference: libxml2 leaves it out (or writes a space) and
-   * goes on, so the output lost it. */
-  if (e && e->code == XML_I18N_CONV_FAILED) q->unwritable++;
+  (void)e;
+  ((tbk_xml_quiet *)ctx)->messages++;
 }
 
 /* Newer libxml2 may mark these globals deprecated (as the context's fields
@@ -36,7 +32,7 @@ void tbk_xml_quiet_begin(tbk_xml_quiet *q, xmlStructuredErrorFunc fn, void *ctx)
   q->generic_ctx = xmlGenericErrorContext;
   q->structured = xmlStructuredError;
   q->structured_ctx = xmlStructuredErrorContext;
-  q->messages = q->unwritable = 0;
+  q->messages = 0;
   xmlSetGenericErrorFunc(q, quiet_generic);
   if (fn) xmlSetStructuredErrorFunc(ctx, fn);
   else xmlSetStructuredErrorFunc(q, quiet_structured);

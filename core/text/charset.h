@@ -24,6 +24,18 @@
 tbk_status tbk_decode_page(const char *data, size_t len, const char *hint, tbk_buf *out, char charset[48], char *note,
                            tbk_error *err);
 
+/* A converter from UTF-8 to a charset, as libxml2 2.9.14's output buffers
+ * use glibc's iconv (encoder.c): for tbk's HTML writer. */
+typedef struct tbk_encoder tbk_encoder;
+/* The converter to the charset called name (else upper, the name in
+ * upper case), when iconv has one both ways; NULL when not. */
+tbk_encoder *tbk_encoder_open(const char *name, const char *upper);
+/* in[0..*inlen) converted and appended to out, *inlen set to the bytes
+ * read: 0 all of them, -2 up to a character the charset cannot write, -3
+ * up to a character cut by the end, -9 out of memory. */
+int tbk_encoder_run(tbk_encoder *e, const char *in, size_t *inlen, tbk_buf *out);
+void tbk_encoder_close(tbk_encoder *e);
+
 /* Canonical charset name for a label ("latin1" -> "windows-1252"), or NULL
  * when the label is unknown. */
 const char *tbk_charset_canonical(const char *label);

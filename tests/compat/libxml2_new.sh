@@ -11,55 +11,37 @@
 #   CC=clang tests/compat/libxml2_new.sh     the tbk build with clang
 #
 # Tests left out by -E below fail by design with libxml2 >= 2.13/2.14, not
-# by a defect of tbk's, and are named with the reason. tbk's own parser
-# (core/page/fast_html.c) builds every page it takes as 2.9.14 does, with
-# any libxml2; what still differs is what keeps libxml2's DOM, which
-# `-f html` does (parsed by the installed libxml2 and written by its
-# serializer):
-#  - cli/hostile_deep: `-f html` on a page deeper than 2048 levels, which
-#    libxml2 2.13+ refuses to build even with XML_PARSE_HUGE ("nested
-#    deeper than libxml2 builds trees (2048)");
-#  - cli/page_stream: the DOM-kept and streamed pages must agree; the DOM
-#    is 2.15's parse, whose HTML5 tokenizer counts other errors (0 where
-#    2.9.14 and tbk's parser count 17);
-#  - unit/test_xml_quiet and cli/libxml2_messages (added after 3604eb8;
-#    they fail with TBK_FAST_HTML=0 too): -f html of a page whose declared
-#    charset (ISO646-FR) cannot write one of its characters, not even as a
-#    character reference: 2.9.14's output encoder leaves it out with a
-#    message tbk counts, 2.15's gives up the whole output (error 1, not
-#    XML_IO_ENCODER), which tbk reports as the charset's ("cannot write
-#    the page as HTML in its declared charset ISO646-FR", exit 1; before
-#    2026-11-27 16:55 it said "out of memory");
+# by a defect of tbk's, and are named with the reason:
 #  - cli/install_pkgconfig runs the installed example with its own
 #    LD_LIBRARY_PATH, which does not hold this libxml2 (it builds; only the
 #    run cannot load libxml2.so.16).
-# Since tbk's parser runs with every libxml2 (issue #33, branch parser),
-# unit/test_page, cli/hostile_policy, hostile/class1 and hostile/class4 pass
-# with 2.15 and are no longer left out.
+# tbk's own parser (core/page/fast_html.c) builds every page it takes as
+# 2.9.14 does, with any libxml2, and since 2026-11-27 (branch html-writer,
+# #33's last item) `-f html` is written from that tree by tbk's own writer
+# (core/page/html_write.c), as 2.9.14's serializer wrote it: no test needs
+# the installed libxml2's DOM or serializer any more. cli/hostile_deep (a
+# page deeper than the 2048 levels 2.13+ builds trees for), cli/page_stream
+# (the page that keeps its tree and the streamed page agree),
+# unit/test_xml_quiet and cli/libxml2_messages (a charset that cannot write
+# a character: left out with a note, as 2.9.14 did, where 2.15's encoder
+# gave the whole output up) pass with 2.15 and are no longer left out, as
+# unit/test_page, cli/hostile_policy, hostile/class1 and hostile/class4 were
+# not since the parser branch.
 #
-# Result on 2026-11-27 (Debian 12, gcc 12, libxml2 2.15.4, branch parser at
-# d08dcbe): builds clean with -Werror; the five tests above fail as
-# described and every other passes (fuzz/replay_page compares the DOM and
-# streamed pages only with 2.9.14 loaded, as cli/page_stream would). tests/compat/outputs_snapshot.sh on the
-# eight shared sets, diff -r against the snapshot of main at 1ab9c9c with
-# the system's 2.9.14: predict text and jsonl, tbk-label's labels,
-# tbk-features' vectors, every .err and exit status and -f html's
-# index.tsv are byte-identical; -f html's pages are not (7,910 of 10,231
-# differ): -f html keeps the DOM of 2.15's own parse and writes it with
-# 2.15's serializer, which quotes attributes with &quot; where 2.9.14 picks
-# single quotes, leaves "|" in URIs unescaped, and whose HTML5 tree places
-# some end tags (</li>, </source>) and bogus attributes otherwise. On main
-# (3604eb8, 2026-11-27) seven tests were left out: cli/hostile_deep,
-# cli/page_stream, cli/install_pkgconfig, unit/test_page,
-# cli/hostile_policy, hostile/class1 and hostile/class4.
-# Again on main after every #33 merge (2026-11-27 16:50, --parser and the
-# clang-format layout in): clean -Werror build; 123 tests run, all pass
-# (test_fast_html and test_html_tables skip: no 2.9.14 to compare with).
+# Results on 2026-11-27 (Debian 12, gcc 12, libxml2 2.15.4): branch parser
+# at d08dcbe: clean -Werror build, five tests failing as then described;
+# outputs_snapshot.sh's outputs byte-identical to 2.9.14's but -f html's
+# pages (7,910 of 10,231 differed: 2.15's DOM and serializer). Branch
+# html-writer: clean -Werror build; 128 tests run, all pass (test_fast_html,
+# test_html_tables and test_html_write skip: no 2.9.14 to compare with);
+# outputs_snapshot.sh on the eight sets, diff -r against main's snapshot at
+# cf83342 with the system's 2.9.14: no difference at all, every -f html
+# page included.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=${1:-/tmp/libxml2-new}
 build=$src/build-libxml2-new
-known='^(cli/hostile_deep|cli/page_stream|unit/test_xml_quiet|cli/libxml2_messages|cli/install_pkgconfig)$'
+known='^(cli/install_pkgconfig)$'
 
 if [[ ! -f $prefix/lib/pkgconfig/libxml-2.0.pc ]]; then
   work=$(mktemp -d)
