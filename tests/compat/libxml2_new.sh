@@ -8,6 +8,7 @@
 # are not touched), cmake and a C compiler.
 #
 #   tests/compat/libxml2_new.sh [PREFIX]     default /tmp/libxml2-new
+#   SUITE=S BUILD_DIR=D tests/compat/libxml2_new.sh PREFIX   another Debian suite's libxml2 (S: sid by default), tbk built in D
 #   CC=clang tests/compat/libxml2_new.sh     the tbk build with clang
 #
 # Tests left out by -E below fail by design with libxml2 >= 2.13/2.14, not
@@ -40,7 +41,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=${1:-/tmp/libxml2-new}
-build=$src/build-libxml2-new
+build=${BUILD_DIR:-$src/build-libxml2-new}
 known='^(cli/install_pkgconfig)$'
 
 if [[ ! -f $prefix/lib/pkgconfig/libxml-2.0.pc ]]; then
@@ -51,7 +52,7 @@ if [[ ! -f $prefix/lib/pkgconfig/libxml-2.0.pc ]]; then
   [[ -n $uri ]] || uri=$(sed -n 's/^deb \([^ ]*\/debian\) .*/\1/p' /etc/apt/sources.list 2>/dev/null | head -1)
   [[ -n $uri ]] || { echo "libxml2_new.sh: no Debian mirror in the apt sources" >&2; exit 1; }
   mkdir -p "$work/lists/partial" "$work/src"
-  echo "deb-src [trusted=yes] $uri sid main" >"$work/sources.list"
+  echo "deb-src [trusted=yes] $uri ${SUITE:-sid} main" >"$work/sources.list"
   apt=(-o "Dir::Etc::sourcelist=$work/sources.list" -o Dir::Etc::sourceparts=/dev/null
        -o "Dir::State::Lists=$work/lists")
   apt-get "${apt[@]}" -qq update
