@@ -289,6 +289,12 @@ static void find_encoder(sink *s, const char *name, int depth) {
   }
   const char *canon = canonical(name);
   if (canon && strcmp(name, canon) != 0 && depth < 2) find_encoder(s, canon, depth + 1);
+  /* A label only ICU knows (ks_c_5601-1987, x-sjis, x-mac-roman): the
+   * converter the page was read with (tbk_charset_canonical), so that the
+   * bytes are what the page's declaration says, where libxml2 without a
+   * converter would write UTF-8 under it. */
+  const char *read_as = depth ? NULL : tbk_charset_canonical(name);
+  if (s->enc == ENC_NONE && read_as && (s->cd = tbk_encoder_open(read_as, read_as))) s->enc = ENC_ICONV;
 }
 
 void tbk_html_out_begin(sink *s, tbk_buf *out, const char *charset) {

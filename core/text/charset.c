@@ -38,6 +38,8 @@ static const struct { const char *label, *name; } aliases[] = {
     {"utf-7", "UTF-7"}, {"unicode-1-1-utf-7", "UTF-7"}, {"csunicode11utf7", "UTF-7"},
     {"hz-gb-2312", "HZ-GB-2312"}, {"hz", "HZ-GB-2312"},
     {"euc-kr", "CP949"}, {"uhc", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
+    {"macintosh", "MACINTOSH"}, {"mac", "MACINTOSH"}, {"x-mac-roman", "MACINTOSH"}, {"csmacintosh", "MACINTOSH"},
+    {"iso-8859-8-i", "ISO-8859-8"}, {"csiso88598i", "ISO-8859-8"}, {"logical", "ISO-8859-8"},
 };
 // clang-format on
 
