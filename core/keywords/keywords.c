@@ -771,6 +771,15 @@ static int keep_span(tbk_kw_extractor *x, size_t i, size_t n, unsigned units) {
   return 0;
 }
 
+/* Candidate from moved down to slot to (to <= from), when a pass drops
+ * some: what the candidate is, its stems and its first token. */
+static void move_cand(tbk_kw_extractor *x, size_t to, size_t from) {
+  if (to == from) return;
+  x->cands[to] = x->cands[from];
+  memcpy(x->cid[to], x->cid[from], sizeof x->cid[0]);
+  x->cfirst[to] = x->cfirst[from];
+}
+
 /* The Han/Kana spans' body counts once every span's raw count is known:
  * the occurrences not inside a longer repeated span, the first of them
  * and their heading and anchor shares; a span with none (all of it part of
@@ -795,12 +804,7 @@ static void count_cjk(tbk_kw_extractor *x) {
       if (k->tf && !x->ckept[c]) continue;
       k->tf = x->ckept[c];
     }
-    if (m != c) {
-      x->cands[m] = *k;
-      memcpy(x->cid[m], x->cid[c], sizeof x->cid[0]);
-      x->cfirst[m] = x->cfirst[c];
-    }
-    m++;
+    move_cand(x, m++, c);
   }
   x->ncand = m;
 }
@@ -812,13 +816,7 @@ static void count_cjk(tbk_kw_extractor *x) {
 static void drop_removed_only(tbk_kw_extractor *x) {
   size_t m = 0;
   for (size_t c = 0; c < x->ncand; c++) {
-    if (!x->cands[c].tf && !x->cands[c].in_title) continue;
-    if (m != c) {
-      x->cands[m] = x->cands[c];
-      memcpy(x->cid[m], x->cid[c], sizeof x->cid[0]);
-      x->cfirst[m] = x->cfirst[c];
-    }
-    m++;
+    if (x->cands[c].tf || x->cands[c].in_title) move_cand(x, m++, c);
   }
   x->ncand = m;
 }
