@@ -141,7 +141,8 @@ static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_con
                         unsigned char *keep) {
   const tbk_page_view pv = tbk_page_view_of(page);
   for (size_t i = 1; i < ux->n; i++) {
-    if (keep[i - 1] != 1) continue;
+    /* the units' ancestor flags say which are in a table at all */
+    if (keep[i - 1] != 1 || !(ux->u[i].anc_flags >> UA_TABLE & 1)) continue;
     uint32_t parent = pv.nodes[ux->u[i - 1].elem].parent;
     uint32_t table = table_child_of(&pv, ux->u[i].elem, parent);
     if (table == UINT32_MAX) continue;
