@@ -19,7 +19,9 @@ band of the site's page count and stage, over five inputs: bias, the
 stage's logit, the share of the other pages holding the row, whether two
 or more do, and the share holding its enclosing block. Rows are weighted by their
 words (the metric counts words). Trained by Newton's method with an L2
-penalty, the repetition inputs' weights kept at 0 or above; the stage is appended to MODEL and the file's checksum renewed.
+penalty, the repetition inputs' weights kept at 0 or above, and their sum
+(the push toward template of a row on every other page) at least the band
+below's; the stage is appended to MODEL and the file's checksum renewed.
 Python standard library only.
 """
 import argparse
@@ -140,26 +142,39 @@ def solve(a, b):
     return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
 
 
-def loss(rows, total, w, l2, prior):
+def shortfall(w, floor):
+    """How far the push of a row on every other page (the repetition
+    inputs' weights summed) falls short of floor: counts over more pages
+    are at least as good evidence as over fewer, so a band's push is at
+    least the band below's. A band learnt from a few sites (dragnet's 75
+    pages of 10-49 for msv_big9_chaos's held-out model) otherwise learns
+    almost none, as its rows' per-page decisions already remove most of
+    what those sites repeat. The floor is on the sum, not on each weight:
+    at one page "two or more" cannot fire and "share" carries it all."""
+    return max(0.0, floor - sum(w[i] for i in REPETITION))
+
+
+def loss(rows, total, w, l2, prior, floor=0.0):
     f = 0.0
     for x, y, wt in rows:
         z = sum(wi * xi for wi, xi in zip(w, x))
         # log(1 + e^z) - y z, stable on both sides
         f += wt * ((z if z > 0 else 0.0) + math.log1p(math.exp(-abs(z))) - y * z)
-    return f / total + 0.5 * l2 * sum((wi - pi) ** 2 for wi, pi in zip(w, prior))
+    return (f / total + 0.5 * l2 * sum((wi - pi) ** 2 for wi, pi in zip(w, prior))
+            + 0.5 * FLOOR_PENALTY * shortfall(w, floor) ** 2)
 
 
-def train_band(rows, l2, fixed=()):
+def train_band(rows, l2, fixed=(), floor=0.0):
     """Weighted L2 logistic regression by Newton's method with a backtracking
     line search. The penalty pulls toward the stage's own decision (weight 1
     on its logit, 0 elsewhere), which a band with no rows keeps; the inputs
-    in fixed keep those weights."""
+    in fixed keep those weights; floor: see shortfall."""
     prior = [0.0, 1.0, 0.0, 0.0, 0.0]
     w = list(prior)
     if not rows:
         return w
     total = sum(wt for _, _, wt in rows)
-    f = loss(rows, total, w, l2, prior)
+    f = loss(rows, total, w, l2, prior, floor)
     for _ in range(50):
         g = [0.0] * PER_BAND
         h = [[0.0] * PER_BAND for _ in range(PER_BAND)]
@@ -179,6 +194,12 @@ def train_band(rows, l2, fixed=()):
         for i in range(PER_BAND):
             g[i] += l2 * (w[i] - prior[i])
             h[i][i] += l2
+        short = shortfall(w, floor)
+        if short > 0:
+            for i in REPETITION:
+                g[i] -= FLOOR_PENALTY * short
+                for j in REPETITION:
+                    h[i][j] += FLOOR_PENALTY
         for i in fixed:
             g[i] = 0.0
             h[i] = [0.0] * PER_BAND
@@ -189,7 +210,7 @@ def train_band(rows, l2, fixed=()):
         t = 1.0
         while t > 1e-6:
             cand = [wi - t * si for wi, si in zip(w, step)]
-            fc = loss(rows, total, cand, l2, prior)
+            fc = loss(rows, total, cand, l2, prior, floor)
             if fc <= f:
                 break
             t /= 2
@@ -204,9 +225,12 @@ def train_band(rows, l2, fixed=()):
 
 # The repetition inputs: share, shared, outer_share.
 REPETITION = (2, 3, 4)
+# Weight of the squared shortfall: large enough that the floor holds to
+# about 1e-4 of a logit, small enough for Newton's steps to stay stable.
+FLOOR_PENALTY = 1e4
 
 
-def train_band_signed(rows, l2, fixed):
+def train_band_signed(rows, l2, fixed, floor=0.0):
     """train_band with the repetition inputs' weights at 0 or above: that a
     site repeats a row (or the block around it) is evidence of template,
     never of content. A band with few rows can learn a negative weight from
@@ -214,7 +238,7 @@ def train_band_signed(rows, l2, fixed):
     content); such an input is fixed at 0 and the band trained again."""
     fixed = list(fixed)
     while True:
-        w = train_band(rows, l2, fixed)
+        w = train_band(rows, l2, fixed, floor)
         neg = [i for i in REPETITION if i not in fixed and w[i] < 0]
         if not neg:
             return w
@@ -264,6 +288,7 @@ def main():
     weights = []
     for stage in (0, 1):
         w = []
+        floor = 0.0
         for band in range(BANDS):
             rows = data[stage][band]
             # a band without rows (no training site that large) takes the
@@ -274,7 +299,8 @@ def main():
             while not rows and below > 0:
                 below -= 1
                 rows = data[stage][below]
-            wb = train_band_signed(rows, a.l2, fixed[stage])
+            wb = train_band_signed(rows, a.l2, fixed[stage], floor)
+            floor = sum(wb[i] for i in REPETITION)
             print("train_history.py: %s band %s: %d rows%s: %s" % (
                 ("template", "content")[stage], NAMES[band * 5][1:].split(".")[0], len(rows),
                 "" if below == band else " (band %s's)" % NAMES[below * 5][1:].split(".")[0],

@@ -33,7 +33,7 @@ hm=$T/hist.model
 # The trainer never lets a site's repetition argue for content: rows whose
 # enclosing block every page repeats are content here, which plain
 # training learns as a negative weight; the signed training keeps it at 0.
-python3 - "$TBK_SRC/models" <<'PY' || die "train_history.py let repetition argue for content"
+python3 - "$TBK_SRC/models" <<'PY' || die "train_history.py let repetition argue for content, or a band push less than the one below"
 import sys
 sys.path.insert(0, sys.argv[1])
 import train_history as th
@@ -42,6 +42,14 @@ free = th.train_band(rows, 0.01)
 signed = th.train_band_signed(rows, 0.01, [])
 assert free[4] < -1, free
 assert signed[4] == 0 and min(signed[i] for i in th.REPETITION) >= 0, signed
+# ... and a band pushes a row on every other page toward template at least
+# as hard as the band below: rows that say repetition means nothing at 10+
+# pages still get the push the smaller band learnt.
+flat = [((1.0, 0.0, 1.0, 1.0, 1.0), 1, 1.0)] * 40 + [((1.0, 0.0, 1.0, 1.0, 1.0), 0, 1.0)] * 40
+assert abs(sum(th.train_band_signed(flat, 0.01, [0, 1])[i] for i in th.REPETITION)) < 1e-3
+floored = th.train_band_signed(flat, 0.01, [0, 1], 2.5)
+assert sum(floored[i] for i in th.REPETITION) > 2.5 - 1e-3, floored
+assert min(floored[i] for i in th.REPETITION) >= 0, floored
 PY
 
 # 1. No history: byte-identical to the per-page decision, with a history
