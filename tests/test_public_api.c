@@ -226,6 +226,15 @@ static void test_predict_options(void) {
   CHECK(a.len && a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
   CHECK(s.chars > s.template_chars);
   tbk_predict_options o = tbk_predict_options_default;
+  /* the copied defaults are the combined stage's own: the template stage
+   * takes them, which it refuses for any combined-stage option changed */
+  CHECK(o.content.prose_share == tbk_content_options_default.prose_share);
+  CHECK(o.content.min_kept_words == tbk_content_options_default.min_kept_words);
+  CHECK(o.content.threshold == tbk_content_options_default.threshold);
+  o.stage = 0;
+  b.len = 0;
+  CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_OK);
+  o.stage = -1;
   o.threshold = 0; /* everything removed (no fallback keeps a little) */
   o.content.min_kept_words = 0;
   o.content.prose_share = 0;

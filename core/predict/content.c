@@ -9,14 +9,7 @@
 #include "units.h"
 #include "util.h"
 
-const tbk_content_options tbk_content_options_default = {
-    .threshold = 0.5,
-    .title = 1,
-    .keep_comments = 0,
-    .min_kept_words = 60,
-    .fallback_threshold = 0.95,
-    .prose_share = 0.3,
-};
+const tbk_content_options tbk_content_options_default = TBK_CONTENT_OPTIONS_DEFAULT;
 
 void tbk_content_options_init(tbk_content_options *o) { *o = tbk_content_options_default; }
 

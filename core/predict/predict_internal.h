@@ -3,6 +3,16 @@
 #define TBK_PREDICT_INTERNAL_H
 #include "model.h"
 
+/* The combined stage's defaults, for the two exported default objects
+ * (tbk_content_options_default, tbk_predict_options_default.content): a
+ * const object cannot initialize another at file scope, and two copies
+ * of the numbers drift apart. */
+#define TBK_CONTENT_OPTIONS_DEFAULT                                                                                \
+  {                                                                                                                \
+    .threshold = 0.5, .title = 1, .keep_comments = 0, .min_kept_words = 60, .fallback_threshold = 0.95, .body = 0, \
+    .prose_share = 0.3                                                                                             \
+  }
+
 /* Why a text unit is page furniture whatever the model says (content_rules.c). */
 enum {
   TBK_FURNITURE_NOTICE = 1, /* "requires JavaScript", an ad's label, a sign-up heading */

@@ -12,13 +12,7 @@ const tbk_predict_options tbk_predict_options_default = {
     .stage = -1,
     .threshold = NAN,
     .precision = NAN,
-    .content = {.threshold = 0.5,
-                .title = 1,
-                .keep_comments = 0,
-                .min_kept_words = 60,
-                .fallback_threshold = 0.95,
-                .body = 0,
-                .prose_share = 0.5},
+    .content = TBK_CONTENT_OPTIONS_DEFAULT,
 };
 
 void tbk_predict_options_init(tbk_predict_options *o) {
