@@ -196,6 +196,13 @@ static int is_prose(const tbk_units *ux, size_t i) {
   const double *v = tbk_units_fixed(ux, i);
   return v[UX_WORDS] >= PROSE_WORDS && v[UX_SENTENCES] >= 2 && v[UX_LINK_RATIO] < 0.2 && v[UX_TMPL_P] < 0.5;
 }
+/* Removing a paragraph of the page's own prose costs a reader more than
+ * keeping one, and the content stage, trained on news layouts, is least
+ * sure of such paragraphs on pages unlike them: prose is removed only
+ * when its boilerplate probability is this much above the threshold.
+ * Measured on the held-out models (0.1 to 0.4: EVALUATION.md's content
+ * stage log, "Long prose needs firmer evidence"). */
+#define PROSE_MARGIN 0.1
 
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
@@ -212,12 +219,15 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
                        int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    if (keep[i] == 1) kept += ux->u[i].words;
+    /* prose kept only by PROSE_MARGIN is not evidence that the article
+     * is: one such paragraph would hide that the rest was lost */
+    int sure = keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i));
+    if (sure) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
      * page's text */
     if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     prose += ux->u[i].words;
-    if (keep[i] == 1) kept_prose += ux->u[i].words;
+    if (sure) kept_prose += ux->u[i].words;
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
@@ -265,7 +275,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   }
   for (size_t i = 0; i < ux->n; i++) {
     const double *v = tbk_units_fixed(ux, i);
-    int k = unit_p[i] < o->threshold;
+    int k = unit_p[i] < o->threshold || (is_prose(ux, i) && unit_p[i] < o->threshold + PROSE_MARGIN);
     /* Under an element whose class or id has the token comment(s) the
      * model's keep is overruled (kept comments stay whatever it says).
      * Unlike the thread finder this counts <body> and the headline's
