@@ -200,8 +200,9 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * keeping one, and the content stage, trained on news layouts, is least
  * sure of such paragraphs on pages unlike them: prose is removed only
  * when its boilerplate probability is this much above the threshold.
- * Measured on the held-out models (0.1 to 0.4: EVALUATION.md's content
- * stage log, "Long prose needs firmer evidence"). */
+ * Measured on the held-out models, margins 0.1 to 0.4
+ * (docs/experiments/evaluation-content-stage.md, "Long prose needs firmer
+ * evidence"). */
 #define PROSE_MARGIN 0.1
 
 /* The page-level check: the content stage learned news layouts, and on a
@@ -219,8 +220,9 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
                        int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    /* prose kept only by PROSE_MARGIN is not evidence that the article
-     * is: one such paragraph would hide that the rest was lost */
+    /* prose the model scored boilerplate (kept by PROSE_MARGIN or a fill)
+     * is no evidence that the article is kept: one such paragraph would
+     * hide that the rest was lost */
     int sure = keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i));
     if (sure) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
