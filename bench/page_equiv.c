@@ -6,21 +6,24 @@
  * of the streamed page (its DOM parsed again on demand) must be the DOM
  * page's. Prints one line per page that differs and a summary.
  *
- *   page-equiv [-v] [-d] FILE...        page-equiv [-v] [-d] -l LIST
+ *   page-equiv [-v] [-d] [--parser tbk|libxml2] FILE...
+ *   page-equiv [-v] [-d] [--parser tbk|libxml2] -l LIST
  *
  * -v: the first differing line of each page that differs, on stderr;
- * -d: the streamed page's dump (default options) on stdout.
+ * -d: the streamed page's dump (default options) on stdout;
+ * --parser: tbk's parser where it takes the page (default), or libxml2's
+ * alone for every page (tbk_page_options.parser), both ways.
  *
  * Exit 0: every page the same; 1: some differ; 2: usage or I/O error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fast_html.h"
 #include "tbk_internal.h"
 
 static int verbose, dump_out;
-static size_t fast_pages; /* streamed pages the fast parser built */
+static tbk_parser parser = TBK_PARSER_TBK; /* every parse's, from --parser */
+static size_t fast_pages;                  /* streamed pages the fast parser built */
 
 /* The dump of one parse, or its error as the dump. */
 static void parse_dump(const tbk_buf *raw, tbk_page_options o, int keep_dom, tbk_buf *dump, tbk_buf *html) {
@@ -67,6 +70,7 @@ static int check(const char *path) {
   for (int fp = 1; fp >= 0 && !differ; fp--) {
     tbk_page_options o = tbk_page_options_default;
     o.fingerprints = fp;
+    o.parser = parser;
     tbk_buf d1 = {0}, d2 = {0}, h1 = {0}, h2 = {0};
     parse_dump(&raw, o, 1, &d1, fp ? &h1 : NULL);
     parse_dump(&raw, o, 0, &d2, fp ? &h2 : NULL);
@@ -96,8 +100,12 @@ int main(int argc, char **argv) {
     if (strcmp(argv[a], "-v") == 0) verbose = 1;
     else if (strcmp(argv[a], "-d") == 0) dump_out = 1;
     else if (strcmp(argv[a], "-l") == 0 && a + 1 < argc) list = argv[++a];
+    else if (strcmp(argv[a], "--parser") == 0 && a + 1 < argc &&
+             (strcmp(argv[a + 1], "tbk") == 0 || strcmp(argv[a + 1], "libxml2") == 0))
+      parser = strcmp(argv[++a], "tbk") == 0 ? TBK_PARSER_TBK : TBK_PARSER_LIBXML2;
     else {
-      fprintf(stderr, "usage: page-equiv [-v] [-d] FILE... | page-equiv [-v] [-d] -l LIST\n");
+      fprintf(stderr, "usage: page-equiv [-v] [-d] [--parser tbk|libxml2] FILE... | page-equiv [-v] [-d] "
+                      "[--parser tbk|libxml2] -l LIST\n");
       return 2;
     }
   }
@@ -122,6 +130,6 @@ int main(int argc, char **argv) {
     pages++, differ += r == 1, bad += r == 2;
   }
   printf("page-equiv: %zu pages, %zu differ, %zu unreadable\n", pages, differ, bad);
-  printf("page-equiv: %zu streamed by the fast parser%s\n", fast_pages, tbk_html_fast_enabled() ? "" : " (off)");
+  printf("page-equiv: %zu streamed by the fast parser%s\n", fast_pages, parser == TBK_PARSER_LIBXML2 ? " (off)" : "");
   return bad ? 2 : differ ? 1 : 0;
 }

@@ -18,7 +18,6 @@
  * Lines: libxml2 counts every newline it reads, so the line of an event is
  * one plus the newlines before the point the parser has reached when it
  * sends it. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -987,20 +986,6 @@ static const char *unreadable(const unsigned char *s, size_t n) {
   return NULL;
 }
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int enabled;
-
-static void check_enabled(void) {
-  tbk_xml_init();
-  const char *env = getenv("TBK_FAST_HTML");
-  enabled = !(env && strcmp(env, "0") == 0);
-}
-
-int tbk_html_fast_enabled(void) {
-  pthread_once(&once, check_enabled);
-  return enabled;
-}
-
 int tbk_html_fast_oracle(void) { return atoi(xmlParserVersion) == 20914; }
 
 /* The stack scans the watch allows (html_parse.c). */
@@ -1009,9 +994,10 @@ enum { SCAN_PER_BYTE = 64 };
 
 int tbk_html_fast(const char *src, size_t n, tbk_arena *a, size_t *errors, const char **why) {
   *errors = 0;
-  const char *no = !tbk_html_fast_enabled() ? "the fast parser is off"
-                   : n > INT32_MAX          ? "over 2 GiB"
-                                            : unreadable((const unsigned char *)src, n);
+  /* the dictionary below is libxml2's, whose global state is made once
+   * before any thread parses */
+  tbk_xml_init();
+  const char *no = n > INT32_MAX ? "over 2 GiB" : unreadable((const unsigned char *)src, n);
   if (why) *why = no;
   if (no) return TBK_FAST_DECLINED;
   fp *f = calloc(1, sizeof *f);

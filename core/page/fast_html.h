@@ -21,12 +21,11 @@ enum {
 };
 
 /* The arena of clean UTF-8 source s[0..n) (emptied first). Declined, *why
- * (when why is not NULL) says why, in a few static words. */
+ * (when why is not NULL) says why, in a few static words. Whether a page is
+ * offered to it at all is the page options' alone (tbk_page_options.parser,
+ * page.c), so that the API is the one switch between the two parsers. */
 int tbk_html_fast(const char *s, size_t n, tbk_arena *a, size_t *errors, const char **why);
 
-/* 1 unless TBK_FAST_HTML is "0" in the environment, which leaves every
- * page to libxml2. */
-int tbk_html_fast_enabled(void);
 /* 1 when the libxml2 loaded is 2.9.14, whose parse this one reproduces:
  * its SAX parse (tbk_html_stream_libxml2) is then the oracle the tests and
  * the fuzzer hold this parser to. */

@@ -5,7 +5,7 @@
 # error" from libxml2 before) is tbk-predict's warning with a count of the
 # characters left out, or its error naming the charset when libxml2 gives
 # the output up (it was "out of memory rendering the page"); the same for
-# tbk-label --template-html; parsing with libxml2 (TBK_FAST_HTML=0) and odd
+# tbk-label --template-html; parsing with libxml2 (--parser libxml2) and odd
 # charsets print nothing of libxml2's.
 . "$(dirname "$0")/lib.sh"
 tmp_reset
@@ -67,14 +67,14 @@ fi
 
 # Every path on every page, with tbk's parser and with libxml2's: nothing
 # but tbk-predict's own lines (the pages that write fully: none at all).
-for fast in 1 0; do
+for parser in tbk libxml2; do
   for f in jp w1252 bad fr greek; do
     for args in "-f html" "-f html --annotate" "-f text" "-f jsonl" "--stage template -f html --annotate"; do
       # shellcheck disable=SC2086
-      run env TBK_FAST_HTML=$fast "$PRED" $args "$T/$f.html"
+      run "$PRED" --parser $parser $args "$T/$f.html"
       expect_messages
       case $f in
-      jp | w1252 | bad) [[ $RC == 0 && ! -s $ERR ]] || die "$f.html ($args, TBK_FAST_HTML=$fast): exit $RC, stderr: $(cat "$ERR")" ;;
+      jp | w1252 | bad) [[ $RC == 0 && ! -s $ERR ]] || die "$f.html ($args, --parser $parser): exit $RC, stderr: $(cat "$ERR")" ;;
       esac
     done
   done
