@@ -43,7 +43,8 @@ static int stage_json(tbk_buf *out, const tbk_explanation *ex, const char *block
 /* Whether the content decision differs from the content stage's own (its
  * probability against the threshold): then a rule of tbk_content_decide
  * decided (page furniture, a gap in the article, the declared body, the
- * fallback of a page that kept almost nothing), not the inputs. */
+ * page's own prose within PROSE_MARGIN, the fallback of a page that kept
+ * almost nothing), not the inputs. */
 static int by_rule(const double *unit_p, const unsigned char *keep, const tbk_content_options *o, size_t i) {
   return !keep[i] != !(unit_p[i] < o->threshold);
 }
