@@ -70,7 +70,6 @@ void label_history_check(const label_history *h, int other) {
   if (other)
     cli_usage_error("--history counts the block labeller's sites: not with --gold, --method chunks or etdm, or "
                     "--clusters");
-  cli_output_check("--history", h->path);
 }
 
 /* The store of --history (NULL without it), for the pages' segmentation:
@@ -78,6 +77,7 @@ void label_history_check(const label_history *h, int other) {
  * share a store; another segmentation's store is refused (exit 5). */
 static tbk_history *open_history(const label_history *h, const cli_pages *pages) {
   if (!h->path) return NULL;
+  cli_output_check("--history", h->path); /* now that the inputs are known */
   char id[256];
   tbk_history_identity_of(&pages->page, id, sizeof id);
   tbk_history_options ho = tbk_history_options_default;
