@@ -1,11 +1,13 @@
 /* tbk-label --method blocks (the default): per site, every page's blocks
- * counted by document frequency (tbk_labeler), then the site's labels,
- * its row of --stats and of the table on stderr. */
+ * counted by document frequency (tbk_labeler; with --history, counted into
+ * the store and labelled by its counts), then the site's labels, its row
+ * of --stats and of the table on stderr. */
 #include <errno.h>
 #include <string.h>
 
 #include "label_cli.h"
 #include "shard.h"
+#include "tbk_history.h"
 
 static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, const char *status) {
   char share[32];
@@ -16,12 +18,13 @@ static int write_stats(cli_out *o, const char *site, const tbk_site_stats *s, co
 
 /* One site: list entries [i, j). Returns its status for --stats. */
 static const char *label_site(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list,
-                              const uint32_t *cluster_of, size_t i, size_t j, cli_out *out, const char *output,
-                              tbk_site_stats *s) {
+                              const uint32_t *cluster_of, tbk_history *hist, size_t i, size_t j, cli_out *out,
+                              const char *output, tbk_site_stats *s) {
   const char *site = list->refs[i].site;
   tbk_labeler *lab;
   tbk_error err = {0};
   if (tbk_labeler_new(site, o, &lab, &err)) cli_die(TBK_EXIT_FAIL, "site %s: %s", site, err.msg);
+  if (hist) tbk_labeler_use_history(lab, hist);
   size_t bad_before = pages->bad_pages, dup_before = pages->dup_captures;
   cli_captures seen = {0};
   for (size_t k = i; k < j; k++) {
@@ -39,7 +42,13 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   cli_captures_free(&seen);
   size_t bad = pages->bad_pages - bad_before, dups = pages->dup_captures - dup_before;
   const char *status = "labelled";
-  if (j - i - bad - dups < o->min_pages) {
+  if (hist && tbk_labeler_pages(lab) < o->min_pages) {
+    /* the pages are counted: a later run may reach the minimum */
+    cli_warn("site %s: only %zu pages in the history store < --min-pages %zu (skipped)", site, tbk_labeler_pages(lab),
+             o->min_pages);
+    s->pages = tbk_labeler_pages(lab);
+    status = "too-few-pages";
+  } else if (!hist && j - i - bad - dups < o->min_pages) {
     /* Unreadable pages (or copies of one capture) pushed the site below the minimum. */
     cli_warn("site %s: only %zu readable pages < --min-pages %zu (skipped)", site, j - i - bad - dups, o->min_pages);
     s->pages = j - i - bad - dups;
@@ -54,8 +63,37 @@ static const char *label_site(const tbk_label_options *o, cli_pages *pages, cons
   return status;
 }
 
+void label_history_check(const label_history *h, int other) {
+  if (h->read_only && !h->path) cli_usage_error("--history-only needs --history DB");
+  if (!h->path) return;
+  if (!*h->path) cli_usage_error("--history: an empty name names no store");
+  if (other)
+    cli_usage_error("--history counts the block labeller's sites: not with --gold, --method chunks or etdm, or "
+                    "--clusters");
+}
+
+/* The store of --history (NULL without it), for the pages' segmentation:
+ * tbk-predict's shipped model segments as the defaults do, so the two
+ * share a store; another segmentation's store is refused (exit 5). */
+static tbk_history *open_history(const label_history *h, const cli_pages *pages) {
+  if (!h->path) return NULL;
+  cli_output_check("--history", h->path); /* now that the inputs are known */
+  char id[256];
+  tbk_history_identity_of(&pages->page, id, sizeof id);
+  tbk_history_options ho = tbk_history_options_default;
+  ho.identity = id;
+  ho.read_only = h->read_only;
+  tbk_history *store;
+  tbk_error err = {0};
+  tbk_status st = tbk_history_open(h->path, &ho, &store, &err);
+  if (st) cli_die(st == TBK_ERR_MODEL ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", h->path, err.msg);
+  return store;
+}
+
 int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_page_list *list,
-                     const uint32_t *cluster_of, cli_out *out, const char *output, const char *stats_path, int quiet) {
+                     const uint32_t *cluster_of, const label_history *hopt, cli_out *out, const char *output,
+                     const char *stats_path, int quiet) {
+  tbk_history *hist = open_history(hopt, pages);
   cli_out stats;
   if (stats_path) {
     cli_out_open(&stats, stats_path);
@@ -73,7 +111,7 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
     for (j = i; j < list->n && strcmp(list->refs[j].site, list->refs[i].site) == 0;) j++;
     const char *site = list->refs[i].site;
     tbk_site_stats s = {0};
-    if (j - i < o->min_pages) {
+    if (!hist && j - i < o->min_pages) {
       s.pages = j - i;
       /* A skip is a warning like any other: --quiet only drops the table. */
       cli_warn("site %s: %zu pages < --min-pages %zu (skipped)", site, j - i, o->min_pages);
@@ -82,7 +120,7 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
       skipped_sites++;
       continue;
     }
-    const char *status = label_site(o, pages, list, cluster_of, i, j, out, output, &s);
+    const char *status = label_site(o, pages, list, cluster_of, hist, i, j, out, output, &s);
     skipped_sites += strcmp(status, "labelled") != 0;
     cli_progress_clear();
     if (!quiet)
@@ -92,6 +130,8 @@ int label_blocks_run(const tbk_label_options *o, cli_pages *pages, const tbk_pag
     if (ferror(out->f)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output", output ? output : "standard output");
   }
   cli_pages_progress_end(pages);
+  tbk_error err = {0};
+  if (hist && tbk_history_close(hist, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", hopt->path, err.msg);
   cli_pages_captures_summary(pages);
   cli_out *const outs[] = {out, stats_path ? &stats : NULL};
   cli_out_commit_all(outs, 2);

@@ -21,7 +21,9 @@ enum {
   OPT_GOLD_SHARE,
   OPT_GOLD_COMMENTS,
   OPT_SHARD,
-  OPT_CLUSTERS
+  OPT_CLUSTERS,
+  OPT_HISTORY,
+  OPT_HISTORY_ONLY
 };
 
 int main(int argc, char **argv) {
@@ -32,6 +34,7 @@ int main(int argc, char **argv) {
   tbk_label_options lopt;
   tbk_label_options_init(&lopt);
   const char *output = NULL, *stats_path = NULL, *clusters = NULL;
+  label_history hist = {0};
   int quiet = 0, gold = 0, gold_comments = 0;
   double gold_share = 0.5;
   label_chunks chunks;
@@ -49,6 +52,8 @@ int main(int argc, char **argv) {
                                            {"gold-comments", no_argument, 0, OPT_GOLD_COMMENTS},
                                            {"shard", required_argument, 0, OPT_SHARD},
                                            {"clusters", required_argument, 0, OPT_CLUSTERS},
+                                           {"history", required_argument, 0, OPT_HISTORY},
+                                           {"history-only", no_argument, 0, OPT_HISTORY_ONLY},
                                            {"quiet", no_argument, 0, 'q'},
                                            {"help", no_argument, 0, 'h'},
                                            {"version", no_argument, 0, OPT_VERSION},
@@ -74,6 +79,8 @@ int main(int argc, char **argv) {
     case OPT_GOLD_COMMENTS: gold_comments = 1; break;
     case OPT_SHARD: cli_shard_set("--shard", optarg); break;
     case OPT_CLUSTERS: clusters = optarg; break;
+    case OPT_HISTORY: hist.path = optarg; break;
+    case OPT_HISTORY_ONLY: hist.read_only = 1; break;
     case 'q':
       quiet = 1;
       pages.progress = CLI_PROGRESS_OFF;
@@ -92,6 +99,7 @@ int main(int argc, char **argv) {
   label_etdm_check(&etdm);
   if (etdm.on && gold) cli_usage_error("--gold labels units from gold text, not --method etdm");
   if (chunks.on && gold) cli_usage_error("--gold labels units from gold text, not --method chunks");
+  label_history_check(&hist, gold || etdm.on || chunks.on || clusters);
 
   tbk_page_list list;
   cli_shard_list(&pages, argv + optind, argc - optind, &list);
@@ -114,7 +122,7 @@ int main(int argc, char **argv) {
   } else if (chunks.on) {
     code = label_chunks_run(&chunks, &pages, &list, &out, output, stats_path, lopt.min_pages, lopt.emit_ignored, quiet);
   } else {
-    code = label_blocks_run(&lopt, &pages, &list, cluster_of, &out, output, stats_path, quiet);
+    code = label_blocks_run(&lopt, &pages, &list, cluster_of, &hist, &out, output, stats_path, quiet);
   }
   tbk_page_list_free(&list);
   free(cluster_of);

@@ -44,11 +44,22 @@ void label_usage(void) {
          "                           --method chunks or etdm each cluster is a site;\n"
          "                           pages FILE lacks are skipped; an empty FILE, or one\n"
          "                           naming none of the pages read, is an error (exit 1)\n"
+         "      --history DB         count every page into the site-history store DB\n"
+         "                           (tbk-predict's; made when absent; a page counted\n"
+         "                           once ever) and label by its counts: pages and df\n"
+         "                           are the site's in DB, the page included, so a\n"
+         "                           crawl labelled in several runs counts them all;\n"
+         "                           --min-pages counts DB's pages (a skipped site's\n"
+         "                           pages stay counted); not with --gold, --clusters,\n"
+         "                           --method chunks or etdm\n"
+         "      --history-only       read DB, add nothing (DB must exist)\n"
          "  -h, --help               show this help and exit\n"
          "      --version            show the version and exit\n\n"
          "%s\n"
          "%s\n"
          "%s\n" CLI_EXIT_STATUS_HELP "  3  some pages, sites or inputs were skipped (each reported)\n"
-         "  4  output could not be written\n",
+         "  4  output could not be written\n"
+         "  5  the --history store is refused: not a tbk store, another format, or\n"
+         "     made with another segmentation (--blocks, --min-chars, --min-words)\n",
          label_chunks_help, label_etdm_help, cli_page_options_help);
 }

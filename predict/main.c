@@ -54,7 +54,8 @@ int main(int argc, char **argv) {
     const tbk_page_ref *ref = &list.refs[i];
     tbk_page *page = cli_pages_load(&r.pages, ref);
     if (!page) continue;
-    if (hist && predict_history_begin(hist, ref, &err)) cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
+    if (hist && tbk_history_begin_page(hist, ref->site, ref->page, ref->url, &err))
+      cli_die(TBK_EXIT_FAIL, "%s: %s", r.history, err.msg);
     if (r.history_count) {
       if (tbk_grow(&fps, &cap_fps, tbk_page_block_count(page) + 1, sizeof *fps))
         cli_die(TBK_EXIT_FAIL, "out of memory");

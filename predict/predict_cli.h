@@ -26,6 +26,5 @@ tbk_predictor *predict_load_model(run *r, const char *mp, tbk_model **model);
  * through rows with --history-rows. */
 tbk_history *predict_open_history(const run *r, const tbk_model *model, tbk_predictor *pred, cli_out *rows_out,
                                   tbk_buf *rows);
-tbk_status predict_history_begin(tbk_history *h, const tbk_page_ref *ref, tbk_error *err);
 void predict_print_summary(const run *r, const char *page, const tbk_page_summary *s);
 #endif

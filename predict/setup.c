@@ -171,17 +171,3 @@ void predict_print_summary(const run *r, const char *page, const tbk_page_summar
           page, s->blocks, s->template_blocks, s->chars, s->template_chars,
           s->chars ? (double)s->template_chars / (double)s->chars : 0.0);
 }
-
-/* The page's site in the store: its input's, and for files named one by
- * one (all of site "-") their directory, so that two sites' pages given
- * together are not counted as one site's. */
-tbk_status predict_history_begin(tbk_history *h, const tbk_page_ref *ref, tbk_error *err) {
-  const char *key = *ref->url ? ref->url : ref->page;
-  if (strcmp(ref->site, "-") != 0) return tbk_history_begin(h, ref->site, key, err);
-  const char *slash = strrchr(ref->page, '/');
-  char *dir = slash ? strndup(ref->page, (size_t)(slash - ref->page + 1)) : strdup("./");
-  if (!dir) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  tbk_status st = tbk_history_begin(h, dir, key, err);
-  free(dir);
-  return st;
-}

@@ -128,7 +128,7 @@ static void test_refused(void) {
   tbk_error err = {0};
   CHECK_INT(tbk_history_open(path, &o, &h, &err), TBK_ERR_MODEL);
   CHECK(h == NULL);
-  CHECK(strstr(err.msg, "(id-a; this model makes id-b)") != NULL);
+  CHECK(strstr(err.msg, "(id-a; this run makes id-b)") != NULL);
   FILE *f = fopen(DIR "/text.db", "w");
   for (int i = 0; f && i < 100; i++) fputs("plain text, not a database\n", f);
   if (f) fclose(f);

@@ -175,8 +175,8 @@ static tbk_status check_schema(tbk_history *h, const char *identity, tbk_error *
                     HISTORY_FORMAT);
   if (strcmp(have, identity) != 0)
     return tbk_fail(err, TBK_ERR_MODEL,
-                    "history store made with another model's fingerprints (%s; this model makes %s): "
-                    "use a store of this model",
+                    "history store made with another segmentation's fingerprints (%s; this run makes %s): "
+                    "use a store made with the same segmentation",
                     have, identity);
   return TBK_OK;
 }
@@ -468,12 +468,27 @@ tbk_status tbk_history_close(tbk_history *h, tbk_error *err) {
   return st;
 }
 
+void tbk_history_identity_of(const tbk_page_options *o, char *out, size_t size) {
+  /* "md5-text": a block's fingerprint is the MD5 of its normalized text */
+  snprintf(out, size, "blocks=%s min_chars=%zu min_words=%zu fp=md5-text",
+           o->blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", o->min_chars, o->min_words);
+}
+
 void tbk_history_identity(const tbk_model *m, char *out, size_t size) {
   tbk_page_options o;
   tbk_model_page_options(m, &o);
-  /* "md5-text": a block's fingerprint is the MD5 of its normalized text */
-  snprintf(out, size, "blocks=%s min_chars=%zu min_words=%zu fp=md5-text",
-           o.blocks == TBK_BLOCKS_HTML5 ? "html5" : "paper", o.min_chars, o.min_words);
+  tbk_history_identity_of(&o, out, size);
+}
+
+tbk_status tbk_history_begin_page(tbk_history *h, const char *site, const char *page, const char *url, tbk_error *err) {
+  const char *key = url && *url ? url : page;
+  if (strcmp(site, "-") != 0) return tbk_history_begin(h, site, key, err);
+  const char *slash = strrchr(page, '/');
+  char *dir = slash ? strndup(page, (size_t)(slash - page + 1)) : strdup("./");
+  if (!dir) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  tbk_status st = tbk_history_begin(h, dir, key, err);
+  free(dir);
+  return st;
 }
 
 static void page_fps(const tbk_page *page, uint64_t *fp) {

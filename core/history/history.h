@@ -55,6 +55,15 @@ tbk_status tbk_history_totals(tbk_history *h, uint64_t *sites, uint64_t *pages, 
 /* What a model's block fingerprints depend on (its segmentation), as a
  * store records it: a store is shared by the models that segment alike. */
 void tbk_history_identity(const struct tbk_model *m, char *out, size_t size);
+/* The same for pages parsed with o (tbk-label's, which has no model): the
+ * default segmentation's is the shipped model's, so the two share a store. */
+void tbk_history_identity_of(const tbk_page_options *o, char *out, size_t size);
+
+/* tbk_history_begin for a page named as the programs' inputs name it: its
+ * key is url, else page; its site is site, but for files named one by one
+ * (site "-") their directory, so that two sites' pages given together are
+ * not counted as one site's. */
+tbk_status tbk_history_begin_page(tbk_history *h, const char *site, const char *page, const char *url, tbk_error *err);
 
 static inline uint64_t tbk_history_fp(const unsigned char md5[16]) {
   uint64_t v = 0;

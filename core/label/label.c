@@ -12,13 +12,17 @@
  * A page added with a cluster (tbk-label --clusters) is judged template by
  * its block's df among the site's pages of the same cluster, against
  * tbk_cluster_template_df of that cluster's page count; the content rule
- * still counts the whole site (the whole crawl when it has no site key). */
+ * still counts the whole site (the whole crawl when it has no site key).
+ * With a history store (tbk_labeler_use_history) pass 1 also counts each
+ * page into the store, and pass 2 takes df and the page count from the
+ * store, the page itself included: the site's pages of every run. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "label.h"
 #include "df_table.h"
+#include "history.h"
 #include "page_view.h"
 #include "util.h"
 
@@ -59,6 +63,14 @@ struct tbk_labeler {
   tbk_df_table cdf;
   uint32_t *cluster_pages;
   size_t ncluster_pages;
+  /* With a history store: the store (borrowed), the most pages a page's
+   * site had in it, and a page's fingerprints and their df (owned scratch
+   * of capfp entries). */
+  tbk_history *hist;
+  uint32_t hist_pages;
+  uint64_t *fp;
+  uint32_t *hdf;
+  size_t capfp;
 };
 
 /* Spilled record layout, all native-endian (the file never leaves the
@@ -97,6 +109,8 @@ void tbk_labeler_free(tbk_labeler *l) {
   tbk_site_spill_close(&l->s);
   tbk_df_free(&l->cdf);
   free(l->cluster_pages);
+  free(l->fp);
+  free(l->hdf);
   free(l);
 }
 
@@ -142,10 +156,37 @@ static int count_cluster(tbk_labeler *l, uint32_t cluster) {
   return 0;
 }
 
+void tbk_labeler_use_history(tbk_labeler *l, tbk_history *h) { l->hist = h; }
+
+size_t tbk_labeler_pages(const tbk_labeler *l) { return l->hist ? l->hist_pages : l->pages; }
+
+/* Room for n fingerprints and their df. */
+static int grow_fp(tbk_labeler *l, size_t n) {
+  return TBK_GROW_ALL(&l->capfp, n ? n : 1, TBK_ARRAY(l->fp), TBK_ARRAY(l->hdf));
+}
+
+/* Count the page into the store (once ever: a page already there is not
+ * counted again), noting its site's pages with it. */
+static tbk_status count_in_history(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err) {
+  tbk_status st = tbk_history_begin_page(l->hist, l->s.site, ref->page, ref->url ? ref->url : "", err);
+  if (st) return st;
+  if (grow_fp(l, tbk_page_block_count(page))) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if ((st = tbk_history_add_page(l->hist, page, l->fp, err))) return st;
+  uint32_t pages = tbk_history_pages(l->hist) + 1; /* the others and this one */
+  if (pages > l->hist_pages) l->hist_pages = pages;
+  return TBK_OK;
+}
+
 tbk_status tbk_labeler_add_clustered(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, uint32_t cluster,
                                      tbk_error *err) {
   const tbk_page_view pv = tbk_page_view_of(page);
+  if (l->hist && cluster != TBK_NO_CLUSTER)
+    return tbk_fail(err, TBK_ERR_ARG, "a history store counts sites, not template clusters");
   if (cluster != TBK_NO_CLUSTER && count_cluster(l, cluster)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  if (l->hist) {
+    tbk_status hst = count_in_history(l, ref, page, err);
+    if (hst) return hst;
+  }
   uint32_t pageno = ++l->pages;
   size_t nb = tbk_page_block_count(page);
   page_rec pr;
@@ -217,6 +258,7 @@ const char *tbk_label_name(tbk_label lab) {
 typedef struct finish_pass {
   tbk_labeler *l;
   size_t threshold, site_threshold; /* threshold: the current page's (its cluster's) */
+  uint32_t pages;                   /* the site's pages the current page's df count */
   page_rec pr;
   const char *page_id, *url, *trace; /* into the arena */
   loaded_block *blocks;
@@ -229,6 +271,8 @@ typedef struct finish_pass {
 static tbk_status read_failed(const tbk_labeler *l, tbk_error *err) {
   return tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
 }
+
+static tbk_status history_df(finish_pass *f, tbk_error *err);
 
 /* The next page's record and its blocks from the spill file; the strings
  * land in the arena, so the blocks point into it only once all are read
@@ -273,6 +317,22 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
     b->dup = 0;
     f->order[i] = i;
   }
+  return f->l->hist ? history_df(f, err) : TBK_OK;
+}
+
+/* The current page's df and page count from the history store, the page
+ * itself included (the store's counts leave it out when it holds it). */
+static tbk_status history_df(finish_pass *f, tbk_error *err) {
+  tbk_labeler *l = f->l;
+  size_t n = f->pr.n_blocks;
+  tbk_status st = tbk_history_begin_page(l->hist, l->s.site, f->page_id, f->url, err);
+  if (st) return st;
+  if (grow_fp(l, n)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) l->fp[i] = tbk_history_fp(f->blocks[i].r.md5);
+  if ((st = tbk_history_lookup(l->hist, l->fp, n, l->hdf, err))) return st;
+  f->pages = tbk_history_pages(l->hist) + 1;
+  f->threshold = tbk_template_df(&l->opt, f->pages);
+  for (size_t i = 0; i < n; i++) f->blocks[i].df = f->blocks[i].tdf = l->hdf[i] + 1;
   return TBK_OK;
 }
 
@@ -339,7 +399,7 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
                           .chunk = -1,
                           .md5 = b->r.md5,
                           .df = b->df,
-                          .pages = l->pages,
+                          .pages = f->pages,
                           .label = lab,
                           .clustered = clustered,
                           .cluster_df = b->tdf,
@@ -357,8 +417,8 @@ static tbk_status write_label(finish_pass *f, const loaded_block *b, tbk_label l
 }
 
 tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx, tbk_site_stats *stats, tbk_error *err) {
-  finish_pass f = {.l = l, .site_threshold = tbk_template_df(&l->opt, l->pages)};
-  f.st.pages = l->pages;
+  finish_pass f = {.l = l, .site_threshold = tbk_template_df(&l->opt, l->pages), .pages = l->pages};
+  f.st.pages = tbk_labeler_pages(l);
   f.st.candidates = (size_t)l->candidates;
   tbk_status status = TBK_OK;
   rewind(l->s.file);

@@ -219,7 +219,7 @@ expect_err "^tbk-predict: error: $T/text.db: not a tbk history store \(not an SQ
 cp "$T/h.db" "$T/other.db"
 python3 -c "import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute(\"UPDATE meta SET value='blocks=html5 min_chars=40 min_words=3 fp=md5-text' WHERE key='identity'\"); d.commit()" "$T/other.db"
 expect_rc 5 "$PRED" -m "$hm" --history "$T/other.db" "$man"
-expect_err "^tbk-predict: error: $T/other.db: history store made with another model's fingerprints \(blocks=html5 .*; this model makes blocks=paper "
+expect_err "^tbk-predict: error: $T/other.db: history store made with another segmentation's fingerprints \(blocks=html5 .*; this run makes blocks=paper "
 expect_messages
 expect_rc 2 "$PRED" -m "$hm" --history-only "$man"
 expect_err "need --history DB"

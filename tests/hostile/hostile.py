@@ -830,7 +830,7 @@ def class9():
         text = r.stdout.decode()
         name = " ".join(["tbk-" + prog] + sub)
         codes = set(re.findall(r"^  ([0-9])  ", text.split("Exit status:")[-1], re.M))
-        want = set("01234") | ({"5"} if prog in ("features", "train", "predict", "keywords") or sub == ["cv"] else set())
+        want = set("01234") | ({"5"} if prog in ("label", "features", "train", "predict", "keywords") or sub == ["cv"] else set())
         if codes != want:
             failures.append("class9 %s --help: exit codes %s, expected %s" % (name, sorted(codes), sorted(want)))
         for opt in sorted(set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", text, re.M))):
