@@ -223,7 +223,12 @@ tbk_status tbk_history_open(const char *path, const tbk_history_options *o, tbk_
 tbk_status tbk_history_open_for(const tbk_model *m, const char *path, int read_only, tbk_history **out,
                                 tbk_error *err) {
   char id[256];
-  tbk_history_identity(m, id, sizeof id);
+  if (m) {
+    tbk_history_identity(m, id, sizeof id);
+  } else {
+    tbk_page_options po = tbk_page_options_default;
+    tbk_history_identity_of(&po, id, sizeof id);
+  }
   tbk_history_options o = tbk_history_options_default;
   o.identity = id;
   o.read_only = read_only;

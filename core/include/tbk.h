@@ -343,7 +343,8 @@ TBK_API tbk_status tbk_page_parse_for(const tbk_model *m, const char *data, size
  * decision is the page's own, byte for byte. */
 typedef struct tbk_history tbk_history;
 /* Open (creating it unless read_only) the store at path for model m's
- * fingerprints. Errors: TBK_ERR_IO (cannot open), TBK_ERR_MODEL (not a tbk
+ * fingerprints (m NULL: the default segmentation's, which tbk-label and
+ * tbk_labeler_use_history use and the shipped model shares). Errors: TBK_ERR_IO (cannot open), TBK_ERR_MODEL (not a tbk
  * history store, another format, or made with another segmentation: the
  * message names both), TBK_ERR_NOMEM. One handle is used by one thread at
  * a time; handles of several threads or processes may share a store. */
@@ -462,6 +463,17 @@ TBK_API tbk_status tbk_labeler_add(tbk_labeler *l, const char *page_id, const ch
                                    tbk_error *err);
 TBK_API tbk_status tbk_labeler_finish(tbk_labeler *l, tbk_write_fn write, void *wctx, tbk_site_stats *stats,
                                       tbk_error *err);
+/* Count the site's pages into h (borrowed, opened for the pages'
+ * segmentation; call before the first page) and label them by the store's
+ * counts: df and pages are the store's for the page's site, the page
+ * itself included, so a site labelled in several runs is labelled by
+ * every run's pages (tbk-label --history). The rules and options are the
+ * same. */
+TBK_API void tbk_labeler_use_history(tbk_labeler *l, tbk_history *h);
+/* The site's pages the labels count: the pages added, or with a store the
+ * most pages a page's site has in it (this run's counted): a site under
+ * min_pages is to be skipped, as tbk-label does, before finishing. */
+TBK_API size_t tbk_labeler_pages(const tbk_labeler *l);
 
 /* ============================================================= keywords */
 /* The keywords of a page after its template (or boilerplate) is removed,

@@ -48,16 +48,9 @@ int tbk_label_record_write(tbk_buf *line, const tbk_label_record *r) TBK_MUST_CH
 /* The labeler's options, stats and lifetime are public (tbk.h); what the
  * programs add: pages named by their input reference. */
 tbk_status tbk_labeler_add_page(tbk_labeler *l, const tbk_page_ref *ref, const tbk_page *page, tbk_error *err);
-/* Count the site's pages into h (borrowed; before the first page) and
- * label them by the store's counts: df and pages are the store's for the
- * page's site (tbk_history_begin_page), the page itself included, so the
- * labels of a crawl labelled in several runs count every run's pages. The
- * rules and options are the same; pages added with a cluster are refused
+/* tbk_labeler_use_history (tbk.h): the page's site and key are
+ * tbk_history_begin_page's; pages added with a cluster are refused
  * (TBK_ERR_ARG). */
-void tbk_labeler_use_history(tbk_labeler *l, tbk_history *h);
-/* The site's pages the labels count: the pages added, or with a store the
- * most pages a page's site has in it (this run's counted). */
-size_t tbk_labeler_pages(const tbk_labeler *l);
 /* Threshold df for "template" given the site's page count. */
 size_t tbk_template_df(const tbk_label_options *o, size_t pages);
 

@@ -181,6 +181,8 @@ _sig = {
     "tbk_labeler_free": (None, [_P]),
     "tbk_labeler_add": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p, _P, _ERR]),
     "tbk_labeler_finish": (ctypes.c_int, [_P, _WRITE_FN, _P, _P, _ERR]),
+    "tbk_labeler_use_history": (None, [_P, _P]),
+    "tbk_labeler_pages": (ctypes.c_size_t, [_P]),
     "tbk_keyword_table_load": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P), _ERR]),
     "tbk_keyword_table_free": (None, [_P]),
     "tbk_keywords_page": (ctypes.c_int, [_P, _P, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
@@ -770,7 +772,8 @@ def site_of_url(url, host=False):
         _libc.free(p)
 
 
-def label_site(pages, site=None, min_pages=10, template_share=0.10, min_df=3, emit_ignored=False):
+def label_site(pages, site=None, min_pages=10, template_share=0.10, min_df=3, emit_ignored=False, history=None,
+               history_only=False):
     """The paper's auto-labels of one site's blocks, as tbk-label writes
     them: pages is an iterable of (url, html), or of (page_id, url, html)
     when the records should name the pages otherwise (tbk-label names a
@@ -783,7 +786,14 @@ def label_site(pages, site=None, min_pages=10, template_share=0.10, min_df=3, em
     as tbk-label skips them. A site with fewer than min_pages readable
     pages gets no labels, as in tbk-label: the result is [] and a
     TooFewPagesWarning says why (warnings.simplefilter("error",
-    tbk.TooFewPagesWarning) turns it into an exception)."""
+    tbk.TooFewPagesWarning) turns it into an exception).
+
+    history (a path): tbk-label --history: the pages are counted into that
+    site-history store (each page once ever, keyed by its URL, else its
+    page_id) and labelled by the store's counts for the site, so a site
+    labelled in several calls or runs is labelled by all of its pages;
+    min_pages then counts the store's pages. history_only: read the store,
+    count nothing."""
     rows = []
     for p in pages:
         if not isinstance(p, (tuple, list)) or len(p) not in (2, 3):
@@ -801,10 +811,20 @@ def label_site(pages, site=None, min_pages=10, template_share=0.10, min_df=3, em
     if site is None:
         site = (site_of_url(rows[0][1]) if rows and rows[0][1] else None) or "-"
     bsite = _cstr(site, "site", none_ok=False)
+    bhist = None if history is None else _fspath(history, "history path")
+    read_only = 1 if _bool(history_only, "history_only") else 0
     lab = _P()
     err = _Err()
     _check(_lib.tbk_labeler_new(bsite, ctypes.byref(lopt), ctypes.byref(lab), ctypes.byref(err)), err,
            os.fsdecode(bsite))
+    hist = None
+    if bhist is not None:
+        hist = _P()
+        st = _lib.tbk_history_open_for(None, bhist, read_only, ctypes.byref(hist), ctypes.byref(err))
+        if st:
+            _lib.tbk_labeler_free(lab)
+            _check(st, err, os.fsdecode(bhist))
+        _lib.tbk_labeler_use_history(lab, hist)
     chunks = []
 
     @_WRITE_FN
@@ -827,13 +847,18 @@ def label_site(pages, site=None, min_pages=10, template_share=0.10, min_df=3, em
             finally:
                 page.close()
             readable += 1
-        if readable < min_pages:
-            warnings.warn(f"site {os.fsdecode(bsite)}: {readable} readable pages < min_pages {min_pages}: "
+        counted = _lib.tbk_labeler_pages(lab) if hist is not None else readable
+        if counted < min_pages:
+            where = "pages in the history store" if hist is not None else "readable pages"
+            warnings.warn(f"site {os.fsdecode(bsite)}: {counted} {where} < min_pages {min_pages}: "
                           "no labels (as tbk-label skips the site)", TooFewPagesWarning, stacklevel=2)
             return []
         _check(_lib.tbk_labeler_finish(lab, collect, None, None, ctypes.byref(err)), err, os.fsdecode(bsite))
     finally:
         _lib.tbk_labeler_free(lab)
+        if hist is not None:
+            herr = _Err()
+            _check(_lib.tbk_history_close(hist, ctypes.byref(herr)), herr, os.fsdecode(bhist))
     return [json.loads(line) for line in b"".join(chunks).decode("utf-8").splitlines() if line]
 
 
