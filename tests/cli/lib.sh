@@ -17,6 +17,9 @@
 #   expect_no_tmp DIR      no *.tmp.* files were left in DIR
 #   need_shared NAME       $TBK_SRC/../shared/datasets/NAME exists, else exit 77
 #   need_python            python3 exists, else exit 77
+#   python_module_env      need_python, and the tbk module importable from the
+#                          source tree over the build's libtbk.so.0
+#   need_release           skip on a sanitizer build (WHY: the message)
 #   die MSG / skip MSG     fail (exit 1) / skip (exit 77)
 set -u
 set -o pipefail
@@ -102,6 +105,19 @@ need_shared() {
 
 need_python() {
   command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+}
+
+python_module_env() {
+  need_python
+  export PYTHONPATH=$TBK_SRC/python
+  export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
+  export PYTHONDONTWRITEBYTECODE=1 # nothing written into the source tree
+}
+
+need_release() {
+  case $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$TBK_BIN/CMakeCache.txt") in
+    Asan | Ubsan) skip "$1" ;;
+  esac
 }
 
 # WARC record tables (--warc-summary, --summary), for the WARC tests:

@@ -10,13 +10,10 @@
 # the page's declared metadata in "json"; tbk.read_warc() yields the
 # records tbk-predict reads, with their record ids, dates and headers.
 . "$(dirname "$0")/lib.sh"
-need_python
+python_module_env
 tmp_reset
 T=$TBK_TMP
-export PYTHONPATH=$TBK_SRC/python
-export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
 unset TBK_MODEL
-export PYTHONDONTWRITEBYTECODE=1 # nothing written into the source tree
 tbk_python() { python3 "$@"; }
 # A sanitizer's allocator keeps freed memory in quarantine: RSS says nothing
 # about leaks there (the pool's bound is still checked).

@@ -5,15 +5,10 @@
 # writing with history_only=True, and leaves a page without a url to its
 # own decision; a store it cannot use is refused when the Model is made.
 . "$(dirname "$0")/lib.sh"
-need_python
+python_module_env
+need_release "the Python module is tested against a Release build (python_api covers the sanitizer builds)"
 tmp_reset
 T=$TBK_TMP
-export PYTHONPATH=$TBK_SRC/python
-export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
-export PYTHONDONTWRITEBYTECODE=1
-case $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$TBK_BIN/CMakeCache.txt") in
-  Asan | Ubsan) skip "the Python module is tested against a Release build (python_api covers the sanitizer builds)" ;;
-esac
 python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/s" --sites 2 --pages 12 --seed 3 >/dev/null || die "synth_sites.py failed"
 man=$T/s/manifest.tsv
 # the model of tests/cli/predict_history.sh: history weighs, the logit not

@@ -6,15 +6,10 @@
 # nothing twice; history_only reads without counting; min_pages counts the
 # store's pages; a store of another segmentation is refused.
 . "$(dirname "$0")/lib.sh"
-need_python
+python_module_env
+need_release "the Python module is tested against a Release build (python_api covers the sanitizer builds)"
 tmp_reset
 T=$TBK_TMP
-export PYTHONPATH=$TBK_SRC/python
-export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
-export PYTHONDONTWRITEBYTECODE=1
-case $(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$TBK_BIN/CMakeCache.txt") in
-  Asan | Ubsan) skip "the Python module is tested against a Release build (python_api covers the sanitizer builds)" ;;
-esac
 python3 "$TBK_SRC/datasets/synth_sites.py" --out "$T/s" --sites 1 --pages 24 --seed 2 >/dev/null || die "synth_sites.py failed"
 man=$T/s/manifest.tsv
 (head -n 1 "$man"; sed -n 14,25p "$man") >"$T/s/b.tsv"
