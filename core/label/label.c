@@ -272,7 +272,21 @@ static tbk_status read_failed(const tbk_labeler *l, tbk_error *err) {
   return tbk_fail(err, TBK_ERR_IO, "cannot read back the temporary block file for site %s", l->s.site);
 }
 
-static tbk_status history_df(finish_pass *f, tbk_error *err);
+/* The current page's df and page count from the history store, the page
+ * itself included (the store's counts leave it out when it holds it). */
+static tbk_status history_df(finish_pass *f, tbk_error *err) {
+  tbk_labeler *l = f->l;
+  size_t n = f->pr.n_blocks;
+  tbk_status st = tbk_history_begin_page(l->hist, l->s.site, f->page_id, f->url, err);
+  if (st) return st;
+  if (grow_fp(l, n)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) l->fp[i] = tbk_history_fp(f->blocks[i].r.md5);
+  if ((st = tbk_history_lookup(l->hist, l->fp, n, l->hdf, err))) return st;
+  f->pages = tbk_history_pages(l->hist) + 1;
+  f->threshold = tbk_template_df(&l->opt, f->pages);
+  for (size_t i = 0; i < n; i++) f->blocks[i].df = f->blocks[i].tdf = l->hdf[i] + 1;
+  return TBK_OK;
+}
 
 /* The next page's record and its blocks from the spill file; the strings
  * land in the arena, so the blocks point into it only once all are read
@@ -318,22 +332,6 @@ static tbk_status read_page(finish_pass *f, tbk_error *err) {
     f->order[i] = i;
   }
   return f->l->hist ? history_df(f, err) : TBK_OK;
-}
-
-/* The current page's df and page count from the history store, the page
- * itself included (the store's counts leave it out when it holds it). */
-static tbk_status history_df(finish_pass *f, tbk_error *err) {
-  tbk_labeler *l = f->l;
-  size_t n = f->pr.n_blocks;
-  tbk_status st = tbk_history_begin_page(l->hist, l->s.site, f->page_id, f->url, err);
-  if (st) return st;
-  if (grow_fp(l, n)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < n; i++) l->fp[i] = tbk_history_fp(f->blocks[i].r.md5);
-  if ((st = tbk_history_lookup(l->hist, l->fp, n, l->hdf, err))) return st;
-  f->pages = tbk_history_pages(l->hist) + 1;
-  f->threshold = tbk_template_df(&l->opt, f->pages);
-  for (size_t i = 0; i < n; i++) f->blocks[i].df = f->blocks[i].tdf = l->hdf[i] + 1;
-  return TBK_OK;
 }
 
 /* Which blocks are unique on the site and have nothing but unique blocks
