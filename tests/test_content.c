@@ -498,6 +498,45 @@ static void check_prose_margin(void) {
   check_page_mixed(&co, sure, just, out, sizeof out / sizeof *out);
 }
 
+/* A cookie or consent notice goes whatever the model says (its settings
+ * dialog reads like an article); a post's taxonomy class, a section's id
+ * and a <body> named so do not make a notice, nor does an element that
+ * holds most of the page (a cookie policy). */
+static const char CONSENT[] =
+    "<html><head><title>Oat biscuits</title></head><body class=\"cookies-not-set\">"
+    "<article class=\"post tag-cookie-recipes category-baking\"><h1>Oat biscuits</h1>"
+    "<p>Mix the oats, the flour and the butter until the dough holds together, then rest it.</p>"
+    "<div class=\"section\" id=\"cookie-dough\"><p>Roll the dough thin and cut it into rounds.</p></div>"
+    "<p>Bake them for twelve minutes, until the edges turn golden, and let them cool.</p></article>"
+    "<div class=\"cmplz-cookiebanner\"><p>We use cookies to give you the best experience on our site. "
+    "Some are necessary, others help us understand how the site is used. You can choose which to allow "
+    "in the settings.</p><p>Necessary cookies</p></div>"
+    "<div id=\"x\" class=\"gdpr-modal\"><p>Accept all</p></div>"
+    "<aside><p>More from the kitchen: bread, cakes, pies and tarts, with a recipe for every season of the "
+    "year, from spring's rhubarb crumble to the spiced loaves of winter, each one tested twice in our own "
+    "kitchen before it goes on the site, and each with notes on what to change at high altitude, in a fan "
+    "oven or without eggs, so that the article above holds less than half of the page's text.</p></aside>"
+    "</body></html>";
+
+static const char COOKIE_POLICY[] =
+    "<html><head><title>Cookie policy</title></head><body><div class=\"cookie-policy\"><h1>Cookie policy</h1>"
+    "<p>This policy explains which cookies the site sets, why it sets them and how long each one lasts.</p>"
+    "<p>Session cookies end when the browser closes; the others last a year at most.</p></div>"
+    "<p>Contact</p></body></html>";
+
+static void check_consent(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const expect ex[] = {
+      {"Mix the oats", 1},   {"Roll the dough", 1},    {"Bake them", 1},
+      {"We use cookies", 0}, {"Necessary cookies", 0}, {"Accept all", 0},
+  };
+  check_page(CONSENT, &co, NULL, ex, sizeof ex / sizeof *ex);
+  static const expect policy[] = {{"This policy explains", 1}, {"Session cookies end", 1}};
+  check_page(COOKIE_POLICY, &co, NULL, policy, sizeof policy / sizeof *policy);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -580,6 +619,7 @@ int main(void) {
   check_gallery();
   check_last_resort();
   check_prose_margin();
+  check_consent();
   check_tables();
   check_declared();
   check_prose();

@@ -48,6 +48,38 @@ static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const
   return a.hit;
 }
 
+/* Like on_attr, token by token of a class value, leaving out
+ * WordPress's taxonomy classes ("tag-cookie-recipes", "category-…" on a
+ * post's element): they name the post's topics, not the element. */
+static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
+  named *a = ctx;
+  if (!chunk || a->hit || strcasecmp(name, "class") != 0) return;
+  for (const char *q = chunk; *q && !a->hit;) {
+    q += strspn(q, " \t\n\r\f");
+    size_t l = strcspn(q, " \t\n\r\f");
+    int taxonomy = (l > 4 && !strncasecmp(q, "tag-", 4)) || (l > 9 && !strncasecmp(q, "category-", 9));
+    for (size_t w = 0; !taxonomy && !a->hit && a->words[w]; w++) a->hit = has_word(q, l, a->words[w]);
+    q += l;
+  }
+}
+
+/* A cookie or consent notice (the EU's banners and their settings
+ * dialogs): text under an element whose class or id names cookies,
+ * consent or the GDPR. Such a dialog can hold paragraphs of prose that
+ * read like an article's, and no gold set counts it as the page's text.
+ * The walk stops at an element holding half the page's text: that is the
+ * page itself (a cookie policy, a <body class="cookies-not-set">), not a
+ * notice on it. */
+static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const words[] = {"cookie", "consent", "gdpr", NULL};
+  const tbk_page_view pv = tbk_page_view_of(page);
+  named a = {words, 0, 0};
+  uint32_t half = ux->nd[0].chars / 2;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half && !a.hit; k = pv.nodes[k].parent)
+    tbk_node_attrs(&pv.nodes[k], on_attr_tokens, &a);
+  return a.hit;
+}
+
 /* A <figure> holding more text than this is a layout wrapper (a whole
  * article in one, as some publishing systems write it), not a picture's. */
 #define FIGURE_CHARS_MAX 1000
@@ -229,6 +261,7 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (words <= 25 && is_script_notice(t, n)) return TBK_FURNITURE_NOTICE;
   if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
+  if (in_consent_notice(page, ux, i)) return TBK_FURNITURE_NOTICE;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
   if (is_read_more(t, n, words)) return TBK_FURNITURE_LINKS;
   if (is_caption(page, ux, i) || is_credit_tail(t, n, words)) return TBK_FURNITURE_CAPTION;

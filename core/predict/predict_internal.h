@@ -15,7 +15,7 @@
 
 /* Why a text unit is page furniture whatever the model says (content_rules.c). */
 enum {
-  TBK_FURNITURE_NOTICE = 1, /* "requires JavaScript", an ad's label, a sign-up heading */
+  TBK_FURNITURE_NOTICE = 1, /* "requires JavaScript", an ad's label, a sign-up heading, a cookie notice */
   TBK_FURNITURE_LINKS,      /* a tag or category line, an archive entry with its count, "Read more: …" */
   TBK_FURNITURE_CAPTION,    /* an image's caption or credit line */
   TBK_FURNITURE_DATE        /* a date or time stamp alone */
