@@ -353,6 +353,47 @@ static void test_rel_tag(void) {
   tbk_page_free(p);
 }
 
+/* Links to a tag's page (/tags/x, /tag/x, Blogger's /search/label/x) are
+ * the page's tags where the text is kept or the template stage calls the
+ * block the page's own (TBK_KW_KEEP_OWN), not where it is removed; a tag
+ * counts once more in TF-IDF, as the title does. A path that goes on after
+ * the tag, ends at the tag list or names no tag is no tag. */
+static void test_tag_href(void) {
+  static const char page[] =
+      "<html><head><title>Night</title></head><body><p>The smoke alarm chirps at night.</p>"
+      "<ul><li><a href=\"/tags/life-tip/\">life tip</a></li><li><a href=\"https://blog.example/tag/home?p=2\">home "
+      "repair</a></li><li><a href=\"/search/label/Battery\">spare battery</a></li>"
+      "<li><a href=\"/topics/http/sessions/\">cookie sessions</a></li><li><a href=\"/tags/\">every tag</a></li>"
+      "<li><a href=\"/tags/a/b\">deep link</a></li><li><a href=\"https://tag/x\">host name</a></li></ul>"
+      "</body></html>";
+  tbk_page *p;
+  CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  const char *tags[] = {"life tip", "home repair", "spare battery"};
+  const char *not_tags[] = {"cookie session", "deep link", "host name", "smoke alarm"};
+  for (size_t i = 0; i < 3; i++) CHECK(find(tags[i]) && find(tags[i])->in_tag);
+  for (size_t i = 0; i < 4; i++) CHECK(find(not_tags[i]) && !find(not_tags[i])->in_tag);
+  tbk_kw_rank(x, NULL, NULL);
+  CHECK_NEAR(find("life tip")->score, 2.0, 1e-12);
+  CHECK_NEAR(find("smoke alarm")->score, 1.0, 1e-12);
+  /* Removed: not read (unlike rel="tag"); the page's own block: the tags only. */
+  unsigned char keep[64] = {0};
+  CHECK(p->n_runs <= sizeof keep);
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  CHECK_INT(tbk_kw_tokens(x), 0);
+  memset(keep, TBK_KW_KEEP_OWN, sizeof keep);
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  CHECK(find("life tip") && find("life tip")->in_tag && find("spare battery"));
+  CHECK(!find("smoke alarm") && !find("cookie session") && !find("deep link"));
+  tbk_page_free(p);
+}
+
 /* Removed text read with a weight: it counts into the kept text's
  * candidates (ranking them), makes none of its own, moves no body position
  * and chooses no language; with weight 0 it is not read at all. */
@@ -565,6 +606,7 @@ int main(void) {
   test_cjk();
   test_page();
   test_rel_tag();
+  test_tag_href();
   test_removed_weight();
   test_site_gold();
   test_ranker();

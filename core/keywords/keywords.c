@@ -435,6 +435,37 @@ tbk_status tbk_kw_add_text(tbk_kw_extractor *x, const char *s, size_t n, unsigne
  * e.g. WordPress's rel="category tag"). The page's own tags say what it
  * is about, whatever the denoiser decided of the list they stand in. */
 #define SEG_REL_TAG 0x80
+/* A node flag too: inside a link to a tag's page ("/tag/…", "/tags/…",
+ * Blogger's "/search/label/…"), how most publishing systems link a post's
+ * tags without rel="tag". Unlike rel="tag" the link alone does not say
+ * whose tags they are (a sidebar's tag cloud links so too): they are the
+ * page's in text the denoiser keeps or in a block the template stage calls
+ * the page's own (TBK_KW_KEEP_OWN). */
+#define SEG_TAG_HREF 0x20
+
+/* Whether an href's path ends in a segment naming tags and the tag:
+ * "/tags/macos/", "https://x.org/blog/tag/climate?page=2". */
+static int is_tag_href(const char *attrs) {
+  static const char *const names[] = {"tag", "tags", "label", "schlagwort", "stichwort", NULL};
+  const char *p = attrs, *v = NULL, *name;
+  while (p && (name = tbk_attr_next(&p, &v))) {
+    if (strcmp(name, "href") || !v) continue;
+    const char *q = strstr(v, "://");
+    if (q && !(q = strchr(q + 3, '/'))) return 0; /* the path, after the host */
+    if (!q) q = v;
+    size_t end = strcspn(q, "?#");
+    while (end && q[end - 1] == '/') end--;
+    size_t last = end; /* the last segment: the tag */
+    while (last && q[last - 1] != '/') last--;
+    if (!last || last == end) return 0;
+    size_t start = last - 1; /* the segment before it */
+    while (start && q[start - 1] != '/') start--;
+    size_t l = last - 1 - start;
+    for (size_t w = 0; names[w]; w++)
+      if (strlen(names[w]) == l && !strncasecmp(q + start, names[w], l)) return 1;
+  }
+  return 0;
+}
 
 static int is_rel_tag(const char *attrs) {
   const char *p = attrs, *v = NULL, *name;
@@ -478,12 +509,16 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     x->node_le[i] = (tbk_tag_flags(nd->tag) & TAG_BREAK) || par == TBK_NONE ? (uint32_t)i : x->node_le[par];
     if ((par != TBK_NONE && (x->node_seg[par] & SEG_REL_TAG)) || (nd->tag == TBK_TAG_A && is_rel_tag(nd->attrs)))
       x->node_seg[i] |= SEG_REL_TAG;
+    else if ((par != TBK_NONE && (x->node_seg[par] & SEG_TAG_HREF)) || (nd->tag == TBK_TAG_A && is_tag_href(nd->attrs)))
+      x->node_seg[i] |= SEG_TAG_HREF;
   }
   uint32_t cur = TBK_NONE;
   x->brk = 1;
   for (size_t r = 0; r < pv.n_runs && !x->failed; r++) {
     const tbk_run *run = &pv.runs[r];
-    if (keep && !keep[r] && !(run->node < nn && (x->node_seg[run->node] & SEG_REL_TAG))) {
+    uint8_t ns = run->node < nn ? x->node_seg[run->node] : 0;
+    int tag = (ns & SEG_REL_TAG) || ((ns & SEG_TAG_HREF) && (!keep || keep[r]));
+    if (keep && keep[r] != 1 && !tag) {
       x->brk = 1; /* no phrase across removed text */
       if (x->removed_now > 0) {
         cur = TBK_NONE;
@@ -496,7 +531,7 @@ tbk_status tbk_kw_add_page(tbk_kw_extractor *x, const tbk_page *page, const unsi
     uint32_t le = run->node < nn ? x->node_le[run->node] : TBK_NONE;
     if (le != cur) x->brk = 1;
     cur = le;
-    x->seg = run->node < nn ? x->node_seg[run->node] & (uint8_t)~SEG_REL_TAG : 0;
+    x->seg = (uint8_t)((ns & ~(SEG_REL_TAG | SEG_TAG_HREF)) | (tag ? TBK_KW_SEG_TAG : 0));
     add_valid(x, pv.text + run->start, run->end - run->start);
   }
   x->brk = 1;
@@ -879,6 +914,7 @@ tbk_status tbk_kw_finish(tbk_kw_extractor *x, tbk_error *err) {
         x->cfirst[c] = (uint32_t)i; /* the body's form names it */
       }
       k->tf++;
+      k->in_tag |= (t0->seg & TBK_KW_SEG_TAG) != 0;
       k->heading += (t0->seg & TBK_KW_SEG_HEADING) != 0;
       k->anchor += (t0->seg & TBK_KW_SEG_ANCHOR) != 0;
       k->caps += all_caps;
@@ -947,8 +983,10 @@ void tbk_kw_rank(tbk_kw_extractor *x, const tbk_kw_df *df, const tbk_kw_ranker *
     features(x, c, df);
     if (!ranker) {
       /* The <title> counts as one occurrence: it is the page's own in
-       * every denoising, and its words are what the page is about. */
-      c->score = (c->tf + x->removed_now * c->removed + (c->in_title ? 1.0 : 0.0)) * c->x[TBK_KW_F_IDF];
+       * every denoising, and its words are what the page is about; so do
+       * the page's tags, its author's own keywords. */
+      c->score = (c->tf + x->removed_now * c->removed + (c->in_title ? 1.0 : 0.0) + (c->in_tag ? 1.0 : 0.0)) *
+                 c->x[TBK_KW_F_IDF];
       continue;
     }
     double z = ranker->bias;

@@ -30,7 +30,7 @@
 #define TBK_KW_MAX_WORDS 3
 
 /* Where a text segment comes from (tbk_kw_add_text's seg). */
-enum { TBK_KW_SEG_HEADING = 1, TBK_KW_SEG_ANCHOR = 2, TBK_KW_SEG_TITLE = 4 };
+enum { TBK_KW_SEG_HEADING = 1, TBK_KW_SEG_ANCHOR = 2, TBK_KW_SEG_TITLE = 4, TBK_KW_SEG_TAG = 8 };
 
 /* The candidate features, in the ranker file's order: X(id, name). */
 #define TBK_KW_FEATURES(X)    \
@@ -71,6 +71,7 @@ typedef struct tbk_kw_cand {
                         Latin-equivalent words, a quarter of its units) */
   uint8_t chars;                  /* Chinese/Japanese: the span's characters; 0 Latin */
   uint8_t in_title;               /* found in the page's <title> */
+  uint8_t in_tag;                 /* found in one of the page's tag links */
   uint8_t number;                 /* a word is a number (never all of them) */
   float word_tf;                  /* mean log(1 + body count) of its non-stop words */
   double x[TBK_KW_NFEAT];         /* features (tbk_kw_rank) */
@@ -280,10 +281,13 @@ typedef enum tbk_kw_denoise {
   TBK_KW_DENOISE_CONTENT = 2   /* only the content stage's kept units */
 } tbk_kw_denoise;
 /* Which text runs of the page survive mode: keep[run] (page->n_runs
- * entries, grown as needed) is 1 or 0. The predictor's model must have a
+ * entries, grown as needed) is 1 or 0, or TBK_KW_KEEP_OWN for a run the
+ * content stage removed from a block the template stage calls the page's
+ * own (its tag links are read as the page's tags). The predictor's model must have a
  * content stage for TBK_KW_DENOISE_CONTENT (TBK_ERR_ARG otherwise); the
  * template stage's threshold is the model's default, the content stage's
  * o (NULL: the defaults). Errors: those of the predictor. */
+#define TBK_KW_KEEP_OWN 2
 tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode, const tbk_content_options *o,
                             unsigned char **keep, size_t *cap, tbk_error *err);
 

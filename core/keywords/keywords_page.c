@@ -32,6 +32,7 @@ tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_deno
   const double *bp, *up;
   tbk_status st = tbk_predict_units(pr, page, &bp, &up, err);
   if (st) return st;
+  double thr = tbk_model_default_threshold(tbk_predictor_model(pr));
   tbk_content_options d = tbk_content_options_default;
   if (!o) o = &d;
   size_t nu = ux->n;
@@ -47,6 +48,8 @@ tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_deno
     while (s < e && pv.text[s] == ' ') s++;
     while (u < nu && ux->u[u].end <= s) u++;
     k[r] = s < e && u < nu && ux->u[u].start <= s && ukeep[u];
+    int32_t b = tbk_view_block_of(&pv, pv.runs[r].node);
+    if (!k[r] && !(b >= 0 && bp[b] >= thr)) k[r] = TBK_KW_KEEP_OWN;
   }
   free(ukeep);
   return TBK_OK;
