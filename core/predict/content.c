@@ -218,13 +218,19 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * keep[] as in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                        int lead, unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
     /* prose the model scored boilerplate (kept by PROSE_MARGIN or a fill)
      * is no evidence that the article is kept: one such paragraph would
      * hide that the rest was lost */
     int sure = keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i));
-    if (sure) kept += ux->u[i].words;
+    /* nor is a list item the template stage calls the site's (a menu, a
+     * list of the site's promises kept beside an essay the model lost);
+     * a paragraph is, whatever that stage says (a blog host's posts score
+     * 0.7 there) */
+    int site_item = tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 && pv.nodes[ux->u[i].elem].tag == TBK_TAG_LI;
+    if (sure && !site_item) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
      * page's text */
     if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
