@@ -16,6 +16,13 @@ static void doc(const char *text) {
   CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
 }
 
+/* The candidates of page p with keep (NULL: every run kept). */
+static void page_doc(const tbk_page *p, const unsigned char *keep) {
+  tbk_kw_begin(x);
+  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
+  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+}
+
 static const tbk_kw_cand *find(const char *key) {
   for (size_t i = 0; i < tbk_kw_count(x); i++)
     if (strcmp(tbk_kw_cands(x)[i].key, key) == 0) return &tbk_kw_cands(x)[i];
@@ -288,9 +295,7 @@ static void test_page(void) {
   tbk_page *p;
   CHECK_INT(tbk_kw_page_parse(SOLAR, sizeof SOLAR - 1, NULL, &p, &gold, NULL), TBK_OK);
   CHECK_STR(gold.data, "solar panels, sun & power\nroofs\n");
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, NULL);
   const tbk_kw_cand *c = find("solar panel");
   CHECK(c && c->tf == 2 && c->heading == 1 && c->anchor == 1 && !c->in_title && c->caps == 0);
   c = find("solar");
@@ -316,9 +321,7 @@ static void test_page(void) {
   /* With every run removed only the title is left. */
   unsigned char keep[64] = {0};
   CHECK(p->n_runs <= sizeof keep);
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, keep);
   CHECK_INT(tbk_kw_tokens(x), 0);
   CHECK(find("solar power") && find("solar power")->in_title && !find("panel"));
   tbk_page_free(p);
@@ -337,18 +340,14 @@ static void test_rel_tag(void) {
   CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
   unsigned char keep[64] = {0};
   CHECK(p->n_runs <= sizeof keep);
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, keep);
   const tbk_kw_cand *c = find("lava flow");
   CHECK(c && c->tf == 1 && c->anchor == 1);
   CHECK(find("ash cloud") && find("ash cloud")->tf == 1);
   CHECK(!find("volcano") && !find("newsletter offer") && !find("weather map"));
   CHECK(!find("flow ash")); /* no phrase across the removed space between them */
   /* Kept, nothing changes. */
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, NULL);
   CHECK(find("volcano") && find("lava flow") && find("weather map") && find("lava flow")->tf == 1);
   tbk_page_free(p);
 }
@@ -368,9 +367,7 @@ static void test_tag_href(void) {
       "</body></html>";
   tbk_page *p;
   CHECK_INT(tbk_kw_page_parse(page, sizeof page - 1, NULL, &p, NULL, NULL), TBK_OK);
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, NULL), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, NULL);
   const char *tags[] = {"life tip", "home repair", "spare battery"};
   const char *not_tags[] = {"cookie session", "deep link", "host name", "smoke alarm"};
   for (size_t i = 0; i < 3; i++) CHECK(find(tags[i]) && find(tags[i])->in_tag);
@@ -381,14 +378,10 @@ static void test_tag_href(void) {
   /* Removed: not read (unlike rel="tag"); the page's own block: the tags only. */
   unsigned char keep[64] = {0};
   CHECK(p->n_runs <= sizeof keep);
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, keep);
   CHECK_INT(tbk_kw_tokens(x), 0);
   memset(keep, TBK_KW_KEEP_OWN, sizeof keep);
-  tbk_kw_begin(x);
-  CHECK_INT(tbk_kw_add_page(x, p, keep), TBK_OK);
-  CHECK_INT(tbk_kw_finish(x, NULL), TBK_OK);
+  page_doc(p, keep);
   CHECK(find("life tip") && find("life tip")->in_tag && find("spare battery"));
   CHECK(!find("smoke alarm") && !find("cookie session") && !find("deep link"));
   tbk_page_free(p);
