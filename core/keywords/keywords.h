@@ -283,10 +283,10 @@ typedef enum tbk_kw_denoise {
 /* Which text runs of the page survive mode: keep[run] (page->n_runs
  * entries, grown as needed) is 1 or 0, or TBK_KW_KEEP_OWN for a run the
  * content stage removed from a block the template stage calls the page's
- * own (its tag links are read as the page's tags). The predictor's model must have a
- * content stage for TBK_KW_DENOISE_CONTENT (TBK_ERR_ARG otherwise); the
- * template stage's threshold is the model's default, the content stage's
- * o (NULL: the defaults). Errors: those of the predictor. */
+ * own (its tag links are read as the page's tags). The predictor's model
+ * must have a content stage for TBK_KW_DENOISE_CONTENT (TBK_ERR_ARG
+ * otherwise); the template stage's threshold is the model's default, the
+ * content stage's o (NULL: the defaults). Errors: those of the predictor. */
 #define TBK_KW_KEEP_OWN 2
 tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_denoise mode, const tbk_content_options *o,
                             unsigned char **keep, size_t *cap, tbk_error *err);

@@ -64,9 +64,11 @@ static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
 }
 
 /* A cookie or consent notice (the EU's banners and their settings
- * dialogs): text under an element whose class or id names cookies,
- * consent or the GDPR. Such a dialog can hold paragraphs of prose that
- * read like an article's, and no gold set counts it as the page's text.
+ * dialogs): text under an element whose class names cookies, consent or
+ * the GDPR (not its id: a documentation section's id is its heading's
+ * slug, "cookiejar-objects"). Such a dialog can hold paragraphs of prose
+ * that read like an article's, and no gold set counts it as the page's
+ * text.
  * The walk stops at an element holding half the page's text: that is the
  * page itself (a cookie policy, a <body class="cookies-not-set">), not a
  * notice on it. */
