@@ -94,16 +94,23 @@ void cli_guard_dir(const char *dir) {
   sigaction(SIGHUP, &sa, NULL);
   guard_fd = fd;
 }
-void cli_mkdtemp_guarded(char *tmpl, const char *target) {
-  /* The guarded signals are held from before the directory exists until
-   * its guard is set: one arriving in between would leave it behind (the
-   * atexit handlers do not run on a signal). */
-  sigset_t hold, old;
+void cli_signals_hold(sigset_t *old) {
+  sigset_t hold;
   sigemptyset(&hold);
   sigaddset(&hold, SIGINT);
   sigaddset(&hold, SIGTERM);
   sigaddset(&hold, SIGHUP);
-  sigprocmask(SIG_BLOCK, &hold, &old);
+  sigprocmask(SIG_BLOCK, &hold, old);
+}
+
+void cli_signals_release(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+
+void cli_mkdtemp_guarded(char *tmpl, const char *target) {
+  /* The guarded signals are held from before the directory exists until
+   * its guard is set: one arriving in between would leave it behind (the
+   * atexit handlers do not run on a signal). */
+  sigset_t old;
+  cli_signals_hold(&old);
   if (!mkdtemp(tmpl)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", target, strerror(errno));
   mode_t um = umask(0); /* mkdtemp makes it 0700; the target gets the usual mode */
   umask(um);
@@ -113,7 +120,7 @@ void cli_mkdtemp_guarded(char *tmpl, const char *target) {
     cli_die(TBK_EXIT_WRITE, "%s: cannot set mode: %s", tmpl, strerror(e));
   }
   cli_guard_dir(tmpl);
-  sigprocmask(SIG_SETMASK, &old, NULL);
+  cli_signals_release(&old);
 }
 
 const char *cli_prog(void) { return prog_name; }
@@ -355,9 +362,12 @@ static void merge_into(const char *from, const char *to) {
 }
 
 void cli_stage_publish(cli_stage *st) {
-  cli_guard_dir(NULL); /* it is about to become DIR */
+  sigset_t old;
+  cli_signals_hold(&old); /* unguarded, the stage would outlive a kill */
+  cli_guard_dir(NULL);    /* it is about to become DIR */
   merge_into(st->tmp, st->dir);
   stage_remove(); /* what a merge left: empty directories */
+  cli_signals_release(&old);
   free(st->dir);
   free(st->tmp);
   st->dir = st->tmp = NULL;

@@ -3,6 +3,7 @@
  * number parsing, and output files that appear only when complete. */
 #ifndef TBK_CLI_H
 #define TBK_CLI_H
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -376,6 +377,12 @@ int cli_mkdirs(const char *dir);
  * (a staging directory, as tbk-eval cv --out's); NULL: no longer (call it
  * before renaming dir into place). One directory at a time. */
 void cli_guard_dir(const char *dir);
+/* Hold SIGINT, SIGTERM and SIGHUP until cli_signals_release (old: the mask
+ * to restore): one arriving while a guarded directory is made, or while a
+ * staged output is moved into place (after cli_guard_dir(NULL)), is
+ * delivered once that is done, so a kill leaves all of an output or none. */
+void cli_signals_hold(sigset_t *old);
+void cli_signals_release(const sigset_t *old);
 /* mkdtemp(tmpl) with the usual mode (not 0700), guarded as by
  * cli_guard_dir from the moment it exists; dies (exit 4) naming target
  * when it cannot be made. */

@@ -354,10 +354,13 @@ static char *stage_dir(const char *outdir) {
 /* A new --out is the staged directory renamed; an existing one gets the
  * staged files renamed into it, only now that all of them are complete. */
 static void publish_dir(const char *outdir) {
-  cli_guard_dir(NULL); /* it is about to become --out */
+  sigset_t old;
+  cli_signals_hold(&old); /* unguarded, the stage would outlive a kill */
+  cli_guard_dir(NULL);    /* it is about to become --out */
   if (rename(staged_dir, outdir) == 0) {
     free(staged_dir);
     staged_dir = NULL;
+    cli_signals_release(&old);
     return;
   }
   if (errno != EEXIST && errno != ENOTEMPTY)
@@ -375,6 +378,7 @@ static void publish_dir(const char *outdir) {
   }
   closedir(d);
   remove_staged();
+  cli_signals_release(&old);
 }
 
 int cmd_cv(int argc, char **argv) {
