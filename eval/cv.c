@@ -1,5 +1,4 @@
 /* tbk-eval cv: cross-site cross-validation with the text / non-text ablation. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -311,76 +310,6 @@ static void write_summary(const cv_run *c) {
   tbk_buf_free(&js);
 }
 
-/* --out is built in a directory beside it and moved into place only when
- * every file is written, so a run that fails (or is killed) midway leaves
- * no partial --out: at most a "DIR.tmp.XXXXXX" that a failure removes. */
-static char *staged_dir;
-
-static void remove_staged(void) {
-  if (!staged_dir) return;
-  cli_guard_dir(NULL);
-  DIR *d = opendir(staged_dir);
-  struct dirent *e;
-  while (d && (e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-      char *p = join(staged_dir, e->d_name);
-      if (p) unlink(p);
-      free(p);
-    }
-  if (d) closedir(d);
-  rmdir(staged_dir);
-  free(staged_dir);
-  staged_dir = NULL;
-}
-
-static char *stage_dir(const char *outdir) {
-  const char *slash = strrchr(outdir, '/');
-  if (slash && slash != outdir) {
-    char *parent = strndup(outdir, (size_t)(slash - outdir));
-    if (!parent) cli_die(TBK_EXIT_FAIL, "out of memory");
-    if (cli_mkdirs(parent)) cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", parent, strerror(errno));
-    free(parent);
-  }
-  size_t n = strlen(outdir) + 16;
-  char *tmp = malloc(n);
-  if (!tmp) cli_die(TBK_EXIT_FAIL, "out of memory");
-  snprintf(tmp, n, "%s.tmp.XXXXXX", outdir);
-  atexit(remove_staged);
-  cli_mkdtemp_guarded(tmp, outdir);
-  staged_dir = tmp;
-  return tmp;
-}
-
-/* A new --out is the staged directory renamed; an existing one gets the
- * staged files renamed into it, only now that all of them are complete. */
-static void publish_dir(const char *outdir) {
-  sigset_t old;
-  cli_signals_hold(&old); /* unguarded, the stage would outlive a kill */
-  cli_guard_dir(NULL);    /* it is about to become --out */
-  if (rename(staged_dir, outdir) == 0) {
-    free(staged_dir);
-    staged_dir = NULL;
-    cli_signals_release(&old);
-    return;
-  }
-  if (errno != EEXIST && errno != ENOTEMPTY)
-    cli_die(TBK_EXIT_WRITE, "%s: cannot create directory: %s", outdir, strerror(errno));
-  DIR *d = opendir(staged_dir);
-  if (!d) cli_die(TBK_EXIT_WRITE, "%s: cannot read: %s", staged_dir, strerror(errno));
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char *from = join(staged_dir, e->d_name), *to = join(outdir, e->d_name);
-    if (!from || !to) cli_die(TBK_EXIT_FAIL, "out of memory");
-    if (rename(from, to)) cli_die(TBK_EXIT_WRITE, "%s: cannot write output: %s", to, strerror(errno));
-    free(from);
-    free(to);
-  }
-  closedir(d);
-  remove_staged();
-  cli_signals_release(&old);
-}
-
 int cmd_cv(int argc, char **argv) {
   cli_init("tbk-eval cv");
   cv_run c = {0};
@@ -412,7 +341,11 @@ int cmd_cv(int argc, char **argv) {
     cli_output_check("--out", p);
     free(p);
   }
-  c.outdir = stage_dir(outdir);
+  /* --out is built beside it and moved into place only when every file is
+   * written: a run that fails or is killed midway leaves no partial --out */
+  cli_stage stage;
+  cli_stage_open(&stage, outdir);
+  c.outdir = stage.tmp;
   tbk_error err = {0};
   if (tbk_cv_rows_index(c.ds, &c.idx, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
   c.positives = c.idx.positives;
@@ -425,7 +358,7 @@ int cmd_cv(int argc, char **argv) {
   write_summary(&c);
   /* The table on stdout is an output too: --out appears only if it went out. */
   int code = cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
-  if (publish_files(code) != TBK_EXIT_WRITE) publish_dir(outdir);
+  if (publish_files(code) != TBK_EXIT_WRITE) cli_stage_publish(&stage);
   c.outdir = outdir;
   for (int v = 0; v < 3; v++) {
     tbk_ranking_free(&c.res[v].rank);
