@@ -373,6 +373,13 @@ void cli_stage_publish(cli_stage *st) {
   st->dir = st->tmp = NULL;
 }
 
+void cli_stage_discard(cli_stage *st) {
+  stage_remove();
+  free(st->dir);
+  free(st->tmp);
+  st->dir = st->tmp = NULL;
+}
+
 /* ------------------------------------------------ outputs vs inputs */
 
 /* The regular files this run reads, by device and inode: an output is

@@ -406,6 +406,8 @@ char **cli_stage_page_names(cli_stage *st, const char *dir, const tbk_page_list 
  * merged into it (a file replaces the file of its name). Dies with
  * TBK_EXIT_WRITE when it cannot. */
 void cli_stage_publish(cli_stage *st);
+/* Remove the staged directory now, DIR untouched (an output that failed). */
+void cli_stage_discard(cli_stage *st);
 /* Write data to the file name (one of cli_output_names'), creating its
  * directories, through cli_out: it appears only when complete. Dies with
  * TBK_EXIT_WRITE when it cannot. */

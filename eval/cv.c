@@ -359,6 +359,7 @@ int cmd_cv(int argc, char **argv) {
   /* The table on stdout is an output too: --out appears only if it went out. */
   int code = cli_exit(c.skipped_rows ? TBK_EXIT_PARTIAL : TBK_EXIT_OK);
   if (publish_files(code) != TBK_EXIT_WRITE) cli_stage_publish(&stage);
+  else cli_stage_discard(&stage);
   c.outdir = outdir;
   for (int v = 0; v < 3; v++) {
     tbk_ranking_free(&c.res[v].rank);
