@@ -48,8 +48,9 @@ tbk_status tbk_kw_page_keep(tbk_predictor *pr, const tbk_page *page, tbk_kw_deno
     while (s < e && pv.text[s] == ' ') s++;
     while (u < nu && ux->u[u].end <= s) u++;
     k[r] = s < e && u < nu && ux->u[u].start <= s && ukeep[u];
+    if (k[r]) continue;
     int32_t b = tbk_view_block_of(&pv, pv.runs[r].node);
-    if (!k[r] && !(b >= 0 && bp[b] >= thr)) k[r] = TBK_KW_KEEP_OWN;
+    if (!(b >= 0 && bp[b] >= thr)) k[r] = TBK_KW_KEEP_OWN;
   }
   free(ukeep);
   return TBK_OK;
