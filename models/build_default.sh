@@ -8,7 +8,10 @@
 # leaf text units of every page with human gold text (dragnet,
 # msv_big9_chaos, scrapinghub_aeb) are labelled by tbk-label --gold,
 # featurized with the template model just built, and trained on top of it
-# (tbk-train --template): a two-stage model. Last the site-history stage
+# (tbk-train --template), once with the Naive-Bayes text score over the
+# units' words and once without it (--nontext-stage en: the stage for pages
+# not in English, whose words the text model never learned): a two-stage
+# model. Last the site-history stage
 # (models/train_history.py): every set's pages are predicted in one pass
 # with a fresh history store, and the combiners learn from the rows — the
 # template stage's against tbk-label's site labels (the sets above), the
@@ -16,15 +19,21 @@
 #
 #   models/build_default.sh [-o MODEL] [--exclude DATASET]...
 #                           [--template-model FILE] [--two-stage-model FILE]
+#                           [--content-model FILE]
 #                           [-- TRAIN_OPTIONS...]
 #
 # --template-model FILE: use FILE's template stage instead of training one
 # (how the shipped model's content stage was added to the earlier template
 # model, keeping the template stage byte for byte). --two-stage-model FILE:
 # keep FILE's template and content stages byte for byte and train only the
-# history stage (how the shipped model got it). TRAIN_OPTIONS go to the
+# history stage. --content-model FILE: keep FILE's template and content
+# stages byte for byte, fit the content stage without the text model
+# (tbk-train --keep-content) and the history stage (how the shipped model
+# got its content-nontext stage). TRAIN_OPTIONS go to the
 # template stage; CONTENT_OPTS (env, default none; e.g. "--context 3" for
-# the contextual pass, measured in EVALUATION.md) to the content stage.
+# the contextual pass, measured in EVALUATION.md, with NONTEXT_LANG= ) to the
+# content stage. NONTEXT_LANG (env, default en; empty: no such stage) is the
+# --nontext-stage language.
 #
 # Env: TBK_BIN (build dir, default ./build), TBK_CACHE (default datasets/cache).
 # Exit codes: 0 model written; 1 a stage failed; 2 usage; 77 no shared data.
@@ -36,14 +45,16 @@ out=$src/models/default.model
 exclude=()
 given_template=
 given_two=
+given_content=
 while (($#)); do
   case $1 in
     -o) out=$2; shift 2 ;;
     --exclude) exclude+=("$2"); shift 2 ;;
     --template-model) given_template=$2; shift 2 ;;
     --two-stage-model) given_two=$2; shift 2 ;;
+    --content-model) given_content=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "build_default.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -61,6 +72,8 @@ excluded() { local x; for x in "${exclude[@]+"${exclude[@]}"}"; do [ "$x" = "$1"
 tmpl=$work/template.model
 if [ -n "$given_two" ]; then
   cp "$given_two" "$work/two.model"
+elif [ -n "$given_content" ]; then
+  cp "$given_content" "$tmpl" # its template stage featurizes the units
 elif [ -n "$given_template" ]; then
   # tbk-train --template takes the template stage of a two-stage file.
   cp "$given_template" "$tmpl"
@@ -96,7 +109,13 @@ done
 if [ -z "$given_two" ]; then
   echo "build_default.sh: train the content stage" >&2
   # shellcheck disable=SC2086 # CONTENT_OPTS is a list of options
-  "$bin/train/tbk-train" --cv-folds 5 ${CONTENT_OPTS:-} --template "$tmpl" -o "$work/two.model" "${units[@]}"
+  # The gold sets' text is English: the text model learns English words, and
+  # a second content stage without it scores the pages in other languages.
+  nontext=()
+  [ -n "${NONTEXT_LANG-en}" ] && nontext=(--nontext-stage "${NONTEXT_LANG-en}")
+  [ -n "$given_content" ] && nontext+=(--keep-content)
+  "$bin/train/tbk-train" --cv-folds 5 "${nontext[@]}" ${CONTENT_OPTS:-} --template "$tmpl" \
+    -o "$work/two.model" "${units[@]}"
 fi
 
 # The history stage: one pass over each set with a fresh store.

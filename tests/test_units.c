@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "model.h"
+#include "predict_internal.h"
 #include "tbk_internal.h"
 
 static const char PAGE[] =
@@ -443,6 +444,163 @@ static void test_context_pass(tbk_units *ux) {
   tbk_dataset_free(ds);
 }
 
+/* The page in German: the same markup, other words. */
+static const char PAGE_DE[] =
+    "<html><head><title>Die Bibliothek am Fluss ist wieder offen</title></head><body>"
+    "<div id=\"top\"><ul class=\"main-nav\"><li><a href=\"/\">Start</a></li><li><a href=\"/lokal\">Lokal</a></li>"
+    "<li><a href=\"/sport\">Sport</a></li></ul></div>"
+    "<div class=\"article-body\"><h1>Die Bibliothek am Fluss ist wieder offen</h1>"
+    "<p class=\"byline\">Von Anna Schmidt</p>"
+    "<p>Die Zweigstelle am Fluss ist am Freitag wieder geöffnet worden, acht Monate nachdem der Fluss in "
+    "den Keller gelaufen war, und die ersten Besucher warteten schon an der Tür.</p>"
+    "<p>Freiwillige haben vierzigtausend Bücher in die Regale zurückgestellt, sagte die Leiterin, und das "
+    "Kinderzimmer hat einen neuen Teppich und eine Leseecke am Fenster.</p>"
+    "</div><div class=\"footer\"><p>&copy; 2026 Millbrook Anzeiger. Alle Rechte vorbehalten.</p></div>"
+    "</body></html>";
+
+static const char *page_language(tbk_units *ux, const char *html) {
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_page_parse(html, strlen(html), NULL, &p, NULL), TBK_OK);
+  CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
+  int l = tbk_units_language(ux);
+  tbk_page_free(p);
+  return l < 0 ? "" : tbk_stop_codes[l];
+}
+
+/* The units' guess of a page's language: the function-word list holding
+ * most of its tokens, none for a page of a few words. */
+static void test_language(tbk_units *ux) {
+  CHECK_STR(page_language(ux, PAGE), "en");
+  CHECK_STR(page_language(ux, PAGE_DE), "de");
+  CHECK_STR(page_language(ux, "<p>Der Hund und die Katze.</p>"), "");
+  CHECK_STR(page_language(ux, "<p>Home | Sport | Kontakt | Impressum</p>"), "");
+}
+
+/* The units of html scored by pr: whether the content stage without the
+ * text model decided, and every unit's probability equal to what stage
+ * gives its dense row (to 1e-9). */
+static int scored_by(tbk_predictor *pr, const tbk_model *m, const char *html, const tbk_model *stage) {
+  tbk_page_options po;
+  tbk_model_page_options(m, &po);
+  tbk_page *p = NULL;
+  CHECK_INT(tbk_page_parse(html, strlen(html), &po, &p, NULL), TBK_OK);
+  const double *b, *u;
+  CHECK_INT(tbk_predict_units(pr, p, &b, &u, NULL), TBK_OK);
+  const tbk_units *pu = tbk_predictor_units(pr);
+  size_t n = tbk_units_count(pu), same = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t *wi, *wc;
+    size_t nw = tbk_units_words(pu, i, &wi, &wc);
+    same += fabs(u[i] - dense_prob(stage, tbk_units_values(pu, i), wi, wc, nw)) < 1e-9;
+  }
+  CHECK(n > 5);
+  CHECK_INT(same, n);
+  int nontext = tbk_predictor_nontext_page(pr);
+  tbk_page_free(p);
+  return nontext;
+}
+
+/* A content stage fitted again without the text model, attached for the
+ * pages not in the text model's language: it survives a write/parse round
+ * trip byte for byte, a bad one is refused, and the predictor scores a
+ * German page with it and an English one with the main stage. */
+static void test_nontext_stage(tbk_units *ux) {
+  tbk_error err = {0};
+  tbk_model *tmpl = template_model(), *cm = NULL, *nt = NULL, *nt2 = NULL, *again = NULL;
+  if (!tmpl) return;
+  tbk_dataset *ds = unit_dataset(ux);
+  tbk_train_options opt;
+  tbk_train_options_init(&opt);
+  opt.cv_folds = 0;
+  opt.nb_folds = 2;
+  CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &cm, &err), TBK_OK);
+  opt.parts = TBK_PARTS_NONTEXT;
+  CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &nt, &err), TBK_OK);
+  CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &nt2, &err), TBK_OK);
+  if (!cm || !nt || !nt2) {
+    CHECK(0);
+    return;
+  }
+  CHECK(nt->nb == NULL);
+  /* a stage that reads the text model, a bad language code: refused */
+  CHECK_INT(tbk_model_attach_nontext(cm, tmpl, "en", NULL), TBK_ERR_SCHEMA);
+  CHECK_INT(tbk_model_attach_nontext(cm, nt, "EN", NULL), TBK_ERR_ARG);
+  CHECK_INT(tbk_model_attach_nontext(cm, nt, "e", NULL), TBK_ERR_ARG);
+  CHECK_INT(tbk_model_attach_nontext(cm, nt, "en", &err), TBK_OK);
+  CHECK_INT(tbk_model_attach_nontext(cm, nt2, "en", NULL), TBK_ERR_ARG); /* once */
+  tbk_model_free(nt2);
+  CHECK_INT(tbk_model_attach_content(tmpl, cm, &err), TBK_OK);
+  tbk_buf one = {0}, two = {0};
+  CHECK_INT(tbk_model_write(tmpl, &one, &err), TBK_OK);
+  CHECK(memmem(one.data, one.len, "\nstage content-nontext en\ntbk-model 1\n", 38) != NULL);
+  CHECK_INT(tbk_model_parse(one.data, one.len, &again, &err), TBK_OK);
+  if (again) {
+    CHECK(again->content->nontext != NULL);
+    CHECK_STR(again->content->text_lang, "en");
+    CHECK_INT(tbk_model_write(again, &two, &err), TBK_OK);
+    CHECK(one.len == two.len && memcmp(one.data, two.data, one.len) == 0);
+  }
+  /* the language line damaged (the outer checksum recomputed): refused by name */
+  char *at = memmem(one.data, one.len, "content-nontext en\n", 19);
+  tbk_buf bad = {0};
+  if (at) {
+    CHECK_BUF(tbk_buf_append(&bad, one.data, (size_t)(at - one.data) + 16));
+    CHECK_BUF(tbk_buf_puts(&bad, "E1"));
+    const char *rest = at + 18, *last = one.data + one.len - 42; /* before "checksum <32>\n" */
+    CHECK_BUF(tbk_buf_append(&bad, rest, (size_t)(last - rest)));
+    unsigned char md5[16];
+    char hex[33];
+    tbk_md5(bad.data, bad.len, md5);
+    tbk_md5_hex(md5, hex);
+    CHECK_BUF(tbk_buf_printf(&bad, "checksum %s\n", hex));
+    tbk_model *refused = NULL;
+    CHECK_INT(tbk_model_parse(bad.data, bad.len, &refused, &err), TBK_ERR_MODEL);
+    CHECK(strstr(err.msg, "stage content-nontext LANG") != NULL);
+    CHECK(refused == NULL);
+  }
+  /* the main content stage (it reads the text model) in the nontext
+   * stage's place, every checksum right: refused by name */
+  const char *c0 = memmem(one.data, one.len, "\nstage content\n", 15);
+  const char *n0 = memmem(one.data, one.len, "\nstage content-nontext en\n", 26);
+  if (c0 && n0) {
+    bad.len = 0;
+    CHECK_BUF(tbk_buf_append(&bad, one.data, (size_t)(n0 - one.data) + 26));
+    CHECK_BUF(tbk_buf_append(&bad, c0 + 15, (size_t)(n0 - c0) - 14));
+    unsigned char md5[16];
+    char hex[33];
+    tbk_md5(bad.data, bad.len, md5);
+    tbk_md5_hex(md5, hex);
+    CHECK_BUF(tbk_buf_printf(&bad, "checksum %s\n", hex));
+    tbk_model *refused = NULL;
+    CHECK_INT(tbk_model_parse(bad.data, bad.len, &refused, &err), TBK_ERR_MODEL);
+    CHECK(strstr(err.msg, "without the text model") != NULL);
+    CHECK(refused == NULL);
+  }
+  tbk_predictor *pr = NULL;
+  CHECK_INT(tbk_predictor_new(tmpl, &pr, &err), TBK_OK);
+  if (pr) {
+    CHECK_INT(scored_by(pr, tmpl, PAGE, cm), 0);
+    CHECK_INT(scored_by(pr, tmpl, PAGE_DE, cm->nontext), 1);
+    CHECK_INT(scored_by(pr, tmpl, PAGE, cm), 0); /* and back */
+  }
+  /* the same model saying its text model learned German: the other way round */
+  snprintf(cm->text_lang, sizeof cm->text_lang, "de");
+  tbk_predictor *pr_de = NULL;
+  CHECK_INT(tbk_predictor_new(tmpl, &pr_de, &err), TBK_OK);
+  if (pr_de) {
+    CHECK_INT(scored_by(pr_de, tmpl, PAGE, cm->nontext), 1);
+    CHECK_INT(scored_by(pr_de, tmpl, PAGE_DE, cm), 0);
+  }
+  tbk_predictor_free(pr);
+  tbk_predictor_free(pr_de);
+  tbk_buf_free(&bad);
+  tbk_buf_free(&one);
+  tbk_buf_free(&two);
+  tbk_model_free(again);
+  tbk_model_free(tmpl);
+  tbk_dataset_free(ds);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
@@ -455,6 +613,8 @@ int main(void) {
   test_gold(ux, p);
   test_two_stage(ux);
   test_context_pass(ux);
+  test_language(ux);
+  test_nontext_stage(ux);
   test_shared_tokens();
   tbk_page_free(p);
   tbk_units_free(ux);

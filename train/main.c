@@ -2,82 +2,31 @@
  * auto-labelled blocks of many sites (stage 3). */
 #include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "cli.h"
-#include "usage.h"
-#include "tbk_model.h"
-
-// clang-format off
-enum { OPT_PARTS = CLI_OPT_FIRST_FREE, OPT_CV_FOLDS, OPT_VERSION, OPT_TEMPLATE, OPT_CONTEXT, OPT_THREADS,
-       OPT_SAMPLE_T, OPT_SAMPLE_C, OPT_STRICT };
-// clang-format on
-
-typedef struct run {
-  tbk_train_options opt;
-  const char *output, *template_path;
-  int quiet, want_progress, strict;
-  unsigned context_folds;
-} run;
-
-static void parse_options(run *r, int argc, char **argv) {
-  // clang-format off
-  static const struct option longopts[] = {
-      {"output", required_argument, 0, 'o'},           {"parts", required_argument, 0, OPT_PARTS},
-      {"cv-folds", required_argument, 0, OPT_CV_FOLDS}, {"quiet", no_argument, 0, 'q'}, CLI_PROGRESS_LONGOPTS,
-      {"help", no_argument, 0, 'h'},                    {"version", no_argument, 0, OPT_VERSION},
-      {"template", required_argument, 0, OPT_TEMPLATE}, {"context", required_argument, 0, OPT_CONTEXT},
-      {"threads", required_argument, 0, OPT_THREADS},  {"sample-template", required_argument, 0, OPT_SAMPLE_T},
-      {"sample-content", required_argument, 0, OPT_SAMPLE_C}, {"strict", no_argument, 0, OPT_STRICT},
-      CLI_TRAIN_LONGOPTS,
-      {0, 0, 0, 0}};
-  // clang-format on
-  static const char *const part_names[] = {"all", "text", "nontext", NULL};
-  static const tbk_parts parts[] = {TBK_PARTS_ALL, TBK_PARTS_TEXT, TBK_PARTS_NONTEXT};
-  int c;
-  opterr = 0; /* our message format, not getopt's */
-  while ((c = getopt_long(argc, argv, ":o:C:qh", longopts, NULL)) != -1) {
-    if (cli_train_option(&r->opt, c, optarg)) continue;
-    switch (c) {
-    case 'o': r->output = optarg; break;
-    case OPT_PARTS: r->opt.parts = parts[cli_choice("--parts", optarg, part_names, "all, text or nontext")]; break;
-    case OPT_CV_FOLDS: r->opt.cv_folds = (unsigned)cli_long("--cv-folds", optarg, 0, 1000); break;
-    case OPT_TEMPLATE: r->template_path = optarg; break;
-    case OPT_SAMPLE_T: r->opt.sample_pos = cli_double("--sample-template", optarg, 1e-6, 1.0); break;
-    case OPT_SAMPLE_C: r->opt.sample_neg = cli_double("--sample-content", optarg, 1e-6, 1.0); break;
-    case OPT_THREADS: r->opt.threads = (unsigned)cli_long("--threads", optarg, 1, 256); break;
-    case OPT_CONTEXT: r->context_folds = (unsigned)cli_long("--context", optarg, 0, 100); break;
-    case OPT_STRICT: r->strict = 1; break;
-    case 'q':
-      r->quiet = 1;
-      r->want_progress = CLI_PROGRESS_OFF;
-      break;
-    case CLI_OPT_PROGRESS:
-    case CLI_OPT_NO_PROGRESS: cli_progress_option(&r->want_progress, c); break;
-    case 'h': train_usage(); exit(cli_exit(TBK_EXIT_OK));
-    case OPT_VERSION: exit(cli_version());
-    default: cli_bad_option(c, argv);
-    }
-  }
-  if (r->opt.cv_folds == 1) cli_usage_error("--cv-folds: 1 fold cannot hold anything out (use 0 or >= 2)");
-  if (!r->output) cli_usage_error("no model file given (-o MODEL)");
-  if (r->context_folds == 1) cli_usage_error("--context: 1 fold cannot hold anything out (use 0 or >= 2)");
-  if (r->context_folds && !r->template_path) cli_usage_error("--context needs --template");
-}
+#include "train_cli.h"
 
 static void progress(void *ctx, const char *what) { cli_progress_note(ctx, what); }
 
-/* The model fitted on ds, with its progress on stderr. */
+/* The model fitted on ds, with its progress on stderr; with
+ * --nontext-stage, the content stage without the text model is fitted
+ * first, on the same rows, and attached. */
 static tbk_model *fit(const run *r, tbk_dataset *ds) {
-  tbk_model *model;
+  tbk_model *model, *nontext = NULL;
   tbk_error err = {0};
   cli_progress meter;
   cli_progress_start(&meter, r->want_progress, NULL, 0);
-  tbk_status st = r->context_folds
-                      ? tbk_train_context(ds, &r->opt, r->context_folds, progress, &meter, &model, &err)
-                      : tbk_train_consume(ds, &r->opt, progress, &meter, &model, &err); /* ds: only freed after */
+  tbk_train_options no_text = r->opt;
+  no_text.parts = TBK_PARTS_NONTEXT;
+  tbk_status st = r->keep_content   ? tbk_train_consume(ds, &no_text, progress, &meter, &model, &err)
+                  : r->nontext_lang ? tbk_train(ds, &no_text, progress, &meter, &nontext, &err)
+                                    : TBK_OK;
+  if (!st && !r->keep_content)
+    st = r->context_folds ? tbk_train_context(ds, &r->opt, r->context_folds, progress, &meter, &model, &err)
+                          : tbk_train_consume(ds, &r->opt, progress, &meter, &model, &err); /* ds: only freed after */
   cli_progress_end(&meter);
   if (st) cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
+  if (nontext && tbk_model_attach_nontext(model, nontext, r->nontext_lang, &err))
+    cli_die(TBK_EXIT_FAIL, "training failed: %s", err.msg);
   return model;
 }
 
@@ -85,7 +34,7 @@ int main(int argc, char **argv) {
   cli_init("tbk-train");
   run r = {.want_progress = CLI_PROGRESS_AUTO};
   tbk_train_options_init(&r.opt);
-  parse_options(&r, argc, argv);
+  train_parse_options(&r, argc, argv);
   cli_reads_argv(argv + optind, argc - optind);
   cli_reads_add(r.template_path);
   cli_output_check("-o", r.output);
@@ -93,8 +42,11 @@ int main(int argc, char **argv) {
   tbk_model *tmpl = NULL;
   if (r.template_path) {
     if (tbk_model_load(r.template_path, &tmpl, &err)) cli_die(TBK_EXIT_MODEL, "%s: %s", r.template_path, err.msg);
-    /* a two-stage file gives its template stage; its content stage is replaced */
-    tbk_model_drop_content(tmpl);
+    /* a two-stage file gives its template stage; its content stage is
+     * replaced, or kept for the stage without the text model */
+    if (!r.keep_content) tbk_model_drop_content(tmpl);
+    else if (!tbk_model_content(tmpl))
+      cli_die(TBK_EXIT_MODEL, "%s: --keep-content: no content stage to keep", r.template_path);
   }
   size_t skipped_rows = 0;
   tbk_dataset *ds = cli_read_dataset(argc, argv, optind, &skipped_rows);
@@ -124,8 +76,12 @@ int main(int argc, char **argv) {
              meta_file, tbk_dataset_sites(ds), only);
   tbk_model *model = fit(&r, ds);
   if (tmpl) {
-    tbk_status st = tbk_model_attach_content(tmpl, model, &err);
-    if (st) cli_die(st == TBK_ERR_SCHEMA ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.template_path, err.msg);
+    tbk_status st = r.keep_content ? tbk_model_attach_nontext(tmpl, model, r.nontext_lang, &err)
+                                   : tbk_model_attach_content(tmpl, model, &err);
+    /* what --keep-content cannot add to is the --template model's fault */
+    if (st)
+      cli_die(st == TBK_ERR_SCHEMA || r.keep_content ? TBK_EXIT_MODEL : TBK_EXIT_FAIL, "%s: %s", r.template_path,
+              err.msg);
     model = tmpl; /* owns the content stage now */
   }
   tbk_buf text = {0};

@@ -28,6 +28,14 @@ void train_usage(void) {
          "      --context K          with --template: add the contextual pass, trained on\n"
          "                           K-fold (by site) out-of-fold first-pass probabilities\n"
          "                           (0 = none, the default)\n"
+         "      --nontext-stage LANG\n"
+         "                           with --template: fit the content stage once more\n"
+         "                           without the Naive-Bayes text score; tbk-predict uses\n"
+         "                           it on pages whose language (by function words) is\n"
+         "                           not LANG, the language of the rows' text (e.g. en)\n"
+         "      --keep-content       with --nontext-stage and a two-stage --template: keep\n"
+         "                           its content stage and fit only the one without the\n"
+         "                           text model (on the rows it was fitted on)\n"
          "      --strict             malformed rows, or rows from one site only (no\n"
          "                           cross-site CV, no operating points), are fatal\n"
          "  -q, --quiet              no progress and no summary on stderr\n" CLI_PROGRESS_HELP
@@ -41,6 +49,7 @@ void train_usage(void) {
          "  3  trained, but malformed rows were skipped\n"
          "  4  model could not be written\n"
          "  5  the data sets were made with different feature schemas, or the --template\n"
-         "     model was refused (missing, corrupt, truncated, or of another schema)\n",
+         "     model was refused (missing, corrupt, truncated, of another schema, or one\n"
+         "     --keep-content cannot add to)\n",
          cli_train_options_help);
 }

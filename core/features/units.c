@@ -49,21 +49,53 @@ static const char *const stop_words[] = {
     "el",    "los",   "las",  "y",     "es",    "en",    "que",  "por",   "con",  "una",   "del",   "se",   "lo",
     "para",  "il",    "di",   "che",   "è",     "per",   "non",  "della", "sono", "de",    "het",   "een",  "van",
     "niet",  "dat",   "o",    "os",    "um",    "uma",   "não",  "com",   "na",   "no",    "da",    "do"};
-static uint64_t stop_hash[256];
+/* One table of function words by FNV-1a 64 hash (| 1: 0 marks an empty
+ * slot): bit WORD_STOP for the list above (the stop-ratio feature), bit l
+ * for the text layer's list l (the page's language, tbk_units_language).
+ * One probe a token serves both. */
+#define WORD_SLOTS 4096
+#define WORD_STOP 0x8000u
+static uint64_t word_hash[WORD_SLOTS];
+static uint16_t word_bits[WORD_SLOTS];
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
-static void stop_init(void) {
-  for (size_t i = 0; i < COUNTOF(stop_words); i++) {
-    uint64_t h = tbk_hash64(stop_words[i], strlen(stop_words[i])) | 1;
-    size_t k = h & 255;
-    while (stop_hash[k] && stop_hash[k] != h) k = (k + 1) & 255;
-    stop_hash[k] = h;
-  }
+static void word_mark(const char *w, size_t n, uint16_t bit) {
+  uint64_t h = tbk_hash64(w, n) | 1;
+  size_t k = h & (WORD_SLOTS - 1);
+  while (word_hash[k] && word_hash[k] != h) k = (k + 1) & (WORD_SLOTS - 1);
+  word_hash[k] = h;
+  word_bits[k] |= bit;
 }
-static int is_stop(uint64_t h) {
+static int list_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static void stop_init(void) {
+  for (size_t i = 0; i < COUNTOF(stop_words); i++) word_mark(stop_words[i], strlen(stop_words[i]), WORD_STOP);
+  size_t nl = tbk_stop_count < TBK_UNITS_MAX_LANGS ? tbk_stop_count : TBK_UNITS_MAX_LANGS;
+  size_t marked = 0;
+  for (size_t l = 0; l < nl; l++)
+    for (const char *s = tbk_stop_lists[l]; *s;) {
+      while (list_space(*s)) s++;
+      if (*s == '#') { /* a comment line */
+        while (*s && *s != '\n') s++;
+        continue;
+      }
+      const char *e = s;
+      while (*e && !list_space(*e)) e++;
+      /* the table holds three quarters of its slots at most */
+      if (e > s && marked++ < WORD_SLOTS * 3 / 4) word_mark(s, (size_t)(e - s), (uint16_t)(1u << l));
+      s = e;
+    }
+}
+static uint16_t word_bits_of(uint64_t h) {
   h |= 1;
-  for (size_t k = h & 255; stop_hash[k]; k = (k + 1) & 255)
-    if (stop_hash[k] == h) return 1;
+  for (size_t k = h & (WORD_SLOTS - 1); word_hash[k]; k = (k + 1) & (WORD_SLOTS - 1))
+    if (word_hash[k] == h) return word_bits[k];
   return 0;
+}
+
+/* A token's function-word bits: its stop-ratio count, and the page's
+ * language tally. */
+static inline uint32_t count_bits(tbk_units *ux, uint16_t bits) {
+  for (unsigned m = bits & ~WORD_STOP; m; m &= m - 1) ux->lang_hits[__builtin_ctz(m)]++;
+  return bits >> 15;
 }
 
 /* The units' class/id vocabulary is the template features' one. Measured:
@@ -476,7 +508,7 @@ static int add_token(tok_ctx *c, uint64_t h, uint32_t h32, uint32_t cps) {
   tbk_units *ux = c->ux;
   c->words++;
   c->word_cps += cps;
-  c->stops += is_stop(h);
+  c->stops += count_bits(ux, word_bits_of(h));
   int k = title_index(ux, h);
   if (k >= 0) {
     c->title_hits++;
@@ -506,7 +538,7 @@ static int on_token(void *vc, uint64_t h64, uint32_t h32, uint32_t cps, size_t a
 typedef struct unit_word {
   uint32_t bucket; /* h32 % word_dims + 1 */
   int16_t title;   /* index among the title's tokens, -1 = none */
-  uint8_t stop;
+  uint16_t bits;   /* word_bits_of its hash */
 } unit_word;
 
 /* add_token for the tokens [k0, k1) of the template features' pass. */
@@ -521,7 +553,7 @@ static int add_shared_tokens(tok_ctx *c, const tbk_features *fx, size_t k0, size
     uint32_t cps = fx->tok_cp[k];
     c->words++;
     c->word_cps += cps;
-    c->stops += w->stop;
+    c->stops += count_bits(ux, w->bits);
     if (w->title >= 0) {
       c->title_hits++;
       if (w->title < 64) c->title_seen |= 1ULL << w->title;
@@ -1001,7 +1033,7 @@ static tbk_status title_and_words(unit_pass *up, tbk_error *err) {
     uint64_t h = fx->voc_h64[id];
     unit_word *w = &ux->voc[id];
     w->bucket = fx->voc_h32[id] % ux->opt.word_dims + 1;
-    w->stop = (uint8_t)is_stop(h);
+    w->bits = word_bits_of(h);
     w->title = -1;
     w->title = (int16_t)title_index(ux, h);
   }
@@ -1461,6 +1493,7 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
   pthread_once(&sc_once, sc_init);
   tbk_status st = tbk_units_segment(ux, p, err);
   if (st) return st;
+  memset(ux->lang_hits, 0, sizeof ux->lang_hits);
   unit_pass up = {
       .ux = ux, .p = p, .pv = pv, .block_p = block_p, .fx = fx, .nn = pv.n_nodes, .nu = ux->n, .dim = ux->dim};
   up.words_per = (ux->attr_width + 63) / 64;
@@ -1491,3 +1524,12 @@ tbk_status tbk_units_page_with(tbk_units *ux, const tbk_page *p, const double *b
 }
 
 const char *tbk_units_title(const tbk_units *ux) { return ux->title; }
+
+int tbk_units_language(const tbk_units *ux) {
+  size_t nl = tbk_stop_count < TBK_UNITS_MAX_LANGS ? tbk_stop_count : TBK_UNITS_MAX_LANGS;
+  int best = -1;
+  for (size_t l = 0; l < nl; l++)
+    if (ux->lang_hits[l] >= TBK_UNITS_LANG_MIN_HITS && (best < 0 || ux->lang_hits[l] > ux->lang_hits[best]))
+      best = (int)l;
+  return best;
+}

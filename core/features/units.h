@@ -126,6 +126,11 @@ enum {
 #define UX_FOLD_SORT 16
 /* Slots of the table of the title's tokens (at most 64: half full). */
 #define UX_TITLE_SLOTS 128
+/* Function-word lists a page's language is chosen among (a bit each of a
+ * 16-bit mask; the text layer has ten), and the tokens the chosen one must
+ * hold. */
+#define TBK_UNITS_MAX_LANGS 15
+#define TBK_UNITS_LANG_MIN_HITS 5
 #define UX_FOLD_MAX_DIMS (1u << 16)
 
 /* What the units' features need per element of the page. */
@@ -207,7 +212,10 @@ struct tbk_units {
   size_t cap_woff;
   uint32_t *w_idx, *w_cnt;
   size_t n_w, cap_w, cap_wcnt;
-  char title[512];     /* the page's <title>, normalized */
+  char title[512]; /* the page's <title>, normalized */
+  /* per function-word list of the text layer: the last page's tokens in
+   * it (tbk_units_language) */
+  uint32_t lang_hits[TBK_UNITS_MAX_LANGS];
   tbk_units_body body; /* of the last page (tbk_units_page) */
 
   /* scratch (owned) */
@@ -301,6 +309,11 @@ size_t tbk_units_words(const tbk_units *ux, size_t i, const uint32_t **idx, cons
 int tbk_units_format(const tbk_units *ux, size_t i, int label, int words, tbk_buf *out);
 /* The page's <title>, normalized ("" when none), of the last page. */
 const char *tbk_units_title(const tbk_units *ux);
+/* The last page's language: the function-word list of the text layer
+ * (tbk_stop_codes) holding the most of its units' tokens, or -1 when none
+ * holds TBK_UNITS_LANG_MIN_HITS (a page of a few words, or in a language
+ * without a list). */
+int tbk_units_language(const tbk_units *ux);
 
 /* The last page's units, rows, locators and per-node statistics given up
  * by a caller done with the page: the extractor then holds no page's units

@@ -15,6 +15,7 @@ void tbk_model_free(tbk_model *m) {
   free(m->w);
   tbk_model_free(m->content);
   tbk_model_free(m->context);
+  tbk_model_free(m->nontext);
   free(m->history);
   free(m);
 }
@@ -35,6 +36,26 @@ tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error 
   if (tbk_schema_stage(m->schema) == TBK_STAGE_UNITS)
     return tbk_fail(err, TBK_ERR_SCHEMA, "template stage has a tbk-units schema (%s)", m->schema);
   m->content = content;
+  return TBK_OK;
+}
+
+tbk_status tbk_model_attach_nontext(tbk_model *c, tbk_model *nontext, const char *lang, tbk_error *err) {
+  if (c && c->content) c = c->content;
+  size_t ll = lang ? strlen(lang) : 0;
+  int ok = ll >= 2 && ll < sizeof c->text_lang;
+  for (size_t i = 0; ok && i < ll; i++) ok = lang[i] >= 'a' && lang[i] <= 'z';
+  if (!ok) return tbk_fail(err, TBK_ERR_ARG, "a text model's language is a code of 2-7 letters a-z, not \"%s\"", lang);
+  if (!c || !nontext || c->nontext || c->context || nontext->content || nontext->nontext)
+    return tbk_fail(err, TBK_ERR_ARG,
+                    "a stage without the text model attaches once, to a content stage without a "
+                    "contextual pass");
+  if (strcmp(c->schema, nontext->schema) != 0 || c->dim != nontext->dim || nontext->enc.parts != TBK_PARTS_NONTEXT)
+    return tbk_fail(err, TBK_ERR_SCHEMA,
+                    "the stage without the text model is not the content stage's schema (%s) "
+                    "fitted with parts nontext",
+                    c->schema);
+  memcpy(c->text_lang, lang, ll + 1);
+  c->nontext = nontext;
   return TBK_OK;
 }
 

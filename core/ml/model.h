@@ -53,6 +53,15 @@ struct tbk_model {
                                   contextual pass over the units' first-pass
                                   probabilities (schema "<units>+ctx1"), or
                                   NULL */
+  struct tbk_model *nontext; /* owned, on a content stage only: the
+                                  content stage fitted again without the
+                                  text model (parts nontext), which scores
+                                  the pages whose language is not
+                                  text_lang; or NULL. Never beside a
+                                  contextual pass. */
+  char text_lang[8];         /* with nontext: the function-word list
+                                  (tbk_stop_codes) of the language the text
+                                  model learned */
   double *history;           /* owned, on a two-stage model's template
                                   stage: the site-history combiners'
                                   weights, TBK_HIST_DIM for the template
@@ -223,4 +232,12 @@ tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error 
 const tbk_model *tbk_model_content(const tbk_model *m);
 /* Free the content stage: m becomes its template stage alone. */
 void tbk_model_drop_content(tbk_model *m);
+/* Attach nontext, a content stage fitted on the same rows without the text
+ * model (parts nontext), to the content stage c (or a two-stage model's
+ * content stage), for the pages whose
+ * language (a code of tbk_stop_codes, 2-7 lower-case letters) is not lang:
+ * ownership moves to c. TBK_ERR_SCHEMA when the schemas differ or nontext
+ * reads the text model; TBK_ERR_ARG for a bad code, a c that has a
+ * contextual pass or already a nontext stage. */
+tbk_status tbk_model_attach_nontext(tbk_model *c, tbk_model *nontext, const char *lang, tbk_error *err);
 #endif

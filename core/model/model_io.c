@@ -96,6 +96,11 @@ tbk_status tbk_model_write(const tbk_model *m, tbk_buf *out, tbk_error *err) {
   if (st) return st;
   if (tbk_buf_puts(out, "stage content\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   if ((st = write_stage(m->content, out, err))) return st;
+  if (m->content->nontext) {
+    if (tbk_buf_printf(out, "stage content-nontext %s\n", m->content->text_lang))
+      return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    if ((st = write_stage(m->content->nontext, out, err))) return st;
+  }
   if (m->content->context) {
     if (tbk_buf_puts(out, "stage context\n")) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     if ((st = write_stage(m->content->context, out, err))) return st;
@@ -477,6 +482,35 @@ static tbk_status parse_content(tbk_model *m, const char *s, size_t n, size_t sk
   return TBK_OK;
 }
 
+/* The content stage without the text model, when *s is its tag ("stage
+ * content-nontext LANG"); *s moved past it. */
+static tbk_status parse_nontext(tbk_model *c, const char **sp, const char *end, size_t skip, tbk_error *err) {
+  static const char tag[] = "stage content-nontext ";
+  const char *s = *sp;
+  size_t tl = sizeof tag - 1;
+  if ((size_t)(end - s) < tl || memcmp(s, tag, tl) != 0) return TBK_OK;
+  const char *lang = s + tl, *nl = memchr(lang, '\n', (size_t)(end - lang));
+  size_t ll = nl ? (size_t)(nl - lang) : 0;
+  int ok = ll >= 2 && ll < sizeof c->text_lang;
+  for (size_t i = 0; ok && i < ll; i++) ok = lang[i] >= 'a' && lang[i] <= 'z';
+  if (!ok) BAD("line %zu: expected \"stage content-nontext LANG\" (a language code)", skip + 1);
+  s = nl + 1;
+  size_t n = stage_len(s, (size_t)(end - s));
+  if (s == end || !n) BAD("content-nontext stage has no checksum line");
+  *sp = s + n;
+  tbk_model *x = NULL;
+  tbk_status st = parse_stage(s, n, skip + 1, &x, err);
+  if (st) return st;
+  if (strcmp(x->schema, c->schema) != 0 || x->dim != c->dim || x->enc.parts != TBK_PARTS_NONTEXT) {
+    tbk_model_free(x);
+    BAD("content-nontext stage is not the content stage's schema (%s) without the text model", c->schema);
+  }
+  memcpy(c->text_lang, lang, ll);
+  c->text_lang[ll] = '\0';
+  c->nontext = x;
+  return TBK_OK;
+}
+
 /* The content stage's contextual pass, when *s is its tag; *s moved past
  * it. */
 static tbk_status parse_context(tbk_model *c, const char **sp, const char *end, size_t skip, tbk_error *err) {
@@ -485,6 +519,7 @@ static tbk_status parse_context(tbk_model *c, const char **sp, const char *end, 
   if (!tagged_stage(&s, end, "stage context\n", &n)) return TBK_OK;
   if (s == end || !n) BAD("context stage has no checksum line");
   *sp = s + n;
+  if (c->nontext) BAD("a content stage without the text model and a contextual pass cannot be combined");
   tbk_model *x = NULL;
   tbk_status st = parse_stage(s, n, skip + 1, &x, err);
   if (st) return st;
@@ -560,8 +595,9 @@ static tbk_status parse_history(tbk_model *m, const char *s, const char *end, si
   return TBK_OK;
 }
 
-/* "tbk-model 2": stage template, stage content, optionally stage context,
- * and the outer checksum. */
+/* "tbk-model 2": stage template, stage content, optionally stage
+ * content-nontext or stage context, optionally stage history, and the
+ * outer checksum. */
 static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk_model **out, tbk_error *err) {
   /* The outer checksum covers both stages, so a file cut between them is
    * refused rather than read as a template-only model. */
@@ -582,8 +618,12 @@ static tbk_status parse_two_stage(const char *text, size_t len, size_t head, tbk
   else if (!(st = parse_content(m, s, n2, skip, err))) {
     const char *rest = s + n2;
     skip += lines_in(s, rest);
-    if (!(st = parse_context(m->content, &rest, end, skip, err)))
-      st = parse_history(m, rest, end, skip + lines_in(s + n2, rest), err);
+    if (!(st = parse_nontext(m->content, &rest, end, skip, err))) {
+      skip += lines_in(s + n2, rest);
+      const char *from = rest;
+      if (!(st = parse_context(m->content, &rest, end, skip, err)))
+        st = parse_history(m, rest, end, skip + lines_in(from, rest), err);
+    }
   }
   if (st) {
     tbk_model_free(m);

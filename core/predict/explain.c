@@ -63,13 +63,15 @@ tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *pag
   }
   const tbk_units *ux = tbk_predictor_units(pr);
   if (tbk_units_paths(ux, page)) return TBK_ERR_NOMEM;
+  const char *stage = tbk_predictor_nontext_page(pr) ? "nontext" : "main";
   for (size_t i = 0; i < ux->n; i++) {
     int32_t b = tbk_unit_block(page, ux, i);
     const tbk_explanation *bex = b >= 0 ? tbk_predictor_block_explanation(pr, (size_t)b) : NULL;
     if (tbk_unit_record(page, ux, page_id, probs, keep, i, out) || tbk_buf_puts(out, ",\"explain\":{\"template\":") ||
         stage_json(out, bex, bex ? pv.blocks[b].path : NULL) || tbk_buf_puts(out, ",\"content\":") ||
         stage_json(out, tbk_predictor_unit_explanation(pr, i), NULL) ||
-        tbk_buf_printf(out, ",\"decided_by\":\"%s\"}}\n", by_rule(probs, keep, o, i) ? "rule" : "model"))
+        tbk_buf_printf(out, ",\"content_stage\":\"%s\",\"decided_by\":\"%s\"}}\n", stage,
+                       by_rule(probs, keep, o, i) ? "rule" : "model"))
       return TBK_ERR_NOMEM;
   }
   return TBK_OK;
@@ -126,6 +128,13 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
     return TBK_OK;
   }
   const tbk_units *ux = tbk_predictor_units(pr);
+  const tbk_model *c = tbk_predictor_model(pr)->content;
+  if (tbk_predictor_nontext_page(pr) &&
+      tbk_buf_printf(out,
+                     "# The page's function words are not %s's: its content stage is the one fitted\n"
+                     "# without the text model (text_score), which learned %s words.\n",
+                     c->text_lang, c->text_lang))
+    return TBK_ERR_NOMEM;
   tbk_buf where = {0};
   tbk_status st = TBK_OK;
   for (size_t i = 0; i < ux->n && !st; i++) {

@@ -246,6 +246,9 @@ struct tbk_predictor {
   /* content stage (when the model has one) */
   tbk_units *ux;     /* owned */
   scorer content;    /* owned */
+  scorer nontext;    /* owned: the content stage without the text model,
+                          when the model has one */
+  int nontext_page;  /* the last page was scored by nontext */
   scorer context;    /* owned: the contextual pass, when the model has one */
   double *uprobs;    /* owned scratch: final probabilities */
   double *first;     /* owned scratch: first-pass probabilities, then the
@@ -420,7 +423,7 @@ tbk_status tbk_predictor_new(const tbk_model *m, tbk_predictor **out, tbk_error 
       tbk_predictor_free(pr);
       return st;
     }
-    if (scorer_init(&pr->content, c)) {
+    if (scorer_init(&pr->content, c) || (c->nontext && scorer_init(&pr->nontext, c->nontext))) {
       tbk_predictor_free(pr);
       return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     }
@@ -442,6 +445,7 @@ void tbk_predictor_free(tbk_predictor *pr) {
   free(pr->probs);
   tbk_units_free(pr->ux);
   scorer_free(&pr->content);
+  scorer_free(&pr->nontext);
   scorer_free(&pr->context);
   free(pr->uprobs);
   free(pr->first);
@@ -629,6 +633,15 @@ void tbk_predictor_page_done(tbk_predictor *pr) {
   if (pr->ux) tbk_units_drop_page(pr->ux);
 }
 
+/* Whether the page's function words are mostly lang's list's (the
+ * units' guess, tbk_units_language). */
+static int page_in_language(const tbk_units *ux, const char *lang) {
+  int l = tbk_units_language(ux);
+  return l >= 0 && strcmp(tbk_stop_codes[l], lang) == 0;
+}
+
+int tbk_predictor_nontext_page(const tbk_predictor *pr) { return pr->nontext_page; }
+
 tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const double **block_p, const double **unit_p,
                              tbk_error *err) {
   if (!pr->ux) return tbk_fail(err, TBK_ERR_ARG, "the model has no content stage");
@@ -642,20 +655,25 @@ tbk_status tbk_predict_units(tbk_predictor *pr, const tbk_page *page, const doub
       tbk_grow((void **)&pr->first, &pr->fcap, 3 * (nu ? nu : 1), sizeof *pr->first))
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   const tbk_model *c = pr->m->content;
+  /* The text model's word statistics are its training pages' language's:
+   * on a page in another one they are noise, and the stage fitted without
+   * them decides. */
+  pr->nontext_page = c->nontext && !page_in_language(pr->ux, c->text_lang);
+  scorer *sc = pr->nontext_page ? &pr->nontext : &pr->content;
   size_t ek = pr->explain_k;
   if (explain_set_room(&pr->uex, ek ? nu : 0, ek)) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < nu; i++) {
     const uint32_t *wi = NULL, *wc = NULL;
-    size_t nw = c->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
+    size_t nw = sc->m->nb ? tbk_units_words(pr->ux, i, &wi, &wc) : 0;
     const uint32_t *sp;
     const double *spv;
     size_t nsp = tbk_units_sparse_values(pr->ux, i, &sp, &spv);
-    if ((st = scorer_prob(&pr->content, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
-                          &pr->uprobs[i], err)))
+    if ((st = scorer_prob(sc, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw, &pr->uprobs[i],
+                          err)))
       return st;
     /* a unit the contextual pass scores again is explained again there */
-    if (ek && (st = scorer_explain(pr, &pr->content, 1, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi,
-                                   wc, nw, &pr->uex.ex[i], err)))
+    if (ek && (st = scorer_explain(pr, sc, 1, tbk_units_fixed(pr->ux, i), UX_FIXED_COUNT, sp, spv, nsp, wi, wc, nw,
+                                   &pr->uex.ex[i], err)))
       return st;
   }
   if (c->context && nu) {

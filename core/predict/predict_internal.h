@@ -36,6 +36,9 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
  * arrays freed: once the page is rendered, so that they are not alive
  * while the next page is parsed. */
 void tbk_predictor_page_done(tbk_predictor *pr);
+/* Whether the content stage without the text model scored the last page
+ * (the model has one and the page is not in its text model's language). */
+int tbk_predictor_nontext_page(const tbk_predictor *pr);
 /* The model a predictor was made from (borrowed). */
 const tbk_model *tbk_predictor_model(const tbk_predictor *pr);
 

@@ -14,6 +14,15 @@ size_t tbk_utf8_length(const char *s, size_t n);
 /* 1 if s[0..n) is valid UTF-8 (no overlongs, no surrogates), else 0. */
 int tbk_utf8_valid(const char *s, size_t n);
 
+/* The function-word lists (the .txt files of core/text/stopwords, compiled in by
+ * core/CMakeLists.txt): tbk_stop_count lists, list l's language code
+ * tbk_stop_codes[l] (ISO 639-1) and its words tbk_stop_lists[l], folded
+ * as the tokenizer yields them, separated by white space, '#' lines
+ * comments. */
+extern const char *const tbk_stop_codes[];
+extern const char *const tbk_stop_lists[];
+extern const size_t tbk_stop_count;
+
 /* Unicode word tokenizer (PCRE2, UTF+UCP, JIT). A token is a run of letters,
  * marks, digits and connector punctuation, except that every Han, Hiragana
  * and Katakana code point is a token of its own (scripts written without

@@ -218,6 +218,37 @@ case $RC in
   0) cmp -s re.model two.model || die "--template TWO-STAGE with the same rows gave another model" ;;
   *) die "--template TWO-STAGE exited $RC" ;;
 esac
+# --nontext-stage: the same content stage, then the one without the text
+# model; on English pages (these) nothing changes. Its combinations and a
+# bad code are usage errors that write nothing.
+"$TRAIN" -q --cv-folds 0 --nontext-stage en --template tmpl.model -o nt.model U.svm U.words U.meta ||
+  die "tbk-train --nontext-stage exit $?"
+grep -q '^stage content-nontext en$' nt.model || die "no content-nontext stage"
+awk '/^stage content-nontext/{exit} {print}' nt.model | cmp -s - <(head -n "$(grep -c '' two.model | awk '{print $1 - 1}')" two.model) ||
+  die "--nontext-stage changed the content stage"
+"$PRED" -m nt.model --output-dir pnt ho/gold.tsv || die "predict (nontext model) exit $?"
+diff -r pc pnt >/dev/null || die "English pages scored by the stage without the text model"
+# --keep-content adds it to a two-stage model: the same file as one run.
+"$TRAIN" -q --cv-folds 0 --nontext-stage en --keep-content --template two.model -o nt2.model U.svm U.words U.meta ||
+  die "tbk-train --keep-content exit $?"
+cmp -s nt.model nt2.model || die "--keep-content gave another model than --nontext-stage in one run"
+PROG=tbk-train
+expect_rc 5 "$TRAIN" -q --cv-folds 0 --nontext-stage en --keep-content --template tmpl.model -o x.model U.svm U.words U.meta
+expect_err '^tbk-train: error: tmpl\.model: --keep-content: no content stage to keep'
+expect_absent x.model
+expect_rc 5 "$TRAIN" -q --cv-folds 0 --nontext-stage en --keep-content --template nt.model -o x.model U.svm U.words U.meta
+expect_err '^tbk-train: error: nt\.model: a stage without the text model attaches once'
+expect_absent x.model
+expect_rc 2 "$TRAIN" -q --cv-folds 0 --keep-content --template two.model -o x.model U.svm U.words U.meta
+expect_err '^tbk-train: error: --keep-content needs --nontext-stage'
+for bad in "--nontext-stage EN --template tmpl.model" "--nontext-stage e --template tmpl.model" \
+  "--nontext-stage en" "--nontext-stage en --context 2 --template tmpl.model" \
+  "--nontext-stage en --parts text --template tmpl.model"; do
+  # shellcheck disable=SC2086 # bad is a list of options
+  expect_rc 2 "$TRAIN" -q --cv-folds 0 $bad -o x.model U.svm U.words U.meta
+  expect_err '^tbk-train: error: --nontext-stage'
+  expect_absent x.model
+done
 # Block rows are no content-stage rows.
 expect_rc 1 "$TRAIN" -q --cv-folds 0 --template tmpl.model -o x.model F.svm F.words F.meta
 expect_err 'tbk-features --units'

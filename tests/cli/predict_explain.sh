@@ -4,7 +4,8 @@
 # the rest = the logit, whose sigmoid is the record's probability), and an
 # input the explanation names moves the decision as its contribution says
 # when a variant of the page changes that input (a class word, a link
-# around a paragraph).
+# around a paragraph); a page in German is scored by the content stage
+# without the text model.
 . "$(dirname "$0")/lib.sh"
 PROG=tbk-predict
 need_python
@@ -77,7 +78,8 @@ for name, k in [("plain.jsonl", 5), ("promo.jsonl", 5), ("link.jsonl", 5), ("pla
         assert [{f: v for f, v in r.items() if f != "explain"} for r in rows] == plain, name
     for i, r in enumerate(rows):
         e = r["explain"]
-        assert set(e) == {"template", "content", "decided_by"}, (name, e.keys())
+        assert set(e) == {"template", "content", "content_stage", "decided_by"}, (name, e.keys())
+        assert e["content_stage"] == "main", (name, e["content_stage"])
         check_stage(e["content"], k, 1 - r["p_content"], f"{name}:{i}:content")
         if e["template"] is not None:
             check_stage(e["template"], k, sig(e["template"]["logit"]), f"{name}:{i}:template")
@@ -168,6 +170,39 @@ for i, l in enumerate(lines):
     assert abs(s - inputs) < 5e-3, (l, s, inputs)
 assert stages >= 10, stages
 PY
+
+# A page in German: the shipped model's text model learned English words,
+# so the content stage fitted without it scores the page, and says so; the
+# English page's units are scored with it (text_score among their inputs).
+python3 - "$w" <<'PY'
+import sys
+paras = [
+    "Das Tal wurde im Laufe des achtzehnten Jahrhunderts langsam besiedelt, zuerst von Fallenstellern, die dem Biber flussaufwärts folgten, und später von Bauernfamilien, die das Land für Weizen und Gerste rodeten.",
+    "In der Mitte des neunzehnten Jahrhunderts hatten die Mühlen alles verändert. Die Wasserkraft zog Weber, Zimmerleute und Schmiede an den Wasserfall, und um den Mühlgraben wuchs eine Stadt mit einer Kirche, einer Schule und einem Laden.",
+    "Die Eisenbahn kam im Jahr 1871 und mit ihr ein neuer Wohlstand. Holz und Getreide konnten nun an einem einzigen Tag die Küste erreichen, und die Händler bauten an der Hauptstraße Häuser aus Backstein, die heute noch stehen.",
+]
+nav = '<ul><li><a href="/">Start</a></li><li><a href="/news">Nachrichten</a></li><li><a href="/sport">Sport</a></li></ul>'
+body = "".join(f"<p>{t}</p>" for t in paras)
+with open(f"{sys.argv[1]}/german.html", "w", encoding="utf-8") as f:
+    f.write('<!DOCTYPE html><html lang="de"><head><title>Das Tal</title></head><body>' + nav +
+            f'<div class="article"><h1>Das Tal</h1>{body}</div><p>Copyright 2024 Talverein</p></body></html>')
+PY
+"$PRED" -m "$model" -f jsonl --explain=1000 "$w/german.html" >"$w/german.jsonl" || die "german: --explain failed"
+python3 - "$w" <<'PY' || die "the German page was not scored by the content stage without the text model"
+import json, sys
+w = sys.argv[1]
+de = [json.loads(l) for l in open(f"{w}/german.jsonl", encoding="utf-8")]
+en = [json.loads(l) for l in open(f"{w}/plain.all.jsonl", encoding="utf-8")]
+assert de and all(r["explain"]["content_stage"] == "nontext" for r in de), [r["explain"]["content_stage"] for r in de]
+names = lambda r: {t["input"] for t in r["explain"]["content"]["top"]}
+assert not any("text_score" in names(r) for r in de)
+assert sum("text_score" in names(r) for r in en) >= len(en) // 2, [names(r) for r in en]
+kept = " ".join(r["text"] for r in de if r["content"])
+assert "Die Eisenbahn kam im Jahr 1871" in kept and "Nachrichten" not in kept, kept
+PY
+"$PRED" -m "$model" --explain=2 "$w/german.html" >"$w/german.txt" || die "german: text --explain failed"
+grep -q "^# The page's function words are not en's" "$w/german.txt" || die "the listing does not name the stage"
+grep -q "function words are not" "$w/promo.txt" && die "an English page named as not English"
 
 # Usage errors: a bad K, an HTML rendering.
 for bad in --explain=0 --explain=-1 --explain=x --explain=1001 --explain=; do
