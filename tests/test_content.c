@@ -538,6 +538,37 @@ static void check_consent(void) {
   check_page(COOKIE_POLICY, &co, NULL, policy, sizeof policy / sizeof *policy);
 }
 
+/* A heading that points away from the article, whole and in any of the
+ * lists' languages (case folded, "Ä" too, a colon or "…" after it), goes
+ * whatever the model says; a sentence that starts so, a longer heading and
+ * a word that only begins so stay. */
+static const char POINTERS[] =
+    "<html><head><title>Mill museum</title></head><body><h1>Mill museum</h1>"
+    "<p>The museum in the old mill opens every day except Monday, with tours of the weaving floor.</p>"
+    "<p>Related work on the river's other mills is shown in the second room of the museum.</p>"
+    "<h3>\303\204hnliche Beitr\303\244ge</h3><h3>RELATED ARTICLES:</h3><h3>\303\200 lire aussi\342\200\246</h3>"
+    "<h3>Leia tamb\303\251m</h3><h2>About the author</h2><h3>Related articles about the river and its mills</h3>"
+    "<h3>Relatedness</h3><p>Mehr zum Thema</p></body></html>";
+
+static void check_pointer_heading(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const expect ex[] = {
+      {"The museum in the old mill", 1},
+      {"Related work on the river", 1},
+      {"\303\204hnliche Beitr\303\244ge", 0},
+      {"RELATED ARTICLES:", 0},
+      {"\303\200 lire aussi", 0},
+      {"Leia tamb\303\251m", 0},
+      {"About the author", 0},
+      {"Related articles about the river", 1},
+      {"Relatedness", 1},
+      {"Mehr zum Thema", 0},
+  };
+  check_page(POINTERS, &co, NULL, ex, sizeof ex / sizeof *ex);
+}
+
 /* The page-level check reads the kept words as evidence that the article
  * is kept, but not list items the template stage calls the site's (a
  * list of the site's promises kept beside an essay of short paragraphs
@@ -694,6 +725,7 @@ int main(void) {
   check_last_resort();
   check_prose_margin();
   check_consent();
+  check_pointer_heading();
   check_site_list();
   check_tables();
   check_declared();

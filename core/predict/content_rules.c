@@ -256,6 +256,97 @@ static int is_read_more(const char *t, size_t n, size_t words) {
   return 0;
 }
 
+/* a[0..n) equals the lower-case phrase b, ASCII and Latin-1 letters
+ * folded ("Ähnliche" is "ähnliche"). The phrases' other bytes are octal
+ * escapes: a hex escape runs on into a following letter a-f. */
+static int equals_folded(const char *a, size_t n, const char *b) {
+  size_t k = 0;
+  for (; k < n && b[k]; k++) {
+    unsigned char x = (unsigned char)a[k], y = (unsigned char)b[k];
+    if (x >= 'A' && x <= 'Z') x |= 0x20;
+    else if (k > 0 && (unsigned char)a[k - 1] == 0xC3 && x >= 0x80 && x <= 0x9E && x != 0x97) x += 0x20;
+    if (x != y) return 0;
+  }
+  return k == n && !b[k];
+}
+
+/* A heading that points away from the article, whole: "Related
+ * articles", "Ähnliche Beiträge", "À lire aussi", "About the author" (in
+ * the languages of the function-word lists), without the colon
+ * is_read_more needs. */
+static int is_pointer_heading(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {"related",
+                                      "related articles",
+                                      "related posts",
+                                      "related stories",
+                                      "related news",
+                                      "related content",
+                                      "related links",
+                                      "related coverage",
+                                      "related topics",
+                                      "related reading",
+                                      "more on this topic",
+                                      "more on this story",
+                                      "you may also like",
+                                      "you might also like",
+                                      "you may also be interested in",
+                                      "you might be interested in",
+                                      "recommended for you",
+                                      "more stories",
+                                      "read next",
+                                      "about the author",
+                                      "\303\244hnliche beitr\303\244ge",
+                                      "\303\244hnliche artikel",
+                                      "\303\244hnliche themen",
+                                      "verwandte artikel",
+                                      "mehr zum thema",
+                                      "mehr zu diesem thema",
+                                      "das k\303\266nnte sie auch interessieren",
+                                      "das k\303\266nnte dich auch interessieren",
+                                      "auch interessant",
+                                      "lesen sie auch",
+                                      "weitere artikel",
+                                      "weitere beitr\303\244ge",
+                                      "\303\274ber den autor",
+                                      "\303\240 lire aussi",
+                                      "lire aussi",
+                                      "\303\240 lire \303\251galement",
+                                      "sur le m\303\252me sujet",
+                                      "articles similaires",
+                                      "articles li\303\251s",
+                                      "vous aimerez aussi",
+                                      "\303\240 voir aussi",
+                                      "art\303\255culos relacionados",
+                                      "noticias relacionadas",
+                                      "te puede interesar",
+                                      "tambi\303\251n te puede interesar",
+                                      "lee tambi\303\251n",
+                                      "leggi anche",
+                                      "articoli correlati",
+                                      "potrebbe interessarti",
+                                      "ti potrebbe interessare",
+                                      "leia tamb\303\251m",
+                                      "veja tamb\303\251m",
+                                      "not\303\255cias relacionadas",
+                                      "artigos relacionados",
+                                      "gerelateerde artikelen",
+                                      "lees ook",
+                                      "relaterade artiklar",
+                                      "l\303\244s ocks\303\245",
+                                      NULL};
+  if (words > 6) return 0;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == ':' || t[n - 1] == '.')) n--;
+  if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (unsigned char)t[n - 1] == 0xA6)
+    n -= 3; /* "…" */
+  while (n && *t == ' ') {
+    t++;
+    n--;
+  }
+  for (size_t h = 0; heads[h]; h++)
+    if (equals_folded(t, n, heads[h])) return 1;
+  return 0;
+}
+
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
   const char *t = pv.text + ux->u[i].start;
@@ -265,7 +356,7 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
   if (in_consent_notice(page, ux, i)) return TBK_FURNITURE_NOTICE;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
-  if (is_read_more(t, n, words)) return TBK_FURNITURE_LINKS;
+  if (is_read_more(t, n, words) || is_pointer_heading(t, n, words)) return TBK_FURNITURE_LINKS;
   if (is_caption(page, ux, i) || is_credit_tail(t, n, words)) return TBK_FURNITURE_CAPTION;
   if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
   return 0;
