@@ -233,6 +233,16 @@ static tbk_dataset *unit_dataset(tbk_units *ux) {
   return ds;
 }
 
+/* Training options for a few synthetic pages: no cross-validation, two
+ * Naive-Bayes folds. */
+static tbk_train_options quick_options(void) {
+  tbk_train_options opt;
+  tbk_train_options_init(&opt);
+  opt.cv_folds = 0;
+  opt.nb_folds = 2;
+  return opt;
+}
+
 /* The shipped model's template stage alone (it is two-stage already). */
 static tbk_model *template_model(void) {
   tbk_model *tmpl = NULL;
@@ -258,10 +268,7 @@ static void test_two_stage(tbk_units *ux) {
   tbk_buf before = {0};
   CHECK_INT(tbk_model_write(tmpl, &before, &err), TBK_OK);
   tbk_dataset *ds = unit_dataset(ux);
-  tbk_train_options opt;
-  tbk_train_options_init(&opt);
-  opt.cv_folds = 0;
-  opt.nb_folds = 2;
+  tbk_train_options opt = quick_options();
   CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &content, &err), TBK_OK);
   /* a template model is not a content stage, and the other way round */
   CHECK_INT(tbk_model_attach_content(content, tmpl, NULL), TBK_ERR_SCHEMA);
@@ -382,10 +389,7 @@ static void test_context_pass(tbk_units *ux) {
   tbk_model *tmpl = template_model(), *cm = NULL;
   if (!tmpl) return;
   tbk_dataset *ds = unit_dataset(ux);
-  tbk_train_options opt;
-  tbk_train_options_init(&opt);
-  opt.cv_folds = 0;
-  opt.nb_folds = 2;
+  tbk_train_options opt = quick_options();
   CHECK_INT(tbk_train_context(ds, &opt, 2, NULL, NULL, &cm, &err), TBK_OK);
   if (!cm || !cm->context) {
     CHECK(0);
@@ -500,6 +504,21 @@ static int scored_by(tbk_predictor *pr, const tbk_model *m, const char *html, co
   return nontext;
 }
 
+/* A damaged two-stage file given its outer checksum line again (so only
+ * the damage can be refused): refused, with a message naming why. */
+static void refused_by_name(tbk_buf *text, const char *why) {
+  unsigned char md5[16];
+  char hex[33];
+  tbk_error err = {0};
+  tbk_md5(text->data, text->len, md5);
+  tbk_md5_hex(md5, hex);
+  CHECK_BUF(tbk_buf_printf(text, "checksum %s\n", hex));
+  tbk_model *refused = NULL;
+  CHECK_INT(tbk_model_parse(text->data, text->len, &refused, &err), TBK_ERR_MODEL);
+  CHECK(strstr(err.msg, why) != NULL);
+  CHECK(refused == NULL);
+}
+
 /* A content stage fitted again without the text model, attached for the
  * pages not in the text model's language: it survives a write/parse round
  * trip byte for byte, a bad one is refused, and the predictor scores a
@@ -509,10 +528,7 @@ static void test_nontext_stage(tbk_units *ux) {
   tbk_model *tmpl = template_model(), *cm = NULL, *nt = NULL, *nt2 = NULL, *again = NULL;
   if (!tmpl) return;
   tbk_dataset *ds = unit_dataset(ux);
-  tbk_train_options opt;
-  tbk_train_options_init(&opt);
-  opt.cv_folds = 0;
-  opt.nb_folds = 2;
+  tbk_train_options opt = quick_options();
   CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &cm, &err), TBK_OK);
   opt.parts = TBK_PARTS_NONTEXT;
   CHECK_INT(tbk_train(ds, &opt, NULL, NULL, &nt, &err), TBK_OK);
@@ -548,15 +564,7 @@ static void test_nontext_stage(tbk_units *ux) {
     CHECK_BUF(tbk_buf_puts(&bad, "E1"));
     const char *rest = at + 18, *last = one.data + one.len - 42; /* before "checksum <32>\n" */
     CHECK_BUF(tbk_buf_append(&bad, rest, (size_t)(last - rest)));
-    unsigned char md5[16];
-    char hex[33];
-    tbk_md5(bad.data, bad.len, md5);
-    tbk_md5_hex(md5, hex);
-    CHECK_BUF(tbk_buf_printf(&bad, "checksum %s\n", hex));
-    tbk_model *refused = NULL;
-    CHECK_INT(tbk_model_parse(bad.data, bad.len, &refused, &err), TBK_ERR_MODEL);
-    CHECK(strstr(err.msg, "stage content-nontext LANG") != NULL);
-    CHECK(refused == NULL);
+    refused_by_name(&bad, "stage content-nontext LANG");
   }
   /* the main content stage (it reads the text model) in the nontext
    * stage's place, every checksum right: refused by name */
@@ -566,15 +574,7 @@ static void test_nontext_stage(tbk_units *ux) {
     bad.len = 0;
     CHECK_BUF(tbk_buf_append(&bad, one.data, (size_t)(n0 - one.data) + 26));
     CHECK_BUF(tbk_buf_append(&bad, c0 + 15, (size_t)(n0 - c0) - 14));
-    unsigned char md5[16];
-    char hex[33];
-    tbk_md5(bad.data, bad.len, md5);
-    tbk_md5_hex(md5, hex);
-    CHECK_BUF(tbk_buf_printf(&bad, "checksum %s\n", hex));
-    tbk_model *refused = NULL;
-    CHECK_INT(tbk_model_parse(bad.data, bad.len, &refused, &err), TBK_ERR_MODEL);
-    CHECK(strstr(err.msg, "without the text model") != NULL);
-    CHECK(refused == NULL);
+    refused_by_name(&bad, "without the text model");
   }
   tbk_predictor *pr = NULL;
   CHECK_INT(tbk_predictor_new(tmpl, &pr, &err), TBK_OK);
