@@ -11,8 +11,9 @@
 #define TBK_MODEL_MAGIC "tbk-model"
 #define TBK_MODEL_VERSION 1
 /* A two-stage model file: "tbk-model 2", then "stage template" and a
- * complete version-1 model, "stage content" and another, then a checksum
- * over everything. */
+ * complete version-1 model, "stage content" and another, optionally
+ * "stage content-nontext LANG" or "stage context" and another, optionally
+ * the history stage, then a checksum over everything (model_io.c). */
 #define TBK_MODEL_VERSION_STAGED 2
 #define TBK_MAX_OPS 3
 
