@@ -30,7 +30,8 @@ set +e
 "$EVAL" cv --variants all,bogus "${triples[@]}" >/dev/null 2>&1; [ $? -eq 2 ] || die "bad variant: exit 2 expected"
 "$EVAL" cv -q --out nothing F0.svm F0.words nosuch.meta >/dev/null 2>&1; [ $? -eq 1 ] || die "missing meta: exit 1 expected"
 set -e
-for c in cv gold snippets; do "$EVAL" $c --help | grep -q "^Usage: tbk-eval $c" || die "$c --help"; done
+# (the help read whole: grep -q stopping early would SIGPIPE the program)
+for c in cv gold snippets; do grep -q "^Usage: tbk-eval $c" <<<"$("$EVAL" $c --help)" || die "$c --help"; done
 
 # --- cross-site CV: 6 sites, 6 folds (leave one site out)
 "$EVAL" cv -q --out cv "${triples[@]}" > cv.md

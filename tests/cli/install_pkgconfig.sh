@@ -37,7 +37,7 @@ example=$TBK_SRC/docs/example/predict_page.c
 # shellcheck disable=SC2046
 cc "${san[@]}" -o "$TBK_TMP/shared" "$example" $(pkg-config --cflags --libs tbk) ||
   die "cannot build the example against the installed libtbk.so"
-readelf -d "$TBK_TMP/shared" | grep -qF "[$soname]" || die "the example does not load $soname"
+grep -qF "[$soname]" <<<"$(readelf -d "$TBK_TMP/shared")" || die "the example does not load $soname"
 # Static: pkg-config --static adds what libtbk.a needs (Requires.private,
 # Libs.private). With both libraries installed the linker takes the shared
 # one for -ltbk, so the archive is named as a file, as a user who wants it
