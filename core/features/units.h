@@ -140,6 +140,10 @@ typedef struct tbk_unit_node {
   uint32_t chars, anchor; /* visible and linked characters below */
   uint32_t units, words;  /* units and words below */
   double score;           /* Readability score */
+  /* The content rules' memo of the element's class and id, 2 bits a list
+   * of names (content_rules.c): 0 not read yet, 1 not named so, 2 named
+   * so. Scratch the rules write through a const tbk_units. */
+  uint8_t rule_names;
 } tbk_unit_node;
 
 /* An element on the path of the last unit tbk_units_paths wrote. */

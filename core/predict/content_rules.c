@@ -37,15 +37,33 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
     a->hit = has_word(chunk, strlen(chunk), a->words[w]);
 }
 
+/* The lists of names the rules look for in an element's class and id, 2
+ * bits each of tbk_unit_node.rule_names. */
+enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD };
+
+/* Whether element k is named by one of words (fn reads its attributes:
+ * on_attr, on_attr_tokens), read once a page: the rules walk the same
+ * ancestors for unit after unit. */
+static int node_named(const tbk_page_view *pv, const tbk_units *ux, uint32_t k, int list, const char *const *words,
+                      tbk_attr_fn fn) {
+  unsigned shift = 2u * (unsigned)list, v = ux->nd[k].rule_names >> shift & 3u;
+  if (!v) {
+    named a = {words, 0, 0};
+    tbk_node_attrs(&pv->nodes[k], fn, &a);
+    v = a.hit ? 2u : 1u;
+    ux->nd[k].rule_names |= (uint8_t)(v << shift);
+  }
+  return v == 2;
+}
+
 /* The unit's line element or an ancestor that holds little more than the
  * unit (its wrapper, not the article around it) is named by one of words. */
-static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, const char *const *words) {
+static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, int list, const char *const *words) {
   const tbk_page_view pv = tbk_page_view_of(page);
-  named a = {words, 0, 0};
   uint32_t limit = ux->u[i].chars + 400;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit && !a.hit; k = pv.nodes[k].parent)
-    tbk_node_attrs(&pv.nodes[k], on_attr, &a);
-  return a.hit;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit; k = pv.nodes[k].parent)
+    if (node_named(&pv, ux, k, list, words, on_attr)) return 1;
+  return 0;
 }
 
 /* Like on_attr, token by token of a class value, leaving out
@@ -75,11 +93,10 @@ static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
 static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"cookie", "consent", "gdpr", NULL};
   const tbk_page_view pv = tbk_page_view_of(page);
-  named a = {words, 0, 0};
   uint32_t half = ux->nd[0].chars / 2;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half && !a.hit; k = pv.nodes[k].parent)
-    tbk_node_attrs(&pv.nodes[k], on_attr_tokens, &a);
-  return a.hit;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half; k = pv.nodes[k].parent)
+    if (node_named(&pv, ux, k, NAMES_CONSENT, words, on_attr_tokens)) return 1;
+  return 0;
 }
 
 /* A <figure> holding more text than this is a layout wrapper (a whole
@@ -105,7 +122,7 @@ static int is_caption(const tbk_page *page, const tbk_units *ux, size_t i) {
         tag == TBK_TAG_OL)
       break;
   }
-  return named_near(page, ux, i, words);
+  return named_near(page, ux, i, NAMES_CAPTION, words);
 }
 
 /* "This slideshow requires JavaScript", "Please enable JavaScript": what
@@ -368,8 +385,8 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const lead[] = {"standfirst",  "dek",     "subtitle", "summary",
                                      "description", "excerpt", "teaser",   NULL};
   if (pv.nodes[ux->u[i].elem].tag == TBK_TAG_H1) return TBK_OUTSIDE_META;
-  if (ux->u[i].words <= 25 && named_near(page, ux, i, meta)) return TBK_OUTSIDE_META;
+  if (ux->u[i].words <= 25 && named_near(page, ux, i, NAMES_META, meta)) return TBK_OUTSIDE_META;
   /* An article's <header> holds its headline, dek, byline and date. */
   if (ux->u[i].words < 40 && (ux->u[i].anc_flags >> UA_HEADER & 1)) return TBK_OUTSIDE_META;
-  return ux->u[i].words < 40 && named_near(page, ux, i, lead) ? TBK_OUTSIDE_LEAD : 0;
+  return ux->u[i].words < 40 && named_near(page, ux, i, NAMES_LEAD, lead) ? TBK_OUTSIDE_LEAD : 0;
 }
