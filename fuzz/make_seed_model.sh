@@ -4,17 +4,19 @@
 # third-party page), with small word/attribute dimensions so the file stays
 # around 20 KB and is a usable fuzz_model seed too.
 #
-#   fuzz/make_seed_model.sh BUILD_DIR OUT.model [OUT2.model]
+#   fuzz/make_seed_model.sh BUILD_DIR OUT.model [OUT2.model [OUT3.model]]
 #
 # With OUT2, also a two-stage model (tbk-model 2): the content stage trained
 # on the same sites' units against the generator's own gold text (a seed for
-# fuzz_model's two-stage path, about 40 KB).
+# fuzz_model's two-stage path, about 40 KB). With OUT3, OUT2 with the
+# content stage without the text model added (tbk-train --nontext-stage en
+# --keep-content: the stage content-nontext path).
 #
 # Refresh the copy in the tree after a feature-schema change with
 #   fuzz/make_seed_model.sh build fuzz/corpus/model/seed.model
 set -u
-[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR OUT.model [OUT2.model]" >&2; exit 2; }
-B=$1 OUT=$2 OUT2=${3:-}
+[ $# -ge 2 ] && [ $# -le 4 ] || { echo "usage: $0 BUILD_DIR OUT.model [OUT2.model [OUT3.model]]" >&2; exit 2; }
+B=$1 OUT=$2 OUT2=${3:-} OUT3=${4:-}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 command -v python3 >/dev/null || { echo "python3 not found: skipped" >&2; exit 77; }
 W=$OUT.work
@@ -45,3 +47,7 @@ EOF2
 "$B/train/tbk-train" -q --cv-folds 2 --nb-folds 2 --template "$OUT" -o "$OUT2" "$W/u.svm" "$W/uw.svm" "$W/um.jsonl" ||
   exit 1
 echo "$OUT2"
+[ -n "$OUT3" ] || exit 0
+"$B/train/tbk-train" -q --cv-folds 2 --nb-folds 2 --nontext-stage en --keep-content --template "$OUT2" -o "$OUT3" \
+  "$W/u.svm" "$W/uw.svm" "$W/um.jsonl" || exit 1
+echo "$OUT3"
