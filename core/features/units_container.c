@@ -192,15 +192,20 @@ static int is_credit_line(const char *t, size_t n, uint32_t words) {
   static const char *const leads[] = {
       "photo:", "photos:", "image:", "images:", "credit:", "photograph:", "picture:", "foto:", NULL};
   if (!words || words > 6 || n > 80) return 0;
-  for (size_t k = 0; leads[k]; k++)
-    if (n > strlen(leads[k]) && strncasecmp(t, leads[k], strlen(leads[k])) == 0) return 1;
-  /* whole tokens between anything but letters */
+  /* every lead ends in a colon within its first 12 bytes: most lines have none there */
+  if (memchr(t, ':', n < 12 ? n : 12))
+    for (size_t k = 0; leads[k]; k++)
+      if (n > strlen(leads[k]) && strncasecmp(t, leads[k], strlen(leads[k])) == 0) return 1;
+  /* whole tokens between anything but letters (first letters compared
+   * first: most tokens start with none of the agencies') */
   for (size_t i = 0; i < n;) {
     while (i < n && !(((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z'))) i++;
     size_t j = i;
     while (j < n && ((t[j] | 0x20) >= 'a' && (t[j] | 0x20) <= 'z')) j++;
     for (size_t k = 0; agencies[k] && j > i; k++)
-      if (strlen(agencies[k]) == j - i && strncasecmp(t + i, agencies[k], j - i) == 0) return 1;
+      if (agencies[k][0] == (t[i] | 0x20) && strlen(agencies[k]) == j - i &&
+          strncasecmp(t + i, agencies[k], j - i) == 0)
+        return 1;
     i = j;
   }
   return 0;

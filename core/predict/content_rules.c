@@ -168,7 +168,8 @@ static int is_signup_heading(const tbk_page *page, const tbk_units *ux, size_t i
 static int is_tag_line(const char *t, size_t n, size_t words) {
   static const char *const heads[] = {
       "tags:", "tagged:", "tagged with:", "filed under:", "categories:", "category:", "topics:", NULL};
-  if (words > 40) return 0;
+  /* each head ends in its colon within 12 bytes */
+  if (words > 40 || !memchr(t, ':', n < 12 ? n : 12)) return 0;
   for (size_t h = 0; heads[h]; h++) {
     size_t m = strlen(heads[h]);
     if (n >= m && strncasecmp(t, heads[h], m) == 0) return 1;
@@ -265,7 +266,8 @@ static int is_read_more(const char *t, size_t n, size_t words) {
                                       "read also",   "also read",          "related",     "more",
                                       "recommended", "see also",           "leggi anche", "lesen sie auch",
                                       "lire aussi",  "leia tamb\xc3\xa9m", "leia mais",   NULL};
-  if (words > 40) return 0;
+  /* each lead-in is at most 15 bytes, then its colon */
+  if (words > 40 || !memchr(t, ':', n < 16 ? n : 16)) return 0;
   for (size_t h = 0; heads[h]; h++) {
     size_t m = strlen(heads[h]);
     if (n > m && strncasecmp(t, heads[h], m) == 0 && t[m] == ':') return 1;
@@ -359,8 +361,11 @@ static int is_pointer_heading(const char *t, size_t n, size_t words) {
     t++;
     n--;
   }
+  /* the phrases are 7 to 40 bytes; an ASCII first letter must be theirs */
+  if (n < 7 || n > 40) return 0;
+  unsigned char first = (unsigned char)t[0] < 0x80 ? (unsigned char)(t[0] | 0x20) : 0;
   for (size_t h = 0; heads[h]; h++)
-    if (equals_folded(t, n, heads[h])) return 1;
+    if ((!first || (unsigned char)heads[h][0] == first) && equals_folded(t, n, heads[h])) return 1;
   return 0;
 }
 
