@@ -214,6 +214,10 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
  * digits joined by '/', '.', '-' or ':' (so a bare number is no date). */
 static int is_bare_date(const char *t, size_t n, size_t words) {
   if (words > 12) return 0;
+  /* no digit, no date (most short lines: the words are not looked up) */
+  size_t d = 0;
+  while (d < n && !is_digit(t[d])) d++;
+  if (d == n) return 0;
   int digit = 0, month_or_day = 0, joined = 0;
   for (size_t k = 0; k < n;) {
     unsigned char c = (unsigned char)t[k];
