@@ -556,6 +556,13 @@ static void test_nontext_stage(tbk_units *ux) {
     CHECK_INT(tbk_model_write(again, &two, &err), TBK_OK);
     CHECK(one.len == two.len && memcmp(one.data, two.data, one.len) == 0);
   }
+  /* cut anywhere, the cut just before the nontext stage too: refused */
+  const char *tag = memmem(one.data, one.len, "stage content-nontext", 21);
+  tbk_model *cut_model = NULL;
+  for (size_t cut = 1; cut < one.len; cut += one.len / 23 + 1)
+    CHECK_INT(tbk_model_parse(one.data, cut, &cut_model, NULL), TBK_ERR_MODEL);
+  if (tag) CHECK_INT(tbk_model_parse(one.data, (size_t)(tag - one.data), &cut_model, NULL), TBK_ERR_MODEL);
+  CHECK(cut_model == NULL);
   /* the language line damaged (the outer checksum recomputed): refused by name */
   char *at = memmem(one.data, one.len, "content-nontext en\n", 19);
   tbk_buf bad = {0};
