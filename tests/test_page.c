@@ -745,6 +745,40 @@ static void test_broken_unclosed_script_style(void) {
   tbk_page_free(p);
 }
 
+/* A script's nested script after "<!--" (HTML5's double-escaped script
+ * data) does not end the element: what follows its end tag stays script,
+ * as a browser reads it, and counts as a repair. Without "<!--", or after
+ * "-->", the first end tag ends the element (browsers show the rest). */
+static void test_script_double_escape(void) {
+  tbk_page_options o = opts(TBK_BLOCKS_PAPER);
+  static const char *const hidden[] = {
+      "<html><body><script><!-- var a = '<script src=x.js></script>'; var scriptword = 1; --></script>" BROKEN_BODY,
+      "<html><body><SCRIPT type=text/javascript>\n<!--\nw('<Script>f()</SCRIPT>'); scriptword();\n// "
+      "-->\n</script>" BROKEN_BODY,
+      "<html><body><script><!-- s = {\"e\":\"<script>a</script>\",\"f\":\"<script>b</script>\"}; scriptword "
+      "--></script>" BROKEN_BODY,
+  };
+  for (size_t k = 0; k < sizeof hidden / sizeof *hidden; k++) {
+    tbk_page *p = PARSE(hidden[k], &o);
+    CHECK(p && !strstr(text_of(p), "scriptword") && strstr(text_of(p), "distinctive closing sentence"));
+    CHECK(p && tbk_page_recovered(p) >= 1);
+    tbk_page_free(p);
+  }
+  static const char *const shown[] = {
+      "<html><body><script>w('<script src=x.js></script>'); scriptword();</script>" BROKEN_BODY,
+      "<html><body><script><!-- a(); --> w('<script>x</script>'); scriptword();</script>" BROKEN_BODY,
+  };
+  for (size_t k = 0; k < sizeof shown / sizeof *shown; k++) {
+    tbk_page *p = PARSE(shown[k], &o);
+    CHECK(p && strstr(text_of(p), "scriptword") && tbk_page_recovered(p) == 0);
+    tbk_page_free(p);
+  }
+  /* in a comment a script is no script: nothing to make inert */
+  tbk_page *p = PARSE("<html><body><!-- <script><!-- <script></script> x --></script> -->" BROKEN_BODY, &o);
+  CHECK(p && tbk_page_recovered(p) == 0);
+  tbk_page_free(p);
+}
+
 static void test_broken_unclosed_containers(void) {
   /* Dropped containers libxml2 keeps open to the end. */
   RECOVERED("noscript", "<html><body><noscript><img src=pixel.gif>\n" BROKEN_BODY,
@@ -1014,6 +1048,7 @@ int main(void) {
   test_hostile();
   test_broken_unclosed_title();
   test_broken_unclosed_script_style();
+  test_script_double_escape();
   test_broken_unclosed_containers();
   test_broken_open_in_container();
   test_broken_comments();

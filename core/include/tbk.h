@@ -163,7 +163,8 @@ TBK_API const char *tbk_page_charset(const tbk_page *p);
 /* Count of libxml2 parse errors (recovered). */
 TBK_API size_t tbk_page_parse_errors(const tbk_page *p);
 /* Repairs made to markup after which libxml2 lost the page's text (an
- * unclosed <title>, <script>, <noscript>…, a broken comment); 0 when the
+ * unclosed <title>, <script>, <noscript>…, a broken comment) or showed
+ * script as text (a nested script's end tag after "<!--"); 0 when the
  * page is as parsed. docs/inputs.md lists the shapes. */
 TBK_API int tbk_page_recovered(const tbk_page *p);
 /* The page's whole visible text, normalized (borrowed). */

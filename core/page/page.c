@@ -690,7 +690,7 @@ static tbk_status try_recovery(tbk_page **pp, tbk_buf *source, const tbk_page_op
     q->raw_bytes = p->raw_bytes;
     q->n_lines = p->n_lines;
     q->parse_errors = p->parse_errors;
-    q->recovered = repairs < INT_MAX ? (int)repairs : INT_MAX;
+    q->recovered = repairs < INT_MAX - p->recovered ? (int)repairs + p->recovered : INT_MAX;
     memcpy(q->charset, p->charset, sizeof q->charset);
     memcpy(q->charset_note, p->charset_note, sizeof q->charset_note);
     *pp = q;
@@ -721,6 +721,8 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   p->n_lines = html.lines;
   memcpy(p->charset, html.charset, sizeof p->charset);
   memcpy(p->charset_note, html.charset_note, sizeof p->charset_note);
+  size_t inert = source.data ? tbk_script_double_escapes(source.data, source.len) : 0;
+  p->recovered = inert < INT_MAX ? (int)inert : INT_MAX;
   if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK) goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
   if (!opt->keep_dom) {

@@ -50,6 +50,10 @@ struct tbk_page {
  * number of repairs, 0 (out untouched) when there is nothing to do, -1 out
  * of memory. Costs one comparison unless visible is under 1/20 of n. */
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
+/* The script end tags of the decoded source s a browser reads as a nested
+ * script's (HTML5's double-escaped script data) made inert in place, '/'
+ * becoming ' ': returns how many (script_escape.c). */
+size_t tbk_script_double_escapes(char *s, size_t n);
 
 /* Trimmed text range of an element. */
 static inline void tbk_node_text(const struct tbk_page *p, const tbk_node *n, uint32_t *s, uint32_t *e) {
