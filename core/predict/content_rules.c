@@ -295,7 +295,7 @@ static int equals_folded(const char *a, size_t n, const char *b) {
 
 /* A heading that points away from the article, whole: "Related
  * articles", "Ähnliche Beiträge", "À lire aussi", "About the author" (in
- * the languages of the function-word lists), without the colon
+ * the Latin-script languages of the function-word lists), without the colon
  * is_read_more needs. */
 static int is_pointer_heading(const char *t, size_t n, size_t words) {
   static const char *const heads[] = {"related",
