@@ -60,9 +60,8 @@ void train_parse_options(run *r, int argc, char **argv) {
   if (r->context_folds == 1) cli_usage_error("--context: 1 fold cannot hold anything out (use 0 or >= 2)");
   if (r->context_folds && !r->template_path) cli_usage_error("--context needs --template");
   if (r->keep_content && !r->nontext_lang) cli_usage_error("--keep-content needs --nontext-stage");
-  size_t nl = r->nontext_lang ? strlen(r->nontext_lang) : 0;
   if (r->nontext_lang && (!r->template_path || r->context_folds || r->opt.parts != TBK_PARTS_ALL))
     cli_usage_error("--nontext-stage needs --template and --parts all, and not --context");
-  if (r->nontext_lang && (nl < 2 || nl > 7 || strspn(r->nontext_lang, "abcdefghijklmnopqrstuvwxyz") != nl))
+  if (r->nontext_lang && !tbk_model_lang_ok(r->nontext_lang, strlen(r->nontext_lang)))
     cli_usage_error("--nontext-stage: '%s' is not a language code (2-7 letters a-z, e.g. en)", r->nontext_lang);
 }

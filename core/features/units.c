@@ -65,24 +65,14 @@ static void word_mark(const char *w, size_t n, uint16_t bit) {
   word_hash[k] = h;
   word_bits[k] |= bit;
 }
-static int list_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 static void stop_init(void) {
   for (size_t i = 0; i < COUNTOF(stop_words); i++) word_mark(stop_words[i], strlen(stop_words[i]), WORD_STOP);
   size_t nl = tbk_stop_count < TBK_UNITS_MAX_LANGS ? tbk_stop_count : TBK_UNITS_MAX_LANGS;
-  size_t marked = 0;
+  size_t marked = 0, n;
   for (size_t l = 0; l < nl; l++)
-    for (const char *s = tbk_stop_lists[l]; *s;) {
-      while (list_space(*s)) s++;
-      if (*s == '#') { /* a comment line */
-        while (*s && *s != '\n') s++;
-        continue;
-      }
-      const char *e = s;
-      while (*e && !list_space(*e)) e++;
+    for (const char *s = tbk_stop_lists[l], *w; (w = tbk_stop_next(&s, &n)) != NULL;)
       /* the table holds three quarters of its slots at most */
-      if (e > s && marked++ < WORD_SLOTS * 3 / 4) word_mark(s, (size_t)(e - s), (uint16_t)(1u << l));
-      s = e;
-    }
+      if (marked++ < WORD_SLOTS * 3 / 4) word_mark(w, n, (uint16_t)(1u << l));
 }
 static uint16_t word_bits_of(uint64_t h) {
   h |= 1;

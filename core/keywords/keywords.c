@@ -30,31 +30,17 @@ static uint32_t *stop_mask; /* per word of stop_words: the lists holding it */
 static int stop_ok;
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
 
-static int ascii_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 static void stop_init(void) {
   size_t nl = tbk_stop_count < KW_MAX_LANGS ? tbk_stop_count : KW_MAX_LANGS;
-  size_t cap = 0;
-  for (size_t l = 0; l < nl; l++) {
-    const char *s = tbk_stop_lists[l];
-    while (*s) {
-      while (ascii_space((unsigned char)*s)) s++;
-      if (*s == '#') { /* a comment line */
-        while (*s && *s != '\n') s++;
-        continue;
-      }
-      const char *e = s;
-      while (*e && !ascii_space((unsigned char)*e)) e++;
-      if (e > s) {
-        int added;
-        long id = kw_strtab_intern(&stop_words, s, (size_t)(e - s), &added);
-        if (id < 0 || tbk_grow(&stop_mask, &cap, (size_t)id + 1, sizeof *stop_mask)) return;
-        if (added) stop_mask[id] = 0;
-        stop_mask[id] |= 1u << l;
-      }
-      s = e;
+  size_t cap = 0, n;
+  for (size_t l = 0; l < nl; l++)
+    for (const char *s = tbk_stop_lists[l], *w; (w = tbk_stop_next(&s, &n)) != NULL;) {
+      int added;
+      long id = kw_strtab_intern(&stop_words, w, n, &added);
+      if (id < 0 || tbk_grow(&stop_mask, &cap, (size_t)id + 1, sizeof *stop_mask)) return;
+      if (added) stop_mask[id] = 0;
+      stop_mask[id] |= 1u << l;
     }
-  }
   stop_ok = 1;
 }
 

@@ -39,12 +39,17 @@ tbk_status tbk_model_attach_content(tbk_model *m, tbk_model *content, tbk_error 
   return TBK_OK;
 }
 
+int tbk_model_lang_ok(const char *s, size_t n) {
+  int ok = n >= 2 && n < sizeof((tbk_model *)0)->text_lang;
+  for (size_t i = 0; ok && i < n; i++) ok = s[i] >= 'a' && s[i] <= 'z';
+  return ok;
+}
+
 tbk_status tbk_model_attach_nontext(tbk_model *c, tbk_model *nontext, const char *lang, tbk_error *err) {
   if (c && c->content) c = c->content;
   size_t ll = lang ? strlen(lang) : 0;
-  int ok = ll >= 2 && ll < sizeof c->text_lang;
-  for (size_t i = 0; ok && i < ll; i++) ok = lang[i] >= 'a' && lang[i] <= 'z';
-  if (!ok) return tbk_fail(err, TBK_ERR_ARG, "a text model's language is a code of 2-7 letters a-z, not \"%s\"", lang);
+  if (!tbk_model_lang_ok(lang, ll))
+    return tbk_fail(err, TBK_ERR_ARG, "a text model's language is a code of 2-7 letters a-z, not \"%s\"", lang);
   if (!c || !nontext || c->nontext || c->context || nontext->content || nontext->nontext)
     return tbk_fail(err, TBK_ERR_ARG,
                     "a stage without the text model attaches once, to a content stage without a "

@@ -241,4 +241,8 @@ void tbk_model_drop_content(tbk_model *m);
  * reads the text model; TBK_ERR_ARG for a bad code, a c that has a
  * contextual pass or already a nontext stage. */
 tbk_status tbk_model_attach_nontext(tbk_model *c, tbk_model *nontext, const char *lang, tbk_error *err);
+/* Whether s[0..n) is a language code a model file can name: 2 to 7
+ * letters a-z (what tbk_model_attach_nontext and the file's
+ * "stage content-nontext" line take). */
+int tbk_model_lang_ok(const char *s, size_t n);
 #endif

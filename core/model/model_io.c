@@ -491,9 +491,8 @@ static tbk_status parse_nontext(tbk_model *c, const char **sp, const char *end, 
   if ((size_t)(end - s) < tl || memcmp(s, tag, tl) != 0) return TBK_OK;
   const char *lang = s + tl, *nl = memchr(lang, '\n', (size_t)(end - lang));
   size_t ll = nl ? (size_t)(nl - lang) : 0;
-  int ok = ll >= 2 && ll < sizeof c->text_lang;
-  for (size_t i = 0; ok && i < ll; i++) ok = lang[i] >= 'a' && lang[i] <= 'z';
-  if (!ok) BAD("line %zu: expected \"stage content-nontext LANG\" (a language code)", skip + 1);
+  if (!tbk_model_lang_ok(lang, ll))
+    BAD("line %zu: expected \"stage content-nontext LANG\" (a language code)", skip + 1);
   s = nl + 1;
   size_t n = stage_len(s, (size_t)(end - s));
   if (s == end || !n) BAD("content-nontext stage has no checksum line");

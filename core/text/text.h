@@ -22,6 +22,9 @@ int tbk_utf8_valid(const char *s, size_t n);
 extern const char *const tbk_stop_codes[];
 extern const char *const tbk_stop_lists[];
 extern const size_t tbk_stop_count;
+/* The next word of a list from *s, comment lines skipped: its start,
+ * with its length in *len and *s moved past it; NULL at the list's end. */
+const char *tbk_stop_next(const char **s, size_t *len);
 
 /* Unicode word tokenizer (PCRE2, UTF+UCP, JIT). A token is a run of letters,
  * marks, digits and connector punctuation, except that every Han, Hiragana
