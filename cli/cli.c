@@ -361,6 +361,13 @@ static void merge_into(const char *from, const char *to) {
   rmdir(from);
 }
 
+/* The stage's names, once it is published or discarded. */
+static void stage_forget(cli_stage *st) {
+  free(st->dir);
+  free(st->tmp);
+  st->dir = st->tmp = NULL;
+}
+
 void cli_stage_publish(cli_stage *st) {
   sigset_t old;
   cli_signals_hold(&old); /* unguarded, the stage would outlive a kill */
@@ -368,16 +375,12 @@ void cli_stage_publish(cli_stage *st) {
   merge_into(st->tmp, st->dir);
   stage_remove(); /* what a merge left: empty directories */
   cli_signals_release(&old);
-  free(st->dir);
-  free(st->tmp);
-  st->dir = st->tmp = NULL;
+  stage_forget(st);
 }
 
 void cli_stage_discard(cli_stage *st) {
   stage_remove();
-  free(st->dir);
-  free(st->tmp);
-  st->dir = st->tmp = NULL;
+  stage_forget(st);
 }
 
 /* ------------------------------------------------ outputs vs inputs */
