@@ -18,8 +18,9 @@
 #   REUSE=1      keep features and models already in WORK_DIR (re-score only)
 #   TRAIN_OPTS   extra tbk-train options for the models and the CV, e.g.
 #                "--encoding raw" (docs/experiments/evaluation-template-stage.md "Encoding")
-#   CONTENT_OPTS tbk-train options of the content stages, e.g.
-#                "--context 3" for the contextual pass (default: none)
+#   CONTENT_OPTS tbk-train options of the content stages (default
+#                "--nontext-stage en", as models/build_default.sh trains
+#                the shipped one; "--context 3" for the contextual pass)
 #
 # Steps: unpack the shared archives; label + features for every training
 # data set (site_mirrors, debian_docs when built, swde_wren, dragnet,
@@ -114,7 +115,7 @@ for g in $GOLD_SETS trafilatura_eval; do
 done
 
 # 3b. The content stage. Gold labels are model-free, so once per gold set.
-CONTENT_OPTS=${CONTENT_OPTS:-}
+CONTENT_OPTS=${CONTENT_OPTS---nontext-stage en}
 mkdir -p "$WORK/units"
 for d in $GOLD_SETS; do
   f=$WORK/units/$d.labels.jsonl
