@@ -205,6 +205,63 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * evidence"). */
 #define PROSE_MARGIN 0.1
 
+/* Prose the model keeps with confidence: the evidence article_parent
+ * weighs. */
+static int sure_prose(const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                      const unsigned char *keep, size_t i) {
+  return keep[i] == 1 && unit_p[i] < o->threshold && is_prose(ux, i);
+}
+
+/* The article's own element: the parent element of more than half of the
+ * prose the model keeps with confidence, in two paragraphs or more. A long
+ * text unlike the news the stage learned from (a 4,000-word tutorial, a
+ * manual's chapter, an encyclopedia article) has paragraphs that its
+ * features (a parent of many words, a deep position) argue against, though
+ * they are siblings of those it keeps. Its prose paragraphs before the last
+ * one kept come back, unless a rule removes them or they sit in an aside,
+ * navigation, footer, form, figure or header (body_paragraph); those after
+ * it stay out (a podcast's or newsletter's plug, an author's note).
+ * Measured in docs/experiments/evaluation-content-stage.md ("The
+ * article's element"). Returns how many came back. */
+static size_t article_parent(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                             const tbk_content_options *o, int lead, unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  /* the weighted majority vote (Boyer-Moore), then its count */
+  uint32_t parent = TBK_NONE;
+  double lead_by = 0, all = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (!sure_prose(ux, unit_p, o, keep, i)) continue;
+    double w = ux->u[i].words;
+    uint32_t a = pv.nodes[ux->u[i].elem].parent;
+    all += w;
+    if (a == parent) {
+      lead_by += w;
+    } else if (lead_by >= w) {
+      lead_by -= w;
+    } else {
+      parent = a;
+      lead_by = w - lead_by;
+    }
+  }
+  if (parent == TBK_NONE) return 0;
+  double in = 0;
+  size_t units = 0, last = 0;
+  for (size_t i = 0; i < ux->n; i++)
+    if (sure_prose(ux, unit_p, o, keep, i) && pv.nodes[ux->u[i].elem].parent == parent) {
+      in += ux->u[i].words;
+      units++;
+      last = i;
+    }
+  if (units < 2 || in <= 0.5 * all) return 0;
+  size_t back = 0;
+  for (size_t i = 0; i < last; i++)
+    if (!keep[i] && pv.nodes[ux->u[i].elem].parent == parent && is_prose(ux, i) && body_paragraph(page, ux, i)) {
+      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+      back += keep[i] == 1;
+    }
+  return back;
+}
+
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
@@ -296,6 +353,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   fill_gaps(page, ux, o, lead, keep);
   fill_tables(page, ux, o, lead, keep);
   body_container(page, ux, o, keep);
+  if (article_parent(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
