@@ -557,9 +557,9 @@ static const char POINTERS[] =
     "<h3>Leia tamb\303\251m</h3><h2>About the author</h2><h3>Related articles about the river and its mills</h3>"
     "<h3>Relatedness</h3><p>Mehr zum Thema</p></body></html>";
 
-/* The article's element: the parent of most of the prose the model keeps
- * gets back its prose paragraphs the model removed before its last kept
- * one (not one after it, nor one under another parent); with a single
+/* The article's element: the deepest element holding most of the prose
+ * the model keeps gets back its prose paragraphs the model removed before
+ * its last kept one (not one after it, nor one outside it); with a single
  * kept paragraph there, or half of the kept prose or less, nothing
  * changes. */
 static const char ARTICLE_PARENT[] =
@@ -581,6 +581,34 @@ static const char ARTICLE_PARENT[] =
     "every day can buy a pass that halves it, sold at the gate and on the council's site.</p>"
     "<p>Engineers said the deck can carry twice the load of the old crossing, and more lanes can be added "
     "later. The council will vote on them in the spring, after a count of the traffic.</p></div>"
+    "</body></html>";
+
+/* A manual's chapter in sections, each paragraph in a wrapper of its own
+ * (AsciiDoc, Sphinx): no parent holds two kept paragraphs, the chapter's
+ * element holds them all. */
+static const char SECTIONS[] =
+    "<html><head><title>Tutorial</title></head><body><div id=\"content\">"
+    "<div class=\"sect1\"><h2>Importing a project</h2><div class=\"sectionbody\">"
+    "<div class=\"paragraph\"><p>Assume you have a tarball with your initial work. You can place it under "
+    "revision control as follows, from the directory that holds the files you want to track.</p></div>"
+    "<div class=\"paragraph\"><p>You have now initialized the working directory. You may notice a new "
+    "directory created there, which holds the history of every file and every change you record.</p></div>"
+    "</div></div>"
+    "<div class=\"sect1\"><h2>Making changes</h2><div class=\"sectionbody\">"
+    "<div class=\"paragraph\"><p>Modify some files, then add their updated contents to the index. You are "
+    "now ready to commit, and you can see what is about to be committed with the diff command.</p></div>"
+    "<div class=\"listingblock\"><pre>$ git diff --cached</pre></div>"
+    "<div class=\"paragraph\"><p>Without the cached option the command shows the changes you made but have "
+    "not yet added to the index. You can also get a brief summary of the situation with status.</p></div>"
+    "</div></div>"
+    "<div class=\"sect1\"><h2>Managing branches</h2><div class=\"sectionbody\">"
+    "<div class=\"paragraph\"><p>A single repository can maintain multiple branches of development. To "
+    "create a new branch named experimental, use the branch command with the name you want.</p></div>"
+    "<div class=\"paragraph\"><p>Thanks for reading this chapter of the guide. Our newsletter brings the "
+    "next chapter to your inbox every week, with tips that you will not find anywhere else.</p></div>"
+    "</div></div></div>"
+    "<div id=\"footer\"><p>This manual is published under a free licence by its many authors. You may copy "
+    "it, change it and share it, as long as you keep this notice with every copy you make.</p></div>"
     "</body></html>";
 
 static void check_article_parent(void) {
@@ -614,6 +642,12 @@ static void check_article_parent(void) {
                                       "The harbour bridge", NULL};
   static const expect none[] = {{"A virtual environment", 0}, {"The harbour bridge", 0}};
   check_page(ARTICLE_PARENT, &co, split, none, sizeof none / sizeof *none);
+  static const char *const sections[] = {"You have now initialized", "git diff --cached",        "Without the cached",
+                                         "Thanks for reading",       "This manual is published", NULL};
+  static const expect chapter[] = {{"Assume you have a tarball", 1}, {"You have now initialized", 1},
+                                   {"Without the cached", 1},        {"git diff --cached", 0},
+                                   {"Thanks for reading", 0},        {"This manual is published", 0}};
+  check_page(SECTIONS, &co, sections, chapter, sizeof chapter / sizeof *chapter);
 }
 
 static void check_pointer_heading(void) {

@@ -212,28 +212,17 @@ static int sure_prose(const tbk_units *ux, const double *unit_p, const tbk_conte
   return keep[i] == 1 && unit_p[i] < o->threshold && is_prose(ux, i);
 }
 
-/* The article's own element: the parent element of more than half of the
- * prose the model keeps with confidence, in two paragraphs or more. A long
- * text unlike the news the stage learned from (a 4,000-word tutorial, a
- * manual's chapter, an encyclopedia article) has paragraphs that its
- * features (a parent of many words, a deep position) argue against, though
- * they are siblings of those it keeps. Its prose paragraphs before the last
- * one kept come back, unless a rule removes them or they sit in an aside,
- * navigation, footer, form, figure or header (body_paragraph); those after
- * it stay out (a podcast's or newsletter's plug, an author's note).
- * Measured in docs/experiments/evaluation-content-stage.md ("The
- * article's element"). Returns how many came back. */
-static size_t article_parent(const tbk_page *page, const tbk_units *ux, const double *unit_p,
-                             const tbk_content_options *o, int lead, unsigned char *keep) {
-  const tbk_page_view pv = tbk_page_view_of(page);
-  /* the weighted majority vote (Boyer-Moore), then its count */
+/* The parent element of more than half of the sure prose words, in two
+ * paragraphs or more (a weighted majority vote, then its count), or
+ * TBK_NONE. */
+static uint32_t majority_parent(const tbk_page_view *pv, const tbk_units *ux, const double *unit_p,
+                                const tbk_content_options *o, const unsigned char *keep, double all) {
   uint32_t parent = TBK_NONE;
-  double lead_by = 0, all = 0;
+  double lead_by = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (!sure_prose(ux, unit_p, o, keep, i)) continue;
     double w = ux->u[i].words;
-    uint32_t a = pv.nodes[ux->u[i].elem].parent;
-    all += w;
+    uint32_t a = pv->nodes[ux->u[i].elem].parent;
     if (a == parent) {
       lead_by += w;
     } else if (lead_by >= w) {
@@ -243,22 +232,84 @@ static size_t article_parent(const tbk_page *page, const tbk_units *ux, const do
       lead_by = w - lead_by;
     }
   }
-  if (parent == TBK_NONE) return 0;
   double in = 0;
-  size_t units = 0, last = 0;
-  for (size_t i = 0; i < ux->n; i++)
-    if (sure_prose(ux, unit_p, o, keep, i) && pv.nodes[ux->u[i].elem].parent == parent) {
+  size_t units = 0;
+  for (size_t i = 0; parent != TBK_NONE && i < ux->n; i++)
+    if (sure_prose(ux, unit_p, o, keep, i) && pv->nodes[ux->u[i].elem].parent == parent) {
       in += ux->u[i].words;
       units++;
-      last = i;
     }
-  if (units < 2 || in <= 0.5 * all) return 0;
+  return units >= 2 && in > 0.5 * all ? parent : TBK_NONE;
+}
+
+/* The deepest element holding more than half of the sure prose words, in
+ * two paragraphs or more; [*lo, *hi) its units. Every such element holds
+ * the unit where the running sum of those words passes half, so the walk
+ * goes up from that unit's element, widening the range as it goes. */
+static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, const double *unit_p,
+                                 const tbk_content_options *o, const unsigned char *keep, double all, size_t *lo,
+                                 size_t *hi) {
+  size_t m = 0;
+  for (double c = 0; m < ux->n; m++)
+    if (sure_prose(ux, unit_p, o, keep, m) && (c += ux->u[m].words) > 0.5 * all) break;
+  if (m >= ux->n) return TBK_NONE;
+  size_t l = m, h = m + 1, units = 1;
+  double in = ux->u[m].words;
+  for (uint32_t a = ux->u[m].elem; a != TBK_NONE; a = pv->nodes[a].parent) {
+    for (; l > 0 && ux->u[l - 1].elem >= a && ux->u[l - 1].elem < pv->nodes[a].end; l--)
+      if (sure_prose(ux, unit_p, o, keep, l - 1)) in += ux->u[l - 1].words, units++;
+    for (; h < ux->n && ux->u[h].elem >= a && ux->u[h].elem < pv->nodes[a].end; h++)
+      if (sure_prose(ux, unit_p, o, keep, h)) in += ux->u[h].words, units++;
+    if (units >= 2 && in > 0.5 * all) {
+      *lo = l;
+      *hi = h;
+      return a;
+    }
+  }
+  return TBK_NONE;
+}
+
+/* The article's own element: the deepest element holding more than half
+ * of the prose the model keeps with confidence, in two paragraphs or more.
+ * A long text unlike the news the stage learned from (a 4,000-word
+ * tutorial, a manual's chapter in sections, an encyclopedia article) has
+ * paragraphs that its features (a parent of many words, a deep position)
+ * argue against, though they sit beside those it keeps. Its paragraphs of
+ * prose before the last one kept come back, unless a rule removes them or
+ * they sit in an aside, navigation, footer, form, figure or header
+ * (body_paragraph); those after it stay out (a podcast's or newsletter's
+ * plug, an author's note). When that element is the <body> (the kept
+ * prose spread over the page), only a parent of more than half of it
+ * counts, and only its own paragraphs. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The article's element").
+ * Returns how many came back. */
+static size_t article_element(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                              const tbk_content_options *o, int lead, unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  double all = 0;
+  for (size_t i = 0; i < ux->n; i++)
+    if (sure_prose(ux, unit_p, o, keep, i)) all += ux->u[i].words;
+  if (!all) return 0;
+  size_t lo = 0, hi = ux->n;
+  uint32_t a = majority_element(&pv, ux, unit_p, o, keep, all, &lo, &hi);
+  int children_only = a == TBK_NONE || pv.nodes[a].tag == TBK_TAG_BODY || pv.nodes[a].parent == TBK_NONE;
+  if (children_only) {
+    a = majority_parent(&pv, ux, unit_p, o, keep, all);
+    lo = 0;
+    hi = ux->n;
+  }
+  if (a == TBK_NONE) return 0;
+  size_t last = lo;
+  for (size_t i = lo; i < hi; i++)
+    if (sure_prose(ux, unit_p, o, keep, i) && (!children_only || pv.nodes[ux->u[i].elem].parent == a)) last = i;
   size_t back = 0;
-  for (size_t i = 0; i < last; i++)
-    if (!keep[i] && pv.nodes[ux->u[i].elem].parent == parent && is_prose(ux, i) && body_paragraph(page, ux, i)) {
-      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
-      back += keep[i] == 1;
-    }
+  for (size_t i = lo; i < last; i++) {
+    if (keep[i] || !is_prose(ux, i) || !body_paragraph(page, ux, i)) continue;
+    if (children_only ? pv.nodes[ux->u[i].elem].parent != a : ux->u[i].elem < a || ux->u[i].elem >= pv.nodes[a].end)
+      continue;
+    keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+    back += keep[i] == 1;
+  }
   return back;
 }
 
@@ -353,7 +404,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   fill_gaps(page, ux, o, lead, keep);
   fill_tables(page, ux, o, lead, keep);
   body_container(page, ux, o, keep);
-  if (article_parent(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
+  if (article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
