@@ -404,8 +404,10 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   fill_gaps(page, ux, o, lead, keep);
   fill_tables(page, ux, o, lead, keep);
   body_container(page, ux, o, keep);
-  if (article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
+  /* The page-level check judges what the model kept; what the article's
+   * element brings back would hide from it that the article was lost. */
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
+  if (article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
