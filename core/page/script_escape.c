@@ -33,6 +33,11 @@ static int script_tag(const char *s, size_t n, size_t at, int end) {
 static size_t script_content(char *s, size_t n, size_t i, size_t *fixed) {
   enum { DATA, ESCAPED, DOUBLE } state = DATA;
   for (; i < n; i++) {
+    if (state == DATA) { /* only a '<' can change anything: skip to it */
+      const char *lt = memchr(s + i, '<', n - i);
+      if (!lt) break;
+      i = (size_t)(lt - s);
+    }
     if (s[i] == '-' && state != DATA && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '>') {
       state = DATA;
       i += 2;
