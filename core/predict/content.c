@@ -168,11 +168,12 @@ static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
  * that is outside it. The text before it stays in the default (the
  * headline, standfirst and byline that two of the three gold sets count).
  * On every gold set almost no gold text is outside it (EVALUATION.md
- * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it. */
-static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o,
-                           unsigned char *keep) {
+ * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it.
+ * Returns whether the declared body decided. */
+static int body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o,
+                          unsigned char *keep) {
   const tbk_units_body *b = &ux->body;
-  if (!b->containers) return;
+  if (!b->containers) return 0;
   double inside = 0, all = 0;
   size_t last = 0;
   for (size_t i = 0; i < ux->n; i++) {
@@ -181,12 +182,13 @@ static void body_container(const tbk_page *page, const tbk_units *ux, const tbk_
     all += ux->u[i].words;
     if (b->in[i]) inside += ux->u[i].words;
   }
-  if (inside < 0.5 * all) return;
+  if (inside < 0.5 * all) return 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
       keep[i] = 0;
     else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i)) keep[i] = 1;
   }
+  return 1;
 }
 
 /* Prose: a unit of several sentences, hardly any link, that the template
@@ -205,7 +207,7 @@ static int is_prose(const tbk_units *ux, size_t i) {
  * evidence"). */
 #define PROSE_MARGIN 0.1
 
-/* Prose the model keeps with confidence: the evidence article_parent
+/* Prose the model keeps with confidence: the evidence article_element
  * weighs. */
 static int sure_prose(const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                       const unsigned char *keep, size_t i) {
@@ -403,11 +405,12 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
   }
   fill_gaps(page, ux, o, lead, keep);
   fill_tables(page, ux, o, lead, keep);
-  body_container(page, ux, o, keep);
+  int declared = body_container(page, ux, o, keep);
   /* The page-level check judges what the model kept; what the article's
-   * element brings back would hide from it that the article was lost. */
+   * element brings back would hide from it that the article was lost. A
+   * page that declares its body has named that element itself. */
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
-  if (article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
+  if (!declared && article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
