@@ -377,7 +377,7 @@ int tbk_units_paths(const tbk_units *cux, const tbk_page *p) {
     uint32_t top = TBK_NONE;
     for (; depth; depth--) { /* down to e's nearest ancestor (or e) on the stack */
       top = ux->path_stk[depth - 1].node;
-      if (top <= e && e < pv.nodes[top].end) break;
+      if (tbk_view_holds(&pv, top, e)) break;
       top = TBK_NONE;
     }
     size_t k = 0;
@@ -1250,7 +1250,7 @@ static void best_element(unit_pass *up) {
   }
   /* The second-best element counts only when it is not inside the best
    * one (an article split in two containers, a lone long paragraph). */
-  if (best2 != TBK_NONE && best2 >= best && best2 < pv.nodes[best].end) best2 = TBK_NONE;
+  if (best2 != TBK_NONE && tbk_view_holds(&pv, best, best2)) best2 = TBK_NONE;
   up->best = best;
   up->best2 = best2;
   up->best_s = best_s;
@@ -1281,7 +1281,7 @@ static void long_units_and_span(unit_pass *up) {
   for (size_t i = 0; i < nu; i++) {
     if (ux->u[i].chars - ux->u[i].anchor_chars < 80) continue;
     long_total += 1;
-    if (best != TBK_NONE && ux->u[i].elem >= best && ux->u[i].elem < pv.nodes[best].end) best_long += 1;
+    if (best != TBK_NONE && tbk_view_holds(&pv, best, ux->u[i].elem)) best_long += 1;
   }
   size_t sa = 0, sb = 0, cur_a = 0;
   double bestsum = -1, cur = 0;
@@ -1342,7 +1342,7 @@ static void unit_best_cols(const unit_pass *up, const tbk_unit_rec *u, double *v
   uint32_t best = up->best;
   const tbk_node *b = &pv.nodes[best];
   uint32_t steps = 0, x = u->elem;
-  while (x != TBK_NONE && !(x <= best && best < pv.nodes[x].end)) {
+  while (x != TBK_NONE && !tbk_view_holds(&pv, x, best)) {
     x = pv.nodes[x].parent;
     steps++;
   }
@@ -1378,7 +1378,7 @@ static void unit_rank_cols(const unit_pass *up, size_t i, double *v) {
   }
   v[UX_CHARS_RANK] = rank;
   uint32_t best2 = up->best2;
-  v[UX_BEST2_IN] = best2 != TBK_NONE && u->elem >= best2 && u->elem < up->pv.nodes[best2].end;
+  v[UX_BEST2_IN] = best2 != TBK_NONE && tbk_view_holds(&up->pv, best2, u->elem);
   v[UX_BEST_LONG_SHARE] = up->long_total > 0 ? up->best_long / up->long_total : 0;
   v[UX_SPAN_IN] = i >= sa && i < sb;
   v[UX_SPAN_DIST] = i < sa ? (double)(sa - i) : i >= sb ? (double)(i - sb + 1) : 0;

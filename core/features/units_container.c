@@ -176,7 +176,7 @@ static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *t
     const char *t = pv.text + ux->u[i].start;
     if (heading_counts_comments(t, ux->u[i].end - ux->u[i].start) || heading_named(&pv, e)) {
       uint32_t parent = pv.nodes[e].parent;
-      if (parent == TBK_NONE || (h1 != TBK_NONE && h1 >= parent && h1 < pv.nodes[parent].end)) continue;
+      if (parent == TBK_NONE || (h1 != TBK_NONE && tbk_view_holds(&pv, parent, h1))) continue;
       from = e, to = pv.nodes[parent].end, level = h;
     }
   }
@@ -245,7 +245,7 @@ static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *
       size_t a = 0;
       while (a < na && anc[a] != k) a++;
       if (a == na) continue;
-      int holds_h1 = h1 != TBK_NONE && h1 >= k && h1 < pv.nodes[k].end;
+      int holds_h1 = h1 != TBK_NONE && tbk_view_holds(&pv, k, h1);
       if (ux->nd[k].units <= SLIDE_UNITS && ux->nd[k].chars <= SLIDE_CHARS && !holds_h1 && !gallery[i - 1])
         gallery[i - 1] = 2;
       break;

@@ -9,8 +9,6 @@
 
 #include "page_internal.h"
 
-static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
 /* Attributes of the start tag whose name begins at s[i]; *end receives the
  * index just past it (its '>' or the end of the text). Counts as libxml2
  * reads a tag: a name starts after white space (or after a quoted value),
@@ -18,10 +16,10 @@ static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n'
 static size_t count_tag_attrs(const unsigned char *s, size_t i, size_t n, size_t stop, size_t *end) {
   size_t attrs = 0;
   int after_space = 0, after_eq = 0;
-  while (i < n && !is_space(s[i]) && s[i] != '>') i++; /* the tag name */
+  while (i < n && !tbk_html_space(s[i]) && s[i] != '>') i++; /* the tag name */
   while (i < n && s[i] != '>') {
     unsigned char c = s[i];
-    if (is_space(c)) {
+    if (tbk_html_space(c)) {
       after_space = 1;
       i++;
       continue;

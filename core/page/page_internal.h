@@ -50,6 +50,11 @@ struct tbk_page {
  * number of repairs, 0 (out untouched) when there is nothing to do, -1 out
  * of memory. Costs one comparison unless visible is under 1/20 of n. */
 long tbk_recover_source(const char *src, size_t n, size_t visible, tbk_buf *out);
+/* HTML's ASCII whitespace, as the byte scanners of the source read it
+ * (attr_guard.c, page_recover.c, script_escape.c). */
+static inline int tbk_html_space(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
 /* The script end tags of the decoded source s a browser reads as a nested
  * script's (HTML5's double-escaped script data) made inert in place, '/'
  * becoming ' ': returns how many (script_escape.c). */

@@ -91,7 +91,6 @@ typedef struct scanner {
 
 static int is_alpha(unsigned char c) { return (unsigned char)((c | 32) - 'a') < 26; }
 static int is_alnum(unsigned char c) { return is_alpha(c) || (unsigned char)(c - '0') < 10; }
-static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 /* The tag name at s[i, n), lowercased into name (empty when longer than
  * it can hold); returns the index just past it. */
@@ -111,7 +110,7 @@ static int watched_id(const char *name) {
 
 /* A known tag's name at s[i] ends here: not a word in script or prose. */
 static int name_ends(const char *s, size_t n, size_t i) {
-  return i >= n || is_space((unsigned char)s[i]) || s[i] == '>' || s[i] == '/';
+  return i >= n || tbk_html_space((unsigned char)s[i]) || s[i] == '>' || s[i] == '/';
 }
 
 /* Where an element left open should have ended: at the first '<' from i
@@ -277,7 +276,7 @@ static size_t comment(scanner *sc, size_t i, size_t *last_close) {
 }
 
 static void count_text(scanner *sc, size_t a, size_t b) {
-  for (size_t i = a; i < b; i++) sc->text += !is_space((unsigned char)sc->s[i]);
+  for (size_t i = a; i < b; i++) sc->text += !tbk_html_space((unsigned char)sc->s[i]);
 }
 
 static void scan(scanner *sc) {

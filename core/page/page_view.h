@@ -60,6 +60,10 @@ typedef struct tbk_page_view {
 } tbk_page_view;
 /* p NULL: an empty view. */
 tbk_page_view tbk_page_view_of(const tbk_page *p);
+/* Whether element k lies in element a's subtree (a itself included). */
+static inline int tbk_view_holds(const tbk_page_view *v, uint32_t a, uint32_t k) {
+  return k >= a && k < v->nodes[a].end;
+}
 /* The innermost block that holds element i (itself, else its nearest
  * candidate ancestor), or -1: how the renderings decide a run's block. */
 static inline int32_t tbk_view_block_of(const tbk_page_view *v, uint32_t i) {

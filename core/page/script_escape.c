@@ -15,9 +15,7 @@
 
 #include "page_internal.h"
 
-static int tag_delim(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>';
-}
+static int tag_delim(char c) { return tbk_html_space((unsigned char)c) || c == '/' || c == '>'; }
 
 /* "<script" (at) followed by a delimiter, ASCII case ignored; with end,
  * "</script". */

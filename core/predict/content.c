@@ -258,9 +258,9 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
   size_t l = m, h = m + 1, units = 1;
   double in = ux->u[m].words;
   for (uint32_t a = ux->u[m].elem; a != TBK_NONE; a = pv->nodes[a].parent) {
-    for (; l > 0 && ux->u[l - 1].elem >= a && ux->u[l - 1].elem < pv->nodes[a].end; l--)
+    for (; l > 0 && tbk_view_holds(pv, a, ux->u[l - 1].elem); l--)
       if (sure_prose(ux, unit_p, o, keep, l - 1)) in += ux->u[l - 1].words, units++;
-    for (; h < ux->n && ux->u[h].elem >= a && ux->u[h].elem < pv->nodes[a].end; h++)
+    for (; h < ux->n && tbk_view_holds(pv, a, ux->u[h].elem); h++)
       if (sure_prose(ux, unit_p, o, keep, h)) in += ux->u[h].words, units++;
     if (units >= 2 && in > 0.5 * all) {
       *lo = l;
@@ -307,8 +307,7 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
   size_t back = 0;
   for (size_t i = lo; i < last; i++) {
     if (keep[i] || !is_prose(ux, i) || !body_paragraph(page, ux, i)) continue;
-    if (children_only ? pv.nodes[ux->u[i].elem].parent != a : ux->u[i].elem < a || ux->u[i].elem >= pv.nodes[a].end)
-      continue;
+    if (children_only ? pv.nodes[ux->u[i].elem].parent != a : !tbk_view_holds(&pv, a, ux->u[i].elem)) continue;
     keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
     back += keep[i] == 1;
   }
