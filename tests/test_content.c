@@ -611,6 +611,24 @@ static const char SECTIONS[] =
     "it, change it and share it, as long as you keep this notice with every copy you make.</p></div>"
     "</body></html>";
 
+/* A tutorial whose steps are list items, with a definition list, a
+ * one-line paragraph, an embedded post in a quotation, a list of links
+ * and a label, between two paragraphs of its prose. */
+static const char STEPS[] =
+    "<html><head><title>Backups</title></head><body><div class=\"guide\">"
+    "<p>Backups are copies of your files that you keep in another place. This guide shows how to make them "
+    "with the tools your system already has, and how to check that they work.</p>"
+    "<ol><li>Choose a disk that is not the one your files are on</li>"
+    "<li>Copy the home directory to it with the archive option set</li></ol>"
+    "<dl><dt>archive mode</dt><dd>Keeps the owners, times and permissions of every copied file</dd></dl>"
+    "<p>Then run the copy once more.</p>"
+    "<blockquote class=\"embed\"><p>My disk died today and my backup saved the whole thesis</p></blockquote>"
+    "<ul><li><a href=\"/a\">Our guide to disks and the ways they fail</a></li></ul>"
+    "<p>Back up</p>"
+    "<p>The second copy takes seconds, because only the files that changed are copied again. Run it every day "
+    "from a timer, and restore one file now and then to see that the copies can be read.</p>"
+    "</div></body></html>";
+
 static void check_article_parent(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
@@ -648,6 +666,17 @@ static void check_article_parent(void) {
                                    {"Without the cached", 1},        {"git diff --cached", 0},
                                    {"Thanks for reading", 0},        {"This manual is published", 0}};
   check_page(SECTIONS, &co, sections, chapter, sizeof chapter / sizeof *chapter);
+  /* the article's other text comes back when the model was not near sure
+   * (0.9), and stays out when it was (0.99) */
+  static const char *const steps[] = {"Choose a disk",      "Copy the home",     "archive mode",
+                                      "Keeps the owners",   "Then run the copy", "My disk died",
+                                      "Our guide to disks", "Back up",           NULL};
+  static const expect unsure[] = {{"Choose a disk", 1},     {"Copy the home", 1},      {"Keeps the owners", 1},
+                                  {"Then run the copy", 1}, {"My disk died", 0},       {"Our guide to disks", 0},
+                                  {"Back up", 0},           {"Backups are copies", 1}, {"The second copy", 1}};
+  check_page_at(STEPS, &co, steps, 0.9, unsure, sizeof unsure / sizeof *unsure);
+  static const expect sure[] = {{"Choose a disk", 0}, {"Keeps the owners", 0}, {"Then run the copy", 0}};
+  check_page_at(STEPS, &co, steps, 0.99, sure, sizeof sure / sizeof *sure);
 }
 
 static void check_pointer_heading(void) {

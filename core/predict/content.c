@@ -153,12 +153,12 @@ static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_con
  * unless it sits in an aside, navigation, footer, form,
  * figure or header there or is mostly links (a teaser box, a related
  * list, a caption the rules did not name). */
+#define OUTSIDE_BODY \
+  (1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE | 1u << UA_HEADER)
 static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
-  const uint32_t outside = 1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE |
-                           1u << UA_HEADER;
   return pv.nodes[ux->u[i].elem].tag == TBK_TAG_P && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5 &&
-         !(ux->u[i].anc_flags & outside);
+         !(ux->u[i].anc_flags & OUTSIDE_BODY);
 }
 
 /* The article body the page declares (an itemprop=articleBody element):
@@ -271,15 +271,39 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
   return TBK_NONE;
 }
 
+/* The article's text that is not prose: a tutorial's steps in list items,
+ * a reference's entries in definitions and table cells, its code, its
+ * one-line paragraphs. The stage, trained on news, removes them on pages
+ * unlike news; inside the article's element they are its text unless the
+ * model is near sure they are not (unit_p >= fallback_threshold: a list
+ * of related stories, a disclaimer), they are mostly links, the template
+ * stage calls them the site's, or they sit where body_paragraph's do not
+ * or in a quotation (an embedded post: a tweet, an Instagram caption).
+ * Five words make a line of text, not a label. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The article's other
+ * text"). */
+#define TEXT_WORDS 5
+static int article_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                        size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  const double *v = tbk_units_fixed(ux, i);
+  int tag = pv.nodes[ux->u[i].elem].tag;
+  int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT ||
+                 tag == TBK_TAG_PRE || tag == TBK_TAG_TD;
+  return text_tag && ux->u[i].words >= TEXT_WORDS && unit_p[i] < o->fallback_threshold && v[UX_LINK_RATIO] < 0.5 &&
+         v[UX_TMPL_P] < 0.5 && !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
+}
+
 /* The article's own element: the deepest element holding more than half
  * of the prose the model keeps with confidence, in two paragraphs or more.
  * A long text unlike the news the stage learned from (a 4,000-word
  * tutorial, a manual's chapter in sections, an encyclopedia article) has
  * paragraphs that its features (a parent of many words, a deep position)
  * argue against, though they sit beside those it keeps. Its paragraphs of
- * prose before the last one kept come back, unless a rule removes them or
- * they sit in an aside, navigation, footer, form, figure or header
- * (body_paragraph); those after it stay out (a podcast's or newsletter's
+ * prose and its other text (article_text) before the last paragraph kept
+ * come back, unless a rule removes them or they sit in an aside,
+ * navigation, footer, form, figure or header (body_paragraph); those
+ * after it stay out (a podcast's or newsletter's
  * plug, an author's note). When that element is the <body> (the kept
  * prose spread over the page), only a parent of more than half of it
  * counts, and only its own paragraphs. Measured in
@@ -306,7 +330,8 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
     if (sure_prose(ux, unit_p, o, keep, i) && (!children_only || pv.nodes[ux->u[i].elem].parent == a)) last = i;
   size_t back = 0;
   for (size_t i = lo; i < last; i++) {
-    if (keep[i] || !is_prose(ux, i) || !body_paragraph(page, ux, i)) continue;
+    if (keep[i] || !((is_prose(ux, i) && body_paragraph(page, ux, i)) || article_text(page, ux, unit_p, o, i)))
+      continue;
     if (children_only ? pv.nodes[ux->u[i].elem].parent != a : !tbk_view_holds(&pv, a, ux->u[i].elem)) continue;
     keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
     back += keep[i] == 1;
