@@ -279,9 +279,12 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
  * of related stories, a disclaimer), they are mostly links, the template
  * stage calls them the site's, or they sit where body_paragraph's do not
  * or in a quotation (an embedded post: a tweet, an Instagram caption).
- * Five words make a line of text, not a label. Measured in
- * docs/experiments/evaluation-content-stage.md ("The article's other
- * text"). */
+ * In a definition list the model's certainty is no evidence: the stage
+ * learned from news pages' teaser lists and comment threads that a <dl>
+ * is boilerplate (anc.dl alone moves the logit +3.8), and a reference's
+ * entries are definitions. Five words make a line of text, not a label.
+ * Measured in docs/experiments/evaluation-content-stage.md ("The
+ * article's other text"). */
 #define TEXT_WORDS 5
 static int article_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                         size_t i) {
@@ -290,7 +293,8 @@ static int article_text(const tbk_page *page, const tbk_units *ux, const double 
   int tag = pv.nodes[ux->u[i].elem].tag;
   int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT ||
                  tag == TBK_TAG_PRE || tag == TBK_TAG_TD;
-  return text_tag && ux->u[i].words >= TEXT_WORDS && unit_p[i] < o->fallback_threshold && v[UX_LINK_RATIO] < 0.5 &&
+  return text_tag && ux->u[i].words >= TEXT_WORDS &&
+         (unit_p[i] < o->fallback_threshold || (ux->u[i].anc_flags >> UA_DL & 1)) && v[UX_LINK_RATIO] < 0.5 &&
          v[UX_TMPL_P] < 0.5 && !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
 }
 
