@@ -679,6 +679,44 @@ static void check_article_parent(void) {
   check_page_at(STEPS, &co, steps, 0.99, sure, sizeof sure / sizeof *sure);
 }
 
+/* A class's reference: one-line entries in a list, a table and a
+ * definition list, no prose; the page keeps its headline and one line. */
+static const char REFERENCE[] =
+    "<html><head><title>Timer</title></head><body>"
+    "<nav><ul><li><a href=\"/o\">Overview</a></li><li><a href=\"/p\">Package</a></li></ul></nav>"
+    "<h1>Class Timer</h1><p>A facility for threads to schedule tasks for later.</p>"
+    "<ul><li>cancel() terminates this timer, discarding any scheduled tasks</li>"
+    "<li>purge() removes all cancelled tasks from the task queue of this timer</li>"
+    "<li>schedule(task, delay) runs the given task once after the delay</li></ul>"
+    "<table><tr><td>Timer() creates a new timer whose thread is not a daemon</td></tr></table>"
+    "<dl><dt>delay</dt><dd>the delay in milliseconds before the task is run</dd></dl>"
+    "<footer><p>Copyright 1993, 2021, the authors of this reference and their employers.</p></footer>"
+    "</body></html>";
+
+/* The page-level check on the page's own text: with its entries removed
+ * (0.9) the page has lost its text and they come back, not the footer;
+ * removed with near certainty (0.99) only the definition does; with one
+ * entry removed the page keeps its text and nothing changes. */
+static void check_reference(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const entries[] = {"cancel()",       "purge()", "schedule(task", "Timer() creates", "the delay in",
+                                        "Copyright 1993", NULL};
+  static const expect lost[] = {{"cancel()", 1},        {"purge()", 1},      {"schedule(task", 1},
+                                {"Timer() creates", 1}, {"the delay in", 1}, {"Copyright 1993", 0}};
+  check_page_at(REFERENCE, &co, entries, 0.9, lost, sizeof lost / sizeof *lost);
+  static const expect sure[] = {{"cancel()", 0}, {"Timer() creates", 0}, {"the delay in", 1}};
+  check_page_at(REFERENCE, &co, entries, 0.99, sure, sizeof sure / sizeof *sure);
+  static const char *const one[] = {"Timer() creates", "Copyright 1993", NULL};
+  static const expect kept[] = {{"cancel()", 1}, {"Timer() creates", 0}};
+  check_page_at(REFERENCE, &co, one, 0.9, kept, sizeof kept / sizeof *kept);
+  /* the check is the page-level check's: off with it */
+  co.prose_share = 0;
+  static const expect off[] = {{"cancel()", 0}, {"the delay in", 0}};
+  check_page_at(REFERENCE, &co, entries, 0.9, off, sizeof off / sizeof *off);
+}
+
 static void check_pointer_heading(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
@@ -856,6 +894,7 @@ int main(void) {
   check_consent();
   check_pointer_heading();
   check_article_parent();
+  check_reference();
   check_site_list();
   check_tables();
   check_declared();

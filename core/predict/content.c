@@ -271,31 +271,36 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
   return TBK_NONE;
 }
 
-/* The article's text that is not prose: a tutorial's steps in list items,
- * a reference's entries in definitions and table cells, its code, its
- * one-line paragraphs. The stage, trained on news, removes them on pages
- * unlike news; inside the article's element they are its text unless the
- * model is near sure they are not (unit_p >= fallback_threshold: a list
- * of related stories, a disclaimer), they are mostly links, the template
- * stage calls them the site's, or they sit where body_paragraph's do not
- * or in a quotation (an embedded post: a tweet, an Instagram caption).
- * In a definition list the model's certainty is no evidence: the stage
- * learned from news pages' teaser lists and comment threads that a <dl>
- * is boilerplate (anc.dl alone moves the logit +3.8), and a reference's
- * entries are definitions. Five words make a line of text, not a label.
- * Measured in docs/experiments/evaluation-content-stage.md ("The
- * article's other text"). */
+/* The page's own text of any form: a paragraph, a list item, a
+ * definition, a table cell, code, of five words or more (a line of text,
+ * not a label), not mostly links, not what the template stage calls the
+ * site's, not where body_paragraph's are not, nor in a quotation (an
+ * embedded post: a tweet, an Instagram caption). */
 #define TEXT_WORDS 5
-static int article_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
-                        size_t i) {
+static int own_text(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
   const double *v = tbk_units_fixed(ux, i);
   int tag = pv.nodes[ux->u[i].elem].tag;
   int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT ||
                  tag == TBK_TAG_PRE || tag == TBK_TAG_TD;
-  return text_tag && ux->u[i].words >= TEXT_WORDS &&
-         (unit_p[i] < o->fallback_threshold || (ux->u[i].anc_flags >> UA_DL & 1)) && v[UX_LINK_RATIO] < 0.5 &&
-         v[UX_TMPL_P] < 0.5 && !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
+  return text_tag && ux->u[i].words >= TEXT_WORDS && v[UX_LINK_RATIO] < 0.5 && v[UX_TMPL_P] < 0.5 &&
+         !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
+}
+
+/* Own text that is not prose (a tutorial's steps in list items, a
+ * reference's entries in definitions and table cells, its code, its
+ * one-line paragraphs) is the page's unless the model is near sure it is
+ * not (unit_p >= fallback_threshold: a list of related stories, a
+ * disclaimer). The stage, trained on news, removes such text on pages
+ * unlike news. In a definition list the model's certainty is no
+ * evidence: the stage learned from news pages' teaser lists and comment
+ * threads that a <dl> is boilerplate (anc.dl alone moves the logit
+ * +3.8), and a reference's entries are definitions. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The article's other
+ * text"). */
+static int article_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                        size_t i) {
+  return own_text(page, ux, i) && (unit_p[i] < o->fallback_threshold || (ux->u[i].anc_flags >> UA_DL & 1));
 }
 
 /* The article's own element: the deepest element holding more than half
@@ -354,31 +359,62 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
  * paragraphs between (fill_gaps). The kept words count too because a news
  * story of one-sentence paragraphs keeps its text without keeping prose.
  * keep[] as in fill_gaps. */
+/* Whether unit i is kept as evidence that the page keeps its text. */
+static int sure_kept(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                     const unsigned char *keep, size_t i) {
+  /* prose the model scored boilerplate (kept by PROSE_MARGIN or a fill)
+   * is no evidence that the article is kept: one such paragraph would
+   * hide that the rest was lost */
+  if (keep[i] != 1 || (unit_p[i] >= o->threshold && is_prose(ux, i))) return 0;
+  /* nor is a list item the template stage calls the site's (a menu, a
+   * list of the site's promises kept beside an essay the model lost);
+   * a paragraph is, whatever that stage says (a blog host's posts score
+   * 0.7 there) */
+  return !(tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 && tbk_page_view_of(page).nodes[ux->u[i].elem].tag == TBK_TAG_LI);
+}
+
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                        int lead, unsigned char *keep) {
-  const tbk_page_view pv = tbk_page_view_of(page);
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    /* prose the model scored boilerplate (kept by PROSE_MARGIN or a fill)
-     * is no evidence that the article is kept: one such paragraph would
-     * hide that the rest was lost */
-    int sure = keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i));
-    /* nor is a list item the template stage calls the site's (a menu, a
-     * list of the site's promises kept beside an essay the model lost);
-     * a paragraph is, whatever that stage says (a blog host's posts score
-     * 0.7 there) */
-    int site_item = tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 && pv.nodes[ux->u[i].elem].tag == TBK_TAG_LI;
-    if (sure && !site_item) kept += ux->u[i].words;
+    int sure = sure_kept(page, ux, unit_p, o, keep, i);
+    if (sure) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
      * page's text */
     if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     prose += ux->u[i].words;
-    if (sure) kept_prose += ux->u[i].words;
+    /* a site's list item of prose counts as kept prose, not kept words */
+    if (keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i))) kept_prose += ux->u[i].words;
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
       keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+  fill_gaps(page, ux, o, lead, keep);
+}
+
+/* The page-level check again, on all of the page's own text (own_text),
+ * after the article's element has had its say: a page of little prose
+ * (a class's reference of one-line entries, a man page's options, a
+ * tutorial of short steps) has no prose for keep_prose to weigh, and no
+ * article's element when the model kept under two paragraphs of it. When
+ * the kept words are under o->prose_share of that text (what a rule
+ * removes not counted), the page has lost its text: that text comes back
+ * where article_text would bring it back, then the short paragraphs
+ * between (fill_gaps). Measured in
+ * docs/experiments/evaluation-content-stage.md ("The page's own text").
+ * keep[] as in fill_gaps. */
+static void keep_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                      int lead, unsigned char *keep) {
+  double kept = 0, text = 0;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (sure_kept(page, ux, unit_p, o, keep, i)) kept += ux->u[i].words;
+    if (keep[i] == 2 || !own_text(page, ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
+    text += ux->u[i].words;
+  }
+  if (!text || kept >= o->prose_share * text) return;
+  for (size_t i = 0; i < ux->n; i++)
+    if (!keep[i] && article_text(page, ux, unit_p, o, i)) keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
   fill_gaps(page, ux, o, lead, keep);
 }
 
@@ -439,6 +475,7 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
    * page that declares its body has named that element itself. */
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
   if (!declared && article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
+  if (!declared && o->prose_share > 0) keep_text(page, ux, unit_p, o, lead, keep);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
