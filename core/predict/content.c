@@ -149,12 +149,15 @@ static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_con
   }
 }
 
+/* Where an article's text is not: its asides, navigation, footers, forms,
+ * figures and headers. */
+#define OUTSIDE_BODY \
+  (1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE | 1u << UA_HEADER)
+
 /* A paragraph the model removed inside the declared body is the body's,
  * unless it sits in an aside, navigation, footer, form,
  * figure or header there or is mostly links (a teaser box, a related
  * list, a caption the rules did not name). */
-#define OUTSIDE_BODY \
-  (1u << UA_ASIDE | 1u << UA_NAV | 1u << UA_FOOTER | 1u << UA_FORM | 1u << UA_FIGURE | 1u << UA_HEADER)
 static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
   return pv.nodes[ux->u[i].elem].tag == TBK_TAG_P && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5 &&
@@ -312,8 +315,8 @@ static int article_text(const tbk_page *page, const tbk_units *ux, const double 
  * prose and its other text (article_text) before the last paragraph kept
  * come back, unless a rule removes them or they sit in an aside,
  * navigation, footer, form, figure or header (body_paragraph); those
- * after it stay out (a podcast's or newsletter's
- * plug, an author's note). When that element is the <body> (the kept
+ * after it stay out (a podcast's or newsletter's plug, an author's
+ * note). When that element is the <body> (the kept
  * prose spread over the page), only a parent of more than half of it
  * counts, and only its own paragraphs. Measured in
  * docs/experiments/evaluation-content-stage.md ("The article's element").
@@ -348,6 +351,22 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
   return back;
 }
 
+/* Whether unit i, kept, is evidence that the page keeps its text: prose
+ * the model scored boilerplate (kept by PROSE_MARGIN or a fill) is not,
+ * since one such paragraph would hide that the rest was lost. */
+static int sure_kept(const tbk_units *ux, const double *unit_p, const tbk_content_options *o, const unsigned char *keep,
+                     size_t i) {
+  return keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i));
+}
+
+/* A list item the template stage calls the site's (a menu, a list of the
+ * site's promises kept beside an essay the model lost) is no evidence of
+ * kept words either; a paragraph is, whatever that stage says (a blog
+ * host's posts score 0.7 there). */
+static int site_item(const tbk_page *page, const tbk_units *ux, size_t i) {
+  return tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 && tbk_page_view_of(page).nodes[ux->u[i].elem].tag == TBK_TAG_LI;
+}
+
 /* The page-level check: the content stage learned news layouts, and on a
  * page unlike them (an encyclopedia article, a reference chapter, a report
  * in list items, a layout table) it can remove the whole main text while
@@ -359,32 +378,17 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
  * paragraphs between (fill_gaps). The kept words count too because a news
  * story of one-sentence paragraphs keeps its text without keeping prose.
  * keep[] as in fill_gaps. */
-/* Whether unit i is kept as evidence that the page keeps its text. */
-static int sure_kept(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
-                     const unsigned char *keep, size_t i) {
-  /* prose the model scored boilerplate (kept by PROSE_MARGIN or a fill)
-   * is no evidence that the article is kept: one such paragraph would
-   * hide that the rest was lost */
-  if (keep[i] != 1 || (unit_p[i] >= o->threshold && is_prose(ux, i))) return 0;
-  /* nor is a list item the template stage calls the site's (a menu, a
-   * list of the site's promises kept beside an essay the model lost);
-   * a paragraph is, whatever that stage says (a blog host's posts score
-   * 0.7 there) */
-  return !(tbk_units_fixed(ux, i)[UX_TMPL_P] >= 0.5 && tbk_page_view_of(page).nodes[ux->u[i].elem].tag == TBK_TAG_LI);
-}
-
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                        int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    int sure = sure_kept(page, ux, unit_p, o, keep, i);
-    if (sure) kept += ux->u[i].words;
+    int sure = sure_kept(ux, unit_p, o, keep, i);
+    if (sure && !site_item(page, ux, i)) kept += ux->u[i].words;
     /* prose a rule removes (a comment the model removed too) is not the
      * page's text */
     if (keep[i] == 2 || !is_prose(ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     prose += ux->u[i].words;
-    /* a site's list item of prose counts as kept prose, not kept words */
-    if (keep[i] == 1 && !(unit_p[i] >= o->threshold && is_prose(ux, i))) kept_prose += ux->u[i].words;
+    if (sure) kept_prose += ux->u[i].words;
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
@@ -408,7 +412,7 @@ static void keep_text(const tbk_page *page, const tbk_units *ux, const double *u
                       int lead, unsigned char *keep) {
   double kept = 0, text = 0;
   for (size_t i = 0; i < ux->n; i++) {
-    if (sure_kept(page, ux, unit_p, o, keep, i)) kept += ux->u[i].words;
+    if (sure_kept(ux, unit_p, o, keep, i) && !site_item(page, ux, i)) kept += ux->u[i].words;
     if (keep[i] == 2 || !own_text(page, ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     text += ux->u[i].words;
   }
