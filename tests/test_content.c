@@ -693,6 +693,18 @@ static const char REFERENCE[] =
     "<footer><p>Copyright 1993, 2021, the authors of this reference and their employers.</p></footer>"
     "</body></html>";
 
+/* The same reference written as Javadoc writes it: entries in <div>s of
+ * the page's <main>, beside a sidebar's <div> outside it. */
+static const char REFERENCE_MAIN[] =
+    "<html><head><title>Timer</title></head><body>"
+    "<main><h1>Class Timer</h1><div class=\"block\">A facility for threads to schedule tasks for later.</div>"
+    "<div class=\"block\">Terminates this timer, discarding any tasks that are still scheduled on it</div>"
+    "<div class=\"block\">Removes all cancelled tasks from the task queue of this timer at once</div>"
+    "<div class=\"block\">Schedules the given task for one run after the given delay has passed</div>"
+    "<div class=\"block\">Creates a new timer whose thread is not run as a daemon thread</div></main>"
+    "<div class=\"side\">Written by a team of engineers over many years of careful work</div>"
+    "</body></html>";
+
 /* The page-level check on the page's own text: with its entries removed
  * (0.9) the page has lost its text and they come back, not the footer;
  * removed with near certainty (0.99) only the definition does; with one
@@ -711,6 +723,10 @@ static void check_reference(void) {
   static const char *const one[] = {"Timer() creates", "Copyright 1993", NULL};
   static const expect kept[] = {{"cancel()", 1}, {"Timer() creates", 0}};
   check_page_at(REFERENCE, &co, one, 0.9, kept, sizeof kept / sizeof *kept);
+  static const char *const blocks[] = {"Terminates this", "Removes all", "Schedules the",
+                                       "Creates a new",   "Written by",  NULL};
+  static const expect in_main[] = {{"Terminates this", 1}, {"Creates a new", 1}, {"Written by", 0}};
+  check_page_at(REFERENCE_MAIN, &co, blocks, 0.9, in_main, sizeof in_main / sizeof *in_main);
   /* the check is the page-level check's: off with it */
   co.prose_share = 0;
   static const expect off[] = {{"cancel()", 0}, {"the delay in", 0}};

@@ -278,14 +278,18 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
  * definition, a table cell, code, of five words or more (a line of text,
  * not a label), not mostly links, not what the template stage calls the
  * site's, not where body_paragraph's are not, nor in a quotation (an
- * embedded post: a tweet, an Instagram caption). */
+ * embedded post: a tweet, an Instagram caption). With main_divs, a <div>
+ * of text in the page's declared <main> too (Javadoc writes its entries
+ * so): outside <main> such a div is as often a sidebar's box (a blog's
+ * "about me"). */
 #define TEXT_WORDS 5
-static int own_text(const tbk_page *page, const tbk_units *ux, size_t i) {
+static int own_text(const tbk_page *page, const tbk_units *ux, size_t i, int main_divs) {
   const tbk_page_view pv = tbk_page_view_of(page);
   const double *v = tbk_units_fixed(ux, i);
   int tag = pv.nodes[ux->u[i].elem].tag;
   int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT ||
-                 tag == TBK_TAG_PRE || tag == TBK_TAG_TD;
+                 tag == TBK_TAG_PRE || tag == TBK_TAG_TD ||
+                 (main_divs && tag == TBK_TAG_DIV && (ux->u[i].anc_flags >> UA_MAIN & 1));
   return text_tag && ux->u[i].words >= TEXT_WORDS && v[UX_LINK_RATIO] < 0.5 && v[UX_TMPL_P] < 0.5 &&
          !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
 }
@@ -302,8 +306,8 @@ static int own_text(const tbk_page *page, const tbk_units *ux, size_t i) {
  * docs/experiments/evaluation-content-stage.md ("The article's other
  * text"). */
 static int article_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
-                        size_t i) {
-  return own_text(page, ux, i) && (unit_p[i] < o->fallback_threshold || (ux->u[i].anc_flags >> UA_DL & 1));
+                        size_t i, int main_divs) {
+  return own_text(page, ux, i, main_divs) && (unit_p[i] < o->fallback_threshold || (ux->u[i].anc_flags >> UA_DL & 1));
 }
 
 /* The article's own element: the deepest element holding more than half
@@ -342,7 +346,7 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
     if (sure_prose(ux, unit_p, o, keep, i) && (!children_only || pv.nodes[ux->u[i].elem].parent == a)) last = i;
   size_t back = 0;
   for (size_t i = lo; i < last; i++) {
-    if (keep[i] || !((is_prose(ux, i) && body_paragraph(page, ux, i)) || article_text(page, ux, unit_p, o, i)))
+    if (keep[i] || !((is_prose(ux, i) && body_paragraph(page, ux, i)) || article_text(page, ux, unit_p, o, i, 0)))
       continue;
     if (children_only ? pv.nodes[ux->u[i].elem].parent != a : !tbk_view_holds(&pv, a, ux->u[i].elem)) continue;
     keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
@@ -397,15 +401,15 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
   fill_gaps(page, ux, o, lead, keep);
 }
 
-/* The page-level check again, on all of the page's own text (own_text),
- * after the article's element has had its say: a page of little prose
- * (a class's reference of one-line entries, a man page's options, a
- * tutorial of short steps) has no prose for keep_prose to weigh, and no
- * article's element when the model kept under two paragraphs of it. When
- * the kept words are under o->prose_share of that text (what a rule
- * removes not counted), the page has lost its text: that text comes back
- * where article_text would bring it back, then the short paragraphs
- * between (fill_gaps). Measured in
+/* The page-level check again, on all of the page's own text (own_text,
+ * with the text divs of its <main>), after the article's element has had
+ * its say: a page of little prose (a class's reference of one-line
+ * entries, a man page's options, a tutorial of short steps) has no prose
+ * for keep_prose to weigh, and no article's element when the model kept
+ * under two paragraphs of it. When the kept words are under
+ * o->prose_share of that text (what a rule removes not counted), the page
+ * has lost its text: that text comes back where article_text would bring
+ * it back, then the short paragraphs between (fill_gaps). Measured in
  * docs/experiments/evaluation-content-stage.md ("The page's own text").
  * keep[] as in fill_gaps. */
 static void keep_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
@@ -413,12 +417,12 @@ static void keep_text(const tbk_page *page, const tbk_units *ux, const double *u
   double kept = 0, text = 0;
   for (size_t i = 0; i < ux->n; i++) {
     if (sure_kept(ux, unit_p, o, keep, i) && !site_item(page, ux, i)) kept += ux->u[i].words;
-    if (keep[i] == 2 || !own_text(page, ux, i) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
+    if (keep[i] == 2 || !own_text(page, ux, i, 1) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     text += ux->u[i].words;
   }
   if (!text || kept >= o->prose_share * text) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (!keep[i] && article_text(page, ux, unit_p, o, i)) keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+    if (!keep[i] && article_text(page, ux, unit_p, o, i, 1)) keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
   fill_gaps(page, ux, o, lead, keep);
 }
 
