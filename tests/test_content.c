@@ -75,6 +75,12 @@ static void check_scored_at(const tbk_page *p, tbk_units *ux, const tbk_content_
     if (i != (size_t)-1) up[i] = p_boiler;
   }
   tbk_content_decide(p, ux, up, co, keep);
+  /* the decision that names its rules is the same decision */
+  unsigned char *keep2 = malloc(n ? n : 1), *why = malloc(n ? n : 1);
+  tbk_content_decide_why(p, ux, up, co, keep2, why);
+  CHECK(n == 0 || memcmp(keep, keep2, n) == 0);
+  free(keep2);
+  free(why);
   for (size_t e = 0; e < n_ex; e++) {
     size_t found = find_unit(p, ux, ex[e].text);
     CHECK(found != (size_t)-1);
@@ -733,6 +739,57 @@ static void check_reference(void) {
   check_page_at(REFERENCE, &co, entries, 0.9, off, sizeof off / sizeof *off);
 }
 
+/* The rule tbk_content_decide_why names for the unit holding text, on src
+ * scored as check_page_at scores it, or -1. */
+static int rule_of(const char *src, const tbk_content_options *co, const char *const *boiler, double p_boiler,
+                   const char *text) {
+  tbk_units *ux = NULL;
+  tbk_page *p = NULL;
+  int rule = -1;
+  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
+  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
+  if (ux && p && tbk_units_page(ux, p, NULL, NULL) == TBK_OK) {
+    size_t n = tbk_units_count(ux);
+    double *up = calloc(n ? n : 1, sizeof *up);
+    unsigned char *keep = malloc(n ? n : 1), *why = malloc(n ? n : 1);
+    for (size_t b = 0; boiler && boiler[b]; b++) {
+      size_t i = find_unit(p, ux, boiler[b]);
+      if (i != (size_t)-1) up[i] = p_boiler;
+    }
+    tbk_content_decide_why(p, ux, up, co, keep, why);
+    size_t i = find_unit(p, ux, text);
+    if (i != (size_t)-1) rule = why[i];
+    free(up);
+    free(keep);
+    free(why);
+  }
+  tbk_page_free(p);
+  tbk_units_free(ux);
+  return rule;
+}
+
+/* --explain names the rule that turned a unit's decision: the step that
+ * last changed it, each on a page where that step decides. */
+static void check_rule_names(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  CHECK_INT(rule_of(PAGE, &co, NULL, 0, "Read more: Bridge tolls"), TBK_RULE_FIXED);
+  CHECK_INT(rule_of(PAGE, &co, NULL, 0, "The toll rose by a third"), TBK_RULE_MODEL);
+  static const char *const gap[] = {"What did it decide", NULL};
+  CHECK_INT(rule_of(GAPS, &co, gap, 1, "What did it decide"), TBK_RULE_GAP);
+  static const char *const steps[] = {"Choose a disk", "Keeps the owners", NULL};
+  CHECK_INT(rule_of(STEPS, &co, steps, 0.9, "Choose a disk"), TBK_RULE_ARTICLE);
+  static const char *const entries[] = {"cancel()",       "purge()", "schedule(task", "Timer() creates", "the delay in",
+                                        "Copyright 1993", NULL};
+  CHECK_INT(rule_of(REFERENCE, &co, entries, 0.9, "cancel()"), TBK_RULE_PAGE_TEXT);
+  co.prose_share = 0;
+  co.min_kept_words = 1000;
+  CHECK_INT(rule_of(REFERENCE, &co, entries, 0.9, "cancel()"), TBK_RULE_LAST_RESORT);
+  CHECK(strcmp(tbk_content_rule_name(TBK_RULE_ARTICLE), "the article's element") == 0);
+  CHECK(strcmp(tbk_content_rule_name(TBK_RULE_COUNT), "?") == 0);
+}
+
 static void check_pointer_heading(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
@@ -911,6 +968,7 @@ int main(void) {
   check_pointer_heading();
   check_article_parent();
   check_reference();
+  check_rule_names();
   check_site_list();
   check_tables();
   check_declared();

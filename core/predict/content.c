@@ -449,8 +449,58 @@ static size_t kept_words(const tbk_units *ux, const unsigned char *keep) {
   return kept;
 }
 
+/* A page that keeps almost nothing has almost always lost its article (a
+ * post made of a short list, a layout no training site had): then
+ * whatever is not near-certain boilerplate stays. Measured on the
+ * leave-one-dataset-out models (EVALUATION.md "Content stage"). Still
+ * almost nothing: the model is sure (>= fallback_threshold) of every
+ * unit, yet a page is rarely all template. Its largest unit of its own
+ * text, when that alone is a page's worth, is kept (EVALUATION.md "Main
+ * text on every kind of page": the page that vanished). keep[] 0 or 1. */
+static void last_resort(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                        int lead, unsigned char *keep) {
+  if (kept_words(ux, keep) >= o->min_kept_words) return;
+  for (size_t i = 0; i < ux->n; i++)
+    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) && !in_comments(ux, i, o))
+      keep[i] = 1;
+  if (kept_words(ux, keep) >= o->min_kept_words) return;
+  size_t own = largest_own_unit(page, ux, o, lead, keep, o->min_kept_words);
+  if (own != SIZE_MAX) keep[own] = 1;
+}
+
+const char *tbk_content_rule_name(int rule) {
+  static const char *const names[TBK_RULE_COUNT] = {"the model",
+                                                    "the prose margin",
+                                                    "a comment section",
+                                                    "a fixed rule",
+                                                    "the gap rule",
+                                                    "a data table",
+                                                    "the declared body",
+                                                    "the page-level check on prose",
+                                                    "the article's element",
+                                                    "the page-level check on own text",
+                                                    "the body's start",
+                                                    "the last resort"};
+  return rule >= 0 && rule < TBK_RULE_COUNT ? names[rule] : "?";
+}
+
+/* why[i]: the rule in the low bits, whether the unit was kept after the
+ * last step in WAS_KEPT; a unit whose keep flipped since is the step's. */
+#define WAS_KEPT 0x80u
+static void attribute(const tbk_units *ux, const unsigned char *keep, unsigned char *why, int rule) {
+  for (size_t i = 0; why && i < ux->n; i++) {
+    unsigned now = keep[i] == 1;
+    if (now != !!(why[i] & WAS_KEPT)) why[i] = (unsigned char)(rule | (now ? WAS_KEPT : 0));
+  }
+}
+
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                         unsigned char *keep) {
+  tbk_content_decide_why(page, ux, unit_p, o, keep, NULL);
+}
+
+void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                            const tbk_content_options *o, unsigned char *keep, unsigned char *why) {
   const tbk_page_view pv = tbk_page_view_of(page);
   long comment = vocab_col(ux, ux->attr_anc, "comment");
   /* A standfirst is one or two short elements; when more of the text the
@@ -472,18 +522,33 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
      * container too, so the checks after it may bring such text back (a
      * <body class="... comments_on">): measured better than either alone
      * (EVALUATION.md "Main text on every kind of page"). */
-    if (comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment)) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
+    int named = comment >= 0 && tbk_units_has_col(ux, i, (size_t)comment);
+    if (named) k = o->keep_comments && v[UX_LINK_RATIO] < 0.5;
     keep[i] = (unsigned char)(k ? (ruled_out(page, ux, i, o, lead) ? 2 : 1) : 0);
+    if (why) {
+      int model = unit_p[i] < o->threshold, kept = keep[i] == 1;
+      int rule = kept == model  ? TBK_RULE_MODEL
+                 : named        ? TBK_RULE_COMMENTS
+                 : keep[i] == 2 ? TBK_RULE_FIXED
+                                : TBK_RULE_MARGIN;
+      why[i] = (unsigned char)(rule | (kept ? WAS_KEPT : 0));
+    }
   }
   fill_gaps(page, ux, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_GAP);
   fill_tables(page, ux, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_TABLE);
   int declared = body_container(page, ux, o, keep);
+  attribute(ux, keep, why, TBK_RULE_DECLARED);
   /* The page-level check judges what the model kept; what the article's
    * element brings back would hide from it that the article was lost. A
    * page that declares its body has named that element itself. */
   if (o->prose_share > 0) keep_prose(page, ux, unit_p, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_PAGE_PROSE);
   if (!declared && article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_ARTICLE);
   if (!declared && o->prose_share > 0) keep_text(page, ux, unit_p, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_PAGE_TEXT);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
@@ -493,21 +558,10 @@ void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double 
     if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6) break;
     keep[i] = 0;
   }
-  /* A page that keeps almost nothing has almost always lost its article
-   * (a post made of a short list, a layout no training site had): then
-   * whatever is not near-certain boilerplate stays. Measured on the
-   * leave-one-dataset-out models (EVALUATION.md "Content stage"). */
-  if (kept_words(ux, keep) >= o->min_kept_words) return;
-  for (size_t i = 0; i < ux->n; i++)
-    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) && !in_comments(ux, i, o))
-      keep[i] = 1;
-  /* Still almost nothing: the model is sure (>= fallback_threshold) of
-   * every unit, yet a page is rarely all template. Its largest unit of its
-   * own text, when that alone is a page's worth, is kept (EVALUATION.md
-   * "Main text on every kind of page": the page that vanished). */
-  if (kept_words(ux, keep) >= o->min_kept_words) return;
-  size_t own = largest_own_unit(page, ux, o, lead, keep, o->min_kept_words);
-  if (own != SIZE_MAX) keep[own] = 1;
+  attribute(ux, keep, why, TBK_RULE_BODY_START);
+  last_resort(page, ux, unit_p, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_LAST_RESORT);
+  for (size_t i = 0; why && i < ux->n; i++) why[i] &= (unsigned char)~WAS_KEPT;
 }
 
 /* The headline in the title: sites append or prepend their name with a

@@ -50,8 +50,8 @@ static int by_rule(const double *unit_p, const unsigned char *keep, const tbk_co
 }
 
 tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
-                                    const double *probs, const unsigned char *keep, const tbk_content_options *o,
-                                    tbk_buf *out) {
+                                    const double *probs, const unsigned char *keep, const unsigned char *why,
+                                    const tbk_content_options *o, tbk_buf *out) {
   const tbk_page_view pv = tbk_page_view_of(page);
   if (!keep) {
     for (size_t b = 0; b < pv.n_blocks; b++)
@@ -70,8 +70,10 @@ tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *pag
     if (tbk_unit_record(page, ux, page_id, probs, keep, i, out) || tbk_buf_puts(out, ",\"explain\":{\"template\":") ||
         stage_json(out, bex, bex ? pv.blocks[b].path : NULL) || tbk_buf_puts(out, ",\"content\":") ||
         stage_json(out, tbk_predictor_unit_explanation(pr, i), NULL) ||
-        tbk_buf_printf(out, ",\"content_stage\":\"%s\",\"decided_by\":\"%s\"}}\n", stage,
-                       by_rule(probs, keep, o, i) ? "rule" : "model"))
+        tbk_buf_printf(out, ",\"content_stage\":\"%s\",\"decided_by\":\"%s\"", stage,
+                       by_rule(probs, keep, o, i) ? "rule" : "model") ||
+        (by_rule(probs, keep, o, i) && why && tbk_buf_printf(out, ",\"rule\":\"%s\"", tbk_content_rule_name(why[i]))) ||
+        tbk_buf_puts(out, "}}\n"))
       return TBK_ERR_NOMEM;
   }
   return TBK_OK;
@@ -114,7 +116,8 @@ static const char explain_legend[] =
     "# keeping; base is the logit of an all-zero row; p = 1 / (1 + exp(-logit)).\n";
 
 tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page, const double *probs,
-                                   const unsigned char *keep, const tbk_content_options *o, tbk_buf *out) {
+                                   const unsigned char *keep, const unsigned char *why, const tbk_content_options *o,
+                                   tbk_buf *out) {
   const tbk_page_view pv = tbk_page_view_of(page);
   if (tbk_buf_printf(out, explain_legend, keep ? "unit" : "block")) return TBK_ERR_NOMEM;
   if (!keep) {
@@ -147,8 +150,10 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
       break;
     }
     const char *tag = tbk_node_name(&pv.nodes[u->elem]);
-    if (tbk_buf_printf(out, "\nunit %zu  %s%s  p_content=%.3f  <%s> ", i + 1, keep[i] ? "kept" : "removed",
-                       by_rule(probs, keep, o, i) ? " by a rule" : "", 1.0 - probs[i], tag) ||
+    int rule = by_rule(probs, keep, o, i);
+    if (tbk_buf_printf(out, "\nunit %zu  %s%s%s%s  p_content=%.3f  <%s> ", i + 1, keep[i] ? "kept" : "removed",
+                       rule ? " by a rule" : "", rule && why ? ": " : "",
+                       rule && why ? tbk_content_rule_name(why[i]) : "", 1.0 - probs[i], tag) ||
         snippet(out, pv.text + u->start, u->end - u->start) || tbk_buf_puts(out, "\n") ||
         stage_text(out, "template", "p_template", bex,
                    bex     ? where.data

@@ -63,15 +63,17 @@ const tbk_explanation *tbk_predictor_unit_explanation(const tbk_predictor *pr, s
 
 /* The explained renderings of a scored, decided page (explanations on):
  * the template stage's blocks (keep NULL, probs the blocks') or the
- * content stage's units (keep from tbk_content_decide, probs the units').
+ * content stage's units (keep and why from tbk_content_decide_why, probs
+ * the units').
  * jsonl: the records of tbk_render_jsonl or tbk_render_units_jsonl with an
  * "explain" object more; text: a readable listing, a block or unit a
  * paragraph (docs/content-stage.md "--explain"). Errors: TBK_ERR_NOMEM. */
 tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
-                                    const double *probs, const unsigned char *keep, const tbk_content_options *o,
-                                    tbk_buf *out);
+                                    const double *probs, const unsigned char *keep, const unsigned char *why,
+                                    const tbk_content_options *o, tbk_buf *out);
 tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page, const double *probs,
-                                   const unsigned char *keep, const tbk_content_options *o, tbk_buf *out);
+                                   const unsigned char *keep, const unsigned char *why, const tbk_content_options *o,
+                                   tbk_buf *out);
 
 /* One page scored, decided and rendered as o says, appended to out.
  * summary (may be NULL): what tbk_render_text or tbk_render_units_text

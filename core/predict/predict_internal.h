@@ -31,6 +31,31 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
 enum { TBK_OUTSIDE_META = 1, TBK_OUTSIDE_LEAD };
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
+/* Which step of tbk_content_decide last turned a unit's decision: the
+ * model's own (TBK_RULE_MODEL) or one of its rules (docs/content-stage.md
+ * "Decision rules"), in the order they run. */
+enum {
+  TBK_RULE_MODEL = 0,
+  TBK_RULE_MARGIN,      /* the page's own prose, kept within PROSE_MARGIN */
+  TBK_RULE_COMMENTS,    /* under an element named comment(s) */
+  TBK_RULE_FIXED,       /* a fixed rule: a comment thread, the headline, a byline, furniture, a gallery */
+  TBK_RULE_GAP,         /* a gap between kept units of one parent */
+  TBK_RULE_TABLE,       /* a data table among the article's paragraphs */
+  TBK_RULE_DECLARED,    /* the declared article body */
+  TBK_RULE_PAGE_PROSE,  /* the page-level check on the page's prose */
+  TBK_RULE_ARTICLE,     /* the article's element */
+  TBK_RULE_PAGE_TEXT,   /* the page-level check on the page's own text */
+  TBK_RULE_BODY_START,  /* --body: headings before the body's first paragraph */
+  TBK_RULE_LAST_RESORT, /* a page that kept almost nothing */
+  TBK_RULE_COUNT
+};
+/* tbk_content_decide, and into why (may be NULL; unit count) the
+ * TBK_RULE_* that last turned each unit's decision. */
+void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const double *unit_p,
+                            const tbk_content_options *o, unsigned char *keep, unsigned char *why);
+/* A rule's name, as --explain writes it ("the article's element"). */
+const char *tbk_content_rule_name(int rule);
+
 /* The predictor's hold on the last page given up (its units and what its
  * features kept of it; tbk_predictor_units then has none), a big page's
  * arrays freed: once the page is rendered, so that they are not alive

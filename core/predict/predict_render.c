@@ -23,8 +23,8 @@ tbk_status tbk_predict_render(tbk_predictor *pr, const tbk_page *page, const cha
  * their probabilities; without keep (the template stage) probs are the
  * blocks'. */
 static tbk_status render(const tbk_predictor *pr, const tbk_page *page, const tbk_units *ux, const char *page_id,
-                         const double *probs, const unsigned char *keep, const tbk_render_options *o, tbk_buf *out,
-                         tbk_page_summary *summary) {
+                         const double *probs, const unsigned char *keep, const unsigned char *why,
+                         const tbk_render_options *o, tbk_buf *out, tbk_page_summary *summary) {
   double thr = o->content.threshold;
   int annotate = o->fmt == TBK_FORMAT_HTML_ANNOTATED;
   tbk_status st = TBK_OK;
@@ -39,8 +39,8 @@ static tbk_status render(const tbk_predictor *pr, const tbk_page *page, const tb
   }
   if (st || text) return st;
   if (o->explain)
-    return o->fmt == TBK_FORMAT_JSONL ? tbk_render_explain_jsonl(pr, page, page_id, probs, keep, &o->content, out)
-                                      : tbk_render_explain_text(pr, page, probs, keep, &o->content, out);
+    return o->fmt == TBK_FORMAT_JSONL ? tbk_render_explain_jsonl(pr, page, page_id, probs, keep, why, &o->content, out)
+                                      : tbk_render_explain_text(pr, page, probs, keep, why, &o->content, out);
   if (o->fmt == TBK_FORMAT_JSONL)
     return keep ? tbk_render_units_jsonl(page, ux, page_id, probs, keep, out)
                 : tbk_render_jsonl(page, page_id, probs, thr, out);
@@ -70,7 +70,7 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
       tbk_predictor_page_done(pr);
       return st;
     }
-    st = render(pr, page, NULL, page_id, probs, NULL, o, out, summary);
+    st = render(pr, page, NULL, page_id, probs, NULL, NULL, o, out, summary);
     tbk_predictor_page_done(pr);
     return st ? render_failed(page, st, err) : TBK_OK;
   }
@@ -80,10 +80,15 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   }
   const tbk_units *ux = tbk_predictor_units(pr);
   size_t n = tbk_units_count(ux);
-  unsigned char *keep = malloc(n ? n : 1);
-  if (!keep) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
-  tbk_content_decide(page, ux, uprobs, &o->content, keep);
-  st = render(pr, page, ux, page_id, uprobs, keep, o, out, summary);
+  /* keep, then (with explanations) the rule that decided each unit */
+  unsigned char *keep = malloc(o->explain ? 2 * (n ? n : 1) : (n ? n : 1));
+  if (!keep) {
+    tbk_predictor_page_done(pr);
+    return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+  }
+  unsigned char *why = o->explain ? keep + (n ? n : 1) : NULL;
+  tbk_content_decide_why(page, ux, uprobs, &o->content, keep, why);
+  st = render(pr, page, ux, page_id, uprobs, keep, why, o, out, summary);
   free(keep);
   tbk_predictor_page_done(pr);
   return st ? render_failed(page, st, err) : TBK_OK;

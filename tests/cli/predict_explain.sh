@@ -78,7 +78,8 @@ for name, k in [("plain.jsonl", 5), ("promo.jsonl", 5), ("link.jsonl", 5), ("pla
         assert [{f: v for f, v in r.items() if f != "explain"} for r in rows] == plain, name
     for i, r in enumerate(rows):
         e = r["explain"]
-        assert set(e) == {"template", "content", "content_stage", "decided_by"}, (name, e.keys())
+        rule = {"rule"} if e["decided_by"] == "rule" else set()
+        assert set(e) == {"template", "content", "content_stage", "decided_by"} | rule, (name, e.keys())
         assert e["content_stage"] == "main", (name, e["content_stage"])
         check_stage(e["content"], k, 1 - r["p_content"], f"{name}:{i}:content")
         if e["template"] is not None:
@@ -125,8 +126,9 @@ change = promo["explain"]["content"]["logit"] - base["explain"]["content"]["logi
 assert promo["p_content"] < 0.5 and change > 0, (promo["p_content"], change)
 assert 0.5 * change < said < 1.5 * change, (said, change)
 # The paragraph sits between two kept paragraphs of the same parent: the
-# content decision keeps it whatever the model says, and says so.
+# content decision keeps it whatever the model says, and says which rule.
 assert promo["content"] and promo["explain"]["decided_by"] == "rule", promo
+assert promo["explain"]["rule"] == "the gap rule", promo["explain"]
 
 # A link around the whole paragraph: u.link_char_ratio = 1 pushes it
 # toward boilerplate (not across the threshold: the paragraph is long and
@@ -149,7 +151,7 @@ PY
 # line with its sum, the top inputs and the rest.
 "$PRED" -m "$model" --explain=3 "$w/promo.html" >"$w/promo.txt" || die "text --explain failed"
 grep -q '^# tbk-predict --explain' "$w/promo.txt" || die "no legend"
-grep -q '^unit [0-9]*  kept by a rule  p_content=0\.[0-4][0-9]*  <p> "The museum in the old mill' "$w/promo.txt" ||
+grep -q '^unit [0-9]*  kept by a rule: the gap rule  p_content=0\.[0-4][0-9]*  <p> "The museum in the old mill' "$w/promo.txt" ||
   die "the promo paragraph's line is not there"
 python3 - "$w/promo.txt" <<'PY' || die "the listing does not add up"
 import re, sys
