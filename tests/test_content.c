@@ -64,16 +64,24 @@ static size_t find_unit(const tbk_page *p, tbk_units *ux, const char *s) {
 /* Decides the page with every unit scored content but those holding one
  * of the NULL-ended texts boiler (scored boilerplate with probability
  * p_boiler), and checks ex. */
-static void check_scored_at(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const char *const *boiler,
-                            double p_boiler, const expect *ex, size_t n_ex) {
+/* The scores of p's units: boilerplate with probability p_boiler for
+ * those holding one of the NULL-ended texts boiler, 0 for the rest. */
+static double *boiler_scores(const tbk_page *p, tbk_units *ux, const char *const *boiler, double p_boiler) {
   size_t n = tbk_units_count(ux);
   double *up = calloc(n ? n : 1, sizeof *up);
-  unsigned char *keep = malloc(n ? n : 1);
   for (size_t b = 0; boiler && boiler[b]; b++) {
     size_t i = find_unit(p, ux, boiler[b]);
     CHECK(i != (size_t)-1);
     if (i != (size_t)-1) up[i] = p_boiler;
   }
+  return up;
+}
+
+static void check_scored_at(const tbk_page *p, tbk_units *ux, const tbk_content_options *co, const char *const *boiler,
+                            double p_boiler, const expect *ex, size_t n_ex) {
+  size_t n = tbk_units_count(ux);
+  double *up = boiler_scores(p, ux, boiler, p_boiler);
+  unsigned char *keep = malloc(n ? n : 1);
   tbk_content_decide(p, ux, up, co, keep);
   /* the decision that names its rules is the same decision */
   unsigned char *keep2 = malloc(n ? n : 1), *why = malloc(n ? n : 1);
@@ -159,16 +167,23 @@ static void check_gaps(void) {
 
 /* Decides page src (every unit scored content but those holding one of
  * boiler, scored p_boiler) and checks ex. */
+/* src parsed into *p and its units into *ux (each checked): whether both
+ * are there. The caller frees both. */
+static int page_units(const char *src, tbk_page **p, tbk_units **ux) {
+  *p = NULL;
+  *ux = NULL;
+  CHECK_INT(tbk_units_new(NULL, ux, NULL), TBK_OK);
+  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, p, NULL), TBK_OK);
+  if (!*ux || !*p) return 0;
+  CHECK_INT(tbk_units_page(*ux, *p, NULL, NULL), TBK_OK);
+  return 1;
+}
+
 static void check_page_at(const char *src, const tbk_content_options *co, const char *const *boiler, double p_boiler,
                           const expect *ex, size_t n_ex) {
-  tbk_units *ux = NULL;
-  tbk_page *p = NULL;
-  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
-  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
-  if (ux && p) {
-    CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
-    check_scored_at(p, ux, co, boiler, p_boiler, ex, n_ex);
-  }
+  tbk_units *ux;
+  tbk_page *p;
+  if (page_units(src, &p, &ux)) check_scored_at(p, ux, co, boiler, p_boiler, ex, n_ex);
   tbk_page_free(p);
   tbk_units_free(ux);
 }
@@ -743,19 +758,13 @@ static void check_reference(void) {
  * scored as check_page_at scores it, or -1. */
 static int rule_of(const char *src, const tbk_content_options *co, const char *const *boiler, double p_boiler,
                    const char *text) {
-  tbk_units *ux = NULL;
-  tbk_page *p = NULL;
+  tbk_units *ux;
+  tbk_page *p;
   int rule = -1;
-  CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
-  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
-  if (ux && p && tbk_units_page(ux, p, NULL, NULL) == TBK_OK) {
+  if (page_units(src, &p, &ux)) {
     size_t n = tbk_units_count(ux);
-    double *up = calloc(n ? n : 1, sizeof *up);
+    double *up = boiler_scores(p, ux, boiler, p_boiler);
     unsigned char *keep = malloc(n ? n : 1), *why = malloc(n ? n : 1);
-    for (size_t b = 0; boiler && boiler[b]; b++) {
-      size_t i = find_unit(p, ux, boiler[b]);
-      if (i != (size_t)-1) up[i] = p_boiler;
-    }
     tbk_content_decide_why(p, ux, up, co, keep, why);
     size_t i = find_unit(p, ux, text);
     if (i != (size_t)-1) rule = why[i];

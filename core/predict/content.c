@@ -320,9 +320,9 @@ static int article_text(const tbk_page *page, const tbk_units *ux, const double 
  * come back, unless a rule removes them or they sit in an aside,
  * navigation, footer, form, figure or header (body_paragraph); those
  * after it stay out (a podcast's or newsletter's plug, an author's
- * note). When that element is the <body> (the kept
- * prose spread over the page), only a parent of more than half of it
- * counts, and only its own paragraphs. Measured in
+ * note). When that element is the <body> (the kept prose spread over the
+ * page), only a parent of more than half of it counts, and only its own
+ * paragraphs. Measured in
  * docs/experiments/evaluation-content-stage.md ("The article's element").
  * Returns how many came back. */
 static size_t article_element(const tbk_page *page, const tbk_units *ux, const double *unit_p,
@@ -469,18 +469,20 @@ static void last_resort(const tbk_page *page, const tbk_units *ux, const double 
 }
 
 const char *tbk_content_rule_name(int rule) {
-  static const char *const names[TBK_RULE_COUNT] = {"the model",
-                                                    "the prose margin",
-                                                    "a comment section",
-                                                    "a fixed rule",
-                                                    "the gap rule",
-                                                    "a data table",
-                                                    "the declared body",
-                                                    "the page-level check on prose",
-                                                    "the article's element",
-                                                    "the page-level check on own text",
-                                                    "the body's start",
-                                                    "the last resort"};
+  static const char *const names[TBK_RULE_COUNT] = {
+      [TBK_RULE_MODEL] = "the model",
+      [TBK_RULE_MARGIN] = "the prose margin",
+      [TBK_RULE_COMMENTS] = "a comment section",
+      [TBK_RULE_FIXED] = "a fixed rule",
+      [TBK_RULE_GAP] = "the gap rule",
+      [TBK_RULE_TABLE] = "a data table",
+      [TBK_RULE_DECLARED] = "the declared body",
+      [TBK_RULE_PAGE_PROSE] = "the page-level check on prose",
+      [TBK_RULE_ARTICLE] = "the article's element",
+      [TBK_RULE_PAGE_TEXT] = "the page-level check on own text",
+      [TBK_RULE_BODY_START] = "the body's start",
+      [TBK_RULE_LAST_RESORT] = "the last resort",
+  };
   return rule >= 0 && rule < TBK_RULE_COUNT ? names[rule] : "?";
 }
 

@@ -42,11 +42,16 @@ static int stage_json(tbk_buf *out, const tbk_explanation *ex, const char *block
 
 /* Whether the content decision differs from the content stage's own (its
  * probability against the threshold): then a rule of tbk_content_decide
- * decided (page furniture, a gap in the article, the declared body, the
- * page's own prose within PROSE_MARGIN, the fallback of a page that kept
- * almost nothing), not the inputs. */
+ * decided, not the inputs. */
 static int by_rule(const double *unit_p, const unsigned char *keep, const tbk_content_options *o, size_t i) {
   return !keep[i] != !(unit_p[i] < o->threshold);
+}
+
+/* The name of the rule that decided unit i (why: its TBK_RULE_*), or NULL
+ * when the model did or why is not known. */
+static const char *rule_name(const double *unit_p, const unsigned char *keep, const unsigned char *why,
+                             const tbk_content_options *o, size_t i) {
+  return why && by_rule(unit_p, keep, o, i) ? tbk_content_rule_name(why[i]) : NULL;
 }
 
 tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *page, const char *page_id,
@@ -67,13 +72,13 @@ tbk_status tbk_render_explain_jsonl(const tbk_predictor *pr, const tbk_page *pag
   for (size_t i = 0; i < ux->n; i++) {
     int32_t b = tbk_unit_block(page, ux, i);
     const tbk_explanation *bex = b >= 0 ? tbk_predictor_block_explanation(pr, (size_t)b) : NULL;
+    const char *rule = rule_name(probs, keep, why, o, i);
     if (tbk_unit_record(page, ux, page_id, probs, keep, i, out) || tbk_buf_puts(out, ",\"explain\":{\"template\":") ||
         stage_json(out, bex, bex ? pv.blocks[b].path : NULL) || tbk_buf_puts(out, ",\"content\":") ||
         stage_json(out, tbk_predictor_unit_explanation(pr, i), NULL) ||
         tbk_buf_printf(out, ",\"content_stage\":\"%s\",\"decided_by\":\"%s\"", stage,
                        by_rule(probs, keep, o, i) ? "rule" : "model") ||
-        (by_rule(probs, keep, o, i) && why && tbk_buf_printf(out, ",\"rule\":\"%s\"", tbk_content_rule_name(why[i]))) ||
-        tbk_buf_puts(out, "}}\n"))
+        (rule && tbk_buf_printf(out, ",\"rule\":\"%s\"", rule)) || tbk_buf_puts(out, "}}\n"))
       return TBK_ERR_NOMEM;
   }
   return TBK_OK;
@@ -150,10 +155,10 @@ tbk_status tbk_render_explain_text(const tbk_predictor *pr, const tbk_page *page
       break;
     }
     const char *tag = tbk_node_name(&pv.nodes[u->elem]);
-    int rule = by_rule(probs, keep, o, i);
+    const char *rule = rule_name(probs, keep, why, o, i);
     if (tbk_buf_printf(out, "\nunit %zu  %s%s%s%s  p_content=%.3f  <%s> ", i + 1, keep[i] ? "kept" : "removed",
-                       rule ? " by a rule" : "", rule && why ? ": " : "",
-                       rule && why ? tbk_content_rule_name(why[i]) : "", 1.0 - probs[i], tag) ||
+                       by_rule(probs, keep, o, i) ? " by a rule" : "", rule ? ": " : "", rule ? rule : "",
+                       1.0 - probs[i], tag) ||
         snippet(out, pv.text + u->start, u->end - u->start) || tbk_buf_puts(out, "\n") ||
         stage_text(out, "template", "p_template", bex,
                    bex     ? where.data

@@ -81,12 +81,13 @@ tbk_status tbk_predict_render_as(tbk_predictor *pr, const tbk_page *page, const 
   const tbk_units *ux = tbk_predictor_units(pr);
   size_t n = tbk_units_count(ux);
   /* keep, then (with explanations) the rule that decided each unit */
-  unsigned char *keep = malloc(o->explain ? 2 * (n ? n : 1) : (n ? n : 1));
+  size_t m = n ? n : 1;
+  unsigned char *keep = malloc(o->explain ? 2 * m : m);
   if (!keep) {
     tbk_predictor_page_done(pr);
     return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
   }
-  unsigned char *why = o->explain ? keep + (n ? n : 1) : NULL;
+  unsigned char *why = o->explain ? keep + m : NULL;
   tbk_content_decide_why(page, ux, uprobs, &o->content, keep, why);
   st = render(pr, page, ux, page_id, uprobs, keep, why, o, out, summary);
   free(keep);
