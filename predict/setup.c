@@ -20,6 +20,7 @@ enum {
   OPT_BODY,
   OPT_MIN_KEPT,
   OPT_PROSE_SHARE,
+  OPT_TEXT_SHARE,
   OPT_SHARD,
   OPT_EXPLAIN,
   OPT_HISTORY,
@@ -49,6 +50,7 @@ void predict_parse_options(run *r, int argc, char **argv) {
                                            {"body", no_argument, 0, OPT_BODY},
                                            {"min-kept-words", required_argument, 0, OPT_MIN_KEPT},
                                            {"min-prose-share", required_argument, 0, OPT_PROSE_SHARE},
+                                           {"min-text-share", required_argument, 0, OPT_TEXT_SHARE},
                                            {"shard", required_argument, 0, OPT_SHARD},
                                            {"explain", optional_argument, 0, OPT_EXPLAIN},
                                            {"history", required_argument, 0, OPT_HISTORY},
@@ -94,6 +96,10 @@ void predict_parse_options(run *r, int argc, char **argv) {
       copt->prose_share = cli_double("--min-prose-share", optarg, 0, 1);
       r->combined_only = 1;
       break;
+    case OPT_TEXT_SHARE:
+      copt->text_share = cli_double("--min-text-share", optarg, 0, 1);
+      r->combined_only = 1;
+      break;
     case OPT_HISTORY: r->history = optarg; break;
     case OPT_HISTORY_ONLY: r->history_only = 1; break;
     case OPT_HISTORY_COUNT: r->history_count = 1; break;
@@ -129,7 +135,8 @@ tbk_predictor *predict_load_model(run *r, const char *mp, tbk_model **model) {
   const tbk_content_options *copt = &r->ro.content;
   int units = r->stage < 0 ? tbk_model_content(*model) != NULL : r->stage != 0;
   if (!units && (copt->keep_comments || !copt->title || copt->body || r->combined_only))
-    cli_usage_error("--keep, --no-title, --body, --min-kept-words and --min-prose-share apply to --stage combined");
+    cli_usage_error("--keep, --no-title, --body, --min-kept-words, --min-prose-share and --min-text-share apply to "
+                    "--stage combined");
   if (tbk_render_options_for(*model, r->stage, r->threshold, r->precision, &r->ro, &err))
     cli_die(TBK_EXIT_MODEL, "%s: %s", mp, err.msg);
   tbk_predictor *pred;

@@ -324,7 +324,7 @@ static void check_prose(void) {
       {"Smith, J.", 1},          {"The old mill", 1},
   };
   check_page(PROSE, &co, boiler, back, sizeof back / sizeof *back);
-  co.prose_share = 0;
+  co.prose_share = co.text_share = 0;
   static const expect off[] = {{"The river rises", 0}, {"In the eighteenth century", 0}, {"Smith, J.", 1}};
   check_page(PROSE, &co, boiler, off, sizeof off / sizeof *off);
   /* the prose kept: the caption and references the model removed stay out */
@@ -343,7 +343,7 @@ static void check_prose(void) {
   check_page(FIGURE_WRAP, &co, NULL, wrap, sizeof wrap / sizeof *wrap);
   /* the fallback: everything unsure comes back but the comment */
   tbk_content_options_init(&co);
-  co.prose_share = 0;
+  co.prose_share = co.text_share = 0;
   static const char *const unsure[] = {"The river rises",    "In the eighteenth century",
                                        "Three mills",        "The river floods",
                                        "Fishing rights",     "I walked the towpath",
@@ -492,7 +492,7 @@ static void check_prose_margin(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  co.prose_share = 0;
+  co.prose_share = co.text_share = 0;
   static const char *const unsure[] = {"The river rises", "Smith, J.", "A linked paragraph", "I walked the towpath",
                                        NULL};
   static const expect at55[] = {
@@ -522,7 +522,7 @@ static void check_prose_margin(void) {
   static const char *const just[] = {"The river rises", NULL};
   static const expect back[] = {{"The river rises", 1}, {"In the eighteenth century", 1}, {"Fishing rights", 1}};
   check_page_mixed(&co, sure, just, 0.55, back, sizeof back / sizeof *back);
-  co.prose_share = 0;
+  co.prose_share = co.text_share = 0;
   static const expect out[] = {{"The river rises", 1}, {"In the eighteenth century", 0}, {"Fishing rights", 0}};
   check_page_mixed(&co, sure, just, 0.55, out, sizeof out / sizeof *out);
 }
@@ -654,7 +654,7 @@ static void check_article_parent(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
-  co.prose_share = 0;
+  co.prose_share = co.text_share = 0;
   static const char *const removed[] = {
       "A virtual environment", "python3 -m venv", "We discussed these tools", "Our other guides",
       "The harbour bridge",    "The toll rose",   "Engineers said",           NULL};
@@ -748,8 +748,8 @@ static void check_reference(void) {
                                        "Creates a new",   "Written by",  NULL};
   static const expect in_main[] = {{"Terminates this", 1}, {"Creates a new", 1}, {"Written by", 0}};
   check_page_at(REFERENCE_MAIN, &co, blocks, 0.9, in_main, sizeof in_main / sizeof *in_main);
-  /* the check is the page-level check's: off with it */
-  co.prose_share = 0;
+  /* the check is the page-level check's on the own text: off with it */
+  co.text_share = 0;
   static const expect off[] = {{"cancel()", 0}, {"the delay in", 0}};
   check_page_at(REFERENCE, &co, entries, 0.9, off, sizeof off / sizeof *off);
 }
@@ -792,11 +792,51 @@ static void check_rule_names(void) {
   static const char *const entries[] = {"cancel()",       "purge()", "schedule(task", "Timer() creates", "the delay in",
                                         "Copyright 1993", NULL};
   CHECK_INT(rule_of(REFERENCE, &co, entries, 0.9, "cancel()"), TBK_RULE_PAGE_TEXT);
-  co.prose_share = 0;
+  co.text_share = 0;
   co.min_kept_words = 1000;
   CHECK_INT(rule_of(REFERENCE, &co, entries, 0.9, "cancel()"), TBK_RULE_LAST_RESORT);
   CHECK(strcmp(tbk_content_rule_name(TBK_RULE_ARTICLE), "the article's element") == 0);
   CHECK(strcmp(tbk_content_rule_name(TBK_RULE_COUNT), "?") == 0);
+}
+
+/* A widget's reference as gtk-doc writes it: the model keeps the
+ * description's two paragraphs and removes the entries and their
+ * headings, a third of the
+ * page's own text kept; beside them a sidebar's box, and entries in an
+ * element whose class only holds a side box's word inside another
+ * ("node--promoted", Drupal's article). */
+static const char REFERENCE_DESC[] =
+    "<html><head><title>Box</title></head><body><h1>Box</h1>"
+    "<p>The box arranges its child widgets into a single row or a single column.</p>"
+    "<p>Packing adds widgets to the box from its start or from its end, in order.</p>"
+    "<h3>box_new()</h3><p>Creates a new box with the given orientation and spacing between children.</p>"
+    "<h3>box_pack()</h3><p>Adds the child to the box, packed after any other child packed before.</p>"
+    "<div class=\"node--promoted\"><h3>box_spacing()</h3>"
+    "<p>Sets the number of pixels to place between the children of the box.</p></div>"
+    "<div class=\"sidebar-widget\"><p>Our team of volunteers writes these pages in their own free time.</p></div>"
+    "</body></html>";
+
+/* The own-text check's share (text_share, 0.5) is above the prose
+ * check's: a reference that keeps its description and loses its entries
+ * keeps a third of its own text. At 0.5 the entries come back, not the
+ * sidebar's box (counted as the page shows it, yet not its text); at the
+ * prose check's 0.3 nothing changes. */
+static void check_text_share(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const char *const entries[] = {"box_new()",     "Creates a new box", "box_pack()",  "Adds the child",
+                                        "box_spacing()", "Sets the number",   "Our team of", NULL};
+  static const expect back[] = {{"The box arranges", 1},
+                                {"Creates a new box", 1},
+                                {"Adds the child", 1},
+                                {"Sets the number", 1},
+                                {"Our team of", 0}};
+  check_page_at(REFERENCE_DESC, &co, entries, 0.9, back, sizeof back / sizeof *back);
+  CHECK_INT(rule_of(REFERENCE_DESC, &co, entries, 0.9, "Sets the number"), TBK_RULE_PAGE_TEXT);
+  co.text_share = 0.3;
+  static const expect third[] = {{"The box arranges", 1}, {"Creates a new box", 0}, {"Our team of", 0}};
+  check_page_at(REFERENCE_DESC, &co, entries, 0.9, third, sizeof third / sizeof *third);
 }
 
 static void check_pointer_heading(void) {
@@ -978,6 +1018,7 @@ int main(void) {
   check_article_parent();
   check_reference();
   check_rule_names();
+  check_text_share();
   check_site_list();
   check_tables();
   check_declared();

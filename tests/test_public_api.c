@@ -229,6 +229,7 @@ static void test_predict_options(void) {
   /* the copied defaults are the combined stage's own: the template stage
    * takes them, which it refuses for any combined-stage option changed */
   CHECK(o.content.prose_share == tbk_content_options_default.prose_share);
+  CHECK(o.content.text_share == tbk_content_options_default.text_share);
   CHECK(o.content.min_kept_words == tbk_content_options_default.min_kept_words);
   CHECK(o.content.threshold == tbk_content_options_default.threshold);
   o.stage = 0;
@@ -238,6 +239,7 @@ static void test_predict_options(void) {
   o.threshold = 0; /* everything removed (no fallback keeps a little) */
   o.content.min_kept_words = 0;
   o.content.prose_share = 0;
+  o.content.text_share = 0;
   b.len = 0;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_OK);
   CHECK_INT(s.template_chars, s.chars);
@@ -248,6 +250,9 @@ static void test_predict_options(void) {
   o.content.body = 1;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
   o.content.body = 0;
+  o.content.text_share = 0.9;
+  CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
+  o.content.text_share = tbk_content_options_default.text_share;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_OK);
   CHECK_INT(s.blocks, tbk_page_block_count(p)); /* the template stage: blocks */
   o.stage = 7;

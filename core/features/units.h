@@ -143,7 +143,7 @@ typedef struct tbk_unit_node {
   /* The content rules' memo of the element's class and id, 2 bits a list
    * of names (content_rules.c): 0 not read yet, 1 not named so, 2 named
    * so. Scratch the rules write through a const tbk_units. */
-  uint8_t rule_names;
+  uint16_t rule_names;
 } tbk_unit_node;
 
 /* An element on the path of the last unit tbk_units_paths wrote. */

@@ -287,10 +287,12 @@ typedef struct tbk_content_options {
                          less than this share of its own prose (long,
                          link-free units the template stage calls the
                          page's) keeps that prose and every unit below
-                         fallback_threshold; one whose kept words are
-                         less than this share of its own text (units of
-                         5+ words, few links) keeps that text (0.3; 0:
-                         never) */
+                         fallback_threshold (0.3; 0: never) */
+  double text_share;         /* a page whose kept words are less than this
+                         share of its own text (units of 5+ words, few
+                         links, not template) keeps that text, but for
+                         boxes beside it named so (sidebar, widget,
+                         teaser, ...) (0.5; 0: never) */
 } tbk_content_options;
 TBK_API extern const tbk_content_options tbk_content_options_default;
 TBK_API void tbk_content_options_init(tbk_content_options *o);

@@ -407,11 +407,15 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
  * entries, a man page's options, a tutorial of short steps) has no prose
  * for keep_prose to weigh, and no article's element when the model kept
  * under two paragraphs of it. When the kept words are under
- * o->prose_share of that text (what a rule removes not counted), the page
+ * o->text_share of that text (what a rule removes not counted), the page
  * has lost its text: that text comes back where article_text would bring
- * it back, then the short paragraphs between (fill_gaps). Measured in
- * docs/experiments/evaluation-content-stage.md ("The page's own text").
- * keep[] as in fill_gaps. */
+ * it back, but for a box beside it named so (a sidebar's "about me", a
+ * teaser of other posts: counted, since the page shows them, yet not its
+ * text), then the short paragraphs between (fill_gaps). The share is
+ * higher than the prose check's: a reference keeps its description's
+ * prose and loses its entries, a third of its text kept. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The page's own text",
+ * "Half the own text"). keep[] as in fill_gaps. */
 static void keep_text(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                       int lead, unsigned char *keep) {
   double kept = 0, text = 0;
@@ -420,9 +424,10 @@ static void keep_text(const tbk_page *page, const tbk_units *ux, const double *u
     if (keep[i] == 2 || !own_text(page, ux, i, 1) || (!keep[i] && ruled_out(page, ux, i, o, lead))) continue;
     text += ux->u[i].words;
   }
-  if (!text || kept >= o->prose_share * text) return;
+  if (!text || kept >= o->text_share * text) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (!keep[i] && article_text(page, ux, unit_p, o, i, 1)) keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+    if (!keep[i] && article_text(page, ux, unit_p, o, i, 1) && !tbk_unit_side_box(page, ux, i))
+      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
   fill_gaps(page, ux, o, lead, keep);
 }
 
@@ -549,7 +554,7 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   attribute(ux, keep, why, TBK_RULE_PAGE_PROSE);
   if (!declared && article_element(page, ux, unit_p, o, lead, keep)) fill_gaps(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_ARTICLE);
-  if (!declared && o->prose_share > 0) keep_text(page, ux, unit_p, o, lead, keep);
+  if (!declared && o->text_share > 0) keep_text(page, ux, unit_p, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_PAGE_TEXT);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the

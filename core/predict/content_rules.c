@@ -39,7 +39,7 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
 
 /* The lists of names the rules look for in an element's class and id, 2
  * bits each of tbk_unit_node.rule_names. */
-enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD };
+enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD, NAMES_SIDE_BOX };
 
 /* Whether element k is named by one of words (fn reads its attributes:
  * on_attr, on_attr_tokens), read once a page: the rules walk the same
@@ -51,7 +51,7 @@ static int node_named(const tbk_page_view *pv, const tbk_units *ux, uint32_t k, 
     named a = {words, 0, 0};
     tbk_node_attrs(&pv->nodes[k], fn, &a);
     v = a.hit ? 2u : 1u;
-    ux->nd[k].rule_names |= (uint8_t)(v << shift);
+    ux->nd[k].rule_names |= (uint16_t)(v << shift);
   }
   return v == 2;
 }
@@ -81,6 +81,21 @@ static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
   }
 }
 
+/* Like on_attr, but a word must be a whole part of a class or id value,
+ * its parts split at spaces, '-' and '_' ("post-excerpt", "modal_email"):
+ * a substring would take Drupal's "node--promoted" article for a promo. */
+static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
+  named *a = ctx;
+  if (!chunk || a->hit || (strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0)) return;
+  for (const char *q = chunk; *q && !a->hit;) {
+    q += strspn(q, " \t\n\r\f-_");
+    size_t l = strcspn(q, " \t\n\r\f-_");
+    for (size_t w = 0; l && !a->hit && a->words[w]; w++)
+      a->hit = strlen(a->words[w]) == l && strncasecmp(q, a->words[w], l) == 0;
+    q += l;
+  }
+}
+
 /* A cookie or consent notice (the EU's banners and their settings
  * dialogs): text under an element whose class names cookies, consent or
  * the GDPR (not its id: a documentation section's id is its heading's
@@ -96,6 +111,23 @@ static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i
   uint32_t half = ux->nd[0].chars / 2;
   for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half; k = pv.nodes[k].parent)
     if (node_named(&pv, ux, k, NAMES_CONSENT, words, on_attr_tokens)) return 1;
+  return 0;
+}
+
+/* A box beside the page's text, by its class or id: a sidebar's widget
+ * (a blog's "about me"), a teaser of other posts, a promotion, a dialog
+ * or lightbox (a video's description, a "send to a friend" form's copy
+ * of the excerpt). Their paragraphs read as the page's own text, and the
+ * content stage is unsure of them as of a reference's entries. The walk
+ * stops at an element holding half the page's text: that is the page
+ * (a <body class="widget-…">), not a box on it. */
+int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const words[] = {"sidebar", "widget", "promo", "teaser",   "excerpt",
+                                      "related", "modal",  "popup", "lightbox", NULL};
+  const tbk_page_view pv = tbk_page_view_of(page);
+  uint32_t half = ux->nd[0].chars / 2;
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half; k = pv.nodes[k].parent)
+    if (node_named(&pv, ux, k, NAMES_SIDE_BOX, words, on_attr_parts)) return 1;
   return 0;
 }
 

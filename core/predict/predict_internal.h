@@ -10,7 +10,7 @@
 #define TBK_CONTENT_OPTIONS_DEFAULT                                                                                \
   {                                                                                                                \
     .threshold = 0.5, .title = 1, .keep_comments = 0, .min_kept_words = 60, .fallback_threshold = 0.95, .body = 0, \
-    .prose_share = 0.3                                                                                             \
+    .prose_share = 0.3, .text_share = 0.5                                                                          \
   }
 
 /* Why a text unit is page furniture whatever the model says (content_rules.c). */
@@ -29,6 +29,9 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
  * standfirst or summary (by the class or id of a small element around
  * it). */
 enum { TBK_OUTSIDE_META = 1, TBK_OUTSIDE_LEAD };
+/* Whether unit i sits in a box beside the page's text, named so by an
+ * element's class or id (a sidebar's widget, a teaser, a dialog). */
+int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
 int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
 /* Which step of tbk_content_decide last turned a unit's decision: the

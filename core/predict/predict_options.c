@@ -42,9 +42,10 @@ tbk_status tbk_predict_render_opts(tbk_predictor *pr, const tbk_page *page, cons
   const tbk_content_options *d = &tbk_content_options_default;
   int units = o->stage < 0 ? tbk_model_content(m) != NULL : o->stage != 0;
   if (!units && (c->keep_comments || !c->title || c->body || c->min_kept_words != d->min_kept_words ||
-                 c->prose_share != d->prose_share))
-    return tbk_fail(err, TBK_ERR_ARG,
-                    "keep_comments, title, body, min_kept_words and prose_share apply to the combined stage");
+                 c->prose_share != d->prose_share || c->text_share != d->text_share))
+    return tbk_fail(
+        err, TBK_ERR_ARG,
+        "keep_comments, title, body, min_kept_words, prose_share and text_share apply to the combined stage");
   tbk_render_options ro = {0, fmt, *c, 0};
   tbk_status st = tbk_render_options_for(m, o->stage, o->threshold, o->precision, &ro, err);
   if (st) return st;

@@ -80,7 +80,7 @@ class _Buf(ctypes.Structure):
 class _ContentOptions(ctypes.Structure):  # tbk.h's tbk_content_options
     _fields_ = [("threshold", ctypes.c_double), ("title", ctypes.c_int), ("keep_comments", ctypes.c_int),
                 ("min_kept_words", ctypes.c_size_t), ("fallback_threshold", ctypes.c_double),
-                ("body", ctypes.c_int), ("prose_share", ctypes.c_double)]
+                ("body", ctypes.c_int), ("prose_share", ctypes.c_double), ("text_share", ctypes.c_double)]
 
 
 class _PredictOptions(ctypes.Structure):  # tbk_predict_options
@@ -561,7 +561,7 @@ class Model:
 
     def extract(self, html, url=None, output_format="txt", threshold=None, precision=None, stage=None,
                 body=False, keep_comments=False, title=True, charset=None, min_kept_words=None,
-                prose_share=None, annotate=False):
+                prose_share=None, text_share=None, annotate=False):
         """tbk.extract() with this model."""
         if not isinstance(output_format, str) or output_format not in _FORMATS:
             raise ValueError("output_format must be one of 'txt', 'json', 'html', 'jsonl', not %r"
@@ -586,6 +586,8 @@ class Model:
             o.content.min_kept_words = min_kept_words
         if prose_share is not None:
             o.content.prose_share = _float_or_nan(prose_share, "prose_share")
+        if text_share is not None:
+            o.content.text_share = _float_or_nan(text_share, "text_share")
         fmt = 3 if annotate else _FORMATS[output_format]
         html, url, charset = _take_record(html, url, charset)
         try:
@@ -659,7 +661,7 @@ def _default_instance():
 
 def extract(html, url=None, output_format="txt", threshold=None, precision=None, stage=None, body=False,
             keep_comments=False, title=True, charset=None, min_kept_words=None, prose_share=None,
-            annotate=False, model=None):
+            text_share=None, annotate=False, model=None):
     """The page's main content, as trafilatura.extract() gives it; None when
     nothing is kept (or the page is empty or not HTML).
 
@@ -679,7 +681,7 @@ def extract(html, url=None, output_format="txt", threshold=None, precision=None,
     excludes threshold), stage (None: the model's best; "combined",
     "template", "content"), body (--body), keep_comments (--keep comments),
     title (False: --no-title), min_kept_words, prose_share
-    (--min-prose-share); the combined stage's options with the template
+    (--min-prose-share), text_share (--min-text-share); the combined stage's options with the template
     stage raise Error. model: a Model (default: the shipped model, loaded
     once and shared).
 
@@ -695,7 +697,7 @@ def extract(html, url=None, output_format="txt", threshold=None, precision=None,
     return model.extract(html, url=url, output_format=output_format, threshold=threshold,
                          precision=precision, stage=stage, body=body, keep_comments=keep_comments, title=title,
                          charset=charset, min_kept_words=min_kept_words, prose_share=prose_share,
-                         annotate=annotate)
+                         text_share=text_share, annotate=annotate)
 
 
 _BESIDE = object()

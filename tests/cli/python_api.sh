@@ -231,6 +231,7 @@ done <<'EOF'
 --keep comments|keep_comments=True
 --no-title|title=False
 --min-kept-words 0 --min-prose-share 0|min_kept_words=0, prose_share=0
+--min-text-share 0.9|text_share=0.9
 EOF
 "$PRED" -f html --annotate "$EX" >"$T/annot.html" || die "tbk-predict --annotate failed"
 "$PRED" -f text "$T/meta.html" >"$T/meta.txt" || die "tbk-predict on meta.html failed"
