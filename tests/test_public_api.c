@@ -253,6 +253,17 @@ static void test_predict_options(void) {
   o.content.text_share = 0.9;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
   o.content.text_share = tbk_content_options_default.text_share;
+  /* shares outside [0, 1], NaN among them, are refused in every stage */
+  o.stage = -1;
+  o.content.text_share = NAN;
+  CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
+  CHECK(strstr(err.msg, "text_share") != NULL);
+  o.content.text_share = tbk_content_options_default.text_share;
+  o.content.prose_share = 1.5;
+  CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_ERR_ARG);
+  CHECK(strstr(err.msg, "prose_share") != NULL);
+  o.content.prose_share = tbk_content_options_default.prose_share;
+  o.stage = 0;
   CHECK_INT(tbk_predict_render_opts(pr, p, "x", TBK_FORMAT_TEXT, &o, &b, &s, &err), TBK_OK);
   CHECK_INT(s.blocks, tbk_page_block_count(p)); /* the template stage: blocks */
   o.stage = 7;

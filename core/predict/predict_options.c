@@ -37,8 +37,13 @@ tbk_status tbk_predict_render_opts(tbk_predictor *pr, const tbk_page *page, cons
     return tbk_fail(err, TBK_ERR_ARG, "threshold %g is not in [0, 1]", o->threshold);
   if (!isnan(o->precision) && (o->precision < 0 || o->precision > 1))
     return tbk_fail(err, TBK_ERR_ARG, "precision %g is not in [0, 1]", o->precision);
-  const tbk_model *m = tbk_predictor_model(pr);
   const tbk_content_options *c = &o->content;
+  /* a NaN share would turn its check on and off at once: neither */
+  if (!(c->prose_share >= 0 && c->prose_share <= 1))
+    return tbk_fail(err, TBK_ERR_ARG, "prose_share %g is not in [0, 1]", c->prose_share);
+  if (!(c->text_share >= 0 && c->text_share <= 1))
+    return tbk_fail(err, TBK_ERR_ARG, "text_share %g is not in [0, 1]", c->text_share);
+  const tbk_model *m = tbk_predictor_model(pr);
   const tbk_content_options *d = &tbk_content_options_default;
   int units = o->stage < 0 ? tbk_model_content(m) != NULL : o->stage != 0;
   if (!units && (c->keep_comments || !c->title || c->body || c->min_kept_words != d->min_kept_words ||
