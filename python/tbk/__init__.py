@@ -25,7 +25,7 @@ running to finish; any call after it raises ValueError. Functions that
 label a site keep their state per call.
 
 The library is found through $TBK_LIBRARY, then the install prefix this
-package was installed into, then the loader's path (libtbk.so.0). The
+package was installed into, then the loader's path (libtbk.so.1). The
 shipped model through $TBK_MODEL, then beside the library loaded
 (LIBDIR/../share/tbk/default.model: an installation or a build tree), then
 the source tree of a build tree's library (SOURCE/models/default.model),
@@ -123,7 +123,7 @@ def _load_library():
         candidates.append(env)
     if _config is not None:
         candidates.append(_here(_config.LIBRARY))
-    candidates.append("libtbk.so.0")
+    candidates.append("libtbk.so.1")  # the SONAME whose structures _ContentOptions and the rest match
     found = ctypes.util.find_library("tbk")
     if found:
         candidates.append(found)

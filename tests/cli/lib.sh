@@ -18,7 +18,7 @@
 #   need_shared NAME       $TBK_SRC/../shared/datasets/NAME exists, else exit 77
 #   need_python            python3 exists, else exit 77
 #   python_module_env      need_python, and the tbk module importable from the
-#                          source tree over the build's libtbk.so.0
+#                          source tree over the build's libtbk.so.1
 #   need_release           skip on a sanitizer build (WHY: the message)
 #   die MSG / skip MSG     fail (exit 1) / skip (exit 77)
 set -u
@@ -110,7 +110,7 @@ need_python() {
 python_module_env() {
   need_python
   export PYTHONPATH=$TBK_SRC/python
-  export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.0
+  export TBK_LIBRARY=$TBK_BIN/core/libtbk.so.1
   export PYTHONDONTWRITEBYTECODE=1 # nothing written into the source tree
 }
 

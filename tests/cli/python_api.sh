@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python module's API (#32 item 6), run from the source tree over the
-# build's libtbk.so.0 named by TBK_LIBRARY alone (the model is then found
+# build's libtbk.so.1 named by TBK_LIBRARY alone (the model is then found
 # beside it): a Model used after close() or its with block raises
 # ValueError (it segfaulted); many short-lived threads leave RSS bounded
 # (each kept ~0.8 MiB); label_site follows tbk-label's --min-pages; bytes

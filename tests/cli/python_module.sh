@@ -17,7 +17,7 @@ PREFIX=$T/prefix
 cmake --install "$TBK_BIN" --prefix "$PREFIX" >"$T/install.log" 2>&1 || die "cmake --install failed: $(tail -5 "$T/install.log")"
 PYDIR=$(find "$PREFIX" -type d -name tbk -path '*site-packages*' | head -1)
 [ -n "$PYDIR" ] || die "the tbk package was not installed under $PREFIX"
-[ -n "$(find "$PREFIX" -name libtbk.so.0 | head -1)" ] || die "libtbk.so.0 not installed"
+[ -n "$(find "$PREFIX" -name libtbk.so.1 | head -1)" ] || die "libtbk.so.1 not installed"
 export PYTHONPATH=${PYDIR%/tbk}
 unset TBK_LIBRARY TBK_MODEL
 # python3 is not built with a sanitizer: it loads a sanitizer build's
@@ -286,7 +286,7 @@ if [ -n "$PIPPY" ]; then
   f=$TBK_SRC/datasets/examples/news-article.html
   "$IPRED" -f text "$f" >"$T/want.txt"
   (cd "$T" && unset PYTHONPATH TBK_MODEL && TBK_PY=$T/venv/bin/python \
-    TBK_LIBRARY=$(find "$PREFIX" -name libtbk.so.0 | head -1) \
+    TBK_LIBRARY=$(find "$PREFIX" -name libtbk.so.1 | head -1) \
     tbk_python - "$f" "$T/want.txt" "$T/venv" "$PREFIX" <<'PY') || die "the pip-installed module differs"
 import os, sys, tbk
 assert os.path.realpath(tbk.__file__).startswith(os.path.realpath(sys.argv[3])), tbk.__file__
