@@ -801,16 +801,20 @@ static void check_rule_names(void) {
 
 /* A widget's reference as gtk-doc writes it: the model keeps the
  * description's two paragraphs and removes the entries and their
- * headings, a third of the
- * page's own text kept; beside them a sidebar's box, and entries in an
- * element whose class only holds a side box's word inside another
- * ("node--promoted", Drupal's article). */
+ * headings, a third of the page's own text kept; beside them a sidebar's
+ * box. The entries sit in elements whose class holds a side box's word
+ * but does not name a box: inside a part ("node--promoted", Drupal's
+ * article), in a taxonomy class or a state flag ("tag-sidebar",
+ * "has-sidebar"), or beside a word naming the page's text ("widget Blog",
+ * Blogger's post). */
 static const char REFERENCE_DESC[] =
     "<html><head><title>Box</title></head><body><h1>Box</h1>"
     "<p>The box arranges its child widgets into a single row or a single column.</p>"
     "<p>Packing adds widgets to the box from its start or from its end, in order.</p>"
-    "<h3>box_new()</h3><p>Creates a new box with the given orientation and spacing between children.</p>"
-    "<h3>box_pack()</h3><p>Adds the child to the box, packed after any other child packed before.</p>"
+    "<div class=\"post tag-sidebar has-sidebar\"><h3>box_new()</h3>"
+    "<p>Creates a new box with the given orientation and spacing between children.</p></div>"
+    "<div class=\"widget Blog\" id=\"Blog1\"><h3>box_pack()</h3>"
+    "<p>Adds the child to the box, packed after any other child packed before.</p></div>"
     "<div class=\"node--promoted\"><h3>box_spacing()</h3>"
     "<p>Sets the number of pixels to place between the children of the box.</p></div>"
     "<div class=\"sidebar-widget\"><p>Our team of volunteers writes these pages in their own free time.</p></div>"

@@ -20,10 +20,11 @@ static int has_word(const char *hay, size_t n, const char *needle) {
   return 0;
 }
 
-/* Whether an element's class or id holds one of a list of words. */
+/* Whether an element's class or id holds one of a list of words (hit),
+ * unless it also names the element as the page's text (veto). */
 typedef struct named {
   const char *const *words;
-  int in_value, hit;
+  int in_value, hit, veto;
 } named;
 
 static void on_attr(void *ctx, const char *name, const char *chunk) {
@@ -48,9 +49,9 @@ static int node_named(const tbk_page_view *pv, const tbk_units *ux, uint32_t k, 
                       tbk_attr_fn fn) {
   unsigned shift = 2u * (unsigned)list, v = ux->nd[k].rule_names >> shift & 3u;
   if (!v) {
-    named a = {words, 0, 0};
+    named a = {words, 0, 0, 0};
     tbk_node_attrs(&pv->nodes[k], fn, &a);
-    v = a.hit ? 2u : 1u;
+    v = a.hit && !a.veto ? 2u : 1u;
     ux->nd[k].rule_names |= (uint16_t)(v << shift);
   }
   return v == 2;
@@ -81,18 +82,48 @@ static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
   }
 }
 
+/* The text, trimmed at both ends of ASCII characters that are no letter
+ * (punctuation, digits: "Profile1" is "profile"), is one of words (ASCII
+ * case ignored). */
+static int is_one_of(const char *t, size_t n, const char *const *words) {
+  while (n && !((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z') && (unsigned char)t[0] < 0x80) t++, n--;
+  while (n && !((t[n - 1] | 0x20) >= 'a' && (t[n - 1] | 0x20) <= 'z') && (unsigned char)t[n - 1] < 0x80) n--;
+  for (size_t w = 0; words[w]; w++)
+    if (strlen(words[w]) == n && strncasecmp(t, words[w], n) == 0) return 1;
+  return 0;
+}
+
 /* Like on_attr, but a word must be a whole part of a class or id value,
- * its parts split at spaces, '-' and '_' ("post-excerpt", "modal_email"):
- * a substring would take Drupal's "node--promoted" article for a promo. */
+ * its parts split at '-' and '_' ("post-excerpt", "modal_email"): a
+ * substring would take Drupal's "node--promoted" article for a promo.
+ * Left out: WordPress's taxonomy classes (tag-…, category-…: a post's
+ * topics) and state flags (has-…, with-…, no-…: "has-sidebar" is said
+ * of a page). A part naming the page's text (content, article, main,
+ * body, column, entry, story, blog, hentry, as Readability reads them)
+ * vetoes: Genesis' "content-sidebar-wrap" holds the article, Blogger's
+ * "widget Blog" the post. */
 static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
+  static const char *const skip[] = {"tag", "category", "has", "with", "no", NULL};
+  static const char *const text[] = {"content", "article", "main", "body",   "column",
+                                     "entry",   "story",   "blog", "hentry", NULL};
   named *a = ctx;
-  if (!chunk || a->hit || (strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0)) return;
-  for (const char *q = chunk; *q && !a->hit;) {
-    q += strspn(q, " \t\n\r\f-_");
-    size_t l = strcspn(q, " \t\n\r\f-_");
-    for (size_t w = 0; l && !a->hit && a->words[w]; w++)
-      a->hit = strlen(a->words[w]) == l && strncasecmp(q, a->words[w], l) == 0;
-    q += l;
+  if (!chunk || (strcasecmp(name, "class") != 0 && strcasecmp(name, "id") != 0)) return;
+  for (const char *q = chunk; *q;) {
+    q += strspn(q, " \t\n\r\f");
+    size_t n = strcspn(q, " \t\n\r\f"), first = strcspn(q, "-_");
+    if (first < n && is_one_of(q, first, skip)) {
+      q += n;
+      continue;
+    }
+    for (const char *p = q; p < q + n;) {
+      size_t l = strcspn(p, "-_ \t\n\r\f");
+      if (l > (size_t)(q + n - p)) l = (size_t)(q + n - p);
+      if (l && is_one_of(p, l, a->words)) a->hit = 1;
+      if (l && is_one_of(p, l, text)) a->veto = 1;
+      p += l;
+      p += strspn(p, "-_");
+    }
+    q += n;
   }
 }
 
@@ -164,16 +195,6 @@ static int is_script_notice(const char *t, size_t n) {
   if (!has_word(t, n, "javascript")) return 0;
   for (size_t w = 0; verbs[w]; w++)
     if (has_word(t, n, verbs[w])) return 1;
-  return 0;
-}
-
-/* The text, trimmed of what is not a letter or digit at both ends, is one
- * of words (ASCII case ignored). */
-static int is_one_of(const char *t, size_t n, const char *const *words) {
-  while (n && !((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z') && (unsigned char)t[0] < 0x80) t++, n--;
-  while (n && !((t[n - 1] | 0x20) >= 'a' && (t[n - 1] | 0x20) <= 'z') && (unsigned char)t[n - 1] < 0x80) n--;
-  for (size_t w = 0; words[w]; w++)
-    if (strlen(words[w]) == n && strncasecmp(t, words[w], n) == 0) return 1;
   return 0;
 }
 
