@@ -176,9 +176,18 @@ print("held out, gold with comments: --keep comments R %.4f F1 %.4f; default R %
       (k["recall_mean"], k["f1_mean"], c["recall_mean"], c["f1_mean"]))
 assert k["recall_mean"] > c["recall_mean"], (k, c)' || die "--keep comments does not raise recall against gold with comments"
 
+# --min-text-share takes a number in [0, 1], for the combined stage only:
+# anything else is a usage error (exit 2) naming the option and the value.
+PROG=tbk-predict
+for v in abc 2 -0.5 nan; do
+  expect_rc 2 "$PRED" -m two.model --min-text-share "$v" ho/gold.tsv
+  expect_err "^tbk-predict: error: --min-text-share: '$v' is not a number in \\[0, 1\\]"
+done
+expect_rc 2 "$PRED" -m two.model --stage template --min-text-share 0.4 ho/gold.tsv
+expect_err "min-text-share apply to --stage combined"
+
 # --- models refused. Every refusal: exit 5, one stderr line naming the file.
 PAGE=ho/$(sed -n 2p ho/gold.tsv | cut -f2)
-PROG=tbk-predict
 expect_rc 5 "$PRED" -m tmpl.model --stage combined "$PAGE"
 expect_err '^tbk-predict: error: tmpl\.model: .*content stage'
 [ "$(wc -l <"$ERR")" -eq 1 ] || die "--stage combined with a template model: not one line"
