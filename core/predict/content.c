@@ -275,20 +275,21 @@ static uint32_t majority_element(const tbk_page_view *pv, const tbk_units *ux, c
 }
 
 /* The page's own text of any form: a paragraph, a list item, a
- * definition, a table cell, code, of five words or more (a line of text,
- * not a label), not mostly links, not what the template stage calls the
- * site's, not where body_paragraph's are not, nor in a quotation (an
- * embedded post: a tweet, an Instagram caption). With main_divs, a <div>
- * of text in the page's declared <main> too (Javadoc writes its entries
- * so): outside <main> such a div is as often a sidebar's box (a blog's
- * "about me"). */
+ * definition, a table cell, code (at any depth of a <pre>: Sphinx's
+ * source pages wrap each class in a <div> inside it), of five words or
+ * more (a line of text, not a label), not mostly links, not what the
+ * template stage calls the site's, not where body_paragraph's are not,
+ * nor in a quotation (an embedded post: a tweet, an Instagram caption).
+ * With main_divs, a <div> of text in the page's declared <main> too
+ * (Javadoc writes its entries so): outside <main> such a div is as often
+ * a sidebar's box (a blog's "about me"). */
 #define TEXT_WORDS 5
 static int own_text(const tbk_page *page, const tbk_units *ux, size_t i, int main_divs) {
   const tbk_page_view pv = tbk_page_view_of(page);
   const double *v = tbk_units_fixed(ux, i);
   int tag = pv.nodes[ux->u[i].elem].tag;
-  int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT ||
-                 tag == TBK_TAG_PRE || tag == TBK_TAG_TD ||
+  int text_tag = tag == TBK_TAG_P || tag == TBK_TAG_LI || tag == TBK_TAG_DD || tag == TBK_TAG_DT || tag == TBK_TAG_TD ||
+                 (ux->u[i].anc_flags >> UA_PRE & 1) ||
                  (main_divs && tag == TBK_TAG_DIV && (ux->u[i].anc_flags >> UA_MAIN & 1));
   return text_tag && ux->u[i].words >= TEXT_WORDS && v[UX_LINK_RATIO] < 0.5 && v[UX_TMPL_P] < 0.5 &&
          !(ux->u[i].anc_flags & (OUTSIDE_BODY | 1u << UA_BLOCKQUOTE));
