@@ -57,14 +57,20 @@ static int node_named(const tbk_page_view *pv, const tbk_units *ux, uint32_t k, 
   return v == 2;
 }
 
+/* The unit's line element or an ancestor holding at most limit
+ * characters is named by one of words (node_named's list and fn). */
+static int named_within(const tbk_page *page, const tbk_units *ux, size_t i, uint32_t limit, int list,
+                        const char *const *words, tbk_attr_fn fn) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit; k = pv.nodes[k].parent)
+    if (node_named(&pv, ux, k, list, words, fn)) return 1;
+  return 0;
+}
+
 /* The unit's line element or an ancestor that holds little more than the
  * unit (its wrapper, not the article around it) is named by one of words. */
 static int named_near(const tbk_page *page, const tbk_units *ux, size_t i, int list, const char *const *words) {
-  const tbk_page_view pv = tbk_page_view_of(page);
-  uint32_t limit = ux->u[i].chars + 400;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= limit; k = pv.nodes[k].parent)
-    if (node_named(&pv, ux, k, list, words, on_attr)) return 1;
-  return 0;
+  return named_within(page, ux, i, ux->u[i].chars + 400, list, words, on_attr);
 }
 
 /* Like on_attr, token by token of a class value, leaving out
@@ -116,8 +122,7 @@ static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
       continue;
     }
     for (const char *p = q; p < q + n;) {
-      size_t l = strcspn(p, "-_ \t\n\r\f");
-      if (l > (size_t)(q + n - p)) l = (size_t)(q + n - p);
+      size_t l = strcspn(p, "-_ \t\n\r\f"); /* a part ends by the token's end */
       if (l && is_one_of(p, l, a->words)) a->hit = 1;
       if (l && is_one_of(p, l, text)) a->veto = 1;
       p += l;
@@ -138,11 +143,7 @@ static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
  * notice on it. */
 static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"cookie", "consent", "gdpr", NULL};
-  const tbk_page_view pv = tbk_page_view_of(page);
-  uint32_t half = ux->nd[0].chars / 2;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half; k = pv.nodes[k].parent)
-    if (node_named(&pv, ux, k, NAMES_CONSENT, words, on_attr_tokens)) return 1;
-  return 0;
+  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_CONSENT, words, on_attr_tokens);
 }
 
 /* A box beside the page's text, by its class or id: a sidebar's widget
@@ -155,11 +156,7 @@ static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i
 int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"sidebar", "widget", "promo", "teaser",   "excerpt",
                                       "related", "modal",  "popup", "lightbox", NULL};
-  const tbk_page_view pv = tbk_page_view_of(page);
-  uint32_t half = ux->nd[0].chars / 2;
-  for (uint32_t k = ux->u[i].elem; k != TBK_NONE && ux->nd[k].chars <= half; k = pv.nodes[k].parent)
-    if (node_named(&pv, ux, k, NAMES_SIDE_BOX, words, on_attr_parts)) return 1;
-  return 0;
+  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_SIDE_BOX, words, on_attr_parts);
 }
 
 /* A <figure> holding more text than this is a layout wrapper (a whole

@@ -29,10 +29,10 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i);
  * standfirst or summary (by the class or id of a small element around
  * it). */
 enum { TBK_OUTSIDE_META = 1, TBK_OUTSIDE_LEAD };
+int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 /* Whether unit i sits in a box beside the page's text, named so by an
  * element's class or id (a sidebar's widget, a teaser, a dialog). */
 int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
-int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 
 /* Which step of tbk_content_decide last turned a unit's decision: the
  * model's own (TBK_RULE_MODEL) or one of its rules (docs/content-stage.md
