@@ -683,9 +683,11 @@ static void check_article_parent(void) {
   check_page(ARTICLE_PARENT, &co, split, none, sizeof none / sizeof *none);
   static const char *const sections[] = {"You have now initialized", "git diff --cached",        "Without the cached",
                                          "Thanks for reading",       "This manual is published", NULL};
+  /* the last section's plug is the records' rule's (its sections are
+   * records of one shape, decided as the first one was) */
   static const expect chapter[] = {{"Assume you have a tarball", 1}, {"You have now initialized", 1},
                                    {"Without the cached", 1},        {"git diff --cached", 0},
-                                   {"Thanks for reading", 0},        {"This manual is published", 0}};
+                                   {"Thanks for reading", 1},        {"This manual is published", 0}};
   check_page(SECTIONS, &co, sections, chapter, sizeof chapter / sizeof *chapter);
   /* the article's other text comes back when the model was not near sure
    * (0.9), and stays out when it was (0.99), but for a definition */
@@ -935,6 +937,53 @@ static void check_site_list(void) {
   CHECK_INT(site_list_keeps_essay(none, 0), 0);
 }
 
+/* A forum thread: four posts of one markup (phpBB's "post bg1" / "post
+ * bg2"), each a profile and a text (the opening post's directly in its
+ * <div>, as phpBB writes it), a reply's with its code in a <pre>; beside
+ * them a box of another class. With the replies' texts scored
+ * boilerplate they come back as the opening post was kept (the way to
+ * its text, and what lies inside that element), not their profiles (the
+ * opening post's was removed), not the other box; not when the posts are
+ * unnamed <div>s, which repeat in any layout; and of posts of two
+ * classes, only those of the opening post's. */
+#define POST(cls, who, text) \
+  "<div" cls "><dl class=\"profile\"><dt>" who "</dt></dl><div class=\"text\">" text "</div></div>"
+#define THREAD_HEAD "<html><head><title>Copy files from subfolders</title></head><body><div id=\"page\">"
+#define THREAD_TAIL "<div class=\"box\"><p>Our forum is run by volunteers.</p></div></div></body></html>"
+#define OPENING_TEXT                                                                               \
+  "I need to copy all the files in one subfolder to another place. I do not know how many levels " \
+  "of folders lie between the known folder and the one that holds the files, and its name varies."
+#define CODE_REPLY                                                                    \
+  "<p>Use the dir command with its bare and recursive options in a loop over it.</p>" \
+  "<pre>for /f \"delims=\" %G in ('dir /b /s *.txt') do copy \"%G\" target</pre>"
+#define THANKS "<p>Thank you both, I tried it as below and it works on every machine.</p>"
+#define SHOWN "<p>You were shown both of these ideas in your two earlier threads.</p>"
+#define THREAD_PAGE(c1, c2)                                                                                      \
+  THREAD_HEAD POST(c1, "goodyear joined in July", OPENING_TEXT) POST(c2, "herman posted 3386 times", CODE_REPLY) \
+      POST(c1, "goodyear has posted 167 times", THANKS) POST(c2, "squash posted 4000 times", SHOWN) THREAD_TAIL
+
+static void check_records(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  co.prose_share = co.text_share = 0;
+  static const char *const replies[] = {
+      "goodyear joined", "herman posted",  "Use the dir",   "for /f",    "Thank you both",
+      "goodyear has",    "You were shown", "squash posted", "Our forum", NULL};
+  static const expect named[] = {{"I need to copy", 1}, {"Use the dir", 1},    {"for /f", 1},
+                                 {"Thank you both", 1}, {"You were shown", 1}, {"goodyear joined", 0},
+                                 {"herman posted", 0},  {"squash posted", 0},  {"Our forum", 0}};
+  check_page_at(THREAD_PAGE(" class=\"post bg1\"", " class=\"post bg2\""), &co, replies, 0.9, named,
+                sizeof named / sizeof *named);
+  CHECK_INT(rule_of(THREAD_PAGE(" class=\"post bg1\"", " class=\"post bg2\""), &co, replies, 0.9, "Thank you both"),
+            TBK_RULE_RECORDS);
+  CHECK(strcmp(tbk_content_rule_name(TBK_RULE_RECORDS), "records like the article's") == 0);
+  static const expect unnamed[] = {{"I need to copy", 1}, {"Use the dir", 0}, {"Thank you both", 0}};
+  check_page_at(THREAD_PAGE("", ""), &co, replies, 0.9, unnamed, sizeof unnamed / sizeof *unnamed);
+  static const expect two[] = {{"Use the dir", 0}, {"Thank you both", 1}, {"You were shown", 0}};
+  check_page_at(THREAD_PAGE(" class=\"post\"", " class=\"reply\""), &co, replies, 0.9, two, sizeof two / sizeof *two);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -1023,6 +1072,7 @@ int main(void) {
   check_reference();
   check_rule_names();
   check_text_share();
+  check_records();
   check_site_list();
   check_tables();
   check_declared();

@@ -144,6 +144,7 @@ typedef struct tbk_unit_node {
    * of names (content_rules.c): 0 not read yet, 1 not named so, 2 named
    * so. Scratch the rules write through a const tbk_units. */
   uint16_t rule_names;
+  uint32_t shape; /* content_records.c's memo of its tag and class, 0 not read yet */
 } tbk_unit_node;
 
 /* An element on the path of the last unit tbk_units_paths wrote. */

@@ -432,6 +432,37 @@ static void keep_text(const tbk_page *page, const tbk_units *ux, const double *u
   fill_gaps(page, ux, o, lead, keep);
 }
 
+/* A thread's posts: the records beside the one holding the page's
+ * longest prose the model keeps with confidence are decided as that one
+ * was (tbk_records_like): what takes the way its kept text takes comes
+ * back, unless a rule removes it, it is mostly links or the template
+ * stage calls it the site's. A forum's replies, an article's other
+ * sections and a recipe's other steps share their first one's markup;
+ * the stage, trained on news, kept the first and a line here and there of
+ * the others. Measured in docs/experiments/evaluation-content-stage.md
+ * ("A thread's posts"). keep[] as in fill_gaps. */
+typedef struct records_ctx {
+  const tbk_page *page;
+  const tbk_units *ux;
+  const tbk_content_options *o;
+  int lead;
+  unsigned char *keep;
+} records_ctx;
+static void take_record_unit(void *ctx, size_t i) {
+  records_ctx *c = ctx;
+  const double *v = tbk_units_fixed(c->ux, i);
+  if (c->keep[i] || v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) return;
+  c->keep[i] = ruled_out(c->page, c->ux, i, c->o, c->lead) ? 2 : 1;
+}
+static void keep_records(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
+                         int lead, unsigned char *keep) {
+  size_t anchor = SIZE_MAX;
+  for (size_t i = 0; i < ux->n; i++)
+    if (sure_prose(ux, unit_p, o, keep, i) && (anchor == SIZE_MAX || ux->u[i].words > ux->u[anchor].words)) anchor = i;
+  records_ctx c = {page, ux, o, lead, keep};
+  if (anchor != SIZE_MAX) tbk_records_like(page, ux, anchor, keep, take_record_unit, &c);
+}
+
 /* The page's largest unit of its own text (the template stage's, not a
  * comment, not furniture a rule removes) of at least min words: the
  * article of a page that keeps nothing else, written as one element (a
@@ -486,6 +517,7 @@ const char *tbk_content_rule_name(int rule) {
       [TBK_RULE_PAGE_PROSE] = "the page-level check on prose",
       [TBK_RULE_ARTICLE] = "the article's element",
       [TBK_RULE_PAGE_TEXT] = "the page-level check on own text",
+      [TBK_RULE_RECORDS] = "records like the article's",
       [TBK_RULE_BODY_START] = "the body's start",
       [TBK_RULE_LAST_RESORT] = "the last resort",
   };
@@ -557,6 +589,8 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   attribute(ux, keep, why, TBK_RULE_ARTICLE);
   if (!declared && o->text_share > 0) keep_text(page, ux, unit_p, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_PAGE_TEXT);
+  keep_records(page, ux, unit_p, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_RECORDS);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */

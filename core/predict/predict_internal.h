@@ -34,6 +34,13 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
  * element's class or id (a sidebar's widget, a teaser, a dialog). */
 int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
 
+/* For each unit of ux that keep[] does not keep and that lies in a record
+ * beside one holding unit anchor (an element of the same tag and class,
+ * a sibling, named by a class), on the way down from its record that a
+ * unit kept in the anchor's record takes: take(ctx, i). */
+void tbk_records_like(const tbk_page *page, const tbk_units *ux, size_t anchor, const unsigned char *keep,
+                      void (*take)(void *ctx, size_t i), void *ctx);
+
 /* Which step of tbk_content_decide last turned a unit's decision: the
  * model's own (TBK_RULE_MODEL) or one of its rules (docs/content-stage.md
  * "Decision rules"), in the order they run. */
@@ -48,6 +55,7 @@ enum {
   TBK_RULE_PAGE_PROSE,  /* the page-level check on the page's prose */
   TBK_RULE_ARTICLE,     /* the article's element */
   TBK_RULE_PAGE_TEXT,   /* the page-level check on the page's own text */
+  TBK_RULE_RECORDS,     /* records like the article's: a thread's posts */
   TBK_RULE_BODY_START,  /* --body: headings before the body's first paragraph */
   TBK_RULE_LAST_RESORT, /* a page that kept almost nothing */
   TBK_RULE_COUNT
