@@ -944,8 +944,9 @@ static void check_site_list(void) {
  * boilerplate they come back as the opening post was kept (the way to
  * its text, and what lies inside that element), not their profiles (the
  * opening post's was removed), not the other box; not when the posts are
- * unnamed <div>s, which repeat in any layout; and of posts of two
- * classes, only those of the opening post's. */
+ * unnamed <div>s, which repeat in any layout; of posts of two classes,
+ * only those of the opening post's; and under --body none outside the
+ * body the page declares (the opening post). */
 #define POST(cls, who, text) \
   "<div" cls "><dl class=\"profile\"><dt>" who "</dt></dl><div class=\"text\">" text "</div></div>"
 #define THREAD_HEAD "<html><head><title>Copy files from subfolders</title></head><body><div id=\"page\">"
@@ -958,9 +959,10 @@ static void check_site_list(void) {
   "<pre>for /f \"delims=\" %G in ('dir /b /s *.txt') do copy \"%G\" target</pre>"
 #define THANKS "<p>Thank you both, I tried it as below and it works on every machine.</p>"
 #define SHOWN "<p>You were shown both of these ideas in your two earlier threads.</p>"
-#define THREAD_PAGE(c1, c2)                                                                                      \
-  THREAD_HEAD POST(c1, "goodyear joined in July", OPENING_TEXT) POST(c2, "herman posted 3386 times", CODE_REPLY) \
+#define THREAD_POSTS(c0, c1, c2)                                                                                 \
+  THREAD_HEAD POST(c0, "goodyear joined in July", OPENING_TEXT) POST(c2, "herman posted 3386 times", CODE_REPLY) \
       POST(c1, "goodyear has posted 167 times", THANKS) POST(c2, "squash posted 4000 times", SHOWN) THREAD_TAIL
+#define THREAD_PAGE(c1, c2) THREAD_POSTS(c1, c1, c2)
 
 static void check_records(void) {
   tbk_content_options co;
@@ -982,6 +984,11 @@ static void check_records(void) {
   check_page_at(THREAD_PAGE("", ""), &co, replies, 0.9, unnamed, sizeof unnamed / sizeof *unnamed);
   static const expect two[] = {{"Use the dir", 0}, {"Thank you both", 1}, {"You were shown", 0}};
   check_page_at(THREAD_PAGE(" class=\"post\"", " class=\"reply\""), &co, replies, 0.9, two, sizeof two / sizeof *two);
+  /* --body keeps no post outside the body the page declares */
+  co.body = 1;
+  check_page_at(
+      THREAD_POSTS(" class=\"post bg1\" itemprop=\"articleBody\"", " class=\"post bg1\"", " class=\"post bg2\""), &co,
+      replies, 0.9, unnamed, sizeof unnamed / sizeof *unnamed);
 }
 
 int main(void) {

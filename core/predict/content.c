@@ -452,6 +452,8 @@ static void take_record_unit(void *ctx, size_t i) {
   records_ctx *c = ctx;
   const double *v = tbk_units_fixed(c->ux, i);
   if (c->keep[i] || v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) return;
+  /* --body keeps nothing outside the body the page declares */
+  if (c->o->body && c->ux->body.containers && !c->ux->body.in[i]) return;
   c->keep[i] = ruled_out(c->page, c->ux, i, c->o, c->lead) ? 2 : 1;
 }
 static void keep_records(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,

@@ -69,7 +69,7 @@ void tbk_records_like(const tbk_page *page, const tbk_units *ux, size_t anchor, 
     uint32_t par = pv.nodes[x].parent;
     /* the <body>'s children are the page's columns, not records */
     if (par == TBK_NONE || pv.nodes[par].tag == TBK_TAG_BODY) break;
-    /* the units in x are [lo, hi); in par [plo, phi) */
+    /* the units in x are [lo, hi) */
     while (lo > 0 && tbk_view_holds(&pv, x, ux->u[lo - 1].elem)) lo--;
     while (hi < ux->n && tbk_view_holds(&pv, x, ux->u[hi].elem)) hi++;
     /* a record is named: unnamed <div>s repeat in any layout */
@@ -83,20 +83,22 @@ void tbk_records_like(const tbk_page *page, const tbk_units *ux, size_t anchor, 
       size_t n = keep[i] == 1 ? way_down(&pv, ux, x, ux->u[i].elem, way, el) : 0;
       if (n) kept[nk++] = way[n - 1];
     }
-    size_t plo = lo, phi = hi;
+    size_t plo = lo;
     while (plo > 0 && tbk_view_holds(&pv, par, ux->u[plo - 1].elem)) plo--;
-    while (phi < ux->n && tbk_view_holds(&pv, par, ux->u[phi].elem)) phi++;
-    for (size_t i = plo; i < phi; i++) {
-      uint32_t r = ux->u[i].elem;
-      if (keep[i] || (i >= lo && i < hi) || r == par) continue;
-      while (pv.nodes[r].parent != par) r = pv.nodes[r].parent;
-      if (shape(&pv, ux, r) != sig) continue;
-      /* the unit or an element around it takes a way a kept unit of the
+    /* units follow the document's order: one pass over par's records */
+    size_t i = plo;
+    for (uint32_t r = par + 1; r < pv.nodes[par].end; r = pv.nodes[r].end) {
+      if (r == x || shape(&pv, ux, r) != sig) continue;
+      while (i < ux->n && ux->u[i].elem < r) i++;
+      for (; i < ux->n && tbk_view_holds(&pv, r, ux->u[i].elem); i++) {
+        if (keep[i] || ux->u[i].elem == r) continue;
+        /* the unit or an element around it takes a way a kept unit of the
        * anchor's record takes (a reply's code, inside its text's element) */
-      size_t n = way_down(&pv, ux, r, ux->u[i].elem, way, el), hit = 0;
-      for (size_t d = 0; d < n && !hit; d++)
-        for (size_t k = 0; k < nk && !hit; k++) hit = way[d] == kept[k];
-      if (hit) take(ctx, i);
+        size_t n = way_down(&pv, ux, r, ux->u[i].elem, way, el), hit = 0;
+        for (size_t d = 0; d < n && !hit; d++)
+          for (size_t k = 0; k < nk && !hit; k++) hit = way[d] == kept[k];
+        if (hit) take(ctx, i);
+      }
     }
   }
 }
