@@ -92,8 +92,9 @@ void tbk_records_like(const tbk_page *page, const tbk_units *ux, size_t anchor, 
       while (i < ux->n && ux->u[i].elem < r) i++;
       for (; i < ux->n && tbk_view_holds(&pv, r, ux->u[i].elem); i++) {
         if (keep[i] || ux->u[i].elem == r) continue;
-        /* the unit or an element around it takes a way a kept unit of the
-       * anchor's record takes (a reply's code, inside its text's element) */
+        /* the unit or an element around it takes a way a kept unit of
+         * the anchor's record takes (a reply's code, inside its text's
+         * element) */
         size_t n = way_down(&pv, ux, r, ux->u[i].elem, way, el), hit = 0;
         for (size_t d = 0; d < n && !hit; d++)
           for (size_t k = 0; k < nk && !hit; k++) hit = way[d] == kept[k];

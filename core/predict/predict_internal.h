@@ -37,7 +37,8 @@ int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
 /* For each unit of ux that keep[] does not keep and that lies in a record
  * beside one holding unit anchor (an element of the same tag and class,
  * a sibling, named by a class), on the way down from its record that a
- * unit kept in the anchor's record takes: take(ctx, i). */
+ * unit kept in the anchor's record takes: take(ctx, i), which may keep
+ * it (the records a level up then see it kept). */
 void tbk_records_like(const tbk_page *page, const tbk_units *ux, size_t anchor, const unsigned char *keep,
                       void (*take)(void *ctx, size_t i), void *ctx);
 
