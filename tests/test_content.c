@@ -991,6 +991,44 @@ static void check_records(void) {
       replies, 0.9, unnamed, sizeof unnamed / sizeof *unnamed);
 }
 
+/* A recipe page whose JSON-LD declares its ingredients and steps (a
+ * step's whitespace as a template writes it, a step inside a
+ * HowToSection): with its lists and steps scored boilerplate, the
+ * declared ones come back, not a list of other cakes, nor a line that
+ * holds a one-word ingredient ("Salt"); without the JSON-LD nothing does. */
+#define RECIPE_JSONLD                                                                                      \
+  "<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"Recipe\","        \
+  "\"recipeIngredient\":[\"200 g sugar\",\"6 medium eggs\",\"Salt\"],\"recipeInstructions\":[{\"@type\":"  \
+  "\"HowToStep\",\"text\":\"Beat the eggs \\n  with the sugar until pale.\"},{\"@type\":\"HowToSection\"," \
+  "\"itemListElement\":[{\"@type\":\"HowToStep\",\"text\":\"Fold in the flour and bake for forty "         \
+  "minutes.\"}]}]}</script>"
+#define RECIPE_BODY                                                                                      \
+  "<body><h1>Lemon cake</h1><p>This is the cake my grandmother baked every summer. It keeps for a week " \
+  "in a tin, and it tastes better on the second day than on the first.</p>"                              \
+  "<ul><li>200 g sugar</li><li>6 medium eggs</li><li>Salt to taste, as much as you like</li></ul>"       \
+  "<div>Beat the eggs with the sugar until pale.</div><div>Fold in the flour and bake for forty "        \
+  "minutes.</div><ul><li>Our other cakes and tarts</li></ul></body></html>"
+
+static void check_recipe(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  co.prose_share = co.text_share = 0;
+  static const char *const lists[] = {
+      "200 g sugar", "6 medium eggs", "Salt to taste", "Beat the eggs", "Fold in the flour", "Our other cakes", NULL};
+  static const expect declared[] = {{"This is the cake", 1}, {"200 g sugar", 1},       {"6 medium eggs", 1},
+                                    {"Beat the eggs", 1},    {"Fold in the flour", 1}, {"Salt to taste", 0},
+                                    {"Our other cakes", 0}};
+  check_page_at("<html><head><title>Lemon cake</title>" RECIPE_JSONLD "</head>" RECIPE_BODY, &co, lists, 0.9, declared,
+                sizeof declared / sizeof *declared);
+  CHECK_INT(rule_of("<html><head><title>Lemon cake</title>" RECIPE_JSONLD "</head>" RECIPE_BODY, &co, lists, 0.9,
+                    "Beat the eggs"),
+            TBK_RULE_RECIPE);
+  static const expect none[] = {{"This is the cake", 1}, {"200 g sugar", 0}, {"Beat the eggs", 0}};
+  check_page_at("<html><head><title>Lemon cake</title></head>" RECIPE_BODY, &co, lists, 0.9, none,
+                sizeof none / sizeof *none);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -1080,6 +1118,7 @@ int main(void) {
   check_rule_names();
   check_text_share();
   check_records();
+  check_recipe();
   check_site_list();
   check_tables();
   check_declared();

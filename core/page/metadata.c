@@ -3,7 +3,9 @@
  * Graph, Dublin Core, article:*, itemprop), JSON-LD, <html lang>, <link
  * rel=canonical> and <title>. A byte scanner over the decoded source, not
  * a second parse: tags are found as an HTML tokenizer finds them (comments,
- * script and style contents skipped), attribute values entity-decoded. */
+ * script and style contents skipped), attribute values entity-decoded.
+ * The same scan gives the parse a Recipe's declared text
+ * (tbk_jsonld_recipe), which the content stage keeps. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,7 @@ typedef struct meta {
   tbk_buf val[F_N];
   int rank[F_N];
   int oom;
+  tbk_buf *recipe; /* non-NULL: collect a Recipe's declared text here (tbk_jsonld_recipe) */
 } meta;
 
 static void offer(meta *m, int f, int rank, const char *s, size_t n) {
@@ -347,9 +350,42 @@ static int jauthors(const jtree *t, size_t x, tbk_buf *out) {
   return 0;
 }
 
+/* A recipe's text as JSON-LD writes it: a string, an array of them, a
+ * HowToStep's "text", a HowToSection's "itemListElement"; each string
+ * with its whitespace collapsed, NUL-terminated, into out. */
+static int recipe_strings(const jtree *t, size_t x, int depth, tbk_buf *out) {
+  if (x == JNONE || depth > JMAX_DEPTH) return 0;
+  if (t->n[x].type == J_STR) {
+    int space = 0, any = 0;
+    for (const char *c = jsval(t, x); *c; c++) {
+      if (isspace((unsigned char)*c)) {
+        space = any;
+        continue;
+      }
+      if ((space && tbk_buf_append(out, " ", 1)) || tbk_buf_append(out, c, 1)) return -1;
+      space = 0, any = 1;
+    }
+    return any && tbk_buf_append(out, "", 1) ? -1 : 0;
+  }
+  if (t->n[x].type == J_ARR) {
+    for (size_t c = t->n[x].first; c != JNONE; c = t->n[c].next)
+      if (recipe_strings(t, c, depth + 1, out)) return -1;
+    return 0;
+  }
+  if (t->n[x].type != J_OBJ) return 0;
+  size_t text = jmember(t, x, "text");
+  return recipe_strings(t, text != JNONE ? text : jmember(t, x, "itemListElement"), depth + 1, out);
+}
+
 static void jsonld_object(meta *m, const jtree *t, size_t o, tbk_buf *tmp) {
   static const char *const article[] = {"Article", "Posting", "Report", "Review", "Recipe", NULL};
   static const char *const site[] = {"WebSite", "Organization", NULL};
+  static const char *const recipe[] = {"Recipe", NULL};
+  if (m->recipe && type_has(t, o, recipe) &&
+      (recipe_strings(t, jmember(t, o, "recipeIngredient"), 0, m->recipe) ||
+       recipe_strings(t, jmember(t, o, "recipeInstructions"), 0, m->recipe)))
+    m->oom = 1;
+  if (m->recipe) return;
   int is_article = type_has(t, o, article);
   if (is_article) {
     const char *s;
@@ -456,6 +492,26 @@ static void scan(meta *m, const char *s, size_t n) {
     }
   }
   tbk_buf_free(&tmp);
+}
+
+/* Whether src holds "recipeIn (both keys, "recipeIngredient" and
+ * "recipeInstructions", start so). The parse of every page pays this
+ * scan: memchr for the rare capital I is several times cheaper than
+ * memmem (callgrind, site_mirrors' pages: about 6,000 instructions a
+ * page against 60,000). */
+static int has_recipe_key(const char *src, size_t n) {
+  for (const char *p = src + 7, *end = src + n; p + 2 <= end && (p = memchr(p, 'I', (size_t)(end - p))); p++)
+    if (p + 2 <= end && memcmp(p - 7, "\"recipeIn", 9) == 0) return 1;
+  return 0;
+}
+
+int tbk_jsonld_recipe(const char *src, size_t n, tbk_buf *out) {
+  if (n < 9 || !has_recipe_key(src, n)) return 0;
+  meta m;
+  memset(&m, 0, sizeof m);
+  m.recipe = out;
+  scan(&m, src, n);
+  return m.oom ? -1 : 0;
 }
 
 tbk_status tbk_page_metadata(const tbk_page *page, tbk_buf *out, tbk_error *err) {

@@ -40,6 +40,7 @@ void tbk_page_free(tbk_page *p) {
   tbk_page_free(p->dom);
   tbk_arena_free(&p->arena);
   tbk_buf_free(&p->source);
+  tbk_buf_free(&p->recipe);
   free(p->nodes);
   free(p->runs);
   free(p->node_at);
@@ -75,7 +76,9 @@ tbk_page_view tbk_page_view_of(const tbk_page *p) {
                          .n_blocks = p->n_blocks,
                          .max_depth = p->max_depth,
                          .n_lines = p->n_lines,
-                         .text_chars = p->text_chars};
+                         .text_chars = p->text_chars,
+                         .recipe = p->recipe.data,
+                         .recipe_len = p->recipe.len};
 }
 
 typedef struct name_count {
@@ -725,6 +728,10 @@ tbk_status tbk_page_parse(const char *data, size_t len, const tbk_page_options *
   p->recovered = inert < INT_MAX ? (int)inert : INT_MAX;
   if ((st = parse_into(p, source.data ? source.data : "", source.len, opt, &p->parse_errors, err)) != TBK_OK) goto fail;
   if ((st = try_recovery(&p, &source, opt, err)) != TBK_OK) goto fail;
+  if (source.data && tbk_jsonld_recipe(source.data, source.len, &p->recipe)) {
+    st = tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
   if (!opt->keep_dom) {
     /* for the parse keeping the tree of the first tbk_page_html */
     p->source = source;

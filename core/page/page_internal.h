@@ -29,6 +29,8 @@ struct tbk_page {
   uint32_t *node_at; /* owned, n_nodes entries */
   uint32_t *run_at;  /* owned, n_runs entries */
   tbk_buf text;      /* owned: the page's visible text, collapsed */
+  tbk_buf recipe;    /* owned: the recipe's text its JSON-LD declares
+                        (tbk_jsonld_recipe), NUL-terminated strings */
   tbk_block *blocks; /* owned; text/path point into text/paths */
   size_t n_blocks;
   tbk_buf paths; /* owned: NUL-separated block locators */
@@ -44,6 +46,11 @@ struct tbk_page {
                            the blocks (the labeller needs it per page) */
 };
 
+/* The ingredients and steps of a schema.org Recipe the decoded source
+ * src declares in JSON-LD, each a NUL-terminated string with its
+ * whitespace collapsed, appended to out; a page that names neither is
+ * not scanned. Returns -1 out of memory (metadata.c). */
+int tbk_jsonld_recipe(const char *src, size_t n, tbk_buf *out);
 /* A repaired copy of the decoded source src in *out when the page looks
  * like one whose text libxml2 lost (visible bytes of text far below what
  * the source holds) and a shape that loses text is found: returns the

@@ -57,6 +57,10 @@ typedef struct tbk_page_view {
   uint32_t max_depth; /* deepest element */
   uint32_t n_lines;   /* lines of the (decoded) source */
   size_t text_chars;  /* tbk_text_length of text */
+  /* a Recipe's ingredients and steps the page declares in JSON-LD:
+   * recipe_len bytes of NUL-terminated strings, whitespace collapsed */
+  const char *recipe;
+  size_t recipe_len;
 } tbk_page_view;
 /* p NULL: an empty view. */
 tbk_page_view tbk_page_view_of(const tbk_page *p);

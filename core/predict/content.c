@@ -465,6 +465,32 @@ static void keep_records(const tbk_page *page, const tbk_units *ux, const double
   if (anchor != SIZE_MAX) tbk_records_like(page, ux, anchor, keep, take_record_unit, &c);
 }
 
+/* The recipe the page declares: its JSON-LD names a schema.org Recipe's
+ * ingredients and steps, which the stage, trained on news, removes as a
+ * list beside the text (the template stage scores an ingredient table
+ * 0.8-0.99 on a page of its own). A unit of two words or more that is
+ * part of a declared step, or that holds a declared ingredient of two
+ * words or more and little else, comes back unless a rule removes it or
+ * it is mostly links. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The declared recipe"). */
+static int in_recipe(const char *recipe, size_t len, const char *t, size_t n, size_t words) {
+  if (words < 2) return 0;
+  for (const char *s = recipe; s < recipe + len; s += strlen(s) + 1) {
+    size_t sn = strlen(s);
+    if (sn >= n ? memmem(s, sn, t, n) != NULL : (2 * sn + 16 >= n && strchr(s, ' ') && memmem(t, n, s, sn))) return 1;
+  }
+  return 0;
+}
+static void keep_recipe(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                        unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (size_t i = 0; pv.recipe_len && i < ux->n; i++) {
+    if (keep[i] || tbk_units_fixed(ux, i)[UX_LINK_RATIO] >= 0.5) continue;
+    if (in_recipe(pv.recipe, pv.recipe_len, pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start, ux->u[i].words))
+      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+  }
+}
+
 /* The page's largest unit of its own text (the template stage's, not a
  * comment, not furniture a rule removes) of at least min words: the
  * article of a page that keeps nothing else, written as one element (a
@@ -520,6 +546,7 @@ const char *tbk_content_rule_name(int rule) {
       [TBK_RULE_ARTICLE] = "the article's element",
       [TBK_RULE_PAGE_TEXT] = "the page-level check on own text",
       [TBK_RULE_RECORDS] = "records like the article's",
+      [TBK_RULE_RECIPE] = "the recipe the page declares",
       [TBK_RULE_BODY_START] = "the body's start",
       [TBK_RULE_LAST_RESORT] = "the last resort",
   };
@@ -593,6 +620,8 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   attribute(ux, keep, why, TBK_RULE_PAGE_TEXT);
   keep_records(page, ux, unit_p, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_RECORDS);
+  keep_recipe(page, ux, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_RECIPE);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
