@@ -1027,6 +1027,19 @@ static void check_recipe(void) {
   static const expect none[] = {{"This is the cake", 1}, {"200 g sugar", 0}, {"Beat the eggs", 0}};
   check_page_at("<html><head><title>Lemon cake</title></head>" RECIPE_BODY, &co, lists, 0.9, none,
                 sizeof none / sizeof *none);
+  /* a page declaring 40 kB of steps: what lies past the first 32 kB is
+   * not read (every unit is searched in it) */
+  tbk_buf big = {0};
+  CHECK_INT(tbk_buf_puts(&big, "<html><head><script type=\"application/ld+json\">{\"@type\":\"Recipe\","
+                               "\"recipeInstructions\":[\"Beat the eggs with the sugar until pale."),
+            0);
+  int failed = 0;
+  for (int k = 0; k < 4000; k++) failed |= tbk_buf_puts(&big, " Stir it.");
+  CHECK_INT(failed, 0);
+  CHECK_INT(tbk_buf_puts(&big, " Fold in the flour and bake for forty minutes.\"]}</script></head>" RECIPE_BODY), 0);
+  static const expect capped[] = {{"Beat the eggs", 1}, {"Fold in the flour", 0}};
+  if (big.data) check_page_at(big.data, &co, lists, 0.9, capped, sizeof capped / sizeof *capped);
+  tbk_buf_free(&big);
 }
 
 int main(void) {

@@ -352,12 +352,15 @@ static int jauthors(const jtree *t, size_t x, tbk_buf *out) {
 
 /* A recipe's text as JSON-LD writes it: a string, an array of them, a
  * HowToStep's "text", a HowToSection's "itemListElement"; each string
- * with its whitespace collapsed, NUL-terminated, into out. */
+ * with its whitespace collapsed, NUL-terminated, into out, up to
+ * RECIPE_MAX bytes: the content stage searches every unit's text in it,
+ * and a hostile page could declare megabytes. */
+#define RECIPE_MAX 32768
 static int recipe_strings(const jtree *t, size_t x, int depth, tbk_buf *out) {
-  if (x == JNONE || depth > JMAX_DEPTH) return 0;
+  if (x == JNONE || depth > JMAX_DEPTH || out->len >= RECIPE_MAX) return 0;
   if (t->n[x].type == J_STR) {
     int space = 0, any = 0;
-    for (const char *c = jsval(t, x); *c; c++) {
+    for (const char *c = jsval(t, x); *c && out->len < RECIPE_MAX; c++) {
       if (isspace((unsigned char)*c)) {
         space = any;
         continue;
