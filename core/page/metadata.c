@@ -514,6 +514,7 @@ int tbk_jsonld_recipe(const char *src, size_t n, tbk_buf *out) {
   memset(&m, 0, sizeof m);
   m.recipe = out;
   scan(&m, src, n);
+  for (int f = 0; f < F_N; f++) tbk_buf_free(&m.val[f]); /* the <meta> tags it read on the way */
   return m.oom ? -1 : 0;
 }
 
