@@ -20,7 +20,7 @@ fi
 rm -rf "$T" && mkdir -p "$T" || exit 1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
-    --errors-for-leak-kinds=definite,indirect --track-origins=no)
+    --errors-for-leak-kinds=definite,indirect --track-origins=no --suppressions="$SRC/fuzz/valgrind.supp")
 
 # vg EXPECTED_EXIT NAME CMD...: run under memcheck, log to $T/NAME.vg
 vg() {
