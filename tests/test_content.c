@@ -193,6 +193,16 @@ static void check_page(const char *src, const tbk_content_options *co, const cha
   check_page_at(src, co, boiler, 1, ex, n_ex);
 }
 
+/* The default options without the page-level checks (prose, own text)
+ * and the fallback of a page keeping few words: the rules one at a time. */
+static tbk_content_options without_page_checks(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  co.prose_share = co.text_share = 0;
+  return co;
+}
+
 /* The article body the page declares (itemprop="articleBody"): a
  * paragraph the model removed in it comes back (not one in an aside),
  * what follows it goes, and under --body what precedes it too; nothing
@@ -489,10 +499,7 @@ static void check_page_mixed(const tbk_content_options *co, const char *const *s
  * that way does not hide from the page-level check that the rest of the
  * article was lost. */
 static void check_prose_margin(void) {
-  tbk_content_options co;
-  tbk_content_options_init(&co);
-  co.min_kept_words = 0;
-  co.prose_share = co.text_share = 0;
+  tbk_content_options co = without_page_checks();
   static const char *const unsure[] = {"The river rises", "Smith, J.", "A linked paragraph", "I walked the towpath",
                                        NULL};
   static const expect at55[] = {
@@ -651,10 +658,7 @@ static const char STEPS[] =
     "</div></body></html>";
 
 static void check_article_parent(void) {
-  tbk_content_options co;
-  tbk_content_options_init(&co);
-  co.min_kept_words = 0;
-  co.prose_share = co.text_share = 0;
+  tbk_content_options co = without_page_checks();
   static const char *const removed[] = {
       "A virtual environment", "python3 -m venv", "We discussed these tools", "Our other guides",
       "The harbour bridge",    "The toll rose",   "Engineers said",           NULL};
@@ -965,10 +969,7 @@ static void check_site_list(void) {
 #define THREAD_PAGE(c1, c2) THREAD_POSTS(c1, c1, c2)
 
 static void check_records(void) {
-  tbk_content_options co;
-  tbk_content_options_init(&co);
-  co.min_kept_words = 0;
-  co.prose_share = co.text_share = 0;
+  tbk_content_options co = without_page_checks();
   static const char *const replies[] = {
       "goodyear joined", "herman posted",  "Use the dir",   "for /f",    "Thank you both",
       "goodyear has",    "You were shown", "squash posted", "Our forum", NULL};
@@ -1010,10 +1011,7 @@ static void check_records(void) {
   "minutes.</div><ul><li>Our other cakes and tarts</li></ul></body></html>"
 
 static void check_recipe(void) {
-  tbk_content_options co;
-  tbk_content_options_init(&co);
-  co.min_kept_words = 0;
-  co.prose_share = co.text_share = 0;
+  tbk_content_options co = without_page_checks();
   static const char *const lists[] = {
       "200 g sugar", "6 medium eggs", "Salt to taste", "Beat the eggs", "Fold in the flour", "Our other cakes", NULL};
   static const expect declared[] = {{"This is the cake", 1}, {"200 g sugar", 1},       {"6 medium eggs", 1},

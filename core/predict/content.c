@@ -60,6 +60,14 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
   return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
 }
 
+/* Brings unit i back unless a rule removes it (keep[i] 2, as the rules'
+ * steps mark it); whether it is kept. */
+static int bring_back(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                      unsigned char *keep, size_t i) {
+  keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+  return keep[i] == 1;
+}
+
 /* A run of at most this many paragraphs the model removed between two
  * kept units of the same parent element is the article's too. */
 #define GAP_MAX 5
@@ -350,8 +358,7 @@ static size_t article_element(const tbk_page *page, const tbk_units *ux, const d
     if (keep[i] || !((is_prose(ux, i) && body_paragraph(page, ux, i)) || article_text(page, ux, unit_p, o, i, 0)))
       continue;
     if (children_only ? pv.nodes[ux->u[i].elem].parent != a : !tbk_view_holds(&pv, a, ux->u[i].elem)) continue;
-    keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
-    back += keep[i] == 1;
+    back += bring_back(page, ux, o, lead, keep, i);
   }
   return back;
 }
@@ -397,8 +404,7 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold))
-      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+    if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold)) bring_back(page, ux, o, lead, keep, i);
   fill_gaps(page, ux, o, lead, keep);
 }
 
@@ -428,7 +434,7 @@ static void keep_text(const tbk_page *page, const tbk_units *ux, const double *u
   if (!text || kept >= o->text_share * text) return;
   for (size_t i = 0; i < ux->n; i++)
     if (!keep[i] && article_text(page, ux, unit_p, o, i, 1) && !tbk_unit_side_box(page, ux, i))
-      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+      bring_back(page, ux, o, lead, keep, i);
   fill_gaps(page, ux, o, lead, keep);
 }
 
@@ -454,7 +460,7 @@ static void take_record_unit(void *ctx, size_t i) {
   if (c->keep[i] || v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) return;
   /* --body keeps nothing outside the body the page declares */
   if (c->o->body && c->ux->body.containers && !c->ux->body.in[i]) return;
-  c->keep[i] = ruled_out(c->page, c->ux, i, c->o, c->lead) ? 2 : 1;
+  bring_back(c->page, c->ux, c->o, c->lead, c->keep, i);
 }
 static void keep_records(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                          int lead, unsigned char *keep) {
@@ -487,7 +493,7 @@ static void keep_recipe(const tbk_page *page, const tbk_units *ux, const tbk_con
   for (size_t i = 0; pv.recipe_len && i < ux->n; i++) {
     if (keep[i] || tbk_units_fixed(ux, i)[UX_LINK_RATIO] >= 0.5) continue;
     if (in_recipe(pv.recipe, pv.recipe_len, pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start, ux->u[i].words))
-      keep[i] = ruled_out(page, ux, i, o, lead) ? 2 : 1;
+      bring_back(page, ux, o, lead, keep, i);
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "predict_internal.h"
 #include "units.h"
+#include "util.h"
 
 /* An element's class as an order-free hash of its tokens, each without
  * trailing digits (phpBB alternates "bg1" and "bg2" on its posts); 0 when
@@ -20,9 +21,7 @@ static void on_class(void *ctx, const char *name, const char *chunk) {
     q += strspn(q, " \t\n\r\f");
     size_t l = strcspn(q, " \t\n\r\f"), m = l;
     while (m && q[m - 1] >= '0' && q[m - 1] <= '9') m--;
-    uint32_t t = 2166136261u; /* FNV-1a */
-    for (size_t k = 0; k < m; k++) t = (t ^ (unsigned char)q[k]) * 16777619u;
-    if (l) *h += t * 2654435761u;
+    if (l) *h += tbk_hash32(q, m) * 2654435761u;
     q += l;
   }
 }
