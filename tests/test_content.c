@@ -888,17 +888,17 @@ static const char SITE_LIST[] =
     "<div class=\"x\"><p>Your revenues and your impact will grow year by year with steady work.</p>"
     "<p>Search engines will bring people to your information as it grows.</p></div></body></html>";
 
-/* Decides SITE_LIST with the essay scored boilerplate, the list and the
- * closing paragraphs content, the blocks holding units with one of
- * site_units scored p_site by the template stage; whether the essay's
- * first paragraph is kept. */
-static int site_list_keeps_essay(const char *const *site_units, double p_site) {
-  static const char *const essay[] = {"Business focus is", "Today we look", "Once you see", NULL};
+/* Decides src with the units holding one of boiler scored p_boiler by the
+ * content stage (the rest 0), the blocks holding units with one of
+ * site_units scored p_site by the template stage; whether the unit
+ * holding text is kept (-1: not found). */
+static int keeps_with_site(const char *src, const char *const *site_units, double p_site, const char *const *boiler,
+                           double p_boiler, const tbk_content_options *co, const char *text) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
   int kept = -1;
   CHECK_INT(tbk_units_new(NULL, &ux, NULL), TBK_OK);
-  CHECK_INT(tbk_page_parse(SITE_LIST, sizeof SITE_LIST - 1, NULL, &p, NULL), TBK_OK);
+  CHECK_INT(tbk_page_parse(src, strlen(src), NULL, &p, NULL), TBK_OK);
   if (!ux || !p) goto done;
   CHECK_INT(tbk_units_page(ux, p, NULL, NULL), TBK_OK);
   size_t nb = tbk_page_view_of(p).n_blocks;
@@ -911,18 +911,11 @@ static int site_list_keeps_essay(const char *const *site_units, double p_site) {
   }
   CHECK_INT(tbk_units_page(ux, p, block_p, NULL), TBK_OK);
   size_t n = tbk_units_count(ux);
-  double *up = calloc(n, sizeof *up);
-  unsigned char *keep = calloc(n, 1);
-  for (size_t k = 0; essay[k]; k++) {
-    size_t i = find_unit(p, ux, essay[k]);
-    CHECK(i != (size_t)-1);
-    if (i != (size_t)-1) up[i] = 1;
-  }
-  tbk_content_options co;
-  tbk_content_options_init(&co);
-  co.min_kept_words = 0;
-  tbk_content_decide(p, ux, up, &co, keep);
-  kept = keep[find_unit(p, ux, "Business focus is")];
+  double *up = boiler_scores(p, ux, boiler, p_boiler);
+  unsigned char *keep = calloc(n ? n : 1, 1);
+  tbk_content_decide(p, ux, up, co, keep);
+  size_t i = find_unit(p, ux, text);
+  if (i != (size_t)-1) kept = keep[i];
   free(keep);
   free(up);
   free(block_p);
@@ -930,6 +923,18 @@ done:
   tbk_page_free(p);
   tbk_units_free(ux);
   return kept;
+}
+
+/* Decides SITE_LIST with the essay scored boilerplate, the list and the
+ * closing paragraphs content, the blocks holding units with one of
+ * site_units scored p_site by the template stage; whether the essay's
+ * first paragraph is kept. */
+static int site_list_keeps_essay(const char *const *site_units, double p_site) {
+  static const char *const essay[] = {"Business focus is", "Today we look", "Once you see", NULL};
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  return keeps_with_site(SITE_LIST, site_units, p_site, essay, 1, &co, "Business focus is");
 }
 
 static void check_site_list(void) {
@@ -1040,6 +1045,52 @@ static void check_recipe(void) {
   tbk_buf_free(&big);
 }
 
+/* A manual's page: sections whose headings the model removes. A heading
+ * comes back when its next unit is kept text inside the heading's parent
+ * (the sections' titles, a member's name under a section title); not an
+ * <h1> (the headline rule decides those), a heading over a kept heading,
+ * one before the page's first kept unit (a table of contents' title), a
+ * box's heading followed by text outside the box, one over removed text,
+ * or a heading that is mostly links. */
+#define MANUAL_PAGE(BODY_ATTR)                                                                                  \
+  "<html><head><title>read - Manual</title></head><body>"                                                       \
+  "<div class=\"toc\"><h2>Contents</h2><p>What it returns, its errors, notes and the other sections.</p></div>" \
+  "<div><h1>read</h1>"                                                                                          \
+  "<p" BODY_ATTR ">read() attempts to read up to count bytes from the file descriptor into the buffer.</p>"     \
+  "<div class=\"section\"><h2>Return value</h2>"                                                                \
+  "<p>On success, the number of bytes read is returned, and the file position is advanced.</p></div>"           \
+  "<div class=\"section\"><h2>Errors</h2><h3>EAGAIN</h3>"                                                       \
+  "<p>The file descriptor refers to a file other than a socket and was marked nonblocking.</p></div>"           \
+  "<div class=\"section\"><h2>Notes</h2><h3>Portability</h3>"                                                   \
+  "<p>On Linux, read() transfers at most 2,147,479,552 bytes in one call.</p></div>"                            \
+  "<div class=\"share\"><h3>Share this page</h3></div>"                                                         \
+  "<p>Reading at the end of a file returns zero and leaves the buffer as it was.</p>"                           \
+  "<div class=\"section\"><h2>See also</h2><p>write(2), close(2)</p></div>"                                     \
+  "<h2><a href=\"/sockets.html\">Reading from sockets</a> or pipes</h2>"                                        \
+  "<p>A socket is read with recv(2) as well, which takes flags.</p>"                                            \
+  "<div class=\"colophon\"><h1>Colophon</h1><p>This page is part of release 6.03 of the project.</p></div>"     \
+  "</div></body></html>"
+static void check_headings(void) {
+  tbk_content_options co = without_page_checks();
+  static const char *const headings[] = {"Contents",     "Return value",    "Errors",   "EAGAIN",
+                                         "Notes",        "Share this page", "See also", "write(2)",
+                                         "Reading from", "Colophon",        NULL};
+  static const expect kept[] = {{"Return value", 1}, {"EAGAIN", 1},   {"On success", 1},      {"Errors", 0},
+                                {"Notes", 0},        {"Contents", 0}, {"Share this page", 0}, {"See also", 0},
+                                {"Reading from", 0}, {"Colophon", 0}, {"A socket is read", 1}};
+  check_page_at(MANUAL_PAGE(""), &co, headings, 0.9, kept, sizeof kept / sizeof *kept);
+  CHECK_INT(rule_of(MANUAL_PAGE(""), &co, headings, 0.9, "Return value"), TBK_RULE_HEADINGS);
+  CHECK(strcmp(tbk_content_rule_name(TBK_RULE_HEADINGS), "the heading of kept text") == 0);
+  /* nor one the template stage calls the site's */
+  static const char *const site[] = {"Return value", NULL}, *const none[] = {NULL};
+  CHECK_INT(keeps_with_site(MANUAL_PAGE(""), site, 0.9, headings, 0.9, &co, "Return value"), 0);
+  CHECK_INT(keeps_with_site(MANUAL_PAGE(""), none, 0, headings, 0.9, &co, "Return value"), 1);
+  /* --body brings back no heading outside the body the page declares */
+  co.body = 1;
+  static const expect body[] = {{"Return value", 0}, {"EAGAIN", 0}, {"On success", 1}};
+  check_page_at(MANUAL_PAGE(" itemprop=\"articleBody\""), &co, headings, 0.9, body, sizeof body / sizeof *body);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -1130,6 +1181,7 @@ int main(void) {
   check_text_share();
   check_records();
   check_recipe();
+  check_headings();
   check_site_list();
   check_tables();
   check_declared();

@@ -497,6 +497,32 @@ static void keep_recipe(const tbk_page *page, const tbk_units *ux, const tbk_con
   }
 }
 
+/* A heading over kept text: an <h2>-<h6> the model removed whose next
+ * unit is kept text (not another heading) inside the heading's parent
+ * element, after the page's first kept unit, is that text's section
+ * title (a manual's "Returns", a Javadoc member's name, a story's
+ * intertitle). It comes back unless a rule removes it (pointer headings,
+ * a thread's title), it is mostly links, the template stage calls it the
+ * site's, or (--body) it lies outside the declared body. Measured in
+ * docs/experiments/evaluation-content-stage.md ("The heading of kept
+ * text"). */
+static int is_heading(int tag) { return tag >= TBK_TAG_H1 && tag <= TBK_TAG_H6; }
+static void keep_headings(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                          unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  size_t i = 0;
+  while (i < ux->n && keep[i] != 1) i++;
+  for (i++; i + 1 < ux->n; i++) {
+    uint32_t h = ux->u[i].elem, next = ux->u[i + 1].elem;
+    if (keep[i] || keep[i + 1] != 1 || pv.nodes[h].tag == TBK_TAG_H1 || !is_heading(pv.nodes[h].tag)) continue;
+    if (is_heading(pv.nodes[next].tag) || !tbk_view_holds(&pv, pv.nodes[h].parent, next)) continue;
+    const double *v = tbk_units_fixed(ux, i);
+    if (v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) continue;
+    if (o->body && ux->body.containers && !ux->body.in[i]) continue;
+    bring_back(page, ux, o, lead, keep, i);
+  }
+}
+
 /* The page's largest unit of its own text (the template stage's, not a
  * comment, not furniture a rule removes) of at least min words: the
  * article of a page that keeps nothing else, written as one element (a
@@ -553,6 +579,7 @@ const char *tbk_content_rule_name(int rule) {
       [TBK_RULE_PAGE_TEXT] = "the page-level check on own text",
       [TBK_RULE_RECORDS] = "records like the article's",
       [TBK_RULE_RECIPE] = "the recipe the page declares",
+      [TBK_RULE_HEADINGS] = "the heading of kept text",
       [TBK_RULE_BODY_START] = "the body's start",
       [TBK_RULE_LAST_RESORT] = "the last resort",
   };
@@ -628,13 +655,15 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   attribute(ux, keep, why, TBK_RULE_RECORDS);
   keep_recipe(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_RECIPE);
+  keep_headings(page, ux, o, lead, keep);
+  attribute(ux, keep, why, TBK_RULE_HEADINGS);
   for (size_t i = 0; i < ux->n; i++) keep[i] = keep[i] == 1;
   /* The body starts at its first paragraph: headings before it are the
    * headline's and standfirst's. */
   for (size_t i = 0; o->body && i < ux->n; i++) {
     if (!keep[i]) continue;
     int tag = pv.nodes[ux->u[i].elem].tag;
-    if (tag < TBK_TAG_H1 || tag > TBK_TAG_H6) break;
+    if (!is_heading(tag)) break;
     keep[i] = 0;
   }
   attribute(ux, keep, why, TBK_RULE_BODY_START);

@@ -58,6 +58,7 @@ enum {
   TBK_RULE_PAGE_TEXT,   /* the page-level check on the page's own text */
   TBK_RULE_RECORDS,     /* records like the article's: a thread's posts */
   TBK_RULE_RECIPE,      /* the recipe the page declares in JSON-LD */
+  TBK_RULE_HEADINGS,    /* a heading over kept text */
   TBK_RULE_BODY_START,  /* --body: headings before the body's first paragraph */
   TBK_RULE_LAST_RESORT, /* a page that kept almost nothing */
   TBK_RULE_COUNT

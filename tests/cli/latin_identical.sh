@@ -5,8 +5,8 @@
 # and of the Latin-script sites of a synthetic crawl are byte-identical to
 # what the build before that change wrote (their MD5s are in
 # tests/expected/latin_identical.md5; regenerate them only for an intended
-# change of Latin output: the last was the article's other text, which
-# brings the example docs page's code blocks back).
+# change of Latin output: the last was the heading of kept text, which
+# brings the example docs page's "Choosing a policy" back).
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
