@@ -575,15 +575,23 @@ static void check_consent(void) {
 
 /* A heading that points away from the article, whole and in any of the
  * lists' languages (case folded, "Ä" too, a colon or "…" after it), goes
- * whatever the model says; a sentence that starts so, a longer heading and
- * a word that only begins so stay. */
+ * whatever the model says, as does a line led in by one ("Czytaj też: …",
+ * "À lire aussi » …", a space before the colon); a sentence that starts so,
+ * a longer heading and a word that only begins so stay. */
 static const char POINTERS[] =
     "<html><head><title>Mill museum</title></head><body><h1>Mill museum</h1>"
     "<p>The museum in the old mill opens every day except Monday, with tours of the weaving floor.</p>"
     "<p>Related work on the river's other mills is shown in the second room of the museum.</p>"
     "<h3>\303\204hnliche Beitr\303\244ge</h3><h3>RELATED ARTICLES:</h3><h3>\303\200 lire aussi\342\200\246</h3>"
     "<h3>Leia tamb\303\251m</h3><h2>About the author</h2><h3>Related articles about the river and its mills</h3>"
-    "<h3>Relatedness</h3><p>Mehr zum Thema</p></body></html>";
+    "<h3>Relatedness</h3><p>Mehr zum Thema</p>"
+    "<h3>Czytaj te\305\274</h3><h3>\320\247\320\270\321\202\320\260\320\271\321\202\320\265 "
+    "\321\202\320\260\320\272\320\266\320\265</h3><h3>\347\233\270\345\205\263\351\230\205\350\257\273</h3>"
+    "<p>Czytaj te\305\274: Wy\305\233cig zbroje\305\204 ruszy\305\202 z kopyta</p>"
+    "<p>\303\200 lire aussi \302\273 Ballonnements et lourdeurs</p>"
+    "<p>Zum Weiterlesen : Der Zukunft wieder vertrauen</p>"
+    "<p>Czytaj te\305\274 to, co autor napisa\305\202 o m\305\202ynie nad rzek\304\205 w zesz\305\202ym roku.</p>"
+    "<p>Siehe auch den zweiten Raum des Museums mit den alten Webst\303\274hlen.</p></body></html>";
 
 /* The article's element: the deepest element holding most of the prose
  * the model keeps gets back its prose paragraphs the model removed before
@@ -864,6 +872,14 @@ static void check_pointer_heading(void) {
       {"Related articles about the river", 1},
       {"Relatedness", 1},
       {"Mehr zum Thema", 0},
+      {"Czytaj te\305\274", 0},
+      {"\320\247\320\270\321\202\320\260\320\271\321\202\320\265", 0},
+      {"\347\233\270\345\205\263\351\230\205\350\257\273", 0},
+      {"Czytaj te\305\274: Wy", 0},
+      {"\303\200 lire aussi \302\273", 0},
+      {"Zum Weiterlesen :", 0},
+      {"Czytaj te\305\274 to, co", 1},
+      {"Siehe auch den", 1},
   };
   check_page(POINTERS, &co, NULL, ex, sizeof ex / sizeof *ex);
 }

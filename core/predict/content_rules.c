@@ -313,22 +313,6 @@ static int is_credit_tail(const char *t, size_t n, size_t words) {
   return starts_with_word(t + k, n - k, heads);
 }
 
-/* "Read more: …", "RELATED: …", "Don't miss: …": a pointer to another
- * story, its lead-in ended by a colon. */
-static int is_read_more(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"read more",   "see more",           "don't miss",  "don\xe2\x80\x99t miss",
-                                      "read also",   "also read",          "related",     "more",
-                                      "recommended", "see also",           "leggi anche", "lesen sie auch",
-                                      "lire aussi",  "leia tamb\xc3\xa9m", "leia mais",   NULL};
-  /* each lead-in is at most 15 bytes, then its colon */
-  if (words > 40 || !memchr(t, ':', n < 16 ? n : 16)) return 0;
-  for (size_t h = 0; heads[h]; h++) {
-    size_t m = strlen(heads[h]);
-    if (n > m && strncasecmp(t, heads[h], m) == 0 && t[m] == ':') return 1;
-  }
-  return 0;
-}
-
 /* a[0..n) equals the lower-case phrase b, ASCII and Latin-1 letters
  * folded ("Ähnliche" is "ähnliche"). The phrases' other bytes are octal
  * escapes: a hex escape runs on into a following letter a-f. */
@@ -343,70 +327,158 @@ static int equals_folded(const char *a, size_t n, const char *b) {
   return k == n && !b[k];
 }
 
+/* "Read more: …", "RELATED: …", "Czytaj też: …", "À lire aussi » …": a
+ * pointer to another story, its lead-in ended by a colon or a guillemet.
+ * Lead-ins as equals_folded compares them; Cyrillic ones are written as a
+ * sentence starts them, since only Latin letters are folded. */
+static int is_read_more(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {
+      "read more",
+      "see more",
+      "don't miss",
+      "don\342\200\231t miss",
+      "read also",
+      "also read",
+      "related",
+      "more",
+      "recommended",
+      "see also",
+      "leggi anche",
+      "lesen sie auch",
+      "lesen sie hier",
+      "lesen sie mehr",
+      "mehr lesen",
+      "mehr dazu",
+      "mehr zum thema",
+      "siehe auch",
+      "weiterlesen",
+      "zum weiterlesen",
+      "lire aussi",
+      "\303\240 lire aussi",
+      "leia tamb\303\251m",
+      "leia mais",
+      "veja tamb\303\251m",
+      "saiba mais",
+      "lee tambi\303\251n",
+      "lees ook",
+      "czytaj te\305\274",
+      "czytaj tak\305\274e",
+      "czytaj wi\304\231cej",
+      "przeczytaj te\305\274",
+      "przeczytaj tak\305\274e",
+      "zobacz te\305\274",
+      "zobacz tak\305\274e",
+      "dowiedz si\304\231 wi\304\231cej",
+      "\304\214t\304\233te tak\303\251",
+      "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+      "\320\241\320\274\320\276\321\202\321\200\320\270\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+      NULL};
+  /* each lead-in is at most 27 bytes, then its colon or guillemet */
+  if (words > 40 || (!memchr(t, ':', n < 30 ? n : 30) && !memchr(t, 0xBB, n < 30 ? n : 30))) return 0;
+  for (size_t h = 0; heads[h]; h++) {
+    size_t m = strlen(heads[h]), k = m;
+    if (n <= m || !equals_folded(t, m, heads[h])) continue;
+    if (k < n && t[k] == ' ') k++;
+    if (k < n && (t[k] == ':' || (k + 1 < n && (unsigned char)t[k] == 0xC2 && (unsigned char)t[k + 1] == 0xBB)))
+      return 1;
+  }
+  return 0;
+}
+
 /* A heading that points away from the article, whole: "Related
- * articles", "Ähnliche Beiträge", "À lire aussi", "About the author" (in
- * the Latin-script languages of the function-word lists), without the colon
- * is_read_more needs. */
+ * articles", "Ähnliche Beiträge", "À lire aussi", "About the author",
+ * "Czytaj też", "相关阅读" (the languages of the function-word lists and
+ * the web's next largest), without the colon is_read_more needs. */
 static int is_pointer_heading(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"related",
-                                      "related articles",
-                                      "related posts",
-                                      "related stories",
-                                      "related news",
-                                      "related content",
-                                      "related links",
-                                      "related coverage",
-                                      "related topics",
-                                      "related reading",
-                                      "more on this topic",
-                                      "more on this story",
-                                      "you may also like",
-                                      "you might also like",
-                                      "you may also be interested in",
-                                      "you might be interested in",
-                                      "recommended for you",
-                                      "more stories",
-                                      "read next",
-                                      "about the author",
-                                      "\303\244hnliche beitr\303\244ge",
-                                      "\303\244hnliche artikel",
-                                      "\303\244hnliche themen",
-                                      "verwandte artikel",
-                                      "mehr zum thema",
-                                      "mehr zu diesem thema",
-                                      "das k\303\266nnte sie auch interessieren",
-                                      "das k\303\266nnte dich auch interessieren",
-                                      "auch interessant",
-                                      "lesen sie auch",
-                                      "weitere artikel",
-                                      "weitere beitr\303\244ge",
-                                      "\303\274ber den autor",
-                                      "\303\240 lire aussi",
-                                      "lire aussi",
-                                      "\303\240 lire \303\251galement",
-                                      "sur le m\303\252me sujet",
-                                      "articles similaires",
-                                      "articles li\303\251s",
-                                      "vous aimerez aussi",
-                                      "\303\240 voir aussi",
-                                      "art\303\255culos relacionados",
-                                      "noticias relacionadas",
-                                      "te puede interesar",
-                                      "tambi\303\251n te puede interesar",
-                                      "lee tambi\303\251n",
-                                      "leggi anche",
-                                      "articoli correlati",
-                                      "potrebbe interessarti",
-                                      "ti potrebbe interessare",
-                                      "leia tamb\303\251m",
-                                      "veja tamb\303\251m",
-                                      "not\303\255cias relacionadas",
-                                      "artigos relacionados",
-                                      "gerelateerde artikelen",
-                                      "lees ook",
-                                      "relaterade artiklar",
-                                      "l\303\244s ocks\303\245",
-                                      NULL};
+  static const char *const heads[] = {
+      "related",
+      "related articles",
+      "related posts",
+      "related stories",
+      "related news",
+      "related content",
+      "related links",
+      "related coverage",
+      "related topics",
+      "related reading",
+      "more on this topic",
+      "more on this story",
+      "you may also like",
+      "you might also like",
+      "you may also be interested in",
+      "you might be interested in",
+      "recommended for you",
+      "more stories",
+      "read next",
+      "about the author",
+      "\303\244hnliche beitr\303\244ge",
+      "\303\244hnliche artikel",
+      "\303\244hnliche themen",
+      "verwandte artikel",
+      "mehr zum thema",
+      "mehr zu diesem thema",
+      "das k\303\266nnte sie auch interessieren",
+      "das k\303\266nnte dich auch interessieren",
+      "auch interessant",
+      "lesen sie auch",
+      "weitere artikel",
+      "weitere beitr\303\244ge",
+      "\303\274ber den autor",
+      "\303\240 lire aussi",
+      "lire aussi",
+      "\303\240 lire \303\251galement",
+      "sur le m\303\252me sujet",
+      "articles similaires",
+      "articles li\303\251s",
+      "vous aimerez aussi",
+      "\303\240 voir aussi",
+      "art\303\255culos relacionados",
+      "noticias relacionadas",
+      "te puede interesar",
+      "tambi\303\251n te puede interesar",
+      "lee tambi\303\251n",
+      "leggi anche",
+      "articoli correlati",
+      "potrebbe interessarti",
+      "ti potrebbe interessare",
+      "leia tamb\303\251m",
+      "veja tamb\303\251m",
+      "not\303\255cias relacionadas",
+      "artigos relacionados",
+      "gerelateerde artikelen",
+      "lees ook",
+      "relaterade artiklar",
+      "l\303\244s ocks\303\245",
+      "weitere themen",
+      "verwandte themen",
+      "passend zum thema",
+      "empfohlene beitr\303\244ge",
+      "beliebte beitr\303\244ge",
+      "beliebte beitr\303\244ge zum thema",
+      "weiterf\303\274hrende links",
+      "recommended reading",
+      "editor's picks",
+      "saiba mais",
+      "te recomendamos",
+      "czytaj te\305\274",
+      "czytaj tak\305\274e",
+      "zobacz te\305\274",
+      "zobacz tak\305\274e",
+      "podobne artyku\305\202y",
+      "polecane artyku\305\202y",
+      "powi\304\205zane artyku\305\202y",
+      "\304\214t\304\233te tak\303\251",
+      "souvisej\303\255c\303\255 \304\215l\303\241nky",
+      "ilgili haberler",
+      "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+      "\320\237\320\276\321\205\320\276\320\266\320\270\320\265 \321\201\321\202\320\260\321\202\321\214\320\270",
+      "\347\233\270\345\205\263\351\230\205\350\257\273",
+      "\347\233\270\345\205\263\346\226\260\351\227\273",
+      "\347\233\270\345\205\263\346\226\207\347\253\240",
+      "\345\273\266\344\274\270\351\230\205\350\257\273",
+      "\346\216\250\350\215\220\351\230\205\350\257\273",
+      "\351\226\242\351\200\243\350\250\230\344\272\213",
+      NULL};
   if (words > 6) return 0;
   while (n && (t[n - 1] == ' ' || t[n - 1] == ':' || t[n - 1] == '.')) n--;
   if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (unsigned char)t[n - 1] == 0xA6)
