@@ -34,6 +34,13 @@ static const char PAGE[] =
     "<div>Advertisement</div>"
     "<p>Monday, November 18, 2019, 04:05 pm PT</p>"
     "<p>Updated: 19/11/2019 10:02</p>"
+    "<p>Dienstag, 4. Juni 2019, 15:54</p>"
+    "<p>Publi\303\251 le 5 mars 2019 \303\240 10h30</p>"
+    "<p>opublikowano: 7 kwietnia 2021</p>"
+    "<p>martes, 3 de mayo de 2022 \302\267 23:57</p>"
+    "<p>Mai 2019: 9.990 \342\202\254</p>"
+    "<p>set /a n=1024</p>"
+    "<h2>4.1\302\266</h2>"
     "<p>On May 4, 2019 the council voted for the bridge.</p>"
     "<h3>Sign up for our newsletter</h3>"
     "<h3>How the money was raised</h3>"
@@ -1119,11 +1126,13 @@ int main(void) {
   co.min_kept_words = 0; /* the fallback would bring back what a page this short loses */
 
   /* The default: captions, credit lines, script notices, an ad's label,
-   * bare dates, a sign-up heading, the tag line, an archive entry, a
-   * caption ending in its credit and a "Read more:" pointer go; a
-   * table, a quotation in a <figure>, a long paragraph that merely names
-   * JavaScript, a sentence with a date, another heading, a list item with
-   * a parenthesis and a number alone stay. */
+   * bare dates (in the lists' languages too), a sign-up heading, the tag
+   * line, an archive entry, a caption ending in its credit and a "Read
+   * more:" pointer go; a table, a quotation in a <figure>, a long
+   * paragraph that merely names JavaScript, a sentence with a date, a
+   * price beside a date, a batch file's "set" (the beginning of
+   * settembre), a version's heading with its pilcrow, another heading, a
+   * list item with a parenthesis and a number alone stay. */
   static const expect deflt[] = {
       {"Harbour bridge opens", 1},
       {"Three years of work end", 1},
@@ -1144,6 +1153,13 @@ int main(void) {
       {"Advertisement", 0},
       {"Monday, November 18, 2019", 0},
       {"Updated: 19/11/2019", 0},
+      {"Dienstag, 4. Juni", 0},
+      {"Publi\303\251 le 5 mars", 0},
+      {"opublikowano", 0},
+      {"martes, 3 de mayo", 0},
+      {"Mai 2019: 9.990", 1},
+      {"set /a n=1024", 1},
+      {"4.1\302\266", 1},
       {"On May 4, 2019 the council", 1},
       {"Sign up for our newsletter", 0},
       {"How the money was raised", 1},

@@ -236,32 +236,150 @@ static int is_archive_count(const tbk_page *page, const tbk_units *ux, size_t i,
   return k > 1 && k < n - 1 && t[k - 1] == '(' && t[k - 2] == ' ';
 }
 
-/* A word of a date or time stamp: 2 for a month or weekday name or its
- * abbreviation, 1 for a time-zone or am/pm letter group or a word that
- * stamps a date ("updated", "posted on"), 0 for any other word. */
+/* a[0..n) equals the first n bytes of the lower-case phrase b, ASCII
+ * and Latin-1 letters folded ("Ähnliche" is "ähnliche"). The phrases'
+ * other bytes are octal escapes: a hex escape runs on into a following
+ * letter a-f. */
+static int folded_prefix(const char *a, size_t n, const char *b) {
+  size_t k = 0;
+  for (; k < n && b[k]; k++) {
+    unsigned char x = (unsigned char)a[k], y = (unsigned char)b[k];
+    if (x >= 'A' && x <= 'Z') x |= 0x20;
+    else if (k > 0 && (unsigned char)a[k - 1] == 0xC3 && x >= 0x80 && x <= 0x9E && x != 0x97) x += 0x20;
+    if (x != y) return 0;
+  }
+  return k == n;
+}
+/* a[0..n) equals the whole phrase b, folded as folded_prefix does. */
+static int equals_folded(const char *a, size_t n, const char *b) { return folded_prefix(a, n, b) && !b[n]; }
+
+/* A word of a date or time stamp: 2 for a month or weekday name (or, in
+ * English, its abbreviation of 3 letters or more), 1 for a time-zone or am/pm letter
+ * group or a word that stamps a date ("updated", "posted on",
+ * "veröffentlicht am", "publié le"), 0 for any other word. The names are
+ * those of the function-word lists' Latin-script languages and Polish
+ * (its months as dates write them). */
 static int date_word(const char *w, size_t n) {
   static const char *const names[] = {"january",   "february",  "march",   "april",    "may",      "june",   "july",
                                       "august",    "september", "october", "november", "december", "monday", "tuesday",
                                       "wednesday", "thursday",  "friday",  "saturday", "sunday",   NULL};
-  static const char *const stamps[] = {"updated", "published", "posted", "last", "modified", "on",  "at",  "and", "th",
-                                       "st",      "nd",        "rd",     "am",   "pm",       "utc", "gmt", NULL};
+  /* whole words only: "set" begins settembre, and a batch file's "set /a n=1024" is no date */
+  static const char *const other_names[] = {
+      /* de */
+      "januar", "j\303\244nner", "februar", "m\303\244rz", "mai", "juni", "juli", "oktober", "dezember", "montag",
+      "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag",
+      /* fr */
+      "janvier", "f\303\251vrier", "mars", "avril", "juin", "juillet", "ao\303\273t", "septembre", "octobre",
+      "novembre", "d\303\251cembre", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+      /* es, it, pt */
+      "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre", "octubre",
+      "noviembre", "diciembre", "lunes", "martes", "mi\303\251rcoles", "jueves", "viernes", "s\303\241bado", "domingo",
+      "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre",
+      "luned\303\254", "marted\303\254", "mercoled\303\254", "gioved\303\254", "venerd\303\254", "sabato", "domenica",
+      "janeiro", "fevereiro", "mar\303\247o", "maio", "junho", "julho", "setembro", "outubro", "dezembro", "segunda",
+      "ter\303\247a", "quarta", "quinta", "sexta",
+      /* nl, sv */
+      "januari", "februari", "maart", "mei", "augustus", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag",
+      "zaterdag", "zondag", "augusti", "m\303\245ndag", "tisdag", "onsdag", "torsdag", "fredag", "l\303\266rdag",
+      "s\303\266ndag",
+      /* pl */
+      "stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "wrze\305\233nia",
+      "pa\305\272dziernika", "listopada", "grudnia", "poniedzia\305\202ek", "wtorek", "\305\233roda", "czwartek",
+      "pi\304\205tek", "sobota", "niedziela", NULL};
+  static const char *const stamps[] = {"updated",
+                                       "published",
+                                       "posted",
+                                       "last",
+                                       "modified",
+                                       "on",
+                                       "at",
+                                       "and",
+                                       "th",
+                                       "st",
+                                       "nd",
+                                       "rd",
+                                       "am",
+                                       "pm",
+                                       "utc",
+                                       "gmt",
+                                       "um",
+                                       "uhr",
+                                       "vom",
+                                       "stand",
+                                       "aktualisiert",
+                                       "ver\303\266ffentlicht",
+                                       "erstellt",
+                                       "zuletzt",
+                                       "ge\303\244ndert",
+                                       "le",
+                                       "\303\240",
+                                       "publi\303\251",
+                                       "mis",
+                                       "jour",
+                                       "modifi\303\251",
+                                       "el",
+                                       "de",
+                                       "las",
+                                       "hs",
+                                       "publicado",
+                                       "actualizado",
+                                       "il",
+                                       "alle",
+                                       "ore",
+                                       "del",
+                                       "pubblicato",
+                                       "aggiornato",
+                                       "ultima",
+                                       "modifica",
+                                       "em",
+                                       "\303\240s",
+                                       "atualizado",
+                                       "op",
+                                       "om",
+                                       "uur",
+                                       "gepubliceerd",
+                                       "bijgewerkt",
+                                       "dnia",
+                                       "godz",
+                                       "opublikowano",
+                                       "aktualizacja",
+                                       "zaktualizowano",
+                                       NULL};
   for (size_t k = 0; names[k]; k++)
-    if (n >= 3 && n <= strlen(names[k]) && strncasecmp(w, names[k], n) == 0) return 2;
+    if (n >= 3 && folded_prefix(w, n, names[k])) return 2;
+  for (size_t k = 0; other_names[k]; k++)
+    if (equals_folded(w, n, other_names[k])) return 2;
   if ((n == 4 && strncasecmp(w, "sept", 4) == 0) || (n == 4 && strncasecmp(w, "tues", 4) == 0) ||
       (n == 5 && strncasecmp(w, "thurs", 5) == 0))
     return 2;
-  if (n == 1) return 1; /* a.m., p.m. */
+  if (n == 1) return 1; /* a.m., p.m., 10h30 */
   for (size_t k = 0; stamps[k]; k++)
-    if (strlen(stamps[k]) == n && strncasecmp(w, stamps[k], n) == 0) return 1;
+    if (equals_folded(w, n, stamps[k])) return 1;
   return n <= 4 && (w[n - 1] | 0x20) == 't'; /* ET, PDT, CEST */
 }
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* A letter of a word: ASCII, or a byte of a multi-byte character other
+ * than the separators dates are written with (no-break spaces, "·", "«",
+ * "»", dashes, "•"). A currency sign or a pilcrow ("4.1¶") is a letter
+ * of no date word, so its unit is no date. */
+static int date_letter(const char *t, size_t n, size_t k) {
+  unsigned char c = (unsigned char)t[k];
+  if (c < 0x80) return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+  size_t s = k; /* the character's first byte */
+  while (s > 0 && ((unsigned char)t[s] & 0xC0) == 0x80) s--;
+  unsigned char b0 = (unsigned char)t[s], b1 = s + 1 < n ? (unsigned char)t[s + 1] : 0,
+                b2 = s + 2 < n ? (unsigned char)t[s + 2] : 0;
+  if (b0 == 0xC2) return !(b1 == 0xA0 || b1 == 0xB7 || b1 == 0xAB || b1 == 0xBB);
+  return !(b0 == 0xE2 && b1 == 0x80 && ((b2 >= 0x90 && b2 <= 0x95) || b2 == 0xA2 || b2 == 0xAF));
+}
+
 /* The unit is a date or time stamp and nothing else ("Monday, November
- * 18, 2019, 04:05 pm PT", "Updated: 19/11/2019 10:02"): ASCII only, every
- * letter group a date word, with a digit, and a month or weekday name or
- * digits joined by '/', '.', '-' or ':' (so a bare number is no date). */
+ * 18, 2019, 04:05 pm PT", "Updated: 19/11/2019 10:02", "Dienstag, 4.
+ * Juni 2019, 15:54"): every letter group a date word, with a digit, and a
+ * month or weekday name or digits joined by '/', '.', '-' or ':' (so a
+ * bare number is no date). */
 static int is_bare_date(const char *t, size_t n, size_t words) {
   if (words > 12) return 0;
   /* no digit, no date (most short lines: the words are not looked up) */
@@ -270,11 +388,9 @@ static int is_bare_date(const char *t, size_t n, size_t words) {
   if (d == n) return 0;
   int digit = 0, month_or_day = 0, joined = 0;
   for (size_t k = 0; k < n;) {
-    unsigned char c = (unsigned char)t[k];
-    if (c >= 0x80) return 0;
-    if (((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) {
+    if (date_letter(t, n, k)) {
       size_t e = k;
-      while (e < n && ((t[e] | 0x20) >= 'a' && (t[e] | 0x20) <= 'z')) e++;
+      while (e < n && date_letter(t, n, e)) e++;
       int d = date_word(t + k, e - k);
       if (!d) return 0;
       month_or_day |= d == 2;
@@ -311,20 +427,6 @@ static int is_credit_tail(const char *t, size_t n, size_t words) {
   if (k == 0 || t[k - 1] != '(') return 0;
   while (k < n && t[k] == ' ') k++;
   return starts_with_word(t + k, n - k, heads);
-}
-
-/* a[0..n) equals the lower-case phrase b, ASCII and Latin-1 letters
- * folded ("Ähnliche" is "ähnliche"). The phrases' other bytes are octal
- * escapes: a hex escape runs on into a following letter a-f. */
-static int equals_folded(const char *a, size_t n, const char *b) {
-  size_t k = 0;
-  for (; k < n && b[k]; k++) {
-    unsigned char x = (unsigned char)a[k], y = (unsigned char)b[k];
-    if (x >= 'A' && x <= 'Z') x |= 0x20;
-    else if (k > 0 && (unsigned char)a[k - 1] == 0xC3 && x >= 0x80 && x <= 0x9E && x != 0x97) x += 0x20;
-    if (x != y) return 0;
-  }
-  return k == n && !b[k];
 }
 
 /* "Read more: …", "RELATED: …", "Czytaj też: …", "À lire aussi » …": a
