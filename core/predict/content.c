@@ -387,9 +387,11 @@ static int site_item(const tbk_page *page, const tbk_units *ux, size_t i) {
  * a rule removes, a comment thread, not counted), the page has lost its
  * text: its prose comes back unless a rule removes it, with what the model
  * was unsure of (as on a page that keeps almost nothing) and the short
- * paragraphs between (fill_gaps). The kept words count too because a news
- * story of one-sentence paragraphs keeps its text without keeping prose.
- * keep[] as in fill_gaps. */
+ * paragraphs between (fill_gaps), but for boxes beside the text
+ * (tbk_unit_side_box: a short photo post's blog has its "about me" as the
+ * page's only prose). The kept words count too because a news story of
+ * one-sentence paragraphs keeps its text without keeping prose. keep[] as
+ * in fill_gaps. */
 static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                        int lead, unsigned char *keep) {
   double kept = 0, kept_prose = 0, prose = 0;
@@ -404,7 +406,8 @@ static void keep_prose(const tbk_page *page, const tbk_units *ux, const double *
   }
   if (!prose || kept_prose >= o->prose_share * prose || kept >= o->prose_share * prose) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold)) bring_back(page, ux, o, lead, keep, i);
+    if (!keep[i] && (is_prose(ux, i) || unit_p[i] < o->fallback_threshold) && !tbk_unit_side_box(page, ux, i))
+      bring_back(page, ux, o, lead, keep, i);
   fill_gaps(page, ux, o, lead, keep);
 }
 

@@ -101,7 +101,8 @@ static int is_one_of(const char *t, size_t n, const char *const *words) {
 
 /* Like on_attr, but a word must be a whole part of a class or id value,
  * its parts split at '-' and '_' ("post-excerpt", "modal_email"): a
- * substring would take Drupal's "node--promoted" article for a promo.
+ * substring would take Drupal's "node--promoted" article for a promo;
+ * "widget" only as the first part (not Elementor's "elementor-widget").
  * Left out: WordPress's taxonomy classes (tag-…, category-…: a post's
  * topics) and state flags (has-…, with-…, no-…: "has-sidebar" is said
  * of a page). A part naming the page's text (content, article, main,
@@ -110,6 +111,10 @@ static int is_one_of(const char *t, size_t n, const char *const *words) {
  * "widget Blog" the post. */
 static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
   static const char *const skip[] = {"tag", "category", "has", "with", "no", NULL};
+  /* a page builder's block ("elementor-widget-text-editor") holds the
+   * page's own text: these name a box only as a token's first part
+   * (WordPress's "widget_text", Blogger's "widget Profile") */
+  static const char *const builders[] = {"widget", NULL};
   static const char *const text[] = {"content", "article", "main", "body",   "column",
                                      "entry",   "story",   "blog", "hentry", NULL};
   named *a = ctx;
@@ -123,7 +128,7 @@ static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
     }
     for (const char *p = q; p < q + n;) {
       size_t l = strcspn(p, "-_ \t\n\r\f"); /* a part ends by the token's end */
-      if (l && is_one_of(p, l, a->words)) a->hit = 1;
+      if (l && is_one_of(p, l, a->words) && (p == q || !is_one_of(p, l, builders))) a->hit = 1;
       if (l && is_one_of(p, l, text)) a->veto = 1;
       p += l;
       p += strspn(p, "-_");
@@ -345,16 +350,19 @@ static int date_word(const char *w, size_t n) {
                                        "aktualizacja",
                                        "zaktualizowano",
                                        NULL};
+  /* folding keeps a word's first byte but for ASCII capitals: it rules
+   * out most names at once */
+  char first = w[0] >= 'A' && w[0] <= 'Z' ? (char)(w[0] | 0x20) : w[0];
   for (size_t k = 0; names[k]; k++)
-    if (n >= 3 && folded_prefix(w, n, names[k])) return 2;
+    if (n >= 3 && names[k][0] == first && folded_prefix(w, n, names[k])) return 2;
   for (size_t k = 0; other_names[k]; k++)
-    if (equals_folded(w, n, other_names[k])) return 2;
+    if (other_names[k][0] == first && equals_folded(w, n, other_names[k])) return 2;
   if ((n == 4 && strncasecmp(w, "sept", 4) == 0) || (n == 4 && strncasecmp(w, "tues", 4) == 0) ||
       (n == 5 && strncasecmp(w, "thurs", 5) == 0))
     return 2;
   if (n == 1) return 1; /* a.m., p.m., 10h30 */
   for (size_t k = 0; stamps[k]; k++)
-    if (equals_folded(w, n, stamps[k])) return 1;
+    if (stamps[k][0] == first && equals_folded(w, n, stamps[k])) return 1;
   return n <= 4 && (w[n - 1] | 0x20) == 't'; /* ET, PDT, CEST */
 }
 
