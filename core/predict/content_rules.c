@@ -485,7 +485,9 @@ static int is_read_more(const char *t, size_t n, size_t words) {
       NULL};
   /* each lead-in is at most 27 bytes, then its colon or guillemet */
   if (words > 40 || (!memchr(t, ':', n < 30 ? n : 30) && !memchr(t, 0xBB, n < 30 ? n : 30))) return 0;
+  char first = t[0] >= 'A' && t[0] <= 'Z' ? (char)(t[0] | 0x20) : t[0]; /* as in date_word */
   for (size_t h = 0; heads[h]; h++) {
+    if (heads[h][0] != first) continue;
     size_t m = strlen(heads[h]), k = m;
     if (n <= m || !equals_folded(t, m, heads[h])) continue;
     if (k < n && t[k] == ' ') k++;
