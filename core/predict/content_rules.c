@@ -259,16 +259,17 @@ static int folded_prefix(const char *a, size_t n, const char *b) {
 static int equals_folded(const char *a, size_t n, const char *b) { return folded_prefix(a, n, b) && !b[n]; }
 
 /* A word of a date or time stamp: 2 for a month or weekday name (or, in
- * English, its abbreviation of 3 letters or more), 1 for a time-zone or am/pm letter
- * group or a word that stamps a date ("updated", "posted on",
- * "veröffentlicht am", "publié le"), 0 for any other word. The names are
- * those of the function-word lists' Latin-script languages and Polish
+ * English, its abbreviation of 3 letters or more), 1 for a time-zone or
+ * am/pm letter group or a word that stamps a date ("updated", "posted
+ * on", "veröffentlicht am", "publié le"), 0 for any other word. The names
+ * are those of the function-word lists' Latin-script languages and Polish
  * (its months as dates write them). */
 static int date_word(const char *w, size_t n) {
   static const char *const names[] = {"january",   "february",  "march",   "april",    "may",      "june",   "july",
                                       "august",    "september", "october", "november", "december", "monday", "tuesday",
                                       "wednesday", "thursday",  "friday",  "saturday", "sunday",   NULL};
-  /* whole words only: "set" begins settembre, and a batch file's "set /a n=1024" is no date */
+  /* whole words only: "set" begins settembre, and a batch file's
+   * "set /a n=1024" is no date */
   static const char *const other_names[] = {
       /* de */
       "januar", "j\303\244nner", "februar", "m\303\244rz", "mai", "juni", "juli", "oktober", "dezember", "montag",
