@@ -94,8 +94,9 @@ static void on_attr_tokens(void *ctx, const char *name, const char *chunk) {
 static int is_one_of(const char *t, size_t n, const char *const *words) {
   while (n && !((t[0] | 0x20) >= 'a' && (t[0] | 0x20) <= 'z') && (unsigned char)t[0] < 0x80) t++, n--;
   while (n && !((t[n - 1] | 0x20) >= 'a' && (t[n - 1] | 0x20) <= 'z') && (unsigned char)t[n - 1] < 0x80) n--;
-  for (size_t w = 0; words[w]; w++)
-    if (strlen(words[w]) == n && strncasecmp(t, words[w], n) == 0) return 1;
+  /* the words are lower-case ASCII: the first letter rules out most */
+  for (size_t w = 0; n && words[w]; w++)
+    if ((t[0] | 0x20) == words[w][0] && strlen(words[w]) == n && strncasecmp(t, words[w], n) == 0) return 1;
   return 0;
 }
 
