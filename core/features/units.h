@@ -142,8 +142,7 @@ typedef struct tbk_unit_node {
   double score;           /* Readability score */
   /* The content rules' memo of the element's class and id, 2 bits a list
    * of names (content_rules.c): 0 not read yet, 1 not named so, 2 named
-   * so; the last 2 bits whether the element lies in a box beside the
-   * text. Scratch the rules write through a const tbk_units. */
+   * so. Scratch the rules write through a const tbk_units. */
   uint16_t rule_names;
   uint32_t shape; /* content_records.c's memo of its tag and class, 0 not read yet */
 } tbk_unit_node;

@@ -40,7 +40,7 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
 
 /* The lists of names the rules look for in an element's class and id, 2
  * bits each of tbk_unit_node.rule_names. */
-enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD, NAMES_SIDE_BOX, IN_SIDE_BOX };
+enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD, NAMES_SIDE_BOX };
 
 /* Whether element k is named by one of words (fn reads its attributes:
  * on_attr, on_attr_tokens), read once a page: the rules walk the same
@@ -162,27 +162,7 @@ static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i
 int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"sidebar", "widget", "promo", "teaser",   "excerpt",
                                       "related", "modal",  "popup", "lightbox", NULL};
-  /* named_within's walk, its answer memoized per element (IN_SIDE_BOX's
-   * bits): the page-level checks ask it of every unit they would bring
-   * back, and the walks of a box's units share their ancestors */
-  const tbk_page_view pv = tbk_page_view_of(page);
-  const uint32_t limit = ux->nd[0].chars / 2, start = ux->u[i].elem;
-  const unsigned shift = 2u * IN_SIDE_BOX;
-  unsigned v = 1;
-  uint32_t end = TBK_NONE; /* the walk's last element: a memoized one or the box */
-  for (uint32_t k = start; k != TBK_NONE && ux->nd[k].chars <= limit; k = pv.nodes[k].parent) {
-    unsigned memo = ux->nd[k].rule_names >> shift & 3u;
-    if (memo || node_named(&pv, ux, k, NAMES_SIDE_BOX, words, on_attr_parts)) {
-      v = memo ? memo : 2;
-      end = k;
-      break;
-    }
-  }
-  /* the elements passed below it lie in the same box, or in none */
-  for (uint32_t k = start; k != end && k != TBK_NONE && ux->nd[k].chars <= limit; k = pv.nodes[k].parent)
-    ux->nd[k].rule_names |= (uint16_t)(v << shift);
-  if (end != TBK_NONE) ux->nd[end].rule_names |= (uint16_t)(v << shift);
-  return v == 2;
+  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_SIDE_BOX, words, on_attr_parts);
 }
 
 /* A <figure> holding more text than this is a layout wrapper (a whole
