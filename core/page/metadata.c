@@ -352,23 +352,19 @@ static int jauthors(const jtree *t, size_t x, tbk_buf *out) {
 
 /* A recipe's text as JSON-LD writes it: a string, an array of them, a
  * HowToStep's "text", a HowToSection's "itemListElement"; each string
- * with its whitespace collapsed, NUL-terminated, into out, up to
- * RECIPE_MAX bytes: the content stage searches every unit's text in it,
- * and a hostile page could declare megabytes. */
+ * with its whitespace collapsed as the page's text is (tbk_text_normalize),
+ * NUL-terminated, into out, up to RECIPE_MAX bytes: the content stage
+ * searches every unit's text in it, and a hostile page could declare
+ * megabytes. */
 #define RECIPE_MAX 32768
 static int recipe_strings(const jtree *t, size_t x, int depth, tbk_buf *out) {
   if (x == JNONE || depth > JMAX_DEPTH || out->len >= RECIPE_MAX) return 0;
   if (t->n[x].type == J_STR) {
-    int space = 0, any = 0;
-    for (const char *c = jsval(t, x); *c && out->len < RECIPE_MAX; c++) {
-      if (isspace((unsigned char)*c)) {
-        space = any;
-        continue;
-      }
-      if ((space && tbk_buf_append(out, " ", 1)) || tbk_buf_append(out, c, 1)) return -1;
-      space = 0, any = 1;
-    }
-    return any && tbk_buf_append(out, "", 1) ? -1 : 0;
+    const char *v = jsval(t, x);
+    size_t before = out->len;
+    if (tbk_text_normalize(v, strlen(v), out)) return -1;
+    if (out->len > RECIPE_MAX) out->len = RECIPE_MAX;
+    return out->len > before && tbk_buf_append(out, "", 1) ? -1 : 0;
   }
   if (t->n[x].type == J_ARR) {
     for (size_t c = t->n[x].first; c != JNONE; c = t->n[c].next)

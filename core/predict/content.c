@@ -60,6 +60,12 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
   return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
 }
 
+/* --body keeps nothing outside the body the page declares: whether unit
+ * i lies outside it (a page that declares none has nothing outside). */
+static int outside_declared_body(const tbk_units *ux, const tbk_content_options *o, size_t i) {
+  return o->body && ux->body.containers && !ux->body.in[i];
+}
+
 /* Brings unit i back unless a rule removes it (keep[i] 2, as the rules'
  * steps mark it); whether it is kept. */
 static int bring_back(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
@@ -461,8 +467,7 @@ static void take_record_unit(void *ctx, size_t i) {
   records_ctx *c = ctx;
   const double *v = tbk_units_fixed(c->ux, i);
   if (c->keep[i] || v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) return;
-  /* --body keeps nothing outside the body the page declares */
-  if (c->o->body && c->ux->body.containers && !c->ux->body.in[i]) return;
+  if (outside_declared_body(c->ux, c->o, i)) return;
   bring_back(c->page, c->ux, c->o, c->lead, c->keep, i);
 }
 static void keep_records(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
@@ -521,7 +526,7 @@ static void keep_headings(const tbk_page *page, const tbk_units *ux, const tbk_c
     if (is_heading(pv.nodes[next].tag) || !tbk_view_holds(&pv, pv.nodes[h].parent, next)) continue;
     const double *v = tbk_units_fixed(ux, i);
     if (v[UX_LINK_RATIO] >= 0.5 || v[UX_TMPL_P] >= 0.5) continue;
-    if (o->body && ux->body.containers && !ux->body.in[i]) continue;
+    if (outside_declared_body(ux, o, i)) continue;
     bring_back(page, ux, o, lead, keep, i);
   }
 }

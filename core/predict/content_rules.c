@@ -242,6 +242,12 @@ static int is_archive_count(const tbk_page *page, const tbk_units *ux, size_t i,
   return k > 1 && k < n - 1 && t[k - 1] == '(' && t[k - 2] == ' ';
 }
 
+/* A word's first byte as folded_prefix compares it: folding changes
+ * only ASCII capitals there (a Latin-1 letter's lead byte is the same in
+ * either case), so a phrase whose first byte differs is ruled out at
+ * once. */
+static char folded_first(char c) { return c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c; }
+
 /* a[0..n) equals the first n bytes of the lower-case phrase b, ASCII
  * and Latin-1 letters folded ("Ähnliche" is "ähnliche"). The phrases'
  * other bytes are octal escapes: a hex escape runs on into a following
@@ -352,9 +358,7 @@ static int date_word(const char *w, size_t n) {
                                        "aktualizacja",
                                        "zaktualizowano",
                                        NULL};
-  /* folding keeps a word's first byte but for ASCII capitals: it rules
-   * out most names at once */
-  char first = w[0] >= 'A' && w[0] <= 'Z' ? (char)(w[0] | 0x20) : w[0];
+  char first = folded_first(w[0]);
   for (size_t k = 0; names[k]; k++)
     if (n >= 3 && names[k][0] == first && folded_prefix(w, n, names[k])) return 2;
   for (size_t k = 0; other_names[k]; k++)
@@ -487,7 +491,7 @@ static int is_read_more(const char *t, size_t n, size_t words) {
       NULL};
   /* each lead-in is at most 27 bytes, then its colon or guillemet */
   if (words > 40 || (!memchr(t, ':', n < 30 ? n : 30) && !memchr(t, 0xBB, n < 30 ? n : 30))) return 0;
-  char first = t[0] >= 'A' && t[0] <= 'Z' ? (char)(t[0] | 0x20) : t[0]; /* as in date_word */
+  char first = folded_first(t[0]);
   for (size_t h = 0; heads[h]; h++) {
     if (heads[h][0] != first) continue;
     size_t m = strlen(heads[h]), k = m;
@@ -601,11 +605,11 @@ static int is_pointer_heading(const char *t, size_t n, size_t words) {
     t++;
     n--;
   }
-  /* the phrases are 7 to 40 bytes; an ASCII first letter must be theirs */
+  /* the phrases are 7 to 40 bytes */
   if (n < 7 || n > 40) return 0;
-  unsigned char first = (unsigned char)t[0] < 0x80 ? (unsigned char)(t[0] | 0x20) : 0;
+  char first = folded_first(t[0]);
   for (size_t h = 0; heads[h]; h++)
-    if ((!first || (unsigned char)heads[h][0] == first) && equals_folded(t, n, heads[h])) return 1;
+    if (heads[h][0] == first && equals_folded(t, n, heads[h])) return 1;
   return 0;
 }
 
