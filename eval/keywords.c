@@ -48,7 +48,10 @@ static void usage(void) {
          "      --removed-weight W DN-content's TF-IDF counts an occurrence in removed\n"
          "                         text as W of one in kept text (0.1, as tbk-keywords)\n"
          "  -o, --output FILE      the report as JSON (every setting's means and the\n"
-         "                         tests); the table goes to stdout\n" CLI_PROGRESS_HELP
+         "                         tests); the table goes to stdout\n"
+         "      --per-page FILE    also every test page's scores (TSV: site, page,\n"
+         "                         gold_keys, ranker, setting, top1, top2, top3, top5,\n"
+         "                         top10; a row per setting the page has)\n" CLI_PROGRESS_HELP
          "  -h, --help             show this help and exit\n\n" CLI_EXIT_STATUS_HELP
          "  3  done, but some page was skipped (each reported)\n"
          "  4  an output could not be written\n"
@@ -64,7 +67,8 @@ enum {
   OPT_DF_IN,
   OPT_ALL_GOLD,
   OPT_PAGE_SPECIFIC,
-  OPT_REMOVED
+  OPT_REMOVED,
+  OPT_PER_PAGE
 };
 
 #define NN 5
@@ -153,10 +157,12 @@ static void build_df(kw_eval *e, const tbk_page_list *l, tbk_kw_df *df) {
 
 typedef struct series {
   double *v[NTEXT][NRANK][NN]; /* per test page; NaN: no such text */
+  size_t *test;                /* per test page: its index in the test list */
+  size_t *keys;                /* per test page: its gold keys */
   size_t n, cap;
 } series;
 
-static void push(series *s) {
+static void push(series *s, size_t test, size_t keys) {
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 256;
     for (int t = 0; t < NTEXT; t++)
@@ -164,11 +170,40 @@ static void push(series *s) {
         for (int k = 0; k < NN; k++)
           if (!(s->v[t][r][k] = realloc(s->v[t][r][k], s->cap * sizeof(double))))
             cli_die(TBK_EXIT_FAIL, "out of memory");
+    if (!(s->test = realloc(s->test, s->cap * sizeof *s->test)) ||
+        !(s->keys = realloc(s->keys, s->cap * sizeof *s->keys)))
+      cli_die(TBK_EXIT_FAIL, "out of memory");
   }
   for (int t = 0; t < NTEXT; t++)
     for (int r = 0; r < NRANK; r++)
       for (int k = 0; k < NN; k++) s->v[t][r][k][s->n] = NAN;
+  s->test[s->n] = test;
+  s->keys[s->n] = keys;
   s->n++;
+}
+
+/* The scores of every test page, a row per setting it has (ranker r0
+ * and after), to find which pages a change moves. */
+static void write_per_page(const char *path, const series *s, const tbk_page_list *te, int r0) {
+  tbk_buf b = {0};
+  int bad = tbk_buf_puts(&b, "site\tpage\tgold_keys\tranker\tsetting\ttop1\ttop2\ttop3\ttop5\ttop10\n");
+  for (size_t i = 0; i < s->n; i++) {
+    const tbk_page_ref *ref = &te->refs[s->test[i]];
+    for (int r = r0; r < NRANK; r++)
+      for (int t = 0; t < NTEXT; t++) {
+        if (isnan(s->v[t][r][0][i])) continue;
+        /* file names may hold tabs: escaped as tbk-predict's index does */
+        bad |= cli_tsv_field(&b, ref->site ? ref->site : "") || tbk_buf_puts(&b, "\t") ||
+               cli_tsv_field(&b, ref->page ? ref->page : "");
+        bad |= tbk_buf_printf(&b, "\t%zu\t%s\t%s%s", s->keys[i], r >= R_TFIDF ? "tfidf" : "trained", TEXT_NAME[t],
+                              RANK_SUFFIX[r]);
+        for (int k = 0; k < NN; k++) bad |= tbk_buf_printf(&b, "\t%.2f", 100.0 * s->v[t][r][k][i]);
+        bad |= tbk_buf_puts(&b, "\n");
+      }
+  }
+  if (bad) cli_die(TBK_EXIT_FAIL, "out of memory");
+  write_file(path, &b);
+  tbk_buf_free(&b);
 }
 
 /* tbk_paired_compare, dying on out of memory. */
@@ -181,7 +216,8 @@ int cmd_keywords(int argc, char **argv) {
   cli_init("tbk-eval keywords");
   kw_eval e = {0};
   cli_pages_init(&e.pages);
-  const char *model_path = getenv("TBK_MODEL"), *output = NULL, *ranker_out = NULL, *df_out = NULL, *df_in = NULL;
+  const char *model_path = getenv("TBK_MODEL"), *output = NULL, *ranker_out = NULL, *df_out = NULL, *df_in = NULL,
+             *per_page = NULL;
   char **train = calloc((size_t)argc, sizeof *train), **test = calloc((size_t)argc, sizeof *test);
   if (!train || !test) cli_die(TBK_EXIT_FAIL, "out of memory");
   size_t ntrain = 0, ntest = 0, max_pages = 0;
@@ -200,6 +236,7 @@ int cmd_keywords(int argc, char **argv) {
                                            {"all-gold", no_argument, 0, OPT_ALL_GOLD},
                                            {"page-specific", no_argument, 0, OPT_PAGE_SPECIFIC},
                                            {"removed-weight", required_argument, 0, OPT_REMOVED},
+                                           {"per-page", required_argument, 0, OPT_PER_PAGE},
                                            {"help", no_argument, 0, 'h'},
                                            CLI_PROGRESS_LONGOPTS,
                                            {0, 0, 0, 0}};
@@ -223,6 +260,7 @@ int cmd_keywords(int argc, char **argv) {
       break;
     case 'o': output = optarg; break;
     case OPT_REMOVED: removed = cli_double("--removed-weight", optarg, 0, 1); break;
+    case OPT_PER_PAGE: per_page = optarg; break;
     case 'h':
       free(train);
       free(test);
@@ -253,6 +291,7 @@ int cmd_keywords(int argc, char **argv) {
   cli_output_check("-o", output);
   cli_output_check("--ranker-out", ranker_out);
   cli_output_check("--df-out", df_out);
+  cli_output_check("--per-page", per_page);
 
   /* Document frequencies: the training pages (the paper's IA), and those
    * with the test pages added (its DF setting). */
@@ -305,7 +344,7 @@ int cmd_keywords(int argc, char **argv) {
       continue;
     }
     gold_keys += tbk_kw_gold_count(e.gold);
-    push(&s);
+    push(&s, i, tbk_kw_gold_count(e.gold));
     for (int t = 0; t < NTEXT; t++) {
       if (t == T_CONTENT && !e.has_content) continue;
       if (t == T_GOLD) {
@@ -411,6 +450,7 @@ int cmd_keywords(int argc, char **argv) {
     write_file(ranker_out, &rb);
     tbk_buf_free(&rb);
   }
+  if (per_page) write_per_page(per_page, &s, &te, ntrain ? 0 : R_TFIDF);
   if (df_out) {
     tbk_buf db = {0};
     if (tbk_kw_df_write(df_train, 2, &db, &err)) cli_die(TBK_EXIT_FAIL, "%s", err.msg);
@@ -420,6 +460,8 @@ int cmd_keywords(int argc, char **argv) {
   for (int t = 0; t < NTEXT; t++)
     for (int r = 0; r < NRANK; r++)
       for (int k = 0; k < NN; k++) free(s.v[t][r][k]);
+  free(s.test);
+  free(s.keys);
   tbk_buf_free(&b);
   tbk_buf_free(&js);
   tbk_buf_free(&e.raw);

@@ -7,7 +7,8 @@
 # one over all of them; a Markdown table on stdout (docs/experiments/
 # evaluation-keywords.md "Keywords on page-specific meta keywords").
 #
-# Usage: eval/keywords_page_specific.sh [OUT_DIR]     (JSON reports there)
+# Usage: eval/keywords_page_specific.sh [OUT_DIR]     (JSON reports there, and
+# each set's pages' own scores in SET.pages.tsv: which pages a change moves)
 # Environment: TBK_BUILD (default <repo>/build), TBK_DATA (default
 # <repo>/datasets/cache), TBK_MODEL (default <repo>/models/default.model),
 # MODELS_DIR: where leave-one-set-out models no-<set>.two.model are used for
@@ -34,7 +35,7 @@ for s in $sets; do
   all+=(--test "$DATA/$s/manifest.tsv")
   # exit 1 with "no test page has gold keywords": a set of single pages
   "$EVAL" keywords --no-progress "${rw[@]}" -m "$m" --page-specific --df "$DF" --test "$DATA/$s/manifest.tsv" \
-    -o "$OUT/$s.json" >"$OUT/$s.txt" 2>"$OUT/$s.err" || { rm -f "$OUT/$s.json"; continue; }
+    -o "$OUT/$s.json" --per-page "$OUT/$s.pages.tsv" >"$OUT/$s.txt" 2>"$OUT/$s.err" || { rm -f "$OUT/$s.json"; continue; }
   echo "$m" >"$OUT/$s.model"
 done
 "$EVAL" keywords --no-progress "${rw[@]}" -m "$MODEL" --page-specific --df "$DF" "${all[@]}" -o "$OUT/all.json" \

@@ -126,7 +126,8 @@ for i in 0 1 2 3; do
   t=$(echo harbor orchard plateau estuary | cut -d' ' -f$((i + 1)))
   sed "s/volcano/$t/g; s/Volcano/${t^}/g" "$TBK_TMP/site/s/p0.html" >"$TBK_TMP/site2/t/q$i.html"
 done
-expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site" --test "$TBK_TMP/site2" -o "$TBK_TMP/kw.json"
+expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --train "$TBK_TMP/site" --test "$TBK_TMP/site2" -o "$TBK_TMP/kw.json" \
+  --per-page "$TBK_TMP/kw.tsv"
 grep -q "^test pages with gold: 4 (1.00 gold keywords" "$OUT" || die "tbk-eval keywords: $(head -n 3 "$OUT")"
 grep -qE "^ORD +4 +100.00 +100.00 +100.00 +100.00 +100.00$" "$OUT" || die "ORD row: $(cat "$OUT")"
 python3 - "$TBK_TMP/kw.json" <<'PY' || die "tbk-eval keywords JSON is malformed"
@@ -136,6 +137,21 @@ assert r["test_pages"] == 4 and r["train_pages"] == 8, r
 rows = {(x["ranker"], x["setting"]): x for x in r["rows"] if "setting" in x}
 assert rows[("tfidf", "DN")]["top"][0] == 100.0, rows
 assert "tf_log" in r["ranker"], r
+PY
+# --per-page: a row per test page and setting, the page's own scores (each
+# page's topic first, so 100 at every N).
+python3 - "$TBK_TMP/kw.tsv" "$TBK_TMP/kw.json" <<'PY' || die "tbk-eval keywords --per-page: $(head -n 5 "$TBK_TMP/kw.tsv")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+means = {(x["ranker"], x["setting"]): x for x in json.load(open(sys.argv[2]))["rows"] if "setting" in x}
+pages = {r["page"] for r in rows}
+assert len(pages) == 4 and all(p.endswith(".html") for p in pages), pages
+assert all(r["gold_keys"] == "1" for r in rows), rows
+for (ranker, setting), m in means.items():
+    mine = [r for r in rows if r["ranker"] == ranker and r["setting"] == setting]
+    assert len(mine) == m["pages"], (ranker, setting, len(mine))
+    for k, col in enumerate(("top1", "top2", "top3", "top5", "top10")):
+        assert abs(sum(float(r[col]) for r in mine) / len(mine) - m["top"][k]) < 0.01, (ranker, setting, col)
 PY
 expect_rc 0 "$EVAL" keywords -m "$TBK_MODEL" --all-gold --train "$TBK_TMP/site" --test "$TBK_TMP/site2"
 grep -q "^test pages with gold: 4 (2.00 gold keywords" "$OUT" || die "--all-gold keeps 'weather': $(head -n 3 "$OUT")"
