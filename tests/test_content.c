@@ -923,6 +923,7 @@ static void check_pointer_heading(void) {
       {"Siehe auch den", 1},
   };
   check_page(POINTERS, &co, NULL, ex, sizeof ex / sizeof *ex);
+  CHECK(tbk_rules_phrases_sorted());
 }
 
 /* The page-level check reads the kept words as evidence that the article
@@ -1148,6 +1149,44 @@ static void check_headings(void) {
   check_page_at(MANUAL_PAGE(" itemprop=\"articleBody\""), &co, headings, 0.9, body, sizeof body / sizeof *body);
 }
 
+/* A line that only points away ("Also on Coast News:", a "Related
+ * articles" heading) takes the element right after it along: another
+ * story's teaser there goes, though the model kept it; what follows that
+ * element stays, and so does what follows a pointer with its link on the
+ * line ("Related: …") or an element holding the page's headline. */
+static const char POINTED[] =
+    "<html><head><title>Bridge opens</title></head><body><div>"
+    "<p>The new harbour bridge opened on Monday after three years of work on its two towers.</p>"
+    "<p>Engineers said the deck will carry forty thousand cars a day once the tolls are set.</p>"
+    "<p>Also on Coast News:</p>"
+    "<div class=\"promo\"><h4>The ferry's last summer</h4>"
+    "<p>For sixty years the ferry carried the town across the water, and its crews knew every tide.</p></div>"
+    "<p>The council will vote on the tolls in spring, after a summer of counting the traffic.</p>"
+    "<h3>Related articles</h3>"
+    "<ul><li>Tunnel plans return: the old idea of a tunnel under the harbour is back on the table.</li></ul>"
+    "<p>Related: <a href=\"/ferry\">The ferry's last summer</a></p>"
+    "<p>The bridge's lights were switched on at dusk in front of a crowd of several thousand.</p>"
+    "</div></body></html>";
+
+static const char POINTER_OVER_HEADLINE[] =
+    "<html><head><title>Bridge opens</title></head><body><p>More stories:</p>"
+    "<div><h1>Bridge opens</h1>"
+    "<p>The new harbour bridge opened on Monday after three years of work on its two towers.</p></div>"
+    "</body></html>";
+
+static void check_pointed(void) {
+  tbk_content_options co;
+  tbk_content_options_init(&co);
+  co.min_kept_words = 0;
+  static const expect ex[] = {
+      {"The new harbour bridge", 1}, {"Also on Coast News", 0},    {"The ferry's last summer", 0},
+      {"For sixty years", 0},        {"The council will vote", 1}, {"Related articles", 0},
+      {"Tunnel plans return", 0},    {"Related: The ferry", 0},    {"The bridge's lights", 1}};
+  check_page(POINTED, &co, NULL, ex, sizeof ex / sizeof *ex);
+  static const expect headline[] = {{"More stories", 0}, {"The new harbour bridge", 1}};
+  check_page(POINTER_OVER_HEADLINE, &co, NULL, headline, sizeof headline / sizeof *headline);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -1249,6 +1288,7 @@ int main(void) {
   check_records();
   check_recipe();
   check_headings();
+  check_pointed();
   check_site_list();
   check_tables();
   check_declared();

@@ -173,9 +173,13 @@ typedef struct tbk_units_body {
   unsigned char *in;      /* per unit: under an itemprop=articleBody element */
   unsigned char *thread;  /* per unit: after a comments heading, in its section */
   unsigned char *gallery; /* per unit: a gallery's caption or picture credit */
-  size_t containers;      /* itemprop=articleBody elements of the page */
-  size_t cap;             /* of in, thread and gallery (all owned) */
-  unsigned char *memo;    /* per node of the page: scratch of the thread's ancestor walk */
+  /* per unit: after a line that only points away, in the next element;
+   * the content stage's scratch (content.c), written through a const
+   * tbk_units, 0 here */
+  unsigned char *pointed;
+  size_t containers;   /* itemprop=articleBody elements of the page */
+  size_t cap;          /* of in, thread, gallery and pointed (all owned) */
+  unsigned char *memo; /* per node of the page: scratch of the thread's ancestor walk */
   size_t memo_cap;
 } tbk_units_body;
 

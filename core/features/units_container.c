@@ -267,6 +267,9 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     unsigned char *gallery = realloc(b->gallery, n);
     if (!gallery) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
     b->gallery = gallery;
+    unsigned char *pointed = realloc(b->pointed, n);
+    if (!pointed) return tbk_fail(err, TBK_ERR_NOMEM, "out of memory");
+    b->pointed = pointed;
     b->cap = n;
   }
   if (pv.n_nodes > b->memo_cap) {
@@ -279,6 +282,7 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
   b->containers = mark_containers(p, ux, b->in);
   mark_thread(p, ux, b->thread, b->memo);
   mark_gallery(p, ux, b->gallery);
+  memset(b->pointed, 0, n);
   return TBK_OK;
 }
 
@@ -286,5 +290,6 @@ void tbk_units_body_free(tbk_units *ux) {
   free(ux->body.in);
   free(ux->body.thread);
   free(ux->body.gallery);
+  free(ux->body.pointed);
   free(ux->body.memo);
 }

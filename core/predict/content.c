@@ -55,6 +55,7 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
   }
   if (tbk_unit_furniture(page, ux, i)) return 1;
   if (ux->body.gallery && ux->body.gallery[i]) return 1; /* a photo gallery's caption or credit */
+  if (ux->body.pointed && ux->body.pointed[i]) return 1; /* after a line that only points away */
   if (!o->body) return 0;
   int out = tbk_unit_outside_body(page, ux, i);
   return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
@@ -604,6 +605,38 @@ static void attribute(const tbk_units *ux, const unsigned char *keep, unsigned c
   }
 }
 
+/* pointed[u] = 1 for the units of the element right after a line that
+ * only points away (tbk_unit_whole_pointer: "Also on HuffPost:" over a
+ * slideshow of other stories, "Related articles" over their teasers),
+ * that element its next sibling, unless it is a heading (the next
+ * section's) or holds the page's first <h1>.
+ * Only the next element: everything after such a line in its parent took
+ * a story's second half after an Italian "Leggi anche" and the author's
+ * bio a gold set counts (docs/experiments/evaluation-content-stage.md,
+ * "A pointer heading ends its section" and "The element after a
+ * pointer"). */
+static void mark_pointed(const tbk_page *page, const tbk_units *ux) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  unsigned char *pointed = ux->body.pointed;
+  if (!pointed) return;
+  memset(pointed, 0, ux->n);
+  uint32_t h1 = TBK_NONE;
+  for (size_t i = 0; i < ux->n; i++) {
+    if (!tbk_unit_whole_pointer(page, ux, i)) continue;
+    uint32_t e = ux->u[i].elem, parent = pv.nodes[e].parent, next = pv.nodes[e].end;
+    if (pv.nodes[e].tag == TBK_TAG_H1 || parent == TBK_NONE || next >= pv.n_nodes || pv.nodes[next].parent != parent ||
+        is_heading(pv.nodes[next].tag))
+      continue;
+    if (h1 == TBK_NONE) { /* n_nodes when the page has none */
+      h1 = 0;
+      while (h1 < pv.n_nodes && pv.nodes[h1].tag != TBK_TAG_H1) h1++;
+    }
+    if (tbk_view_holds(&pv, next, h1)) continue;
+    for (size_t j = i + 1; j < ux->n && ux->u[j].elem < pv.nodes[next].end; j++)
+      if (ux->u[j].elem >= next) pointed[j] = 1;
+  }
+}
+
 void tbk_content_decide(const tbk_page *page, const tbk_units *ux, const double *unit_p, const tbk_content_options *o,
                         unsigned char *keep) {
   tbk_content_decide_why(page, ux, unit_p, o, keep, NULL);
@@ -613,6 +646,7 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
                             const tbk_content_options *o, unsigned char *keep, unsigned char *why) {
   const tbk_page_view pv = tbk_page_view_of(page);
   long comment = vocab_col(ux, ux->attr_anc, "comment");
+  mark_pointed(page, ux);
   /* A standfirst is one or two short elements; when more of the text the
    * model keeps is named so ("text-description" around every paragraph),
    * the name is the body's. */

@@ -443,59 +443,77 @@ static int is_credit_tail(const char *t, size_t n, size_t words) {
   return starts_with_word(t + k, n - k, heads);
 }
 
+/* The phrases of a list sorted by their first byte (the unsigned
+ * byte, as folded_first gives it) that start with first: the first of
+ * them, the list's NULL when none does; they run while their first byte
+ * is first. Most of a page's lines start with none of a long list's
+ * letters (BENCHMARKS.md, the content stage's log). */
+static const char *const *phrases_from(const char *const *list, size_t n, char first) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if ((unsigned char)list[mid][0] < (unsigned char)first) lo = mid + 1;
+    else hi = mid;
+  }
+  return list + lo;
+}
+#define PHRASES_FROM(list, first) phrases_from(list, sizeof list / sizeof *list - 1, first)
+
+/* The lead-ins of is_read_more, sorted by their first byte
+ * (phrases_from). */
+static const char *const READ_MORE_LEADS[] = {
+    "also read",
+    "czytaj te\305\274",
+    "czytaj tak\305\274e",
+    "czytaj wi\304\231cej",
+    "don't miss",
+    "don\342\200\231t miss",
+    "dowiedz si\304\231 wi\304\231cej",
+    "leggi anche",
+    "lesen sie auch",
+    "lesen sie hier",
+    "lesen sie mehr",
+    "lire aussi",
+    "leia tamb\303\251m",
+    "leia mais",
+    "lee tambi\303\251n",
+    "lees ook",
+    "more",
+    "mehr lesen",
+    "mehr dazu",
+    "mehr zum thema",
+    "przeczytaj te\305\274",
+    "przeczytaj tak\305\274e",
+    "read more",
+    "read also",
+    "related",
+    "recommended",
+    "see more",
+    "see also",
+    "siehe auch",
+    "saiba mais",
+    "veja tamb\303\251m",
+    "weiterlesen",
+    "zum weiterlesen",
+    "zobacz te\305\274",
+    "zobacz tak\305\274e",
+    "\303\240 lire aussi",
+    "\304\214t\304\233te tak\303\251",
+    "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+    "\320\241\320\274\320\276\321\202\321\200\320\270\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+    NULL};
+
 /* "Read more: …", "RELATED: …", "Czytaj też: …", "À lire aussi » …": a
  * pointer to another story, its lead-in ended by a colon or a guillemet.
  * Lead-ins as equals_folded compares them; Cyrillic ones are written as a
  * sentence starts them, since only Latin letters are folded. */
 static int is_read_more(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {
-      "read more",
-      "see more",
-      "don't miss",
-      "don\342\200\231t miss",
-      "read also",
-      "also read",
-      "related",
-      "more",
-      "recommended",
-      "see also",
-      "leggi anche",
-      "lesen sie auch",
-      "lesen sie hier",
-      "lesen sie mehr",
-      "mehr lesen",
-      "mehr dazu",
-      "mehr zum thema",
-      "siehe auch",
-      "weiterlesen",
-      "zum weiterlesen",
-      "lire aussi",
-      "\303\240 lire aussi",
-      "leia tamb\303\251m",
-      "leia mais",
-      "veja tamb\303\251m",
-      "saiba mais",
-      "lee tambi\303\251n",
-      "lees ook",
-      "czytaj te\305\274",
-      "czytaj tak\305\274e",
-      "czytaj wi\304\231cej",
-      "przeczytaj te\305\274",
-      "przeczytaj tak\305\274e",
-      "zobacz te\305\274",
-      "zobacz tak\305\274e",
-      "dowiedz si\304\231 wi\304\231cej",
-      "\304\214t\304\233te tak\303\251",
-      "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
-      "\320\241\320\274\320\276\321\202\321\200\320\270\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
-      NULL};
   /* each lead-in is at most 27 bytes, then its colon or guillemet */
   if (words > 40 || (!memchr(t, ':', n < 30 ? n : 30) && !memchr(t, 0xBB, n < 30 ? n : 30))) return 0;
   char first = folded_first(t[0]);
-  for (size_t h = 0; heads[h]; h++) {
-    if (heads[h][0] != first) continue;
-    size_t m = strlen(heads[h]), k = m;
-    if (n <= m || !equals_folded(t, m, heads[h])) continue;
+  for (const char *const *h = PHRASES_FROM(READ_MORE_LEADS, first); *h && **h == first; h++) {
+    size_t m = strlen(*h), k = m;
+    if (n <= m || !equals_folded(t, m, *h)) continue;
     if (k < n && t[k] == ' ') k++;
     if (k < n && (t[k] == ':' || (k + 1 < n && (unsigned char)t[k] == 0xC2 && (unsigned char)t[k + 1] == 0xBB)))
       return 1;
@@ -503,100 +521,103 @@ static int is_read_more(const char *t, size_t n, size_t words) {
   return 0;
 }
 
+/* The headings of is_pointer_heading, sorted by their first byte
+ * (phrases_from). */
+static const char *const POINTER_HEADINGS[] = {
+    "about the author",
+    "auch interessant",
+    "articles similaires",
+    "articles li\303\251s",
+    "art\303\255culos relacionados",
+    "articoli correlati",
+    "artigos relacionados",
+    "beliebte beitr\303\244ge",
+    "beliebte beitr\303\244ge zum thema",
+    "czytaj te\305\274",
+    "czytaj tak\305\274e",
+    "das k\303\266nnte sie auch interessieren",
+    "das k\303\266nnte dich auch interessieren",
+    "empfohlene beitr\303\244ge",
+    "editor's picks",
+    "gerelateerde artikelen",
+    "ilgili haberler",
+    "lesen sie auch",
+    "lire aussi",
+    "lee tambi\303\251n",
+    "leggi anche",
+    "leia tamb\303\251m",
+    "lees ook",
+    "l\303\244s ocks\303\245",
+    "more on this topic",
+    "more on this story",
+    "more stories",
+    "mehr zum thema",
+    "mehr zu diesem thema",
+    "noticias relacionadas",
+    "not\303\255cias relacionadas",
+    "potrebbe interessarti",
+    "passend zum thema",
+    "podobne artyku\305\202y",
+    "polecane artyku\305\202y",
+    "powi\304\205zane artyku\305\202y",
+    "related",
+    "related articles",
+    "related posts",
+    "related stories",
+    "related news",
+    "related content",
+    "related links",
+    "related coverage",
+    "related topics",
+    "related reading",
+    "recommended for you",
+    "read next",
+    "relaterade artiklar",
+    "recommended reading",
+    "sur le m\303\252me sujet",
+    "saiba mais",
+    "souvisej\303\255c\303\255 \304\215l\303\241nky",
+    "te puede interesar",
+    "tambi\303\251n te puede interesar",
+    "ti potrebbe interessare",
+    "te recomendamos",
+    "verwandte artikel",
+    "vous aimerez aussi",
+    "veja tamb\303\251m",
+    "verwandte themen",
+    "weitere artikel",
+    "weitere beitr\303\244ge",
+    "weitere themen",
+    "weiterf\303\274hrende links",
+    "you may also like",
+    "you might also like",
+    "you may also be interested in",
+    "you might be interested in",
+    "zobacz te\305\274",
+    "zobacz tak\305\274e",
+    "\303\244hnliche beitr\303\244ge",
+    "\303\244hnliche artikel",
+    "\303\244hnliche themen",
+    "\303\274ber den autor",
+    "\303\240 lire aussi",
+    "\303\240 lire \303\251galement",
+    "\303\240 voir aussi",
+    "\304\214t\304\233te tak\303\251",
+    "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
+    "\320\237\320\276\321\205\320\276\320\266\320\270\320\265 \321\201\321\202\320\260\321\202\321\214\320\270",
+    "\345\273\266\344\274\270\351\230\205\350\257\273",
+    "\346\216\250\350\215\220\351\230\205\350\257\273",
+    "\347\233\270\345\205\263\351\230\205\350\257\273",
+    "\347\233\270\345\205\263\346\226\260\351\227\273",
+    "\347\233\270\345\205\263\346\226\207\347\253\240",
+    "\351\226\242\351\200\243\350\250\230\344\272\213",
+    NULL};
+
 /* A heading that points away from the article, whole: "Related
  * articles", "Ähnliche Beiträge", "À lire aussi", "About the author",
  * "Czytaj też", "相关阅读" (the languages of the function-word lists and
  * the web's next largest), without the colon is_read_more needs. */
 static int is_pointer_heading(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {
-      "related",
-      "related articles",
-      "related posts",
-      "related stories",
-      "related news",
-      "related content",
-      "related links",
-      "related coverage",
-      "related topics",
-      "related reading",
-      "more on this topic",
-      "more on this story",
-      "you may also like",
-      "you might also like",
-      "you may also be interested in",
-      "you might be interested in",
-      "recommended for you",
-      "more stories",
-      "read next",
-      "about the author",
-      "\303\244hnliche beitr\303\244ge",
-      "\303\244hnliche artikel",
-      "\303\244hnliche themen",
-      "verwandte artikel",
-      "mehr zum thema",
-      "mehr zu diesem thema",
-      "das k\303\266nnte sie auch interessieren",
-      "das k\303\266nnte dich auch interessieren",
-      "auch interessant",
-      "lesen sie auch",
-      "weitere artikel",
-      "weitere beitr\303\244ge",
-      "\303\274ber den autor",
-      "\303\240 lire aussi",
-      "lire aussi",
-      "\303\240 lire \303\251galement",
-      "sur le m\303\252me sujet",
-      "articles similaires",
-      "articles li\303\251s",
-      "vous aimerez aussi",
-      "\303\240 voir aussi",
-      "art\303\255culos relacionados",
-      "noticias relacionadas",
-      "te puede interesar",
-      "tambi\303\251n te puede interesar",
-      "lee tambi\303\251n",
-      "leggi anche",
-      "articoli correlati",
-      "potrebbe interessarti",
-      "ti potrebbe interessare",
-      "leia tamb\303\251m",
-      "veja tamb\303\251m",
-      "not\303\255cias relacionadas",
-      "artigos relacionados",
-      "gerelateerde artikelen",
-      "lees ook",
-      "relaterade artiklar",
-      "l\303\244s ocks\303\245",
-      "weitere themen",
-      "verwandte themen",
-      "passend zum thema",
-      "empfohlene beitr\303\244ge",
-      "beliebte beitr\303\244ge",
-      "beliebte beitr\303\244ge zum thema",
-      "weiterf\303\274hrende links",
-      "recommended reading",
-      "editor's picks",
-      "saiba mais",
-      "te recomendamos",
-      "czytaj te\305\274",
-      "czytaj tak\305\274e",
-      "zobacz te\305\274",
-      "zobacz tak\305\274e",
-      "podobne artyku\305\202y",
-      "polecane artyku\305\202y",
-      "powi\304\205zane artyku\305\202y",
-      "\304\214t\304\233te tak\303\251",
-      "souvisej\303\255c\303\255 \304\215l\303\241nky",
-      "ilgili haberler",
-      "\320\247\320\270\321\202\320\260\320\271\321\202\320\265 \321\202\320\260\320\272\320\266\320\265",
-      "\320\237\320\276\321\205\320\276\320\266\320\270\320\265 \321\201\321\202\320\260\321\202\321\214\320\270",
-      "\347\233\270\345\205\263\351\230\205\350\257\273",
-      "\347\233\270\345\205\263\346\226\260\351\227\273",
-      "\347\233\270\345\205\263\346\226\207\347\253\240",
-      "\345\273\266\344\274\270\351\230\205\350\257\273",
-      "\346\216\250\350\215\220\351\230\205\350\257\273",
-      "\351\226\242\351\200\243\350\250\230\344\272\213",
-      NULL};
   if (words > 6) return 0;
   while (n && (t[n - 1] == ' ' || t[n - 1] == ':' || t[n - 1] == '.')) n--;
   if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (unsigned char)t[n - 1] == 0xA6)
@@ -608,9 +629,37 @@ static int is_pointer_heading(const char *t, size_t n, size_t words) {
   /* the phrases are 7 to 40 bytes */
   if (n < 7 || n > 40) return 0;
   char first = folded_first(t[0]);
-  for (size_t h = 0; heads[h]; h++)
-    if (heads[h][0] == first && equals_folded(t, n, heads[h])) return 1;
+  for (const char *const *h = PHRASES_FROM(POINTER_HEADINGS, first); *h && **h == first; h++)
+    if (equals_folded(t, n, *h)) return 1;
   return 0;
+}
+
+/* "Also on HuffPost:", "More from Reuters:", "Related:" alone: a line
+ * that only announces the pointers after it. */
+static int is_pointer_lead(const char *t, size_t n, size_t words) {
+  static const char *const heads[] = {"also on ", "related on ", "more on ", "more from ", NULL};
+  while (n && t[n - 1] == ' ') n--;
+  if (!n || words > 6 || t[n - 1] != ':') return 0;
+  if (is_read_more(t, n, words)) return 1;
+  char first = folded_first(t[0]);
+  for (size_t h = 0; heads[h]; h++)
+    if (heads[h][0] == first && n > strlen(heads[h]) && folded_prefix(t, strlen(heads[h]), heads[h])) return 1;
+  return 0;
+}
+
+int tbk_unit_whole_pointer(const tbk_page *page, const tbk_units *ux, size_t i) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  const char *t = pv.text + ux->u[i].start;
+  size_t n = ux->u[i].end - ux->u[i].start, words = ux->u[i].words;
+  return is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words);
+}
+
+int tbk_rules_phrases_sorted(void) {
+  const char *const *lists[] = {READ_MORE_LEADS, POINTER_HEADINGS};
+  for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+    for (const char *const *h = lists[l]; h[0] && h[1]; h++)
+      if ((unsigned char)h[0][0] > (unsigned char)h[1][0]) return 0;
+  return 1;
 }
 
 int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
@@ -622,7 +671,8 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
   if (in_consent_notice(page, ux, i)) return TBK_FURNITURE_NOTICE;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
-  if (is_read_more(t, n, words) || is_pointer_heading(t, n, words)) return TBK_FURNITURE_LINKS;
+  if (is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words) || is_read_more(t, n, words))
+    return TBK_FURNITURE_LINKS;
   if (is_caption(page, ux, i) || is_credit_tail(t, n, words)) return TBK_FURNITURE_CAPTION;
   if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
   return 0;

@@ -33,6 +33,13 @@ int tbk_unit_outside_body(const tbk_page *page, const tbk_units *ux, size_t i);
 /* Whether unit i sits in a box beside the page's text, named so by an
  * element's class or id (a sidebar's widget, a teaser, a dialog). */
 int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
+/* Whether unit i only points away: a pointer heading ("Related
+ * articles") or a lead-in with nothing after its colon ("Related:",
+ * "Also on HuffPost:"). */
+int tbk_unit_whole_pointer(const tbk_page *page, const tbk_units *ux, size_t i);
+/* Whether the phrase lists the rules search by first byte are sorted so
+ * (a test's check: a phrase added out of order would never match). */
+int tbk_rules_phrases_sorted(void);
 
 /* For each unit of ux that keep[] does not keep and that lies in a record
  * beside one holding unit anchor (an element of the same tag and class,
@@ -49,7 +56,7 @@ enum {
   TBK_RULE_MODEL = 0,
   TBK_RULE_MARGIN,      /* the page's own prose, kept within PROSE_MARGIN */
   TBK_RULE_COMMENTS,    /* under an element named comment(s) */
-  TBK_RULE_FIXED,       /* a fixed rule: a comment thread, the headline, a byline, furniture, a gallery */
+  TBK_RULE_FIXED,       /* a fixed rule: a thread, the headline, a byline, furniture, a gallery, a pointer */
   TBK_RULE_GAP,         /* a gap between kept units of one parent */
   TBK_RULE_TABLE,       /* a data table among the article's paragraphs */
   TBK_RULE_DECLARED,    /* the declared article body */
