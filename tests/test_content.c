@@ -242,6 +242,22 @@ static const char NAMED_BODY[] = "<html><head><title>Harbour</title></head><body
                                  "<div class=\"text-description\"><p>The first ferry left at nine.</p></div>"
                                  "</div></body></html>";
 
+/* A declared body holding an opinion section (an element named comment)
+ * and a gallery of credited photos: the paragraphs the model removed
+ * come back, the gallery's captions and credits (rules) do not. */
+static const char DECLARED_GALLERY[] =
+    "<html><head><title>Why the ferry matters</title></head><body><h1>Why the ferry matters</h1>"
+    "<div itemprop=\"articleBody\">"
+    "<p>Every town on the coast has lost its ferry but ours, and this spring the council wants ours gone too.</p>"
+    "<div class=\"section comment\">"
+    "<p>The ferry is more than a way across the water: it is how the town learned to wait together.</p>"
+    "<p>Without it the harbour would be a border, and the two shores two towns that never meet.</p>"
+    "<ul><li><p>The ferry leaves the quay at dawn</p><p>Reuters/Jo Lee</p></li>"
+    "<li><p>Passengers on the upper deck</p><p>AFP/Getty Images</p></li>"
+    "<li><p>The crew ties up at night</p><p>Reuters/Sam Cole</p></li></ul>"
+    "<p>Keep the ferry running, and the town keeps its shape for another hundred years.</p>"
+    "</div></div></body></html>";
+
 static void check_declared(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
@@ -267,6 +283,14 @@ static void check_declared(void) {
   /* three short "description" paragraphs are the body, not a standfirst */
   static const expect named[] = {{"The harbour reopened", 1}, {"Boats queued", 1}, {"The first ferry", 1}};
   check_page(NAMED_BODY, &co, NULL, named, sizeof named / sizeof *named);
+  co.body = 0;
+  static const char *const opinion[] = {"The ferry is more", "Without it the harbour", "The ferry leaves",
+                                        "Reuters/Jo Lee",    "Passengers on",          "AFP/Getty",
+                                        "The crew ties",     "Reuters/Sam Cole",       NULL};
+  static const expect gallery[] = {{"Every town", 1},     {"The ferry is more", 1}, {"Without it the harbour", 1},
+                                   {"Keep the ferry", 1}, {"The ferry leaves", 0},  {"Reuters/Jo Lee", 0},
+                                   {"AFP/Getty", 0},      {"The crew ties", 0}};
+  check_page(DECLARED_GALLERY, &co, opinion, gallery, sizeof gallery / sizeof *gallery);
 }
 
 /* An encyclopedia-like page: its long paragraphs in a layout table, a

@@ -38,13 +38,12 @@ static int in_comments(const tbk_units *ux, size_t i, const tbk_content_options 
   return ux->body.thread[i] && !(o->keep_comments && tbk_units_fixed(ux, i)[UX_LINK_RATIO] < 0.5);
 }
 
-/* Whether a fixed rule removes unit i, whatever the model scored it. */
-static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o, int lead) {
+/* Whether a rule other than the comment thread's removes unit i. */
+static int fixed_rule_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o, int lead) {
   const tbk_page_view pv = tbk_page_view_of(page);
   const double *v = tbk_units_fixed(ux, i);
   const char *t = pv.text + ux->u[i].start;
   size_t n = ux->u[i].end - ux->u[i].start;
-  if (in_comments(ux, i, o)) return 1;
   if ((!o->title || o->body) && is_headline(ux, i)) return 1;
   /* A short dateline or byline (a <time> element, "By Ann Smith") is
    * page furniture to two of the three gold sets and neutral to the
@@ -59,6 +58,11 @@ static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const 
   if (!o->body) return 0;
   int out = tbk_unit_outside_body(page, ux, i);
   return out == TBK_OUTSIDE_META || (out == TBK_OUTSIDE_LEAD && lead);
+}
+
+/* Whether a fixed rule removes unit i, whatever the model scored it. */
+static int ruled_out(const tbk_page *page, const tbk_units *ux, size_t i, const tbk_content_options *o, int lead) {
+  return in_comments(ux, i, o) || fixed_rule_out(page, ux, i, o, lead);
 }
 
 /* --body keeps nothing outside the body the page declares: whether unit
@@ -181,14 +185,17 @@ static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
 
 /* The article body the page declares (an itemprop=articleBody element):
  * when it holds at least half the words kept so far, its paragraphs the
- * model removed come back (body_paragraph), and what comes after it
+ * model removed come back (body_paragraph) unless a rule but the comment
+ * thread's removes them (a gallery's captions and credits go; an opinion
+ * section named comment is still the text the page declares: 13 msv
+ * pages, "The declared body keeps the rules"), and what comes after it
  * (related stories, the author's box, tags) is removed, under --body all
  * that is outside it. The text before it stays in the default (the
  * headline, standfirst and byline that two of the three gold sets count).
  * On every gold set almost no gold text is outside it (EVALUATION.md
  * "Content stage"). keep[i] as in fill_gaps: 2 = a rule removed it.
  * Returns whether the declared body decided. */
-static int body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o,
+static int body_container(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
                           unsigned char *keep) {
   const tbk_units_body *b = &ux->body;
   if (!b->containers) return 0;
@@ -204,7 +211,8 @@ static int body_container(const tbk_page *page, const tbk_units *ux, const tbk_c
   for (size_t i = 0; i < ux->n; i++) {
     if (keep[i] == 1 && !b->in[i] && (i > last || o->body) && !(o->title && !o->body && is_headline(ux, i)))
       keep[i] = 0;
-    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i)) keep[i] = 1;
+    else if (keep[i] == 0 && b->in[i] && body_paragraph(page, ux, i))
+      keep[i] = fixed_rule_out(page, ux, i, o, lead) ? 2 : 1;
   }
   return 1;
 }
@@ -682,7 +690,7 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   attribute(ux, keep, why, TBK_RULE_GAP);
   fill_tables(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_TABLE);
-  int declared = body_container(page, ux, o, keep);
+  int declared = body_container(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_DECLARED);
   /* The page-level check judges what the model kept; what the article's
    * element brings back would hide from it that the article was lost. A
