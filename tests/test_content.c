@@ -622,7 +622,11 @@ static const char POINTERS[] =
     "<p>\303\200 lire aussi \302\273 Ballonnements et lourdeurs</p>"
     "<p>Zum Weiterlesen : Der Zukunft wieder vertrauen</p>"
     "<p>Czytaj te\305\274 to, co autor napisa\305\202 o m\305\202ynie nad rzek\304\205 w zesz\305\202ym roku.</p>"
-    "<p>Siehe auch den zweiten Raum des Museums mit den alten Webst\303\274hlen.</p></body></html>";
+    "<p>Siehe auch den zweiten Raum des Museums mit den alten Webst\303\274hlen.</p>"
+    "<p>Lea tambi\303\251n: El museo del molino abre sus puertas</p>"
+    "<p>Puedes ver la rueda del molino desde el puente del r\303\255o cada ma\303\261ana.</p>"
+    "<h3>Notas relacionadas</h3><h3>Schon gelesen?</h3><p>Lesen Sie auch die folgenden Beitr\303\244ge:</p>"
+    "</body></html>";
 
 /* The article's element: the deepest element holding most of the prose
  * the model keeps gets back its prose paragraphs the model removed before
@@ -945,6 +949,11 @@ static void check_pointer_heading(void) {
       {"Zum Weiterlesen :", 0},
       {"Czytaj te\305\274 to, co", 1},
       {"Siehe auch den", 1},
+      {"Lea tambi\303\251n: El museo", 0},
+      {"Notas relacionadas", 0},
+      {"Schon gelesen", 0},
+      {"Lesen Sie auch die folgenden", 0},
+      {"Puedes ver la rueda", 1},
   };
   check_page(POINTERS, &co, NULL, ex, sizeof ex / sizeof *ex);
   CHECK(tbk_rules_phrases_sorted());

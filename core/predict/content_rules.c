@@ -463,6 +463,7 @@ static const char *const *phrases_from(const char *const *list, size_t n, char f
  * (phrases_from). */
 static const char *const READ_MORE_LEADS[] = {
     "also read",
+    "auch lesen",
     "czytaj te\305\274",
     "czytaj tak\305\274e",
     "czytaj wi\304\231cej",
@@ -478,12 +479,22 @@ static const char *const READ_MORE_LEADS[] = {
     "leia mais",
     "lee tambi\303\251n",
     "lees ook",
+    "lea tambi\303\251n",
+    "lea m\303\241s",
+    "lea adem\303\241s",
+    "leer m\303\241s",
+    "lee m\303\241s",
+    "le puede interesar",
     "more",
     "mehr lesen",
     "mehr dazu",
     "mehr zum thema",
+    "mira tambi\303\251n",
+    "mir\303\241 tambi\303\251n",
+    "mehr themen",
     "przeczytaj te\305\274",
     "przeczytaj tak\305\274e",
+    "puedes ver",
     "read more",
     "read also",
     "related",
@@ -492,7 +503,11 @@ static const char *const READ_MORE_LEADS[] = {
     "see also",
     "siehe auch",
     "saiba mais",
+    "te puede interesar",
+    "tambi\303\251n te puede interesar",
     "veja tamb\303\251m",
+    "vea tambi\303\251n",
+    "ver tambi\303\251n",
     "weiterlesen",
     "zum weiterlesen",
     "zobacz te\305\274",
@@ -548,13 +563,20 @@ static const char *const POINTER_HEADINGS[] = {
     "leia tamb\303\251m",
     "lees ook",
     "l\303\244s ocks\303\245",
+    "lea tambi\303\251n",
+    "le puede interesar",
     "more on this topic",
     "more on this story",
     "more stories",
     "mehr zum thema",
     "mehr zu diesem thema",
+    "mir\303\241 tambi\303\251n",
+    "mira tambi\303\251n",
+    "mehr themen",
     "noticias relacionadas",
     "not\303\255cias relacionadas",
+    "notas relacionadas",
+    "otras noticias",
     "potrebbe interessarti",
     "passend zum thema",
     "podobne artyku\305\202y",
@@ -577,6 +599,7 @@ static const char *const POINTER_HEADINGS[] = {
     "sur le m\303\252me sujet",
     "saiba mais",
     "souvisej\303\255c\303\255 \304\215l\303\241nky",
+    "schon gelesen",
     "te puede interesar",
     "tambi\303\251n te puede interesar",
     "ti potrebbe interessare",
@@ -585,6 +608,7 @@ static const char *const POINTER_HEADINGS[] = {
     "vous aimerez aussi",
     "veja tamb\303\251m",
     "verwandte themen",
+    "vea tambi\303\251n",
     "weitere artikel",
     "weitere beitr\303\244ge",
     "weitere themen",
@@ -619,7 +643,7 @@ static const char *const POINTER_HEADINGS[] = {
  * the web's next largest), without the colon is_read_more needs. */
 static int is_pointer_heading(const char *t, size_t n, size_t words) {
   if (words > 6) return 0;
-  while (n && (t[n - 1] == ' ' || t[n - 1] == ':' || t[n - 1] == '.')) n--;
+  while (n && (t[n - 1] == ' ' || t[n - 1] == ':' || t[n - 1] == '.' || t[n - 1] == '?')) n--;
   if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (unsigned char)t[n - 1] == 0xA6)
     n -= 3; /* "…" */
   while (n && *t == ' ') {
@@ -637,7 +661,8 @@ static int is_pointer_heading(const char *t, size_t n, size_t words) {
 /* "Also on HuffPost:", "More from Reuters:", "Related:" alone: a line
  * that only announces the pointers after it. */
 static int is_pointer_lead(const char *t, size_t n, size_t words) {
-  static const char *const heads[] = {"also on ", "related on ", "more on ", "more from ", NULL};
+  static const char *const heads[] = {
+      "also on ", "related on ", "more on ", "more from ", "lesen sie auch ", "weitere beitr\303\244ge ", NULL};
   while (n && t[n - 1] == ' ') n--;
   if (!n || words > 6 || t[n - 1] != ':') return 0;
   if (is_read_more(t, n, words)) return 1;
