@@ -1220,6 +1220,41 @@ static void check_pointed(void) {
   check_page(POINTER_OVER_HEADLINE, &co, NULL, headline, sizeof headline / sizeof *headline);
 }
 
+/* Text in a widget or among related items goes though the model keeps
+ * it (a blog's "about me", another post's teaser); a page builder's
+ * "elementor-widget" block and an element holding half the page's text
+ * (the page itself, whatever its name) stay. */
+static const char BESIDE[] =
+    "<html><head><title>Spring at the mill</title></head><body><div class=\"post\">"
+    "<p>The mill pond thawed in the first week of March, and the wheel turned again for the first time since "
+    "November, slowly at first and then with the old rumble that carries across the whole valley.</p>"
+    "<div class=\"elementor-widget elementor-widget-text-editor\"><p>The miller says the new paddles will last "
+    "another thirty winters if the ice stays away from the race.</p></div>"
+    "<p>Visitors can watch the grinding every Saturday until the end of October, and the shop sells the flour.</p>"
+    "</div><div class=\"widget widget_text\"><p>I am a retired engineer who writes about old machines, "
+    "water power and the people who keep both running in our valley.</p></div>"
+    "<div class=\"related-posts\"><p>Last autumn we followed the millwright as he rebuilt the sluice gate "
+    "by hand over three long weeks.</p></div></body></html>";
+
+static const char BESIDE_PAGE[] =
+    "<html><head><title>Spring at the mill</title></head><body><div id=\"related-stories\">"
+    "<p>The mill pond thawed in the first week of March, and the wheel turned again for the first time since "
+    "November, slowly at first and then with the old rumble that carries across the whole valley.</p>"
+    "<p>Visitors can watch the grinding every Saturday until the end of October, and the shop sells the flour.</p>"
+    "</div><p>A short line outside.</p></body></html>";
+
+static void check_box_beside(void) {
+  tbk_content_options co = without_page_checks();
+  static const expect ex[] = {{"The mill pond thawed", 1},
+                              {"The miller says", 1},
+                              {"Visitors can watch", 1},
+                              {"I am a retired engineer", 0},
+                              {"Last autumn we followed", 0}};
+  check_page(BESIDE, &co, NULL, ex, sizeof ex / sizeof *ex);
+  static const expect page[] = {{"The mill pond thawed", 1}, {"Visitors can watch", 1}};
+  check_page(BESIDE_PAGE, &co, NULL, page, sizeof page / sizeof *page);
+}
+
 int main(void) {
   tbk_units *ux = NULL;
   tbk_page *p = NULL;
@@ -1322,6 +1357,7 @@ int main(void) {
   check_recipe();
   check_headings();
   check_pointed();
+  check_box_beside();
   check_site_list();
   check_tables();
   check_declared();

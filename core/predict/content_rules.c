@@ -40,7 +40,7 @@ static void on_attr(void *ctx, const char *name, const char *chunk) {
 
 /* The lists of names the rules look for in an element's class and id, 2
  * bits each of tbk_unit_node.rule_names. */
-enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD, NAMES_SIDE_BOX };
+enum { NAMES_CAPTION, NAMES_CONSENT, NAMES_META, NAMES_LEAD, NAMES_SIDE_BOX, NAMES_BESIDE };
 
 /* Whether element k is named by one of words (fn reads its attributes:
  * on_attr, on_attr_tokens), read once a page: the rules walk the same
@@ -138,6 +138,12 @@ static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
   }
 }
 
+/* on_attr_parts on the class only: an id is often a heading's slug
+ * (Sphinx's "python-related-paths-and-files" section). */
+static void on_class_parts(void *ctx, const char *name, const char *chunk) {
+  if (strcasecmp(name, "class") == 0) on_attr_parts(ctx, name, chunk);
+}
+
 /* A cookie or consent notice (the EU's banners and their settings
  * dialogs): text under an element whose class names cookies, consent or
  * the GDPR (not its id: a documentation section's id is its heading's
@@ -150,6 +156,20 @@ static void on_attr_parts(void *ctx, const char *name, const char *chunk) {
 static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"cookie", "consent", "gdpr", NULL};
   return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_CONSENT, words, on_attr_tokens);
+}
+
+/* Of those boxes, the ones no gold set counts whatever the model says:
+ * a widget (a blog's "about me" in Blogger's "widget Profile") and
+ * related items (another post's teaser), by the class (on_class_parts).
+ * The model keeps their prose as the page's. Sidebars, teasers, excerpts, promotions and dialogs are
+ * left to it: a news layout's "sidebar" column and a shop's product
+ * "excerpt" hold the page's text, and a promotion's name alone moved no
+ * page (docs/experiments/evaluation-content-stage.md, "Widgets and
+ * related items"). The walk stops at an element holding half the page's
+ * text, as the side box's does. */
+static int in_box_beside(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const words[] = {"widget", "related", NULL};
+  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_BESIDE, words, on_class_parts);
 }
 
 /* A box beside the page's text, by its class or id: a sidebar's widget
@@ -695,6 +715,7 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
   if (in_consent_notice(page, ux, i)) return TBK_FURNITURE_NOTICE;
+  if (in_box_beside(page, ux, i)) return TBK_FURNITURE_BOX;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
   if (is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words) || is_read_more(t, n, words))
     return TBK_FURNITURE_LINKS;

@@ -18,7 +18,8 @@ enum {
   TBK_FURNITURE_NOTICE = 1, /* "requires JavaScript", an ad's label, a sign-up heading, a cookie notice */
   TBK_FURNITURE_LINKS,      /* a tag or category line, an archive entry with its count, "Read more: …" */
   TBK_FURNITURE_CAPTION,    /* an image's caption or credit line */
-  TBK_FURNITURE_DATE        /* a date or time stamp alone */
+  TBK_FURNITURE_DATE,       /* a date or time stamp alone */
+  TBK_FURNITURE_BOX         /* in a widget or related items beside the text */
 };
 /* Whether unit i of ux (the units of page) is furniture: 0 no, else a
  * TBK_FURNITURE_* reason. */
