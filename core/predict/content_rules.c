@@ -158,20 +158,6 @@ static int in_consent_notice(const tbk_page *page, const tbk_units *ux, size_t i
   return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_CONSENT, words, on_attr_tokens);
 }
 
-/* Of those boxes, the ones no gold set counts whatever the model says:
- * a widget (a blog's "about me" in Blogger's "widget Profile") and
- * related items (another post's teaser), by the class (on_class_parts).
- * The model keeps their prose as the page's. Sidebars, teasers, excerpts, promotions and dialogs are
- * left to it: a news layout's "sidebar" column and a shop's product
- * "excerpt" hold the page's text, and a promotion's name alone moved no
- * page (docs/experiments/evaluation-content-stage.md, "Widgets and
- * related items"). The walk stops at an element holding half the page's
- * text, as the side box's does. */
-static int in_box_beside(const tbk_page *page, const tbk_units *ux, size_t i) {
-  static const char *const words[] = {"widget", "related", NULL};
-  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_BESIDE, words, on_class_parts);
-}
-
 /* A box beside the page's text, by its class or id: a sidebar's widget
  * (a blog's "about me"), a teaser of other posts, a promotion, a dialog
  * or lightbox (a video's description, a "send to a friend" form's copy
@@ -183,6 +169,21 @@ int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"sidebar", "widget", "promo", "teaser",   "excerpt",
                                       "related", "modal",  "popup", "lightbox", NULL};
   return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_SIDE_BOX, words, on_attr_parts);
+}
+
+/* Of those boxes, the ones no gold set counts whatever the model says:
+ * a widget (a blog's "about me" in Blogger's "widget Profile") and
+ * related items (another post's teaser), by the class (on_class_parts).
+ * The model keeps their prose as the page's. Sidebars, teasers,
+ * excerpts, promotions and dialogs are left to it: a news layout's
+ * "sidebar" column and a shop's product "excerpt" hold the page's text,
+ * and a promotion's name alone moved no page
+ * (docs/experiments/evaluation-content-stage.md, "Widgets and related
+ * items"). The walk stops at an element holding half the page's text,
+ * as the side box's does. */
+static int in_box_beside(const tbk_page *page, const tbk_units *ux, size_t i) {
+  static const char *const words[] = {"widget", "related", NULL};
+  return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_BESIDE, words, on_class_parts);
 }
 
 /* A <figure> holding more text than this is a layout wrapper (a whole
