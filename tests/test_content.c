@@ -488,6 +488,14 @@ static const char ONE_ELEMENT[] =
 /* The last resort: a page the model scores all boilerplate beyond the
  * fallback's threshold keeps its largest own unit of min_kept_words words
  * or more; never the comment; nothing when no unit is that long. */
+/* A short post beside a blog's "about me" widget, every unit scored
+ * unsure boilerplate (0.9): the last resort keeps the post, not the
+ * widget. */
+static const char SHORT_POST[] = "<html><head><title>Frost</title></head><body><div class=\"post\">"
+                                 "<p>First frost on the allotment this morning.</p></div>"
+                                 "<div class=\"widget\"><p>About me: a gardener of forty years.</p></div>"
+                                 "</body></html>";
+
 static void check_last_resort(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
@@ -499,6 +507,10 @@ static void check_last_resort(void) {
   check_page_at(ONE_ELEMENT, &co, all, 0.99, none, sizeof none / sizeof *none);
   co.min_kept_words = 0; /* off */
   check_page_at(ONE_ELEMENT, &co, all, 0.99, none, sizeof none / sizeof *none);
+  tbk_content_options_init(&co);
+  static const char *const post[] = {"First frost", "About me", NULL};
+  static const expect frost[] = {{"First frost", 1}, {"About me", 0}};
+  check_page_at(SHORT_POST, &co, post, 0.9, frost, sizeof frost / sizeof *frost);
 }
 
 /* PROSE decided with the units holding one of sure scored boilerplate

@@ -565,7 +565,10 @@ static size_t kept_words(const tbk_units *ux, const unsigned char *keep) {
 
 /* A page that keeps almost nothing has almost always lost its article (a
  * post made of a short list, a layout no training site had): then
- * whatever is not near-certain boilerplate stays. Measured on the
+ * whatever is not near-certain boilerplate stays, the rules ignored (a
+ * photo post's gold counts its captions and dates) but for text in a
+ * widget or among related items (a blog's "about me" is never its post:
+ * "Widgets and related items" in the content-stage log). Measured on the
  * leave-one-dataset-out models (EVALUATION.md "Content stage"). Still
  * almost nothing: the model is sure (>= fallback_threshold) of every
  * unit, yet a page is rarely all template. Its largest unit of its own
@@ -575,7 +578,8 @@ static void last_resort(const tbk_page *page, const tbk_units *ux, const double 
                         int lead, unsigned char *keep) {
   if (kept_words(ux, keep) >= o->min_kept_words) return;
   for (size_t i = 0; i < ux->n; i++)
-    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) && !in_comments(ux, i, o))
+    if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) &&
+        !in_comments(ux, i, o) && tbk_unit_furniture(page, ux, i) != TBK_FURNITURE_BOX)
       keep[i] = 1;
   if (kept_words(ux, keep) >= o->min_kept_words) return;
   size_t own = largest_own_unit(page, ux, o, lead, keep, o->min_kept_words);
