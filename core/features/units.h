@@ -177,6 +177,7 @@ typedef struct tbk_units_body {
    * the content stage's scratch (content.c), written through a const
    * tbk_units, 0 here */
   unsigned char *pointed;
+  uint32_t h1;         /* the page's first <h1> element, TBK_NONE when none */
   size_t containers;   /* itemprop=articleBody elements of the page */
   size_t cap;          /* of in, thread, gallery and pointed (all owned) */
   unsigned char *memo; /* per node of the page: scratch of the thread's ancestor walk */

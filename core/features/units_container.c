@@ -160,9 +160,7 @@ static unsigned char named_below_body(const tbk_page_view *pv, uint32_t h1, unsi
  * headline, never a thread's heading. */
 static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *thread, unsigned char *memo) {
   const tbk_page_view pv = tbk_page_view_of(p);
-  uint32_t h1 = TBK_NONE;
-  for (uint32_t k = 0; k < pv.n_nodes && h1 == TBK_NONE; k++)
-    if (pv.nodes[k].tag == TBK_TAG_H1) h1 = k;
+  const uint32_t h1 = ux->body.h1;
   size_t i;
   for (i = 0; i < ux->n; i++) thread[i] = named_below_body(&pv, h1, memo, ux->u[i].elem) == 1;
   uint32_t from = 0, to = 0;
@@ -230,9 +228,7 @@ static void mark_gallery(const tbk_page *p, const tbk_units *ux, unsigned char *
     memset(gallery, 0, ux->n);
     return;
   }
-  uint32_t h1 = TBK_NONE;
-  for (uint32_t k = 0; k < pv.n_nodes && h1 == TBK_NONE; k++)
-    if (pv.nodes[k].tag == TBK_TAG_H1) h1 = k;
+  const uint32_t h1 = ux->body.h1;
   for (size_t i = 1; i < ux->n; i++) {
     if (gallery[i] != 1 || (ux->u[i - 1].anc_flags >> UA_HEADER & 1)) continue;
     int tag = pv.nodes[ux->u[i - 1].elem].tag;
@@ -279,6 +275,9 @@ tbk_status tbk_units_body_markup(tbk_units *ux, const tbk_page *p, tbk_error *er
     b->memo_cap = pv.n_nodes;
   }
   if (pv.n_nodes) memset(b->memo, 0, pv.n_nodes);
+  b->h1 = TBK_NONE;
+  for (uint32_t k = 0; k < pv.n_nodes && b->h1 == TBK_NONE; k++)
+    if (pv.nodes[k].tag == TBK_TAG_H1) b->h1 = k;
   b->containers = mark_containers(p, ux, b->in);
   mark_thread(p, ux, b->thread, b->memo);
   mark_gallery(p, ux, b->gallery);

@@ -187,8 +187,8 @@ static int body_paragraph(const tbk_page *page, const tbk_units *ux, size_t i) {
  * when it holds at least half the words kept so far, its paragraphs the
  * model removed come back (body_paragraph) unless a rule but the comment
  * thread's removes them (a gallery's captions and credits go; an opinion
- * section named comment is still the text the page declares: 13 msv
- * pages, "The declared body keeps the rules"), and what comes after it
+ * section named comment is still the text the page declares: the
+ * content-stage log, "The declared body keeps the rules"), and what comes after it
  * (related stories, the author's box, tags) is removed, under --body all
  * that is outside it. The text before it stays in the default (the
  * headline, standfirst and byline that two of the three gold sets count).
@@ -579,7 +579,7 @@ static void last_resort(const tbk_page *page, const tbk_units *ux, const double 
   if (kept_words(ux, keep) >= o->min_kept_words) return;
   for (size_t i = 0; i < ux->n; i++)
     if (unit_p[i] < o->fallback_threshold && ((o->title && !o->body) || !is_headline(ux, i)) &&
-        !in_comments(ux, i, o) && tbk_unit_furniture(page, ux, i) != TBK_FURNITURE_BOX)
+        !in_comments(ux, i, o) && !tbk_unit_box_beside(page, ux, i))
       keep[i] = 1;
   if (kept_words(ux, keep) >= o->min_kept_words) return;
   size_t own = largest_own_unit(page, ux, o, lead, keep, o->min_kept_words);
@@ -632,18 +632,14 @@ static void mark_pointed(const tbk_page *page, const tbk_units *ux) {
   unsigned char *pointed = ux->body.pointed;
   if (!pointed) return;
   memset(pointed, 0, ux->n);
-  uint32_t h1 = TBK_NONE;
+  const uint32_t h1 = ux->body.h1;
   for (size_t i = 0; i < ux->n; i++) {
     if (!tbk_unit_whole_pointer(page, ux, i)) continue;
     uint32_t e = ux->u[i].elem, parent = pv.nodes[e].parent, next = pv.nodes[e].end;
     if (pv.nodes[e].tag == TBK_TAG_H1 || parent == TBK_NONE || next >= pv.n_nodes || pv.nodes[next].parent != parent ||
         is_heading(pv.nodes[next].tag))
       continue;
-    if (h1 == TBK_NONE) { /* n_nodes when the page has none */
-      h1 = 0;
-      while (h1 < pv.n_nodes && pv.nodes[h1].tag != TBK_TAG_H1) h1++;
-    }
-    if (tbk_view_holds(&pv, next, h1)) continue;
+    if (h1 != TBK_NONE && tbk_view_holds(&pv, next, h1)) continue;
     for (size_t j = i + 1; j < ux->n && ux->u[j].elem < pv.nodes[next].end; j++)
       if (ux->u[j].elem >= next) pointed[j] = 1;
   }

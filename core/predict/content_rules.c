@@ -181,7 +181,7 @@ int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i) {
  * (docs/experiments/evaluation-content-stage.md, "Widgets and related
  * items"). The walk stops at an element holding half the page's text,
  * as the side box's does. */
-static int in_box_beside(const tbk_page *page, const tbk_units *ux, size_t i) {
+int tbk_unit_box_beside(const tbk_page *page, const tbk_units *ux, size_t i) {
   static const char *const words[] = {"widget", "related", NULL};
   return named_within(page, ux, i, ux->nd[0].chars / 2, NAMES_BESIDE, words, on_class_parts);
 }
@@ -468,7 +468,8 @@ static int is_credit_tail(const char *t, size_t n, size_t words) {
  * byte, as folded_first gives it) that start with first: the first of
  * them, the list's NULL when none does; they run while their first byte
  * is first. Most of a page's lines start with none of a long list's
- * letters (BENCHMARKS.md, the content stage's log). */
+ * letters (docs/experiments/benchmarks-content-stage.md, "The element
+ * after a pointer"). */
 static const char *const *phrases_from(const char *const *list, size_t n, char first) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
@@ -693,11 +694,15 @@ static int is_pointer_lead(const char *t, size_t n, size_t words) {
   return 0;
 }
 
+/* A pointer heading or a lead-in alone: the line points away and holds
+ * nothing else. */
+static int only_points_away(const char *t, size_t n, size_t words) {
+  return is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words);
+}
+
 int tbk_unit_whole_pointer(const tbk_page *page, const tbk_units *ux, size_t i) {
   const tbk_page_view pv = tbk_page_view_of(page);
-  const char *t = pv.text + ux->u[i].start;
-  size_t n = ux->u[i].end - ux->u[i].start, words = ux->u[i].words;
-  return is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words);
+  return only_points_away(pv.text + ux->u[i].start, ux->u[i].end - ux->u[i].start, ux->u[i].words);
 }
 
 int tbk_rules_phrases_sorted(void) {
@@ -716,10 +721,9 @@ int tbk_unit_furniture(const tbk_page *page, const tbk_units *ux, size_t i) {
   if (words <= 3 && is_ad_label(t, n)) return TBK_FURNITURE_NOTICE;
   if (is_signup_heading(page, ux, i, t, n)) return TBK_FURNITURE_NOTICE;
   if (in_consent_notice(page, ux, i)) return TBK_FURNITURE_NOTICE;
-  if (in_box_beside(page, ux, i)) return TBK_FURNITURE_BOX;
+  if (tbk_unit_box_beside(page, ux, i)) return TBK_FURNITURE_BOX;
   if (is_tag_line(t, n, words) || is_archive_count(page, ux, i, t, n)) return TBK_FURNITURE_LINKS;
-  if (is_pointer_heading(t, n, words) || is_pointer_lead(t, n, words) || is_read_more(t, n, words))
-    return TBK_FURNITURE_LINKS;
+  if (only_points_away(t, n, words) || is_read_more(t, n, words)) return TBK_FURNITURE_LINKS;
   if (is_caption(page, ux, i) || is_credit_tail(t, n, words)) return TBK_FURNITURE_CAPTION;
   if (is_bare_date(t, n, words)) return TBK_FURNITURE_DATE;
   return 0;

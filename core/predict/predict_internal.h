@@ -38,6 +38,9 @@ int tbk_unit_side_box(const tbk_page *page, const tbk_units *ux, size_t i);
  * articles") or a lead-in with nothing after its colon ("Related:",
  * "Also on HuffPost:"). */
 int tbk_unit_whole_pointer(const tbk_page *page, const tbk_units *ux, size_t i);
+/* Whether unit i lies in a widget or among related items beside the
+ * text, named so by an element's class (TBK_FURNITURE_BOX). */
+int tbk_unit_box_beside(const tbk_page *page, const tbk_units *ux, size_t i);
 /* Whether the phrase lists the rules search by first byte are sorted so
  * (a test's check: a phrase added out of order would never match). */
 int tbk_rules_phrases_sorted(void);
