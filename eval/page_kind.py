@@ -9,10 +9,16 @@ with gold (every page with --all). --summary prints the count of each kind per
 data set to stderr (a Markdown table). Python 3 standard library only.
 
 The kinds are article, encyclopedia, documentation, forum (forum or
-comments), listing and other. The rule reads the page's HTML only (no URL,
-no site name, no gold), signals any site can carry; the first that matches
-wins (EVALUATION.md, "Robustness"):
+comments), listing, error and other. The rule reads the page's HTML only (no
+URL, no site name, no gold), signals any site can carry; the first that
+matches wins (EVALUATION.md, "Robustness"):
 
+ 0. error         — an HTTP error page: its <title> names the error ("404",
+                    "403", "410", "Page not found", "Seite nicht gefunden",
+                    "Page introuvable", "Página no encontrada", "Pagina non
+                    trovata") and it has under 150 words of prose. It has
+                    no main text: an extractor that keeps its template is
+                    not the one that got it right.
  1. encyclopedia  — wiki software: <meta name=generator> naming MediaWiki
                     or another wiki engine ("wiki" in it), or MediaWiki's
                     markup (an element with id "mw-content-text", or class
@@ -54,7 +60,7 @@ wins (EVALUATION.md, "Robustness"):
                     150 words of prose.
  6. other         — anything else: pages under 150 words of prose without
                     article metadata (short posts, photo and video pages,
-                    products, forms, error pages).
+                    products, forms).
 
 Words: runs of Unicode letters/digits, each Han/Kana code point a word of its
 own (as the metric's tokenizer). Visible text = text outside <script>,
@@ -66,9 +72,11 @@ import os
 import re
 import sys
 
-KINDS = ["article", "encyclopedia", "documentation", "forum", "listing", "other"]
+KINDS = ["article", "encyclopedia", "documentation", "forum", "listing", "error", "other"]
 KIND_LABEL = {"article": "article", "encyclopedia": "encyclopedia", "documentation": "documentation/reference",
-              "forum": "forum or comments", "listing": "listing", "other": "other"}
+              "forum": "forum or comments", "listing": "listing", "error": "error page", "other": "other"}
+ERROR_TITLE = re.compile(r"(^|[^\w.,])(40[34]|410)($|[^\w.,])|page not found|seite nicht gefunden|page introuvable|"
+                         r"p[aá]gina no encontrada|pagina non trovata", re.I)
 
 WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+", re.UNICODE)
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
@@ -156,6 +164,8 @@ class Scan(html.parser.HTMLParser):
         self.comment_words = 0
         self.in_ld = False
         self.ld = []
+        self.in_title = False
+        self.title = []
 
     # -- elements
     def flush(self):
@@ -197,6 +207,8 @@ class Scan(html.parser.HTMLParser):
             self.marks.add("wiki:mediawiki")
         if tag == "script" and "ld+json" in a.get("type", "").lower():
             self.in_ld = True
+        if tag == "title" and not self.title:
+            self.in_title = True
         if tag == "article":
             self.n_article += 1
         if tag in ("h2", "h3", "h4"):
@@ -234,6 +246,8 @@ class Scan(html.parser.HTMLParser):
             self.flush()
         if tag == "script":
             self.in_ld = False
+        if tag == "title":
+            self.in_title = False
         if tag in ("h2", "h3", "h4"):
             if self.heading:
                 self.n_linked_headings += 1
@@ -254,6 +268,8 @@ class Scan(html.parser.HTMLParser):
         if self.in_ld:
             self.ld.append(data)
             return
+        if self.in_title:
+            self.title.append(data)
         if self.hidden:
             return
         n = words(data)
@@ -302,6 +318,9 @@ def classify(text):
                     or 1 <= s.n_article <= 3)
     nonlink = max(1, s.total - s.link_words)
     link_share = s.link_words / max(1, s.total)
+    title = " ".join("".join(s.title).split())
+    if s.prose < 150 and ERROR_TITLE.search(title):
+        return "error", "title " + title[:40]
     if WIKI_GEN.search(gen) or "wiki:mediawiki" in s.marks or types & ENC_TYPES:
         return "encyclopedia", "wiki generator/markup" if not types & ENC_TYPES else "schema.org " + ",".join(
             sorted(types & ENC_TYPES))

@@ -35,10 +35,11 @@ import collections
 import os
 import sys
 
+import page_kind  # eval/page_kind.py, beside this script: the kinds and their labels
+
 PEERS = ["boilerpipe-article", "boilerpipe-default", "readability-lxml", "mozilla-readability"]
-KINDS = ["article", "encyclopedia", "documentation", "forum", "listing", "other", "untagged"]
-KIND_LABEL = {"article": "article", "encyclopedia": "encyclopedia", "documentation": "documentation/reference",
-              "forum": "forum or comments", "listing": "listing", "other": "other", "untagged": "untagged"}
+KINDS = page_kind.KINDS + ["untagged"]
+KIND_LABEL = dict(page_kind.KIND_LABEL, untagged="untagged")
 GOLD_LABEL = {"main": "main text", "comments": "main text + comments"}
 
 

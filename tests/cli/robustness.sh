@@ -31,11 +31,13 @@ page f2 "<html><head><meta property=\"og:type\" content=\"article\"></head><body
 page l1 "<html><body>$(for i in $(seq 1 6); do printf '<h2><a href="/p%d">teaser %d</a></h2><p>short</p>' "$i" "$i"; done)</body></html>"
 page l2 "<html><body>$nav$nav<p>$(words 5)</p></body></html>"
 page o1 "<html><body><h1>Photo</h1><img src=x><p>$(words 30)</p></body></html>"
+page x1 "<html><head><title>404 Page not found | Site</title></head><body>$nav<h1>Page not found</h1><p>$(words 30)</p></body></html>"
+page x2 "<html><head><title>Error 404: why links rot</title><meta property=\"og:type\" content=\"article\"></head><body><p>$(words 200)</p></body></html>"
 python3 "$TBK_SRC/eval/page_kind.py" --summary set1/manifest.tsv > kinds.tsv 2> summary.md || die "page_kind.py failed"
 got=$(tail -n +2 kinds.tsv | awk -F'\t' '{ sub(/.*\//, "", $3); sub(/\.html$/, "", $3); printf "%s=%s ", $3, $4 }')
-want="a1=article a2=article e1=encyclopedia d1=documentation d2=documentation f1=forum f2=forum l1=listing l2=listing o1=other "
+want="a1=article a2=article e1=encyclopedia d1=documentation d2=documentation f1=forum f2=forum l1=listing l2=listing o1=other x1=error x2=article "
 [[ $got == "$want" ]] || die "kinds: got '$got', want '$want' ($(cat kinds.tsv))"
-grep -q '^| set1 | 10 | 2 (20.0 %) | 1 (10.0 %) |' summary.md || die "summary: $(cat summary.md)"
+grep -q '^| set1 | 12 | 3 (25.0 %) | 1 (8.3 %) | 2 (16.7 %) | 2 (16.7 %) | 2 (16.7 %) | 1 (8.3 %) | 1 (8.3 %) |$' summary.md || die "summary: $(cat summary.md)"
 
 # robustness.py on per-page files written here: tbk under 0.5 on 1 page of
 # 10 and under 0.8 on 2; the peer under 0.5 on 3.
