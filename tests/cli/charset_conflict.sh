@@ -27,6 +27,9 @@ open(t + "/meta.warc", "wb").write(rec("http://ru.example/b",
 open(t + "/right.warc", "wb").write(rec("http://ru.example/c", page().encode("utf-8")))
 # UTF-8 with two stray bytes: read as UTF-8 (a few U+FFFD), no warning.
 open(t + "/stray.warc", "wb").write(rec("http://ru.example/d", page().encode("utf-8").replace(b"</h1>", b"\xff\xfe</h1>")))
+# Twelve stray bytes (enough for the text walk, which stops early once the
+# text outweighs them): still read as UTF-8, no warning.
+open(t + "/stray12.warc", "wb").write(rec("http://ru.example/e", page().encode("utf-8").replace(b"</h1>", b"\xff" * 12 + b"</h1>")))
 open(t + "/meta-utf8.html", "wb").write(page('<meta charset="utf-8">').encode("cp1251"))
 PY
 CYR='Москва — столица России'
@@ -44,7 +47,7 @@ expect_rc 0 "$PRED" "$T/meta-utf8.html"
 grep -q "$CYR" "$OUT" || die "meta-utf8.html: the Russian text was not recovered"
 expect_err 'meta-utf8.html: charset UTF-8 \(<meta>\) decodes .* read as WINDOWS-1251 \(detected\) instead$'
 
-for f in right stray; do
+for f in right stray stray12; do
   expect_rc 0 "$PRED" "$T/$f.warc"
   grep -q "$CYR" "$OUT" || die "$f.warc: text lost"
   [[ ! -s $ERR ]] || die "$f.warc: unexpected warning: $(cat "$ERR")"
