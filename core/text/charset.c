@@ -309,9 +309,10 @@ static int mostly_replacement(const tbk_buf *b, size_t *fffd_out) {
     return 0;
   }
   /* Text past twice every U+FFFD in the page cannot be mostly U+FFFD: a
-   * page with a few dozen (a CJK blog's broken emoji) stops there, not
-   * at its end (6.5 % of the combined stage's instructions on
-   * site_mirrors' benchmark sample). Who wants the count walks it all. */
+   * page that carries a few dozen literally (a mirror's saved pages)
+   * stops there, not at its end (6.5 % of the combined stage's
+   * instructions on site_mirrors' benchmark sample). Who wants the count
+   * walks it all. */
   size_t text, fffd;
   count_replacements(b, fffd_out ? SIZE_MAX : 2 * any, &text, &fffd);
   if (fffd_out) *fffd_out = fffd;
