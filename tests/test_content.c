@@ -458,10 +458,36 @@ static const char TABLES[] = "<html><head><title>Final standings</title></head><
                              "<table><tr><td>Share</td><td>Print</td></tr><tr><td>Mail</td><td>Save</td></tr></table>"
                              "</div></body></html>";
 
+/* Stats tables a section heading away from the kept text (a sports
+ * story's, one per position); a table four removed lines from the text,
+ * and one whose kept neighbours share only the <body>, stay out. */
+static const char TABLES_APART[] =
+    "<html><head><title>Snap counts</title></head><body><div class=\"entry\">"
+    "<p>Below, we look at the snap counts and the stats of the defense in Sunday's win over the Steelers.</p>"
+    "<div><h3>Defensive line</h3><div><table><tr><th>Player</th><th>Plays</th></tr>"
+    "<tr><td>Myles Garrett</td><td>57</td></tr><tr><td>Larry Ogunjobi</td><td>63</td></tr></table></div></div>"
+    "<ul><li>Garrett was the best player on the field until the last minute of the game.</li></ul>"
+    "<div><h3>Linebackers</h3><p>Notes</p><p>More notes</p><p>Even more</p>"
+    "<table><tr><th>Backer</th><th>Snaps</th></tr><tr><td>Joe Schobert</td><td>70</td></tr>"
+    "<tr><td>Mack Wilson</td><td>44</td></tr></table></div>"
+    "<p>Schobert called the defense all afternoon and made the stop that sealed the game.</p></div>"
+    "<table><tr><th>Team</th><th>Wins</th></tr><tr><td>Ravens</td><td>8</td></tr>"
+    "<tr><td>Bengals</td><td>5</td></tr></table>"
+    "<div><p>The next game is at home against the Dolphins on Sunday afternoon, kick-off at one.</p></div>"
+    "</body></html>";
+
 static void check_tables(void) {
   tbk_content_options co;
   tbk_content_options_init(&co);
   co.min_kept_words = 0;
+  static const char *const apart[] = {
+      "Defensive line", "Player",    "Plays",  "Myles Garrett", "57", "Linebackers", "Notes",
+      "More notes",     "Even more", "Backer", "Joe Schobert",  "70", "Team",        "Ravens",
+      "Bengals",        NULL};
+  static const expect apart_ex[] = {{"Below, we look", 1}, {"Player", 1}, {"Myles Garrett", 1}, {"57", 1},
+                                    {"Garrett was", 1},    {"Backer", 0}, {"Joe Schobert", 0},  {"Schobert called", 1},
+                                    {"Ravens", 0},         {"Team", 0},   {"The next game", 1}};
+  check_page(TABLES_APART, &co, apart, apart_ex, sizeof apart_ex / sizeof *apart_ex);
   static const char *const boiler[] = {"Pos.",         "Driver", "Points",   "Kyle Bush", "5040",
                                        "Martin Truex", "5035",   "Related:", "Share",     "Print",
                                        "Mail",         "Save",   NULL};

@@ -168,6 +168,42 @@ static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_con
   }
 }
 
+/* A data table a few removed units away from the kept text on either side
+ * (a section's heading over it, a line under it: a sports story's stats
+ * table per position, a review's spec sheet after its subheading) is the
+ * article's too, when both kept neighbours share an element below the
+ * <body> (the article's, not the page's two columns). fill_tables asks
+ * for kept neighbours right beside the table in its own parent. Measured
+ * in docs/experiments/evaluation-content-stage.md ("Data tables a
+ * heading away"). */
+#define TABLE_GAP 3
+static void fill_tables_near(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                             unsigned char *keep) {
+  const tbk_page_view pv = tbk_page_view_of(page);
+  for (size_t i = 0; i < ux->n; i++) {
+    if (keep[i] || !(ux->u[i].anc_flags >> UA_TABLE & 1)) continue;
+    uint32_t table = ux->u[i].elem;
+    while (table != TBK_NONE && pv.nodes[table].tag != TBK_TAG_TABLE) table = pv.nodes[table].parent;
+    if (table == TBK_NONE) continue;
+    size_t j = i, before = i, after;
+    while (j < ux->n && tbk_view_holds(&pv, table, ux->u[j].elem)) j++;
+    while (before > 0 && i - before < TABLE_GAP && keep[before - 1] != 1) before--;
+    for (after = j; after < ux->n && after - j < TABLE_GAP && keep[after] != 1;) after++;
+    size_t next = j - 1; /* the loop goes on after the table */
+    if (before == 0 || keep[before - 1] != 1 || after >= ux->n || keep[after] != 1) {
+      i = next;
+      continue;
+    }
+    uint32_t common = ux->u[before - 1].elem;
+    while (common != TBK_NONE && !tbk_view_holds(&pv, common, ux->u[after].elem)) common = pv.nodes[common].parent;
+    if (common != TBK_NONE && pv.nodes[common].tag != TBK_TAG_BODY && pv.nodes[common].parent != TBK_NONE &&
+        data_grid(&pv, ux, i, j, table))
+      for (size_t k = i; k < j; k++)
+        if (!keep[k]) keep[k] = tbk_units_fixed(ux, k)[UX_LINK_RATIO] < 0.5 && !ruled_out(page, ux, k, o, lead);
+    i = next;
+  }
+}
+
 /* Where an article's text is not: its asides, navigation, footers, forms,
  * figures and headers. */
 #define OUTSIDE_BODY \
@@ -689,6 +725,7 @@ void tbk_content_decide_why(const tbk_page *page, const tbk_units *ux, const dou
   fill_gaps(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_GAP);
   fill_tables(page, ux, o, lead, keep);
+  fill_tables_near(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_TABLE);
   int declared = body_container(page, ux, o, lead, keep);
   attribute(ux, keep, why, TBK_RULE_DECLARED);

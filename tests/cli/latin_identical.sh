@@ -5,8 +5,8 @@
 # and of the Latin-script sites of a synthetic crawl are byte-identical to
 # what the build before that change wrote (their MD5s are in
 # tests/expected/latin_identical.md5; regenerate them only for an intended
-# change of Latin output: the last was the heading of kept text, which
-# brings the example docs page's "Choosing a policy" back).
+# change of Latin output: the last was data tables a heading away, which
+# bring back two cells of a synthetic story's table that its gold holds).
 . "$(dirname "$0")/lib.sh"
 need_python
 tmp_reset
