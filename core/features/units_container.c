@@ -180,13 +180,33 @@ static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *t
   }
 }
 
+/* The picture agencies whose name starts with the lower-case letter f. */
+static const char *const *agencies_from(char f) {
+  static const char *const a[] = {"afp", "alamy", "anadolu", "ansa", "ap", NULL}, *const b[] = {"bloomberg", NULL},
+                           *const c[] = {"corbis", NULL}, *const d[] = {"dpa", NULL}, *const e[] = {"efe", "epa", NULL},
+                           *const g[] = {"getty", NULL}, *const i[] = {"istock", "istockphoto", NULL},
+                           *const r[] = {"reuters", "rex", NULL}, *const s[] = {"shutterstock", "sipa", NULL},
+                           *const w[] = {"wireimage", NULL}, *const x[] = {"xinhua", NULL};
+  switch (f) {
+  case 'a': return a;
+  case 'b': return b;
+  case 'c': return c;
+  case 'd': return d;
+  case 'e': return e;
+  case 'g': return g;
+  case 'i': return i;
+  case 'r': return r;
+  case 's': return s;
+  case 'w': return w;
+  case 'x': return x;
+  default: return NULL;
+  }
+}
+
 /* A picture's credit line alone: at most six words naming a picture
  * agency ("Getty Images", "Jung Yeon-Je/AFP/Getty Images", "Reuters") or
  * led by "Photo:"/"Credit:". */
 static int is_credit_line(const char *t, size_t n, uint32_t words) {
-  static const char *const agencies[] = {
-      "getty",  "reuters", "ap",  "afp", "epa",  "rex",     "shutterstock", "alamy",     "istock",    "istockphoto",
-      "corbis", "xinhua",  "dpa", "efe", "ansa", "anadolu", "sipa",         "bloomberg", "wireimage", NULL};
   static const char *const leads[] = {
       "photo:", "photos:", "image:", "images:", "credit:", "photograph:", "picture:", "foto:", NULL};
   if (!words || words > 6 || n > 80) return 0;
@@ -194,16 +214,15 @@ static int is_credit_line(const char *t, size_t n, uint32_t words) {
   if (memchr(t, ':', n < 12 ? n : 12))
     for (size_t k = 0; leads[k]; k++)
       if (n > strlen(leads[k]) && strncasecmp(t, leads[k], strlen(leads[k])) == 0) return 1;
-  /* whole tokens between anything but letters (first letters compared
-   * first: most tokens start with none of the agencies') */
+  /* whole tokens between anything but letters, each compared with the
+   * agencies of its first letter only (the token loop runs on every short
+   * unit of every page) */
   for (size_t i = 0; i < n;) {
     while (i < n && !(((t[i] | 0x20) >= 'a' && (t[i] | 0x20) <= 'z'))) i++;
     size_t j = i;
     while (j < n && ((t[j] | 0x20) >= 'a' && (t[j] | 0x20) <= 'z')) j++;
-    for (size_t k = 0; agencies[k] && j > i; k++)
-      if (agencies[k][0] == (t[i] | 0x20) && strlen(agencies[k]) == j - i &&
-          strncasecmp(t + i, agencies[k], j - i) == 0)
-        return 1;
+    for (const char *const *ag = j > i ? agencies_from((char)(t[i] | 0x20)) : NULL; ag && *ag; ag++)
+      if (strlen(*ag) == j - i && strncasecmp(t + i, *ag, j - i) == 0) return 1;
     i = j;
   }
   return 0;
