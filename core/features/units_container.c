@@ -180,7 +180,11 @@ static void mark_thread(const tbk_page *p, const tbk_units *ux, unsigned char *t
   }
 }
 
-/* The picture agencies whose name starts with the lower-case letter f. */
+/* The picture agencies whose name starts with the lower-case letter f.
+ * A switch, not content_rules.c's sorted list and binary search
+ * (phrases_from): most tokens start with a letter no agency does, and the
+ * search per token cost 3 M more instructions on debian_docs' benchmark
+ * sample (docs/experiments/benchmarks-content-stage.md). */
 static const char *const *agencies_from(char f) {
   static const char *const a[] = {"afp", "alamy", "anadolu", "ansa", "ap", NULL}, *const b[] = {"bloomberg", NULL},
                            *const c[] = {"corbis", NULL}, *const d[] = {"dpa", NULL}, *const e[] = {"efe", "epa", NULL},

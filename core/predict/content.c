@@ -142,6 +142,14 @@ static int data_grid(const tbk_page_view *pv, const tbk_units *ux, size_t i, siz
   return rows >= 2 && 2 * in_grid >= j - i;
 }
 
+/* A data table's units [i, j) the model removed are kept, but for those
+ * that are mostly links or that a rule removes. */
+static void keep_table_units(const tbk_page *page, const tbk_units *ux, const tbk_content_options *o, int lead,
+                             unsigned char *keep, size_t i, size_t j) {
+  for (size_t k = i; k < j; k++)
+    if (!keep[k]) keep[k] = tbk_units_fixed(ux, k)[UX_LINK_RATIO] < 0.5 && !ruled_out(page, ux, k, o, lead);
+}
+
 /* A table among the article's paragraphs (standings, a price list, a
  * spec sheet) is the article's: the model learned its cells from tables
  * of navigation and scores, and removes them, row by row. When the units
@@ -162,8 +170,7 @@ static void fill_tables(const tbk_page *page, const tbk_units *ux, const tbk_con
     while (j < ux->n && table_child_of(&pv, ux->u[j].elem, parent) == table) j++;
     if (j >= ux->n || keep[j] != 1 || pv.nodes[ux->u[j].elem].parent != parent || !data_grid(&pv, ux, i, j, table))
       continue;
-    for (size_t k = i; k < j; k++)
-      if (!keep[k]) keep[k] = tbk_units_fixed(ux, k)[UX_LINK_RATIO] < 0.5 && !ruled_out(page, ux, k, o, lead);
+    keep_table_units(page, ux, o, lead, keep, i, j);
     i = j;
   }
 }
@@ -198,8 +205,7 @@ static void fill_tables_near(const tbk_page *page, const tbk_units *ux, const tb
     while (common != TBK_NONE && !tbk_view_holds(&pv, common, ux->u[after].elem)) common = pv.nodes[common].parent;
     if (common != TBK_NONE && pv.nodes[common].tag != TBK_TAG_BODY && pv.nodes[common].parent != TBK_NONE &&
         data_grid(&pv, ux, i, j, table))
-      for (size_t k = i; k < j; k++)
-        if (!keep[k]) keep[k] = tbk_units_fixed(ux, k)[UX_LINK_RATIO] < 0.5 && !ruled_out(page, ux, k, o, lead);
+      keep_table_units(page, ux, o, lead, keep, i, j);
     i = next;
   }
 }
